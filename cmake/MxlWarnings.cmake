@@ -1,0 +1,11 @@
+# One place for compiler flags: warnings, optional warnings-as-errors, optional sanitizers.
+add_library(mxl-warnings INTERFACE)
+target_compile_options(mxl-warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion)
+if(MXL_WARNINGS_AS_ERRORS)
+    target_compile_options(mxl-warnings INTERFACE -Werror)
+endif()
+
+if(MXL_SANITIZE)
+    add_compile_options(-fsanitize=${MXL_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+    add_link_options(-fsanitize=${MXL_SANITIZE})
+endif()

@@ -1,0 +1,53 @@
+#include "common/Log.hpp"
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <strings.h>
+
+namespace mxl::log
+{
+    namespace
+    {
+        constexpr std::array<std::string_view, 7> levelNames{"trace", "debug", "info", "warn", "error", "critical", "off"};
+
+        Level parseLevel(char const* text) noexcept
+        {
+            if (text == nullptr)
+            {
+                return Level::Warn;
+            }
+            for (std::size_t i = 0; i < levelNames.size(); ++i)
+            {
+                if (::strcasecmp(text, std::string{levelNames[i]}.c_str()) == 0)
+                {
+                    return static_cast<Level>(i);
+                }
+            }
+            return Level::Warn;
+        }
+    }
+
+    Level threshold() noexcept
+    {
+        static Level const level = parseLevel(std::getenv("MXL_LOG_LEVEL"));
+        return level;
+    }
+
+    bool enabled(Level level) noexcept
+    {
+        return level != Level::Off && level >= threshold();
+    }
+
+    void write(Level level, std::string_view message) noexcept
+    {
+        // One fwrite per line so lines of concurrent threads never interleave.
+        static std::mutex mutex;
+        auto const name = levelNames[static_cast<std::size_t>(level)];
+        std::lock_guard lock{mutex};
+        std::fprintf(stderr, "mxl %.*s: %.*s\n", static_cast<int>(name.size()), name.data(), static_cast<int>(message.size()),
+            message.data());
+    }
+}

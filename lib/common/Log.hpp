@@ -1,0 +1,76 @@
+// Logging for both libraries and the tools: one line per event on stderr, filtered by MXL_LOG_LEVEL.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <string_view>
+#include <utility>
+
+namespace mxl::log
+{
+    enum class Level
+    {
+        Trace,
+        Debug,
+        Info,
+        Warn,
+        Error,
+        Critical,
+        Off,
+    };
+
+    // The threshold from MXL_LOG_LEVEL (trace, debug, info, warn, error, critical, off), read once; warn when unset,
+    // so that rejected input is explained without the user having to ask.
+    Level threshold() noexcept;
+
+    bool enabled(Level level) noexcept;
+
+    void write(Level level, std::string_view message) noexcept;
+
+    template<typename... Args>
+    void emit(Level level, fmt::format_string<Args...> format, Args&&... args) noexcept
+    {
+        if (!enabled(level))
+        {
+            return;
+        }
+        try
+        {
+            write(level, fmt::format(format, std::forward<Args>(args)...));
+        }
+        catch (...)
+        {
+            write(level, "(log message could not be formatted)");
+        }
+    }
+
+    template<typename... Args>
+    void trace(fmt::format_string<Args...> format, Args&&... args) noexcept
+    {
+        emit(Level::Trace, format, std::forward<Args>(args)...);
+    }
+
+    template<typename... Args>
+    void debug(fmt::format_string<Args...> format, Args&&... args) noexcept
+    {
+        emit(Level::Debug, format, std::forward<Args>(args)...);
+    }
+
+    template<typename... Args>
+    void info(fmt::format_string<Args...> format, Args&&... args) noexcept
+    {
+        emit(Level::Info, format, std::forward<Args>(args)...);
+    }
+
+    template<typename... Args>
+    void warn(fmt::format_string<Args...> format, Args&&... args) noexcept
+    {
+        emit(Level::Warn, format, std::forward<Args>(args)...);
+    }
+
+    template<typename... Args>
+    void error(fmt::format_string<Args...> format, Args&&... args) noexcept
+    {
+        emit(Level::Error, format, std::forward<Args>(args)...);
+    }
+}

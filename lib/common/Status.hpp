@@ -1,0 +1,72 @@
+// Errors inside the libraries are exceptions carrying an mxlStatus; the C API turns them back into statuses in one
+// place (guard), logging each failure once with the function that failed.
+#pragma once
+
+#include <mxl/mxl.h>
+
+#include "common/Log.hpp"
+
+#include <fmt/format.h>
+
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace mxl
+{
+    class Error : public std::runtime_error
+    {
+    public:
+        Error(mxlStatus status, std::string const& message)
+            : std::runtime_error{message}
+            , _status{status}
+        {}
+
+        [[nodiscard]]
+        mxlStatus status() const noexcept
+        {
+            return _status;
+        }
+
+    private:
+        mxlStatus _status;
+    };
+
+    template<typename... Args>
+    [[noreturn]]
+    void fail(mxlStatus status, fmt::format_string<Args...> format, Args&&... args)
+    {
+        throw Error{status, fmt::format(format, std::forward<Args>(args)...)};
+    }
+
+    // Runs `body` (returning mxlStatus) for the C function `function`, translating every exception.
+    template<typename Body>
+    mxlStatus guard(char const* function, Body&& body) noexcept
+    {
+        try
+        {
+            return std::forward<Body>(body)();
+        }
+        catch (Error const& e)
+        {
+            log::error("{}: {}", function, e.what());
+            return e.status();
+        }
+        catch (std::bad_alloc const&)
+        {
+            log::error("{}: out of memory", function);
+            return MXL_ERR_UNKNOWN;
+        }
+        catch (std::exception const& e)
+        {
+            log::error("{}: {}", function, e.what());
+            return MXL_ERR_UNKNOWN;
+        }
+        catch (...)
+        {
+            log::error("{}: unknown exception", function);
+            return MXL_ERR_UNKNOWN;
+        }
+    }
+}
