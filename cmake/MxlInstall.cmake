@@ -2,7 +2,7 @@
 include(CMakePackageConfigHelpers)
 
 set(MXL_INSTALL_TARGETS mxl)
-if(MXL_WITH_FABRICS)
+if(TARGET mxl-fabrics)
     list(APPEND MXL_INSTALL_TARGETS mxl-fabrics)
 endif()
 install(TARGETS ${MXL_INSTALL_TARGETS} EXPORT mxlTargets
@@ -11,7 +11,7 @@ install(TARGETS ${MXL_INSTALL_TARGETS} EXPORT mxlTargets
     RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 file(GLOB MXL_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/include/mxl/*.h)
-if(NOT MXL_WITH_FABRICS)
+if(NOT TARGET mxl-fabrics)
     list(FILTER MXL_PUBLIC_HEADERS EXCLUDE REGEX "fabrics\\.h$")
 endif()
 install(FILES ${MXL_PUBLIC_HEADERS} ${MXL_GENERATED_INCLUDE_DIR}/mxl/version.h
@@ -25,9 +25,11 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/mxlConfigVersion.cmake CO
 install(FILES ${PROJECT_BINARY_DIR}/mxlConfig.cmake ${PROJECT_BINARY_DIR}/mxlConfigVersion.cmake
     DESTINATION ${MXL_CMAKE_DIR})
 
+# Relocatable pkg-config files: the prefix is found from the .pc file's own location.
+file(RELATIVE_PATH MXL_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/libmxl.pc.in ${PROJECT_BINARY_DIR}/libmxl.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/libmxl.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
-if(MXL_WITH_FABRICS)
+if(TARGET mxl-fabrics)
     configure_file(${PROJECT_SOURCE_DIR}/cmake/libmxl-fabrics.pc.in ${PROJECT_BINARY_DIR}/libmxl-fabrics.pc @ONLY)
     install(FILES ${PROJECT_BINARY_DIR}/libmxl-fabrics.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 endif()

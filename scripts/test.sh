@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Every test: install what is missing, build, run the whole suite, then again under AddressSanitizer and
+# UndefinedBehaviorSanitizer.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+jobs=$(nproc)
+"$root/scripts/install-deps.sh"
+
+echo "== build (RelWithDebInfo) =="
+"$root/scripts/build.sh" "$root/build"
+echo "== tests =="
+ctest --test-dir "$root/build" --output-on-failure --parallel "$jobs" --timeout 300
+
+echo "== build (address,undefined sanitizers) =="
+"$root/scripts/build.sh" "$root/build-sanitize" -DMXL_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug
+echo "== tests under sanitizers =="
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir "$root/build-sanitize" --output-on-failure --parallel "$jobs" --timeout 600

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the build into a temporary prefix, then builds a C consumer twice, with pkg-config and with
+# find_package(mxl), and runs both.
+set -euo pipefail
+build_dir=$1
+source_dir=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
+libdir=$(ls -d "$work"/prefix/lib*/ | head -n1)
+libdir=${libdir%/}
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+export LD_LIBRARY_PATH="$libdir"
+
+cc -std=c17 -Wall -Werror "$source_dir/consumer.c" $(pkg-config --cflags --libs libmxl) -o "$work/consumer-pc"
+"$work/consumer-pc" | grep -q "consumer linked against mxl"
+
+cmake -S "$source_dir" -B "$work/cmake-build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/cmake-build" >/dev/null
+"$work/cmake-build/consumer" | grep -q "consumer linked against mxl"
+echo "pkg-config and find_package(mxl) consumers built and ran"
