@@ -48,6 +48,12 @@ namespace mxl
     // Canonical lowercase form of a UUID (32 hex digits, hyphens optional, braces tolerated); nullopt when invalid.
     std::optional<std::string> canonicalUuid(std::string_view text);
 
+    // The 16 bytes of a UUID in RFC 4122 order, accepting the same spellings as canonicalUuid; nullopt when invalid.
+    std::optional<std::array<std::uint8_t, 16>> parseUuid(std::string_view text);
+
+    // Lowercase 8-4-4-4-12 text of UUID bytes in RFC 4122 order.
+    std::string formatUuid(std::array<std::uint8_t, 16> const& bytes);
+
     // Writer options (mxlCreateFlowWriter `options`): NULL or "" means none.
     struct FlowOptions
     {
