@@ -47,7 +47,7 @@ namespace mxl
             }
             catch (json::parse_error const& e)
             {
-                reject("the text is not valid JSON ({})", e.what());
+                reject("the text is not valid JSON ({})", describeParseError(e));
             }
             if (!root.is_object())
             {

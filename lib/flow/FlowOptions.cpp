@@ -40,7 +40,7 @@ namespace mxl
         }
         catch (json::parse_error const& e)
         {
-            fail(MXL_ERR_UNKNOWN, "flow options: the text is not valid JSON ({})", e.what());
+            fail(MXL_ERR_UNKNOWN, "flow options: the text is not valid JSON ({})", describeParseError(e));
         }
         if (!options.is_object())
         {

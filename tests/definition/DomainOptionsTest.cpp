@@ -1,0 +1,57 @@
+// <domain>/options.json and the history duration (conformance tests 29, 30 and 33; 31 and 32 concern instance
+// options, which never reach this function).
+#include "TempDomain.hpp"
+#include "flow/FlowDefinition.hpp"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+namespace
+{
+    void writeOptions(mxl::test::TempDomain const& domain, std::string const& text)
+    {
+        std::ofstream{domain.path() / "options.json"} << text;
+    }
+}
+
+TEST_CASE("domain options: the default history is 200 ms (test 29)")
+{
+    mxl::test::TempDomain domain{"history"};
+    CHECK(mxl::readHistoryDurationNs(domain.str()) == 200'000'000);
+    CHECK(mxl::defaultHistoryDurationNs == 200'000'000);
+}
+
+TEST_CASE("domain options: options.json sets the history (test 30)")
+{
+    mxl::test::TempDomain domain{"history"};
+    writeOptions(domain, R"({"urn:x-mxl:option:history_duration/v1.0": 500000000})");
+    CHECK(mxl::readHistoryDurationNs(domain.str()) == 500'000'000);
+    writeOptions(domain, R"({"urn:x-mxl:option:history_duration/v1.0": 5e8})");
+    CHECK(mxl::readHistoryDurationNs(domain.str()) == 500'000'000);
+}
+
+TEST_CASE("domain options: a file without the key keeps the default")
+{
+    mxl::test::TempDomain domain{"history"};
+    writeOptions(domain, R"({"urn:x-mxl:option:something_else/v1.0": 1})");
+    CHECK(mxl::readHistoryDurationNs(domain.str()) == 200'000'000);
+}
+
+TEST_CASE("domain options: an unusable file falls back to the default (test 33)")
+{
+    mxl::test::TempDomain domain{"history"};
+    for (auto const* text : {"abc", "[500000000]", R"({"urn:x-mxl:option:history_duration/v1.0": "500ms"})",
+                             R"({"urn:x-mxl:option:history_duration/v1.0": 0})", R"({"urn:x-mxl:option:history_duration/v1.0": -1})",
+                             R"({"urn:x-mxl:option:history_duration/v1.0": 0.5})"})
+    {
+        CAPTURE(text);
+        writeOptions(domain, text);
+        CHECK(mxl::readHistoryDurationNs(domain.str()) == 200'000'000);
+    }
+}
+
+TEST_CASE("domain options: a missing domain falls back to the default")
+{
+    CHECK(mxl::readHistoryDurationNs("/nonexistent/mxl/domain") == 200'000'000);
+}
