@@ -1,0 +1,156 @@
+#include "DemoOptions.hpp"
+
+#include "ExitCode.hpp"
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+namespace mxl::demo
+{
+    namespace po = boost::program_options;
+
+    namespace
+    {
+        constexpr char const* synopsis = R"(Usage:
+  mxl-fabrics-demo -d DOMAIN -f FLOW.json [-n NODE] [-s SERVICE] [-p PROVIDER] [-t FILE]      (target)
+  mxl-fabrics-demo -i -d DOMAIN -f FLOW-ID -t TICKET [-t TICKET...] [-n NODE] [-p PROVIDER]   (initiator)
+
+Moves an MXL flow between two domains (hosts) over libfabric. The target creates the flow from its
+definition, registers its memory and prints "Target info: <base64>", the ticket the initiator needs.
+The initiator reads grains from its local flow at the flow's grain rate and writes them into every
+target it was given, by remote memory write.
+)";
+
+        constexpr char const* epilogue = R"(
+Output (stdout, one line each):
+  Selected interface: provider P node N service S capabilities C max-message M
+  Target info: <base64 of the ticket JSON>                                    (target)
+  connected to T target(s)                                                    (initiator)
+  stats: grains=G bytes=B rate=R ...                                          (every second)
+  summary: received G grains, B bytes, L lost                                 (target, at exit)
+  summary: moved G grains, B bytes, L lost, latency avg A us, max M us        (initiator, at exit)
+
+SIGINT or SIGTERM ends the current grain, disconnects and prints the summary.
+Per-grain lines are logged on stderr with MXL_LOG_LEVEL=debug.
+
+Exit status:
+  0  stopped by SIGINT/SIGTERM or after --count grains
+  1  runtime failure (setup, lost connection to every target, transfer error)
+  2  bad input: command line, unknown provider, unreadable or invalid flow definition, unknown flow,
+     malformed ticket, ticket no target answers (stale), grain size that differs from the target's
+)";
+
+        po::options_description describeOptions()
+        {
+            po::options_description options{"Options"};
+            options.add_options()                                                                              //
+                ("help,h", "print this help and exit")                                                         //
+                ("domain,d", po::value<std::string>()->value_name("DIR"), "MXL domain directory (must exist)") //
+                ("flow,f", po::value<std::string>()->value_name("FLOW"),
+                 "target: NMOS flow definition file; initiator: id of the flow to send") //
+                ("flow-options", po::value<std::string>()->value_name("FILE"),
+                 "target: flow writer options JSON file (maxCommitBatchSizeHint, maxSyncBatchSizeHint)") //
+                ("initiator,i", po::bool_switch(), "run as initiator (default: target)")                 //
+                ("node,n", po::value<std::string>()->value_name("NODE"),
+                 "local address to bind: IP for tcp/verbs, GID for efa, a name for shm; also filters the interface choice") //
+                ("service,s", po::value<std::string>()->value_name("SERVICE"),
+                 "target: port (tcp/verbs, 0 = any free port) or name (shm) to listen on") //
+                ("provider,p", po::value<std::string>()->value_name("PROVIDER"),
+                 "tcp, verbs, efa or shm; default: the target picks efa > verbs > tcp > shm among this host's interfaces, "
+                 "the initiator uses its ticket's provider") //
+                ("target-info,t", po::value<std::vector<std::string>>()->value_name("TICKET"),
+                 "target: also write the ticket JSON to this file ('@FILE' works too); initiator: the base64 ticket, or "
+                 "@FILE for its JSON; repeat for several targets")                                                     //
+                ("count", po::value<std::uint64_t>()->value_name("N"), "stop after N grains (0 = run until a signal)") //
+                ("connect-timeout", po::value<double>()->value_name("SECONDS"),
+                 "initiator: give up when the targets have not accepted the connection after this long (default 10)");
+            return options;
+        }
+
+        std::string optionalString(po::variables_map const& values, char const* name)
+        {
+            return values.count(name) != 0 ? values[name].as<std::string>() : std::string{};
+        }
+    }
+
+    std::optional<DemoOptions> parseDemoOptions(int argc, char** argv)
+    {
+        auto const description = describeOptions();
+        po::variables_map values;
+        try
+        {
+            po::store(po::command_line_parser{argc, argv}.options(description).run(), values);
+            po::notify(values);
+        }
+        catch (po::error const& error)
+        {
+            badInput("{} (see --help)", error.what());
+        }
+        if (values.count("help") != 0)
+        {
+            std::ostringstream text;
+            text << synopsis << '\n' << description << epilogue;
+            std::cout << text.str() << std::flush;
+            return std::nullopt;
+        }
+
+        DemoOptions options;
+        options.domain = optionalString(values, "domain");
+        options.flow = optionalString(values, "flow");
+        options.flowOptionsFile = optionalString(values, "flow-options");
+        options.initiator = values["initiator"].as<bool>();
+        options.node = optionalString(values, "node");
+        options.service = optionalString(values, "service");
+        options.provider = optionalString(values, "provider");
+        if (values.count("target-info") != 0)
+        {
+            options.targetInfo = values["target-info"].as<std::vector<std::string>>();
+        }
+        if (values.count("count") != 0)
+        {
+            options.count = values["count"].as<std::uint64_t>();
+        }
+        if (values.count("connect-timeout") != 0)
+        {
+            options.connectTimeoutSeconds = values["connect-timeout"].as<double>();
+        }
+
+        if (options.domain.empty())
+        {
+            badInput("missing -d/--domain (see --help)");
+        }
+        if (!std::filesystem::is_directory(options.domain))
+        {
+            badInput("domain '{}' is not an existing directory", options.domain);
+        }
+        if (options.flow.empty())
+        {
+            badInput("missing -f/--flow: {} (see --help)", options.initiator ? "the id of the flow to send" : "the flow definition file");
+        }
+        if (options.initiator)
+        {
+            if (options.targetInfo.empty())
+            {
+                badInput("the initiator needs -t/--target-info: the ticket a target printed (see --help)");
+            }
+            if (!options.flowOptionsFile.empty())
+            {
+                badInput("--flow-options applies to the target only: the initiator reads an existing flow");
+            }
+            if (!(options.connectTimeoutSeconds > 0.0 && options.connectTimeoutSeconds <= 3600.0))
+            {
+                badInput("--connect-timeout {} is out of range (expected more than 0 and at most 3600 seconds)",
+                         options.connectTimeoutSeconds);
+            }
+        }
+        else if (options.targetInfo.size() > 1)
+        {
+            badInput("a target writes one ticket file, but -t/--target-info was given {} times", options.targetInfo.size());
+        }
+        return options;
+    }
+}

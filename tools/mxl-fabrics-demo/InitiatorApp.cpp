@@ -1,0 +1,419 @@
+#include "InitiatorApp.hpp"
+
+#include "ExitCode.hpp"
+
+#include <ExitRequest.hpp>
+#include <FabricsInterfaces.hpp>
+#include <common/Log.hpp>
+
+#include <mxl/dataformat.h>
+#include <mxl/fabrics.h>
+#include <mxl/flow.h>
+#include <mxl/time.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace mxl::demo
+{
+    namespace
+    {
+        using Clock = std::chrono::steady_clock;
+
+        // The grain header precedes the payload in every grain's registered region (flow.h).
+        constexpr std::uint64_t grainHeaderBytes = 8192;
+        // A transfer that has not completed after this long is given up (counted lost); the next grain goes on.
+        constexpr auto transferTimeout = std::chrono::seconds{2};
+        constexpr auto disconnectTimeout = std::chrono::seconds{2};
+        constexpr std::uint16_t progressTimeoutMs = 100;
+
+        std::uint64_t nanosecondsPerGrain(mxlRational const& rate)
+        {
+            return static_cast<std::uint64_t>(1'000'000'000LL * rate.denominator / std::max<std::int64_t>(rate.numerator, 1));
+        }
+
+        // Wait for the source a little longer than one grain (it commits late under load), but look at signals and
+        // connection events at least every 200 ms.
+        std::uint64_t sourceTimeoutNs(std::uint64_t grainNs)
+        {
+            return std::clamp<std::uint64_t>(2 * grainNs, 10'000'000, 200'000'000);
+        }
+    }
+
+    InitiatorApp::InitiatorApp(DemoOptions const& options)
+        : _count{options.count}
+        , _connectTimeout{options.connectTimeoutSeconds}
+        , _flowId{options.flow}
+        , _instance{options.domain}
+    {
+        loadTargets(options.targetInfo);
+        openFlow(options.domain);
+        // Without -p the initiator speaks whatever its (first) ticket's target speaks.
+        auto const provider = options.provider.empty() ? _targets.front().ticket.provider : options.provider;
+        _interface = chooseInterface(_instance.fabrics(), provider, options.node, options.service);
+        for (auto const& target : _targets)
+        {
+            if (target.ticket.provider != tools::providerName(_interface.provider))
+            {
+                badInput("a ticket is for a {} target, but this initiator uses {}", target.ticket.provider,
+                         tools::providerName(_interface.provider));
+            }
+        }
+        setUpInitiator();
+    }
+
+    void InitiatorApp::loadTargets(std::vector<std::string> const& arguments)
+    {
+        for (auto const& argument : arguments)
+        {
+            auto ticket = loadTicket(argument);
+            mxlFabricsTargetInfo info = nullptr;
+            if (auto const status = ::mxlFabricsTargetInfoFromString(ticket.json.c_str(), &info); status != MXL_STATUS_OK)
+            {
+                badInput("the fabrics library rejected target info {} (mxlStatus {})", _targets.size() + 1, static_cast<int>(status));
+            }
+            _targets.push_back({std::move(ticket), TargetInfo{info}});
+        }
+    }
+
+    void InitiatorApp::openFlow(std::string const& domain)
+    {
+        mxlFlowReader reader = nullptr;
+        auto const status = ::mxlCreateFlowReader(_instance.mxl(), _flowId.c_str(), nullptr, &reader);
+        if (status == MXL_ERR_FLOW_NOT_FOUND || status == MXL_ERR_INVALID_ARG)
+        {
+            badInput("flow '{}' does not exist in domain '{}' (mxlStatus {})", _flowId, domain, static_cast<int>(status));
+        }
+        if (status != MXL_STATUS_OK)
+        {
+            runtimeFailure("cannot read flow '{}' in domain '{}' (mxlStatus {})", _flowId, domain, static_cast<int>(status));
+        }
+        _reader = FlowReader{_instance.mxl(), reader};
+        if (auto const infoStatus = ::mxlFlowReaderGetConfigInfo(reader, &_config); infoStatus != MXL_STATUS_OK)
+        {
+            runtimeFailure("cannot read the configuration of flow '{}' (mxlStatus {})", _flowId, static_cast<int>(infoStatus));
+        }
+        bool const continuous = mxlIsContinuousDataFormat(static_cast<int>(_config.common.format));
+        for (std::size_t i = 0; i < _targets.size(); ++i)
+        {
+            if (_targets[i].ticket.hasBounceBuffer != continuous)
+            {
+                badInput("target info {} is for {} flow, but flow '{}' is {}", i + 1, continuous ? "a video or data" : "an audio", _flowId,
+                         continuous ? "audio" : "video or data");
+            }
+        }
+    }
+
+    void InitiatorApp::setUpInitiator()
+    {
+        mxlFabricsInitiator initiator = nullptr;
+        if (auto const status = ::mxlFabricsCreateInitiator(_instance.fabrics(), &initiator); status != MXL_STATUS_OK)
+        {
+            runtimeFailure("cannot create a fabrics initiator (mxlStatus {})", static_cast<int>(status));
+        }
+        _initiator = FabricsInitiator{_instance.fabrics(), initiator};
+
+        mxlFabricsInitiatorConfig config{};
+        config.version = MXL_FABRICS_API_VERSION;
+        config.interface = interfaceConfig(_interface);
+        config.reader = _reader.get();
+        auto const status = ::mxlFabricsInitiatorSetup(initiator, &config, nullptr);
+        if (status == MXL_ERR_INVALID_ARG)
+        {
+            badInput("the {} initiator cannot use node '{}' service '{}' (mxlStatus {})", tools::providerName(_interface.provider),
+                     _interface.node, _interface.service, static_cast<int>(status));
+        }
+        if (status != MXL_STATUS_OK)
+        {
+            runtimeFailure("{} initiator setup failed (mxlStatus {})", tools::providerName(_interface.provider), static_cast<int>(status));
+        }
+        for (std::size_t i = 0; i < _targets.size(); ++i)
+        {
+            if (auto const addStatus = ::mxlFabricsInitiatorAddTarget(initiator, _targets[i].info.get()); addStatus != MXL_STATUS_OK)
+            {
+                badInput("target info {} cannot be added (mxlStatus {})", i + 1, static_cast<int>(addStatus));
+            }
+        }
+    }
+
+    bool InitiatorApp::done() const
+    {
+        return tools::exitRequested() || (_count != 0 && _stats.grains() >= _count);
+    }
+
+    void InitiatorApp::run()
+    {
+        if (connect())
+        {
+            if (mxlIsDiscreteDataFormat(static_cast<int>(_config.common.format)))
+            {
+                sendGrains();
+            }
+            else
+            {
+                sendSamples();
+            }
+        }
+        disconnect();
+        _stats.printSummary();
+    }
+
+    bool InitiatorApp::connect()
+    {
+        auto const deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(_connectTimeout);
+        while (!tools::exitRequested())
+        {
+            auto const status = ::mxlFabricsInitiatorMakeProgressBlocking(_initiator.get(), progressTimeoutMs);
+            if (status == MXL_STATUS_OK)
+            {
+                fmt::print("connected to {} target(s)\n", _targets.size());
+                std::fflush(stdout);
+                return true;
+            }
+            if (status == MXL_ERR_INTERRUPTED && !tools::exitRequested())
+            {
+                badInput("the target closed the connection before it was established (a stale ticket?)");
+            }
+            if (status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
+            {
+                runtimeFailure("connecting to the targets failed (mxlStatus {})", static_cast<int>(status));
+            }
+            if (Clock::now() >= deadline)
+            {
+                badInput(
+                    "no connection to the target(s) after {:.1f} s: the ticket is stale, or the target is not running or not reachable",
+                    _connectTimeout.count());
+            }
+        }
+        return false;
+    }
+
+    void InitiatorApp::checkGrainSize(mxlGrainInfo const& grain)
+    {
+        auto const localBytes = grainHeaderBytes + grain.grainSize;
+        for (std::size_t i = 0; i < _targets.size(); ++i)
+        {
+            if (_targets[i].ticket.regionBytes != localBytes)
+            {
+                badInput("grain size mismatch: target {} holds grains of {} bytes, flow '{}' has grains of {} bytes (header included); "
+                         "both ends need the same flow definition",
+                         i + 1, _targets[i].ticket.regionBytes, _flowId, localBytes);
+            }
+        }
+        _grainSizeChecked = true;
+    }
+
+    bool InitiatorApp::transfer(std::function<mxlStatus()> const& post, std::string const& what)
+    {
+        auto const start = Clock::now();
+        auto const deadline = start + transferTimeout;
+        while (true)
+        {
+            auto const status = post();
+            if (status == MXL_STATUS_OK)
+            {
+                break;
+            }
+            if (status != MXL_ERR_NOT_READY)
+            {
+                runtimeFailure("posting {} failed (mxlStatus {})", what, static_cast<int>(status));
+            }
+            if (Clock::now() >= deadline)
+            {
+                fmt::print(stderr, "mxl-fabrics-demo: warning: {} could not be posted within {} s\n", what, transferTimeout.count());
+                return false;
+            }
+            // The provider's queue is full: completions have to be reaped before it takes more.
+            ::mxlFabricsInitiatorMakeProgressBlocking(_initiator.get(), 1);
+        }
+        while (true)
+        {
+            auto const status = ::mxlFabricsInitiatorMakeProgressBlocking(_initiator.get(), progressTimeoutMs);
+            if (status == MXL_STATUS_OK)
+            {
+                _stats.transferLatency(Clock::now() - start);
+                return true;
+            }
+            // INTERRUPTED is a signal (then keep finishing this grain) or the loss of the last target.
+            if (status == MXL_ERR_INTERRUPTED && !tools::exitRequested())
+            {
+                runtimeFailure("every target disconnected (while sending {})", what);
+            }
+            if (status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
+            {
+                runtimeFailure("completing {} failed (mxlStatus {})", what, static_cast<int>(status));
+            }
+            if (Clock::now() >= deadline)
+            {
+                fmt::print(stderr, "mxl-fabrics-demo: warning: {} did not complete within {} s\n", what, transferTimeout.count());
+                return false;
+            }
+        }
+    }
+
+    void InitiatorApp::sendGrains()
+    {
+        auto const rate = _config.common.grainRate;
+        auto const timeoutNs = sourceTimeoutNs(nanosecondsPerGrain(rate));
+        std::uint64_t bytesPerSlice = 0;
+        for (auto const size : _config.discrete.sliceSizes)
+        {
+            bytesPerSlice += size;
+        }
+
+        auto index = ::mxlGetCurrentIndex(&rate);
+        std::uint16_t sentSlices = 0;
+        while (!done())
+        {
+            _stats.printIfDue();
+            if (sentSlices == 0)
+            {
+                // Absolute deadlines from the TAI clock: grain i is due at its own timestamp, so pacing never drifts.
+                ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, index));
+            }
+            mxlGrainInfo grain{};
+            std::uint8_t* payload = nullptr;
+            auto const status =
+                ::mxlFlowReaderGetGrainSlice(_reader.get(), index, static_cast<std::uint16_t>(sentSlices + 1), timeoutNs, &grain, &payload);
+            if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+            {
+                // The source's ring moved past us: resume at the present instead of chasing grains that are gone.
+                auto const next = std::max(::mxlGetCurrentIndex(&rate), index + 1);
+                log::debug("grain {} is gone from the source ring; skipping {} grain(s)", index, next - index);
+                _stats.fellBehind();
+                _stats.grainsLost(next - index);
+                index = next;
+                sentSlices = 0;
+                continue;
+            }
+            if (status == MXL_ERR_OUT_OF_RANGE_TOO_EARLY)
+            {
+                // The source is late or stopped; keep the connections serviced while waiting for it.
+                if (::mxlFabricsInitiatorMakeProgressNonBlocking(_initiator.get()) == MXL_ERR_INTERRUPTED && !tools::exitRequested())
+                {
+                    runtimeFailure("every target disconnected");
+                }
+                continue;
+            }
+            if (status == MXL_ERR_FLOW_INVALID)
+            {
+                runtimeFailure("flow '{}' was deleted or re-created by its writer", _flowId);
+            }
+            if (status != MXL_STATUS_OK)
+            {
+                runtimeFailure("reading grain {} of flow '{}' failed (mxlStatus {})", index, _flowId, static_cast<int>(status));
+            }
+            if (!_grainSizeChecked)
+            {
+                checkGrainSize(grain);
+            }
+
+            bool const invalid = (grain.flags & MXL_GRAIN_FLAG_INVALID) != 0;
+            // An invalid grain still moves the target's ring: the header alone, slices (0, 0), carries the flag.
+            std::uint16_t const startSlice = invalid ? 0 : sentSlices;
+            std::uint16_t const endSlice = invalid ? 0 : grain.validSlices;
+            bool const sent = transfer([&] { return ::mxlFabricsInitiatorTransferGrain(_initiator.get(), index, startSlice, endSlice); },
+                                       fmt::format("grain {} slices [{}, {})", index, startSlice, endSlice));
+            log::debug("grain {} slices [{}, {}) of {}{}{}", index, startSlice, endSlice, grain.totalSlices, invalid ? " (invalid)" : "",
+                       sent ? "" : " not delivered");
+            if (!sent)
+            {
+                _stats.grainsLost(1);
+                ++index;
+                sentSlices = 0;
+                continue;
+            }
+            _stats.bytesMoved((endSlice - startSlice) * bytesPerSlice);
+            if (invalid || endSlice >= grain.totalSlices)
+            {
+                _stats.grainCompleted();
+                ++index;
+                sentSlices = 0;
+            }
+            else
+            {
+                // A partial grain: send the rest as the source commits it.
+                sentSlices = endSlice;
+            }
+        }
+    }
+
+    void InitiatorApp::sendSamples()
+    {
+        auto const rate = _config.common.grainRate;
+        std::size_t const batch = std::max<std::uint32_t>(_config.common.maxSyncBatchSizeHint, 1);
+        auto const timeoutNs = sourceTimeoutNs(nanosecondsPerGrain(rate) * batch);
+
+        // A range ends at (and includes) its head index; start with the batch ending now.
+        auto head = ::mxlGetCurrentIndex(&rate);
+        while (!done())
+        {
+            _stats.printIfDue();
+            ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, head));
+            mxlWrappedMultiBufferSlice slices{};
+            auto const status = ::mxlFlowReaderGetSamples(_reader.get(), head, batch, timeoutNs, &slices);
+            if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+            {
+                _stats.fellBehind();
+                _stats.grainsLost(1);
+                head = std::max(::mxlGetCurrentIndex(&rate), head + batch);
+                continue;
+            }
+            if (status == MXL_ERR_OUT_OF_RANGE_TOO_EARLY)
+            {
+                if (::mxlFabricsInitiatorMakeProgressNonBlocking(_initiator.get()) == MXL_ERR_INTERRUPTED && !tools::exitRequested())
+                {
+                    runtimeFailure("every target disconnected");
+                }
+                continue;
+            }
+            if (status == MXL_ERR_FLOW_INVALID)
+            {
+                runtimeFailure("flow '{}' was deleted or re-created by its writer", _flowId);
+            }
+            if (status != MXL_STATUS_OK)
+            {
+                runtimeFailure("reading samples up to {} of flow '{}' failed (mxlStatus {})", head, _flowId, static_cast<int>(status));
+            }
+            bool const sent = transfer([&] { return ::mxlFabricsInitiatorTransferSamples(_initiator.get(), head, batch); },
+                                       fmt::format("samples up to {} (count {})", head, batch));
+            if (sent)
+            {
+                _stats.bytesMoved((slices.base.fragments[0].size + slices.base.fragments[1].size) * slices.count);
+                _stats.grainCompleted();
+            }
+            else
+            {
+                _stats.grainsLost(1);
+            }
+            head += batch;
+        }
+    }
+
+    void InitiatorApp::disconnect()
+    {
+        for (auto const& target : _targets)
+        {
+            // NOT_FOUND: the library already dropped a target that went away.
+            ::mxlFabricsInitiatorRemoveTarget(_initiator.get(), target.info.get());
+        }
+        auto const deadline = Clock::now() + disconnectTimeout;
+        while (Clock::now() < deadline)
+        {
+            // With no target left, OK (connectionless providers) and INTERRUPTED (connections) both mean "all gone".
+            auto const status = ::mxlFabricsInitiatorMakeProgressBlocking(_initiator.get(), progressTimeoutMs);
+            if (status == MXL_STATUS_OK || status == MXL_ERR_INTERRUPTED)
+            {
+                fmt::print("disconnected\n");
+                return;
+            }
+            if (status != MXL_ERR_NOT_READY)
+            {
+                break;
+            }
+        }
+        fmt::print(stderr, "mxl-fabrics-demo: warning: the targets did not confirm the disconnect within {} s\n",
+                   disconnectTimeout.count());
+    }
+}

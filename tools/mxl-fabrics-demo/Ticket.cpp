@@ -1,0 +1,144 @@
+#include "Ticket.hpp"
+
+#include "Base64.hpp"
+#include "ExitCode.hpp"
+#include "TextFile.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace mxl::demo
+{
+    namespace
+    {
+        std::string readTicketFile(std::string const& path)
+        {
+            auto text = readTextFile(path);
+            if (!text)
+            {
+                badInput("cannot read target info file '{}': {}", path, std::strerror(errno));
+            }
+            return std::move(*text);
+        }
+
+        std::uint64_t decimalField(nlohmann::json const& object, char const* key, std::string const& where)
+        {
+            auto const field = object.find(key);
+            if (field == object.end() || !field->is_string())
+            {
+                badInput("target info {}: '{}' must be a decimal string", where, key);
+            }
+            auto const& text = field->get_ref<std::string const&>();
+            std::uint64_t value = 0;
+            auto const [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (error != std::errc{} || end != text.data() + text.size() || text.empty())
+            {
+                badInput("target info {}: '{}' is \"{}\", expected a decimal number", where, key, text);
+            }
+            return value;
+        }
+
+        Ticket checkTicket(std::string json, std::string const& source)
+        {
+            auto const document = nlohmann::json::parse(json, nullptr, false);
+            if (document.is_discarded() || !document.is_object())
+            {
+                badInput("target info from {} is not a JSON object", source);
+            }
+            if (!document.contains("addressFormat") || !document["addressFormat"].is_number_integer())
+            {
+                badInput("target info from {}: 'addressFormat' must be a number", source);
+            }
+            for (char const* key : {"fabricAddress", "id", "provider"})
+            {
+                if (!document.contains(key) || !document[key].is_string() || document[key].get_ref<std::string const&>().empty())
+                {
+                    badInput("target info from {}: '{}' must be a non-empty string", source, key);
+                }
+            }
+            auto const& regions = document.find("regions");
+            if (regions == document.end() || !regions->is_array() || regions->empty())
+            {
+                badInput("target info from {}: 'regions' must be a non-empty array", source);
+            }
+            for (std::size_t i = 0; i < regions->size(); ++i)
+            {
+                auto const where = fmt::format("from {}, region {}", source, i);
+                if (!(*regions)[i].is_object())
+                {
+                    badInput("target info {}: not an object", where);
+                }
+                for (char const* key : {"addr", "len", "rkey"})
+                {
+                    decimalField((*regions)[i], key, where);
+                }
+            }
+
+            Ticket ticket;
+            ticket.provider = document["provider"].get<std::string>();
+            ticket.regionCount = regions->size();
+            ticket.regionBytes = decimalField(regions->front(), "len", fmt::format("from {}, region 0", source));
+            ticket.hasBounceBuffer = document.contains("bounceBufferInfo");
+            ticket.json = std::move(json);
+            return ticket;
+        }
+    }
+
+    Ticket loadTicket(std::string const& argument)
+    {
+        if (argument.starts_with('@'))
+        {
+            auto const path = argument.substr(1);
+            return checkTicket(readTicketFile(path), fmt::format("file '{}'", path));
+        }
+        auto json = base64Decode(argument);
+        if (!json)
+        {
+            badInput("target info is not valid base64 (pass the string printed after 'Target info:', or @FILE for its JSON)");
+        }
+        return checkTicket(std::move(*json), "the command line");
+    }
+
+    void writeTicketFile(std::string const& argument, std::string const& json)
+    {
+        auto const path = argument.starts_with('@') ? argument.substr(1) : argument;
+        auto const temporary = fmt::format("{}.tmp.{}", path, ::getpid());
+        // A fresh file gets mode 0600 (a umask only removes bits), so the rkeys are never readable by others.
+        ::unlink(temporary.c_str());
+        int const fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0)
+        {
+            runtimeFailure("cannot create target info file '{}': {}", temporary, std::strerror(errno));
+        }
+        std::size_t written = 0;
+        while (written < json.size())
+        {
+            auto const n = ::write(fd, json.data() + written, json.size() - written);
+            if (n < 0 && errno == EINTR)
+            {
+                continue;
+            }
+            if (n <= 0)
+            {
+                auto const error = errno;
+                ::close(fd);
+                ::unlink(temporary.c_str());
+                runtimeFailure("cannot write target info file '{}': {}", temporary, std::strerror(error));
+            }
+            written += static_cast<std::size_t>(n);
+        }
+        // rename publishes the complete file at once: a reader polling for it never sees half a ticket.
+        if (::close(fd) != 0 || ::rename(temporary.c_str(), path.c_str()) != 0)
+        {
+            auto const error = errno;
+            ::unlink(temporary.c_str());
+            runtimeFailure("cannot publish target info file '{}': {}", path, std::strerror(error));
+        }
+    }
+}

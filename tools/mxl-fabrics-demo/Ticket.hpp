@@ -1,0 +1,31 @@
+// The target-info ticket as the demo handles it: the library's JSON, carried as base64 on the command line or as the
+// raw JSON in a file ("@path"). Checked here so that a wrong ticket is one clear line, not a library failure later.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace mxl::demo
+{
+    struct Ticket
+    {
+        // Exactly what mxlFabricsTargetInfoFromString takes.
+        std::string json;
+        // As the ticket names it ("tcp", "shm", ...).
+        std::string provider;
+        // One region per target ring slot (discrete flows) or per bounce-buffer entry (audio).
+        std::size_t regionCount = 0;
+        // Bytes of the first region: for grains the 8192-byte grain header plus the payload.
+        std::uint64_t regionBytes = 0;
+        bool hasBounceBuffer = false;
+    };
+
+    // Reads an initiator's `-t` argument: "@path" for a JSON file, anything else is base64 of the JSON. Throws
+    // DemoError(BadInput) naming what is wrong.
+    Ticket loadTicket(std::string const& argument);
+
+    // The target's `-t` argument: writes `json` (no trailing NUL) to the path, a leading '@' stripped, atomically
+    // (temporary file + rename) and readable by the owner only. Throws DemoError(RuntimeFailure).
+    void writeTicketFile(std::string const& argument, std::string const& json);
+}

@@ -1,0 +1,47 @@
+// mxl-fabrics-demo: moves an MXL flow from one domain to another over libfabric (target and initiator modes).
+#include "DemoOptions.hpp"
+#include "ExitCode.hpp"
+#include "InitiatorApp.hpp"
+#include "TargetApp.hpp"
+
+#include <ExitRequest.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+
+int main(int argc, char** argv)
+{
+    using namespace mxl::demo;
+    // Scripts and tests read stdout through a pipe and wait for lines such as "Target info:".
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    mxl::tools::installExitRequestHandlers();
+    try
+    {
+        auto const options = parseDemoOptions(argc, argv);
+        if (!options)
+        {
+            return static_cast<int>(ExitCode::Ok);
+        }
+        if (options->initiator)
+        {
+            InitiatorApp{*options}.run();
+        }
+        else
+        {
+            TargetApp{*options}.run();
+        }
+        return static_cast<int>(ExitCode::Ok);
+    }
+    catch (DemoError const& error)
+    {
+        fmt::print(stderr, "mxl-fabrics-demo: error: {}\n", error.what());
+        return static_cast<int>(error.code());
+    }
+    catch (std::exception const& error)
+    {
+        fmt::print(stderr, "mxl-fabrics-demo: error: {}\n", error.what());
+        return static_cast<int>(ExitCode::RuntimeFailure);
+    }
+}

@@ -1,0 +1,173 @@
+// mxl-fabrics-info: lists the interfaces libmxl-fabrics can use on this host, optionally filtered by provider and
+// node, with their capabilities and provider attributes in verbose mode.
+#include "ScratchDomain.hpp"
+
+#include <FabricsInstance.hpp>
+#include <FabricsInterfaces.hpp>
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace
+{
+    namespace po = boost::program_options;
+    using mxl::tools::FabricsInterface;
+
+    constexpr char const* usage = R"(Usage: mxl-fabrics-info [-p PROVIDER] [-n NODE] [-d DOMAIN] [-v]
+
+Lists the fabrics interfaces libmxl-fabrics can use on this host, one line each:
+  interface <provider>-<k> node <node> dev <device>
+With -v, a block per interface (provider, node, service, max message size, capabilities and the
+provider's attributes) and a count per provider on stderr.
+
+Exit status: 0 (also when nothing matches: "No matching interfaces found." on stderr), 1 on errors
+(unknown provider, bad command line, domain or query failure).
+)";
+
+    struct InfoOptions
+    {
+        mxlFabricsProvider provider = MXL_FABRICS_PROVIDER_ANY;
+        std::string node;
+        std::string domain;
+        bool verbose = false;
+    };
+
+    std::optional<InfoOptions> parseOptions(int argc, char** argv)
+    {
+        po::options_description description{"Options"};
+        description.add_options()                                                                                                     //
+            ("help,h", "print this help and exit")                                                                                    //
+            ("provider,p", po::value<std::string>()->default_value("any")->value_name("PROVIDER"), "any, tcp, verbs, efa or shm")     //
+            ("node,n", po::value<std::string>()->value_name("NODE"), "only interfaces with this node (IP address, GID or host name)") //
+            ("domain,d", po::value<std::string>()->value_name("DIR"), "MXL domain to use (default: a temporary one)")                 //
+            ("verbose,v", po::bool_switch(), "capabilities, max message size and provider attributes of each interface");
+        po::variables_map values;
+        po::store(po::command_line_parser{argc, argv}.options(description).run(), values);
+        po::notify(values);
+        if (values.count("help") != 0)
+        {
+            std::ostringstream text;
+            text << usage << '\n' << description;
+            std::cout << text.str() << std::flush;
+            return std::nullopt;
+        }
+
+        InfoOptions options;
+        auto const& providerName = values["provider"].as<std::string>();
+        if (providerName != "any")
+        {
+            auto const provider = mxl::tools::parseProvider(providerName);
+            if (!provider)
+            {
+                throw std::invalid_argument{fmt::format("unknown provider '{}' (expected any, tcp, verbs, efa or shm)", providerName)};
+            }
+            options.provider = *provider;
+        }
+        options.node = values.count("node") != 0 ? values["node"].as<std::string>() : std::string{};
+        options.domain = values.count("domain") != 0 ? values["domain"].as<std::string>() : std::string{};
+        options.verbose = values["verbose"].as<bool>();
+        return options;
+    }
+
+    nlohmann::json attributesOf(FabricsInterface const& interface)
+    {
+        auto attributes = nlohmann::json::parse(interface.attributes, nullptr, false);
+        return attributes.is_object() ? attributes : nlohmann::json::object();
+    }
+
+    std::string attributeText(std::string const& key, nlohmann::json const& value)
+    {
+        if (key == "link_speed" && value.is_number())
+        {
+            return fmt::format("{} gbit/s", value.get<double>() / 1e9);
+        }
+        return value.is_string() ? value.get<std::string>() : value.dump();
+    }
+
+    void printBrief(std::string const& name, FabricsInterface const& interface)
+    {
+        auto const attributes = attributesOf(interface);
+        auto const device = attributes.contains("device_name") ? attributeText("device_name", attributes["device_name"]) : "<none>";
+        fmt::print("interface {} node {} dev {}\n", name, interface.node, device);
+    }
+
+    void printVerbose(std::string const& name, FabricsInterface const& interface)
+    {
+        fmt::print("interface {}\n", name);
+        fmt::print("  provider: {}\n", mxl::tools::providerName(interface.provider));
+        fmt::print("  node: {}\n", interface.node);
+        fmt::print("  service: {}\n", interface.service.empty() ? "<none>" : interface.service);
+        fmt::print("  max message: {} bytes\n", interface.maxMessageSize);
+        fmt::print("  capabilities: {}\n", mxl::tools::capabilityNames(interface.capabilityFlags));
+        fmt::print("  info:\n");
+        // nlohmann::json objects iterate in sorted key order.
+        for (auto const& [key, value] : attributesOf(interface).items())
+        {
+            fmt::print("    {}: {}\n", key, attributeText(key, value));
+        }
+    }
+
+    int listInterfaces(InfoOptions const& options)
+    {
+        std::unique_ptr<mxl::fabricsinfo::ScratchDomain> scratch;
+        if (options.domain.empty())
+        {
+            scratch = std::make_unique<mxl::fabricsinfo::ScratchDomain>();
+        }
+        mxl::tools::FabricsInstance instance{scratch ? scratch->path() : options.domain};
+        auto const interfaces = mxl::tools::listFabricsInterfaces(instance.fabrics(), options.provider, options.node);
+        if (interfaces.empty())
+        {
+            fmt::print(stderr, "No matching interfaces found.\n");
+            return 0;
+        }
+
+        std::map<std::string, int> perProvider;
+        for (auto const& interface : interfaces)
+        {
+            auto const provider = mxl::tools::providerName(interface.provider);
+            auto const name = fmt::format("{}-{}", provider, perProvider[provider]++);
+            if (options.verbose)
+            {
+                printVerbose(name, interface);
+            }
+            else
+            {
+                printBrief(name, interface);
+            }
+        }
+        if (options.verbose)
+        {
+            std::fflush(stdout);
+            for (auto const& [provider, count] : perProvider)
+            {
+                fmt::print(stderr, "Found [{:3}] interfaces for [{:>5}] provider.\n", count, provider);
+            }
+        }
+        return 0;
+    }
+}
+
+int main(int argc, char** argv)
+{
+    try
+    {
+        auto const options = parseOptions(argc, argv);
+        return options ? listInterfaces(*options) : 0;
+    }
+    catch (std::exception const& error)
+    {
+        fmt::print(stderr, "mxl-fabrics-info: error: {}\n", error.what());
+        return 1;
+    }
+}
