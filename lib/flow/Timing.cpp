@@ -48,9 +48,9 @@ namespace mxl::timing
             {
                 return;
             }
-            log::warn("the kernel's TAI offset is 0, so CLOCK_TAI equals UTC and grain indices are 37 s behind clocks "
-                      "derived from PTP (or from other hosts whose offset is set). Set it with ptp4l or phc2sys, with "
-                      "chrony ('leapsectz right/UTC'), or once by hand with 'adjtimex --tai 37' (util-linux adjtimex).");
+            log::warn("the kernel's TAI offset is 0, so CLOCK_TAI reads UTC and grain indices are 37 s behind clocks derived "
+                      "from PTP (and behind hosts whose offset is set). Let the time service set it: ptp4l with phc2sys, or "
+                      "chrony with 'leapsectz right/UTC'; without one, set it at boot through adjtimex(2) mode ADJ_TAI with 37.");
         }
     }
 
