@@ -1,0 +1,41 @@
+/*
+ * An extension of this implementation, not part of the MXL SDK's fabrics API: the connection state of each target an
+ * initiator was given, so that a service can tell "still connecting" from "target gone, reconnecting" and say why.
+ */
+#pragma once
+
+#ifdef __cplusplus
+#    include <cstddef>
+extern "C"
+{
+#else
+#    include <stddef.h>
+#endif
+
+#include <mxl/fabrics.h>
+
+    typedef enum mxlFabricsTargetState_t
+    {
+        /* Added; no connection attempt has been made yet. */
+        MXL_FABRICS_TARGET_NOT_CONNECTED = 0,
+        /* A connection attempt is under way (connection-oriented providers). */
+        MXL_FABRICS_TARGET_CONNECTING = 1,
+        /* Transfers are posted to this target. */
+        MXL_FABRICS_TARGET_CONNECTED = 2,
+        /* The connection failed or was lost; the initiator retries with back-off (100 ms doubling to 3 s). */
+        MXL_FABRICS_TARGET_DISCONNECTED = 3,
+    } mxlFabricsTargetState;
+
+    /*
+     * The state of the target of `in_targetInfo` (matched by its id) in `in_initiator`. For DISCONNECTED, `out_reason`
+     * receives why (otherwise an empty string); the size protocol is that of mxlFabricsProviderToString: a NULL
+     * `out_reason` sets `*inout_reasonSize` to the size needed including the NUL, a short buffer gives MXL_ERR_STRLEN.
+     * `out_reason` and `inout_reasonSize` may both be NULL to ask only for the state. MXL_ERR_NOT_FOUND when the target
+     * was never added or was removed.
+     */
+    MXL_EXPORT mxlStatus mxlFabricsInitiatorGetTargetState(mxlFabricsInitiator in_initiator, mxlFabricsTargetInfo in_targetInfo,
+                                                           mxlFabricsTargetState* out_state, char* out_reason, size_t* inout_reasonSize);
+
+#ifdef __cplusplus
+}
+#endif

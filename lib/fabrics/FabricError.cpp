@@ -1,0 +1,49 @@
+#include "FabricError.hpp"
+
+#include <rdma/fabric.h>
+#include <rdma/fi_errno.h>
+
+#include <cstdlib>
+
+namespace mxl::fabrics
+{
+    mxlStatus statusFromFabricError(int code) noexcept
+    {
+        switch (std::abs(code))
+        {
+        case FI_EINTR:
+            return MXL_ERR_INTERRUPTED;
+        case FI_EAGAIN:
+            return MXL_ERR_NOT_READY;
+        case FI_ENOSYS:
+            return MXL_ERR_UNSUPPORTED_OPERATION;
+        default:
+            return MXL_ERR_UNKNOWN;
+        }
+    }
+
+    bool isConnectionLoss(int code) noexcept
+    {
+        switch (std::abs(code))
+        {
+        case FI_ECONNRESET:
+        case FI_ECONNREFUSED:
+        case FI_ECONNABORTED:
+        case FI_ENOTCONN:
+        case FI_ESHUTDOWN:
+        case FI_ETIMEDOUT:
+        case FI_EHOSTUNREACH:
+        case FI_ECANCELED:
+        case FI_EIO:
+        case EPIPE:
+            return true;
+        default:
+            return false;
+        }
+    }
+
+    void throwFabricError(int code, char const* call, std::string_view object)
+    {
+        fail(statusFromFabricError(code), "{} failed for {}: {} ({})", call, object, fi_strerror(std::abs(code)), code);
+    }
+}

@@ -1,0 +1,28 @@
+// libfabric return codes become mxl::Error: the call that failed, fi_strerror's text and the status of spec §1.5.
+#pragma once
+
+#include <mxl/mxl.h>
+
+#include "common/Status.hpp"
+
+#include <string_view>
+
+namespace mxl::fabrics
+{
+    // -FI_EINTR → INTERRUPTED, -FI_EAGAIN → NOT_READY, -FI_ENOSYS → UNSUPPORTED_OPERATION, anything else → UNKNOWN.
+    [[nodiscard]] mxlStatus statusFromFabricError(int code) noexcept;
+
+    // A completion or event error that means the peer went away (reset, refused, shut down, timed out).
+    [[nodiscard]] bool isConnectionLoss(int code) noexcept;
+
+    [[noreturn]] void throwFabricError(int code, char const* call, std::string_view object);
+
+    // `code` is what a fi_* call returned; negative values are errors.
+    inline void check(long code, char const* call, std::string_view object)
+    {
+        if (code < 0)
+        {
+            throwFabricError(static_cast<int>(code), call, object);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+// Where the bytes of a discrete grain are in its registered region, and which ranges a slice transfer writes.
+// Region layout (MXL): [mxlGrainInfo padded to 8192 bytes][plane 0: totalSlices × sliceSizes[0]][plane 1 ...].
+#pragma once
+
+#include <mxl/flowinfo.h>
+
+#include "common/FlowMemory.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace mxl::fabrics
+{
+    // A byte range of a grain region; the same offsets apply at both ends.
+    struct GrainRange
+    {
+        std::size_t offset = 0;
+        std::size_t length = 0;
+
+        bool operator==(GrainRange const&) const = default;
+    };
+
+    class GrainGeometry
+    {
+    public:
+        GrainGeometry(std::array<std::uint32_t, MXL_MAX_PLANES_PER_GRAIN> const& sliceSizes, std::uint16_t totalSlices);
+
+        // Reads the geometry of a discrete flow's mapping: slice sizes from the flow info, totalSlices from grain 0.
+        static GrainGeometry of(FlowMemory const& memory, char const* role);
+
+        [[nodiscard]] std::uint16_t totalSlices() const noexcept
+        {
+            return _totalSlices;
+        }
+
+        [[nodiscard]] std::size_t payloadBytes() const noexcept;
+
+        // The registered length of one grain: header and every plane.
+        [[nodiscard]] std::size_t regionBytes() const noexcept;
+
+        // The ranges of one transfer of slices [start, end), in posting order (the last one carries the immediate
+        // data): the whole region when it is the full grain; otherwise one range per active plane, plane 0 starting
+        // at the header when start == 0; the header alone for (0, 0). Empty for an empty range that is not (0, 0).
+        [[nodiscard]] std::vector<GrainRange> ranges(std::uint16_t start, std::uint16_t end) const;
+
+    private:
+        std::array<std::uint32_t, MXL_MAX_PLANES_PER_GRAIN> _sliceSizes;
+        std::uint16_t _totalSlices;
+    };
+
+    // Splits ranges longer than `maxMessageBytes` into consecutive pieces (the provider's max_msg_size).
+    [[nodiscard]] std::vector<GrainRange> splitRanges(std::vector<GrainRange> const& ranges, std::size_t maxMessageBytes);
+}

@@ -1,0 +1,27 @@
+// The target half of the grain protocol (spec §3.3): remote CQ data `slot | endSlice << 16` says that the initiator's
+// writes into ring slot `slot` landed; the grain index is in the header those writes carried.
+#pragma once
+
+#include <mxl/flow.h>
+
+#include "GrainGeometry.hpp"
+
+#include <cstdint>
+
+namespace mxl::fabrics
+{
+    class GrainIngress
+    {
+    public:
+        GrainIngress(mxlFlowWriter writer, GrainGeometry const& geometry);
+
+        // Validates the immediate data, sets the slot's validSlices, publishes the grain to local readers through the
+        // public writer API (OpenGrain keeps the RMA-written header when the slot already holds that index, CommitGrain
+        // moves the head and wakes readers) and returns the grain index.
+        std::uint64_t arrive(std::uint32_t immediate);
+
+    private:
+        mxlFlowWriter _writer;
+        GrainGeometry _geometry;
+    };
+}

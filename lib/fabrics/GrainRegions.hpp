@@ -1,0 +1,33 @@
+// The registrations of a discrete flow: one memory region per ring slot over [grain base, 8192 + grainSize).
+#pragma once
+
+#include "GrainGeometry.hpp"
+#include "MemoryRegion.hpp"
+#include "TargetInfo.hpp"
+
+#include <vector>
+
+namespace mxl::fabrics
+{
+    class GrainRegions
+    {
+    public:
+        GrainRegions(Domain const& domain, FlowMemory const& memory, GrainGeometry const& geometry, std::uint64_t access);
+
+        [[nodiscard]] MemoryRegion const& slot(std::size_t index) const noexcept
+        {
+            return _regions[index];
+        }
+
+        [[nodiscard]] std::size_t count() const noexcept
+        {
+            return _regions.size();
+        }
+
+        // What a ticket publishes: regions in ring-slot order, addresses only when the domain uses virtual addresses.
+        [[nodiscard]] std::vector<RemoteRegion> remote(Domain const& domain) const;
+
+    private:
+        std::vector<MemoryRegion> _regions;
+    };
+}

@@ -1,0 +1,331 @@
+#include "Initiator.hpp"
+
+#include "FabricError.hpp"
+
+#include <rdma/fi_errno.h>
+
+#include <algorithm>
+
+namespace mxl::fabrics
+{
+    namespace
+    {
+        constexpr std::chrono::milliseconds initialBackoff{100};
+        constexpr std::chrono::milliseconds maximumBackoff{3000};
+        // How often a full transmit queue is drained and the post retried before TransferGrain reports NOT_READY.
+        constexpr int postAttempts = 1000;
+        // Completions consumed per pass, so that one busy target cannot keep MakeProgress from returning.
+        constexpr int completionsPerPass = 4096;
+
+        std::size_t initiatorCqDepth(fi_info const& info, std::size_t requested)
+        {
+            // Sized from the transmit queue (the reference's fixed 8 made EFA fail with EAGAIN on the 9th write).
+            return std::max<std::size_t>(requested, std::max<std::size_t>(64, info.tx_attr->size * 4));
+        }
+
+        std::size_t maxMessageBytes(fi_info const& info, mxlFabricsInterfaceCaps const& caps)
+        {
+            auto limit = info.ep_attr->max_msg_size;
+            if (caps.maxMessageSize != 0)
+            {
+                limit = std::min<std::uint64_t>(limit, caps.maxMessageSize);
+            }
+            return static_cast<std::size_t>(std::max<std::uint64_t>(limit, 4096));
+        }
+    }
+
+    Initiator::Initiator(SelectedInterface selected, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth)
+        : _info{std::move(selected.info)}
+        , _traits{*selected.traits}
+        , _fabric{_info}
+        , _domain{_fabric, _info}
+        , _completions{_domain, initiatorCqDepth(*_info.get(), cqDepth), selected.traits->blockingCompletions}
+        , _geometry{GrainGeometry::of(memory, "initiator")}
+        , _local{_domain, memory, _geometry, FI_WRITE}
+        , _egress{_geometry, _local, maxMessageBytes(*_info.get(), caps)}
+        , _orderedWrites{selected.orderedWrites}
+    {
+        if (!_orderedWrites)
+        {
+            log::info("fabrics initiator: {} does not order RMA writes; imm-carrying writes wait for the writes before them", _traits.name);
+        }
+    }
+
+    void* Initiator::contextOf(std::uint64_t token) noexcept
+    {
+        return reinterpret_cast<void*>(static_cast<std::uintptr_t>(token));
+    }
+
+    TargetLink* Initiator::linkOf(void* context) noexcept
+    {
+        auto const token = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(context));
+        auto const found = std::find_if(_links.begin(), _links.end(), [&](auto const& link) { return link->token == token; });
+        return found != _links.end() ? found->get() : nullptr;
+    }
+
+    std::uint64_t Initiator::nextToken() noexcept
+    {
+        return ++_lastToken;
+    }
+
+    TargetLink const& Initiator::link(std::uint64_t targetId) const
+    {
+        auto const found = std::find_if(_links.begin(), _links.end(), [&](auto const& link) { return link->ticket.id == targetId; });
+        if (found == _links.end())
+        {
+            fail(MXL_ERR_NOT_FOUND, "target {} was not added to this initiator", targetId);
+        }
+        return **found;
+    }
+
+    void Initiator::addTarget(TargetInfo const& ticket)
+    {
+        if (std::any_of(_links.begin(), _links.end(), [&](auto const& link) { return link->ticket.id == ticket.id; }))
+        {
+            fail(MXL_ERR_EXISTS, "target {} was already added", ticket.id);
+        }
+        if (ticket.provider != MXL_FABRICS_PROVIDER_ANY && ticket.provider != _traits.provider)
+        {
+            fail(MXL_ERR_INVALID_ARG, "target {} uses provider {}, this initiator {}", ticket.id, *providerName(ticket.provider),
+                 _traits.name);
+        }
+        if (ticket.addressFormat != _traits.addressFormats[0] && ticket.addressFormat != _traits.addressFormats[1])
+        {
+            fail(MXL_ERR_INVALID_ARG, "target {} has address format {}, which {} cannot reach", ticket.id, ticket.addressFormat,
+                 _traits.name);
+        }
+        _egress.checkTarget(ticket);
+
+        auto link = std::make_unique<TargetLink>();
+        link->ticket = ticket;
+        link->name = fmt::format("target {} ({} {})", ticket.id, _traits.name, ticket.describeAddress());
+        link->token = nextToken();
+        _links.push_back(std::move(link));
+    }
+
+    void Initiator::removeTarget(std::uint64_t targetId)
+    {
+        auto const found = std::find_if(_links.begin(), _links.end(), [&](auto const& link) { return link->ticket.id == targetId; });
+        if (found == _links.end())
+        {
+            fail(MXL_ERR_NOT_FOUND, "target {} was not added to this initiator", targetId);
+        }
+        disconnect(**found);
+        _links.erase(found);
+    }
+
+    mxlStatus Initiator::transferGrain(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end)
+    {
+        _egress.checkRange(start, end);
+        auto result = MXL_STATUS_OK;
+        for (auto& link : _links)
+        {
+            if (!std::holds_alternative<LinkConnected>(link->state))
+            {
+                continue;
+            }
+            try
+            {
+                transferTo(*link, _egress.writes(link->ticket, grainIndex, start, end));
+            }
+            catch (Error const& e)
+            {
+                // Recorded for this target only; the loop goes on to the others.
+                log::error("fabrics initiator: grain {} to {}: {}", grainIndex, link->name, e.what());
+                if (result == MXL_STATUS_OK)
+                {
+                    result = e.status();
+                }
+            }
+        }
+        return result;
+    }
+
+    void Initiator::transferTo(TargetLink& link, std::vector<RmaWrite> const& writes)
+    {
+        auto const token = link.token;
+        for (auto const& write : writes)
+        {
+            // Without ordered writes the imm must not overtake earlier writes: hold it until they all completed.
+            if (write.carriesImmediate && !_orderedWrites && (link.outstandingWrites > 0 || !link.heldWrites.empty()))
+            {
+                link.heldWrites.push_back(write);
+                continue;
+            }
+            post(link, write);
+            if (link.token != token)
+            {
+                fail(MXL_ERR_INTERRUPTED, "the connection was lost during the transfer");
+            }
+        }
+    }
+
+    void Initiator::post(TargetLink& link, RmaWrite const& write)
+    {
+        auto const token = link.token;
+        for (int attempt = 0; attempt < postAttempts; ++attempt)
+        {
+            if (endpointOf(link).write(write, std::get<LinkConnected>(link.state).address, contextOf(token)))
+            {
+                ++link.outstandingWrites;
+                return;
+            }
+            // The transmit queue is full: completions free it.
+            if (auto completion = _completions.read())
+            {
+                handle(*completion);
+            }
+            if (link.token != token)
+            {
+                fail(MXL_ERR_INTERRUPTED, "the connection was lost while its transmit queue was full");
+            }
+        }
+        fail(MXL_ERR_NOT_READY, "the transmit queue stayed full ({} writes in flight)", link.outstandingWrites);
+    }
+
+    mxlStatus Initiator::makeProgress(std::chrono::milliseconds timeout)
+    {
+        auto const deadline = Clock::now() + timeout;
+        PollPacer pacer;
+        for (;;)
+        {
+            pass();
+            auto const status = summary();
+            auto const now = Clock::now();
+            if (status != MXL_ERR_NOT_READY || now >= deadline)
+            {
+                return status;
+            }
+            if (auto completion = wait(std::chrono::ceil<std::chrono::milliseconds>(deadline - now), pacer, deadline))
+            {
+                handle(*completion);
+            }
+        }
+    }
+
+    void Initiator::pass()
+    {
+        pollEvents();
+        retryDueLinks();
+        for (int i = 0; i < completionsPerPass; ++i)
+        {
+            auto completion = _completions.read();
+            if (!completion)
+            {
+                break;
+            }
+            handle(*completion);
+        }
+        for (auto& link : _links)
+        {
+            releaseHeldWrites(*link);
+        }
+    }
+
+    void Initiator::retryDueLinks()
+    {
+        auto const now = Clock::now();
+        for (auto& link : _links)
+        {
+            auto const* lost = std::get_if<LinkDisconnected>(&link->state);
+            if (!std::holds_alternative<LinkIdle>(link->state) && (lost == nullptr || lost->retryAt > now))
+            {
+                continue;
+            }
+            link->token = nextToken();
+            try
+            {
+                connect(*link);
+            }
+            catch (Error const& e)
+            {
+                disconnected(*link, e.what(), e.status());
+            }
+        }
+    }
+
+    void Initiator::handle(Completion const& completion)
+    {
+        auto* link = linkOf(completion.context);
+        if (link == nullptr)
+        {
+            // A late completion of a removed target or of a dropped connection.
+            return;
+        }
+        if (link->outstandingWrites > 0)
+        {
+            --link->outstandingWrites;
+        }
+        if (completion.error != 0)
+        {
+            auto const status = isConnectionLoss(completion.error) ? MXL_ERR_INTERRUPTED : statusFromFabricError(completion.error);
+            disconnected(*link, fmt::format("a write failed: {} ({})", completion.errorText, completion.error), status);
+        }
+    }
+
+    void Initiator::releaseHeldWrites(TargetLink& link)
+    {
+        if (link.heldWrites.empty() || link.outstandingWrites > 0 || !std::holds_alternative<LinkConnected>(link.state))
+        {
+            return;
+        }
+        auto const token = link.token;
+        try
+        {
+            while (!link.heldWrites.empty() && link.token == token)
+            {
+                post(link, link.heldWrites.front());
+                link.heldWrites.pop_front();
+            }
+        }
+        catch (Error const& e)
+        {
+            log::error("fabrics initiator: {}: {}", link.name, e.what());
+            link.pendingError = e.status();
+        }
+    }
+
+    void Initiator::disconnected(TargetLink& link, std::string reason, mxlStatus status)
+    {
+        disconnect(link);
+        auto const retryIn = link.backoff;
+        link.backoff = std::min(link.backoff * 2, maximumBackoff);
+        link.token = nextToken();
+        link.outstandingWrites = 0;
+        link.heldWrites.clear();
+        // The first failure after a success is worth a warning; the retries that follow it are not.
+        auto const level = link.failedAttempts++ == 0 ? log::Level::Warn : log::Level::Debug;
+        log::emit(level, "fabrics initiator: {}: {}; retrying in {} ms", link.name, reason, retryIn.count());
+        if (link.everConnected)
+        {
+            link.pendingError = status;
+        }
+        link.state = LinkDisconnected{std::move(reason), Clock::now() + retryIn};
+    }
+
+    void Initiator::connected(TargetLink& link, LinkConnected state)
+    {
+        link.state = std::move(state);
+        link.backoff = initialBackoff;
+        link.failedAttempts = 0;
+        link.everConnected = true;
+        log::info("fabrics initiator: {} connected", link.name);
+    }
+
+    mxlStatus Initiator::summary()
+    {
+        for (auto& link : _links)
+        {
+            if (link->pendingError)
+            {
+                return std::exchange(link->pendingError, std::nullopt).value();
+            }
+        }
+        if (_links.empty() && reportsNoTargets())
+        {
+            return MXL_ERR_INTERRUPTED;
+        }
+        auto const pending = std::any_of(_links.begin(), _links.end(), [](auto const& link) { return link->hasPendingWork(); });
+        return pending ? MXL_ERR_NOT_READY : MXL_STATUS_OK;
+    }
+}

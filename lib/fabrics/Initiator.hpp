@@ -1,0 +1,73 @@
+// The sending side: registers the reader's grains, keeps a link per target and fans every transfer out to all
+// connected targets. A failing target is reported (log line naming it, a status from the next MakeProgress, its
+// state) and reconnected with back-off; it never stops the transfers to the others.
+#pragma once
+
+#include "CompletionQueue.hpp"
+#include "GrainEgress.hpp"
+#include "InterfaceSelection.hpp"
+#include "PollPacer.hpp"
+#include "TargetLink.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace mxl::fabrics
+{
+    class Initiator
+    {
+    public:
+        virtual ~Initiator() = default;
+
+        void addTarget(TargetInfo const& ticket);
+        void removeTarget(std::uint64_t targetId);
+        mxlStatus transferGrain(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end);
+        // Zero timeout: one non-blocking pass.
+        mxlStatus makeProgress(std::chrono::milliseconds timeout);
+
+        [[nodiscard]] TargetLink const& link(std::uint64_t targetId) const;
+
+    protected:
+        Initiator(SelectedInterface selected, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth);
+
+        Info _info;
+        ProviderTraits const& _traits;
+        Fabric _fabric;
+        Domain _domain;
+        CompletionQueue _completions;
+        // Destroyed by the derived classes first: links own endpoints bound to their queues.
+        std::vector<std::unique_ptr<TargetLink>> _links;
+
+        static void* contextOf(std::uint64_t token) noexcept;
+        TargetLink* linkOf(void* context) noexcept;
+        std::uint64_t nextToken() noexcept;
+        // The connection failed or was lost: drop it, report once, retry after the link's back-off.
+        void disconnected(TargetLink& link, std::string reason, mxlStatus status);
+        void connected(TargetLink& link, LinkConnected state);
+
+    private:
+        GrainGeometry _geometry;
+        GrainRegions _local;
+        GrainEgress _egress;
+        bool _orderedWrites;
+        std::uint64_t _lastToken = 0;
+
+        // Transport hooks: start a connection attempt, tear one down, and consume connection events.
+        virtual void connect(TargetLink& link) = 0;
+        virtual void disconnect(TargetLink& link) noexcept = 0;
+        virtual void pollEvents() = 0;
+        // Sleep until something may have happened, at most `timeout`; returns a completion if one was consumed.
+        virtual std::optional<Completion> wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline) = 0;
+        [[nodiscard]] virtual Endpoint& endpointOf(TargetLink& link) = 0;
+        // Connection-oriented: an initiator with no targets left reports MXL_ERR_INTERRUPTED, as in the reference.
+        [[nodiscard]] virtual bool reportsNoTargets() const noexcept = 0;
+
+        void pass();
+        void retryDueLinks();
+        void handle(Completion const& completion);
+        void releaseHeldWrites(TargetLink& link);
+        void post(TargetLink& link, RmaWrite const& write);
+        void transferTo(TargetLink& link, std::vector<RmaWrite> const& writes);
+        mxlStatus summary();
+    };
+}

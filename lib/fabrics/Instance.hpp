@@ -1,0 +1,46 @@
+// The objects behind the C handles: an instance owns its targets and initiators; each is set up (or set up again)
+// from a config and then driven by one thread.
+#pragma once
+
+#include <mxl/fabrics.h>
+
+#include "GrainIngress.hpp"
+#include "Initiator.hpp"
+#include "TargetTransport.hpp"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace mxl::fabrics
+{
+    struct Target
+    {
+        std::unique_ptr<TargetTransport> transport;
+        std::optional<GrainIngress> ingress;
+
+        void setup(mxlFabricsTargetConfig const& config, char const* options);
+        // The index of the next grain that arrived (published to local readers), or nullopt after `timeout`.
+        std::optional<std::uint64_t> readGrain(std::chrono::milliseconds timeout);
+    };
+
+    // Builds the initiator for the provider of `config`.
+    std::unique_ptr<Initiator> setupInitiator(mxlFabricsInitiatorConfig const& config, char const* options);
+}
+
+struct mxlFabricsTarget_t
+{
+    mxl::fabrics::Target target;
+};
+
+struct mxlFabricsInitiator_t
+{
+    std::unique_ptr<mxl::fabrics::Initiator> initiator;
+};
+
+struct mxlFabricsInstance_t
+{
+    mxlInstance mxl;
+    std::vector<std::unique_ptr<mxlFabricsTarget_t>> targets;
+    std::vector<std::unique_ptr<mxlFabricsInitiator_t>> initiators;
+};

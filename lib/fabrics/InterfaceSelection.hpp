@@ -1,0 +1,29 @@
+// From an mxlFabricsInterfaceConfig to the one fi_info a target or initiator is built on (spec §3.1).
+#pragma once
+
+#include <mxl/fabrics.h>
+
+#include "Info.hpp"
+#include "Provider.hpp"
+
+namespace mxl::fabrics
+{
+    enum class Role
+    {
+        Target,
+        Initiator,
+    };
+
+    struct SelectedInterface
+    {
+        ProviderTraits const* traits;
+        Info info;
+        // The provider promised that RMA writes to one peer land in posting order (FI_ORDER_RMA_WAW). MSG providers
+        // (tcp, verbs RC) always do; for RDM we ask, and without it the initiator holds back each imm-carrying write
+        // until the writes before it completed.
+        bool orderedWrites;
+    };
+
+    // Checks the caps and address of `config`, asks libfabric for a matching interface and returns the first one.
+    SelectedInterface selectInterface(mxlFabricsInterfaceConfig const& config, Role role);
+}

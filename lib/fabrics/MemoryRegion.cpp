@@ -1,0 +1,24 @@
+#include "MemoryRegion.hpp"
+
+#include "FabricError.hpp"
+
+#include <sys/uio.h>
+
+namespace mxl::fabrics
+{
+    MemoryRegion::MemoryRegion(Domain const& domain, void const* base, std::size_t length, std::uint64_t access)
+        // libfabric takes non-const iovecs; the initiator's read-only mappings are only ever read by the provider.
+        : _base{static_cast<std::uint8_t*>(const_cast<void*>(base))}
+        , _length{length}
+    {
+        iovec iov{_base, length};
+        fi_mr_attr attr{};
+        attr.mr_iov = &iov;
+        attr.iov_count = 1;
+        attr.access = access;
+        attr.iface = FI_HMEM_SYSTEM;
+        fid_mr* mr = nullptr;
+        check(fi_mr_regattr(domain.get(), &attr, 0, &mr), "fi_mr_regattr", fmt::format("{} bytes at {}", length, base));
+        _mr = Fid<fid_mr>{mr};
+    }
+}

@@ -1,0 +1,129 @@
+#include "RcInitiator.hpp"
+
+#include "common/Status.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace mxl::fabrics
+{
+    namespace
+    {
+        // While a connection is being made, connection events are looked at at least this often.
+        constexpr std::chrono::milliseconds connectingSlice{5};
+        constexpr std::chrono::milliseconds idleSlice{50};
+
+        // The initiator's interface description aimed at one target: its address as the destination, and no bound
+        // source address when the families differ (an IPv4 initiator interface cannot reach an IPv6 target).
+        Info aimedAt(Info const& interface, TargetInfo const& ticket)
+        {
+            auto info = Info::duplicate(interface.get());
+            std::free(info->dest_addr);
+            info->dest_addr = std::malloc(ticket.fabricAddress.size());
+            if (info->dest_addr == nullptr)
+            {
+                fail(MXL_ERR_UNKNOWN, "out of memory");
+            }
+            std::memcpy(info->dest_addr, ticket.fabricAddress.data(), ticket.fabricAddress.size());
+            info->dest_addrlen = ticket.fabricAddress.size();
+            if (info->addr_format != ticket.addressFormat)
+            {
+                std::free(info->src_addr);
+                info->src_addr = nullptr;
+                info->src_addrlen = 0;
+                info->addr_format = ticket.addressFormat;
+            }
+            return info;
+        }
+    }
+
+    RcInitiator::RcInitiator(SelectedInterface selected, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth)
+        : Initiator{std::move(selected), memory, caps, cqDepth}
+        , _events{_fabric}
+    {
+    }
+
+    RcInitiator::~RcInitiator()
+    {
+        for (auto& link : _links)
+        {
+            disconnect(*link);
+        }
+        _links.clear();
+    }
+
+    void RcInitiator::connect(TargetLink& link)
+    {
+        auto const info = aimedAt(_info, link.ticket);
+        Endpoint endpoint{_domain, info.get(), contextOf(link.token)};
+        endpoint.bind(_events);
+        endpoint.bind(_completions);
+        endpoint.enable();
+        endpoint.connect(link.ticket.fabricAddress);
+        link.state = LinkConnecting{std::move(endpoint)};
+    }
+
+    void RcInitiator::disconnect(TargetLink& link) noexcept
+    {
+        if (auto* connection = std::get_if<LinkConnected>(&link.state); connection != nullptr && connection->endpoint)
+        {
+            connection->endpoint->shutdown();
+        }
+        link.state = LinkIdle{};
+    }
+
+    void RcInitiator::pollEvents()
+    {
+        while (auto event = _events.read())
+        {
+            handle(*event);
+        }
+    }
+
+    void RcInitiator::handle(Event const& event)
+    {
+        auto* link = event.source != nullptr ? linkOf(event.source->context) : nullptr;
+        if (link == nullptr)
+        {
+            return;
+        }
+        if (event.error != 0)
+        {
+            auto const what = std::holds_alternative<LinkConnected>(link->state) ? "the connection failed" : "could not connect";
+            disconnected(*link, fmt::format("{}: {}", what, event.errorText), MXL_ERR_INTERRUPTED);
+        }
+        else if (event.type == FI_CONNECTED)
+        {
+            if (auto* connecting = std::get_if<LinkConnecting>(&link->state))
+            {
+                connected(*link, LinkConnected{std::move(connecting->endpoint), FI_ADDR_UNSPEC});
+            }
+        }
+        else if (event.type == FI_SHUTDOWN)
+        {
+            disconnected(*link, "the target closed the connection", MXL_ERR_INTERRUPTED);
+        }
+    }
+
+    std::optional<Completion> RcInitiator::wait(std::chrono::milliseconds timeout, PollPacer&, Clock::time_point)
+    {
+        auto const settling =
+            std::any_of(_links.begin(), _links.end(), [](auto const& link) { return !std::holds_alternative<LinkConnected>(link->state); });
+        auto const slice = std::clamp(timeout, std::chrono::milliseconds{1}, settling ? connectingSlice : idleSlice);
+        if (settling)
+        {
+            if (auto event = _events.readBlocking(slice))
+            {
+                handle(*event);
+            }
+            return std::nullopt;
+        }
+        return _completions.readBlocking(slice);
+    }
+
+    Endpoint& RcInitiator::endpointOf(TargetLink& link)
+    {
+        return *std::get<LinkConnected>(link.state).endpoint;
+    }
+}

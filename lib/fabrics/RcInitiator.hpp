@@ -1,0 +1,31 @@
+// The initiator of connection-oriented providers (tcp, verbs): one endpoint and connection per target, all bound to
+// the initiator's completion and event queues.
+#pragma once
+
+#include "Initiator.hpp"
+
+namespace mxl::fabrics
+{
+    class RcInitiator final : public Initiator
+    {
+    public:
+        RcInitiator(SelectedInterface selected, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth);
+        ~RcInitiator() override;
+
+    private:
+        EventQueue _events;
+
+        void connect(TargetLink& link) override;
+        void disconnect(TargetLink& link) noexcept override;
+        void pollEvents() override;
+        std::optional<Completion> wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline) override;
+        Endpoint& endpointOf(TargetLink& link) override;
+
+        [[nodiscard]] bool reportsNoTargets() const noexcept override
+        {
+            return true;
+        }
+
+        void handle(Event const& event);
+    };
+}

@@ -1,0 +1,168 @@
+#include "RcTarget.hpp"
+
+#include "FabricError.hpp"
+
+#include <algorithm>
+
+namespace mxl::fabrics
+{
+    namespace
+    {
+        void* contextOf(std::uint64_t id) noexcept
+        {
+            return reinterpret_cast<void*>(static_cast<std::uintptr_t>(id));
+        }
+
+        std::uint64_t idOf(void* context) noexcept
+        {
+            return reinterpret_cast<std::uintptr_t>(context);
+        }
+
+        // fi_cq_sread/fi_eq_sread slices: connection events are looked at at least this often while waiting.
+        constexpr std::chrono::milliseconds eventSlice{50};
+    }
+
+    RcTarget::RcTarget(SelectedInterface selected, FlowMemory const& memory, GrainGeometry const& geometry, std::size_t cqDepth)
+        : _info{std::move(selected.info)}
+        , _fabric{_info}
+        , _domain{_fabric, _info}
+        , _completions{_domain, cqDepth, selected.traits->blockingCompletions}
+        , _events{_fabric}
+        , _regions{_domain, memory, geometry, FI_REMOTE_WRITE}
+        , _listener{_fabric, _info, _events}
+        , _receives{receivesToPost(*_info.get())}
+    {
+        _listener.listen();
+        _ticket.id = randomId();
+        _ticket.epoch = randomId();
+        _ticket.fabricAddress = _listener.name();
+        _ticket.addressFormat = _info->addr_format;
+        _ticket.provider = selected.traits->provider;
+        _ticket.regions = _regions.remote(_domain);
+        log::info("fabrics target {} listening ({}, {} grain regions of {} bytes)", _ticket.id, selected.traits->name, _regions.count(),
+                  geometry.regionBytes());
+    }
+
+    RcTarget::~RcTarget()
+    {
+        for (auto& [id, connection] : _connections)
+        {
+            std::visit([](auto& state) { state.endpoint.shutdown(); }, connection);
+        }
+    }
+
+    std::optional<std::uint32_t> RcTarget::nextArrival(std::chrono::milliseconds timeout)
+    {
+        auto const deadline = std::chrono::steady_clock::now() + timeout;
+        for (;;)
+        {
+            while (auto event = _events.read())
+            {
+                handle(*event);
+            }
+            if (auto completion = _completions.read())
+            {
+                if (auto immediate = handle(*completion))
+                {
+                    return immediate;
+                }
+                continue;
+            }
+            auto const now = std::chrono::steady_clock::now();
+            if (now >= deadline)
+            {
+                return std::nullopt;
+            }
+            auto const slice =
+                std::clamp(std::chrono::ceil<std::chrono::milliseconds>(deadline - now), std::chrono::milliseconds{1}, eventSlice);
+            if (_connections.empty())
+            {
+                if (auto event = _events.readBlocking(slice))
+                {
+                    handle(*event);
+                }
+            }
+            else if (auto completion = _completions.readBlocking(slice))
+            {
+                if (auto immediate = handle(*completion))
+                {
+                    return immediate;
+                }
+            }
+        }
+    }
+
+    void RcTarget::handle(Event const& event)
+    {
+        if (event.source == _listener.fid())
+        {
+            if (event.error != 0)
+            {
+                log::warn("fabrics target {}: listener error: {}", _ticket.id, event.errorText);
+            }
+            else if (event.type == FI_CONNREQ)
+            {
+                accept(event.request);
+            }
+            return;
+        }
+        auto const id = event.source != nullptr ? idOf(event.source->context) : 0;
+        auto const found = _connections.find(id);
+        if (found == _connections.end())
+        {
+            return;
+        }
+        if (event.error != 0)
+        {
+            log::warn("fabrics target {}: connection {} failed: {}", _ticket.id, id, event.errorText);
+            _connections.erase(found);
+        }
+        else if (event.type == FI_CONNECTED)
+        {
+            auto& accepting = std::get<Accepting>(found->second);
+            found->second = Established{std::move(accepting.endpoint)};
+            log::info("fabrics target {}: initiator connected (connection {})", _ticket.id, id);
+        }
+        else if (event.type == FI_SHUTDOWN)
+        {
+            log::info("fabrics target {}: initiator disconnected (connection {})", _ticket.id, id);
+            _connections.erase(found);
+        }
+    }
+
+    void RcTarget::accept(Info const& request)
+    {
+        auto const id = _nextConnectionId++;
+        try
+        {
+            Endpoint endpoint{_domain, request.get(), contextOf(id)};
+            endpoint.bind(_events);
+            endpoint.bind(_completions);
+            endpoint.enable();
+            for (std::size_t i = 0; i < _receives; ++i)
+            {
+                endpoint.postReceive(contextOf(id));
+            }
+            endpoint.accept();
+            _connections.emplace(id, Accepting{std::move(endpoint)});
+        }
+        catch (Error const& e)
+        {
+            // A failed accept must not wedge the target: the listener stays up for the next request.
+            log::warn("fabrics target {}: could not accept a connection request: {}", _ticket.id, e.what());
+        }
+    }
+
+    std::optional<std::uint32_t> RcTarget::handle(Completion const& completion)
+    {
+        if (_receives > 0 && completion.error == 0 && (completion.flags & FI_RECV) != 0)
+        {
+            auto const found = _connections.find(idOf(completion.context));
+            if (found != _connections.end())
+            {
+                std::visit([&](auto& state) { state.endpoint.postReceive(completion.context); }, found->second);
+            }
+        }
+        return immediateOf(completion);
+    }
+}

@@ -1,0 +1,60 @@
+// A connection-oriented target (tcp, verbs): listens for as long as it lives, so that a new initiator can connect
+// while or after another one is connected (the reference closes its listener on the first request and can wedge).
+#pragma once
+
+#include "Endpoint.hpp"
+#include "GrainRegions.hpp"
+#include "InterfaceSelection.hpp"
+#include "PassiveEndpoint.hpp"
+#include "TargetTransport.hpp"
+
+#include <map>
+#include <variant>
+
+namespace mxl::fabrics
+{
+    class RcTarget final : public TargetTransport
+    {
+    public:
+        RcTarget(SelectedInterface selected, FlowMemory const& memory, GrainGeometry const& geometry, std::size_t cqDepth);
+        ~RcTarget() override;
+
+        [[nodiscard]] TargetInfo const& ticket() const noexcept override
+        {
+            return _ticket;
+        }
+
+        std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout) override;
+
+    private:
+        // Accepted, waiting for FI_CONNECTED.
+        struct Accepting
+        {
+            Endpoint endpoint;
+        };
+
+        struct Established
+        {
+            Endpoint endpoint;
+        };
+
+        using Connection = std::variant<Accepting, Established>;
+
+        Info _info;
+        Fabric _fabric;
+        Domain _domain;
+        CompletionQueue _completions;
+        EventQueue _events;
+        GrainRegions _regions;
+        PassiveEndpoint _listener;
+        std::size_t _receives;
+        TargetInfo _ticket;
+        // Keyed by the id each endpoint carries as its context; events and receives are routed by it.
+        std::map<std::uint64_t, Connection> _connections;
+        std::uint64_t _nextConnectionId = 1;
+
+        void handle(Event const& event);
+        void accept(Info const& request);
+        std::optional<std::uint32_t> handle(Completion const& completion);
+    };
+}

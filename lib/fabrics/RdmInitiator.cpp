@@ -1,0 +1,50 @@
+#include "RdmInitiator.hpp"
+
+#include <algorithm>
+
+namespace mxl::fabrics
+{
+    RdmInitiator::RdmInitiator(SelectedInterface selected, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps,
+                               std::size_t cqDepth)
+        : Initiator{std::move(selected), memory, caps, cqDepth}
+        , _av{_domain}
+        , _endpoint{_domain, _info.get(), nullptr}
+    {
+        _endpoint.bind(_completions);
+        _endpoint.bind(_av);
+        _endpoint.enable();
+    }
+
+    RdmInitiator::~RdmInitiator()
+    {
+        for (auto& link : _links)
+        {
+            disconnect(*link);
+        }
+        _links.clear();
+    }
+
+    void RdmInitiator::connect(TargetLink& link)
+    {
+        connected(link, LinkConnected{std::nullopt, _av.insert(link.ticket.fabricAddress)});
+    }
+
+    void RdmInitiator::disconnect(TargetLink& link) noexcept
+    {
+        if (auto* connection = std::get_if<LinkConnected>(&link.state))
+        {
+            _av.remove(connection->address);
+        }
+        link.state = LinkIdle{};
+    }
+
+    std::optional<Completion> RdmInitiator::wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline)
+    {
+        if (_completions.waitable())
+        {
+            return _completions.readBlocking(std::clamp(timeout, std::chrono::milliseconds{1}, std::chrono::milliseconds{50}));
+        }
+        pacer.pause(deadline);
+        return std::nullopt;
+    }
+}

@@ -1,0 +1,37 @@
+// A connectionless target (shm, efa): one endpoint that any initiator holding the ticket can write to.
+#pragma once
+
+#include "Endpoint.hpp"
+#include "GrainRegions.hpp"
+#include "InterfaceSelection.hpp"
+#include "PollPacer.hpp"
+#include "TargetTransport.hpp"
+
+namespace mxl::fabrics
+{
+    class RdmTarget final : public TargetTransport
+    {
+    public:
+        RdmTarget(SelectedInterface selected, FlowMemory const& memory, GrainGeometry const& geometry, std::size_t cqDepth);
+
+        [[nodiscard]] TargetInfo const& ticket() const noexcept override
+        {
+            return _ticket;
+        }
+
+        std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout) override;
+
+    private:
+        Info _info;
+        Fabric _fabric;
+        Domain _domain;
+        CompletionQueue _completions;
+        AddressVector _av;
+        GrainRegions _regions;
+        Endpoint _endpoint;
+        std::size_t _receives;
+        TargetInfo _ticket;
+
+        std::optional<std::uint32_t> handle(Completion const& completion);
+    };
+}

@@ -1,0 +1,64 @@
+// The ticket a target publishes and an initiator adds: where to connect and which remote regions to write.
+// Wire format (spec §2.2, shared with the MXL SDK): compact JSON with sorted keys, 64-bit numbers as decimal strings,
+// the raw fabric address in standard base64 and libfabric's numeric address format.
+#pragma once
+
+#include <mxl/fabrics.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mxl::fabrics
+{
+    struct RemoteRegion
+    {
+        // A virtual address under FI_MR_VIRT_ADDR, otherwise 0 (offsets into the region).
+        std::uint64_t addr = 0;
+        std::uint64_t len = 0;
+        std::uint64_t rkey = 0;
+
+        bool operator==(RemoteRegion const&) const = default;
+    };
+
+    struct BounceBufferInfo
+    {
+        std::uint64_t entryCount = 0;
+        // Includes the 16-byte entry header.
+        std::uint64_t entrySize = 0;
+
+        bool operator==(BounceBufferInfo const&) const = default;
+    };
+
+    struct TargetInfo
+    {
+        std::uint64_t id = 0;
+        std::vector<std::uint8_t> fabricAddress;
+        std::uint32_t addressFormat = 0;
+        mxlFabricsProvider provider = MXL_FABRICS_PROVIDER_ANY;
+        // Ring-slot order for grain flows; bounce-buffer entries for sample flows.
+        std::vector<RemoteRegion> regions;
+        std::optional<BounceBufferInfo> bounceBuffer;
+        // Our extension: a random nonce per target incarnation (the SDK's parser ignores unknown keys). 0 = absent.
+        std::uint64_t epoch = 0;
+
+        bool operator==(TargetInfo const&) const = default;
+
+        [[nodiscard]] std::string toJson() const;
+        // Errors as spec §1.5 #24: syntax, not an object, bad addressFormat → INVALID_ARG; missing keys, wrong types,
+        // bad numbers or base64, empty address → UNKNOWN.
+        static TargetInfo fromJson(char const* text);
+
+        // The fabric address for people: "127.0.0.1:24999", "[::1]:24999", an shm name, or base64 for other formats.
+        [[nodiscard]] std::string describeAddress() const;
+    };
+
+    // A random 64-bit value for ids and epochs.
+    [[nodiscard]] std::uint64_t randomId();
+}
+
+struct mxlFabricsTargetInfo_t
+{
+    mxl::fabrics::TargetInfo info;
+};

@@ -1,0 +1,65 @@
+// What an initiator knows about one target: its ticket, its connection state and its writes in flight.
+#pragma once
+
+#include <mxl/fabrics_state.h>
+
+#include "Endpoint.hpp"
+#include "TargetInfo.hpp"
+
+#include <chrono>
+#include <deque>
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace mxl::fabrics
+{
+    using Clock = std::chrono::steady_clock;
+
+    // Added, first attempt not made yet.
+    struct LinkIdle
+    {
+    };
+
+    // fi_connect posted (MSG providers), waiting for FI_CONNECTED.
+    struct LinkConnecting
+    {
+        Endpoint endpoint;
+    };
+
+    struct LinkConnected
+    {
+        // MSG: the connection's own endpoint. RDM: empty, writes go through the initiator's endpoint to `address`.
+        std::optional<Endpoint> endpoint;
+        fi_addr_t address = FI_ADDR_UNSPEC;
+    };
+
+    struct LinkDisconnected
+    {
+        std::string reason;
+        Clock::time_point retryAt;
+    };
+
+    struct TargetLink
+    {
+        TargetInfo ticket;
+        // Printable name for logs and reasons: "target <id> (<provider> <address>)".
+        std::string name;
+        std::variant<LinkIdle, LinkConnecting, LinkConnected, LinkDisconnected> state;
+        // The context of every operation of the current connection attempt; renewed on each attempt so that late
+        // completions of a dropped connection are recognised and ignored.
+        std::uint64_t token = 0;
+        std::size_t outstandingWrites = 0;
+        // Unordered RDM providers: imm-carrying writes waiting until every earlier write to this target completed.
+        std::deque<RmaWrite> heldWrites;
+        std::chrono::milliseconds backoff{100};
+        unsigned failedAttempts = 0;
+        bool everConnected = false;
+        // A failure to report from the next MakeProgress call (once).
+        std::optional<mxlStatus> pendingError;
+
+        [[nodiscard]] mxlFabricsTargetState publicState() const noexcept;
+        // Something still to do before MakeProgress may report OK: connecting for the first time, or writes in flight.
+        [[nodiscard]] bool hasPendingWork() const noexcept;
+    };
+}

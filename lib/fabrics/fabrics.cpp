@@ -1,0 +1,366 @@
+// The C API of include/mxl/fabrics.h and include/mxl/fabrics_state.h: check arguments, call the C++ object, and let
+// guard turn exceptions into statuses.
+#include <mxl/fabrics.h>
+#include <mxl/fabrics_state.h>
+
+#include "Instance.hpp"
+#include "Interfaces.hpp"
+#include "Provider.hpp"
+#include "TargetInfo.hpp"
+#include "common/Status.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+namespace
+{
+    using namespace mxl;
+    using namespace mxl::fabrics;
+
+    template <typename T>
+    void require(T const* pointer, char const* name)
+    {
+        if (pointer == nullptr)
+        {
+            fail(MXL_ERR_INVALID_ARG, "{} is NULL", name);
+        }
+    }
+
+    // The size protocol of every string getter: NULL buffer → size needed (with the NUL), short buffer → STRLEN.
+    mxlStatus copyString(std::string_view text, char* out, std::size_t* inoutSize)
+    {
+        require(inoutSize, "the string size");
+        if (out == nullptr)
+        {
+            *inoutSize = text.size() + 1;
+            return MXL_STATUS_OK;
+        }
+        if (*inoutSize <= text.size())
+        {
+            fail(MXL_ERR_STRLEN, "a buffer of {} bytes cannot hold {} characters and the NUL", *inoutSize, text.size());
+        }
+        std::memcpy(out, text.data(), text.size());
+        out[text.size()] = '\0';
+        return MXL_STATUS_OK;
+    }
+
+    template <typename Owned, typename Handle>
+    void destroyOwned(std::vector<std::unique_ptr<Owned>>& owned, Handle handle, char const* kind)
+    {
+        auto const found = std::find_if(owned.begin(), owned.end(), [&](auto const& object) { return object.get() == handle; });
+        if (found == owned.end())
+        {
+            fail(MXL_ERR_INVALID_ARG, "the {} does not belong to this fabrics instance", kind);
+        }
+        owned.erase(found);
+    }
+
+    mxlStatus readStatus(std::optional<std::uint64_t> const& index, std::uint64_t* out)
+    {
+        if (!index)
+        {
+            return MXL_ERR_NOT_READY;
+        }
+        *out = *index;
+        return MXL_STATUS_OK;
+    }
+
+    mxlStatus samplesUnsupported()
+    {
+        fail(MXL_ERR_UNSUPPORTED_OPERATION, "sample (audio) transfers are not implemented in this build of libmxl-fabrics");
+    }
+}
+
+extern "C"
+{
+    mxlStatus mxlFabricsCreateInstance(mxlInstance in_instance, char const*, mxlFabricsInstance* out_instance)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_instance, "the mxl instance");
+                         require(out_instance, "out_instance");
+                         // Registration caches need a memory monitor; flows are mapped for the life of their registrations anyway.
+                         ::setenv("FI_MR_CACHE_MONITOR", "disabled", 1);
+                         *out_instance = new mxlFabricsInstance_t{in_instance, {}, {}};
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsDestroyInstance(mxlFabricsInstance in_instance)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_instance, "the fabrics instance");
+                         delete in_instance;
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsGetInterfaces(mxlFabricsInstance in_instance, mxlFabricsInterfaceConfig const* in_query,
+                                      mxlFabricsInterfaceList** out_list)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_instance, "the fabrics instance");
+                         require(out_list, "out_list");
+                         *out_list = listInterfaces(in_query);
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsFreeInterfaceList(mxlFabricsInterfaceList* in_list)
+    {
+        freeInterfaces(in_list);
+        return MXL_STATUS_OK;
+    }
+
+    mxlStatus mxlFabricsCreateTarget(mxlFabricsInstance in_instance, mxlFabricsTarget* out_target)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_instance, "the fabrics instance");
+                         require(out_target, "out_target");
+                         *out_target = in_instance->targets.emplace_back(std::make_unique<mxlFabricsTarget_t>()).get();
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsDestroyTarget(mxlFabricsInstance in_instance, mxlFabricsTarget in_target)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_instance, "the fabrics instance");
+                         require(in_target, "the target");
+                         destroyOwned(in_instance->targets, in_target, "target");
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetSetup(mxlFabricsTarget in_target, mxlFabricsTargetConfig const* in_config, char const* in_options,
+                                    mxlFabricsTargetInfo* out_info)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         require(in_config, "the target config");
+                         require(out_info, "out_info");
+                         in_target->target.setup(*in_config, in_options);
+                         *out_info = new mxlFabricsTargetInfo_t{in_target->target.transport->ticket()};
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetReadGrainNonBlocking(mxlFabricsTarget in_target, uint64_t* out_grainIndex)
+    {
+        return mxlFabricsTargetReadGrain(in_target, 0, out_grainIndex);
+    }
+
+    mxlStatus mxlFabricsTargetReadGrain(mxlFabricsTarget in_target, uint16_t in_timeoutMs, uint64_t* out_grainIndex)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         require(out_grainIndex, "out_grainIndex");
+                         return readStatus(in_target->target.readGrain(std::chrono::milliseconds{in_timeoutMs}), out_grainIndex);
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetReadSamplesNonBlocking(mxlFabricsTarget, uint64_t*, size_t*)
+    {
+        return guard(__func__, samplesUnsupported);
+    }
+
+    mxlStatus mxlFabricsTargetReadSamples(mxlFabricsTarget, uint16_t, uint64_t*, size_t*)
+    {
+        return guard(__func__, samplesUnsupported);
+    }
+
+    mxlStatus mxlFabricsCreateInitiator(mxlFabricsInstance in_instance, mxlFabricsInitiator* out_initiator)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_instance, "the fabrics instance");
+                         require(out_initiator, "out_initiator");
+                         *out_initiator = in_instance->initiators.emplace_back(std::make_unique<mxlFabricsInitiator_t>()).get();
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsDestroyInitiator(mxlFabricsInstance in_instance, mxlFabricsInitiator in_initiator)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_instance, "the fabrics instance");
+                         require(in_initiator, "the initiator");
+                         destroyOwned(in_instance->initiators, in_initiator, "initiator");
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsInitiatorSetup(mxlFabricsInitiator in_initiator, mxlFabricsInitiatorConfig const* in_config, char const* in_options)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_initiator, "the initiator");
+                         require(in_config, "the initiator config");
+                         in_initiator->initiator.reset();
+                         in_initiator->initiator = setupInitiator(*in_config, in_options);
+                         return MXL_STATUS_OK;
+                     });
+    }
+}
+
+namespace
+{
+    Initiator& setUp(mxlFabricsInitiator initiator)
+    {
+        require(initiator, "the initiator");
+        if (!initiator->initiator)
+        {
+            fail(MXL_ERR_INVALID_STATE, "the initiator is not set up");
+        }
+        return *initiator->initiator;
+    }
+}
+
+extern "C"
+{
+    mxlStatus mxlFabricsInitiatorAddTarget(mxlFabricsInitiator in_initiator, mxlFabricsTargetInfo in_targetInfo)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_targetInfo, "the target info");
+                         setUp(in_initiator).addTarget(in_targetInfo->info);
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsInitiatorRemoveTarget(mxlFabricsInitiator in_initiator, mxlFabricsTargetInfo in_targetInfo)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_targetInfo, "the target info");
+                         setUp(in_initiator).removeTarget(in_targetInfo->info.id);
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsInitiatorTransferGrain(mxlFabricsInitiator in_initiator, uint64_t in_grainIndex, uint16_t in_startSlice,
+                                               uint16_t in_endSlice)
+    {
+        return guard(__func__, [&] { return setUp(in_initiator).transferGrain(in_grainIndex, in_startSlice, in_endSlice); });
+    }
+
+    mxlStatus mxlFabricsInitiatorTransferSamples(mxlFabricsInitiator, uint64_t, size_t)
+    {
+        return guard(__func__, samplesUnsupported);
+    }
+
+    mxlStatus mxlFabricsInitiatorMakeProgressNonBlocking(mxlFabricsInitiator in_initiator)
+    {
+        return guard(__func__, [&] { return setUp(in_initiator).makeProgress(std::chrono::milliseconds{0}); });
+    }
+
+    mxlStatus mxlFabricsInitiatorMakeProgressBlocking(mxlFabricsInitiator in_initiator, uint16_t in_timeoutMs)
+    {
+        return guard(__func__, [&] { return setUp(in_initiator).makeProgress(std::chrono::milliseconds{in_timeoutMs}); });
+    }
+
+    mxlStatus mxlFabricsInitiatorGetTargetState(mxlFabricsInitiator in_initiator, mxlFabricsTargetInfo in_targetInfo,
+                                                mxlFabricsTargetState* out_state, char* out_reason, size_t* inout_reasonSize)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_targetInfo, "the target info");
+                         require(out_state, "out_state");
+                         auto const& link = setUp(in_initiator).link(in_targetInfo->info.id);
+                         *out_state = link.publicState();
+                         if (out_reason == nullptr && inout_reasonSize == nullptr)
+                         {
+                             return MXL_STATUS_OK;
+                         }
+                         auto const* lost = std::get_if<LinkDisconnected>(&link.state);
+                         return copyString(lost != nullptr ? std::string_view{lost->reason} : std::string_view{}, out_reason,
+                                           inout_reasonSize);
+                     });
+    }
+
+    mxlStatus mxlFabricsProviderFromString(char const* in_string, mxlFabricsProvider* out_provider)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_string, "the provider string");
+                         require(out_provider, "out_provider");
+                         auto const provider = providerFromName(in_string);
+                         if (!provider)
+                         {
+                             fail(MXL_ERR_INVALID_ARG, "\"{}\" is not a provider (any, tcp, verbs, efa, shm)", in_string);
+                         }
+                         *out_provider = *provider;
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsProviderToString(mxlFabricsProvider in_provider, char* out_string, size_t* in_stringSize)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         auto const name = providerName(in_provider);
+                         if (!name)
+                         {
+                             fail(MXL_ERR_INVALID_ARG, "provider {} is not an mxlFabricsProvider", static_cast<int>(in_provider));
+                         }
+                         return copyString(*name, out_string, in_stringSize);
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetInfoToString(mxlFabricsTargetInfo in_targetInfo, char* out_string, size_t* in_stringSize)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_targetInfo, "the target info");
+                         return copyString(in_targetInfo->info.toJson(), out_string, in_stringSize);
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetInfoFromString(char const* in_string, mxlFabricsTargetInfo* out_targetInfo)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_string, "the target info string");
+                         require(out_targetInfo, "out_targetInfo");
+                         *out_targetInfo = new mxlFabricsTargetInfo_t{TargetInfo::fromJson(in_string)};
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsFreeTargetInfo(mxlFabricsTargetInfo in_info)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_info, "the target info");
+                         delete in_info;
+                         return MXL_STATUS_OK;
+                     });
+    }
+}

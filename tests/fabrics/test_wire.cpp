@@ -1,0 +1,113 @@
+// The wire pieces that must match the MXL SDK byte for byte: base64, the ticket JSON, and which ranges of a grain a
+// transfer writes with which immediate data.
+#include "fabrics/Base64.hpp"
+#include "fabrics/GrainGeometry.hpp"
+#include "fabrics/TargetInfo.hpp"
+
+#include <doctest/doctest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <rdma/fabric.h>
+
+#include <cstring>
+
+using namespace mxl::fabrics;
+
+TEST_CASE("base64 round-trips and rejects malformed text")
+{
+    CHECK(encodeBase64({}) == "");
+    CHECK(encodeBase64({1, 2, 3, 4, 5}) == "AQIDBAU=");
+    CHECK(encodeBase64({0xfb, 0xff}) == "+/8=");
+    CHECK(decodeBase64("AQIDBAU=") == std::vector<std::uint8_t>{1, 2, 3, 4, 5});
+    CHECK(decodeBase64("+/8=") == std::vector<std::uint8_t>{0xfb, 0xff});
+    for (std::size_t length = 0; length < 40; ++length)
+    {
+        std::vector<std::uint8_t> bytes(length);
+        for (std::size_t i = 0; i < length; ++i)
+        {
+            bytes[i] = static_cast<std::uint8_t>(i * 37 + length);
+        }
+        CHECK(decodeBase64(encodeBase64(bytes)) == bytes);
+    }
+    CHECK_FALSE(decodeBase64("AQI"));
+    CHECK_FALSE(decodeBase64("AQ==="));
+    CHECK_FALSE(decodeBase64("A==="));
+    CHECK_FALSE(decodeBase64("AQ-_"));
+    CHECK_FALSE(decodeBase64("A=BC"));
+    CHECK_FALSE(decodeBase64("AQID BAU="));
+}
+
+TEST_CASE("a ticket serializes as the SDK's compact JSON with sorted keys and decimal strings")
+{
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(24999);
+    ::inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
+
+    TargetInfo info;
+    info.id = 18446744073709551615ULL;
+    info.fabricAddress.resize(sizeof(address));
+    std::memcpy(info.fabricAddress.data(), &address, sizeof(address));
+    info.addressFormat = FI_SOCKADDR_IN;
+    info.provider = MXL_FABRICS_PROVIDER_TCP;
+    info.regions = {{0, 5537792, 17918262359965949928ULL}, {140737488355328ULL, 8192, 1}};
+
+    CHECK(info.toJson() ==
+          R"({"addressFormat":2,"fabricAddress":"AgBhp38AAAEAAAAAAAAAAA==","id":"18446744073709551615","provider":"tcp",)"
+          R"("regions":[{"addr":"0","len":"5537792","rkey":"17918262359965949928"},{"addr":"140737488355328","len":"8192","rkey":"1"}]})");
+    CHECK(info.describeAddress() == "127.0.0.1:24999");
+    CHECK(TargetInfo::fromJson(info.toJson().c_str()) == info);
+
+    info.bounceBuffer = BounceBufferInfo{40, 3856};
+    info.epoch = 42;
+    auto const json = info.toJson();
+    CHECK(json.find(R"("bounceBufferInfo":{"entryCount":"40","entrySize":"3856"},"epoch":"42","fabricAddress")") != std::string::npos);
+    CHECK(TargetInfo::fromJson(json.c_str()) == info);
+}
+
+TEST_CASE("a ticket parser tolerates what the SDK tolerates")
+{
+    auto const parsed = TargetInfo::fromJson(
+        R"({"zzz":[1,2],"addressFormat":9,"fabricAddress":"dGFyZ2V0OngA","id":"7","provider":"psm3","regions":[],"aaa":null})");
+    CHECK(parsed.provider == MXL_FABRICS_PROVIDER_ANY);
+    CHECK(parsed.addressFormat == FI_ADDR_STR);
+    CHECK(parsed.describeAddress() == "target:x");
+    CHECK_FALSE(parsed.bounceBuffer);
+    CHECK(parsed.epoch == 0);
+}
+
+namespace
+{
+    GrainGeometry v210a()
+    {
+        return GrainGeometry{{5120, 2560, 0, 0}, 1080};
+    }
+}
+
+TEST_CASE("a full grain is one write of header and every plane")
+{
+    auto const geometry = v210a();
+    CHECK(geometry.payloadBytes() == 1080u * 7680u);
+    CHECK(geometry.regionBytes() == 8192u + 1080u * 7680u);
+    CHECK(geometry.ranges(0, 1080) == std::vector<GrainRange>{{0, 8192 + 1080 * 7680}});
+}
+
+TEST_CASE("slice ranges write each plane, with the header when they start at slice 0")
+{
+    auto const geometry = v210a();
+    auto const keyBase = std::size_t{8192 + 1080 * 5120};
+    CHECK(geometry.ranges(0, 0) == std::vector<GrainRange>{{0, 8192}});
+    CHECK(geometry.ranges(0, 13) == std::vector<GrainRange>{{0, 8192 + 13 * 5120}, {keyBase, 13 * 2560}});
+    CHECK(geometry.ranges(540, 1080) == std::vector<GrainRange>{{8192 + 540 * 5120, 540 * 5120}, {keyBase + 540 * 2560, 540 * 2560}});
+    CHECK(geometry.ranges(7, 7).empty());
+
+    GrainGeometry const v210{{5120, 0, 0, 0}, 1080};
+    CHECK(v210.ranges(1079, 1080) == std::vector<GrainRange>{{8192 + 1079 * 5120, 5120}});
+}
+
+TEST_CASE("writes longer than the provider's limit are split in order")
+{
+    auto const pieces = splitRanges({{0, 10000}, {20000, 4096}}, 4096);
+    CHECK(pieces == std::vector<GrainRange>{{0, 4096}, {4096, 4096}, {8192, 1808}, {20000, 4096}});
+}
