@@ -1,0 +1,62 @@
+#include "DomainDirectory.hpp"
+
+#include "FlowId.hpp"
+#include "ToolError.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <system_error>
+
+namespace mxl::tools
+{
+    namespace
+    {
+        constexpr std::string_view flowDirectorySuffix = ".mxl-flow";
+    }
+
+    void requireDomainDirectory(std::filesystem::path const& domain)
+    {
+        std::error_code error;
+        if (!std::filesystem::exists(domain, error))
+        {
+            throw ToolError{ExitCode::DomainUnavailable,
+                            fmt::format("domain '{}' does not exist (expected an existing directory, e.g. /dev/shm/mxl)", domain.string())};
+        }
+        if (!std::filesystem::is_directory(domain, error))
+        {
+            throw ToolError{ExitCode::DomainUnavailable, fmt::format("domain '{}' is not a directory", domain.string())};
+        }
+    }
+
+    std::vector<std::string> listFlowIds(std::filesystem::path const& domain)
+    {
+        std::error_code error;
+        std::filesystem::directory_iterator entries{domain, error};
+        if (error)
+        {
+            throw ToolError{ExitCode::DomainUnavailable, fmt::format("cannot read domain '{}': {}", domain.string(), error.message())};
+        }
+        std::vector<std::string> ids;
+        for (auto const& entry : entries)
+        {
+            auto const name = entry.path().filename().string();
+            if (!name.ends_with(flowDirectorySuffix) || !entry.is_directory(error))
+            {
+                continue;
+            }
+            if (auto id = canonicalFlowId(std::string_view{name}.substr(0, name.size() - flowDirectorySuffix.size())))
+            {
+                ids.push_back(*id);
+            }
+        }
+        std::ranges::sort(ids);
+        return ids;
+    }
+
+    bool flowDirectoryExists(std::filesystem::path const& domain, std::string const& flowId)
+    {
+        std::error_code error;
+        return std::filesystem::is_directory(domain / (flowId + std::string{flowDirectorySuffix}), error);
+    }
+}

@@ -1,0 +1,20 @@
+// What a domain directory holds, read from the file system: the flows are the "<uuid>.mxl-flow" directories
+// (the public API has no call that lists them).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace mxl::tools
+{
+    // Throws ToolError(DomainUnavailable) naming the path when it does not exist or is not a directory.
+    void requireDomainDirectory(std::filesystem::path const& domain);
+
+    // The ids of the flow directories in `domain`, sorted. Entries whose stem is not a canonical UUID (such as the
+    // ".mxl-tmp-*" directories of flows being created) are skipped.
+    std::vector<std::string> listFlowIds(std::filesystem::path const& domain);
+
+    // True when the directory of flow `flowId` exists in `domain`.
+    bool flowDirectoryExists(std::filesystem::path const& domain, std::string const& flowId);
+}

@@ -1,0 +1,12 @@
+// Reading the small text inputs of the tools (flow definitions, options) with errors that name the file.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace mxl::tools
+{
+    // The whole file; throws ToolError(Usage) naming `what` (e.g. "video flow definition"), the path and the reason.
+    std::string readTextFile(std::filesystem::path const& path, std::string_view what);
+}

@@ -1,0 +1,124 @@
+#include "DomainListing.hpp"
+
+#include "DomainDirectory.hpp"
+#include "FlowFormatting.hpp"
+#include "FlowSnapshot.hpp"
+#include "Latency.hpp"
+#include "MxlAddress.hpp"
+#include "ToolError.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <variant>
+
+namespace mxl::tools::info
+{
+    namespace
+    {
+        constexpr char const* noGroup = "(no grouphint)";
+
+        struct Entry
+        {
+            std::string id;
+            std::string group;
+            std::string role;
+            // The snapshot, or why the flow could not be read (it may have been deleted since the directory was read).
+            std::variant<FlowSnapshot, std::string> content;
+        };
+
+        void printDomainDefinition(std::filesystem::path const& domain)
+        {
+            std::ifstream file{domain / "domain_def.json"};
+            if (!file)
+            {
+                return;
+            }
+            auto const definition = nlohmann::json::parse(file, nullptr, false);
+            if (!definition.is_object())
+            {
+                fmt::print("  domain_def.json is not a JSON object\n");
+                return;
+            }
+            for (auto const* key : {"id", "label", "description"})
+            {
+                if (auto const it = definition.find(key); it != definition.end() && it->is_string())
+                {
+                    fmt::print("  {:<12} {}\n", fmt::format("{}:", key), it->get<std::string>());
+                }
+            }
+        }
+
+        Entry readEntry(Instance const& instance, std::string const& id)
+        {
+            try
+            {
+                auto snapshot = readFlowSnapshot(instance, id);
+                auto const& hints = snapshot.description.groupHints;
+                auto const hint = hints.empty() ? std::nullopt : parseGroupHint(hints.front());
+                auto group = hint && !hint->group.empty() ? hint->group : std::string{noGroup};
+                return Entry{id, std::move(group), hint ? hint->role : std::string{}, std::move(snapshot)};
+            }
+            catch (ToolError const& error)
+            {
+                return Entry{id, noGroup, {}, std::string{error.what()}};
+            }
+        }
+
+        void printEntry(Entry const& entry, std::set<std::string>& rolesSeen)
+        {
+            auto const role = entry.role.empty() ? std::string{"(no role)"} : entry.role;
+            auto const duplicate = !entry.role.empty() && !rolesSeen.insert(entry.role).second ? "  (duplicate role)" : "";
+            if (auto const* error = std::get_if<std::string>(&entry.content))
+            {
+                fmt::print("  {} : {} - unreadable: {}\n", role, entry.id, *error);
+                return;
+            }
+            auto const& snapshot = std::get<FlowSnapshot>(entry.content);
+            auto const& common = snapshot.info.config.common;
+            auto const mediaType =
+                snapshot.description.mediaType.empty() ? formatDataFormat(common.format) : snapshot.description.mediaType;
+            auto const latency = headLatency(common.grainRate, snapshot.info.runtime.headIndex, snapshot.nowIndex);
+            fmt::print("  {} : {} - {}{}\n", role, entry.id, snapshot.description.label, duplicate);
+            fmt::print("      format {}, rate {}, head {}, active {}, latency {}\n", mediaType, formatRate(common.grainRate),
+                       snapshot.info.runtime.headIndex, snapshot.active, formatLatency(latency, snapshot.continuous()));
+        }
+    }
+
+    void printDomainListing(Instance const& instance, std::filesystem::path const& domain)
+    {
+        fmt::print("domain {}\n", domain.string());
+        printDomainDefinition(domain);
+
+        std::map<std::string, std::vector<Entry>> groups;
+        auto const ids = listFlowIds(domain);
+        for (auto const& id : ids)
+        {
+            auto entry = readEntry(instance, id);
+            auto& members = groups[entry.group];
+            members.push_back(std::move(entry));
+        }
+        if (ids.empty())
+        {
+            fmt::print("no flows\n");
+            return;
+        }
+        for (auto const& [group, entries] : groups)
+        {
+            std::vector<std::string> groupIds;
+            for (auto const& entry : entries)
+            {
+                groupIds.push_back(entry.id);
+            }
+            fmt::print("\ngroup {}: {}\n", group, formatMxlAddress(domain.string(), groupIds));
+            std::set<std::string> rolesSeen;
+            for (auto const& entry : entries)
+            {
+                printEntry(entry, rolesSeen);
+            }
+        }
+    }
+}

@@ -1,0 +1,12 @@
+// List mode: the domain's description (domain_def.json, when present) and its flows grouped by the group of their
+// first grouphint, each group with the mxl:// address that names all its flows.
+#pragma once
+
+#include "MxlHandles.hpp"
+
+#include <filesystem>
+
+namespace mxl::tools::info
+{
+    void printDomainListing(Instance const& instance, std::filesystem::path const& domain);
+}

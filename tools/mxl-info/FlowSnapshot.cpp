@@ -1,0 +1,57 @@
+#include "FlowSnapshot.hpp"
+
+#include "StatusName.hpp"
+#include "ToolError.hpp"
+
+#include <mxl/flow.h>
+#include <mxl/time.h>
+
+#include <fmt/format.h>
+
+namespace mxl::tools::info
+{
+    namespace
+    {
+        void check(mxlStatus status, char const* call, std::string const& flowId)
+        {
+            if (status == MXL_ERR_FLOW_NOT_FOUND)
+            {
+                throw ToolError{ExitCode::FlowNotFound, fmt::format("flow {} disappeared while being read ({})", flowId, call)};
+            }
+            if (status != MXL_STATUS_OK)
+            {
+                throw ToolError{ExitCode::Failure, fmt::format("{} for flow {} failed: {}", call, flowId, statusName(status))};
+            }
+        }
+
+        std::string flowDefinition(mxlInstance instance, std::string const& flowId)
+        {
+            // Definitions are small; a first buffer that fits nearly all of them avoids the size query, which the
+            // library answers with INVALID_ARG (and logs as an error).
+            std::string text(4096, '\0');
+            auto size = text.size();
+            auto status = mxlGetFlowDef(instance, flowId.c_str(), text.data(), &size);
+            if (status == MXL_ERR_INVALID_ARG && size > text.size())
+            {
+                text.resize(size);
+                status = mxlGetFlowDef(instance, flowId.c_str(), text.data(), &size);
+            }
+            check(status, "mxlGetFlowDef", flowId);
+            text.resize(size > 0 ? size - 1 : 0);
+            return text;
+        }
+    }
+
+    FlowSnapshot readFlowSnapshot(Instance const& instance, std::string const& flowId)
+    {
+        FlowReader const reader{instance, flowId};
+        FlowSnapshot snapshot;
+        snapshot.id = flowId;
+        check(mxlFlowReaderGetInfo(reader.get(), &snapshot.info), "mxlFlowReaderGetInfo", flowId);
+        snapshot.nowIndex = mxlGetCurrentIndex(&snapshot.info.config.common.grainRate);
+        check(mxlIsFlowActive(instance.get(), flowId.c_str(), &snapshot.active), "mxlIsFlowActive", flowId);
+        snapshot.definition = flowDefinition(instance.get(), flowId);
+        snapshot.description = tryParseFlowDescription(snapshot.definition).value_or(FlowDescription{});
+        return snapshot;
+    }
+}

@@ -1,0 +1,11 @@
+// GC mode: removes the flows no writer holds any more (writers that crashed or were killed) and says which.
+#pragma once
+
+#include "MxlHandles.hpp"
+
+#include <filesystem>
+
+namespace mxl::tools::info
+{
+    void collectGarbage(Instance const& instance, std::filesystem::path const& domain);
+}
