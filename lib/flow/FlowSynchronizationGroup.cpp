@@ -17,7 +17,7 @@ namespace mxl
         _members.push_back(Member{&reader, minValidSlices, reader.info().config.common.grainRate, 0});
     }
 
-    void FlowSynchronizationGroup::removeReader(FlowReader const* reader) noexcept
+    void FlowSynchronizationGroup::removeReader(mxlFlowReader_t const* reader) noexcept
     {
         std::erase_if(_members, [&](Member const& m) { return m.reader == reader; });
     }

@@ -18,7 +18,7 @@ namespace mxl
         // Adding a reader again only updates its minValidSlices (ignored for continuous readers).
         void addReader(FlowReader& reader, std::uint16_t minValidSlices);
 
-        void removeReader(FlowReader const* reader) noexcept;
+        void removeReader(mxlFlowReader_t const* reader) noexcept;
 
         // OK once every member has data for `timestampNs` (TAI), or the first member's failure (TOO_EARLY at the
         // deadline, FLOW_INVALID). One deadline covers all members.

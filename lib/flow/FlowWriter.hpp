@@ -33,6 +33,11 @@ namespace mxl
             return _files.data().info.config;
         }
 
+        [[nodiscard]] bool isDiscrete() const noexcept
+        {
+            return _files.isDiscrete();
+        }
+
         [[nodiscard]] layout::FlowData& data() const noexcept
         {
             return _files.data();

@@ -18,7 +18,8 @@ namespace mxl
         return *instance;
     }
 
-    // Reader is FlowReader (any kind), DiscreteFlowReader or ContinuousFlowReader.
+    // Reader is DiscreteFlowReader, ContinuousFlowReader, FlowReader (either kind) or mxlFlowReader_t (only checked
+    // for NULL, never dereferenced).
     template <typename Reader>
     Reader& readerFrom(mxlFlowReader reader)
     {

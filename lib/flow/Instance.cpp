@@ -8,6 +8,8 @@
 
 #include "common/Status.hpp"
 
+#include <mxl/dataformat.h>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -92,6 +94,11 @@ namespace mxl
         std::lock_guard lock{_mutex};
         if (auto const found = _writers.find(definition.idString); found != _writers.end())
         {
+            if (found->second.object->isDiscrete() != (mxlIsDiscreteDataFormat(definition.format) != 0))
+            {
+                fail(MXL_ERR_UNKNOWN, "flow {} is already written by this instance as a flow of the other kind (format {})",
+                     definition.idString, found->second.object->config().common.format);
+            }
             ++found->second.references;
             return {found->second.object.get(), false};
         }

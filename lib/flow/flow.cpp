@@ -40,7 +40,8 @@ extern "C" MXL_EXPORT mxlStatus mxlReleaseFlowWriter(mxlInstance instance, mxlFl
     return guard(__func__,
                  [&]
                  {
-                     mxl::instanceFrom(instance).releaseWriter(&writerFrom<mxl::FlowWriter>(writer));
+                     // Looked up by address only: a handle released before must not be dereferenced.
+                     mxl::instanceFrom(instance).releaseWriter(&writerFrom<mxlFlowWriter_t>(writer));
                      return MXL_STATUS_OK;
                  });
 }
@@ -61,7 +62,8 @@ extern "C" MXL_EXPORT mxlStatus mxlReleaseFlowReader(mxlInstance instance, mxlFl
     return guard(__func__,
                  [&]
                  {
-                     mxl::instanceFrom(instance).releaseReader(&readerFrom<mxl::FlowReader>(reader));
+                     // Looked up by address only: a handle released before must not be dereferenced.
+                     mxl::instanceFrom(instance).releaseReader(&readerFrom<mxlFlowReader_t>(reader));
                      return MXL_STATUS_OK;
                  });
 }
@@ -320,7 +322,7 @@ extern "C" MXL_EXPORT mxlStatus mxlFlowSynchronizationGroupRemoveReader(mxlFlowS
     return guard(__func__,
                  [&]
                  {
-                     mxl::groupFrom(group).removeReader(&readerFrom<mxl::FlowReader>(reader));
+                     mxl::groupFrom(group).removeReader(&readerFrom<mxlFlowReader_t>(reader));
                      return MXL_STATUS_OK;
                  });
 }

@@ -1,12 +1,13 @@
 // A separate process for the multi-process flow tests: writes or reads a flow through the public C API and reports
 // what it did on stdout, one line per event, for the test to check.
 //
-//   flow-peer write --domain D --flow FILE [--start I] [--count N] [--interval-ms MS] [--slices K] [--hold-ms MS] [--ro-bind]
-//       prints "created <0|1>", then "wrote <index> <checksum>" per grain, then "done"; holds the flow for --hold-ms
-//       (until killed with a negative value) and releases it. --slices commits each grain in K parts.
+//   flow-peer write --domain D --flow FILE [--start I] [--count N] [--delay-ms MS] [--interval-ms MS] [--slices K] [--hold-ms MS]
+//       prints "created <0|1>", waits --delay-ms, then prints "wrote <index> <checksum> <TAI ns before the last commit>" per
+//       grain and "done"; holds the flow for --hold-ms (forever when negative: kill it) and releases it. --slices
+//       commits each grain in K parts. --start defaults to the current index.
 //   flow-peer read --domain D --id ID --start I [--count N] [--timeout-ms MS] [--min-slices K] [--ro-bind]
-//       prints "ready", then per index "grain <index> <status> <validSlices> <flags> <checksum> <head>"; checksum is 0
-//       unless the status is 0.
+//       prints "ready", then per index "grain <index> <status> <validSlices> <flags> <checksum> <head> <TAI ns>", the
+//       time being when the read returned; checksum is 0 unless the status is 0.
 //   flow-peer race --domain D --flow FILE --at TAI_NS --slot S [--hold-ms MS]
 //       creates the writer at TAI time --at, prints "created <0|1>", stamps its pid into grain S's header, waits
 //       --hold-ms, prints "slots <pid in grain 1> <pid in grain 2>" and releases.
@@ -160,12 +161,14 @@ namespace
             std::uint8_t* payload = nullptr;
             check(mxlFlowWriterOpenGrain(writer, index, &grain, &payload), "mxlFlowWriterOpenGrain");
             mxl::test::fillPattern(payload, grain.grainSize, index);
+            auto finalCommitNs = std::uint64_t{0};
             for (std::uint16_t part = 1; part <= parts; ++part)
             {
                 grain.validSlices = static_cast<std::uint16_t>(grain.totalSlices * part / parts);
+                finalCommitNs = mxlGetTime();
                 check(mxlFlowWriterCommitGrain(writer, &grain), "mxlFlowWriterCommitGrain");
             }
-            say(fmt::format("wrote {} {}", index, mxl::test::fnv1a(payload, grain.grainSize)));
+            say(fmt::format("wrote {} {} {}", index, mxl::test::fnv1a(payload, grain.grainSize), finalCommitNs));
             mxlSleepForNs(static_cast<std::uint64_t>(intervalMs) * 1'000'000);
         }
         say("done");
@@ -189,11 +192,12 @@ namespace
             mxlGrainInfo grain{};
             std::uint8_t* payload = nullptr;
             auto const status = mxlFlowReaderGetGrainSlice(reader, index, minSlices, timeoutNs, &grain, &payload);
+            auto const returnedNs = mxlGetTime();
             mxlFlowRuntimeInfo runtime{};
             mxlFlowReaderGetRuntimeInfo(reader, &runtime);
             auto const checksum = status == MXL_STATUS_OK ? mxl::test::fnv1a(payload, grain.grainSize) : 0;
-            say(fmt::format("grain {} {} {} {} {} {}", index, static_cast<int>(status), grain.validSlices, grain.flags, checksum,
-                            runtime.headIndex));
+            say(fmt::format("grain {} {} {} {} {} {} {}", index, static_cast<int>(status), grain.validSlices, grain.flags, checksum,
+                            runtime.headIndex, returnedNs));
         }
         check(mxlReleaseFlowReader(instance.handle, reader), "mxlReleaseFlowReader");
         return 0;
