@@ -126,7 +126,13 @@ namespace mxl::tools
 
     std::string formatMxlAddress(std::string_view domain, std::vector<std::string> const& flowIds)
     {
-        auto address = fmt::format("mxl://{}{}", domain.starts_with('/') ? "" : "/", domain);
+        std::string address = domain.starts_with('/') ? "mxl://" : "mxl:///";
+        for (auto const c : domain)
+        {
+            auto const u = static_cast<unsigned char>(c);
+            bool const plain = std::isalnum(u) != 0 || c == '/' || c == '-' || c == '.' || c == '_' || c == '~';
+            address += plain ? std::string(1, c) : fmt::format("%{:02X}", u);
+        }
         char separator = '?';
         for (auto const& id : flowIds)
         {
