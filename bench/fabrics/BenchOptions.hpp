@@ -1,0 +1,29 @@
+// The command line of mxl-fabrics-bench.
+#pragma once
+
+#include "CpuPlacement.hpp"
+#include "GrainFormat.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mxl::bench
+{
+    struct BenchOptions
+    {
+        std::vector<std::string> providers{"tcp", "shm"};
+        std::vector<GrainFormat> formats;
+        double seconds = 3.0;
+        std::uint32_t depth = 4;
+        // nullopt: leave both processes to the scheduler.
+        std::optional<Placement> placement;
+        bool help = false;
+    };
+
+    // Throws std::invalid_argument naming the option and the value it rejects.
+    BenchOptions parseBenchOptions(int argc, char** argv);
+
+    extern char const* const benchUsage;
+}

@@ -1,0 +1,145 @@
+// mxl-fabrics-bench: video grains moved between two processes by libmxl-fabrics, beside plain libfabric RMA writes of
+// the same bytes with the same provider, endpoint type and queue depth, measured in the same run.
+#include "BenchOptions.hpp"
+#include "ResultTable.hpp"
+#include "TransferRun.hpp"
+#include "Transport.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace
+{
+    using namespace mxl::bench;
+
+    constexpr double warmupSeconds = 0.5;
+    // The mxl flows are 50 Hz, so a domain history of n × 20 ms gives rings of n grains.
+    constexpr std::uint64_t nanosecondsPerGrain = 20'000'000;
+
+    // A temporary directory under /dev/shm holding one mxl domain per end; removed with the object.
+    class TemporaryDomains
+    {
+    public:
+        explicit TemporaryDomains(std::uint32_t ringSlots)
+        {
+            char pattern[] = "/dev/shm/mxl-fabrics-bench-XXXXXX";
+            if (::mkdtemp(pattern) == nullptr)
+            {
+                throw std::runtime_error{fmt::format("cannot create a directory under /dev/shm: {}", std::strerror(errno))};
+            }
+            _root = pattern;
+            for (auto const* end : {"target", "initiator"})
+            {
+                std::filesystem::create_directory(_root / end);
+                std::ofstream{_root / end / "options.json"}
+                    << fmt::format(R"({{"urn:x-mxl:option:history_duration/v1.0":{}}})", ringSlots * nanosecondsPerGrain);
+            }
+        }
+
+        ~TemporaryDomains()
+        {
+            std::error_code ignored;
+            std::filesystem::remove_all(_root, ignored);
+        }
+
+        TemporaryDomains(TemporaryDomains const&) = delete;
+        TemporaryDomains& operator=(TemporaryDomains const&) = delete;
+
+        std::string target() const
+        {
+            return (_root / "target").string();
+        }
+
+        std::string initiator() const
+        {
+            return (_root / "initiator").string();
+        }
+
+    private:
+        std::filesystem::path _root;
+    };
+
+    MeasuredRow measure(RunConfig const& config, TransportFactory const& factory, char const* path)
+    {
+        fmt::print(stderr, "mxl-fabrics-bench: {} {} {} ...\n", config.transport.provider, config.transport.format.name, path);
+        try
+        {
+            return {runTransfer(config, factory), {}};
+        }
+        catch (std::exception const& e)
+        {
+            fmt::print(stderr, "mxl-fabrics-bench: {} {} {} failed: {}\n", config.transport.provider, config.transport.format.name, path,
+                       e.what());
+            return {std::nullopt, fmt::format("failed: {}", e.what())};
+        }
+    }
+
+    std::string describePlacement(std::optional<Placement> const& placement)
+    {
+        return placement ? fmt::format("initiator and target pinned, {}", placement->describe()) : "not pinned";
+    }
+}
+
+int main(int argc, char** argv)
+{
+    BenchOptions options;
+    try
+    {
+        options = parseBenchOptions(argc, argv);
+    }
+    catch (std::invalid_argument const& e)
+    {
+        fmt::print(stderr, "mxl-fabrics-bench: {}\n", e.what());
+        return 2;
+    }
+    if (options.help)
+    {
+        fmt::print("{}", benchUsage);
+        return 0;
+    }
+
+    auto const ringSlots = std::max<std::uint32_t>(8, 2 * options.depth);
+    bool anyFailed = false;
+    try
+    {
+        TemporaryDomains const domains{ringSlots};
+        TransportFactory const raw{makeRawTarget, makeRawInitiator};
+        TransportFactory const mxl{makeMxlTarget, makeMxlInitiator};
+        fmt::print("# mxl-fabrics-bench: {} s per row after {} s warm-up, {} grains in flight, rings of {} grains, {}\n", options.seconds,
+                   warmupSeconds, options.depth, ringSlots, describePlacement(options.placement));
+        fmt::print("GB = 10^9 bytes of header (8192 B) + payload per grain; CPU = user + system time of each process over the measured "
+                   "interval; latency = transfer call to the target's read returning.\n");
+        for (auto const& provider : options.providers)
+        {
+            std::vector<SizeRows> rows;
+            for (auto const& format : options.formats)
+            {
+                RunConfig config{{provider, format, options.depth, ringSlots, {}},
+                                 domains.target(),
+                                 domains.initiator(),
+                                 warmupSeconds,
+                                 options.seconds,
+                                 options.placement};
+                SizeRows size{format, measure(config, raw, "raw"), {}};
+                size.mxl = mxlTransportAvailable() ? measure(config, mxl, "mxl")
+                                                   : MeasuredRow{std::nullopt, "not measured (built without libmxl-fabrics)"};
+                anyFailed = anyFailed || !size.raw.result || (mxlTransportAvailable() && !size.mxl.result);
+                rows.push_back(std::move(size));
+            }
+            printProviderTable(provider, rows);
+        }
+    }
+    catch (std::exception const& e)
+    {
+        fmt::print(stderr, "mxl-fabrics-bench: {}\n", e.what());
+        return 1;
+    }
+    return anyFailed ? 1 : 0;
+}
