@@ -37,7 +37,7 @@ Options)";
 
         po::options_description describeOptions()
         {
-            po::options_description options{usage};
+            po::options_description options{usage, 120, 60};
             // clang-format off
             options.add_options()
                 ("domain,d", po::value<std::string>()->value_name("DIR"), "domain directory (must exist), e.g. /dev/shm/mxl")
