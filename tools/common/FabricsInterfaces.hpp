@@ -14,27 +14,42 @@
 
 namespace mxl::tools
 {
-    // "tcp", "verbs", "efa", "shm" or "any", as the library spells them.
+    struct NamedProvider
+    {
+        mxlFabricsProvider provider;
+        char const* name;
+    };
+
+    // The names mxlFabricsProviderFromString/ToString use. Kept here too so that checking a user's word does not make
+    // the library log an error for every typo.
+    inline constexpr NamedProvider providerNames[] = {
+        {MXL_FABRICS_PROVIDER_ANY, "any"}, {MXL_FABRICS_PROVIDER_TCP, "tcp"}, {MXL_FABRICS_PROVIDER_VERBS, "verbs"},
+        {MXL_FABRICS_PROVIDER_EFA, "efa"}, {MXL_FABRICS_PROVIDER_SHM, "shm"},
+    };
+
     inline std::string providerName(mxlFabricsProvider provider)
     {
-        char name[16] = {};
-        auto size = sizeof name;
-        if (::mxlFabricsProviderToString(provider, name, &size) != MXL_STATUS_OK)
+        for (auto const& [value, name] : providerNames)
         {
-            return fmt::format("provider#{}", static_cast<int>(provider));
+            if (value == provider)
+            {
+                return name;
+            }
         }
-        return name;
+        return fmt::format("provider#{}", static_cast<int>(provider));
     }
 
-    // The user-facing provider names; "any" is a query value only and is not accepted here.
-    inline std::optional<mxlFabricsProvider> parseProvider(std::string const& name)
+    // nullopt for anything but the exact, lower-case names above.
+    inline std::optional<mxlFabricsProvider> parseProvider(std::string const& text)
     {
-        mxlFabricsProvider provider = MXL_FABRICS_PROVIDER_ANY;
-        if (name == "any" || ::mxlFabricsProviderFromString(name.c_str(), &provider) != MXL_STATUS_OK)
+        for (auto const& [value, name] : providerNames)
         {
-            return std::nullopt;
+            if (text == name)
+            {
+                return value;
+            }
         }
-        return provider;
+        return std::nullopt;
     }
 
     // "BLOCKING_OPERATIONS|REMOTE_WRITE|SEND_RECEIVE" in that order, "<none>" for no flag.

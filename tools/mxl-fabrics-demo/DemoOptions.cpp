@@ -2,6 +2,8 @@
 
 #include "ExitCode.hpp"
 
+#include <FabricsInterfaces.hpp>
+
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
@@ -105,7 +107,15 @@ Exit status:
         options.initiator = values["initiator"].as<bool>();
         options.node = optionalString(values, "node");
         options.service = optionalString(values, "service");
-        options.provider = optionalString(values, "provider");
+        if (auto const provider = optionalString(values, "provider"); !provider.empty())
+        {
+            auto const parsed = tools::parseProvider(provider);
+            if (!parsed || *parsed == MXL_FABRICS_PROVIDER_ANY)
+            {
+                badInput("unknown provider '{}' (expected tcp, verbs, efa or shm)", provider);
+            }
+            options.provider = *parsed;
+        }
         if (values.count("target-info") != 0)
         {
             options.targetInfo = values["target-info"].as<std::vector<std::string>>();

@@ -1,6 +1,8 @@
 // The demo's command line.
 #pragma once
 
+#include <mxl/fabrics.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,8 +20,8 @@ namespace mxl::demo
         bool initiator = false;
         std::string node;
         std::string service;
-        // Empty: choose automatically (efa > verbs > tcp > shm; the initiator follows its ticket's provider).
-        std::string provider;
+        // ANY: choose automatically (efa > verbs > tcp > shm; the initiator follows its ticket's provider).
+        mxlFabricsProvider provider = MXL_FABRICS_PROVIDER_ANY;
         // Target: at most one file to write the ticket JSON to. Initiator: one ticket per target.
         std::vector<std::string> targetInfo;
         // Grains to move before stopping; 0 = until SIGINT/SIGTERM.

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <thread>
 
 namespace mxl::demo
 {
@@ -21,12 +22,12 @@ namespace mxl::demo
     {
         using Clock = std::chrono::steady_clock;
 
-        // The grain header precedes the payload in every grain's registered region (flow.h).
-        constexpr std::uint64_t grainHeaderBytes = 8192;
         // A transfer that has not completed after this long is given up (counted lost); the next grain goes on.
         constexpr auto transferTimeout = std::chrono::seconds{2};
         constexpr auto disconnectTimeout = std::chrono::seconds{2};
         constexpr std::uint16_t progressTimeoutMs = 100;
+        // How often target states are looked at: a lost target shows within this time.
+        constexpr auto stateCheckInterval = std::chrono::milliseconds{200};
 
         std::uint64_t nanosecondsPerGrain(mxlRational const& rate)
         {
@@ -50,8 +51,17 @@ namespace mxl::demo
         loadTargets(options.targetInfo);
         openFlow(options.domain);
         // Without -p the initiator speaks whatever its (first) ticket's target speaks.
-        auto const provider = options.provider.empty() ? _targets.front().ticket.provider : options.provider;
-        _interface = chooseInterface(_instance.fabrics(), provider, options.node, options.service);
+        auto provider = options.provider;
+        if (provider == MXL_FABRICS_PROVIDER_ANY)
+        {
+            auto const ticketProvider = tools::parseProvider(_targets.front().ticket.provider);
+            if (!ticketProvider || *ticketProvider == MXL_FABRICS_PROVIDER_ANY)
+            {
+                badInput("the ticket names provider '{}', which this demo does not know", _targets.front().ticket.provider);
+            }
+            provider = *ticketProvider;
+        }
+        _interface = chooseInterface(_instance.fabrics(), provider, options.node, options.service, EndpointRole::Initiator);
         for (auto const& target : _targets)
         {
             if (target.ticket.provider != tools::providerName(_interface.provider))
@@ -132,7 +142,9 @@ namespace mxl::demo
         {
             if (auto const addStatus = ::mxlFabricsInitiatorAddTarget(initiator, _targets[i].info.get()); addStatus != MXL_STATUS_OK)
             {
-                badInput("target info {} cannot be added (mxlStatus {})", i + 1, static_cast<int>(addStatus));
+                badInput("target info {} does not fit flow '{}': a different provider, or grains of another size or layout (mxlStatus {}; "
+                         "the library's message above says which)",
+                         i + 1, _flowId, static_cast<int>(addStatus));
             }
         }
     }
@@ -164,16 +176,13 @@ namespace mxl::demo
         auto const deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(_connectTimeout);
         while (!tools::exitRequested())
         {
+            // OK once every target accepted: a target that never answers keeps this NOT_READY.
             auto const status = ::mxlFabricsInitiatorMakeProgressBlocking(_initiator.get(), progressTimeoutMs);
+            refreshTargetStates();
             if (status == MXL_STATUS_OK)
             {
                 fmt::print("connected to {} target(s)\n", _targets.size());
-                std::fflush(stdout);
                 return true;
-            }
-            if (status == MXL_ERR_INTERRUPTED && !tools::exitRequested())
-            {
-                badInput("the target closed the connection before it was established (a stale ticket?)");
             }
             if (status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
             {
@@ -181,27 +190,86 @@ namespace mxl::demo
             }
             if (Clock::now() >= deadline)
             {
-                badInput(
-                    "no connection to the target(s) after {:.1f} s: the ticket is stale, or the target is not running or not reachable",
-                    _connectTimeout.count());
+                std::string missing;
+                for (std::size_t i = 0; i < _targets.size(); ++i)
+                {
+                    if (_targets[i].state != MXL_FABRICS_TARGET_CONNECTED)
+                    {
+                        missing += fmt::format("{}{}", missing.empty() ? "" : ", ", i + 1);
+                    }
+                }
+                badInput("target(s) {} did not accept a connection within {:.1f} s: the ticket is stale, or the target is not running or "
+                         "not reachable",
+                         missing, _connectTimeout.count());
             }
         }
         return false;
     }
 
-    void InitiatorApp::checkGrainSize(mxlGrainInfo const& grain)
+    std::size_t InitiatorApp::refreshTargetStates()
     {
-        auto const localBytes = grainHeaderBytes + grain.grainSize;
+        std::size_t connected = 0;
         for (std::size_t i = 0; i < _targets.size(); ++i)
         {
-            if (_targets[i].ticket.regionBytes != localBytes)
+            auto& target = _targets[i];
+            auto state = MXL_FABRICS_TARGET_NOT_CONNECTED;
+            std::size_t reasonSize = 0;
+            if (::mxlFabricsInitiatorGetTargetState(_initiator.get(), target.info.get(), &state, nullptr, &reasonSize) != MXL_STATUS_OK)
             {
-                badInput("grain size mismatch: target {} holds grains of {} bytes, flow '{}' has grains of {} bytes (header included); "
-                         "both ends need the same flow definition",
-                         i + 1, _targets[i].ticket.regionBytes, _flowId, localBytes);
+                continue;
+            }
+            if (state == MXL_FABRICS_TARGET_CONNECTED)
+            {
+                ++connected;
+            }
+            if (state == target.state)
+            {
+                continue;
+            }
+            target.state = state;
+            if (state == MXL_FABRICS_TARGET_CONNECTED)
+            {
+                fmt::print("target {}: connected\n", i + 1);
+            }
+            else if (state == MXL_FABRICS_TARGET_DISCONNECTED)
+            {
+                std::string reason(reasonSize, '\0');
+                ::mxlFabricsInitiatorGetTargetState(_initiator.get(), target.info.get(), &state, reason.data(), &reasonSize);
+                fmt::print("target {}: disconnected: {}\n", i + 1, reason.c_str());
             }
         }
-        _grainSizeChecked = true;
+        _connectedTargets = connected;
+        _nextStateCheck = Clock::now() + stateCheckInterval;
+        return connected;
+    }
+
+    void InitiatorApp::watchTargets()
+    {
+        if (Clock::now() >= _nextStateCheck)
+        {
+            refreshTargetStates();
+        }
+    }
+
+    bool InitiatorApp::awaitReconnection()
+    {
+        auto const deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(_connectTimeout);
+        while (!tools::exitRequested())
+        {
+            // The library reconnects lost targets in the background, during progress; with nothing in flight progress
+            // returns at once, hence the sleep.
+            ::mxlFabricsInitiatorMakeProgressNonBlocking(_initiator.get());
+            if (refreshTargetStates() > 0)
+            {
+                return true;
+            }
+            if (Clock::now() >= deadline)
+            {
+                runtimeFailure("every target has been disconnected for {:.1f} s", _connectTimeout.count());
+            }
+            std::this_thread::sleep_for(stateCheckInterval);
+        }
+        return false;
     }
 
     bool InitiatorApp::transfer(std::function<mxlStatus()> const& post, std::string const& what)
@@ -213,6 +281,15 @@ namespace mxl::demo
             auto const status = post();
             if (status == MXL_STATUS_OK)
             {
+                break;
+            }
+            // A target lost while posting: the others have the writes (the library reports the loss only once).
+            if (status == MXL_ERR_INTERRUPTED)
+            {
+                if (refreshTargetStates() == 0)
+                {
+                    return false;
+                }
                 break;
             }
             if (status != MXL_ERR_NOT_READY)
@@ -235,12 +312,16 @@ namespace mxl::demo
                 _stats.transferLatency(Clock::now() - start);
                 return true;
             }
-            // INTERRUPTED is a signal (then keep finishing this grain) or the loss of the last target.
-            if (status == MXL_ERR_INTERRUPTED && !tools::exitRequested())
+            // A signal (keep finishing this grain) or a target lost, reported once; the others still count.
+            if (status == MXL_ERR_INTERRUPTED)
             {
-                runtimeFailure("every target disconnected (while sending {})", what);
+                if (refreshTargetStates() == 0)
+                {
+                    return false;
+                }
+                continue;
             }
-            if (status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
+            if (status != MXL_ERR_NOT_READY)
             {
                 runtimeFailure("completing {} failed (mxlStatus {})", what, static_cast<int>(status));
             }
@@ -267,6 +348,20 @@ namespace mxl::demo
         while (!done())
         {
             _stats.printIfDue();
+            watchTargets();
+            if (_connectedTargets == 0)
+            {
+                if (!awaitReconnection())
+                {
+                    break;
+                }
+                // The grains of the outage are gone; carry on with the present one.
+                auto const now = ::mxlGetCurrentIndex(&rate);
+                _stats.grainsLost(now > index ? now - index : 0);
+                index = std::max(now, index);
+                sentSlices = 0;
+                continue;
+            }
             if (sentSlices == 0)
             {
                 // Absolute deadlines from the TAI clock: grain i is due at its own timestamp, so pacing never drifts.
@@ -290,10 +385,7 @@ namespace mxl::demo
             if (status == MXL_ERR_OUT_OF_RANGE_TOO_EARLY)
             {
                 // The source is late or stopped; keep the connections serviced while waiting for it.
-                if (::mxlFabricsInitiatorMakeProgressNonBlocking(_initiator.get()) == MXL_ERR_INTERRUPTED && !tools::exitRequested())
-                {
-                    runtimeFailure("every target disconnected");
-                }
+                ::mxlFabricsInitiatorMakeProgressNonBlocking(_initiator.get());
                 continue;
             }
             if (status == MXL_ERR_FLOW_INVALID)
@@ -304,11 +396,6 @@ namespace mxl::demo
             {
                 runtimeFailure("reading grain {} of flow '{}' failed (mxlStatus {})", index, _flowId, static_cast<int>(status));
             }
-            if (!_grainSizeChecked)
-            {
-                checkGrainSize(grain);
-            }
-
             bool const invalid = (grain.flags & MXL_GRAIN_FLAG_INVALID) != 0;
             // An invalid grain still moves the target's ring: the header alone, slices (0, 0), carries the flag.
             std::uint16_t const startSlice = invalid ? 0 : sentSlices;
@@ -350,6 +437,17 @@ namespace mxl::demo
         while (!done())
         {
             _stats.printIfDue();
+            watchTargets();
+            if (_connectedTargets == 0)
+            {
+                if (!awaitReconnection())
+                {
+                    break;
+                }
+                _stats.grainsLost(1);
+                head = std::max(::mxlGetCurrentIndex(&rate), head);
+                continue;
+            }
             ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, head));
             mxlWrappedMultiBufferSlice slices{};
             auto const status = ::mxlFlowReaderGetSamples(_reader.get(), head, batch, timeoutNs, &slices);
@@ -362,10 +460,7 @@ namespace mxl::demo
             }
             if (status == MXL_ERR_OUT_OF_RANGE_TOO_EARLY)
             {
-                if (::mxlFabricsInitiatorMakeProgressNonBlocking(_initiator.get()) == MXL_ERR_INTERRUPTED && !tools::exitRequested())
-                {
-                    runtimeFailure("every target disconnected");
-                }
+                ::mxlFabricsInitiatorMakeProgressNonBlocking(_initiator.get());
                 continue;
             }
             if (status == MXL_ERR_FLOW_INVALID)

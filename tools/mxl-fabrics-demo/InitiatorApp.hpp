@@ -9,6 +9,7 @@
 
 #include <FabricsInstance.hpp>
 
+#include <mxl/fabrics_state.h>
 #include <mxl/flowinfo.h>
 
 #include <chrono>
@@ -22,10 +23,10 @@ namespace mxl::demo
     class InitiatorApp
     {
     public:
-        // Sets up and connects to every target; throws DemoError.
+        // Sets up and adds every target; throws DemoError.
         explicit InitiatorApp(DemoOptions const& options);
 
-        // Sends until SIGINT/SIGTERM or --count grains, disconnects and prints the summary.
+        // Connects, sends until SIGINT/SIGTERM or --count grains, disconnects and prints the summary.
         void run();
 
     private:
@@ -33,6 +34,8 @@ namespace mxl::demo
         {
             Ticket ticket;
             TargetInfo info;
+            // As last reported, so that only changes are printed.
+            mxlFabricsTargetState state = MXL_FABRICS_TARGET_NOT_CONNECTED;
         };
 
         std::uint64_t _count;
@@ -44,19 +47,26 @@ namespace mxl::demo
         ChosenInterface _interface;
         FabricsInitiator _initiator;
         std::vector<Target> _targets;
+        std::size_t _connectedTargets = 0;
+        std::chrono::steady_clock::time_point _nextStateCheck;
         TransferStats _stats{TransferStats::Role::Initiator};
-        bool _grainSizeChecked = false;
 
-        void openFlow(std::string const& domain);
         void loadTargets(std::vector<std::string> const& arguments);
+        void openFlow(std::string const& domain);
         void setUpInitiator();
-        // Returns false when a signal arrived before every target accepted.
+        // False when a signal arrived before every target accepted.
         bool connect();
+        // Asks the library for each target's state, prints what changed; returns how many are connected.
+        std::size_t refreshTargetStates();
+        // Refreshes the states a few times a second at most.
+        void watchTargets();
+        // With no target connected: waits for the library to reconnect one, at most the connect timeout. False on a
+        // signal; throws when none came back.
+        bool awaitReconnection();
         void sendGrains();
         void sendSamples();
-        void checkGrainSize(mxlGrainInfo const& grain);
-        // Posts with `post` (retrying while the provider's queue is full) and waits for completion at every target.
-        // False when it did not complete in time; throws when no target is left.
+        // Posts with `post` (retrying while the provider's queue is full) and waits until every connected target has
+        // it. False when it could not be delivered to any target in time.
         bool transfer(std::function<mxlStatus()> const& post, std::string const& what);
         void disconnect();
         [[nodiscard]] bool done() const;

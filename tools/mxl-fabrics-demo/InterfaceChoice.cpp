@@ -46,19 +46,9 @@ namespace mxl::demo
         }
     }
 
-    ChosenInterface chooseInterface(mxlFabricsInstance fabrics, std::string const& providerName, std::string const& node,
-                                    std::string const& service)
+    ChosenInterface chooseInterface(mxlFabricsInstance fabrics, mxlFabricsProvider provider, std::string const& node,
+                                    std::string const& service, EndpointRole role)
     {
-        auto provider = MXL_FABRICS_PROVIDER_ANY;
-        if (!providerName.empty())
-        {
-            auto const parsed = tools::parseProvider(providerName);
-            if (!parsed)
-            {
-                badInput("unknown provider '{}' (expected tcp, verbs, efa or shm)", providerName);
-            }
-            provider = *parsed;
-        }
         // An shm node is a name of our choosing, not an address the interface list could contain.
         bool const nodeIsName = provider == MXL_FABRICS_PROVIDER_SHM;
         auto const interfaces = tools::listFabricsInterfaces(fabrics, provider, nodeIsName ? std::string{} : node);
@@ -75,8 +65,11 @@ namespace mxl::demo
         chosen.provider = best->provider;
         chosen.capabilityFlags = best->capabilityFlags;
         chosen.maxMessageSize = best->maxMessageSize;
-        chosen.node = node.empty() ? best->node : node;
-        chosen.service = service.empty() ? best->service : service;
+        // An shm endpoint is named after its node and service; left unnamed, the library picks a name unique to the
+        // process, so that several targets and initiators can share a host.
+        bool const bindToInterface = role == EndpointRole::Target && chosen.provider != MXL_FABRICS_PROVIDER_SHM;
+        chosen.node = node.empty() && bindToInterface ? best->node : node;
+        chosen.service = service;
         if (usesPortNumbers(chosen.provider) && !chosen.service.empty())
         {
             checkPort(chosen.service, chosen.provider);

@@ -19,10 +19,18 @@ namespace mxl::demo
         std::string service;
     };
 
-    // `providerName` empty = automatic; `node`/`service` empty = the interface's own. Throws DemoError(BadInput) for an
-    // unknown provider, a service that is not a port, or when no interface matches; prints "Selected interface: ...".
-    ChosenInterface chooseInterface(mxlFabricsInstance fabrics, std::string const& providerName, std::string const& node,
-                                    std::string const& service);
+    enum class EndpointRole
+    {
+        // Binds to the chosen interface's node unless -n names one: the ticket must carry an address peers can reach.
+        Target,
+        // Binds only where -n says: the kernel picks the source address that routes to each target.
+        Initiator,
+    };
+
+    // `provider` ANY = automatic; `node`/`service` empty = see EndpointRole. Throws DemoError(BadInput) for a service
+    // that is not a port, or when no interface matches; prints "Selected interface: ...".
+    ChosenInterface chooseInterface(mxlFabricsInstance fabrics, mxlFabricsProvider provider, std::string const& node,
+                                    std::string const& service, EndpointRole role);
 
     // The setup configuration for a chosen interface; it points into `chosen`, which must outlive it.
     mxlFabricsInterfaceConfig interfaceConfig(ChosenInterface const& chosen);

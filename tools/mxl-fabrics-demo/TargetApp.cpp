@@ -65,8 +65,9 @@ namespace mxl::demo
         : _count{options.count}
         , _instance{options.domain}
     {
+        // The interface first: a wrong provider, node or service should not leave a flow behind.
+        _interface = chooseInterface(_instance.fabrics(), options.provider, options.node, options.service, EndpointRole::Target);
         createFlow(options);
-        _interface = chooseInterface(_instance.fabrics(), options.provider, options.node, options.service);
         setUpTarget(options.targetInfo.empty() ? std::string{} : options.targetInfo.front());
     }
 

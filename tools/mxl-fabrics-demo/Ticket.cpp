@@ -27,7 +27,7 @@ namespace mxl::demo
             return std::move(*text);
         }
 
-        std::uint64_t decimalField(nlohmann::json const& object, char const* key, std::string const& where)
+        void checkDecimalField(nlohmann::json const& object, char const* key, std::string const& where)
         {
             auto const field = object.find(key);
             if (field == object.end() || !field->is_string())
@@ -41,7 +41,6 @@ namespace mxl::demo
             {
                 badInput("target info {}: '{}' is \"{}\", expected a decimal number", where, key, text);
             }
-            return value;
         }
 
         Ticket checkTicket(std::string json, std::string const& source)
@@ -76,14 +75,12 @@ namespace mxl::demo
                 }
                 for (char const* key : {"addr", "len", "rkey"})
                 {
-                    decimalField((*regions)[i], key, where);
+                    checkDecimalField((*regions)[i], key, where);
                 }
             }
 
             Ticket ticket;
             ticket.provider = document["provider"].get<std::string>();
-            ticket.regionCount = regions->size();
-            ticket.regionBytes = decimalField(regions->front(), "len", fmt::format("from {}, region 0", source));
             ticket.hasBounceBuffer = document.contains("bounceBufferInfo");
             ticket.json = std::move(json);
             return ticket;

@@ -2,8 +2,6 @@
 // raw JSON in a file ("@path"). Checked here so that a wrong ticket is one clear line, not a library failure later.
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
 #include <string>
 
 namespace mxl::demo
@@ -14,10 +12,6 @@ namespace mxl::demo
         std::string json;
         // As the ticket names it ("tcp", "shm", ...).
         std::string provider;
-        // One region per target ring slot (discrete flows) or per bounce-buffer entry (audio).
-        std::size_t regionCount = 0;
-        // Bytes of the first region: for grains the 8192-byte grain header plus the payload.
-        std::uint64_t regionBytes = 0;
         bool hasBounceBuffer = false;
     };
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -64,15 +65,12 @@ Exit status: 0 (also when nothing matches: "No matching interfaces found." on st
 
         InfoOptions options;
         auto const& providerName = values["provider"].as<std::string>();
-        if (providerName != "any")
+        auto const provider = mxl::tools::parseProvider(providerName);
+        if (!provider)
         {
-            auto const provider = mxl::tools::parseProvider(providerName);
-            if (!provider)
-            {
-                throw std::invalid_argument{fmt::format("unknown provider '{}' (expected any, tcp, verbs, efa or shm)", providerName)};
-            }
-            options.provider = *provider;
+            throw std::invalid_argument{fmt::format("unknown provider '{}' (expected any, tcp, verbs, efa or shm)", providerName)};
         }
+        options.provider = *provider;
         options.node = values.count("node") != 0 ? values["node"].as<std::string>() : std::string{};
         options.domain = values.count("domain") != 0 ? values["domain"].as<std::string>() : std::string{};
         options.verbose = values["verbose"].as<bool>();
@@ -90,6 +88,11 @@ Exit status: 0 (also when nothing matches: "No matching interfaces found." on st
         if (key == "link_speed" && value.is_number())
         {
             return fmt::format("{} gbit/s", value.get<double>() / 1e9);
+        }
+        if (value.is_number_float() && value.get<double>() == std::floor(value.get<double>()))
+        {
+            // The library stores every number as a JSON double; counts and ids read better without ".0".
+            return fmt::format("{:.0f}", value.get<double>());
         }
         return value.is_string() ? value.get<std::string>() : value.dump();
     }
@@ -111,7 +114,8 @@ Exit status: 0 (also when nothing matches: "No matching interfaces found." on st
         fmt::print("  capabilities: {}\n", mxl::tools::capabilityNames(interface.capabilityFlags));
         fmt::print("  info:\n");
         // nlohmann::json objects iterate in sorted key order.
-        for (auto const& [key, value] : attributesOf(interface).items())
+        auto const attributes = attributesOf(interface);
+        for (auto const& [key, value] : attributes.items())
         {
             fmt::print("    {}: {}\n", key, attributeText(key, value));
         }

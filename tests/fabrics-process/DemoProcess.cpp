@@ -1,0 +1,76 @@
+#include "DemoProcess.hpp"
+
+#include <csignal>
+#include <regex>
+
+namespace mxl::test
+{
+    namespace
+    {
+        std::vector<std::string> commandLine(std::string const& log, std::vector<std::string> const& launcher,
+                                             std::vector<std::string> const& arguments)
+        {
+            // The shell only redirects stderr and then becomes the launcher or the demo: signals reach the demo.
+            std::vector<std::string> argv{"/bin/sh", "-c", "log=$1; shift; exec \"$@\" 2>>\"$log\"", "sh", log};
+            argv.insert(argv.end(), launcher.begin(), launcher.end());
+            argv.push_back(DemoProcess::binary());
+            argv.insert(argv.end(), arguments.begin(), arguments.end());
+            return argv;
+        }
+    }
+
+    DemoProcess::DemoProcess(std::vector<std::string> const& arguments, std::vector<std::string> const& launcher)
+        : _process{commandLine((_logDirectory.path() / "stderr").string(), launcher, arguments)}
+    {
+    }
+
+    std::string DemoProcess::binary()
+    {
+        return binaryPath("tools/mxl-fabrics-demo/mxl-fabrics-demo").string();
+    }
+
+    std::string DemoProcess::waitForTicket(std::chrono::milliseconds timeout)
+    {
+        static std::string const prefix = "Target info: ";
+        auto const line = _process.waitForLine(prefix, timeout);
+        return line ? line->substr(line->find(prefix) + prefix.size()) : std::string{};
+    }
+
+    std::optional<int> DemoProcess::stop(std::chrono::milliseconds timeout)
+    {
+        _process.signal(SIGTERM);
+        return _process.wait(timeout);
+    }
+
+    std::optional<DemoSummary> DemoProcess::summary()
+    {
+        static std::regex const pattern{R"(summary: (?:moved|received) (\d+) grains, (\d+) bytes, (\d+) lost)"};
+        auto const line = _process.waitForLine("summary:", std::chrono::seconds{5});
+        std::smatch match;
+        if (!line || !std::regex_search(*line, match, pattern))
+        {
+            return std::nullopt;
+        }
+        return DemoSummary{std::stoull(match[1]), std::stoull(match[2]), std::stoull(match[3])};
+    }
+
+    std::string DemoProcess::errors() const
+    {
+        try
+        {
+            return readFile(_logDirectory.path() / "stderr");
+        }
+        catch (std::exception const&)
+        {
+            return {};
+        }
+    }
+
+    int runDemo(std::vector<std::string> const& arguments, std::string& errors, std::chrono::milliseconds timeout)
+    {
+        DemoProcess demo{arguments};
+        auto const status = demo.wait(timeout);
+        errors = demo.errors();
+        return status.value_or(-1);
+    }
+}

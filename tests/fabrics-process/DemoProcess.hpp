@@ -1,0 +1,66 @@
+// mxl-fabrics-demo run as a child process: stdout captured line by line, stderr kept in a file so that tests can
+// check error messages after the fact, and the lines the demo promises ("Target info:", "summary:") parsed.
+#pragma once
+
+#include "Process.hpp"
+#include "TempDomain.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mxl::test
+{
+    struct DemoSummary
+    {
+        std::uint64_t grains = 0;
+        std::uint64_t bytes = 0;
+        std::uint64_t lost = 0;
+    };
+
+    class DemoProcess
+    {
+    public:
+        // `launcher` runs before the demo (e.g. {"ip", "netns", "exec", "ns"} or {"env", "MXL_LOG_LEVEL=debug"}).
+        explicit DemoProcess(std::vector<std::string> const& arguments, std::vector<std::string> const& launcher = {});
+
+        // Target: waits for "Target info: <base64>" and returns the base64 (empty when it did not come in time).
+        std::string waitForTicket(std::chrono::milliseconds timeout = std::chrono::seconds{10});
+
+        std::optional<std::string> waitForLine(std::string const& needle, std::chrono::milliseconds timeout)
+        {
+            return _process.waitForLine(needle, timeout);
+        }
+
+        // SIGTERM, then the exit status (nullopt if it did not exit within `timeout`).
+        std::optional<int> stop(std::chrono::milliseconds timeout = std::chrono::seconds{10});
+
+        std::optional<int> wait(std::chrono::milliseconds timeout)
+        {
+            return _process.wait(timeout);
+        }
+
+        void signal(int signalNumber)
+        {
+            _process.signal(signalNumber);
+        }
+
+        // The "summary:" line among the remaining stdout (call after the process ended).
+        std::optional<DemoSummary> summary();
+
+        // Everything written to stderr so far.
+        [[nodiscard]] std::string errors() const;
+
+        [[nodiscard]] static std::string binary();
+
+    private:
+        TempDomain _logDirectory{"demo-log"};
+        Process _process;
+    };
+
+    // Runs the demo to completion (it must exit within `timeout`) and returns its exit status; stderr in `errors`.
+    int runDemo(std::vector<std::string> const& arguments, std::string& errors,
+                std::chrono::milliseconds timeout = std::chrono::seconds{20});
+}

@@ -1,0 +1,124 @@
+#include "FlowChecker.hpp"
+
+#include "Checksum.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <thread>
+
+namespace mxl::test
+{
+    namespace
+    {
+        constexpr std::uint64_t pollTimeoutNs = 20'000'000;
+    }
+
+    FlowChecker::FlowChecker(std::string const& domain, std::string const& flowId)
+        : _instance{::mxlCreateInstance(domain.c_str(), nullptr)}
+    {
+        if (_instance == nullptr)
+        {
+            throw std::runtime_error{"FlowChecker: cannot open domain " + domain};
+        }
+        auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{5};
+        while (::mxlCreateFlowReader(_instance, flowId.c_str(), nullptr, &_reader) != MXL_STATUS_OK)
+        {
+            if (std::chrono::steady_clock::now() >= deadline)
+            {
+                ::mxlDestroyInstance(_instance);
+                throw std::runtime_error{fmt::format("FlowChecker: flow {} did not appear in {}", flowId, domain)};
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds{10});
+        }
+    }
+
+    FlowChecker::~FlowChecker()
+    {
+        ::mxlReleaseFlowReader(_instance, _reader);
+        ::mxlDestroyInstance(_instance);
+    }
+
+    std::uint64_t FlowChecker::headIndex() const
+    {
+        mxlFlowRuntimeInfo runtime{};
+        ::mxlFlowReaderGetRuntimeInfo(_reader, &runtime);
+        return runtime.headIndex;
+    }
+
+    CheckResult FlowChecker::check(PatternSource const& source, std::uint64_t grains, std::chrono::milliseconds timeout, bool watchPartials)
+    {
+        CheckResult result;
+        auto const deadline = std::chrono::steady_clock::now() + timeout;
+        while (result.verified < grains && std::chrono::steady_clock::now() < deadline)
+        {
+            auto const head = headIndex();
+            if (head == 0)
+            {
+                std::this_thread::sleep_for(std::chrono::milliseconds{2});
+                continue;
+            }
+            if (_next == 0)
+            {
+                _next = head;
+            }
+            mxlGrainInfo grain{};
+            std::uint8_t* payload = nullptr;
+            // Behind the head a grain that is not there is not coming: no need to wait for it.
+            std::uint16_t const minValidSlices = watchPartials ? 1 : MXL_GRAIN_VALID_SLICES_ALL;
+            auto status = head > _next ? ::mxlFlowReaderGetGrainSliceNonBlocking(_reader, _next, minValidSlices, &grain, &payload)
+                                       : ::mxlFlowReaderGetGrainSlice(_reader, _next, minValidSlices, pollTimeoutNs, &grain, &payload);
+            if (status == MXL_STATUS_OK && watchPartials && (grain.flags & MXL_GRAIN_FLAG_INVALID) == 0 &&
+                grain.validSlices < grain.totalSlices)
+            {
+                ++result.partial;
+                status = ::mxlFlowReaderGetGrain(_reader, _next, 10 * pollTimeoutNs, &grain, &payload);
+            }
+            if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+            {
+                result.missing += head > _next ? head - _next : 1;
+                _next = std::max(head, _next + 1);
+                continue;
+            }
+            if (status == MXL_ERR_OUT_OF_RANGE_TOO_EARLY)
+            {
+                // A newer grain is already there: this one is not coming.
+                if (headIndex() > _next)
+                {
+                    ++result.missing;
+                    ++_next;
+                }
+                continue;
+            }
+            if (status != MXL_STATUS_OK)
+            {
+                throw std::runtime_error{
+                    fmt::format("FlowChecker: reading grain {} failed (mxlStatus {})", _next, static_cast<int>(status))};
+            }
+
+            auto const expected = source.checksum(_next);
+            auto const actual = fnv1a(payload, grain.grainSize);
+            bool const intact = expected && *expected == actual && grain.index == _next && grain.validSlices == grain.totalSlices;
+            if (!expected)
+            {
+                ++result.unknown;
+            }
+            else if (intact)
+            {
+                ++result.verified;
+            }
+            else
+            {
+                ++result.mismatched;
+            }
+            if (!intact && result.firstProblem.empty())
+            {
+                result.firstProblem = fmt::format("grain {}: header index {}, slices {}/{}, checksum {:016x}, source {}", _next,
+                                                  grain.index, grain.validSlices, grain.totalSlices, actual,
+                                                  expected ? fmt::format("{:016x}", *expected) : "never wrote it");
+            }
+            ++_next;
+        }
+        return result;
+    }
+}

@@ -1,0 +1,60 @@
+// A reader in the test process on the flow a target receives into: follows the grains as they arrive and compares
+// each one's checksum with what the PatternSource wrote under that index.
+#pragma once
+
+#include "PatternSource.hpp"
+
+#include <mxl/flow.h>
+#include <mxl/mxl.h>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace mxl::test
+{
+    struct CheckResult
+    {
+        // Checksum equal to the source's grain of the same index.
+        std::uint64_t verified = 0;
+        std::uint64_t mismatched = 0;
+        // Complete grains with an index the source never wrote.
+        std::uint64_t unknown = 0;
+        // Indices passed over: a later grain arrived first, or the ring moved on before the checker got there.
+        std::uint64_t missing = 0;
+        // Grains first seen with only some of their slices (partial transfers).
+        std::uint64_t partial = 0;
+        // The first mismatch or unknown grain, for the failure message.
+        std::string firstProblem;
+    };
+
+    class FlowChecker
+    {
+    public:
+        // Opens the flow (waiting up to 5 s for the target to create it); throws std::runtime_error.
+        FlowChecker(std::string const& domain, std::string const& flowId);
+        ~FlowChecker();
+
+        FlowChecker(FlowChecker const&) = delete;
+        FlowChecker& operator=(FlowChecker const&) = delete;
+
+        // Checks arriving grains until `grains` are verified or `timeout` passes. Successive calls continue where the
+        // previous one stopped (or at the newest grain, if that is gone). `watchPartials` also counts grains seen
+        // before all their slices arrived.
+        CheckResult check(PatternSource const& source, std::uint64_t grains, std::chrono::milliseconds timeout, bool watchPartials = false);
+
+        // The flow's head index (0 until a grain arrived).
+        [[nodiscard]] std::uint64_t headIndex() const;
+
+        // The next check starts at the newest grain: after a planned gap (a new initiator) that is not a loss.
+        void restartAtHead() noexcept
+        {
+            _next = 0;
+        }
+
+    private:
+        mxlInstance _instance = nullptr;
+        mxlFlowReader _reader = nullptr;
+        std::uint64_t _next = 0;
+    };
+}

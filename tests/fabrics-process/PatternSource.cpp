@@ -1,0 +1,135 @@
+#include "PatternSource.hpp"
+
+#include "Checksum.hpp"
+#include "GrainPattern.hpp"
+#include "TempDomain.hpp"
+
+#include <mxl/flow.h>
+#include <mxl/mxl.h>
+#include <mxl/time.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+namespace mxl::test
+{
+    namespace
+    {
+        // Enough history for any checker; older checksums are dropped so a long run stays small.
+        constexpr std::size_t keptChecksums = 20'000;
+    }
+
+    struct PatternSource::Resources
+    {
+        mxlInstance instance = nullptr;
+        mxlFlowWriter writer = nullptr;
+        mxlFlowConfigInfo config{};
+
+        ~Resources()
+        {
+            if (writer != nullptr)
+            {
+                ::mxlReleaseFlowWriter(instance, writer);
+            }
+            if (instance != nullptr)
+            {
+                ::mxlDestroyInstance(instance);
+            }
+        }
+    };
+
+    PatternSource::PatternSource(std::string const& domain, std::filesystem::path const& definition, std::uint16_t slicesPerCommit)
+        : _slicesPerCommit{slicesPerCommit}
+        , _resources{std::make_unique<Resources>()}
+    {
+        _resources->instance = ::mxlCreateInstance(domain.c_str(), nullptr);
+        if (_resources->instance == nullptr)
+        {
+            throw std::runtime_error{"PatternSource: cannot open domain " + domain};
+        }
+        auto const text = readFile(definition);
+        _flowId = nlohmann::json::parse(text).at("id").get<std::string>();
+        if (auto const status =
+                ::mxlCreateFlowWriter(_resources->instance, text.c_str(), nullptr, &_resources->writer, &_resources->config, nullptr);
+            status != MXL_STATUS_OK)
+        {
+            throw std::runtime_error{
+                fmt::format("PatternSource: cannot create a writer for {} (mxlStatus {})", definition.string(), static_cast<int>(status))};
+        }
+        _thread = std::thread{[this] { writeLoop(); }};
+    }
+
+    PatternSource::~PatternSource()
+    {
+        _stop = true;
+        _thread.join();
+    }
+
+    std::optional<std::uint64_t> PatternSource::checksum(std::uint64_t index) const
+    {
+        std::lock_guard lock{_mutex};
+        auto const found = _checksums.find(index);
+        return found == _checksums.end() ? std::nullopt : std::optional{found->second};
+    }
+
+    void PatternSource::record(std::uint64_t index, std::uint64_t checksum)
+    {
+        std::lock_guard lock{_mutex};
+        _checksums[index] = checksum;
+        if (_checksums.size() > keptChecksums)
+        {
+            _checksums.erase(_checksums.begin());
+        }
+    }
+
+    void PatternSource::writeLoop()
+    {
+        auto const& config = _resources->config;
+        auto const rate = config.common.grainRate;
+        auto const grainNs = static_cast<std::uint64_t>(1'000'000'000LL * rate.denominator / rate.numerator);
+        auto index = ::mxlGetCurrentIndex(&rate);
+        while (!_stop)
+        {
+            ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, index));
+            mxlGrainInfo grain{};
+            std::uint8_t* payload = nullptr;
+            if (::mxlFlowWriterOpenGrain(_resources->writer, index, &grain, &payload) != MXL_STATUS_OK)
+            {
+                return;
+            }
+            grain.flags = 0;
+            auto const total = grain.totalSlices;
+            auto const batch = _slicesPerCommit == 0 ? total : std::min(_slicesPerCommit, total);
+            auto const batches = (total + batch - 1) / batch;
+            std::vector<std::uint8_t> pattern(grain.grainSize);
+            fillGrainPattern(pattern.data(), index, pattern.size());
+            // Recorded before the final commit: a target may have the grain before this thread runs again.
+            record(index, fnv1a(pattern.data(), pattern.size()));
+            for (std::uint16_t start = 0; start < total; start = static_cast<std::uint16_t>(start + batch))
+            {
+                auto const end = static_cast<std::uint16_t>(std::min<unsigned>(start + batch, total));
+                // Each plane holds `total` slices of its own size, one plane after the other.
+                std::size_t planeOffset = 0;
+                for (auto const sliceSize : config.discrete.sliceSizes)
+                {
+                    auto const begin = planeOffset + std::size_t{start} * sliceSize;
+                    std::memcpy(payload + begin, pattern.data() + begin, static_cast<std::size_t>(end - start) * sliceSize);
+                    planeOffset += std::size_t{total} * sliceSize;
+                }
+                grain.validSlices = end;
+                ::mxlFlowWriterCommitGrain(_resources->writer, &grain);
+                if (end < total)
+                {
+                    ::mxlSleepForNs(grainNs / 2 / batches);
+                }
+            }
+            ++_written;
+            ++index;
+        }
+    }
+}

@@ -1,0 +1,179 @@
+// What the demo does with wrong input: every case exits with status 2 and one clear line on stderr, never an abort,
+// and leaves nothing half-done behind (no grain written into a target whose initiator was refused).
+#include "DemoProcess.hpp"
+#include "FlowChecker.hpp"
+#include "PatternSource.hpp"
+#include "Scenario.hpp"
+#include "TestFlows.hpp"
+#include "Transports.hpp"
+
+#include "TempDomain.hpp"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+namespace mxl::test
+{
+    namespace
+    {
+        constexpr int badInput = 2;
+
+        // Runs the demo to its end; checks exit status 2 and that stderr names the problem.
+        void expectRejected(std::vector<std::string> const& arguments, std::string const& message)
+        {
+            std::string errors;
+            auto const status = runDemo(arguments, errors);
+            INFO("stderr:\n", errors);
+            CHECK(status == badInput);
+            CHECK(errors.find("mxl-fabrics-demo: error: ") != std::string::npos);
+            CHECK(errors.find(message) != std::string::npos);
+        }
+
+        // An initiator command line for flow `flowId` with the given ticket.
+        std::vector<std::string> initiatorWith(std::string const& domain, std::string const& flowId, std::string const& ticket)
+        {
+            return {"-i", "-d", domain, "-f", flowId, "-t", ticket, "--connect-timeout", "2"};
+        }
+
+        void staleTicket(Transport const& transport)
+        {
+            TempDomain sourceDomain{"fp-source"};
+            TempDomain targetDomain{"fp-target"};
+            PatternSource source{sourceDomain.str(), testFlow(smallV210)};
+            auto target = startTarget(targetDomain.str(), testFlow(smallV210).string(), transport.targetArguments);
+            stopCleanly(*target.process, "target");
+            expectRejected(initiatorWith(sourceDomain.str(), source.flowId(), target.ticket), "did not accept a connection");
+        }
+    }
+
+    TEST_CASE("malformed tickets are one-line errors with exit status 2")
+    {
+        TempDomain domain{"fp-ticket"};
+        auto const flow = "0d6f3a52-1c84-4e97-b2a0-7e5c9d41f3b6";
+        expectRejected(initiatorWith(domain.str(), flow, "not base64 at all!"), "not valid base64");
+        expectRejected(initiatorWith(domain.str(), flow, "QUJD="), "not valid base64");
+        expectRejected(initiatorWith(domain.str(), flow, ""), "not valid base64");
+        // "hello world", "[1,2,3]"
+        expectRejected(initiatorWith(domain.str(), flow, "aGVsbG8gd29ybGQ="), "is not a JSON object");
+        expectRejected(initiatorWith(domain.str(), flow, "WzEsMiwzXQ=="), "is not a JSON object");
+        // {"provider":"tcp"}
+        expectRejected(initiatorWith(domain.str(), flow, "eyJwcm92aWRlciI6InRjcCJ9"), "'addressFormat' must be a number");
+        // A complete ticket but for a region length of "big".
+        expectRejected(
+            initiatorWith(domain.str(), flow,
+                          "eyJhZGRyZXNzRm9ybWF0IjoyLCJmYWJyaWNBZGRyZXNzIjoiQWdCaHAzOEFBQUVBQUFBQUFBQUFBQT09IiwiaWQiOiIxIiwicHJvdmlkZXIiOiJ0"
+                          "Y3AiLCJyZWdpb25zIjpbeyJhZGRyIjoiMCIsImxlbiI6ImJpZyIsInJrZXkiOiIxIn1dfQ=="),
+            "'len' is \"big\", expected a decimal number");
+        expectRejected(initiatorWith(domain.str(), flow, "@" + (domain.path() / "missing.json").string()), "cannot read target info file");
+    }
+
+    TEST_CASE("tcp: a stale ticket (its target is gone) exits with status 2")
+    {
+        staleTicket(tcpIpv4);
+    }
+
+    TEST_CASE("shm: a stale ticket (its target is gone) exits with status 2")
+    {
+        staleTicket(sharedMemory);
+    }
+
+    TEST_CASE("the target writes its ticket file (mode 0600, JSON, no NUL) and the initiator reads it with @file")
+    {
+        TempDomain sourceDomain{"fp-source"};
+        TempDomain targetDomain{"fp-target"};
+        auto const ticketFile = targetDomain.path() / "ticket.json";
+        PatternSource source{sourceDomain.str(), testFlow(smallData)};
+        auto target = startTarget(targetDomain.str(), testFlow(smallData).string(),
+                                  joined(tcpIpv4.targetArguments, {"-t", "@" + ticketFile.string()}));
+
+        auto const json = readFile(ticketFile);
+        REQUIRE(!json.empty());
+        CHECK(json.front() == '{');
+        CHECK(json.back() == '}');
+        CHECK(json.find('\0') == std::string::npos);
+        CHECK((std::filesystem::status(ticketFile).permissions() & std::filesystem::perms::all) ==
+              (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
+
+        auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {"@" + ticketFile.string()});
+        FlowChecker checker{targetDomain.str(), source.flowId()};
+        checkIntact(checker.check(source, 50, std::chrono::seconds{10}), 50, "ticket from a file");
+        stopCleanly(*initiator, "initiator");
+        stopCleanly(*target.process, "target");
+    }
+
+    TEST_CASE("unknown providers are rejected with exit status 2")
+    {
+        TempDomain domain{"fp-provider"};
+        auto const flow = testFlow(smallV210).string();
+        expectRejected({"-d", domain.str(), "-f", flow, "-p", "carrier-pigeon"}, "unknown provider 'carrier-pigeon'");
+        expectRejected({"-d", domain.str(), "-f", flow, "-p", "any"}, "unknown provider 'any'");
+        expectRejected({"-d", domain.str(), "-f", flow, "-p", "TCP"}, "unknown provider 'TCP'");
+        expectRejected({"-i", "-d", domain.str(), "-f", "0d6f3a52-1c84-4e97-b2a0-7e5c9d41f3b6", "-t", "e30=", "-p", "udp"},
+                       "unknown provider 'udp'");
+        // Rejected before the flow was created.
+        CHECK(std::filesystem::is_empty(domain.path()));
+    }
+
+    TEST_CASE("bad node and service are rejected with exit status 2")
+    {
+        TempDomain domain{"fp-address"};
+        auto const flow = testFlow(smallV210).string();
+        // TEST-NET-3: no interface of this host has it.
+        expectRejected({"-d", domain.str(), "-f", flow, "-p", "tcp", "-n", "203.0.113.9", "-s", "0"},
+                       "no tcp interface has address '203.0.113.9'");
+        expectRejected({"-d", domain.str(), "-f", flow, "-p", "tcp", "-n", "not-an-address", "-s", "0"}, "no tcp interface has address");
+        expectRejected({"-d", domain.str(), "-f", flow, "-p", "tcp", "-n", "127.0.0.1", "-s", "http"},
+                       "service 'http' is not a port number");
+        expectRejected({"-d", domain.str(), "-f", flow, "-p", "tcp", "-n", "127.0.0.1", "-s", "70000"},
+                       "service '70000' is not a port number");
+        CHECK(std::filesystem::is_empty(domain.path()));
+    }
+
+    TEST_CASE("bad command lines, flow files and flow ids are rejected with exit status 2")
+    {
+        TempDomain domain{"fp-usage"};
+        auto const notJson = domain.path() / "broken.json";
+        std::ofstream{notJson} << "{ this is not a flow";
+        expectRejected({"-f", testFlow(smallV210).string()}, "missing -d/--domain");
+        expectRejected({"-d", (domain.path() / "absent").string(), "-f", testFlow(smallV210).string()}, "is not an existing directory");
+        expectRejected({"-d", domain.str()}, "missing -f/--flow");
+        expectRejected({"-d", domain.str(), "-f", testFlow(smallV210).string(), "--count", "many"}, "--count");
+        expectRejected({"-d", domain.str(), "-f", testFlow(smallV210).string(), "--no-such-option"}, "no-such-option");
+        expectRejected({"-d", domain.str(), "-f", (domain.path() / "absent.json").string(), "-p", "tcp", "-n", "127.0.0.1"},
+                       "cannot read flow definition");
+        expectRejected({"-d", domain.str(), "-f", notJson.string(), "-p", "tcp", "-n", "127.0.0.1"}, "rejected");
+        expectRejected({"-i", "-d", domain.str(), "-f", "0d6f3a52-1c84-4e97-b2a0-7e5c9d41f3b6"}, "needs -t/--target-info");
+        expectRejected({"-i", "-d", domain.str(), "-f", "0d6f3a52-1c84-4e97-b2a0-7e5c9d41f3b6", "-t", "e30=", "-p", "tcp"},
+                       "'addressFormat' must be a number");
+    }
+
+    TEST_CASE("an initiator whose flow does not exist exits with status 2")
+    {
+        TempDomain targetDomain{"fp-target"};
+        TempDomain emptyDomain{"fp-empty"};
+        auto target = startTarget(targetDomain.str(), testFlow(smallV210).string(), tcpIpv4.targetArguments);
+        expectRejected(initiatorWith(emptyDomain.str(), "0d6f3a52-1c84-4e97-b2a0-7e5c9d41f3b6", target.ticket), "does not exist in domain");
+        stopCleanly(*target.process, "target");
+    }
+
+    TEST_CASE("tcp: grains of another size are refused before anything is written")
+    {
+        TempDomain sourceDomain{"fp-source"};
+        TempDomain targetDomain{"fp-target"};
+        PatternSource source{sourceDomain.str(), testFlow(largerV210)};
+        auto target = startTarget(targetDomain.str(), testFlow(smallV210).string(), tcpIpv4.targetArguments);
+
+        std::string errors;
+        auto const status = runDemo(initiatorWith(sourceDomain.str(), source.flowId(), target.ticket), errors);
+        INFO("stderr:\n", errors);
+        CHECK(status == badInput);
+        CHECK(errors.find("does not fit flow") != std::string::npos);
+        CHECK(errors.find("grain size mismatch") != std::string::npos);
+
+        FlowChecker checker{targetDomain.str(), "0d6f3a52-1c84-4e97-b2a0-7e5c9d41f3b6"};
+        CHECK(checker.headIndex() == 0);
+        auto const received = stopCleanly(*target.process, "target");
+        CHECK(received.grains == 0);
+    }
+}

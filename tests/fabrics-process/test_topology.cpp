@@ -1,0 +1,154 @@
+// Several targets and processes that die: one initiator feeding two targets (several -t), a target killed with
+// SIGKILL (reported by the initiator; the other target keeps receiving; with no target left the initiator gives up
+// after --connect-timeout), and an initiator killed with SIGKILL (the target takes the next one).
+#include "FlowChecker.hpp"
+#include "PatternSource.hpp"
+#include "Scenario.hpp"
+#include "TestFlows.hpp"
+#include "Transports.hpp"
+
+#include "TempDomain.hpp"
+
+#include <doctest/doctest.h>
+
+#include <csignal>
+#include <thread>
+
+namespace mxl::test
+{
+    namespace
+    {
+        constexpr std::uint64_t grainsToVerify = 200;
+
+        void feedTwoTargets(Transport const& transport)
+        {
+            TempDomain sourceDomain{"fp-source"};
+            TempDomain firstDomain{"fp-target1"};
+            TempDomain secondDomain{"fp-target2"};
+            PatternSource source{sourceDomain.str(), testFlow(smallV210)};
+            auto first = startTarget(firstDomain.str(), testFlow(smallV210).string(), transport.targetArguments);
+            auto second = startTarget(secondDomain.str(), testFlow(smallV210).string(), transport.targetArguments);
+            auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {first.ticket, second.ticket});
+
+            FlowChecker firstChecker{firstDomain.str(), source.flowId()};
+            FlowChecker secondChecker{secondDomain.str(), source.flowId()};
+            checkIntact(firstChecker.check(source, grainsToVerify, std::chrono::seconds{10}), grainsToVerify, "first target");
+            checkIntact(secondChecker.check(source, grainsToVerify, std::chrono::seconds{10}), grainsToVerify, "second target");
+
+            stopCleanly(*initiator, "initiator");
+            stopCleanly(*first.process, "first target");
+            stopCleanly(*second.process, "second target");
+        }
+
+        void killOneOfTwoTargets(Transport const& transport)
+        {
+            TempDomain sourceDomain{"fp-source"};
+            TempDomain firstDomain{"fp-target1"};
+            TempDomain secondDomain{"fp-target2"};
+            PatternSource source{sourceDomain.str(), testFlow(smallV210)};
+            auto first = startTarget(firstDomain.str(), testFlow(smallV210).string(), transport.targetArguments);
+            auto second = startTarget(secondDomain.str(), testFlow(smallV210).string(), transport.targetArguments);
+            auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {first.ticket, second.ticket});
+
+            FlowChecker firstChecker{firstDomain.str(), source.flowId()};
+            checkIntact(firstChecker.check(source, 100, std::chrono::seconds{10}), 100, "first target before the kill");
+
+            second.process->signal(SIGKILL);
+            CHECK(second.process->wait(std::chrono::seconds{5}) == std::optional<int>{128 + SIGKILL});
+            // tcp sees the connection close; shm sees its writes fail. Either way the initiator says so.
+            auto const report = initiator->waitForLine("target 2: disconnected", std::chrono::seconds{10});
+            CHECK_MESSAGE(report.has_value(), "the initiator did not report the lost target; stderr:\n", initiator->errors());
+
+            checkIntact(firstChecker.check(source, grainsToVerify, std::chrono::seconds{10}), grainsToVerify,
+                        "first target after the kill");
+            CHECK_MESSAGE(!initiator->wait(std::chrono::milliseconds{0}).has_value(), "the initiator stopped with one target left");
+            stopCleanly(*initiator, "initiator");
+            stopCleanly(*first.process, "first target");
+        }
+
+        void killTheOnlyTarget(Transport const& transport)
+        {
+            TempDomain sourceDomain{"fp-source"};
+            TempDomain targetDomain{"fp-target"};
+            PatternSource source{sourceDomain.str(), testFlow(smallV210)};
+            auto target = startTarget(targetDomain.str(), testFlow(smallV210).string(), transport.targetArguments);
+            auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket}, {"--connect-timeout", "2"});
+            {
+                FlowChecker checker{targetDomain.str(), source.flowId()};
+                checkIntact(checker.check(source, 100, std::chrono::seconds{10}), 100, "before the kill");
+            }
+
+            target.process->signal(SIGKILL);
+            CHECK(target.process->wait(std::chrono::seconds{5}) == std::optional<int>{128 + SIGKILL});
+            CHECK(initiator->waitForLine("target 1: disconnected", std::chrono::seconds{10}).has_value());
+            // Documented: with every target gone for --connect-timeout seconds the initiator exits with status 1.
+            CHECK_MESSAGE(initiator->wait(std::chrono::seconds{10}) == std::optional<int>{1}, "stderr:\n", initiator->errors());
+            CHECK(initiator->errors().find("every target has been disconnected") != std::string::npos);
+        }
+
+        void replaceKilledInitiator(Transport const& transport)
+        {
+            TempDomain sourceDomain{"fp-source"};
+            TempDomain targetDomain{"fp-target"};
+            PatternSource source{sourceDomain.str(), testFlow(smallV210)};
+            auto target = startTarget(targetDomain.str(), testFlow(smallV210).string(), transport.targetArguments);
+            FlowChecker checker{targetDomain.str(), source.flowId()};
+            {
+                auto first = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket});
+                checkIntact(checker.check(source, 100, std::chrono::seconds{10}), 100, "first initiator");
+                first->signal(SIGKILL);
+                CHECK(first->wait(std::chrono::seconds{5}) == std::optional<int>{128 + SIGKILL});
+            }
+            auto const headAfterKill = checker.headIndex();
+
+            auto second = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket});
+            auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{10};
+            while (checker.headIndex() == headAfterKill && std::chrono::steady_clock::now() < deadline)
+            {
+                std::this_thread::sleep_for(std::chrono::milliseconds{5});
+            }
+            REQUIRE_MESSAGE(checker.headIndex() > headAfterKill, "no grain arrived from the second initiator; target stderr:\n",
+                            target.process->errors());
+            checker.restartAtHead();
+            checkIntact(checker.check(source, grainsToVerify, std::chrono::seconds{10}), grainsToVerify, "second initiator");
+            stopCleanly(*second, "second initiator");
+            CHECK_MESSAGE(!target.process->wait(std::chrono::milliseconds{0}).has_value(), "the target stopped with its initiator");
+            stopCleanly(*target.process, "target");
+        }
+    }
+
+    TEST_CASE("tcp: one initiator feeds two targets")
+    {
+        feedTwoTargets(tcpIpv4);
+    }
+
+    TEST_CASE("shm: one initiator feeds two targets")
+    {
+        feedTwoTargets(sharedMemory);
+    }
+
+    TEST_CASE("tcp: a target killed mid-stream is reported and the other keeps receiving")
+    {
+        killOneOfTwoTargets(tcpIpv4);
+    }
+
+    TEST_CASE("shm: a target killed mid-stream is reported and the other keeps receiving")
+    {
+        killOneOfTwoTargets(sharedMemory);
+    }
+
+    TEST_CASE("tcp: with its only target killed the initiator exits 1 after the connect timeout")
+    {
+        killTheOnlyTarget(tcpIpv4);
+    }
+
+    TEST_CASE("tcp: a target takes the next initiator after one was killed")
+    {
+        replaceKilledInitiator(tcpIpv4);
+    }
+
+    TEST_CASE("shm: a target takes the next initiator after one was killed")
+    {
+        replaceKilledInitiator(sharedMemory);
+    }
+}
