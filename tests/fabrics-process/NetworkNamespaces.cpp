@@ -2,9 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 #include <utility>
 
@@ -31,6 +34,32 @@ namespace mxl::test
             auto const status = std::system(command.c_str());
             return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
         }
+
+        // A veth end reports NO-CARRIER for a moment after both ends are up, and libfabric's tcp provider does not list
+        // an interface without carrier: wait for it (at most 3 s).
+        bool carrierUp(std::string const& netns, std::string const& device)
+        {
+            auto const command = fmt::format("{} -n {} -o link show dev {} 2>/dev/null", ipCommand(), netns, device);
+            for (int attempt = 0; attempt < 300; ++attempt)
+            {
+                std::string output;
+                if (auto* pipe = ::popen(command.c_str(), "r"); pipe != nullptr)
+                {
+                    char buffer[512];
+                    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr)
+                    {
+                        output += buffer;
+                    }
+                    ::pclose(pipe);
+                }
+                if (output.find("LOWER_UP") != std::string::npos && output.find("NO-CARRIER") == std::string::npos)
+                {
+                    return true;
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds{10});
+            }
+            return false;
+        }
     }
 
     std::optional<NetworkNamespaces> NetworkNamespaces::create(std::string& whyNot)
@@ -56,7 +85,7 @@ namespace mxl::test
             ip(fmt::format("-n {} link set {}0 up", namespaces._first, veth)) &&
             ip(fmt::format("-n {} link set {}1 up", namespaces._second, veth)) &&
             ip(fmt::format("-n {} link set lo up", namespaces._first)) && ip(fmt::format("-n {} link set lo up", namespaces._second));
-        if (!wired)
+        if (!wired || !carrierUp(namespaces._first, veth + "0") || !carrierUp(namespaces._second, veth + "1"))
         {
             whyNot = "cannot connect the network namespaces with a veth pair (ip link add ... type veth failed)";
             return std::nullopt;

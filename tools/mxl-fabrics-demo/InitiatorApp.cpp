@@ -182,6 +182,7 @@ namespace mxl::demo
             if (status == MXL_STATUS_OK)
             {
                 fmt::print("connected to {} target(s)\n", _targets.size());
+                _lastDelivery = Clock::now();
                 return true;
             }
             if (status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
@@ -275,42 +276,28 @@ namespace mxl::demo
     bool InitiatorApp::transfer(std::function<mxlStatus()> const& post, std::string const& what)
     {
         auto const start = Clock::now();
-        auto const deadline = start + transferTimeout;
-        while (true)
+        // The library fans a transfer out to every connected target and reports the first target that failed; the
+        // others already have it, so a failed post is never repeated (that would send them the grain twice).
+        auto const posted = post();
+        if (posted == MXL_ERR_INTERRUPTED)
         {
-            auto const status = post();
-            if (status == MXL_STATUS_OK)
-            {
-                break;
-            }
-            // A target lost while posting: the others have the writes (the library reports the loss only once).
-            if (status == MXL_ERR_INTERRUPTED)
-            {
-                if (refreshTargetStates() == 0)
-                {
-                    return false;
-                }
-                break;
-            }
-            if (status != MXL_ERR_NOT_READY)
-            {
-                runtimeFailure("posting {} failed (mxlStatus {})", what, static_cast<int>(status));
-            }
-            if (Clock::now() >= deadline)
-            {
-                fmt::print(stderr, "mxl-fabrics-demo: warning: {} could not be posted within {} s\n", what, transferTimeout.count());
-                return false;
-            }
-            // The provider's queue is full: completions have to be reaped before it takes more.
-            ::mxlFabricsInitiatorMakeProgressBlocking(_initiator.get(), 1);
+            // A target was lost while posting (reported once; the library reconnects it in the background).
+            refreshTargetStates();
         }
+        else if (posted != MXL_STATUS_OK && posted != MXL_ERR_NOT_READY)
+        {
+            runtimeFailure("posting {} failed (mxlStatus {})", what, static_cast<int>(posted));
+        }
+        // NOT_READY: a target's transmit queue stayed full (the library retried); with one target nothing went out.
+        bool const reachedNone = _connectedTargets == 0 || (posted == MXL_ERR_NOT_READY && _connectedTargets == 1);
+
+        auto const deadline = start + transferTimeout;
         while (true)
         {
             auto const status = ::mxlFabricsInitiatorMakeProgressBlocking(_initiator.get(), progressTimeoutMs);
             if (status == MXL_STATUS_OK)
             {
-                _stats.transferLatency(Clock::now() - start);
-                return true;
+                break;
             }
             // A signal (keep finishing this grain) or a target lost, reported once; the others still count.
             if (status == MXL_ERR_INTERRUPTED)
@@ -331,6 +318,30 @@ namespace mxl::demo
                 return false;
             }
         }
+        if (reachedNone)
+        {
+            return false;
+        }
+        _lastDelivery = Clock::now();
+        _everDelivered = true;
+        _stats.transferLatency(_lastDelivery - start);
+        return true;
+    }
+
+    void InitiatorApp::checkDeliveries() const
+    {
+        auto const silence = std::chrono::duration<double>(Clock::now() - _lastDelivery);
+        if (silence < _connectTimeout)
+        {
+            return;
+        }
+        // Connectionless providers (shm) "connect" to any ticket; a target that never took a grain is not there.
+        if (!_everDelivered)
+        {
+            badInput("the target(s) took no grain in {:.1f} s after connecting: the ticket is stale, or the target is not running",
+                     silence.count());
+        }
+        runtimeFailure("no grain could be delivered to any target for {:.1f} s", silence.count());
     }
 
     void InitiatorApp::sendGrains()
@@ -406,6 +417,7 @@ namespace mxl::demo
                        sent ? "" : " not delivered");
             if (!sent)
             {
+                checkDeliveries();
                 _stats.grainsLost(1);
                 ++index;
                 sentSlices = 0;
@@ -480,6 +492,7 @@ namespace mxl::demo
             }
             else
             {
+                checkDeliveries();
                 _stats.grainsLost(1);
             }
             head += batch;

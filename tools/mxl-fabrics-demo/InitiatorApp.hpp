@@ -49,6 +49,9 @@ namespace mxl::demo
         std::vector<Target> _targets;
         std::size_t _connectedTargets = 0;
         std::chrono::steady_clock::time_point _nextStateCheck;
+        // When a grain last reached a target (or the connection was made), and whether one ever did.
+        std::chrono::steady_clock::time_point _lastDelivery;
+        bool _everDelivered = false;
         TransferStats _stats{TransferStats::Role::Initiator};
 
         void loadTargets(std::vector<std::string> const& arguments);
@@ -65,9 +68,11 @@ namespace mxl::demo
         bool awaitReconnection();
         void sendGrains();
         void sendSamples();
-        // Posts with `post` (retrying while the provider's queue is full) and waits until every connected target has
-        // it. False when it could not be delivered to any target in time.
+        // Posts with `post` and waits until every connected target has it. False when it reached no target in time.
         bool transfer(std::function<mxlStatus()> const& post, std::string const& what);
+        // After an undelivered grain: gives up when nothing was delivered for the connect timeout (exit 2 if nothing
+        // ever was: the ticket is stale).
+        void checkDeliveries() const;
         void disconnect();
         [[nodiscard]] bool done() const;
     };
