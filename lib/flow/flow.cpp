@@ -90,10 +90,10 @@ extern "C" MXL_EXPORT mxlStatus mxlGetFlowDef(mxlInstance instance, char const* 
                      auto const text = domain.readFlowDefinition(mxl::canonicalFlowId(flowId));
                      auto const available = size;
                      size = text.size() + 1;
+                     // The size query is the documented protocol (SDK compatible status), not a failure: no log line.
                      if (buffer == nullptr || available < size)
                      {
-                         mxl::fail(MXL_ERR_INVALID_ARG, "flow {}: the definition needs a buffer of {} bytes, got {}", flowId, size,
-                                   buffer == nullptr ? 0 : available);
+                         return MXL_ERR_INVALID_ARG;
                      }
                      std::memcpy(buffer, text.c_str(), size);
                      return MXL_STATUS_OK;
