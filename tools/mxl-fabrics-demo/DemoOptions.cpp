@@ -41,9 +41,11 @@ Per-grain lines are logged on stderr with MXL_LOG_LEVEL=debug.
 
 Exit status:
   0  stopped by SIGINT/SIGTERM or after --count grains
-  1  runtime failure (setup, lost connection to every target, transfer error)
-  2  bad input: command line, unknown provider, unreadable or invalid flow definition, unknown flow,
-     malformed ticket, ticket no target answers (stale), grain size that differs from the target's
+  1  runtime failure: setup (e.g. port in use), every target lost or no grain delivered for --connect-timeout,
+     source flow deleted, a fabric or flow call failed
+  2  bad input: command line, unknown provider, node not on this host, service not a port, unreadable or invalid
+     flow definition, unknown flow id, malformed ticket, ticket that does not fit the flow (grain size), stale
+     ticket (no connection within --connect-timeout, or no grain ever taken)
 )";
 
         po::options_description describeOptions()
@@ -69,7 +71,8 @@ Exit status:
                  "@FILE for its JSON; repeat for several targets")                                                     //
                 ("count", po::value<std::uint64_t>()->value_name("N"), "stop after N grains (0 = run until a signal)") //
                 ("connect-timeout", po::value<double>()->value_name("SECONDS"),
-                 "initiator: give up when the targets have not accepted the connection after this long (default 10)");
+                 "initiator: how long targets may take to accept the connection, a lost target to come back, or grains to go "
+                 "undelivered before giving up (default 10)");
             return options;
         }
 
