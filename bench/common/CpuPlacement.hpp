@@ -11,8 +11,7 @@ namespace mxl::bench
         int writerCpu;
         int readerCpu;
 
-        [[nodiscard]]
-        std::string describe() const;
+        [[nodiscard]] std::string describe() const;
     };
 
     // Pins the calling thread (and the process's future children) to `cpu`; false if the kernel refused.

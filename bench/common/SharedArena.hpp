@@ -15,7 +15,7 @@ namespace mxl::bench
         SharedArena(SharedArena const&) = delete;
         SharedArena& operator=(SharedArena const&) = delete;
 
-        template<typename T>
+        template <typename T>
         T* as() noexcept
         {
             return std::launder(static_cast<T*>(_base));

@@ -42,7 +42,7 @@ namespace
                            R"("tags":{{"urn:x-nmos:tag:grouphint/v1.0":["mxl-flow-bench:Video"]}},)"
                            R"("media_type":"video/v210","grain_rate":{{"numerator":50,"denominator":1}},)"
                            R"("frame_width":{},"frame_height":{},"interlace_mode":"progressive"}})",
-            id, width, height);
+                           id, width, height);
     }
 
     std::uint64_t monotonicNs()
@@ -142,7 +142,7 @@ namespace
         }
         mxlFlowWriter writer = nullptr;
         check(mxlCreateFlowWriter(instance, videoFlowDefinition(smallFlowId, 48, 4).c_str(), nullptr, &writer, nullptr, nullptr),
-            "mxlCreateFlowWriter");
+              "mxlCreateFlowWriter");
         // Start far from 0 so that the first reads are not mistaken for "nothing written yet".
         constexpr std::uint64_t firstIndex = 1'000'000;
 
@@ -161,7 +161,8 @@ namespace
                 mxlGrainInfo grain;
                 std::uint8_t* payload = nullptr;
                 shared.waitingFor.store(i, std::memory_order_release);
-                auto const status = mxlFlowReaderGetGrain(reader, firstIndex + static_cast<std::uint64_t>(i), 1'000'000'000ULL, &grain, &payload);
+                auto const status =
+                    mxlFlowReaderGetGrain(reader, firstIndex + static_cast<std::uint64_t>(i), 1'000'000'000ULL, &grain, &payload);
                 auto const wokeNs = monotonicNs();
                 if (status != MXL_STATUS_OK)
                 {
@@ -205,7 +206,7 @@ namespace
         double gigabytesPerSecond;
     };
 
-    template<typename Body>
+    template <typename Body>
     Throughput measureThroughput(std::size_t grainBytes, int grains, Body&& body)
     {
         body(0);
@@ -224,7 +225,7 @@ namespace
         mxlFlowWriter writer = nullptr;
         mxlFlowConfigInfo config;
         check(mxlCreateFlowWriter(instance, videoFlowDefinition(fullHdFlowId, 1920, 1080).c_str(), nullptr, &writer, &config, nullptr),
-            "mxlCreateFlowWriter");
+              "mxlCreateFlowWriter");
         mxlGrainInfo probe;
         check(mxlFlowWriterGetGrainInfo(writer, 0, &probe), "mxlFlowWriterGetGrainInfo");
         std::size_t const grainBytes = probe.grainSize;
@@ -232,11 +233,11 @@ namespace
         std::vector<std::uint8_t> destination(grainBytes);
 
         auto const baseline = measureThroughput(grainBytes, grains,
-            [&](int i)
-            {
-                source[0] = static_cast<std::uint8_t>(i);
-                std::memcpy(destination.data(), source.data(), grainBytes);
-            });
+                                                [&](int i)
+                                                {
+                                                    source[0] = static_cast<std::uint8_t>(i);
+                                                    std::memcpy(destination.data(), source.data(), grainBytes);
+                                                });
         // Touch every ring slot once first so the measurement sees warm pages, as the memcpy baseline does.
         for (std::uint32_t slot = 0; slot < config.discrete.grainCount; ++slot)
         {
@@ -247,16 +248,17 @@ namespace
             check(mxlFlowWriterCancelGrain(writer), "mxlFlowWriterCancelGrain");
         }
         auto const flow = measureThroughput(grainBytes, grains,
-            [&](int i)
-            {
-                mxlGrainInfo grain;
-                std::uint8_t* payload = nullptr;
-                check(mxlFlowWriterOpenGrain(writer, static_cast<std::uint64_t>(i), &grain, &payload), "mxlFlowWriterOpenGrain");
-                source[0] = static_cast<std::uint8_t>(i);
-                std::memcpy(payload, source.data(), grainBytes);
-                grain.validSlices = grain.totalSlices;
-                check(mxlFlowWriterCommitGrain(writer, &grain), "mxlFlowWriterCommitGrain");
-            });
+                                            [&](int i)
+                                            {
+                                                mxlGrainInfo grain;
+                                                std::uint8_t* payload = nullptr;
+                                                check(mxlFlowWriterOpenGrain(writer, static_cast<std::uint64_t>(i), &grain, &payload),
+                                                      "mxlFlowWriterOpenGrain");
+                                                source[0] = static_cast<std::uint8_t>(i);
+                                                std::memcpy(payload, source.data(), grainBytes);
+                                                grain.validSlices = grain.totalSlices;
+                                                check(mxlFlowWriterCommitGrain(writer, &grain), "mxlFlowWriterCommitGrain");
+                                            });
         mxlReleaseFlowWriter(instance, writer);
         mxlDestroyInstance(instance);
         return {flow, baseline};
@@ -314,15 +316,16 @@ int main(int argc, char** argv)
             auto const raw = rawFutexPingPong(placement, wakes);
             auto const flow = flowCommitToWake(domain, placement, wakes);
             fmt::print("| {} | {:.1f} / {:.1f} | {:.1f} / {:.1f} | {:.2f}x |\n", placement.describe(), flow.medianUs, flow.p99Us,
-                raw.medianUs, raw.p99Us, flow.medianUs / raw.medianUs);
+                       raw.medianUs, raw.p99Us, flow.medianUs / raw.medianUs);
         }
         mxl::bench::pinToCpu(0);
         auto const [flow, baseline] = writeCommitThroughput(domain, grains);
         fmt::print("\n## Grain write + commit, 1080p v210 (5,529,600 B), {} grains, one thread\n\n", grains);
         fmt::print("| operation | grains/s | GB/s | vs memcpy |\n|---|---|---|---|\n");
-        fmt::print("| memcpy of the same bytes (baseline) | {:.0f} | {:.2f} | 1.00x |\n", baseline.grainsPerSecond, baseline.gigabytesPerSecond);
+        fmt::print("| memcpy of the same bytes (baseline) | {:.0f} | {:.2f} | 1.00x |\n", baseline.grainsPerSecond,
+                   baseline.gigabytesPerSecond);
         fmt::print("| OpenGrain + memcpy into the payload + CommitGrain | {:.0f} | {:.2f} | {:.2f}x |\n", flow.grainsPerSecond,
-            flow.gigabytesPerSecond, flow.gigabytesPerSecond / baseline.gigabytesPerSecond);
+                   flow.gigabytesPerSecond, flow.gigabytesPerSecond / baseline.gigabytesPerSecond);
     }
     catch (std::exception const& e)
     {

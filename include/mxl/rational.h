@@ -3,7 +3,8 @@
 
 #ifdef __cplusplus
 #    include <cstdint>
-extern "C" {
+extern "C"
+{
 #else
 #    include <stdint.h>
 #endif
@@ -11,11 +12,11 @@ extern "C" {
 /* Returned by index computations when the rate or time is unusable. */
 #define MXL_UNDEFINED_INDEX UINT64_MAX
 
-typedef struct mxlRational_t
-{
-    int64_t numerator;
-    int64_t denominator;
-} mxlRational;
+    typedef struct mxlRational_t
+    {
+        int64_t numerator;
+        int64_t denominator;
+    } mxlRational;
 
 #ifdef __cplusplus
 }

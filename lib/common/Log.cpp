@@ -48,6 +48,6 @@ namespace mxl::log
         auto const name = levelNames[static_cast<std::size_t>(level)];
         std::lock_guard lock{mutex};
         std::fprintf(stderr, "mxl %.*s: %.*s\n", static_cast<int>(name.size()), name.data(), static_cast<int>(message.size()),
-            message.data());
+                     message.data());
     }
 }

@@ -27,7 +27,7 @@ namespace mxl::log
 
     void write(Level level, std::string_view message) noexcept;
 
-    template<typename... Args>
+    template <typename... Args>
     void emit(Level level, fmt::format_string<Args...> format, Args&&... args) noexcept
     {
         if (!enabled(level))
@@ -44,31 +44,31 @@ namespace mxl::log
         }
     }
 
-    template<typename... Args>
+    template <typename... Args>
     void trace(fmt::format_string<Args...> format, Args&&... args) noexcept
     {
         emit(Level::Trace, format, std::forward<Args>(args)...);
     }
 
-    template<typename... Args>
+    template <typename... Args>
     void debug(fmt::format_string<Args...> format, Args&&... args) noexcept
     {
         emit(Level::Debug, format, std::forward<Args>(args)...);
     }
 
-    template<typename... Args>
+    template <typename... Args>
     void info(fmt::format_string<Args...> format, Args&&... args) noexcept
     {
         emit(Level::Info, format, std::forward<Args>(args)...);
     }
 
-    template<typename... Args>
+    template <typename... Args>
     void warn(fmt::format_string<Args...> format, Args&&... args) noexcept
     {
         emit(Level::Warn, format, std::forward<Args>(args)...);
     }
 
-    template<typename... Args>
+    template <typename... Args>
     void error(fmt::format_string<Args...> format, Args&&... args) noexcept
     {
         emit(Level::Error, format, std::forward<Args>(args)...);

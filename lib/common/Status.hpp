@@ -21,10 +21,10 @@ namespace mxl
         Error(mxlStatus status, std::string const& message)
             : std::runtime_error{message}
             , _status{status}
-        {}
+        {
+        }
 
-        [[nodiscard]]
-        mxlStatus status() const noexcept
+        [[nodiscard]] mxlStatus status() const noexcept
         {
             return _status;
         }
@@ -33,15 +33,14 @@ namespace mxl
         mxlStatus _status;
     };
 
-    template<typename... Args>
-    [[noreturn]]
-    void fail(mxlStatus status, fmt::format_string<Args...> format, Args&&... args)
+    template <typename... Args>
+    [[noreturn]] void fail(mxlStatus status, fmt::format_string<Args...> format, Args&&... args)
     {
         throw Error{status, fmt::format(format, std::forward<Args>(args)...)};
     }
 
     // Runs `body` (returning mxlStatus) for the C function `function`, translating every exception.
-    template<typename Body>
+    template <typename Body>
     mxlStatus guard(char const* function, Body&& body) noexcept
     {
         try

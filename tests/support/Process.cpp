@@ -124,7 +124,8 @@ namespace mxl::test
         auto const deadline = std::chrono::steady_clock::now() + timeout;
         while (std::chrono::steady_clock::now() < deadline &&
                fill(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())))
-        {}
+        {
+        }
         return std::exchange(_buffer, {});
     }
 

@@ -20,8 +20,7 @@ namespace mxl::test
         Process(Process const&) = delete;
         Process& operator=(Process const&) = delete;
 
-        [[nodiscard]]
-        pid_t pid() const noexcept
+        [[nodiscard]] pid_t pid() const noexcept
         {
             return _pid;
         }

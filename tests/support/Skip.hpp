@@ -3,11 +3,10 @@
 
 #include <cstdio>
 
-#define MXL_SKIP(reason)                                   \
-    do                                                     \
-    {                                                      \
-        std::printf("MXL-SKIP: %s\n", (reason));           \
-        std::fflush(stdout);                               \
-        return;                                            \
-    }                                                      \
-    while (false)
+#define MXL_SKIP(reason)                                                                                                                   \
+    do                                                                                                                                     \
+    {                                                                                                                                      \
+        std::printf("MXL-SKIP: %s\n", (reason));                                                                                           \
+        std::fflush(stdout);                                                                                                               \
+        return;                                                                                                                            \
+    } while (false)

@@ -15,14 +15,12 @@ namespace mxl::test
         TempDomain(TempDomain const&) = delete;
         TempDomain& operator=(TempDomain const&) = delete;
 
-        [[nodiscard]]
-        std::filesystem::path const& path() const noexcept
+        [[nodiscard]] std::filesystem::path const& path() const noexcept
         {
             return _path;
         }
 
-        [[nodiscard]]
-        std::string str() const
+        [[nodiscard]] std::string str() const
         {
             return _path.string();
         }

@@ -16,7 +16,9 @@ namespace mxl::tools
 
     void installExitRequestHandlers()
     {
-        struct sigaction action{};
+        struct sigaction action
+        {
+        };
         action.sa_handler = onSignal;
         sigemptyset(&action.sa_mask);
         ::sigaction(SIGINT, &action, nullptr);
