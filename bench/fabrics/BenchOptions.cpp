@@ -9,11 +9,13 @@
 namespace mxl::bench
 {
     char const* const benchUsage = "usage: mxl-fabrics-bench [--providers tcp,shm] [--sizes 1080p,2160p] [--seconds S] [--depth N]\n"
-                                   "                         [--placement across|same|none]\n"
+                                   "                         [--repeat N] [--placement across|same|none]\n"
                                    "  --providers   libfabric providers to measure (default tcp,shm)\n"
                                    "  --sizes       v210 grain sizes to move (default 1080p,2160p)\n"
-                                   "  --seconds S   measured seconds per row, after 0.5 s of warm-up (default 3)\n"
+                                   "  --seconds S   measured seconds per run, after 0.5 s of warm-up (default 3)\n"
                                    "  --depth N     grains in flight and completion queue size, 1-16 (default 4)\n"
+                                   "  --repeat N    runs per row, raw and mxl alternating; the run with the median\n"
+                                   "                grains/s is shown (default 1)\n"
                                    "  --placement   initiator on vCPU 0 and target on vCPU 1 (across, the default), both on\n"
                                    "                vCPU 0 (same), or not pinned (none)\n"
                                    "Prints one markdown table per provider: plain libfabric RMA writes (raw) beside\n"
@@ -104,6 +106,10 @@ namespace mxl::bench
             else if (option == "--depth")
             {
                 options.depth = parseNumber<std::uint32_t>(option, value, 1, 16);
+            }
+            else if (option == "--repeat")
+            {
+                options.repeat = parseNumber<std::uint32_t>(option, value, 1, 99);
             }
             else if (option == "--placement")
             {

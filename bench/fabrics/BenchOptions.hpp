@@ -17,6 +17,8 @@ namespace mxl::bench
         std::vector<GrainFormat> formats;
         double seconds = 3.0;
         std::uint32_t depth = 4;
+        // Runs per row; the row shows the run with the median throughput.
+        std::uint32_t repeat = 1;
         // nullopt: leave both processes to the scheduler.
         std::optional<Placement> placement;
         bool help = false;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -81,6 +82,19 @@ namespace
         }
     }
 
+    // The run with the median throughput, whole (its CPU and latency figures belong to the same run); a failure wins.
+    MeasuredRow medianRun(std::vector<MeasuredRow> runs)
+    {
+        auto const failed = std::find_if(runs.begin(), runs.end(), [](MeasuredRow const& run) { return !run.result; });
+        if (failed != runs.end())
+        {
+            return *failed;
+        }
+        std::sort(runs.begin(), runs.end(),
+                  [](MeasuredRow const& a, MeasuredRow const& b) { return a.result->grainsPerSecond < b.result->grainsPerSecond; });
+        return runs[(runs.size() - 1) / 2];
+    }
+
     std::string describePlacement(std::optional<Placement> const& placement)
     {
         return placement ? fmt::format("initiator and target pinned, {}", placement->describe()) : "not pinned";
@@ -127,9 +141,16 @@ int main(int argc, char** argv)
                                  warmupSeconds,
                                  options.seconds,
                                  options.placement};
-                SizeRows size{format, measure(config, raw, "raw"), {}};
-                size.mxl = mxlTransportAvailable() ? measure(config, mxl, "mxl")
-                                                   : MeasuredRow{std::nullopt, "not measured (built without libmxl-fabrics)"};
+                // raw and mxl alternate, so that a burst of load on the shared machine hits both paths alike.
+                std::vector<MeasuredRow> rawRuns;
+                std::vector<MeasuredRow> mxlRuns;
+                for (std::uint32_t run = 0; run < options.repeat; ++run)
+                {
+                    rawRuns.push_back(measure(config, raw, "raw"));
+                    mxlRuns.push_back(mxlTransportAvailable() ? measure(config, mxl, "mxl")
+                                                              : MeasuredRow{std::nullopt, "not measured (built without libmxl-fabrics)"});
+                }
+                SizeRows size{format, medianRun(std::move(rawRuns)), medianRun(std::move(mxlRuns))};
                 anyFailed = anyFailed || !size.raw.result || (mxlTransportAvailable() && !size.mxl.result);
                 rows.push_back(std::move(size));
             }
