@@ -30,8 +30,10 @@ target it was given, by remote memory write.
         constexpr char const* epilogue = R"(
 Output (stdout, one line each):
   Selected interface: provider P node N service S capabilities C max-message M
+  Target flow: <uuid>                                                         (target)
   Target info: <base64 of the ticket JSON>                                    (target)
   connected to T target(s)                                                    (initiator)
+  target N: connected | target N: disconnected: <reason>                      (initiator, on changes)
   stats: grains=G bytes=B rate=R ...                                          (every second)
   summary: received G grains, B bytes, L lost                                 (target, at exit)
   summary: moved G grains, B bytes, L lost, latency avg A us, max M us        (initiator, at exit)

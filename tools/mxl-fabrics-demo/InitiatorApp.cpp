@@ -36,6 +36,22 @@ namespace mxl::demo
 
         // Wait for the source a little longer than one grain (it commits late under load), but look at signals and
         // connection events at least every 200 ms.
+        std::string describeState(mxlFabricsTargetState state, std::string const& reason)
+        {
+            switch (state)
+            {
+            case MXL_FABRICS_TARGET_NOT_CONNECTED:
+                return "no connection attempt yet";
+            case MXL_FABRICS_TARGET_CONNECTING:
+                return "still connecting";
+            case MXL_FABRICS_TARGET_CONNECTED:
+                return "connected";
+            case MXL_FABRICS_TARGET_DISCONNECTED:
+                return "disconnected: " + reason;
+            }
+            return fmt::format("state {}", static_cast<int>(state));
+        }
+
         std::uint64_t sourceTimeoutNs(std::uint64_t grainNs)
         {
             return std::clamp<std::uint64_t>(2 * grainNs, 10'000'000, 200'000'000);
@@ -83,7 +99,7 @@ namespace mxl::demo
             {
                 badInput("the fabrics library rejected target info {} (mxlStatus {})", _targets.size() + 1, static_cast<int>(status));
             }
-            _targets.push_back({std::move(ticket), TargetInfo{info}});
+            _targets.push_back({std::move(ticket), TargetInfo{info}, MXL_FABRICS_TARGET_NOT_CONNECTED, {}});
         }
     }
 
@@ -196,7 +212,8 @@ namespace mxl::demo
                 {
                     if (_targets[i].state != MXL_FABRICS_TARGET_CONNECTED)
                     {
-                        missing += fmt::format("{}{}", missing.empty() ? "" : ", ", i + 1);
+                        missing += fmt::format("{}{} ({})", missing.empty() ? "" : ", ", i + 1,
+                                               describeState(_targets[i].state, _targets[i].reason));
                     }
                 }
                 badInput("target(s) {} did not accept a connection within {:.1f} s: the ticket is stale, or the target is not running or "
@@ -236,7 +253,8 @@ namespace mxl::demo
             {
                 std::string reason(reasonSize, '\0');
                 ::mxlFabricsInitiatorGetTargetState(_initiator.get(), target.info.get(), &state, reason.data(), &reasonSize);
-                fmt::print("target {}: disconnected: {}\n", i + 1, reason.c_str());
+                target.reason = reason.c_str();
+                fmt::print("target {}: disconnected: {}\n", i + 1, target.reason);
             }
         }
         _connectedTargets = connected;

@@ -36,6 +36,8 @@ namespace mxl::demo
             TargetInfo info;
             // As last reported, so that only changes are printed.
             mxlFabricsTargetState state = MXL_FABRICS_TARGET_NOT_CONNECTED;
+            // Why it was last disconnected.
+            std::string reason;
         };
 
         std::uint64_t _count;
