@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
     g++ cmake ninja-build pkg-config git
     libfabric-dev libfabric-bin
-    libboost-program-options-dev nlohmann-json3-dev libfmt-dev doctest-dev libsystemd-dev
+    libboost-program-options-dev nlohmann-json3-dev libfmt-dev doctest-dev libsystemd-dev libmicrohttpd-dev
     iproute2 util-linux systemd
 )
 

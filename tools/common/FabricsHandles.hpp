@@ -1,0 +1,121 @@
+// Ownership of libmxl-fabrics handles for programs that also hold their own mxl instance and flow handles (MxlHandles):
+// a fabrics instance built on an existing mxl instance, targets, initiators and target infos, each released when it
+// goes out of scope. Declare them after the flow handles they use, so that they are released first.
+// Header-only so that tools without fabrics never link libmxl-fabrics.
+#pragma once
+
+#include "StatusName.hpp"
+
+#include <mxl/fabrics.h>
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <utility>
+
+namespace mxl::tools
+{
+    class FabricsOnInstance
+    {
+    public:
+        explicit FabricsOnInstance(mxlInstance instance)
+        {
+            if (auto const status = ::mxlFabricsCreateInstance(instance, nullptr, &_fabrics); status != MXL_STATUS_OK)
+            {
+                throw std::runtime_error{fmt::format("cannot create the fabrics instance: {}", statusName(status))};
+            }
+        }
+
+        ~FabricsOnInstance()
+        {
+            ::mxlFabricsDestroyInstance(_fabrics);
+        }
+
+        FabricsOnInstance(FabricsOnInstance const&) = delete;
+        FabricsOnInstance& operator=(FabricsOnInstance const&) = delete;
+
+        [[nodiscard]] mxlFabricsInstance get() const noexcept
+        {
+            return _fabrics;
+        }
+
+    private:
+        mxlFabricsInstance _fabrics = nullptr;
+    };
+
+    // A target or initiator, created at construction and destroyed with its instance's Destroy call.
+    template <typename Handle, mxlStatus (*Create)(mxlFabricsInstance, Handle*), mxlStatus (*Destroy)(mxlFabricsInstance, Handle)>
+    class FabricsEndpoint
+    {
+    public:
+        explicit FabricsEndpoint(mxlFabricsInstance fabrics)
+            : _fabrics{fabrics}
+        {
+            if (auto const status = Create(fabrics, &_handle); status != MXL_STATUS_OK)
+            {
+                throw std::runtime_error{fmt::format("cannot create a fabrics endpoint: {}", statusName(status))};
+            }
+        }
+
+        ~FabricsEndpoint()
+        {
+            Destroy(_fabrics, _handle);
+        }
+
+        FabricsEndpoint(FabricsEndpoint const&) = delete;
+        FabricsEndpoint& operator=(FabricsEndpoint const&) = delete;
+
+        [[nodiscard]] Handle get() const noexcept
+        {
+            return _handle;
+        }
+
+    private:
+        mxlFabricsInstance _fabrics;
+        Handle _handle = nullptr;
+    };
+
+    using FabricsTarget = FabricsEndpoint<mxlFabricsTarget, ::mxlFabricsCreateTarget, ::mxlFabricsDestroyTarget>;
+    using FabricsInitiator = FabricsEndpoint<mxlFabricsInitiator, ::mxlFabricsCreateInitiator, ::mxlFabricsDestroyInitiator>;
+
+    class OwnedTargetInfo
+    {
+    public:
+        OwnedTargetInfo() = default;
+
+        explicit OwnedTargetInfo(mxlFabricsTargetInfo info) noexcept
+            : _info{info}
+        {
+        }
+
+        ~OwnedTargetInfo()
+        {
+            if (_info != nullptr)
+            {
+                ::mxlFabricsFreeTargetInfo(_info);
+            }
+        }
+
+        OwnedTargetInfo(OwnedTargetInfo&& other) noexcept
+            : _info{std::exchange(other._info, nullptr)}
+        {
+        }
+
+        OwnedTargetInfo& operator=(OwnedTargetInfo&& other) noexcept
+        {
+            std::swap(_info, other._info);
+            return *this;
+        }
+
+        OwnedTargetInfo(OwnedTargetInfo const&) = delete;
+        OwnedTargetInfo& operator=(OwnedTargetInfo const&) = delete;
+
+        [[nodiscard]] mxlFabricsTargetInfo get() const noexcept
+        {
+            return _info;
+        }
+
+    private:
+        mxlFabricsTargetInfo _info = nullptr;
+    };
+}

@@ -1,0 +1,406 @@
+#include "InitiatorService.hpp"
+
+#include "ServiceLog.hpp"
+
+#include <ExitRequest.hpp>
+#include <FabricsInterfaces.hpp>
+#include <StatusName.hpp>
+
+#include <mxl/dataformat.h>
+#include <mxl/flow.h>
+#include <mxl/time.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <thread>
+
+namespace mxl::service
+{
+    namespace
+    {
+        using Clock = std::chrono::steady_clock;
+
+        constexpr std::uint16_t progressSliceMs = 50;
+
+        std::int64_t msSince(Clock::time_point then, Clock::time_point now)
+        {
+            return std::chrono::duration_cast<std::chrono::milliseconds>(now - then).count();
+        }
+
+        std::string stateName(mxlFabricsTargetState state)
+        {
+            switch (state)
+            {
+            case MXL_FABRICS_TARGET_NOT_CONNECTED:
+                return "not connected";
+            case MXL_FABRICS_TARGET_CONNECTING:
+                return "connecting";
+            case MXL_FABRICS_TARGET_CONNECTED:
+                return "connected";
+            case MXL_FABRICS_TARGET_DISCONNECTED:
+                return "disconnected";
+            }
+            return fmt::format("state {}", static_cast<int>(state));
+        }
+
+        std::uint64_t grainPeriodNs(mxlRational const& rate)
+        {
+            return static_cast<std::uint64_t>(1'000'000'000LL * rate.denominator / std::max<std::int64_t>(rate.numerator, 1));
+        }
+    }
+
+    InitiatorService::InitiatorService(ServiceConfig const& config, Notifier& notifier)
+        : _config{config}
+        , _notifier{notifier}
+        , _instance{config.domain}
+        , _reader{_instance, config.flowId}
+        , _fabrics{_instance.get()}
+        , _interface{selectInterface(_fabrics.get(), config)}
+        , _initiator{_fabrics.get()} // An unreachable target must not hold the loop (and the watchdog pings) for longer than a poll.
+        , _tickets{config.ticketSources, std::min<std::chrono::milliseconds>(config.ticketPoll, std::chrono::milliseconds{500})}
+        , _metrics{"initiator", config.flowId}
+        , _backoff{config.backoffInitial, config.backoffMax}
+    {
+        if (auto const status = ::mxlFlowReaderGetConfigInfo(_reader.get(), &_flow); status != MXL_STATUS_OK)
+        {
+            throw std::runtime_error{fmt::format("cannot read the configuration of flow {}: {}", config.flowId, tools::statusName(status))};
+        }
+        if (!mxlIsDiscreteDataFormat(static_cast<int>(_flow.common.format)))
+        {
+            throw ConfigError{fmt::format("{}: key 'flow_id' value '{}': the flow is audio, which cannot be sent over fabrics yet "
+                                          "(libmxl-fabrics has no sample transfer); send a video or data flow",
+                                          config.origin, config.flowId)};
+        }
+        for (auto const size : _flow.discrete.sliceSizes)
+        {
+            _bytesPerSlice += size;
+        }
+        mxlFabricsInitiatorConfig setup{};
+        setup.version = MXL_FABRICS_API_VERSION;
+        setup.interface = _interface.setupConfig();
+        setup.reader = _reader.get();
+        if (auto const status = ::mxlFabricsInitiatorSetup(_initiator.get(), &setup, nullptr); status != MXL_STATUS_OK)
+        {
+            throw ConfigError{fmt::format("{}: the {} initiator cannot use node '{}' (keys 'provider', 'node'): {}", config.origin,
+                                          tools::providerName(_interface.provider), _interface.node, tools::statusName(status))};
+        }
+        if (config.http)
+        {
+            std::map<std::string, HttpResource> resources;
+            resources["/metrics"] = {"text/plain; version=0.0.4", [this] { return std::optional{_metrics.prometheus()}; }};
+            _http = std::make_unique<HttpEndpoint>(*config.http, config.origin, std::move(resources));
+            log::info("http: listening on {}:{} (/metrics)", config.http->host, _http->port());
+        }
+        _metrics.setState("waiting");
+        log::info("initiator for flow {} in domain '{}' over {}", config.flowId, config.domain.string(),
+                  tools::providerName(_interface.provider));
+    }
+
+    void InitiatorService::run()
+    {
+        while (!tools::exitRequested())
+        {
+            auto const now = Clock::now();
+            _notifier.keepAlive();
+            statusTick(now);
+            if (now >= _nextTicketPoll)
+            {
+                pollTicket(now);
+            }
+            if (!_target)
+            {
+                std::this_thread::sleep_for(std::chrono::milliseconds{progressSliceMs});
+                continue;
+            }
+            refreshState(now);
+            if (_target->state != MXL_FABRICS_TARGET_CONNECTED)
+            {
+                awaitConnection(now);
+                continue;
+            }
+            sendNextGrain();
+        }
+        _metrics.setState("stopping");
+        _notifier.stopping(_metrics.statusLine());
+        disconnect();
+        log::info("stopping: {}", _metrics.statusLine());
+    }
+
+    void InitiatorService::pollTicket(Clock::time_point now)
+    {
+        _nextTicketPoll = now + _config.ticketPoll;
+        auto ticket = _tickets.fetch();
+        if (!ticket)
+        {
+            if (_tickets.lastFailure() != _lastTicketProblem)
+            {
+                _lastTicketProblem = _tickets.lastFailure();
+                log::warning("no ticket{}: {}; still fetching", _target ? " now (keeping the current one)" : "", _lastTicketProblem);
+            }
+            return;
+        }
+        _lastTicketProblem.clear();
+        if (ticket->provider != tools::providerName(_interface.provider))
+        {
+            auto const problem = fmt::format("the ticket from '{}' is for provider {}, this initiator uses {}", _tickets.lastOrigin(),
+                                             ticket->provider, tools::providerName(_interface.provider));
+            if (problem != _lastTicketProblem)
+            {
+                _lastTicketProblem = problem;
+                log::warning("{}; ignoring it, still fetching", problem);
+            }
+            return;
+        }
+        if (_target && _target->ticket.sameIncarnation(*ticket))
+        {
+            return;
+        }
+        auto const why = _target ? fmt::format("new epoch {} (was {}): the target restarted", ticket->epoch, _target->ticket.epoch)
+                                 : fmt::format("epoch {}", ticket->epoch);
+        establish(std::move(*ticket), why);
+    }
+
+    bool InitiatorService::establish(Ticket ticket, std::string const& why)
+    {
+        bool const replacing = _target.has_value();
+        dropTarget();
+        mxlFabricsTargetInfo info = nullptr;
+        if (auto const status = ::mxlFabricsTargetInfoFromString(ticket.json.c_str(), &info); status != MXL_STATUS_OK)
+        {
+            log::warning("the ticket from '{}' (epoch {}) was rejected by the fabrics library: {}; still fetching", _tickets.lastOrigin(),
+                         ticket.epoch, tools::statusName(status));
+            _metrics.setState("stale");
+            return false;
+        }
+        tools::OwnedTargetInfo owned{info};
+        if (auto const status = ::mxlFabricsInitiatorAddTarget(_initiator.get(), info); status != MXL_STATUS_OK)
+        {
+            log::warning("the target of the ticket from '{}' (epoch {}) does not fit flow {} (another provider, or grains of another "
+                         "size): {}; still fetching",
+                         _tickets.lastOrigin(), ticket.epoch, _config.flowId, tools::statusName(status));
+            _metrics.setState("stale");
+            return false;
+        }
+        auto const now = Clock::now();
+        log::info("{} target from '{}': {}", replacing ? "re-establishing with the" : "adding the", _tickets.lastOrigin(), why);
+        if (replacing)
+        {
+            _metrics.reestablished();
+        }
+        _metrics.setEpoch(ticket.epoch);
+        _metrics.setState("connecting");
+        _target = Established{std::move(ticket), std::move(owned), now, MXL_FABRICS_TARGET_NOT_CONNECTED, now, false, false};
+        return true;
+    }
+
+    void InitiatorService::dropTarget()
+    {
+        if (!_target)
+        {
+            return;
+        }
+        // NOT_FOUND: the library already dropped it.
+        ::mxlFabricsInitiatorRemoveTarget(_initiator.get(), _target->info.get());
+        _target.reset();
+    }
+
+    void InitiatorService::refreshState(Clock::time_point now)
+    {
+        auto state = MXL_FABRICS_TARGET_NOT_CONNECTED;
+        std::size_t reasonSize = 0;
+        if (::mxlFabricsInitiatorGetTargetState(_initiator.get(), _target->info.get(), &state, nullptr, &reasonSize) != MXL_STATUS_OK ||
+            state == _target->state)
+        {
+            return;
+        }
+        std::string reason(reasonSize, '\0');
+        if (reasonSize > 0)
+        {
+            ::mxlFabricsInitiatorGetTargetState(_initiator.get(), _target->info.get(), &state, reason.data(), &reasonSize);
+            reason.resize(reasonSize > 0 ? reasonSize - 1 : 0);
+        }
+        auto const previous = _target->state;
+        _target->state = state;
+        _target->stateSince = now;
+        if (state == MXL_FABRICS_TARGET_CONNECTED)
+        {
+            log::info("connected to the target (epoch {})", _target->ticket.epoch);
+            _metrics.setState("active");
+            _index = ::mxlGetCurrentIndex(&_flow.common.grainRate);
+            _lastDelivery = now;
+            _notifier.ready(_metrics.statusLine());
+        }
+        else if (previous == MXL_FABRICS_TARGET_CONNECTED)
+        {
+            log::warning("lost the target (epoch {}): {}; fetching the ticket again", _target->ticket.epoch,
+                         reason.empty() ? stateName(state) : reason);
+            _metrics.setState("reconnecting");
+            _nextTicketPoll = now;
+        }
+        else
+        {
+            log::debug("target (epoch {}) {}{}", _target->ticket.epoch, stateName(state), reason.empty() ? "" : ": " + reason);
+        }
+    }
+
+    void InitiatorService::awaitConnection(Clock::time_point now)
+    {
+        // The library connects (and reconnects, with its own back-off) during progress.
+        ::mxlFabricsInitiatorMakeProgressBlocking(_initiator.get(), progressSliceMs);
+        auto const waited = msSince(_target->stateSince, now);
+        if (!_target->delivered && msSince(_target->since, now) >= _config.connectTimeout.count())
+        {
+            reportStale(now, fmt::format("no connection in {} ms ({})", msSince(_target->since, now), stateName(_target->state)));
+        }
+        if (_target->state == MXL_FABRICS_TARGET_DISCONNECTED && waited >= _config.stallTimeout.count() && _backoff.attemptDue(now))
+        {
+            auto ticket = _target->ticket;
+            establish(std::move(ticket), fmt::format("the connection has been lost for {} ms", waited));
+        }
+    }
+
+    void InitiatorService::reportStale(Clock::time_point now, std::string const& why)
+    {
+        if (_target->reportedStale)
+        {
+            return;
+        }
+        _target->reportedStale = true;
+        _metrics.setState("stale");
+        _nextTicketPoll = now;
+        log::warning("the ticket from '{}' (epoch {}) looks stale: {}; the target restarted or is unreachable; still fetching",
+                     _tickets.lastOrigin(), _target->ticket.epoch, why);
+    }
+
+    void InitiatorService::sendNextGrain()
+    {
+        auto const& rate = _flow.common.grainRate;
+        // Wait for the source a little over one grain, but come back at least every 100 ms for signals and pings.
+        auto const timeoutNs = std::clamp<std::uint64_t>(2 * grainPeriodNs(rate), 10'000'000, 100'000'000);
+        mxlGrainInfo grain{};
+        std::uint8_t* payload = nullptr;
+        auto const status = ::mxlFlowReaderGetGrain(_reader.get(), _index, timeoutNs, &grain, &payload);
+        auto const now = Clock::now();
+        if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+        {
+            // The source's ring moved past us: resume at the present instead of chasing grains that are gone.
+            auto const next = std::max(::mxlGetCurrentIndex(&rate), _index + 1);
+            _metrics.grainsLost(next - _index);
+            _index = next;
+            return;
+        }
+        if (status == MXL_ERR_OUT_OF_RANGE_TOO_EARLY)
+        {
+            // The source is not producing: nothing is due, so silence is no stall.
+            _lastDelivery = now;
+            ::mxlFabricsInitiatorMakeProgressNonBlocking(_initiator.get());
+            return;
+        }
+        if (status != MXL_STATUS_OK)
+        {
+            throw std::runtime_error{
+                fmt::format("reading grain {} of flow {} failed: {}", _index, _config.flowId, tools::statusName(status))};
+        }
+        if (transfer(grain))
+        {
+            _backoff.succeeded();
+            _lastDelivery = Clock::now();
+            _target->delivered = true;
+            if (_target->reportedStale)
+            {
+                log::info("grains are being delivered on epoch {} again", _target->ticket.epoch);
+                _target->reportedStale = false;
+                _metrics.setState("active");
+            }
+        }
+        else
+        {
+            _metrics.grainsLost(1);
+            onUndelivered(Clock::now());
+        }
+        ++_index;
+    }
+
+    bool InitiatorService::transfer(mxlGrainInfo const& grain)
+    {
+        bool const invalid = (grain.flags & MXL_GRAIN_FLAG_INVALID) != 0;
+        // An invalid grain moves the target's ring with its header alone.
+        std::uint16_t const endSlice = invalid ? 0 : grain.validSlices;
+        auto const start = Clock::now();
+        auto const posted = ::mxlFabricsInitiatorTransferGrain(_initiator.get(), _index, 0, endSlice);
+        if (posted != MXL_STATUS_OK && posted != MXL_ERR_NOT_READY && posted != MXL_ERR_INTERRUPTED)
+        {
+            log::warning("writing grain {} failed: {}", _index, tools::statusName(posted));
+            return false;
+        }
+        // A grain that takes longer than this is given up, so that a dead link costs at most this per grain.
+        auto const deadline = start + std::min<Clock::duration>(_config.stallTimeout / 2, std::chrono::seconds{1});
+        while (true)
+        {
+            auto const status = ::mxlFabricsInitiatorMakeProgressBlocking(_initiator.get(), progressSliceMs);
+            if (status == MXL_STATUS_OK && posted == MXL_STATUS_OK)
+            {
+                break;
+            }
+            refreshState(Clock::now());
+            if (_target->state != MXL_FABRICS_TARGET_CONNECTED || posted != MXL_STATUS_OK || Clock::now() >= deadline)
+            {
+                return false;
+            }
+        }
+        auto const done = Clock::now();
+        auto const dueNs = ::mxlIndexToTimestamp(&_flow.common.grainRate, _index);
+        auto const nowNs = ::mxlGetTime();
+        auto const sinceDue = std::chrono::nanoseconds{nowNs > dueNs ? nowNs - dueNs : 0};
+        _metrics.grainMoved(static_cast<std::uint64_t>(endSlice) * _bytesPerSlice, done - start, sinceDue > _config.lateAfter);
+        return true;
+    }
+
+    void InitiatorService::onUndelivered(Clock::time_point now)
+    {
+        auto const silence = msSince(_lastDelivery, now);
+        if (!_target->delivered && msSince(_target->since, now) >= _config.connectTimeout.count())
+        {
+            // Connectionless providers "connect" to any ticket; a target that never took a grain is not there.
+            reportStale(now, fmt::format("connected, but no grain was delivered in {} ms", msSince(_target->since, now)));
+        }
+        if (silence < _config.stallTimeout.count() || !_backoff.attemptDue(now))
+        {
+            return;
+        }
+        log::warning("stalled: the source is producing but nothing was delivered for {} ms", silence);
+        _metrics.stalled();
+        _lastDelivery = now;
+        auto ticket = _target->ticket;
+        establish(std::move(ticket), "stall");
+        _nextTicketPoll = now;
+    }
+
+    void InitiatorService::statusTick(Clock::time_point now)
+    {
+        if (now < _nextStatus)
+        {
+            return;
+        }
+        _nextStatus = now + _config.statusInterval;
+        auto const line = _metrics.statusLine();
+        _notifier.status(line);
+        log::debug("status: {}", line);
+    }
+
+    void InitiatorService::disconnect()
+    {
+        dropTarget();
+        // Let the graceful shutdown reach the target, so that it sees the initiator leave at once.
+        auto const deadline = Clock::now() + std::chrono::seconds{1};
+        while (Clock::now() < deadline)
+        {
+            auto const status = ::mxlFabricsInitiatorMakeProgressBlocking(_initiator.get(), progressSliceMs);
+            if (status == MXL_STATUS_OK || status == MXL_ERR_INTERRUPTED)
+            {
+                return;
+            }
+        }
+    }
+}

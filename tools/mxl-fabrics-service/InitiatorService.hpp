@@ -1,0 +1,87 @@
+// The initiator role: reads grains of a local flow at its rate and writes each one into the target named by the
+// current ticket. It fetches the ticket again every ticket_poll_ms; a new epoch means the target restarted, and the
+// old target is removed and the new one added. It re-establishes with back-off when writes fail, when the connection
+// is lost for longer than stall_timeout_ms, or when the source produces while nothing is delivered (a stall). A ticket
+// that gives no connection (or no delivery) for connect_timeout_ms is reported as stale, and fetching goes on.
+#pragma once
+
+#include "Backoff.hpp"
+#include "HttpEndpoint.hpp"
+#include "Notifier.hpp"
+#include "ServiceConfig.hpp"
+#include "ServiceInterface.hpp"
+#include "ServiceMetrics.hpp"
+#include "Ticket.hpp"
+#include "TicketSource.hpp"
+
+#include <FabricsHandles.hpp>
+#include <MxlHandles.hpp>
+
+#include <mxl/fabrics_state.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+
+namespace mxl::service
+{
+    class InitiatorService
+    {
+    public:
+        InitiatorService(ServiceConfig const& config, Notifier& notifier);
+
+        // Until SIGTERM/SIGINT; removes the target (a graceful disconnect) before returning.
+        void run();
+
+    private:
+        using Clock = std::chrono::steady_clock;
+
+        // The target of one ticket, as added to the initiator.
+        struct Established
+        {
+            Ticket ticket;
+            tools::OwnedTargetInfo info;
+            Clock::time_point since;
+            mxlFabricsTargetState state = MXL_FABRICS_TARGET_NOT_CONNECTED;
+            Clock::time_point stateSince;
+            // A grain got through on this ticket.
+            bool delivered = false;
+            bool reportedStale = false;
+        };
+
+        ServiceConfig const& _config;
+        Notifier& _notifier;
+        tools::Instance _instance;
+        tools::FlowReader _reader;
+        mxlFlowConfigInfo _flow{};
+        tools::FabricsOnInstance _fabrics;
+        ServiceInterface _interface;
+        tools::FabricsInitiator _initiator;
+        TicketSource _tickets;
+        ServiceMetrics _metrics;
+        std::unique_ptr<HttpEndpoint> _http;
+        Backoff _backoff;
+
+        std::optional<Established> _target;
+        std::uint64_t _bytesPerSlice = 0;
+        std::uint64_t _index = 0;
+        Clock::time_point _lastDelivery{};
+        Clock::time_point _nextTicketPoll{};
+        Clock::time_point _nextStatus{};
+        std::string _lastTicketProblem;
+
+        void pollTicket(Clock::time_point now);
+        // Removes the current target (if any) and adds the one of `ticket`; false when the library refused it.
+        bool establish(Ticket ticket, std::string const& why);
+        void dropTarget();
+        void refreshState(Clock::time_point now);
+        void awaitConnection(Clock::time_point now);
+        void sendNextGrain();
+        // Posts grain `_index` and drives progress until it completed; false when it did not within the transfer timeout.
+        bool transfer(mxlGrainInfo const& grain);
+        void onUndelivered(Clock::time_point now);
+        void reportStale(Clock::time_point now, std::string const& why);
+        void statusTick(Clock::time_point now);
+        void disconnect();
+    };
+}

@@ -1,0 +1,464 @@
+#include "ServiceConfig.hpp"
+
+#include <FabricsInterfaces.hpp>
+#include <FlowDescription.hpp>
+#include <FlowId.hpp>
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+#include <charconv>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+namespace mxl::service
+{
+    namespace
+    {
+        namespace po = boost::program_options;
+
+        constexpr char const* commandLine = "the command line";
+
+        // The keys a value may be given for, with their help text. `ticket` is the one key that may repeat.
+        po::options_description settingKeys()
+        {
+            po::options_description keys{"Settings (config file `key = value`, or --key value)"};
+            auto const add = [&](char const* name, char const* help) { keys.add_options()(name, po::value<std::string>(), help); };
+            add("role", "target or initiator");
+            add("domain", "MXL domain directory (must exist)");
+            add("provider", "fabrics provider: tcp, verbs, efa or shm (default tcp)");
+            add("node", "fabric address to bind (target: the address peers reach; default: the provider's first interface)");
+            add("service", "port (tcp, verbs) or endpoint name (shm); target default 0 = any free port");
+            add("http_listen", "host:port of the HTTP endpoint (/ticket on targets, /metrics on both); port 0 = any free port");
+            add("stall_timeout_ms",
+                "no grain committed (target) or delivered (initiator) for this long is a stall (500-600000, default 5000)");
+            add("status_interval_ms", "how often STATUS= and the log report state and rates (100-60000, default 1000)");
+            add("late_after_ms", "a grain moved later than this after its timestamp counts as late (1-60000, default 100)");
+            add("log_level", "debug, info or warning (default info)");
+            add("flow_definition", "target: NMOS JSON definition of the flow to receive into (video or data)");
+            add("flow_options", "target: JSON flow options file");
+            add("ticket_file", "target: where to publish the ticket (absolute path; written atomically, mode 0600)");
+            add("flow_id", "initiator: UUID of the local flow to send");
+            keys.add_options()("ticket", po::value<std::vector<std::string>>(),
+                               "initiator: ticket file path or http://host:port/ticket URL; repeat to give fallbacks");
+            add("ticket_poll_ms", "initiator: how often the ticket is fetched again to see a new epoch (100-60000, default 1000)");
+            add("connect_timeout_ms",
+                "initiator: a ticket that gives no connection for this long is reported stale (500-600000, default 10000)");
+            add("backoff_initial_ms", "initiator: first wait before re-establishing (10-60000, default 200)");
+            add("backoff_max_ms", "initiator: longest wait between attempts (10-600000, default 5000)");
+            return keys;
+        }
+
+        struct Setting
+        {
+            std::vector<std::string> values;
+            std::string origin;
+        };
+
+        using Settings = std::map<std::string, Setting>;
+
+        // Adds what one source gave; a key repeated within one source is an error unless it may repeat. Keys already
+        // present from an earlier (higher-priority) source are kept.
+        void collect(po::parsed_options const& parsed, std::string const& origin, Settings& settings)
+        {
+            Settings own;
+            for (auto const& option : parsed.options)
+            {
+                if (option.string_key.empty() || option.string_key == "config" || option.string_key == "help")
+                {
+                    continue;
+                }
+                auto& setting = own[option.string_key];
+                if (!setting.values.empty() && option.string_key != "ticket")
+                {
+                    throw ConfigError{fmt::format("{}: key '{}' is given twice ('{}' and '{}'); give it once", origin, option.string_key,
+                                                  setting.values.front(), option.value.empty() ? "" : option.value.front())};
+                }
+                setting.origin = origin;
+                setting.values.insert(setting.values.end(), option.value.begin(), option.value.end());
+            }
+            for (auto& [key, setting] : own)
+            {
+                settings.try_emplace(key, std::move(setting));
+            }
+        }
+
+        // Reads typed values out of the settings; every failure names origin, key and value.
+        class Reader
+        {
+        public:
+            explicit Reader(Settings settings)
+                : _settings{std::move(settings)}
+            {
+            }
+
+            [[nodiscard]] bool has(std::string const& key) const
+            {
+                return _settings.contains(key);
+            }
+
+            [[noreturn]] void fail(std::string const& key, std::string const& value, std::string_view expected) const
+            {
+                throw ConfigError{fmt::format("{}: key '{}' value '{}': {}", originOf(key), key, value, expected)};
+            }
+
+            [[noreturn]] void missing(std::string const& key, std::string_view why) const
+            {
+                throw ConfigError{fmt::format("{}: key '{}' is missing: {}", _fallbackOrigin, key, why)};
+            }
+
+            void setFallbackOrigin(std::string origin)
+            {
+                _fallbackOrigin = std::move(origin);
+            }
+
+            [[nodiscard]] std::string const& fallbackOrigin() const
+            {
+                return _fallbackOrigin;
+            }
+
+            [[nodiscard]] std::optional<std::string> text(std::string const& key) const
+            {
+                auto const found = _settings.find(key);
+                if (found == _settings.end())
+                {
+                    return std::nullopt;
+                }
+                return found->second.values.front();
+            }
+
+            [[nodiscard]] std::string required(std::string const& key, std::string_view why) const
+            {
+                auto value = text(key);
+                if (!value || value->empty())
+                {
+                    missing(key, why);
+                }
+                return *value;
+            }
+
+            [[nodiscard]] std::vector<std::string> all(std::string const& key) const
+            {
+                auto const found = _settings.find(key);
+                return found == _settings.end() ? std::vector<std::string>{} : found->second.values;
+            }
+
+            std::chrono::milliseconds milliseconds(std::string const& key, std::chrono::milliseconds fallback, std::int64_t min,
+                                                   std::int64_t max) const
+            {
+                auto const value = text(key);
+                if (!value)
+                {
+                    return fallback;
+                }
+                std::int64_t number = 0;
+                auto const [end, error] = std::from_chars(value->data(), value->data() + value->size(), number);
+                if (error != std::errc{} || end != value->data() + value->size() || number < min || number > max)
+                {
+                    fail(key, *value, fmt::format("expected a whole number of milliseconds from {} to {}", min, max));
+                }
+                return std::chrono::milliseconds{number};
+            }
+
+            [[nodiscard]] std::string originOf(std::string const& key) const
+            {
+                auto const found = _settings.find(key);
+                return found == _settings.end() ? _fallbackOrigin : found->second.origin;
+            }
+
+        private:
+            Settings _settings;
+            std::string _fallbackOrigin;
+        };
+
+        std::optional<std::uint16_t> parsePort(std::string_view text)
+        {
+            unsigned port = 0;
+            auto const [end, error] = std::from_chars(text.data(), text.data() + text.size(), port);
+            if (text.empty() || error != std::errc{} || end != text.data() + text.size() || port > 65535)
+            {
+                return std::nullopt;
+            }
+            return static_cast<std::uint16_t>(port);
+        }
+
+        HttpListen parseHttpListen(Reader const& reader, std::string const& value)
+        {
+            // "host:port" or "[v6-host]:port".
+            auto const colon = value.rfind(':');
+            if (colon == std::string::npos || colon == 0)
+            {
+                reader.fail("http_listen", value, "expected host:port, e.g. 0.0.0.0:8470 or [::1]:8470");
+            }
+            auto host = value.substr(0, colon);
+            if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+            {
+                host = host.substr(1, host.size() - 2);
+            }
+            auto const port = parsePort(std::string_view{value}.substr(colon + 1));
+            if (!port)
+            {
+                reader.fail("http_listen", value, "the port must be a number from 0 to 65535");
+            }
+            return {host, *port};
+        }
+
+        bool isAbsolute(std::string const& path)
+        {
+            return !path.empty() && path.front() == '/';
+        }
+
+        // The target refuses audio up front: the fabrics library here has no sample transfer yet.
+        void checkFlowDefinition(Reader const& reader, std::string const& path)
+        {
+            std::ifstream file{path};
+            if (!file)
+            {
+                reader.fail("flow_definition", path, "cannot read the file");
+            }
+            std::stringstream text;
+            text << file.rdbuf();
+            auto const description = tools::tryParseFlowDescription(text.str());
+            if (!description)
+            {
+                reader.fail("flow_definition", path, "the file is not a JSON object (an NMOS flow definition was expected)");
+            }
+            if (description->format == "urn:x-nmos:format:audio")
+            {
+                reader.fail("flow_definition", path,
+                            "audio flows cannot be received over fabrics yet (libmxl-fabrics has no sample transfer); use a video or "
+                            "data flow");
+            }
+            if (description->format != "urn:x-nmos:format:video" && description->format != "urn:x-nmos:format:data")
+            {
+                reader.fail("flow_definition", path, fmt::format("format '{}' is neither video nor data", description->format));
+            }
+        }
+
+        void checkParentDirectory(Reader const& reader, std::string const& key, std::string const& path)
+        {
+            if (!isAbsolute(path))
+            {
+                reader.fail(key, path, "expected an absolute path");
+            }
+            auto const parent = std::filesystem::path{path}.parent_path();
+            std::error_code error;
+            if (!std::filesystem::is_directory(parent, error))
+            {
+                reader.fail(key, path, fmt::format("its directory '{}' does not exist", parent.string()));
+            }
+        }
+
+        void readTargetKeys(Reader const& reader, ServiceConfig& config)
+        {
+            config.flowDefinition = reader.required("flow_definition", "a target needs the definition of the flow it receives into");
+            checkFlowDefinition(reader, config.flowDefinition.string());
+            if (auto const options = reader.text("flow_options"))
+            {
+                std::error_code error;
+                if (!std::filesystem::is_regular_file(*options, error))
+                {
+                    reader.fail("flow_options", *options, "the file does not exist");
+                }
+                config.flowOptions = *options;
+            }
+            if (auto const ticketFile = reader.text("ticket_file"))
+            {
+                checkParentDirectory(reader, "ticket_file", *ticketFile);
+                config.ticketFile = *ticketFile;
+            }
+            if (config.ticketFile.empty() && !config.http)
+            {
+                reader.missing("ticket_file", "a target publishes its ticket in a file, over http_listen, or both; give at least one");
+            }
+        }
+
+        void readInitiatorKeys(Reader const& reader, ServiceConfig& config)
+        {
+            auto const flowId = reader.required("flow_id", "an initiator needs the UUID of the local flow it sends");
+            auto const canonical = tools::canonicalFlowId(flowId);
+            if (!canonical)
+            {
+                reader.fail("flow_id", flowId, "expected a UUID such as 5fbec3b1-1b0c-417b-9aa6-6a6e1bf2e65b");
+            }
+            config.flowId = *canonical;
+            config.ticketSources = reader.all("ticket");
+            if (config.ticketSources.empty())
+            {
+                reader.missing("ticket", "an initiator needs the target's ticket file or http:// URL");
+            }
+            for (auto const& source : config.ticketSources)
+            {
+                if (source.starts_with("http://"))
+                {
+                    continue;
+                }
+                if (source.find("://") != std::string::npos)
+                {
+                    reader.fail("ticket", source, "only files and http:// URLs are supported");
+                }
+                if (!isAbsolute(source))
+                {
+                    reader.fail("ticket", source, "expected an absolute file path or an http:// URL");
+                }
+            }
+            config.ticketPoll = reader.milliseconds("ticket_poll_ms", config.ticketPoll, 100, 60000);
+            config.connectTimeout = reader.milliseconds("connect_timeout_ms", config.connectTimeout, 500, 600000);
+            config.backoffInitial = reader.milliseconds("backoff_initial_ms", config.backoffInitial, 10, 60000);
+            config.backoffMax = reader.milliseconds("backoff_max_ms", config.backoffMax, 10, 600000);
+            if (config.backoffInitial > config.backoffMax)
+            {
+                reader.fail("backoff_initial_ms", std::to_string(config.backoffInitial.count()),
+                            fmt::format("must not exceed backoff_max_ms ({})", config.backoffMax.count()));
+            }
+        }
+
+        ServiceConfig readConfig(Reader const& reader)
+        {
+            ServiceConfig config;
+            config.origin = reader.fallbackOrigin();
+            auto const role = reader.required("role", "expected target or initiator");
+            if (role == "target")
+            {
+                config.role = Role::Target;
+            }
+            else if (role == "initiator")
+            {
+                config.role = Role::Initiator;
+            }
+            else
+            {
+                reader.fail("role", role, "expected target or initiator");
+            }
+
+            config.domain = reader.required("domain", "the MXL domain directory of the flow");
+            std::error_code error;
+            if (!std::filesystem::is_directory(config.domain, error))
+            {
+                reader.fail("domain", config.domain.string(), "not an existing directory");
+            }
+
+            if (auto const provider = reader.text("provider"))
+            {
+                auto const parsed = tools::parseProvider(*provider);
+                if (!parsed || *parsed == MXL_FABRICS_PROVIDER_ANY)
+                {
+                    reader.fail("provider", *provider, "expected tcp, verbs, efa or shm");
+                }
+                config.provider = *parsed;
+            }
+            config.node = reader.text("node").value_or("");
+            config.service = reader.text("service").value_or("");
+            bool const portProvider = config.provider == MXL_FABRICS_PROVIDER_TCP || config.provider == MXL_FABRICS_PROVIDER_VERBS;
+            if (portProvider && !config.service.empty() && !parsePort(config.service))
+            {
+                reader.fail("service", config.service,
+                            fmt::format("{} needs a port number from 0 to 65535", tools::providerName(config.provider)));
+            }
+            if (auto const http = reader.text("http_listen"))
+            {
+                config.http = parseHttpListen(reader, *http);
+            }
+            config.stallTimeout = reader.milliseconds("stall_timeout_ms", config.stallTimeout, 500, 600000);
+            config.statusInterval = reader.milliseconds("status_interval_ms", config.statusInterval, 100, 60000);
+            config.lateAfter = reader.milliseconds("late_after_ms", config.lateAfter, 1, 60000);
+            if (auto const level = reader.text("log_level"))
+            {
+                if (*level == "debug")
+                {
+                    config.logLevel = LogLevel::Debug;
+                }
+                else if (*level == "info")
+                {
+                    config.logLevel = LogLevel::Info;
+                }
+                else if (*level == "warning")
+                {
+                    config.logLevel = LogLevel::Warning;
+                }
+                else
+                {
+                    reader.fail("log_level", *level, "expected debug, info or warning");
+                }
+            }
+
+            auto const targetOnly = {"flow_definition", "flow_options", "ticket_file"};
+            auto const initiatorOnly = {"flow_id",       "ticket", "ticket_poll_ms", "connect_timeout_ms", "backoff_initial_ms",
+                                        "backoff_max_ms"};
+            for (auto const* key : config.role == Role::Target ? initiatorOnly : targetOnly)
+            {
+                if (reader.has(key))
+                {
+                    reader.fail(key, reader.all(key).front(), fmt::format("not a setting of a {}", role));
+                }
+            }
+            if (config.role == Role::Target)
+            {
+                readTargetKeys(reader, config);
+            }
+            else
+            {
+                readInitiatorKeys(reader, config);
+            }
+            return config;
+        }
+    }
+
+    std::optional<ServiceConfig> loadServiceConfig(int argc, char const* const* argv)
+    {
+        auto const keys = settingKeys();
+        po::options_description general{"General"};
+        general.add_options()("help,h", "show this help")("config,c", po::value<std::string>(), "the instance's configuration file");
+        po::options_description all;
+        all.add(general).add(keys);
+
+        Settings settings;
+        po::parsed_options parsed{&all};
+        try
+        {
+            parsed = po::command_line_parser(argc, argv).options(all).run();
+        }
+        catch (po::error const& error)
+        {
+            throw ConfigError{fmt::format("{}: {} (see --help)", commandLine, error.what())};
+        }
+        std::optional<std::string> configFile;
+        for (auto const& option : parsed.options)
+        {
+            if (option.string_key == "help")
+            {
+                std::cout << "Usage: mxl-fabrics-service [--config FILE] [--key value ...]\n\n" << all << '\n';
+                return std::nullopt;
+            }
+            if (option.string_key == "config" && !option.value.empty())
+            {
+                configFile = option.value.front();
+            }
+        }
+        collect(parsed, commandLine, settings);
+
+        std::string origin = commandLine;
+        if (configFile)
+        {
+            origin = fmt::format("file '{}'", *configFile);
+            std::ifstream file{*configFile};
+            if (!file)
+            {
+                throw ConfigError{fmt::format("{}: option --config value '{}': cannot open the file", commandLine, *configFile)};
+            }
+            try
+            {
+                collect(po::parse_config_file(file, keys), origin, settings);
+            }
+            catch (po::error const& error)
+            {
+                throw ConfigError{fmt::format("{}: {}", origin, error.what())};
+            }
+        }
+        Reader reader{std::move(settings)};
+        reader.setFallbackOrigin(origin);
+        return readConfig(reader);
+    }
+}

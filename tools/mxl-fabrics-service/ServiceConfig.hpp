@@ -1,0 +1,82 @@
+// The configuration of one service instance: a `key = value` file (Boost.Program_options syntax) whose every key is
+// also a command-line option (`--key value`; the command line wins). Everything is checked before the service
+// touches a flow or the fabric, so that a typo stops it at once with exit code 78 (EX_CONFIG), which systemd's
+// RestartPreventExitStatus= keeps from turning into a restart loop.
+#pragma once
+
+#include <mxl/fabrics.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mxl::service
+{
+    // EX_CONFIG from sysexits.h.
+    inline constexpr int configErrorExitCode = 78;
+
+    // A bad setting; the message names where it came from (the file or the command line), the key and the value.
+    class ConfigError : public std::runtime_error
+    {
+    public:
+        using std::runtime_error::runtime_error;
+    };
+
+    enum class Role
+    {
+        Target,
+        Initiator,
+    };
+
+    enum class LogLevel
+    {
+        Debug,
+        Info,
+        Warning,
+    };
+
+    struct HttpListen
+    {
+        std::string host;
+        std::uint16_t port = 0;
+    };
+
+    struct ServiceConfig
+    {
+        Role role = Role::Target;
+        // Where the settings came from, for later messages: "file '/etc/mxl/a.conf'" or "the command line".
+        std::string origin;
+        std::filesystem::path domain;
+        mxlFabricsProvider provider = MXL_FABRICS_PROVIDER_TCP;
+        std::string node;
+        std::string service;
+        // Ticket (target) and /metrics (both); nullopt serves nothing over HTTP.
+        std::optional<HttpListen> http;
+        std::chrono::milliseconds stallTimeout{5000};
+        std::chrono::milliseconds statusInterval{1000};
+        // A grain moved later than this after its own timestamp counts as late.
+        std::chrono::milliseconds lateAfter{100};
+        LogLevel logLevel = LogLevel::Info;
+
+        // Target.
+        std::filesystem::path flowDefinition;
+        std::filesystem::path flowOptions;
+        std::filesystem::path ticketFile;
+
+        // Initiator.
+        std::string flowId;
+        // Ticket files and http:// URLs, tried in order.
+        std::vector<std::string> ticketSources;
+        std::chrono::milliseconds ticketPoll{1000};
+        std::chrono::milliseconds connectTimeout{10000};
+        std::chrono::milliseconds backoffInitial{200};
+        std::chrono::milliseconds backoffMax{5000};
+    };
+
+    // nullopt after printing --help. Throws ConfigError.
+    std::optional<ServiceConfig> loadServiceConfig(int argc, char const* const* argv);
+}

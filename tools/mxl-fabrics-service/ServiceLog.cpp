@@ -1,0 +1,55 @@
+#include "ServiceLog.hpp"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+namespace mxl::service::log
+{
+    namespace
+    {
+        std::atomic<LogLevel> threshold{LogLevel::Info};
+        // The HTTP thread logs too; whole lines must not interleave.
+        std::mutex lineMutex;
+
+        bool toJournal()
+        {
+            static bool const journal = std::getenv("JOURNAL_STREAM") != nullptr;
+            return journal;
+        }
+
+        char const* prefix(LogLevel level)
+        {
+            switch (level)
+            {
+            case LogLevel::Debug:
+                return toJournal() ? "<7>" : "debug: ";
+            case LogLevel::Info:
+                return toJournal() ? "<6>" : "";
+            case LogLevel::Warning:
+                return toJournal() ? "<4>" : "warning: ";
+            }
+            return "";
+        }
+    }
+
+    void setLevel(LogLevel level) noexcept
+    {
+        threshold = level;
+    }
+
+    bool enabled(LogLevel level) noexcept
+    {
+        return static_cast<int>(level) >= static_cast<int>(threshold.load());
+    }
+
+    void write(LogLevel level, std::string_view message)
+    {
+        std::lock_guard lock{lineMutex};
+        std::fputs(prefix(level), stdout);
+        std::fwrite(message.data(), 1, message.size(), stdout);
+        std::fputc('\n', stdout);
+        std::fflush(stdout);
+    }
+}

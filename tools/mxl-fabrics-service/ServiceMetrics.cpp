@@ -1,0 +1,151 @@
+#include "ServiceMetrics.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace mxl::service
+{
+    namespace
+    {
+        // About ten seconds of grains at 50 Hz: recent enough to show a change, large enough for a 0.99 quantile.
+        constexpr std::size_t latencyWindow = 512;
+        constexpr double quantiles[] = {0.5, 0.9, 0.99};
+        constexpr char const* states[] = {"starting", "waiting", "connecting",   "active",  "idle",
+                                          "stalled",  "stale",   "reconnecting", "stopping"};
+    }
+
+    ServiceMetrics::ServiceMetrics(std::string role, std::string flowId)
+        : _role{std::move(role)}
+        , _flowId{std::move(flowId)}
+    {
+    }
+
+    void ServiceMetrics::grainMoved(std::uint64_t bytes, std::chrono::nanoseconds latency, bool late)
+    {
+        std::lock_guard lock{_mutex};
+        ++_grains;
+        _bytes += bytes;
+        _late += late ? 1 : 0;
+        _latencies.push_back(std::chrono::duration<double>(latency).count());
+        if (_latencies.size() > latencyWindow)
+        {
+            _latencies.pop_front();
+        }
+    }
+
+    void ServiceMetrics::grainsLost(std::uint64_t count)
+    {
+        std::lock_guard lock{_mutex};
+        _lost += count;
+    }
+
+    void ServiceMetrics::reestablished()
+    {
+        std::lock_guard lock{_mutex};
+        ++_reestablished;
+    }
+
+    void ServiceMetrics::stalled()
+    {
+        std::lock_guard lock{_mutex};
+        ++_stalls;
+    }
+
+    void ServiceMetrics::setState(std::string state)
+    {
+        std::lock_guard lock{_mutex};
+        _state = std::move(state);
+    }
+
+    void ServiceMetrics::setEpoch(std::uint64_t epoch)
+    {
+        std::lock_guard lock{_mutex};
+        _epoch = epoch;
+    }
+
+    void ServiceMetrics::setFlowId(std::string flowId)
+    {
+        std::lock_guard lock{_mutex};
+        _flowId = std::move(flowId);
+    }
+
+    std::string ServiceMetrics::state() const
+    {
+        std::lock_guard lock{_mutex};
+        return _state;
+    }
+
+    std::uint64_t ServiceMetrics::grains() const
+    {
+        std::lock_guard lock{_mutex};
+        return _grains;
+    }
+
+    double ServiceMetrics::quantile(double q) const
+    {
+        if (_latencies.empty())
+        {
+            return std::nan("");
+        }
+        std::vector<double> sorted{_latencies.begin(), _latencies.end()};
+        auto const rank = static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1));
+        std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(rank), sorted.end());
+        return sorted[rank];
+    }
+
+    std::string ServiceMetrics::prometheus() const
+    {
+        std::lock_guard lock{_mutex};
+        auto const labels = fmt::format("role=\"{}\",flow_id=\"{}\"", _role, _flowId);
+        std::string text;
+        auto const counter = [&](char const* name, char const* help, std::uint64_t value)
+        { text += fmt::format("# HELP {0} {1}\n# TYPE {0} counter\n{0}{{{2}}} {3}\n", name, help, labels, value); };
+        counter("mxl_grains_total", "Grains moved (initiator: delivered; target: received and committed).", _grains);
+        counter("mxl_octets_total", "Payload bytes moved.", _bytes);
+        counter("mxl_grains_late_total", "Grains moved later than late_after_ms after their timestamp.", _late);
+        counter("mxl_grains_lost_total", "Grains skipped: never sent, never delivered, or missing at the target.", _lost);
+        counter("mxl_reconnects_total", "Times the connection was re-established (new epoch, failed writes, stalls).", _reestablished);
+        counter("mxl_stalls_total", "Stalls detected: the flow's head did not advance for stall_timeout_ms.", _stalls);
+        text += "# HELP mxl_service_state 1 for the current state of the service.\n# TYPE mxl_service_state gauge\n";
+        for (auto const* state : states)
+        {
+            text += fmt::format("mxl_service_state{{{},state=\"{}\"}} {}\n", labels, state, _state == state ? 1 : 0);
+        }
+        text += fmt::format("# HELP mxl_ticket_epoch The epoch of the ticket in use (0: none).\n# TYPE mxl_ticket_epoch gauge\n"
+                            "mxl_ticket_epoch{{{}}} {}\n",
+                            labels, _epoch);
+        text += "# HELP mxl_transfer_latency_seconds Transfer latency over the most recent grains (initiator: post to completion; "
+                "target: grain timestamp to arrival).\n# TYPE mxl_transfer_latency_seconds summary\n";
+        double sum = 0;
+        for (auto const latency : _latencies)
+        {
+            sum += latency;
+        }
+        for (auto const q : quantiles)
+        {
+            text += fmt::format("mxl_transfer_latency_seconds{{{},quantile=\"{}\"}} {}\n", labels, q, quantile(q));
+        }
+        text += fmt::format("mxl_transfer_latency_seconds_sum{{{}}} {}\nmxl_transfer_latency_seconds_count{{{}}} {}\n", labels, sum, labels,
+                            _latencies.size());
+        return text;
+    }
+
+    std::string ServiceMetrics::statusLine()
+    {
+        std::lock_guard lock{_mutex};
+        auto const now = std::chrono::steady_clock::now();
+        auto const seconds = std::max(std::chrono::duration<double>(now - _lastStatus).count(), 1e-3);
+        auto const grainRate = static_cast<double>(_grains - _grainsAtLastStatus) / seconds;
+        auto const byteRate = static_cast<double>(_bytes - _bytesAtLastStatus) / seconds;
+        _lastStatus = now;
+        _grainsAtLastStatus = _grains;
+        _bytesAtLastStatus = _bytes;
+        auto const p50 = quantile(0.5);
+        return fmt::format("state={} epoch={} grains={} rate={:.1f}/s {:.2f}MB/s late={} lost={} reconnects={} stalls={} latency_p50={}",
+                           _state, _epoch, _grains, grainRate, byteRate / 1e6, _late, _lost, _reestablished, _stalls,
+                           std::isnan(p50) ? std::string{"n/a"} : fmt::format("{:.2f}ms", p50 * 1e3));
+    }
+}

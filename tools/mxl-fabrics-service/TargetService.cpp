@@ -1,0 +1,245 @@
+#include "TargetService.hpp"
+
+#include "ServiceLog.hpp"
+#include "TicketFile.hpp"
+
+#include <ExitRequest.hpp>
+#include <FabricsInterfaces.hpp>
+#include <StatusName.hpp>
+#include <TextFile.hpp>
+
+#include <mxl/flow.h>
+#include <mxl/time.h>
+
+#include <fmt/format.h>
+
+#include <thread>
+#include <vector>
+
+namespace mxl::service
+{
+    namespace
+    {
+        // Long enough to idle cheaply, short enough for signals, watchdog pings and status lines.
+        constexpr std::uint16_t readTimeoutMs = 100;
+
+        std::string flowIdOf(mxlFlowConfigInfo const& config)
+        {
+            auto const& id = config.common.id;
+            std::string text;
+            for (std::size_t i = 0; i < sizeof id; ++i)
+            {
+                text += fmt::format("{}{:02x}", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "", id[i]);
+            }
+            return text;
+        }
+
+        std::string readOptional(std::filesystem::path const& path, std::string_view what)
+        {
+            return path.empty() ? std::string{} : tools::readTextFile(path, what);
+        }
+    }
+
+    TargetService::TargetService(ServiceConfig const& config, Notifier& notifier)
+        : _config{config}
+        , _notifier{notifier}
+        , _instance{config.domain}
+        , _writer{_instance, tools::readTextFile(config.flowDefinition, "flow definition"),
+                  readOptional(config.flowOptions, "flow options"), fmt::format("flow_definition '{}'", config.flowDefinition.string())}
+        , _flowId{flowIdOf(_writer.config())}
+        , _reader{_instance, _flowId}
+        , _fabrics{_instance.get()}
+        , _interface{selectInterface(_fabrics.get(), config)}
+        , _metrics{"target", _flowId}
+    {
+        for (auto const size : _writer.config().discrete.sliceSizes)
+        {
+            _bytesPerSlice += size;
+        }
+        if (!_writer.created())
+        {
+            log::warning("flow {} already existed in domain '{}'; receiving into it (its definition file was not applied)", _flowId,
+                         config.domain.string());
+        }
+        log::info("target flow {} in domain '{}'", _flowId, config.domain.string());
+        if (config.http)
+        {
+            std::map<std::string, HttpResource> resources;
+            resources["/ticket"] = {"application/json",
+                                    [this]() -> std::optional<std::string>
+                                    {
+                                        std::lock_guard lock{_ticketMutex};
+                                        return _ticket ? std::optional{_ticket->json} : std::nullopt;
+                                    }};
+            resources["/metrics"] = {"text/plain; version=0.0.4", [this] { return std::optional{_metrics.prometheus()}; }};
+            _http = std::make_unique<HttpEndpoint>(*config.http, config.origin, std::move(resources));
+            log::info("http: listening on {}:{} (/ticket, /metrics)", config.http->host, _http->port());
+        }
+        buildTarget();
+    }
+
+    TargetService::~TargetService()
+    {
+        withdrawTicketFile();
+    }
+
+    void TargetService::buildTarget()
+    {
+        // The old target goes first: it holds the listening port the new one may need.
+        _target.reset();
+        _target = std::make_unique<tools::FabricsTarget>(_fabrics.get());
+        mxlFabricsTargetConfig setup{};
+        setup.version = MXL_FABRICS_API_VERSION;
+        setup.interface = _interface.setupConfig();
+        setup.writer = _writer.get();
+        mxlFabricsTargetInfo info = nullptr;
+        if (auto const status = ::mxlFabricsTargetSetup(_target->get(), &setup, nullptr, &info); status != MXL_STATUS_OK)
+        {
+            throw ConfigError{fmt::format("{}: the {} target cannot listen on node '{}' service '{}' (keys 'node', 'service'): {}",
+                                          _config.origin, tools::providerName(_interface.provider), _interface.node, _interface.service,
+                                          tools::statusName(status))};
+        }
+        tools::OwnedTargetInfo const owned{info};
+        std::size_t size = 0;
+        ::mxlFabricsTargetInfoToString(info, nullptr, &size);
+        std::vector<char> text(size);
+        if (auto const status = ::mxlFabricsTargetInfoToString(info, text.data(), &size); status != MXL_STATUS_OK || size == 0)
+        {
+            throw std::runtime_error{fmt::format("cannot serialize the ticket: {}", tools::statusName(status))};
+        }
+        std::string why;
+        // The size counts the NUL, which belongs in neither the file nor the HTTP body.
+        auto ticket = parseTicket(std::string{text.data()}, why);
+        if (!ticket || ticket->epoch == 0)
+        {
+            throw std::runtime_error{fmt::format("the fabrics library's ticket {}", ticket ? "has no epoch" : why)};
+        }
+        publish(std::move(*ticket));
+        _flowing = false;
+        _lastArrival.reset();
+    }
+
+    void TargetService::publish(Ticket ticket)
+    {
+        if (!_config.ticketFile.empty())
+        {
+            writeTicketFile(_config.ticketFile, ticket.json);
+        }
+        _metrics.setEpoch(ticket.epoch);
+        _metrics.setState("waiting");
+        log::info("ticket published: epoch {}{}{}", ticket.epoch,
+                  _config.ticketFile.empty() ? "" : fmt::format(", file '{}'", _config.ticketFile.string()),
+                  _http ? fmt::format(", http://{}:{}/ticket", _config.http->host, _http->port()) : "");
+        std::lock_guard lock{_ticketMutex};
+        _ticket = std::move(ticket);
+    }
+
+    void TargetService::withdrawTicketFile() const
+    {
+        // A stopped target's ticket is stale; leaving no file makes initiators wait instead of connecting to nothing.
+        std::lock_guard lock{_ticketMutex};
+        if (_config.ticketFile.empty() || !_ticket)
+        {
+            return;
+        }
+        std::error_code error;
+        std::filesystem::remove(_config.ticketFile, error);
+    }
+
+    void TargetService::run()
+    {
+        _notifier.ready(_metrics.statusLine());
+        log::info("ready: waiting for an initiator");
+        while (!tools::exitRequested())
+        {
+            _notifier.keepAlive();
+            receive();
+            checkHealth(Clock::now());
+        }
+        _metrics.setState("stopping");
+        _notifier.stopping(_metrics.statusLine());
+        log::info("stopping: {}", _metrics.statusLine());
+    }
+
+    void TargetService::receive()
+    {
+        std::uint64_t grainIndex = 0;
+        auto const status = _interface.blocking() ? ::mxlFabricsTargetReadGrain(_target->get(), readTimeoutMs, &grainIndex)
+                                                  : ::mxlFabricsTargetReadGrainNonBlocking(_target->get(), &grainIndex);
+        if (status == MXL_STATUS_OK)
+        {
+            account(grainIndex);
+        }
+        else if (status == MXL_ERR_NOT_READY && !_interface.blocking())
+        {
+            // Polling providers (shm) cannot wait inside the library.
+            std::this_thread::sleep_for(std::chrono::milliseconds{1});
+        }
+        else if (status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
+        {
+            log::warning("reading grains failed ({}); rebuilding the target", tools::statusName(status));
+            _metrics.stalled();
+            buildTarget();
+        }
+    }
+
+    void TargetService::account(std::uint64_t grainIndex)
+    {
+        mxlGrainInfo grain{};
+        std::uint8_t* payload = nullptr;
+        std::uint64_t bytes = 0;
+        if (::mxlFlowReaderGetGrainSliceNonBlocking(_reader.get(), grainIndex, MXL_GRAIN_VALID_SLICES_ANY, &grain, &payload) ==
+            MXL_STATUS_OK)
+        {
+            bytes = grain.validSlices * _bytesPerSlice;
+        }
+        if (_lastArrival && grainIndex > *_lastArrival + 1)
+        {
+            _metrics.grainsLost(grainIndex - *_lastArrival - 1);
+        }
+        _lastArrival = grainIndex;
+        auto const rate = _writer.config().common.grainRate;
+        auto const now = ::mxlGetTime();
+        auto const due = ::mxlIndexToTimestamp(&rate, grainIndex);
+        auto const latency = std::chrono::nanoseconds{now > due ? now - due : 0};
+        _metrics.grainMoved(bytes, latency, latency > _config.lateAfter);
+        log::debug("grain {} arrived, {} bytes, {} us after its timestamp", grainIndex, bytes, latency.count() / 1000);
+    }
+
+    void TargetService::checkHealth(Clock::time_point now)
+    {
+        mxlFlowRuntimeInfo runtime{};
+        if (::mxlFlowReaderGetRuntimeInfo(_reader.get(), &runtime) == MXL_STATUS_OK && runtime.headIndex != _head)
+        {
+            // Health is what local readers see: the flow's head moving, whatever the counters say.
+            _head = runtime.headIndex;
+            _headAdvancedAt = now;
+            if (!_flowing)
+            {
+                log::info("grains are arriving (head {})", _head);
+            }
+            _flowing = true;
+        }
+        auto const quiet = now - _headAdvancedAt;
+        if (_flowing && quiet >= _config.stallTimeout)
+        {
+            log::warning("stalled: the flow's head {} has not advanced for {} ms; rebuilding the target under a new epoch", _head,
+                         std::chrono::duration_cast<std::chrono::milliseconds>(quiet).count());
+            _metrics.stalled();
+            _metrics.reestablished();
+            buildTarget();
+        }
+        if (now >= _nextStatus)
+        {
+            _nextStatus = now + _config.statusInterval;
+            if (_flowing)
+            {
+                _metrics.setState(quiet < std::max<Clock::duration>(_config.statusInterval, std::chrono::milliseconds{500}) ? "active"
+                                                                                                                            : "idle");
+            }
+            auto const line = _metrics.statusLine();
+            _notifier.status(line);
+            log::debug("status: {}", line);
+        }
+    }
+}

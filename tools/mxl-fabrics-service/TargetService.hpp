@@ -1,0 +1,69 @@
+// The target role: creates the flow from its definition, sets up a fabrics target on it, publishes the ticket (file
+// and/or HTTP), announces READY=1, and then watches what arrives. The fabrics library commits each grain itself; the
+// service judges health from the flow's head index and, when grains stop arriving for stall_timeout_ms after they had
+// been flowing, rebuilds the target under a new epoch so that initiators re-establish from scratch.
+#pragma once
+
+#include "HttpEndpoint.hpp"
+#include "Notifier.hpp"
+#include "ServiceConfig.hpp"
+#include "ServiceInterface.hpp"
+#include "ServiceMetrics.hpp"
+#include "Ticket.hpp"
+
+#include <FabricsHandles.hpp>
+#include <MxlHandles.hpp>
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace mxl::service
+{
+    class TargetService
+    {
+    public:
+        TargetService(ServiceConfig const& config, Notifier& notifier);
+        ~TargetService();
+
+        TargetService(TargetService const&) = delete;
+        TargetService& operator=(TargetService const&) = delete;
+
+        // Until SIGTERM/SIGINT.
+        void run();
+
+    private:
+        using Clock = std::chrono::steady_clock;
+
+        ServiceConfig const& _config;
+        Notifier& _notifier;
+        tools::Instance _instance;
+        tools::FlowWriter _writer;
+        std::string _flowId;
+        tools::FlowReader _reader;
+        tools::FabricsOnInstance _fabrics;
+        ServiceInterface _interface;
+        std::unique_ptr<tools::FabricsTarget> _target;
+        ServiceMetrics _metrics;
+        // The HTTP thread reads the ticket.
+        mutable std::mutex _ticketMutex;
+        std::optional<Ticket> _ticket;
+        std::unique_ptr<HttpEndpoint> _http;
+
+        std::uint64_t _bytesPerSlice = 0;
+        std::optional<std::uint64_t> _lastArrival;
+        std::uint64_t _head = 0;
+        Clock::time_point _headAdvancedAt{};
+        // Grains arrived since the target was (re)built: only then can their absence be a stall.
+        bool _flowing = false;
+        Clock::time_point _nextStatus{};
+
+        void buildTarget();
+        void publish(Ticket ticket);
+        void withdrawTicketFile() const;
+        void receive();
+        void account(std::uint64_t grainIndex);
+        void checkHealth(Clock::time_point now);
+    };
+}

@@ -1,0 +1,39 @@
+// Where an initiator takes its ticket from: the configured files and http:// URLs, tried in order until one gives a
+// ticket. What failed is kept so that the service can say why it has no ticket.
+#pragma once
+
+#include "Ticket.hpp"
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mxl::service
+{
+    class TicketSource
+    {
+    public:
+        TicketSource(std::vector<std::string> sources, std::chrono::milliseconds httpTimeout);
+
+        // The first ticket any source gives, or nullopt (lastFailure() then says why for each source).
+        std::optional<Ticket> fetch();
+
+        [[nodiscard]] std::string const& lastFailure() const noexcept
+        {
+            return _lastFailure;
+        }
+
+        // Where the last ticket came from.
+        [[nodiscard]] std::string const& lastOrigin() const noexcept
+        {
+            return _lastOrigin;
+        }
+
+    private:
+        std::vector<std::string> _sources;
+        std::chrono::milliseconds _httpTimeout;
+        std::string _lastFailure;
+        std::string _lastOrigin;
+    };
+}

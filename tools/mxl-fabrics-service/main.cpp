@@ -1,0 +1,61 @@
+// mxl-fabrics-service: the target or initiator of one flow as a long-running, self-healing systemd service.
+// Exit codes: 0 after SIGTERM/SIGINT, 78 (EX_CONFIG) for a bad configuration, the tools' codes otherwise
+// (1 failure, 3 domain unavailable, 4 flow not found).
+#include "InitiatorService.hpp"
+#include "Notifier.hpp"
+#include "ServiceConfig.hpp"
+#include "ServiceLog.hpp"
+#include "TargetService.hpp"
+
+#include <ExitRequest.hpp>
+#include <ToolMain.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+namespace
+{
+    constexpr char const* programName = "mxl-fabrics-service";
+
+    mxl::tools::ExitCode runService(mxl::service::ServiceConfig const& config)
+    {
+        using namespace mxl::service;
+        log::setLevel(config.logLevel);
+        Notifier notifier;
+        if (auto const watchdog = notifier.watchdogInterval())
+        {
+            log::info("watchdog: pinging every {} ms", std::chrono::duration_cast<std::chrono::milliseconds>(*watchdog).count() / 2);
+        }
+        if (config.role == Role::Target)
+        {
+            TargetService service{config, notifier};
+            service.run();
+        }
+        else
+        {
+            InitiatorService service{config, notifier};
+            service.run();
+        }
+        return mxl::tools::ExitCode::Success;
+    }
+}
+
+int main(int argc, char** argv)
+{
+    mxl::tools::installExitRequestHandlers();
+    try
+    {
+        auto const config = mxl::service::loadServiceConfig(argc, argv);
+        if (!config)
+        {
+            return 0;
+        }
+        return mxl::tools::runToolMain(programName, [&] { return runService(*config); });
+    }
+    catch (mxl::service::ConfigError const& error)
+    {
+        fmt::print(stderr, "{}: {}\n", programName, error.what());
+        return mxl::service::configErrorExitCode;
+    }
+}
