@@ -1,6 +1,9 @@
 #include "DemoProcess.hpp"
 
+#include <fmt/format.h>
+
 #include <csignal>
+#include <filesystem>
 #include <regex>
 
 namespace mxl::test
@@ -40,6 +43,25 @@ namespace mxl::test
     {
         _process.signal(SIGTERM);
         return _process.wait(timeout);
+    }
+
+    std::optional<int> DemoProcess::kill()
+    {
+        _process.signal(SIGKILL);
+        auto const status = _process.wait(std::chrono::seconds{5});
+        for (auto const* role : {"initiator", "target"})
+        {
+            auto const prefix = fmt::format("mxl-{}-{}-", role, _process.pid());
+            std::error_code ignored;
+            for (auto const& entry : std::filesystem::directory_iterator{"/dev/shm", ignored})
+            {
+                if (entry.path().filename().string().starts_with(prefix))
+                {
+                    std::filesystem::remove(entry.path(), ignored);
+                }
+            }
+        }
+        return status;
     }
 
     std::optional<DemoSummary> DemoProcess::summary()

@@ -47,6 +47,10 @@ namespace mxl::test
             _process.signal(signalNumber);
         }
 
+        // SIGKILL, wait, and remove the shm provider's files the process could not remove itself (libmxl-fabrics names
+        // them mxl-<role>-<pid>-<n>); returns the exit status (128 + SIGKILL).
+        std::optional<int> kill();
+
         // The "summary:" line among the remaining stdout (call after the process ended).
         std::optional<DemoSummary> summary();
 

@@ -53,8 +53,7 @@ namespace mxl::test
             FlowChecker firstChecker{firstDomain.str(), source.flowId()};
             checkIntact(firstChecker.check(source, 100, std::chrono::seconds{10}), 100, "first target before the kill");
 
-            second.process->signal(SIGKILL);
-            CHECK(second.process->wait(std::chrono::seconds{5}) == std::optional<int>{128 + SIGKILL});
+            CHECK(second.process->kill() == std::optional<int>{128 + SIGKILL});
             // tcp sees the connection close; shm sees its writes fail. Either way the initiator says so.
             auto const report = initiator->waitForLine("target 2: disconnected", std::chrono::seconds{10});
             CHECK_MESSAGE(report.has_value(), "the initiator did not report the lost target; stderr:\n", initiator->errors());
@@ -78,8 +77,7 @@ namespace mxl::test
                 checkIntact(checker.check(source, 100, std::chrono::seconds{10}), 100, "before the kill");
             }
 
-            target.process->signal(SIGKILL);
-            CHECK(target.process->wait(std::chrono::seconds{5}) == std::optional<int>{128 + SIGKILL});
+            CHECK(target.process->kill() == std::optional<int>{128 + SIGKILL});
             CHECK(initiator->waitForLine("target 1: disconnected", std::chrono::seconds{10}).has_value());
             // Documented: with every target gone for --connect-timeout seconds the initiator exits with status 1.
             CHECK_MESSAGE(initiator->wait(std::chrono::seconds{10}) == std::optional<int>{1}, "stderr:\n", initiator->errors());
@@ -96,8 +94,7 @@ namespace mxl::test
             {
                 auto first = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket});
                 checkIntact(checker.check(source, 100, std::chrono::seconds{10}), 100, "first initiator");
-                first->signal(SIGKILL);
-                CHECK(first->wait(std::chrono::seconds{5}) == std::optional<int>{128 + SIGKILL});
+                CHECK(first->kill() == std::optional<int>{128 + SIGKILL});
             }
             auto const headAfterKill = checker.headIndex();
 
