@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <optional>
+#include <string>
 
 namespace
 {
@@ -44,18 +46,27 @@ namespace
 int main(int argc, char** argv)
 {
     mxl::tools::installExitRequestHandlers();
-    try
+    // Bad configuration shows while loading the settings and also later (a node or HTTP address this host does not
+    // have); either way it ends with EX_CONFIG rather than the tools' failure code.
+    std::optional<std::string> configProblem;
+    auto const status = mxl::tools::runToolMain(programName,
+                                                [&]
+                                                {
+                                                    try
+                                                    {
+                                                        auto const config = mxl::service::loadServiceConfig(argc, argv);
+                                                        return config ? runService(*config) : mxl::tools::ExitCode::Success;
+                                                    }
+                                                    catch (mxl::service::ConfigError const& error)
+                                                    {
+                                                        configProblem = error.what();
+                                                        return mxl::tools::ExitCode::Success;
+                                                    }
+                                                });
+    if (configProblem)
     {
-        auto const config = mxl::service::loadServiceConfig(argc, argv);
-        if (!config)
-        {
-            return 0;
-        }
-        return mxl::tools::runToolMain(programName, [&] { return runService(*config); });
-    }
-    catch (mxl::service::ConfigError const& error)
-    {
-        fmt::print(stderr, "{}: {}\n", programName, error.what());
+        fmt::print(stderr, "{}: {}\n", programName, *configProblem);
         return mxl::service::configErrorExitCode;
     }
+    return status;
 }

@@ -1,0 +1,54 @@
+#include "ServiceScenario.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace mxl::test
+{
+    Settings targetSettings(ServiceDirectories const& directories, std::string const& node)
+    {
+        return {{"role", "target"},
+                {"domain", directories.destination.str()},
+                {"node", node},
+                {"service", "0"},
+                {"flow_definition", serviceTestFlow().string()},
+                {"ticket_file", directories.ticketFile()},
+                {"http_listen", node + ":0"},
+                {"stall_timeout_ms", "2000"},
+                {"status_interval_ms", "200"}};
+    }
+
+    Settings initiatorSettings(ServiceDirectories const& directories, std::string const& ticket)
+    {
+        return {
+            {"role", "initiator"},        {"domain", directories.source.str()}, {"flow_id", serviceTestFlowId}, {"ticket", ticket},
+            {"ticket_poll_ms", "200"},    {"connect_timeout_ms", "3000"},       {"backoff_initial_ms", "100"},  {"backoff_max_ms", "1000"},
+            {"stall_timeout_ms", "2000"}, {"status_interval_ms", "200"}};
+    }
+
+    std::vector<std::string> notifyEnvironment(NotifySocket const& socket, unsigned watchdogUsec)
+    {
+        std::vector<std::string> environment{"NOTIFY_SOCKET=" + socket.path()};
+        if (watchdogUsec != 0)
+        {
+            environment.push_back(fmt::format("WATCHDOG_USEC={}", watchdogUsec));
+        }
+        return environment;
+    }
+
+    std::uint64_t ticketEpoch(std::string const& path)
+    {
+        std::ifstream file{path};
+        std::stringstream text;
+        text << file.rdbuf();
+        auto const content = text.str();
+        auto const key = content.find("\"epoch\":\"");
+        if (key == std::string::npos)
+        {
+            return 0;
+        }
+        return std::stoull(content.substr(key + 9));
+    }
+}

@@ -1,0 +1,39 @@
+// The setups the process tests share: a source flow written by the test in one domain, a target service receiving
+// into another, an initiator service sending between them; each with the short timeouts that keep tests quick.
+#pragma once
+
+#include "NotifySocket.hpp"
+#include "ServiceProcess.hpp"
+#include "ServiceTestData.hpp"
+#include "TempDomain.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mxl::test
+{
+    struct ServiceDirectories
+    {
+        TempDomain source{"svc-source"};
+        TempDomain destination{"svc-destination"};
+        TempDomain tickets{"svc-tickets"};
+
+        [[nodiscard]] std::string ticketFile() const
+        {
+            return (tickets.path() / "target.ticket.json").string();
+        }
+    };
+
+    // Target settings on tcp; `node` is the address to listen on.
+    Settings targetSettings(ServiceDirectories const& directories, std::string const& node = "127.0.0.1");
+
+    // Initiator settings taking the ticket from `ticket` (a file or an http:// URL).
+    Settings initiatorSettings(ServiceDirectories const& directories, std::string const& ticket);
+
+    // "NOTIFY_SOCKET=<path>" and, when `watchdogUsec` is not 0, "WATCHDOG_USEC=<n>".
+    std::vector<std::string> notifyEnvironment(NotifySocket const& socket, unsigned watchdogUsec = 0);
+
+    // The "epoch" of a ticket file, 0 when it cannot be read.
+    std::uint64_t ticketEpoch(std::string const& path);
+}

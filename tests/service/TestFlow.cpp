@@ -1,0 +1,147 @@
+#include "TestFlow.hpp"
+
+#include "Checksum.hpp"
+#include "TempDomain.hpp"
+
+#include <mxl/time.h>
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <vector>
+
+namespace mxl::test
+{
+    namespace
+    {
+        void fillPattern(std::uint8_t* payload, std::uint64_t index, std::size_t size)
+        {
+            // A different byte sequence per index and offset: a shifted, truncated or swapped grain cannot match.
+            auto state = index * 0x9E3779B97F4A7C15ULL + 1;
+            for (std::size_t i = 0; i < size; ++i)
+            {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                payload[i] = static_cast<std::uint8_t>(state);
+            }
+        }
+    }
+
+    std::uint64_t patternChecksum(std::uint64_t index, std::size_t size)
+    {
+        std::vector<std::uint8_t> bytes(size);
+        fillPattern(bytes.data(), index, size);
+        return fnv1a(bytes.data(), bytes.size());
+    }
+
+    PatternWriter::PatternWriter(std::filesystem::path const& domain, std::filesystem::path const& definition)
+        : _instance{::mxlCreateInstance(domain.c_str(), nullptr)}
+    {
+        auto const text = readFile(definition);
+        if (_instance == nullptr || ::mxlCreateFlowWriter(_instance, text.c_str(), nullptr, &_writer, &_config, nullptr) != MXL_STATUS_OK)
+        {
+            throw std::runtime_error{fmt::format("cannot write flow {} in {}", definition.string(), domain.string())};
+        }
+        _thread = std::thread{[this] { writeLoop(); }};
+    }
+
+    PatternWriter::~PatternWriter()
+    {
+        _stop = true;
+        _thread.join();
+        ::mxlReleaseFlowWriter(_instance, _writer);
+        ::mxlDestroyInstance(_instance);
+    }
+
+    void PatternWriter::writeLoop()
+    {
+        auto const rate = _config.common.grainRate;
+        auto index = ::mxlGetCurrentIndex(&rate);
+        while (!_stop)
+        {
+            ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, index));
+            mxlGrainInfo grain{};
+            std::uint8_t* payload = nullptr;
+            if (::mxlFlowWriterOpenGrain(_writer, index, &grain, &payload) == MXL_STATUS_OK)
+            {
+                fillPattern(payload, index, grain.grainSize);
+                grain.validSlices = grain.totalSlices;
+                ::mxlFlowWriterCommitGrain(_writer, &grain);
+            }
+            index = std::max(index + 1, ::mxlGetCurrentIndex(&rate));
+        }
+    }
+
+    GrainVerifier::GrainVerifier(std::filesystem::path const& domain, std::string const& flowId)
+        : _instance{::mxlCreateInstance(domain.c_str(), nullptr)}
+    {
+        for (int attempt = 0; attempt < 100; ++attempt)
+        {
+            if (_instance != nullptr && ::mxlCreateFlowReader(_instance, flowId.c_str(), nullptr, &_reader) == MXL_STATUS_OK)
+            {
+                return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds{50});
+        }
+        if (_instance != nullptr)
+        {
+            ::mxlDestroyInstance(_instance);
+        }
+        throw std::runtime_error{fmt::format("flow {} did not appear in {}", flowId, domain.string())};
+    }
+
+    GrainVerifier::~GrainVerifier()
+    {
+        ::mxlReleaseFlowReader(_instance, _reader);
+        ::mxlDestroyInstance(_instance);
+    }
+
+    Verification GrainVerifier::check(std::uint64_t wanted, std::chrono::milliseconds timeout)
+    {
+        Verification result;
+        auto const deadline = std::chrono::steady_clock::now() + timeout;
+        while (result.verified < wanted && std::chrono::steady_clock::now() < deadline)
+        {
+            mxlFlowRuntimeInfo runtime{};
+            ::mxlFlowReaderGetRuntimeInfo(_reader, &runtime);
+            if (runtime.headIndex == 0 || runtime.headIndex < _next)
+            {
+                std::this_thread::sleep_for(std::chrono::milliseconds{5});
+                continue;
+            }
+            // Start at the head, and jump there when the ring has moved past the grain we were at.
+            if (_next == 0 || runtime.headIndex - _next > 8)
+            {
+                _next = runtime.headIndex;
+            }
+            mxlGrainInfo grain{};
+            std::uint8_t* payload = nullptr;
+            auto const status = ::mxlFlowReaderGetGrainNonBlocking(_reader, _next, &grain, &payload);
+            if (status != MXL_STATUS_OK || grain.index != _next || grain.validSlices < grain.totalSlices)
+            {
+                // Not (completely) arrived: a lost grain once a later one is the head, else wait for it.
+                if (_next < runtime.headIndex)
+                {
+                    ++_next;
+                }
+                else
+                {
+                    std::this_thread::sleep_for(std::chrono::milliseconds{2});
+                }
+                continue;
+            }
+            if (fnv1a(payload, grain.grainSize) == patternChecksum(_next, grain.grainSize))
+            {
+                ++result.verified;
+                result.lastIndex = _next;
+            }
+            else
+            {
+                ++result.mismatched;
+            }
+            ++_next;
+        }
+        return result;
+    }
+}

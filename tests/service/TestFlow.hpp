@@ -1,0 +1,67 @@
+// Both ends of a moved flow, seen from the test: PatternWriter writes grains whose every byte is a function of the
+// grain index (paced on the TAI clock at the flow's rate), and GrainVerifier reads the target's copy of the flow and
+// compares each complete grain's FNV-1a checksum with the one the pattern gives for that index.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include <mxl/flow.h>
+#include <mxl/mxl.h>
+
+namespace mxl::test
+{
+    // The checksum grain `index` must have when its payload is `size` bytes.
+    std::uint64_t patternChecksum(std::uint64_t index, std::size_t size);
+
+    class PatternWriter
+    {
+    public:
+        PatternWriter(std::filesystem::path const& domain, std::filesystem::path const& definition);
+        ~PatternWriter();
+
+        PatternWriter(PatternWriter const&) = delete;
+        PatternWriter& operator=(PatternWriter const&) = delete;
+
+    private:
+        mxlInstance _instance = nullptr;
+        mxlFlowWriter _writer = nullptr;
+        mxlFlowConfigInfo _config{};
+        std::atomic<bool> _stop{false};
+        std::thread _thread;
+
+        void writeLoop();
+    };
+
+    struct Verification
+    {
+        std::uint64_t verified = 0;
+        std::uint64_t mismatched = 0;
+        // The newest verified index.
+        std::uint64_t lastIndex = 0;
+    };
+
+    class GrainVerifier
+    {
+    public:
+        // Waits up to 5 s for the flow to exist in `domain`; throws std::runtime_error.
+        GrainVerifier(std::filesystem::path const& domain, std::string const& flowId);
+        ~GrainVerifier();
+
+        GrainVerifier(GrainVerifier const&) = delete;
+        GrainVerifier& operator=(GrainVerifier const&) = delete;
+
+        // Checks grains as they arrive, from the head onwards, until `wanted` are verified or `timeout` passes.
+        // Successive calls continue after the last grain looked at.
+        Verification check(std::uint64_t wanted, std::chrono::milliseconds timeout);
+
+    private:
+        mxlInstance _instance = nullptr;
+        mxlFlowReader _reader = nullptr;
+        std::uint64_t _next = 0;
+    };
+}

@@ -1,0 +1,242 @@
+// Bad configuration: each row is a config file or command line the service must refuse with exit code 78 and a
+// message naming where the setting came from, the key and the value.
+#include "ServiceProcess.hpp"
+#include "ServiceTestData.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <fstream>
+#include <map>
+#include <optional>
+
+namespace mxl::test
+{
+    namespace
+    {
+        struct BadConfig
+        {
+            char const* name;
+            // "target" or "initiator": which valid configuration the row starts from.
+            char const* role;
+            // Changes to it: a value, or nullopt to leave the key out.
+            std::map<std::string, std::optional<std::string>> changes;
+            // Lines appended to the file as they are.
+            std::string extraLines;
+            // Given on the command line instead of in the file.
+            bool onCommandLine;
+            // Every one must appear in the output; "{file}", "{dir}" are replaced.
+            std::vector<std::string> expected;
+        };
+
+        std::string expand(std::string text, std::string const& file, std::string const& dir)
+        {
+            for (auto const& [key, value] : {std::pair{std::string{"{file}"}, file}, std::pair{std::string{"{dir}"}, dir}})
+            {
+                for (auto at = text.find(key); at != std::string::npos; at = text.find(key))
+                {
+                    text.replace(at, key.size(), value);
+                }
+            }
+            return text;
+        }
+    }
+
+    TEST_CASE("bad configurations are refused with exit code 78 naming the file, the key and the value")
+    {
+        TempDomain domain{"svc-config"};
+        TempDomain files{"svc-config-files"};
+        auto const dir = files.str();
+        auto const notJson = files.path() / "not-json.json";
+        std::ofstream{notJson} << "this is not json\n";
+        auto const audio = sourcePath("flows/audio_48k_stereo.json").string();
+
+        std::map<std::string, std::map<std::string, std::string>> const valid{
+            {"target",
+             {{"role", "target"},
+              {"domain", domain.str()},
+              {"flow_definition", serviceTestFlow().string()},
+              {"ticket_file", dir + "/t.json"}}},
+            {"initiator", {{"role", "initiator"}, {"domain", domain.str()}, {"flow_id", serviceTestFlowId}, {"ticket", dir + "/t.json"}}},
+        };
+
+        std::vector<BadConfig> const table{
+            {"unknown key", "target", {}, "colour = red\n", false, {"file '{file}'", "colour"}},
+            {"line without =", "target", {}, "this line has no equals sign\n", false, {"file '{file}'", "this line has no equals sign"}},
+            {"key given twice", "target", {}, "role = initiator\n", false, {"file '{file}'", "key 'role' is given twice", "'initiator'"}},
+            {"unknown role", "target", {{"role", "sender"}}, "", false, {"file '{file}'", "key 'role' value 'sender'"}},
+            {"no role", "target", {{"role", std::nullopt}}, "", false, {"file '{file}'", "key 'role' is missing"}},
+            {"no domain", "target", {{"domain", std::nullopt}}, "", false, {"file '{file}'", "key 'domain' is missing"}},
+            {"missing domain",
+             "target",
+             {{"domain", "/nonexistent/mxl-domain"}},
+             "",
+             false,
+             {"file '{file}'", "key 'domain' value '/nonexistent/mxl-domain'", "not an existing directory"}},
+            {"unknown provider", "target", {{"provider", "udp"}}, "", false, {"file '{file}'", "key 'provider' value 'udp'"}},
+            {"port out of range", "target", {{"service", "70000"}}, "", false, {"file '{file}'", "key 'service' value '70000'"}},
+            {"http_listen without port",
+             "target",
+             {{"http_listen", "localhost"}},
+             "",
+             false,
+             {"file '{file}'", "key 'http_listen' value 'localhost'", "host:port"}},
+            {"http_listen port out of range",
+             "target",
+             {{"http_listen", "127.0.0.1:99999"}},
+             "",
+             false,
+             {"file '{file}'", "key 'http_listen' value '127.0.0.1:99999'"}},
+            {"http_listen on a foreign address",
+             "target",
+             {{"http_listen", "203.0.113.7:0"}},
+             "",
+             false,
+             {"file '{file}'", "key 'http_listen' value '203.0.113.7:0'", "cannot listen there"}},
+            {"node not on this host",
+             "target",
+             {{"node", "203.0.113.9"}},
+             "",
+             false,
+             {"file '{file}'", "key 'node' value '203.0.113.9'", "no tcp interface"}},
+            {"stall timeout not a number",
+             "target",
+             {{"stall_timeout_ms", "abc"}},
+             "",
+             false,
+             {"file '{file}'", "key 'stall_timeout_ms' value 'abc'", "500 to 600000"}},
+            {"stall timeout too short",
+             "target",
+             {{"stall_timeout_ms", "10"}},
+             "",
+             false,
+             {"file '{file}'", "key 'stall_timeout_ms' value '10'"}},
+            {"unknown log level", "target", {{"log_level", "loud"}}, "", false, {"file '{file}'", "key 'log_level' value 'loud'"}},
+            {"no flow definition",
+             "target",
+             {{"flow_definition", std::nullopt}},
+             "",
+             false,
+             {"file '{file}'", "key 'flow_definition' is missing"}},
+            {"flow definition missing",
+             "target",
+             {{"flow_definition", "/nonexistent/flow.json"}},
+             "",
+             false,
+             {"file '{file}'", "key 'flow_definition' value '/nonexistent/flow.json'", "cannot read"}},
+            {"flow definition not JSON",
+             "target",
+             {{"flow_definition", notJson.string()}},
+             "",
+             false,
+             {"file '{file}'", fmt::format("key 'flow_definition' value '{}'", notJson.string()), "not a JSON object"}},
+            {"audio flow",
+             "target",
+             {{"flow_definition", audio}},
+             "",
+             false,
+             {"file '{file}'", fmt::format("key 'flow_definition' value '{}'", audio), "audio flows cannot be received"}},
+            {"relative ticket file",
+             "target",
+             {{"ticket_file", "ticket.json"}},
+             "",
+             false,
+             {"file '{file}'", "key 'ticket_file' value 'ticket.json'", "absolute"}},
+            {"ticket directory missing",
+             "target",
+             {{"ticket_file", "/nonexistent/dir/t.json"}},
+             "",
+             false,
+             {"file '{file}'", "key 'ticket_file' value '/nonexistent/dir/t.json'", "does not exist"}},
+            {"initiator key on a target",
+             "target",
+             {{"flow_id", serviceTestFlowId}},
+             "",
+             false,
+             {"file '{file}'", "key 'flow_id'", "not a setting of a target"}},
+            {"flow id not a UUID",
+             "initiator",
+             {{"flow_id", "not-a-uuid"}},
+             "",
+             false,
+             {"file '{file}'", "key 'flow_id' value 'not-a-uuid'"}},
+            {"no ticket", "initiator", {{"ticket", std::nullopt}}, "", false, {"file '{file}'", "key 'ticket' is missing"}},
+            {"ticket over ftp",
+             "initiator",
+             {{"ticket", "ftp://198.51.100.1/t.json"}},
+             "",
+             false,
+             {"file '{file}'", "key 'ticket' value 'ftp://198.51.100.1/t.json'", "http://"}},
+            {"back-off inverted",
+             "initiator",
+             {{"backoff_initial_ms", "5000"}, {"backoff_max_ms", "1000"}},
+             "",
+             false,
+             {"file '{file}'", "key 'backoff_initial_ms' value '5000'", "backoff_max_ms"}},
+            {"bad option on the command line",
+             "initiator",
+             {{"connect_timeout_ms", "-5"}},
+             "",
+             true,
+             {"the command line", "key 'connect_timeout_ms' value '-5'"}},
+            {"bad provider on the command line",
+             "initiator",
+             {{"provider", "carrier-pigeon"}},
+             "",
+             true,
+             {"the command line", "key 'provider' value 'carrier-pigeon'"}},
+        };
+        CHECK(table.size() >= 15);
+
+        int row = 0;
+        for (auto const& bad : table)
+        {
+            auto const file = fmt::format("{}/case-{}.conf", dir, row++);
+            auto settings = valid.at(bad.role);
+            Settings commandLine;
+            for (auto const& [key, value] : bad.changes)
+            {
+                if (bad.onCommandLine)
+                {
+                    commandLine.emplace_back(key, *value);
+                }
+                else if (value)
+                {
+                    settings[key] = *value;
+                }
+                else
+                {
+                    settings.erase(key);
+                }
+            }
+            {
+                std::ofstream out{file};
+                for (auto const& [key, value] : settings)
+                {
+                    out << key << " = " << value << '\n';
+                }
+                out << bad.extraLines;
+            }
+            commandLine.insert(commandLine.begin(), {"config", file});
+            ServiceProcess service{commandLine};
+            auto const status = service.wait(std::chrono::seconds{10});
+            auto const output = service.output();
+            INFO("row: ", bad.name, "\noutput: ", output);
+            CHECK(status == std::optional<int>{78});
+            for (auto const& expected : bad.expected)
+            {
+                CHECK(output.find(expand(expected, file, dir)) != std::string::npos);
+            }
+        }
+    }
+
+    TEST_CASE("a missing config file is refused with exit code 78 naming the option and the path")
+    {
+        ServiceProcess service{{{"config", "/nonexistent/mxl/service.conf"}}};
+        auto const status = service.wait(std::chrono::seconds{10});
+        auto const output = service.output();
+        INFO(output);
+        CHECK(status == std::optional<int>{78});
+        CHECK(output.find("option --config value '/nonexistent/mxl/service.conf'") != std::string::npos);
+    }
+}
