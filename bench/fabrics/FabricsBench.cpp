@@ -126,8 +126,10 @@ int main(int argc, char** argv)
         TemporaryDomains const domains{ringSlots};
         TransportFactory const raw{makeRawTarget, makeRawInitiator};
         TransportFactory const mxl{makeMxlTarget, makeMxlInitiator};
-        fmt::print("# mxl-fabrics-bench: {} s per row after {} s warm-up, {} grains in flight, rings of {} grains, {}\n", options.seconds,
-                   warmupSeconds, options.depth, ringSlots, describePlacement(options.placement));
+        fmt::print(
+            "# mxl-fabrics-bench: {} s per run after {} s warm-up, median of {} run(s) by grains/s, {} grains in flight, rings of {} "
+            "grains, {}\n",
+            options.seconds, warmupSeconds, options.repeat, options.depth, ringSlots, describePlacement(options.placement));
         fmt::print("GB = 10^9 bytes of header (8192 B) + payload per grain; CPU = user + system time of each process over the measured "
                    "interval; latency = transfer call to the target's read returning.\n");
         for (auto const& provider : options.providers)
