@@ -66,7 +66,7 @@ namespace mxl::test
                           "eyJhZGRyZXNzRm9ybWF0IjoyLCJmYWJyaWNBZGRyZXNzIjoiQWdCaHAzOEFBQUVBQUFBQUFBQUFBQT09IiwiaWQiOiIxIiwicHJvdmlkZXIiOiJ0"
                           "Y3AiLCJyZWdpb25zIjpbeyJhZGRyIjoiMCIsImxlbiI6ImJpZyIsInJrZXkiOiIxIn1dfQ=="),
             "'len' is \"big\", expected a decimal number");
-        expectRejected(initiatorWith(domain.str(), flow, "@" + (domain.path() / "missing.json").string()), "cannot read target info file");
+        expectRejected(initiatorWith(domain.str(), flow, "@" + (domain.path() / "missing.json").string()), "cannot read the target info file");
     }
 
     TEST_CASE("tcp: a stale ticket (its target is gone) exits with status 2")
@@ -142,7 +142,7 @@ namespace mxl::test
         expectRejected({"-d", domain.str(), "-f", testFlow(smallV210).string(), "--count", "many"}, "--count");
         expectRejected({"-d", domain.str(), "-f", testFlow(smallV210).string(), "--no-such-option"}, "no-such-option");
         expectRejected({"-d", domain.str(), "-f", (domain.path() / "absent.json").string(), "-p", "tcp", "-n", "127.0.0.1"},
-                       "cannot read flow definition");
+                       "cannot read the flow definition");
         expectRejected({"-d", domain.str(), "-f", notJson.string(), "-p", "tcp", "-n", "127.0.0.1"}, "rejected");
         expectRejected({"-i", "-d", domain.str(), "-f", "0d6f3a52-1c84-4e97-b2a0-7e5c9d41f3b6"}, "needs -t/--target-info");
         expectRejected({"-i", "-d", domain.str(), "-f", "0d6f3a52-1c84-4e97-b2a0-7e5c9d41f3b6", "-t", "e30=", "-p", "tcp"},

@@ -2,8 +2,11 @@
 // the same statuses so that scripts can tell a typo from a missing flow.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace mxl::tools
 {
@@ -37,4 +40,16 @@ namespace mxl::tools
     private:
         ExitCode _code;
     };
+
+    template <typename... Args>
+    [[noreturn]] void badInput(fmt::format_string<Args...> format, Args&&... args)
+    {
+        throw ToolError{ExitCode::Usage, fmt::format(format, std::forward<Args>(args)...)};
+    }
+
+    template <typename... Args>
+    [[noreturn]] void runtimeFailure(fmt::format_string<Args...> format, Args&&... args)
+    {
+        throw ToolError{ExitCode::Failure, fmt::format(format, std::forward<Args>(args)...)};
+    }
 }

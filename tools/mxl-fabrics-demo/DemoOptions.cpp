@@ -1,6 +1,6 @@
 #include "DemoOptions.hpp"
 
-#include "ExitCode.hpp"
+#include "ToolError.hpp"
 
 #include <FabricsInterfaces.hpp>
 
@@ -95,7 +95,7 @@ Exit status:
         }
         catch (po::error const& error)
         {
-            badInput("{} (see --help)", error.what());
+            tools::badInput("{} (see --help)", error.what());
         }
         if (values.count("help") != 0)
         {
@@ -117,7 +117,7 @@ Exit status:
             auto const parsed = tools::parseProvider(provider);
             if (!parsed || *parsed == MXL_FABRICS_PROVIDER_ANY)
             {
-                badInput("unknown provider '{}' (expected tcp, verbs, efa or shm)", provider);
+                tools::badInput("unknown provider '{}' (expected tcp, verbs, efa or shm)", provider);
             }
             options.provider = *parsed;
         }
@@ -136,35 +136,36 @@ Exit status:
 
         if (options.domain.empty())
         {
-            badInput("missing -d/--domain (see --help)");
+            tools::badInput("missing -d/--domain (see --help)");
         }
         if (!std::filesystem::is_directory(options.domain))
         {
-            badInput("domain '{}' is not an existing directory", options.domain);
+            tools::badInput("domain '{}' is not an existing directory", options.domain);
         }
         if (options.flow.empty())
         {
-            badInput("missing -f/--flow: {} (see --help)", options.initiator ? "the id of the flow to send" : "the flow definition file");
+            tools::badInput("missing -f/--flow: {} (see --help)",
+                            options.initiator ? "the id of the flow to send" : "the flow definition file");
         }
         if (options.initiator)
         {
             if (options.targetInfo.empty())
             {
-                badInput("the initiator needs -t/--target-info: the ticket a target printed (see --help)");
+                tools::badInput("the initiator needs -t/--target-info: the ticket a target printed (see --help)");
             }
             if (!options.flowOptionsFile.empty())
             {
-                badInput("--flow-options applies to the target only: the initiator reads an existing flow");
+                tools::badInput("--flow-options applies to the target only: the initiator reads an existing flow");
             }
             if (!(options.connectTimeoutSeconds > 0.0 && options.connectTimeoutSeconds <= 3600.0))
             {
-                badInput("--connect-timeout {} is out of range (expected more than 0 and at most 3600 seconds)",
-                         options.connectTimeoutSeconds);
+                tools::badInput("--connect-timeout {} is out of range (expected more than 0 and at most 3600 seconds)",
+                                options.connectTimeoutSeconds);
             }
         }
         else if (options.targetInfo.size() > 1)
         {
-            badInput("a target writes one ticket file, but -t/--target-info was given {} times", options.targetInfo.size());
+            tools::badInput("a target writes one ticket file, but -t/--target-info was given {} times", options.targetInfo.size());
         }
         return options;
     }

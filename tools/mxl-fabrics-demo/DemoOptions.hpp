@@ -30,6 +30,6 @@ namespace mxl::demo
         double connectTimeoutSeconds = 10.0;
     };
 
-    // Parses argv. Returns nullopt after printing the help (--help); throws DemoError(BadInput) on a bad command line.
+    // Parses argv. Returns nullopt after printing the help (--help); throws ToolError(Usage) on a bad command line.
     std::optional<DemoOptions> parseDemoOptions(int argc, char** argv);
 }

@@ -1,6 +1,6 @@
 #include "InitiatorApp.hpp"
 
-#include "ExitCode.hpp"
+#include "ToolError.hpp"
 
 #include <ExitRequest.hpp>
 #include <FabricsInterfaces.hpp>
@@ -73,7 +73,7 @@ namespace mxl::demo
             auto const ticketProvider = tools::parseProvider(_targets.front().ticket.provider);
             if (!ticketProvider || *ticketProvider == MXL_FABRICS_PROVIDER_ANY)
             {
-                badInput("the ticket names provider '{}', which this demo does not know", _targets.front().ticket.provider);
+                tools::badInput("the ticket names provider '{}', which this demo does not know", _targets.front().ticket.provider);
             }
             provider = *ticketProvider;
         }
@@ -82,8 +82,8 @@ namespace mxl::demo
         {
             if (target.ticket.provider != tools::providerName(_interface.provider))
             {
-                badInput("a ticket is for a {} target, but this initiator uses {}", target.ticket.provider,
-                         tools::providerName(_interface.provider));
+                tools::badInput("a ticket is for a {} target, but this initiator uses {}", target.ticket.provider,
+                                tools::providerName(_interface.provider));
             }
         }
         setUpInitiator();
@@ -97,7 +97,8 @@ namespace mxl::demo
             mxlFabricsTargetInfo info = nullptr;
             if (auto const status = ::mxlFabricsTargetInfoFromString(ticket.json.c_str(), &info); status != MXL_STATUS_OK)
             {
-                badInput("the fabrics library rejected target info {} (mxlStatus {})", _targets.size() + 1, static_cast<int>(status));
+                tools::badInput("the fabrics library rejected target info {} (mxlStatus {})", _targets.size() + 1,
+                                static_cast<int>(status));
             }
             _targets.push_back({std::move(ticket), TargetInfo{info}, MXL_FABRICS_TARGET_NOT_CONNECTED, {}});
         }
@@ -109,24 +110,24 @@ namespace mxl::demo
         auto const status = ::mxlCreateFlowReader(_instance.mxl(), _flowId.c_str(), nullptr, &reader);
         if (status == MXL_ERR_FLOW_NOT_FOUND || status == MXL_ERR_INVALID_ARG)
         {
-            badInput("flow '{}' does not exist in domain '{}' (mxlStatus {})", _flowId, domain, static_cast<int>(status));
+            tools::badInput("flow '{}' does not exist in domain '{}' (mxlStatus {})", _flowId, domain, static_cast<int>(status));
         }
         if (status != MXL_STATUS_OK)
         {
-            runtimeFailure("cannot read flow '{}' in domain '{}' (mxlStatus {})", _flowId, domain, static_cast<int>(status));
+            tools::runtimeFailure("cannot read flow '{}' in domain '{}' (mxlStatus {})", _flowId, domain, static_cast<int>(status));
         }
         _reader = FlowReader{_instance.mxl(), reader};
         if (auto const infoStatus = ::mxlFlowReaderGetConfigInfo(reader, &_config); infoStatus != MXL_STATUS_OK)
         {
-            runtimeFailure("cannot read the configuration of flow '{}' (mxlStatus {})", _flowId, static_cast<int>(infoStatus));
+            tools::runtimeFailure("cannot read the configuration of flow '{}' (mxlStatus {})", _flowId, static_cast<int>(infoStatus));
         }
         bool const continuous = mxlIsContinuousDataFormat(static_cast<int>(_config.common.format));
         for (std::size_t i = 0; i < _targets.size(); ++i)
         {
             if (_targets[i].ticket.hasBounceBuffer != continuous)
             {
-                badInput("target info {} is for {} flow, but flow '{}' is {}", i + 1, continuous ? "a video or data" : "an audio", _flowId,
-                         continuous ? "audio" : "video or data");
+                tools::badInput("target info {} is for {} flow, but flow '{}' is {}", i + 1, continuous ? "a video or data" : "an audio",
+                                _flowId, continuous ? "audio" : "video or data");
             }
         }
     }
@@ -136,7 +137,7 @@ namespace mxl::demo
         mxlFabricsInitiator initiator = nullptr;
         if (auto const status = ::mxlFabricsCreateInitiator(_instance.fabrics(), &initiator); status != MXL_STATUS_OK)
         {
-            runtimeFailure("cannot create a fabrics initiator (mxlStatus {})", static_cast<int>(status));
+            tools::runtimeFailure("cannot create a fabrics initiator (mxlStatus {})", static_cast<int>(status));
         }
         _initiator = FabricsInitiator{_instance.fabrics(), initiator};
 
@@ -147,20 +148,22 @@ namespace mxl::demo
         auto const status = ::mxlFabricsInitiatorSetup(initiator, &config, nullptr);
         if (status == MXL_ERR_INVALID_ARG)
         {
-            badInput("the {} initiator cannot use node '{}' service '{}' (mxlStatus {})", tools::providerName(_interface.provider),
-                     _interface.node, _interface.service, static_cast<int>(status));
+            tools::badInput("the {} initiator cannot use node '{}' service '{}' (mxlStatus {})", tools::providerName(_interface.provider),
+                            _interface.node, _interface.service, static_cast<int>(status));
         }
         if (status != MXL_STATUS_OK)
         {
-            runtimeFailure("{} initiator setup failed (mxlStatus {})", tools::providerName(_interface.provider), static_cast<int>(status));
+            tools::runtimeFailure("{} initiator setup failed (mxlStatus {})", tools::providerName(_interface.provider),
+                                  static_cast<int>(status));
         }
         for (std::size_t i = 0; i < _targets.size(); ++i)
         {
             if (auto const addStatus = ::mxlFabricsInitiatorAddTarget(initiator, _targets[i].info.get()); addStatus != MXL_STATUS_OK)
             {
-                badInput("target info {} does not fit flow '{}': a different provider, or grains of another size or layout (mxlStatus {}; "
-                         "the library's message above says which)",
-                         i + 1, _flowId, static_cast<int>(addStatus));
+                tools::badInput(
+                    "target info {} does not fit flow '{}': a different provider, or grains of another size or layout (mxlStatus {}; "
+                    "the library's message above says which)",
+                    i + 1, _flowId, static_cast<int>(addStatus));
             }
         }
     }
@@ -203,7 +206,7 @@ namespace mxl::demo
             }
             if (status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
             {
-                runtimeFailure("connecting to the targets failed (mxlStatus {})", static_cast<int>(status));
+                tools::runtimeFailure("connecting to the targets failed (mxlStatus {})", static_cast<int>(status));
             }
             if (Clock::now() >= deadline)
             {
@@ -216,9 +219,10 @@ namespace mxl::demo
                                                describeState(_targets[i].state, _targets[i].reason));
                     }
                 }
-                badInput("target(s) {} did not accept a connection within {:.1f} s: the ticket is stale, or the target is not running or "
-                         "not reachable",
-                         missing, _connectTimeout.count());
+                tools::badInput(
+                    "target(s) {} did not accept a connection within {:.1f} s: the ticket is stale, or the target is not running or "
+                    "not reachable",
+                    missing, _connectTimeout.count());
             }
         }
         return false;
@@ -284,7 +288,7 @@ namespace mxl::demo
             }
             if (Clock::now() >= deadline)
             {
-                runtimeFailure("every target has been disconnected for {:.1f} s", _connectTimeout.count());
+                tools::runtimeFailure("every target has been disconnected for {:.1f} s", _connectTimeout.count());
             }
             std::this_thread::sleep_for(stateCheckInterval);
         }
@@ -304,7 +308,7 @@ namespace mxl::demo
         }
         else if (posted != MXL_STATUS_OK && posted != MXL_ERR_NOT_READY)
         {
-            runtimeFailure("posting {} failed (mxlStatus {})", what, static_cast<int>(posted));
+            tools::runtimeFailure("posting {} failed (mxlStatus {})", what, static_cast<int>(posted));
         }
         // NOT_READY: a target's transmit queue stayed full (the library retried); with one target nothing went out.
         bool const reachedNone = _connectedTargets == 0 || (posted == MXL_ERR_NOT_READY && _connectedTargets == 1);
@@ -328,7 +332,7 @@ namespace mxl::demo
             }
             if (status != MXL_ERR_NOT_READY)
             {
-                runtimeFailure("completing {} failed (mxlStatus {})", what, static_cast<int>(status));
+                tools::runtimeFailure("completing {} failed (mxlStatus {})", what, static_cast<int>(status));
             }
             if (Clock::now() >= deadline)
             {
@@ -356,10 +360,10 @@ namespace mxl::demo
         // Connectionless providers (shm) "connect" to any ticket; a target that never took a grain is not there.
         if (!_everDelivered)
         {
-            badInput("the target(s) took no grain in {:.1f} s after connecting: the ticket is stale, or the target is not running",
-                     silence.count());
+            tools::badInput("the target(s) took no grain in {:.1f} s after connecting: the ticket is stale, or the target is not running",
+                            silence.count());
         }
-        runtimeFailure("no grain could be delivered to any target for {:.1f} s", silence.count());
+        tools::runtimeFailure("no grain could be delivered to any target for {:.1f} s", silence.count());
     }
 
     void InitiatorApp::sendGrains()
@@ -419,11 +423,11 @@ namespace mxl::demo
             }
             if (status == MXL_ERR_FLOW_INVALID)
             {
-                runtimeFailure("flow '{}' was deleted or re-created by its writer", _flowId);
+                tools::runtimeFailure("flow '{}' was deleted or re-created by its writer", _flowId);
             }
             if (status != MXL_STATUS_OK)
             {
-                runtimeFailure("reading grain {} of flow '{}' failed (mxlStatus {})", index, _flowId, static_cast<int>(status));
+                tools::runtimeFailure("reading grain {} of flow '{}' failed (mxlStatus {})", index, _flowId, static_cast<int>(status));
             }
             bool const invalid = (grain.flags & MXL_GRAIN_FLAG_INVALID) != 0;
             // An invalid grain still moves the target's ring: the header alone, slices (0, 0), carries the flag.
@@ -495,11 +499,12 @@ namespace mxl::demo
             }
             if (status == MXL_ERR_FLOW_INVALID)
             {
-                runtimeFailure("flow '{}' was deleted or re-created by its writer", _flowId);
+                tools::runtimeFailure("flow '{}' was deleted or re-created by its writer", _flowId);
             }
             if (status != MXL_STATUS_OK)
             {
-                runtimeFailure("reading samples up to {} of flow '{}' failed (mxlStatus {})", head, _flowId, static_cast<int>(status));
+                tools::runtimeFailure("reading samples up to {} of flow '{}' failed (mxlStatus {})", head, _flowId,
+                                      static_cast<int>(status));
             }
             bool const sent = transfer([&] { return ::mxlFabricsInitiatorTransferSamples(_initiator.get(), head, batch); },
                                        fmt::format("samples up to {} (count {})", head, batch));

@@ -23,7 +23,7 @@ namespace mxl::demo
     class InitiatorApp
     {
     public:
-        // Sets up and adds every target; throws DemoError.
+        // Sets up and adds every target; throws ToolError.
         explicit InitiatorApp(DemoOptions const& options);
 
         // Connects, sends until SIGINT/SIGTERM or --count grains, disconnects and prints the summary.

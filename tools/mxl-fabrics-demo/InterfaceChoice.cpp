@@ -1,6 +1,6 @@
 #include "InterfaceChoice.hpp"
 
-#include "ExitCode.hpp"
+#include "ToolError.hpp"
 
 #include <FabricsInterfaces.hpp>
 
@@ -41,7 +41,7 @@ namespace mxl::demo
             auto const [end, error] = std::from_chars(service.data(), service.data() + service.size(), port);
             if (error != std::errc{} || end != service.data() + service.size() || port > 65535)
             {
-                badInput("service '{}' is not a port number (0-65535), which {} needs", service, tools::providerName(provider));
+                tools::badInput("service '{}' is not a port number (0-65535), which {} needs", service, tools::providerName(provider));
             }
         }
     }
@@ -56,9 +56,9 @@ namespace mxl::demo
                                            [](auto const& a, auto const& b) { return preference(a.provider) < preference(b.provider); });
         if (best == interfaces.end())
         {
-            badInput("no {} interface{} on this host (mxl-fabrics-info lists them)",
-                     provider == MXL_FABRICS_PROVIDER_ANY ? "fabrics" : tools::providerName(provider),
-                     node.empty() || nodeIsName ? std::string{} : fmt::format(" has address '{}'", node));
+            tools::badInput("no {} interface{} on this host (mxl-fabrics-info lists them)",
+                            provider == MXL_FABRICS_PROVIDER_ANY ? "fabrics" : tools::providerName(provider),
+                            node.empty() || nodeIsName ? std::string{} : fmt::format(" has address '{}'", node));
         }
 
         ChosenInterface chosen;

@@ -27,7 +27,7 @@ namespace mxl::demo
         Initiator,
     };
 
-    // `provider` ANY = automatic; `node`/`service` empty = see EndpointRole. Throws DemoError(BadInput) for a service
+    // `provider` ANY = automatic; `node`/`service` empty = see EndpointRole. Throws ToolError(Usage) for a service
     // that is not a port, or when no interface matches; prints "Selected interface: ...".
     ChosenInterface chooseInterface(mxlFabricsInstance fabrics, mxlFabricsProvider provider, std::string const& node,
                                     std::string const& service, EndpointRole role);

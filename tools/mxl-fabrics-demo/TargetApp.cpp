@@ -1,9 +1,9 @@
 #include "TargetApp.hpp"
 
 #include "Base64.hpp"
-#include "ExitCode.hpp"
 #include "TextFile.hpp"
 #include "Ticket.hpp"
+#include "ToolError.hpp"
 
 #include <ExitRequest.hpp>
 #include <FabricsInterfaces.hpp>
@@ -40,16 +40,6 @@ namespace mxl::demo
             return text;
         }
 
-        std::string readInputFile(std::string const& path, char const* what)
-        {
-            auto text = readTextFile(path);
-            if (!text)
-            {
-                badInput("cannot read {} '{}': {}", what, path, std::strerror(errno));
-            }
-            return std::move(*text);
-        }
-
         std::uint64_t bytesPerSlice(mxlFlowConfigInfo const& config)
         {
             std::uint64_t bytes = 0;
@@ -73,8 +63,9 @@ namespace mxl::demo
 
     void TargetApp::createFlow(DemoOptions const& options)
     {
-        auto const definition = readInputFile(options.flow, "flow definition");
-        auto const writerOptions = options.flowOptionsFile.empty() ? std::string{} : readInputFile(options.flowOptionsFile, "flow options");
+        auto const definition = tools::readTextFile(options.flow, "flow definition");
+        auto const writerOptions =
+            options.flowOptionsFile.empty() ? std::string{} : tools::readTextFile(options.flowOptionsFile, "flow options");
 
         mxlFlowWriter writer = nullptr;
         bool created = false;
@@ -82,13 +73,14 @@ namespace mxl::demo
                                                   writerOptions.empty() ? nullptr : writerOptions.c_str(), &writer, &_config, &created);
         if (status == MXL_ERR_UNKNOWN || status == MXL_ERR_INVALID_ARG)
         {
-            badInput("flow definition '{}'{} rejected (mxlStatus {}; MXL_LOG_LEVEL=warn shows why)", options.flow,
-                     writerOptions.empty() ? "" : fmt::format(" with options '{}'", options.flowOptionsFile), static_cast<int>(status));
+            tools::badInput("flow definition '{}'{} rejected (mxlStatus {}; MXL_LOG_LEVEL=warn shows why)", options.flow,
+                            writerOptions.empty() ? "" : fmt::format(" with options '{}'", options.flowOptionsFile),
+                            static_cast<int>(status));
         }
         if (status != MXL_STATUS_OK)
         {
-            runtimeFailure("cannot create a writer for flow definition '{}' in domain '{}' (mxlStatus {})", options.flow, options.domain,
-                           static_cast<int>(status));
+            tools::runtimeFailure("cannot create a writer for flow definition '{}' in domain '{}' (mxlStatus {})", options.flow,
+                                  options.domain, static_cast<int>(status));
         }
         _writer = FlowWriter{_instance.mxl(), writer};
         _flowId = formatUuid(_config.common.id);
@@ -102,7 +94,7 @@ namespace mxl::demo
         if (auto const readerStatus = ::mxlCreateFlowReader(_instance.mxl(), _flowId.c_str(), nullptr, &reader);
             readerStatus != MXL_STATUS_OK)
         {
-            runtimeFailure("cannot read back flow {} (mxlStatus {})", _flowId, static_cast<int>(readerStatus));
+            tools::runtimeFailure("cannot read back flow {} (mxlStatus {})", _flowId, static_cast<int>(readerStatus));
         }
         _reader = FlowReader{_instance.mxl(), reader};
         fmt::print("Target flow: {}\n", _flowId);
@@ -113,7 +105,7 @@ namespace mxl::demo
         mxlFabricsTarget target = nullptr;
         if (auto const status = ::mxlFabricsCreateTarget(_instance.fabrics(), &target); status != MXL_STATUS_OK)
         {
-            runtimeFailure("cannot create a fabrics target (mxlStatus {})", static_cast<int>(status));
+            tools::runtimeFailure("cannot create a fabrics target (mxlStatus {})", static_cast<int>(status));
         }
         _target = FabricsTarget{_instance.fabrics(), target};
 
@@ -125,25 +117,25 @@ namespace mxl::demo
         auto const status = ::mxlFabricsTargetSetup(target, &config, nullptr, &info);
         if (status == MXL_ERR_INVALID_ARG)
         {
-            badInput("the {} target cannot listen on node '{}' service '{}' (mxlStatus {})", tools::providerName(_interface.provider),
-                     _interface.node, _interface.service, static_cast<int>(status));
+            tools::badInput("the {} target cannot listen on node '{}' service '{}' (mxlStatus {})",
+                            tools::providerName(_interface.provider), _interface.node, _interface.service, static_cast<int>(status));
         }
         if (status != MXL_STATUS_OK)
         {
-            runtimeFailure("{} target setup on node '{}' service '{}' failed (mxlStatus {})", tools::providerName(_interface.provider),
-                           _interface.node, _interface.service, static_cast<int>(status));
+            tools::runtimeFailure("{} target setup on node '{}' service '{}' failed (mxlStatus {})",
+                                  tools::providerName(_interface.provider), _interface.node, _interface.service, static_cast<int>(status));
         }
         _targetInfo = TargetInfo{info};
 
         std::size_t size = 0;
         if (auto const sizeStatus = ::mxlFabricsTargetInfoToString(info, nullptr, &size); sizeStatus != MXL_STATUS_OK || size == 0)
         {
-            runtimeFailure("cannot serialize the target info (mxlStatus {})", static_cast<int>(sizeStatus));
+            tools::runtimeFailure("cannot serialize the target info (mxlStatus {})", static_cast<int>(sizeStatus));
         }
         std::vector<char> text(size);
         if (auto const textStatus = ::mxlFabricsTargetInfoToString(info, text.data(), &size); textStatus != MXL_STATUS_OK)
         {
-            runtimeFailure("cannot serialize the target info (mxlStatus {})", static_cast<int>(textStatus));
+            tools::runtimeFailure("cannot serialize the target info (mxlStatus {})", static_cast<int>(textStatus));
         }
         // The size counts the terminating NUL, which belongs neither in the base64 nor in the file.
         std::string const json{text.data()};
@@ -188,7 +180,7 @@ namespace mxl::demo
             }
             else if (status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
             {
-                runtimeFailure("reading grains from the fabric failed (mxlStatus {})", static_cast<int>(status));
+                tools::runtimeFailure("reading grains from the fabric failed (mxlStatus {})", static_cast<int>(status));
             }
         }
     }
@@ -246,7 +238,7 @@ namespace mxl::demo
             }
             if (status != MXL_STATUS_OK)
             {
-                runtimeFailure("reading samples from the fabric failed (mxlStatus {})", static_cast<int>(status));
+                tools::runtimeFailure("reading samples from the fabric failed (mxlStatus {})", static_cast<int>(status));
             }
             if (expectedHead != 0 && headIndex != expectedHead)
             {

@@ -18,7 +18,7 @@ namespace mxl::demo
     class TargetApp
     {
     public:
-        // Sets everything up and prints the ticket; throws DemoError.
+        // Sets everything up and prints the ticket; throws ToolError.
         explicit TargetApp(DemoOptions const& options);
 
         // Receives until SIGINT/SIGTERM or --count grains, then prints the summary.

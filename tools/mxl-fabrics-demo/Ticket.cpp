@@ -1,8 +1,8 @@
 #include "Ticket.hpp"
 
 #include "Base64.hpp"
-#include "ExitCode.hpp"
 #include "TextFile.hpp"
+#include "ToolError.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -17,29 +17,19 @@ namespace mxl::demo
 {
     namespace
     {
-        std::string readTicketFile(std::string const& path)
-        {
-            auto text = readTextFile(path);
-            if (!text)
-            {
-                badInput("cannot read target info file '{}': {}", path, std::strerror(errno));
-            }
-            return std::move(*text);
-        }
-
         void checkDecimalField(nlohmann::json const& object, char const* key, std::string const& where)
         {
             auto const field = object.find(key);
             if (field == object.end() || !field->is_string())
             {
-                badInput("target info {}: '{}' must be a decimal string", where, key);
+                tools::badInput("target info {}: '{}' must be a decimal string", where, key);
             }
             auto const& text = field->get_ref<std::string const&>();
             std::uint64_t value = 0;
             auto const [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
             if (error != std::errc{} || end != text.data() + text.size() || text.empty())
             {
-                badInput("target info {}: '{}' is \"{}\", expected a decimal number", where, key, text);
+                tools::badInput("target info {}: '{}' is \"{}\", expected a decimal number", where, key, text);
             }
         }
 
@@ -48,30 +38,30 @@ namespace mxl::demo
             auto const document = nlohmann::json::parse(json, nullptr, false);
             if (document.is_discarded() || !document.is_object())
             {
-                badInput("target info from {} is not a JSON object", source);
+                tools::badInput("target info from {} is not a JSON object", source);
             }
             if (!document.contains("addressFormat") || !document["addressFormat"].is_number_integer())
             {
-                badInput("target info from {}: 'addressFormat' must be a number", source);
+                tools::badInput("target info from {}: 'addressFormat' must be a number", source);
             }
             for (char const* key : {"fabricAddress", "id", "provider"})
             {
                 if (!document.contains(key) || !document[key].is_string() || document[key].get_ref<std::string const&>().empty())
                 {
-                    badInput("target info from {}: '{}' must be a non-empty string", source, key);
+                    tools::badInput("target info from {}: '{}' must be a non-empty string", source, key);
                 }
             }
             auto const& regions = document.find("regions");
             if (regions == document.end() || !regions->is_array() || regions->empty())
             {
-                badInput("target info from {}: 'regions' must be a non-empty array", source);
+                tools::badInput("target info from {}: 'regions' must be a non-empty array", source);
             }
             for (std::size_t i = 0; i < regions->size(); ++i)
             {
                 auto const where = fmt::format("from {}, region {}", source, i);
                 if (!(*regions)[i].is_object())
                 {
-                    badInput("target info {}: not an object", where);
+                    tools::badInput("target info {}: not an object", where);
                 }
                 for (char const* key : {"addr", "len", "rkey"})
                 {
@@ -92,12 +82,12 @@ namespace mxl::demo
         if (argument.starts_with('@'))
         {
             auto const path = argument.substr(1);
-            return checkTicket(readTicketFile(path), fmt::format("file '{}'", path));
+            return checkTicket(tools::readTextFile(path, "target info file"), fmt::format("file '{}'", path));
         }
         auto json = base64Decode(argument);
         if (!json)
         {
-            badInput("target info is not valid base64 (pass the string printed after 'Target info:', or @FILE for its JSON)");
+            tools::badInput("target info is not valid base64 (pass the string printed after 'Target info:', or @FILE for its JSON)");
         }
         return checkTicket(std::move(*json), "the command line");
     }
@@ -111,7 +101,7 @@ namespace mxl::demo
         int const fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (fd < 0)
         {
-            runtimeFailure("cannot create target info file '{}': {}", temporary, std::strerror(errno));
+            tools::runtimeFailure("cannot create target info file '{}': {}", temporary, std::strerror(errno));
         }
         std::size_t written = 0;
         while (written < json.size())
@@ -126,7 +116,7 @@ namespace mxl::demo
                 auto const error = errno;
                 ::close(fd);
                 ::unlink(temporary.c_str());
-                runtimeFailure("cannot write target info file '{}': {}", temporary, std::strerror(error));
+                tools::runtimeFailure("cannot write target info file '{}': {}", temporary, std::strerror(error));
             }
             written += static_cast<std::size_t>(n);
         }
@@ -135,7 +125,7 @@ namespace mxl::demo
         {
             auto const error = errno;
             ::unlink(temporary.c_str());
-            runtimeFailure("cannot publish target info file '{}': {}", path, std::strerror(error));
+            tools::runtimeFailure("cannot publish target info file '{}': {}", path, std::strerror(error));
         }
     }
 }

@@ -16,10 +16,10 @@ namespace mxl::demo
     };
 
     // Reads an initiator's `-t` argument: "@path" for a JSON file, anything else is base64 of the JSON. Throws
-    // DemoError(BadInput) naming what is wrong.
+    // ToolError(Usage) naming what is wrong.
     Ticket loadTicket(std::string const& argument);
 
     // The target's `-t` argument: writes `json` (no trailing NUL) to the path, a leading '@' stripped, atomically
-    // (temporary file + rename) and readable by the owner only. Throws DemoError(RuntimeFailure).
+    // (temporary file + rename) and readable by the owner only. Throws ToolError(Failure).
     void writeTicketFile(std::string const& argument, std::string const& json);
 }

@@ -1,8 +1,8 @@
 // mxl-fabrics-demo: moves an MXL flow from one domain to another over libfabric (target and initiator modes).
 #include "DemoOptions.hpp"
-#include "ExitCode.hpp"
 #include "InitiatorApp.hpp"
 #include "TargetApp.hpp"
+#include "ToolError.hpp"
 
 #include <ExitRequest.hpp>
 
@@ -22,7 +22,7 @@ int main(int argc, char** argv)
         auto const options = parseDemoOptions(argc, argv);
         if (!options)
         {
-            return static_cast<int>(ExitCode::Ok);
+            return static_cast<int>(mxl::tools::ExitCode::Success);
         }
         if (options->initiator)
         {
@@ -32,9 +32,9 @@ int main(int argc, char** argv)
         {
             TargetApp{*options}.run();
         }
-        return static_cast<int>(ExitCode::Ok);
+        return static_cast<int>(mxl::tools::ExitCode::Success);
     }
-    catch (DemoError const& error)
+    catch (mxl::tools::ToolError const& error)
     {
         fmt::print(stderr, "mxl-fabrics-demo: error: {}\n", error.what());
         return static_cast<int>(error.code());
@@ -42,6 +42,6 @@ int main(int argc, char** argv)
     catch (std::exception const& error)
     {
         fmt::print(stderr, "mxl-fabrics-demo: error: {}\n", error.what());
-        return static_cast<int>(ExitCode::RuntimeFailure);
+        return static_cast<int>(mxl::tools::ExitCode::Failure);
     }
 }
