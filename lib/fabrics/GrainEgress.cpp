@@ -40,6 +40,17 @@ namespace mxl::fabrics
         }
     }
 
+    RmaWrite GrainEgress::probe(TargetInfo const& ticket) const
+    {
+        RmaWrite write;
+        write.local = _local.slot(0).base();
+        write.length = 1;
+        write.descriptor = _local.slot(0).descriptor();
+        write.remoteAddress = ticket.regions.front().addr;
+        write.remoteKey = ticket.regions.front().rkey;
+        return write;
+    }
+
     std::vector<RmaWrite> GrainEgress::writes(TargetInfo const& ticket, std::uint64_t grainIndex, std::uint16_t start,
                                               std::uint16_t end) const
     {

@@ -24,6 +24,11 @@ namespace mxl::fabrics
 
         void checkRange(std::uint16_t start, std::uint16_t end) const;
 
+        // A one-byte write without remote CQ data of the grain header's version byte (1 at both ends) into the
+        // target's first region: it makes a connectionless provider set up its path to the peer and changes nothing
+        // at the target. Not zero bytes: shm 1.17 never completes a zero-byte write at the initiator.
+        [[nodiscard]] RmaWrite probe(TargetInfo const& ticket) const;
+
     private:
         GrainGeometry _geometry;
         GrainRegions const& _local;

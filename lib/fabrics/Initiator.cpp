@@ -260,6 +260,11 @@ namespace mxl::fabrics
         {
             auto const status = isConnectionLoss(completion.error) ? MXL_ERR_INTERRUPTED : statusFromFabricError(completion.error);
             disconnected(*link, fmt::format("a write failed: {} ({})", completion.errorText, completion.error), status);
+            return;
+        }
+        if (auto* connecting = std::get_if<LinkConnecting>(&link->state); connecting != nullptr && connecting->probePosted)
+        {
+            connected(*link, LinkConnected{std::nullopt, connecting->address});
         }
     }
 
@@ -287,6 +292,7 @@ namespace mxl::fabrics
 
     void Initiator::disconnected(TargetLink& link, std::string reason, mxlStatus status)
     {
+        auto const wasConnected = std::holds_alternative<LinkConnected>(link.state);
         disconnect(link);
         auto const retryIn = link.backoff;
         link.backoff = std::min(link.backoff * 2, maximumBackoff);
@@ -296,7 +302,8 @@ namespace mxl::fabrics
         // The first failure after a success is worth a warning; the retries that follow it are not.
         auto const level = link.failedAttempts++ == 0 ? log::Level::Warn : log::Level::Debug;
         log::emit(level, "fabrics initiator: {}: {}; retrying in {} ms", link.name, reason, retryIn.count());
-        if (link.everConnected)
+        // Reported once, when a connection is lost; failed reconnection attempts only update the reason.
+        if (wasConnected)
         {
             link.pendingError = status;
         }
@@ -310,6 +317,16 @@ namespace mxl::fabrics
         link.failedAttempts = 0;
         link.everConnected = true;
         log::info("fabrics initiator: {} connected", link.name);
+    }
+
+    bool Initiator::postProbe(TargetLink& link, Endpoint& endpoint, fi_addr_t address)
+    {
+        if (!endpoint.write(_egress.probe(link.ticket), address, contextOf(link.token)))
+        {
+            return false;
+        }
+        ++link.outstandingWrites;
+        return true;
     }
 
     mxlStatus Initiator::summary()

@@ -44,6 +44,8 @@ namespace mxl::fabrics
         // The connection failed or was lost: drop it, report once, retry after the link's back-off.
         void disconnected(TargetLink& link, std::string reason, mxlStatus status);
         void connected(TargetLink& link, LinkConnected state);
+        // RDM: posts the probe write of a connecting link; false while the provider answers EAGAIN.
+        bool postProbe(TargetLink& link, Endpoint& endpoint, fi_addr_t address);
 
     private:
         GrainGeometry _geometry;

@@ -5,9 +5,12 @@
 #include <rdma/fi_errno.h>
 
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <string>
@@ -33,6 +36,38 @@ namespace mxl::fabrics
             }
         }
 
+        // tcp accepts any address in fi_getinfo and only fails when it binds; find out here and say so.
+        void checkLocalAddress(char const* node, int family, void const* address)
+        {
+            sockaddr_storage storage{};
+            socklen_t length = 0;
+            if (family == AF_INET)
+            {
+                auto* ipv4 = reinterpret_cast<sockaddr_in*>(&storage);
+                ipv4->sin_family = AF_INET;
+                std::memcpy(&ipv4->sin_addr, address, sizeof(ipv4->sin_addr));
+                length = sizeof(sockaddr_in);
+            }
+            else
+            {
+                auto* ipv6 = reinterpret_cast<sockaddr_in6*>(&storage);
+                ipv6->sin6_family = AF_INET6;
+                std::memcpy(&ipv6->sin6_addr, address, sizeof(ipv6->sin6_addr));
+                length = sizeof(sockaddr_in6);
+            }
+            auto const probe = ::socket(family, SOCK_DGRAM, 0);
+            if (probe < 0)
+            {
+                return;
+            }
+            auto const bound = ::bind(probe, reinterpret_cast<sockaddr*>(&storage), length) == 0 || errno != EADDRNOTAVAIL;
+            ::close(probe);
+            if (!bound)
+            {
+                fail(MXL_ERR_NO_FABRIC, "node {} is not an address of this host", node);
+            }
+        }
+
         // tcp/verbs take a literal IP address (no name resolution) and a numeric port.
         std::uint32_t checkIpAddress(char const* node, char const* service)
         {
@@ -43,10 +78,12 @@ namespace mxl::fabrics
                 if (::inet_pton(AF_INET, node, buffer) == 1)
                 {
                     format = FI_SOCKADDR_IN;
+                    checkLocalAddress(node, AF_INET, buffer);
                 }
                 else if (::inet_pton(AF_INET6, node, buffer) == 1)
                 {
                     format = FI_SOCKADDR_IN6;
+                    checkLocalAddress(node, AF_INET6, buffer);
                 }
                 else
                 {

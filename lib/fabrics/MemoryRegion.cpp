@@ -1,6 +1,7 @@
 #include "MemoryRegion.hpp"
 
 #include "FabricError.hpp"
+#include "TargetInfo.hpp"
 
 #include <sys/uio.h>
 
@@ -17,6 +18,8 @@ namespace mxl::fabrics
         attr.iov_count = 1;
         attr.access = access;
         attr.iface = FI_HMEM_SYSTEM;
+        // Used only by providers without FI_MR_PROV_KEY (tcp in 1.17): keys must be unique within the domain.
+        attr.requested_key = randomId();
         fid_mr* mr = nullptr;
         check(fi_mr_regattr(domain.get(), &attr, 0, &mr), "fi_mr_regattr", fmt::format("{} bytes at {}", length, base));
         _mr = Fid<fid_mr>{mr};

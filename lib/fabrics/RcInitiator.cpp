@@ -61,7 +61,7 @@ namespace mxl::fabrics
         endpoint.bind(_completions);
         endpoint.enable();
         endpoint.connect(link.ticket.fabricAddress);
-        link.state = LinkConnecting{std::move(endpoint)};
+        link.state = LinkConnecting{std::move(endpoint), FI_ADDR_UNSPEC, false};
     }
 
     void RcInitiator::disconnect(TargetLink& link) noexcept

@@ -1,5 +1,7 @@
 #include "RdmInitiator.hpp"
 
+#include "common/Status.hpp"
+
 #include <algorithm>
 
 namespace mxl::fabrics
@@ -26,7 +28,8 @@ namespace mxl::fabrics
 
     void RdmInitiator::connect(TargetLink& link)
     {
-        connected(link, LinkConnected{std::nullopt, _av.insert(link.ticket.fabricAddress)});
+        link.state = LinkConnecting{std::nullopt, _av.insert(link.ticket.fabricAddress), false};
+        pollEvents();
     }
 
     void RdmInitiator::disconnect(TargetLink& link) noexcept
@@ -35,7 +38,31 @@ namespace mxl::fabrics
         {
             _av.remove(connection->address);
         }
+        if (auto* connecting = std::get_if<LinkConnecting>(&link.state))
+        {
+            _av.remove(connecting->address);
+        }
         link.state = LinkIdle{};
+    }
+
+    void RdmInitiator::pollEvents()
+    {
+        for (auto& link : _links)
+        {
+            auto* connecting = std::get_if<LinkConnecting>(&link->state);
+            if (connecting == nullptr || connecting->probePosted)
+            {
+                continue;
+            }
+            try
+            {
+                connecting->probePosted = postProbe(*link, _endpoint, connecting->address);
+            }
+            catch (Error const& e)
+            {
+                disconnected(*link, fmt::format("could not reach the target: {}", e.what()), e.status());
+            }
+        }
     }
 
     std::optional<Completion> RdmInitiator::wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline)

@@ -18,7 +18,8 @@ namespace mxl::fabrics
         void connect(TargetLink& link) override;
         void disconnect(TargetLink& link) noexcept override;
 
-        void pollEvents() override {}
+        // Posts the probe writes of connecting targets that the provider refused so far.
+        void pollEvents() override;
 
         std::optional<Completion> wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline) override;
 

@@ -21,10 +21,14 @@ namespace mxl::fabrics
     {
     };
 
-    // fi_connect posted (MSG providers), waiting for FI_CONNECTED.
+    // MSG: fi_connect posted, waiting for FI_CONNECTED. RDM: address inserted; a one-byte probe write (no remote
+    // CQ data, so the target sees nothing) must complete first, because shm answers the first writes to a new peer
+    // with EAGAIN until that peer has progressed through its side of the address exchange.
     struct LinkConnecting
     {
-        Endpoint endpoint;
+        std::optional<Endpoint> endpoint;
+        fi_addr_t address = FI_ADDR_UNSPEC;
+        bool probePosted = false;
     };
 
     struct LinkConnected
