@@ -30,67 +30,69 @@ namespace mxl::test
         {
             throw std::runtime_error{fmt::format("cannot bind the notify socket {}: {}", _path, std::strerror(errno))};
         }
+        _thread = std::thread{[this] { receiveLoop(); }};
     }
 
     NotifySocket::~NotifySocket()
     {
+        _stop = true;
+        _thread.join();
         ::close(_fd);
         ::unlink(_path.c_str());
     }
 
-    std::optional<NotifySocket::Message> NotifySocket::receive(Clock::time_point deadline)
+    void NotifySocket::receiveLoop()
     {
-        auto const left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-        pollfd pfd{_fd, POLLIN, 0};
-        if (left <= 0 || ::poll(&pfd, 1, static_cast<int>(left)) <= 0)
+        while (!_stop)
         {
-            return std::nullopt;
+            pollfd pfd{_fd, POLLIN, 0};
+            if (::poll(&pfd, 1, 50) <= 0)
+            {
+                continue;
+            }
+            char buffer[4096];
+            auto const n = ::recv(_fd, buffer, sizeof buffer, 0);
+            if (n > 0)
+            {
+                std::lock_guard lock{_mutex};
+                _received.push_back({Clock::now(), std::string(buffer, static_cast<std::size_t>(n))});
+                _arrived.notify_all();
+            }
         }
-        char buffer[4096];
-        auto const n = ::recv(_fd, buffer, sizeof buffer, 0);
-        if (n <= 0)
-        {
-            return std::nullopt;
-        }
-        _received.push_back({Clock::now(), std::string(buffer, static_cast<std::size_t>(n))});
-        return _received.back();
     }
 
     std::optional<NotifySocket::Message> NotifySocket::waitFor(std::string const& needle, std::chrono::milliseconds timeout)
     {
-        // Messages already received but not yet looked at come first.
-        while (_scanned < _received.size())
-        {
-            auto const& message = _received[_scanned++];
-            if (message.text.find(needle) != std::string::npos)
-            {
-                return message;
-            }
-        }
         auto const deadline = Clock::now() + timeout;
-        while (auto message = receive(deadline))
+        std::unique_lock lock{_mutex};
+        while (true)
         {
-            _scanned = _received.size();
-            if (message->text.find(needle) != std::string::npos)
+            for (; _scanned < _received.size(); ++_scanned)
             {
-                return message;
+                if (_received[_scanned].text.find(needle) != std::string::npos)
+                {
+                    return _received[_scanned++];
+                }
+            }
+            if (_arrived.wait_until(lock, deadline) == std::cv_status::timeout && _scanned == _received.size())
+            {
+                return std::nullopt;
             }
         }
-        return std::nullopt;
     }
 
     std::vector<NotifySocket::Message> NotifySocket::collect(std::string const& needle, std::chrono::milliseconds duration)
     {
+        std::this_thread::sleep_for(duration);
+        std::lock_guard lock{_mutex};
         std::vector<Message> matching;
-        auto const deadline = Clock::now() + duration;
-        while (auto message = receive(deadline))
+        for (; _scanned < _received.size(); ++_scanned)
         {
-            if (message->text.find(needle) != std::string::npos)
+            if (_received[_scanned].text.find(needle) != std::string::npos)
             {
-                matching.push_back(*message);
+                matching.push_back(_received[_scanned]);
             }
         }
-        _scanned = _received.size();
         return matching;
     }
 }

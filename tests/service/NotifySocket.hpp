@@ -1,10 +1,15 @@
 // The systemd side of the notify protocol, owned by a test: a datagram socket whose path is handed to the service as
-// NOTIFY_SOCKET. Every message is kept with the time it arrived, so that tests can check order and intervals.
+// NOTIFY_SOCKET. Like systemd, it reads all the time (a thread): sd_notify blocks once the socket's buffer is full.
+// Every message is kept with the time it arrived, so that tests can check order and intervals.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace mxl::test
@@ -37,19 +42,17 @@ namespace mxl::test
         // Keeps reading for `duration` and returns the messages containing `needle` received in that time.
         std::vector<Message> collect(std::string const& needle, std::chrono::milliseconds duration);
 
-        // Everything received so far (including what waitFor/collect returned).
-        [[nodiscard]] std::vector<Message> const& received() const noexcept
-        {
-            return _received;
-        }
-
     private:
         int _fd = -1;
         std::string _path;
+        std::mutex _mutex;
+        std::condition_variable _arrived;
         std::vector<Message> _received;
+        // Messages before this one were already looked at by waitFor/collect.
         std::size_t _scanned = 0;
+        std::atomic<bool> _stop{false};
+        std::thread _thread;
 
-        // One message, or nullopt at the deadline.
-        std::optional<Message> receive(Clock::time_point deadline);
+        void receiveLoop();
     };
 }

@@ -20,15 +20,8 @@ namespace mxl::test
         ServiceProcess(Settings const& settings, std::vector<std::string> const& environment = {},
                        std::vector<std::string> const& launcher = {});
 
-        std::optional<std::string> waitForLine(std::string const& needle, std::chrono::milliseconds timeout)
-        {
-            auto line = _process.waitForLine(needle, timeout);
-            if (line)
-            {
-                _seen += *line + '\n';
-            }
-            return line;
-        }
+        // Reads lines until one contains `needle`; returns it. Every line read is kept for output().
+        std::optional<std::string> waitForLine(std::string const& needle, std::chrono::milliseconds timeout);
 
         // Everything printed so far (lines already returned by waitForLine included).
         std::string output(std::chrono::milliseconds timeout = std::chrono::milliseconds{200})

@@ -164,6 +164,12 @@ namespace mxl::service
     bool InitiatorService::establish(Ticket ticket, std::string const& why)
     {
         bool const replacing = _target.has_value();
+        // Re-adding the same incarnation keeps the ticket's history: how long it has failed, and whether that was said.
+        auto const sameTicket = replacing && _target->ticket.sameIncarnation(ticket);
+        auto const since = sameTicket ? _target->since : Clock::now();
+        auto const reportedStale = sameTicket && _target->reportedStale;
+        auto const connected = sameTicket && _target->connected;
+        auto const delivered = sameTicket && _target->delivered;
         dropTarget();
         mxlFabricsTargetInfo info = nullptr;
         if (auto const status = ::mxlFabricsTargetInfoFromString(ticket.json.c_str(), &info); status != MXL_STATUS_OK)
@@ -190,7 +196,8 @@ namespace mxl::service
         }
         _metrics.setEpoch(ticket.epoch);
         _metrics.setState("connecting");
-        _target = Established{std::move(ticket), std::move(owned), now, MXL_FABRICS_TARGET_NOT_CONNECTED, now, false, false};
+        _target = Established{std::move(ticket), std::move(owned), since,        MXL_FABRICS_TARGET_NOT_CONNECTED, now,
+                              connected,         delivered,        reportedStale};
         return true;
     }
 
@@ -226,6 +233,7 @@ namespace mxl::service
         if (state == MXL_FABRICS_TARGET_CONNECTED)
         {
             log::info("connected to the target (epoch {})", _target->ticket.epoch);
+            _target->connected = true;
             _metrics.setState("active");
             _index = ::mxlGetCurrentIndex(&_flow.common.grainRate);
             _lastDelivery = now;
@@ -253,7 +261,10 @@ namespace mxl::service
         {
             reportStale(now, fmt::format("no connection in {} ms ({})", msSince(_target->since, now), stateName(_target->state)));
         }
-        if (_target->state == MXL_FABRICS_TARGET_DISCONNECTED && waited >= _config.stallTimeout.count() && _backoff.attemptDue(now))
+        // Before the first connection the library's own retries are all there is to do; a connection that was up and
+        // stays lost is rebuilt from scratch.
+        if (_target->connected && _target->state == MXL_FABRICS_TARGET_DISCONNECTED && waited >= _config.stallTimeout.count() &&
+            _backoff.attemptDue(now))
         {
             auto ticket = _target->ticket;
             establish(std::move(ticket), fmt::format("the connection has been lost for {} ms", waited));

@@ -44,6 +44,8 @@ namespace mxl::service
             Clock::time_point since;
             mxlFabricsTargetState state = MXL_FABRICS_TARGET_NOT_CONNECTED;
             Clock::time_point stateSince;
+            // The connection was up at least once on this ticket.
+            bool connected = false;
             // A grain got through on this ticket.
             bool delivered = false;
             bool reportedStale = false;

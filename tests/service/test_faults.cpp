@@ -1,0 +1,170 @@
+// Healing: a target killed and restarted, an initiator killed and restarted, a link cut for 10 s, a stale ticket.
+// Every grain that arrives is checked by checksum; recovery must happen without restarting the survivor.
+#include "ServiceScenario.hpp"
+#include "Skip.hpp"
+#include "TestFlow.hpp"
+#include "TwoHosts.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <csignal>
+#include <filesystem>
+#include <functional>
+#include <optional>
+
+namespace mxl::test
+{
+    namespace
+    {
+        using Clock = std::chrono::steady_clock;
+
+        // `context` is asked only on failure, so that it shows the services' output up to that moment.
+        void requireFlowing(GrainVerifier& verifier, std::uint64_t grains, std::chrono::milliseconds timeout,
+                            std::function<std::string()> const& context)
+        {
+            auto const result = verifier.check(grains, timeout);
+            bool const failed = result.verified < grains || result.mismatched != 0;
+            INFO((failed ? context() : std::string{}));
+            CHECK(result.mismatched == 0);
+            REQUIRE(result.verified >= grains);
+        }
+    }
+
+    TEST_CASE("target killed with SIGKILL and restarted: the initiator moves grains again within 5 s, on the new epoch")
+    {
+        ServiceDirectories directories;
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        NotifySocket targetNotify;
+        auto first = std::make_unique<ServiceProcess>(targetSettings(directories), notifyEnvironment(targetNotify));
+        REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        auto const firstEpoch = ticketEpoch(directories.ticketFile());
+        NotifySocket initiatorNotify;
+        ServiceProcess initiator{initiatorSettings(directories, directories.ticketFile()), notifyEnvironment(initiatorNotify)};
+        REQUIRE(initiatorNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        {
+            GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+            requireFlowing(verifier, 20, std::chrono::seconds{5}, [&] { return std::string{"before the kill"}; });
+        }
+
+        first->signal(SIGKILL);
+        REQUIRE(first->wait(std::chrono::seconds{5}));
+        first.reset();
+        NotifySocket restartedNotify;
+        ServiceProcess restarted{targetSettings(directories), notifyEnvironment(restartedNotify)};
+        REQUIRE(restartedNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        auto const restartedAt = Clock::now();
+        auto const secondEpoch = ticketEpoch(directories.ticketFile());
+        CHECK(secondEpoch != 0);
+        CHECK(secondEpoch != firstEpoch);
+
+        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        requireFlowing(verifier, 10, std::chrono::seconds{5}, [&] { return std::string{"after the restart"}; });
+        auto const recovery = std::chrono::duration<double>(Clock::now() - restartedAt).count();
+        INFO("grains moved again ", recovery, " s after the new target was ready");
+        CHECK(recovery < 5.0);
+        CHECK(initiator.output().find(fmt::format("new epoch {}", secondEpoch)) != std::string::npos);
+        CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
+        requireFlowing(verifier, 50, std::chrono::seconds{5}, [&] { return std::string{"steady after the restart"}; });
+    }
+
+    TEST_CASE("initiator killed with SIGKILL and restarted: the same target takes grains from the new one")
+    {
+        ServiceDirectories directories;
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        NotifySocket targetNotify;
+        ServiceProcess target{targetSettings(directories), notifyEnvironment(targetNotify)};
+        REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        auto const epoch = ticketEpoch(directories.ticketFile());
+        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        {
+            ServiceProcess first{initiatorSettings(directories, directories.ticketFile())};
+            requireFlowing(verifier, 20, std::chrono::seconds{10}, [&] { return std::string{"first initiator"}; });
+            first.signal(SIGKILL);
+            REQUIRE(first.wait(std::chrono::seconds{5}));
+        }
+        NotifySocket initiatorNotify;
+        ServiceProcess second{initiatorSettings(directories, directories.ticketFile()), notifyEnvironment(initiatorNotify)};
+        REQUIRE(initiatorNotify.waitFor("READY=1", std::chrono::seconds{5}));
+        requireFlowing(verifier, 30, std::chrono::seconds{5}, [&] { return std::string{"second initiator"}; });
+        // The target did not have to restart or rebuild for it.
+        CHECK(ticketEpoch(directories.ticketFile()) == epoch);
+        CHECK_FALSE(target.wait(std::chrono::milliseconds{0}));
+    }
+
+    TEST_CASE("a stale ticket handed to a fresh initiator is reported, never silently accepted")
+    {
+        ServiceDirectories directories;
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        auto const staleCopy = (directories.tickets.path() / "stale.ticket.json").string();
+        std::uint64_t staleEpoch = 0;
+        {
+            NotifySocket notify;
+            ServiceProcess old{targetSettings(directories), notifyEnvironment(notify)};
+            REQUIRE(notify.waitFor("READY=1", std::chrono::seconds{10}));
+            staleEpoch = ticketEpoch(directories.ticketFile());
+            std::filesystem::copy_file(directories.ticketFile(), staleCopy);
+            old.signal(SIGTERM);
+            REQUIRE(old.wait(std::chrono::seconds{5}) == std::optional<int>{0});
+        }
+        NotifySocket targetNotify;
+        ServiceProcess target{targetSettings(directories), notifyEnvironment(targetNotify)};
+        REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
+
+        NotifySocket initiatorNotify;
+        auto settings = initiatorSettings(directories, staleCopy);
+        settings.emplace_back("log_level", "debug");
+        ServiceProcess initiator{settings, notifyEnvironment(initiatorNotify)};
+        auto const report = initiator.waitForLine("looks stale", std::chrono::seconds{6});
+        REQUIRE_MESSAGE(report, initiator.output());
+        CHECK(report->find(fmt::format("epoch {}", staleEpoch)) != std::string::npos);
+        CHECK(report->find("still fetching") != std::string::npos);
+        auto const status = initiatorNotify.waitFor("STATUS=state=stale", std::chrono::seconds{2});
+        CHECK(status);
+        // Not ready, nothing arrived, and still running (fetching).
+        CHECK_FALSE(initiatorNotify.waitFor("READY=1", std::chrono::milliseconds{0}));
+        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        CHECK(verifier.check(1, std::chrono::seconds{1}).verified == 0);
+        CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
+    }
+
+    TEST_CASE("the link between two hosts cut for 10 s and restored: both services recover without a restart")
+    {
+        std::string whyNot;
+        auto hosts = TwoHosts::create(whyNot);
+        if (!hosts)
+        {
+            MXL_SKIP(whyNot.c_str());
+        }
+        ServiceDirectories directories;
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        NotifySocket targetNotify;
+        ServiceProcess target{targetSettings(directories, TwoHosts::targetAddress), notifyEnvironment(targetNotify), hosts->onTarget()};
+        auto const port = target.httpPort();
+        REQUIRE(port != 0);
+        REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        // Over the link: the initiator's only ticket source is the target's HTTP endpoint.
+        auto const url = fmt::format("http://{}:{}/ticket", TwoHosts::targetAddress, port);
+        NotifySocket initiatorNotify;
+        ServiceProcess initiator{initiatorSettings(directories, url), notifyEnvironment(initiatorNotify), hosts->onInitiator()};
+        REQUIRE_MESSAGE(initiatorNotify.waitFor("READY=1", std::chrono::seconds{10}), initiator.output());
+        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        requireFlowing(verifier, 20, std::chrono::seconds{5}, [&] { return std::string{"before the cut"}; });
+
+        REQUIRE(hosts->setLink(false));
+        std::this_thread::sleep_for(std::chrono::seconds{10});
+        CHECK(verifier.check(1, std::chrono::milliseconds{100}).verified == 0);
+        REQUIRE(hosts->setLink(true));
+        auto const restoredAt = Clock::now();
+
+        requireFlowing(verifier, 20, std::chrono::seconds{20},
+                       [&] { return "after the link came back\ninitiator:\n" + initiator.output() + "\ntarget:\n" + target.output(); });
+        INFO("grains moved again ", std::chrono::duration<double>(Clock::now() - restoredAt).count(), " s after the link came back");
+        CHECK_FALSE(target.wait(std::chrono::milliseconds{0}));
+        CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
+        initiator.signal(SIGTERM);
+        CHECK(initiator.wait(std::chrono::seconds{5}) == std::optional<int>{0});
+        target.signal(SIGTERM);
+        CHECK(target.wait(std::chrono::seconds{5}) == std::optional<int>{0});
+    }
+}
