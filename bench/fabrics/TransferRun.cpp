@@ -226,7 +226,6 @@ namespace mxl::bench
             };
 
             auto index = firstIndex;
-            shared.readUpTo.store(firstIndex);
             for (;; ++index)
             {
                 auto const now = monotonicNs();
@@ -359,6 +358,7 @@ namespace mxl::bench
         auto& shared = *arena.as<RunShared>();
         shared.measureFrom = noIndex;
         shared.lastIndex = noIndex;
+        shared.readUpTo = firstIndex;
 
         auto const target = forkChild(targetSide, shared, config, factory);
         auto const initiator = forkChild(initiatorSide, shared, config, factory);
