@@ -65,13 +65,23 @@ namespace mxl::fabrics
 
     bool Endpoint::write(RmaWrite const& write, fi_addr_t destination, void* context)
     {
-        iovec local{const_cast<void*>(write.local), write.length};
-        void* descriptor = write.descriptor;
+        std::vector<iovec> locals{{const_cast<void*>(write.local), write.length}};
+        std::vector<void*> descriptors{write.descriptor};
+        if (!write.gather.empty())
+        {
+            locals.clear();
+            descriptors.clear();
+            for (auto const& segment : write.gather)
+            {
+                locals.push_back({const_cast<void*>(segment.base), segment.length});
+                descriptors.push_back(segment.descriptor);
+            }
+        }
         fi_rma_iov remote{write.remoteAddress, write.length, write.remoteKey};
         fi_msg_rma message{};
-        message.msg_iov = &local;
-        message.desc = &descriptor;
-        message.iov_count = 1;
+        message.msg_iov = locals.data();
+        message.desc = descriptors.data();
+        message.iov_count = locals.size();
         message.addr = destination;
         message.rma_iov = &remote;
         message.rma_iov_count = 1;

@@ -10,6 +10,14 @@
 
 namespace mxl::fabrics
 {
+    // A local range of a scatter-gather write, with the descriptor of its registration.
+    struct LocalSegment
+    {
+        void const* base = nullptr;
+        std::size_t length = 0;
+        void* descriptor = nullptr;
+    };
+
     // One RMA write: a local range (with its descriptor) into a remote range, optionally carrying remote CQ data.
     struct RmaWrite
     {
@@ -20,6 +28,9 @@ namespace mxl::fabrics
         std::uint64_t remoteKey = 0;
         bool carriesImmediate = false;
         std::uint32_t immediate = 0;
+        // Sample transfers: when not empty, these local ranges (at most the provider's iov_limit) replace `local` and
+        // land back to back in the remote range; `length` is then their total.
+        std::vector<LocalSegment> gather;
     };
 
     class Endpoint

@@ -23,8 +23,7 @@ namespace mxl::fabrics
         auto const& config = memory.data->info.config;
         if (!mxlIsDiscreteDataFormat(static_cast<int>(config.common.format)))
         {
-            fail(MXL_ERR_UNSUPPORTED_OPERATION, "the {}'s flow carries samples (format {}): sample transfers are not implemented yet", role,
-                 config.common.format);
+            fail(MXL_ERR_INVALID_ARG, "the {}'s flow carries samples (format {}), not grains", role, config.common.format);
         }
         if (config.common.payloadLocation != MXL_PAYLOAD_LOCATION_HOST_MEMORY)
         {

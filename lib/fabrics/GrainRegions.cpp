@@ -3,11 +3,16 @@
 namespace mxl::fabrics
 {
     GrainRegions::GrainRegions(Domain const& domain, FlowMemory const& memory, GrainGeometry const& geometry, std::uint64_t access)
+        : GrainRegions{domain, grainSpans(memory, geometry), access}
     {
-        _regions.reserve(memory.grainCount);
-        for (std::uint32_t slot = 0; slot < memory.grainCount; ++slot)
+    }
+
+    GrainRegions::GrainRegions(Domain const& domain, RegionSpans const& spans, std::uint64_t access)
+    {
+        _regions.reserve(spans.size());
+        for (auto const& span : spans)
         {
-            _regions.emplace_back(domain, memory.grains[slot], geometry.regionBytes(), access);
+            _regions.emplace_back(domain, span.data(), span.size(), access);
         }
     }
 

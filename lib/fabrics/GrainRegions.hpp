@@ -1,8 +1,10 @@
-// The registrations of a discrete flow: one memory region per ring slot over [grain base, 8192 + grainSize).
+// The registrations of a discrete flow: one memory region per ring slot over [grain base, 8192 + grainSize); a target
+// registers its bounce-buffer entries the same way, one region per span.
 #pragma once
 
 #include "GrainGeometry.hpp"
 #include "MemoryRegion.hpp"
+#include "RegionSpans.hpp"
 #include "TargetInfo.hpp"
 
 #include <vector>
@@ -13,6 +15,7 @@ namespace mxl::fabrics
     {
     public:
         GrainRegions(Domain const& domain, FlowMemory const& memory, GrainGeometry const& geometry, std::uint64_t access);
+        GrainRegions(Domain const& domain, RegionSpans const& spans, std::uint64_t access);
 
         [[nodiscard]] MemoryRegion const& slot(std::size_t index) const noexcept
         {

@@ -12,8 +12,10 @@ namespace mxl::fabrics
     {
         constexpr std::chrono::milliseconds initialBackoff{100};
         constexpr std::chrono::milliseconds maximumBackoff{3000};
-        // How often a full transmit queue is drained and the post retried before TransferGrain reports NOT_READY.
-        constexpr int postAttempts = 1000;
+        // How long a full transmit queue is drained and the post retried before a transfer reports NOT_READY. A time, not
+        // a count of attempts: shm (1.17) takes the next write to a peer only after that peer's own progress completed the
+        // previous one, so a multi-write transfer (16-channel sample batches: 9 writes) waits for the target's process.
+        constexpr auto postPatience = std::chrono::milliseconds{50};
         // Completions consumed per pass, so that one busy target cannot keep MakeProgress from returning.
         constexpr int completionsPerPass = 4096;
 
@@ -40,9 +42,7 @@ namespace mxl::fabrics
         , _fabric{_info}
         , _domain{_fabric, _info}
         , _completions{_domain, initiatorCqDepth(*_info.get(), cqDepth), selected.traits->blockingCompletions}
-        , _geometry{GrainGeometry::of(memory, "initiator")}
-        , _local{_domain, memory, _geometry, FI_WRITE}
-        , _egress{_geometry, _local, maxMessageBytes(*_info.get(), caps)}
+        , _egress{_domain, memory, *_info.get(), maxMessageBytes(*_info.get(), caps)}
         , _orderedWrites{selected.orderedWrites}
     {
         if (!_orderedWrites)
@@ -94,7 +94,7 @@ namespace mxl::fabrics
             fail(MXL_ERR_INVALID_ARG, "target {} has address format {}, which {} cannot reach", ticket.id, ticket.addressFormat,
                  _traits.name);
         }
-        _egress.checkTarget(ticket);
+        _egress.admit(ticket);
 
         auto link = std::make_unique<TargetLink>();
         link->ticket = ticket;
@@ -112,11 +112,26 @@ namespace mxl::fabrics
         }
         disconnect(**found);
         _links.erase(found);
+        _egress.forget(targetId);
     }
 
     mxlStatus Initiator::transferGrain(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end)
     {
-        _egress.checkRange(start, end);
+        auto const& grains = _egress.grains();
+        grains.checkRange(start, end);
+        return fanOut(fmt::format("grain {}", grainIndex),
+                      [&](TargetLink& link) { return grains.writes(link.ticket, grainIndex, start, end); });
+    }
+
+    mxlStatus Initiator::transferSamples(std::uint64_t headIndex, std::size_t count)
+    {
+        auto& samples = _egress.samples();
+        return fanOut(fmt::format("samples up to {} (count {})", headIndex, count),
+                      [&](TargetLink& link) { return samples.writes(link.ticket, headIndex, count); });
+    }
+
+    mxlStatus Initiator::fanOut(std::string const& what, std::function<std::vector<RmaWrite>(TargetLink&)> const& plan)
+    {
         auto result = MXL_STATUS_OK;
         for (auto& link : _links)
         {
@@ -126,12 +141,12 @@ namespace mxl::fabrics
             }
             try
             {
-                transferTo(*link, _egress.writes(link->ticket, grainIndex, start, end));
+                transferTo(*link, plan(*link));
             }
             catch (Error const& e)
             {
                 // Recorded for this target only; the loop goes on to the others.
-                log::error("fabrics initiator: grain {} to {}: {}", grainIndex, link->name, e.what());
+                log::error("fabrics initiator: {} to {}: {}", what, link->name, e.what());
                 if (result == MXL_STATUS_OK)
                 {
                     result = e.status();
@@ -163,7 +178,9 @@ namespace mxl::fabrics
     void Initiator::post(TargetLink& link, RmaWrite const& write)
     {
         auto const token = link.token;
-        for (int attempt = 0; attempt < postAttempts; ++attempt)
+        auto const deadline = Clock::now() + postPatience;
+        PollPacer pacer;
+        while (true)
         {
             if (endpointOf(link).write(write, std::get<LinkConnected>(link.state).address, contextOf(token)))
             {
@@ -174,6 +191,14 @@ namespace mxl::fabrics
             if (auto completion = _completions.read())
             {
                 handle(*completion);
+            }
+            else if (Clock::now() >= deadline)
+            {
+                break;
+            }
+            else
+            {
+                pacer.pause(deadline);
             }
             if (link.token != token)
             {

@@ -4,11 +4,12 @@
 #pragma once
 
 #include "CompletionQueue.hpp"
-#include "GrainEgress.hpp"
+#include "FlowEgress.hpp"
 #include "InterfaceSelection.hpp"
 #include "PollPacer.hpp"
 #include "TargetLink.hpp"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -22,6 +23,7 @@ namespace mxl::fabrics
         void addTarget(TargetInfo const& ticket);
         void removeTarget(std::uint64_t targetId);
         mxlStatus transferGrain(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end);
+        mxlStatus transferSamples(std::uint64_t headIndex, std::size_t count);
         // Zero timeout: one non-blocking pass.
         mxlStatus makeProgress(std::chrono::milliseconds timeout);
 
@@ -48,9 +50,7 @@ namespace mxl::fabrics
         bool postProbe(TargetLink& link, Endpoint& endpoint, fi_addr_t address);
 
     private:
-        GrainGeometry _geometry;
-        GrainRegions _local;
-        GrainEgress _egress;
+        FlowEgress _egress;
         bool _orderedWrites;
         std::uint64_t _lastToken = 0;
 
@@ -70,6 +70,8 @@ namespace mxl::fabrics
         void releaseHeldWrites(TargetLink& link);
         void post(TargetLink& link, RmaWrite const& write);
         void transferTo(TargetLink& link, std::vector<RmaWrite> const& writes);
+        // Posts the writes `plan` makes for each connected target; a target that fails is reported, the others go on.
+        mxlStatus fanOut(std::string const& what, std::function<std::vector<RmaWrite>(TargetLink&)> const& plan);
         mxlStatus summary();
     };
 }

@@ -42,36 +42,81 @@ namespace mxl::fabrics
     {
         auto const parsed = SetupOptions::parse(options);
         auto const& memory = memoryOf(config.writer);
-        auto const geometry = GrainGeometry::of(memory, "target");
+        auto const sampleFlow = carriesSamples(memory);
+        auto const geometry = sampleFlow ? std::nullopt : std::optional<GrainGeometry>{GrainGeometry::of(memory, "target")};
         auto selected = selectInterface(config.interface, Role::Target);
         auto const depth = targetCqDepth(parsed, *selected.info.get());
 
         // Re-setup drops the previous endpoint first so that it can listen on the same address.
         ingress.reset();
         transport.reset();
+        samples.reset();
+        if (sampleFlow)
+        {
+            samples.emplace(config.writer);
+        }
+        auto const regions = sampleFlow ? samples->bounceBuffer().spans() : grainSpans(memory, *geometry);
         if (selected.traits->endpointType == FI_EP_MSG)
         {
-            transport = std::make_unique<RcTarget>(std::move(selected), memory, geometry, depth);
+            transport = std::make_unique<RcTarget>(std::move(selected), regions, depth);
         }
         else
         {
-            transport = std::make_unique<RdmTarget>(std::move(selected), memory, geometry, depth);
+            transport = std::make_unique<RdmTarget>(std::move(selected), regions, depth);
         }
-        ingress.emplace(config.writer, geometry);
+        if (!sampleFlow)
+        {
+            ingress.emplace(config.writer, *geometry);
+        }
     }
 
-    std::optional<std::uint64_t> Target::readGrain(std::chrono::milliseconds timeout)
+    TargetTransport& Target::setUp()
     {
         if (!transport)
         {
             fail(MXL_ERR_INVALID_STATE, "the target is not set up");
         }
-        auto const immediate = transport->nextArrival(timeout);
+        return *transport;
+    }
+
+    TargetInfo Target::ticket() const
+    {
+        auto info = transport->ticket();
+        if (samples)
+        {
+            info.bounceBuffer = samples->bounceBuffer().info();
+        }
+        return info;
+    }
+
+    std::optional<std::uint64_t> Target::readGrain(std::chrono::milliseconds timeout)
+    {
+        auto& arrivals = setUp();
+        if (!ingress)
+        {
+            fail(MXL_ERR_INVALID_STATE, "this target's flow carries samples: read it with ReadSamples, not ReadGrain");
+        }
+        auto const immediate = arrivals.nextArrival(timeout);
         if (!immediate)
         {
             return std::nullopt;
         }
         return ingress->arrive(*immediate);
+    }
+
+    std::optional<SampleArrival> Target::readSamples(std::chrono::milliseconds timeout)
+    {
+        auto& arrivals = setUp();
+        if (!samples)
+        {
+            fail(MXL_ERR_INVALID_STATE, "this target's flow carries grains: read it with ReadGrain, not ReadSamples");
+        }
+        auto const immediate = arrivals.nextArrival(timeout);
+        if (!immediate)
+        {
+            return std::nullopt;
+        }
+        return samples->arrive(*immediate);
     }
 
     std::unique_ptr<Initiator> setupInitiator(mxlFabricsInitiatorConfig const& config, char const* options)

@@ -6,6 +6,7 @@
 
 #include "GrainIngress.hpp"
 #include "Initiator.hpp"
+#include "SampleIngress.hpp"
 #include "TargetTransport.hpp"
 
 #include <memory>
@@ -16,12 +17,21 @@ namespace mxl::fabrics
 {
     struct Target
     {
+        // Sample flows; declared first so that its bounce buffer outlives the transport's registrations of it.
+        std::optional<SampleIngress> samples;
         std::unique_ptr<TargetTransport> transport;
         std::optional<GrainIngress> ingress;
 
         void setup(mxlFabricsTargetConfig const& config, char const* options);
+        // The transport's ticket, with bounceBufferInfo for a sample flow.
+        [[nodiscard]] TargetInfo ticket() const;
         // The index of the next grain that arrived (published to local readers), or nullopt after `timeout`.
         std::optional<std::uint64_t> readGrain(std::chrono::milliseconds timeout);
+        // The next sample batch that arrived (committed to the flow), or nullopt after `timeout`.
+        std::optional<SampleArrival> readSamples(std::chrono::milliseconds timeout);
+
+    private:
+        TargetTransport& setUp();
     };
 
     // Builds the initiator for the provider of `config`.

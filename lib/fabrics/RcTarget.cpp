@@ -22,13 +22,13 @@ namespace mxl::fabrics
         constexpr std::chrono::milliseconds eventSlice{50};
     }
 
-    RcTarget::RcTarget(SelectedInterface selected, FlowMemory const& memory, GrainGeometry const& geometry, std::size_t cqDepth)
+    RcTarget::RcTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth)
         : _info{std::move(selected.info)}
         , _fabric{_info}
         , _domain{_fabric, _info}
         , _completions{_domain, cqDepth, selected.traits->blockingCompletions}
         , _events{_fabric}
-        , _regions{_domain, memory, geometry, FI_REMOTE_WRITE}
+        , _regions{_domain, regions, FI_REMOTE_WRITE}
         , _listener{_fabric, _info, _events}
         , _receives{receivesToPost(*_info.get())}
     {
@@ -39,8 +39,8 @@ namespace mxl::fabrics
         _ticket.addressFormat = _info->addr_format;
         _ticket.provider = selected.traits->provider;
         _ticket.regions = _regions.remote(_domain);
-        log::info("fabrics target {} listening ({}, {} grain regions of {} bytes)", _ticket.id, selected.traits->name, _regions.count(),
-                  geometry.regionBytes());
+        log::info("fabrics target {} listening ({}, {} regions of {} bytes)", _ticket.id, selected.traits->name, _regions.count(),
+                  regions.empty() ? 0 : regions.front().size());
     }
 
     RcTarget::~RcTarget()

@@ -16,7 +16,7 @@ namespace mxl::fabrics
     class RcTarget final : public TargetTransport
     {
     public:
-        RcTarget(SelectedInterface selected, FlowMemory const& memory, GrainGeometry const& geometry, std::size_t cqDepth);
+        RcTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth);
         ~RcTarget() override;
 
         [[nodiscard]] TargetInfo const& ticket() const noexcept override

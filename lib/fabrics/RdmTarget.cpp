@@ -4,13 +4,13 @@
 
 namespace mxl::fabrics
 {
-    RdmTarget::RdmTarget(SelectedInterface selected, FlowMemory const& memory, GrainGeometry const& geometry, std::size_t cqDepth)
+    RdmTarget::RdmTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth)
         : _info{std::move(selected.info)}
         , _fabric{_info}
         , _domain{_fabric, _info}
         , _completions{_domain, cqDepth, selected.traits->blockingCompletions}
         , _av{_domain}
-        , _regions{_domain, memory, geometry, FI_REMOTE_WRITE}
+        , _regions{_domain, regions, FI_REMOTE_WRITE}
         , _endpoint{_domain, _info.get(), nullptr}
         , _receives{receivesToPost(*_info.get())}
     {
@@ -27,8 +27,8 @@ namespace mxl::fabrics
         _ticket.addressFormat = _info->addr_format;
         _ticket.provider = selected.traits->provider;
         _ticket.regions = _regions.remote(_domain);
-        log::info("fabrics target {} ready ({}, {} grain regions of {} bytes)", _ticket.id, selected.traits->name, _regions.count(),
-                  geometry.regionBytes());
+        log::info("fabrics target {} ready ({}, {} regions of {} bytes)", _ticket.id, selected.traits->name, _regions.count(),
+                  regions.empty() ? 0 : regions.front().size());
     }
 
     std::optional<std::uint32_t> RdmTarget::nextArrival(std::chrono::milliseconds timeout)

@@ -12,7 +12,7 @@ namespace mxl::fabrics
     class RdmTarget final : public TargetTransport
     {
     public:
-        RdmTarget(SelectedInterface selected, FlowMemory const& memory, GrainGeometry const& geometry, std::size_t cqDepth);
+        RdmTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth);
 
         [[nodiscard]] TargetInfo const& ticket() const noexcept override
         {

@@ -67,9 +67,15 @@ namespace
         return MXL_STATUS_OK;
     }
 
-    mxlStatus samplesUnsupported()
+    mxlStatus samplesStatus(std::optional<SampleArrival> const& arrival, std::uint64_t* outHeadIndex, std::size_t* outCount)
     {
-        fail(MXL_ERR_UNSUPPORTED_OPERATION, "sample (audio) transfers are not implemented in this build of libmxl-fabrics");
+        if (!arrival)
+        {
+            return MXL_ERR_NOT_READY;
+        }
+        *outHeadIndex = arrival->headIndex;
+        *outCount = arrival->count;
+        return MXL_STATUS_OK;
     }
 }
 
@@ -153,7 +159,7 @@ extern "C"
                          require(in_config, "the target config");
                          require(out_info, "out_info");
                          in_target->target.setup(*in_config, in_options);
-                         *out_info = new mxlFabricsTargetInfo_t{in_target->target.transport->ticket()};
+                         *out_info = new mxlFabricsTargetInfo_t{in_target->target.ticket()};
                          return MXL_STATUS_OK;
                      });
     }
@@ -174,14 +180,22 @@ extern "C"
                      });
     }
 
-    mxlStatus mxlFabricsTargetReadSamplesNonBlocking(mxlFabricsTarget, uint64_t*, size_t*)
+    mxlStatus mxlFabricsTargetReadSamplesNonBlocking(mxlFabricsTarget in_target, uint64_t* out_headIndex, size_t* out_count)
     {
-        return guard(__func__, samplesUnsupported);
+        return mxlFabricsTargetReadSamples(in_target, 0, out_headIndex, out_count);
     }
 
-    mxlStatus mxlFabricsTargetReadSamples(mxlFabricsTarget, uint16_t, uint64_t*, size_t*)
+    mxlStatus mxlFabricsTargetReadSamples(mxlFabricsTarget in_target, uint16_t in_timeoutMs, uint64_t* out_headIndex, size_t* out_count)
     {
-        return guard(__func__, samplesUnsupported);
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         require(out_headIndex, "out_headIndex");
+                         require(out_count, "out_count");
+                         return samplesStatus(in_target->target.readSamples(std::chrono::milliseconds{in_timeoutMs}), out_headIndex,
+                                              out_count);
+                     });
     }
 
     mxlStatus mxlFabricsCreateInitiator(mxlFabricsInstance in_instance, mxlFabricsInitiator* out_initiator)
@@ -265,9 +279,9 @@ extern "C"
         return guard(__func__, [&] { return setUp(in_initiator).transferGrain(in_grainIndex, in_startSlice, in_endSlice); });
     }
 
-    mxlStatus mxlFabricsInitiatorTransferSamples(mxlFabricsInitiator, uint64_t, size_t)
+    mxlStatus mxlFabricsInitiatorTransferSamples(mxlFabricsInitiator in_initiator, uint64_t in_headIndex, size_t in_count)
     {
-        return guard(__func__, samplesUnsupported);
+        return guard(__func__, [&] { return setUp(in_initiator).transferSamples(in_headIndex, in_count); });
     }
 
     mxlStatus mxlFabricsInitiatorMakeProgressNonBlocking(mxlFabricsInitiator in_initiator)

@@ -1,0 +1,70 @@
+#include "FlowEgress.hpp"
+
+#include "common/Status.hpp"
+
+namespace mxl::fabrics
+{
+    FlowEgress::Grains::Grains(Domain const& domain, FlowMemory const& memory, std::size_t maxMessageBytes)
+        : geometry{GrainGeometry::of(memory, "initiator")}
+        , local{domain, memory, geometry, FI_WRITE}
+        , egress{geometry, local, maxMessageBytes}
+    {
+    }
+
+    FlowEgress::FlowEgress(Domain const& domain, FlowMemory const& memory, fi_info const& info, std::size_t maxMessageBytes)
+    {
+        if (carriesSamples(memory))
+        {
+            _samples = std::make_unique<SampleEgress>(domain, memory, info.tx_attr->iov_limit);
+        }
+        else
+        {
+            _grains = std::make_unique<Grains>(domain, memory, maxMessageBytes);
+        }
+    }
+
+    void FlowEgress::admit(TargetInfo const& ticket)
+    {
+        if (_samples)
+        {
+            _samples->admit(ticket);
+            return;
+        }
+        if (ticket.bounceBuffer)
+        {
+            fail(MXL_ERR_INVALID_ARG, "target {} has a bounceBufferInfo: it receives samples, this initiator sends grains", ticket.id);
+        }
+        _grains->egress.checkTarget(ticket);
+    }
+
+    void FlowEgress::forget(std::uint64_t targetId) noexcept
+    {
+        if (_samples)
+        {
+            _samples->forget(targetId);
+        }
+    }
+
+    RmaWrite FlowEgress::probe(TargetInfo const& ticket) const
+    {
+        return _samples ? _samples->probe(ticket) : _grains->egress.probe(ticket);
+    }
+
+    GrainEgress const& FlowEgress::grains() const
+    {
+        if (!_grains)
+        {
+            fail(MXL_ERR_INVALID_STATE, "this initiator's flow carries samples: use TransferSamples, not TransferGrain");
+        }
+        return _grains->egress;
+    }
+
+    SampleEgress& FlowEgress::samples()
+    {
+        if (!_samples)
+        {
+            fail(MXL_ERR_INVALID_STATE, "this initiator's flow carries grains: use TransferGrain, not TransferSamples");
+        }
+        return *_samples;
+    }
+}

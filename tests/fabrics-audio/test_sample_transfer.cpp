@@ -1,0 +1,321 @@
+// Sample batches moved between a target and an initiator in one process over tcp and shm: every sample compared at the
+// target through a flow reader, 2 and 16 channels, rings of different lengths at the two ends, transfers an entry
+// cannot hold, bursts larger than the bounce buffer, and the calls of the other flavour.
+#include "FabricsHarness.hpp"
+#include "SamplePattern.hpp"
+
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace mxl::test;
+using namespace mxl::test::fabrics;
+using namespace std::chrono_literals;
+
+namespace
+{
+    struct AudioTransport
+    {
+        std::string label;
+        mxlFabricsProvider provider;
+        std::string targetNode;
+    };
+
+    std::vector<AudioTransport> audioTransports()
+    {
+        static std::atomic<unsigned> counter{0};
+        auto const shmName = "mxlaudio-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+        return {{"tcp", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1"}, {"shm", MXL_FABRICS_PROVIDER_SHM, shmName}};
+    }
+
+    constexpr std::size_t batch = 480;
+    // A head index well past zero, as TAI-derived indices are.
+    constexpr std::uint64_t firstHead = 1'000'000 * batch;
+
+    struct ReadResult
+    {
+        mxlStatus status = MXL_ERR_NOT_READY;
+        std::uint64_t headIndex = 0;
+        std::size_t count = 0;
+    };
+
+    // A source and a target domain with the same audio flow, a set-up target and an initiator connected to it.
+    struct AudioLink
+    {
+        AudioLink(AudioTransport const& transport, std::string const& flowFile, std::optional<std::uint64_t> sourceHistoryNs = std::nullopt,
+                  std::optional<std::uint64_t> targetHistoryNs = std::nullopt, char const* targetOptions = nullptr)
+            : sourceDomain{"audio-src", sourceHistoryNs}
+            , targetDomain{"audio-dst", targetHistoryNs}
+            , source{sourceDomain, flowDefinition(flowFile)}
+            , destination{targetDomain, flowDefinition(flowFile)}
+            , target{targetDomain, destination, interfaceConfig(transport.provider, transport.targetNode.c_str(), nullptr), targetOptions}
+            , initiator{
+                  sourceDomain, source,
+                  interfaceConfig(transport.provider, transport.provider == MXL_FABRICS_PROVIDER_TCP ? "127.0.0.1" : nullptr, nullptr)}
+        {
+            REQUIRE(target.setupStatus == MXL_STATUS_OK);
+            REQUIRE(mxlFabricsInitiatorAddTarget(initiator.initiator, target.ticket) == MXL_STATUS_OK);
+            auto const deadline = std::chrono::steady_clock::now() + 5s;
+            auto status = MXL_ERR_NOT_READY;
+            while (status == MXL_ERR_NOT_READY && std::chrono::steady_clock::now() < deadline)
+            {
+                static_cast<void>(read(0ms));
+                status = mxlFabricsInitiatorMakeProgressBlocking(initiator.initiator, 1);
+            }
+            REQUIRE(status == MXL_STATUS_OK);
+        }
+
+        FlowDomain sourceDomain;
+        FlowDomain targetDomain;
+        Flow source;
+        Flow destination;
+        TargetEnd target;
+        InitiatorEnd initiator;
+
+        ReadResult read(std::chrono::milliseconds timeout)
+        {
+            ReadResult result;
+            result.status =
+                mxlFabricsTargetReadSamples(target.target, static_cast<std::uint16_t>(timeout.count()), &result.headIndex, &result.count);
+            return result;
+        }
+
+        // The next read that is not NOT_READY, driving the initiator meanwhile (one thread: single writes only); NOT_READY
+        // after `timeout`.
+        ReadResult receive(std::chrono::milliseconds timeout)
+        {
+            auto const deadline = std::chrono::steady_clock::now() + timeout;
+            while (std::chrono::steady_clock::now() < deadline)
+            {
+                static_cast<void>(mxlFabricsInitiatorMakeProgressNonBlocking(initiator.initiator));
+                auto const result = read(1ms);
+                if (result.status != MXL_ERR_NOT_READY)
+                {
+                    return result;
+                }
+            }
+            return {};
+        }
+
+        // Writes and moves `batches` batches one after the other, each completed before the next; every sample checked.
+        void stream(std::uint64_t fromHead, std::size_t batches, std::uint32_t seed);
+    };
+}
+
+namespace
+{
+    struct Outcome
+    {
+        std::size_t delivered = 0;
+        std::size_t late = 0;
+        std::size_t corrupt = 0;
+        std::size_t outOfOrder = 0;
+        std::vector<std::uint64_t> heads;
+        // Every posted batch was delivered or reported late.
+        bool finished = false;
+    };
+
+    // Writes and posts `batches` batches from `fromHead` on, each completed at the initiator before the next when
+    // `settleEach`, while the target reads in its own thread, starting `targetDelay` late (a slow consumer), and compares
+    // every batch it delivers with the pattern. Its own thread because shm takes the next write to a peer only once the
+    // peer's progress completed the previous one, as between processes. NOT_READY (transmit queue full) is posted again:
+    // the imm-carrying write did not go out, so the target sees each batch at most once.
+    Outcome runTransfers(AudioLink& link, std::uint64_t fromHead, std::size_t batches, std::uint32_t seed, bool settleEach,
+                         std::chrono::milliseconds targetDelay)
+    {
+        Outcome outcome;
+        std::atomic<bool> posting{true};
+        std::thread reader{[&]
+                           {
+                               std::this_thread::sleep_for(targetDelay);
+                               auto quietUntil = std::chrono::steady_clock::now() + 5s;
+                               std::uint64_t lastHead = 0;
+                               while (outcome.delivered + outcome.late < batches && std::chrono::steady_clock::now() < quietUntil)
+                               {
+                                   auto const arrived = link.read(1ms);
+                                   if (arrived.status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+                                   {
+                                       ++outcome.late;
+                                   }
+                                   else if (arrived.status == MXL_STATUS_OK)
+                                   {
+                                       outcome.outOfOrder += arrived.headIndex <= lastHead || arrived.count != batch ? 1 : 0;
+                                       lastHead = arrived.headIndex;
+                                       outcome.heads.push_back(arrived.headIndex);
+                                       ++outcome.delivered;
+                                       outcome.corrupt +=
+                                           patternMismatches(link.destination.reader, arrived.headIndex, batch, seed).value_or(batch);
+                                   }
+                                   if (posting.load() || arrived.status != MXL_ERR_NOT_READY)
+                                   {
+                                       quietUntil = std::chrono::steady_clock::now() + 5s;
+                                   }
+                               }
+                               outcome.finished = outcome.delivered + outcome.late == batches;
+                           }};
+        auto const deadline = std::chrono::steady_clock::now() + 8s;
+        auto const settle = [&]
+        {
+            while (std::chrono::steady_clock::now() < deadline &&
+                   mxlFabricsInitiatorMakeProgressBlocking(link.initiator.initiator, 10) == MXL_ERR_NOT_READY)
+            {
+            }
+        };
+        for (std::size_t i = 0; i < batches && std::chrono::steady_clock::now() < deadline; ++i)
+        {
+            auto const head = fromHead + i * batch;
+            if (!writePatternSamples(link.source.writer, head, batch, seed))
+            {
+                break;
+            }
+            auto status = mxlFabricsInitiatorTransferSamples(link.initiator.initiator, head, batch);
+            while (status == MXL_ERR_NOT_READY && std::chrono::steady_clock::now() < deadline)
+            {
+                static_cast<void>(mxlFabricsInitiatorMakeProgressNonBlocking(link.initiator.initiator));
+                status = mxlFabricsInitiatorTransferSamples(link.initiator.initiator, head, batch);
+            }
+            if (settleEach)
+            {
+                settle();
+            }
+        }
+        settle();
+        posting = false;
+        reader.join();
+        return outcome;
+    }
+
+    void AudioLink::stream(std::uint64_t fromHead, std::size_t batches, std::uint32_t seed)
+    {
+        auto const outcome = runTransfers(*this, fromHead, batches, seed, true, 0ms);
+        CHECK(outcome.finished);
+        CHECK(outcome.delivered == batches);
+        CHECK(outcome.late == 0);
+        CHECK(outcome.corrupt == 0);
+        CHECK(outcome.outOfOrder == 0);
+        std::vector<std::uint64_t> expected(batches);
+        for (std::size_t i = 0; i < batches; ++i)
+        {
+            expected[i] = fromHead + i * batch;
+        }
+        CHECK(outcome.heads == expected);
+    }
+}
+
+TEST_CASE("sample batches arrive intact: 2 and 16 channels over tcp and shm")
+{
+    for (auto const& transport : audioTransports())
+    {
+        for (auto const* flowFile : {"audio_48k_stereo.json", "audio_48k_16ch.json"})
+        {
+            INFO(transport.label);
+            AudioLink link{transport, flowFile};
+            // Two seconds' worth, wrapping both 19456-sample rings several times.
+            link.stream(firstHead, 200, 3);
+            // The ticket describes the bounce buffer.
+            std::size_t size = 0;
+            REQUIRE(mxlFabricsTargetInfoToString(link.target.ticket, nullptr, &size) == MXL_STATUS_OK);
+            std::string json(size, '\0');
+            REQUIRE(mxlFabricsTargetInfoToString(link.target.ticket, json.data(), &size) == MXL_STATUS_OK);
+            CHECK(json.find("\"bounceBufferInfo\":{\"entryCount\":\"41\"") != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("rings of different lengths at the two ends")
+{
+    // 100 ms of history makes a 10240-sample ring, 1 s a 96256-sample ring: batches wrap at different places.
+    for (auto const& transport : audioTransports())
+    {
+        INFO(transport.label);
+        {
+            INFO("short source, long target");
+            AudioLink link{transport, "audio_48k_16ch.json", 100'000'000, 1'000'000'000};
+            link.stream(firstHead + 7, 120, 11);
+        }
+        {
+            INFO("long source, short target");
+            AudioLink link{transport, "audio_48k_stereo.json", 1'000'000'000, 100'000'000};
+            link.stream(firstHead + 13, 120, 12);
+        }
+    }
+}
+
+TEST_CASE("a transfer that a bounce-buffer entry cannot hold is refused and writes nothing")
+{
+    for (auto const& transport : audioTransports())
+    {
+        INFO(transport.label);
+        AudioLink link{transport, "audio_48k_stereo.json"};
+        REQUIRE(writePatternSamples(link.source.writer, firstHead + 2 * batch, 2 * batch, 5));
+        CHECK(mxlFabricsInitiatorTransferSamples(link.initiator.initiator, firstHead + 2 * batch, batch + 1) == MXL_ERR_INVALID_ARG);
+        CHECK(mxlFabricsInitiatorTransferSamples(link.initiator.initiator, firstHead + 2 * batch, 0) == MXL_ERR_INVALID_ARG);
+        CHECK(link.receive(300ms).status == MXL_ERR_NOT_READY);
+        // The link still works afterwards, with the same entry.
+        link.stream(firstHead + 3 * batch, 3, 5);
+    }
+}
+
+TEST_CASE("a burst larger than the bounce buffer: late batches are reported, never a stall or a mixed batch")
+{
+    for (auto const& transport : audioTransports())
+    {
+        INFO(transport.label);
+        AudioLink link{transport, "audio_48k_stereo.json"};
+        // Twice the 41 entries and then some.
+        constexpr std::size_t burst = 87;
+        auto const outcome = runTransfers(link, firstHead, burst, 21, false, 300ms);
+        MESSAGE(transport.label << ": " << outcome.delivered << " of " << burst << " batches delivered, " << outcome.late
+                                << " reported late");
+        CHECK(outcome.finished);
+        CHECK(outcome.corrupt == 0);
+        CHECK(outcome.outOfOrder == 0);
+        CHECK(outcome.delivered >= 1);
+        REQUIRE(!outcome.heads.empty());
+        CHECK(outcome.heads.back() == firstHead + (burst - 1) * batch);
+        // Nothing more is queued, and the next batches go through.
+        CHECK(link.receive(100ms).status == MXL_ERR_NOT_READY);
+        link.stream(firstHead + burst * batch, 2, 21);
+    }
+}
+
+TEST_CASE("a burst larger than the target's completion queue loses nothing")
+{
+    for (auto const& transport : audioTransports())
+    {
+        INFO(transport.label);
+        AudioLink link{transport, "audio_48k_16ch.json", std::nullopt, std::nullopt, R"({"cqDepth": 4})"};
+        // Fewer than the 41 entries, four times the completion queue.
+        constexpr std::size_t burst = 16;
+        auto const outcome = runTransfers(link, firstHead, burst, 31, false, 200ms);
+        CHECK(outcome.finished);
+        CHECK(outcome.delivered == burst);
+        CHECK(outcome.late == 0);
+        CHECK(outcome.corrupt == 0);
+        CHECK(outcome.outOfOrder == 0);
+    }
+}
+
+TEST_CASE("grain calls on sample ends and sample tickets on grain initiators are refused")
+{
+    auto const transport = audioTransports().front();
+    AudioLink link{transport, "audio_48k_stereo.json"};
+    std::uint64_t index = 0;
+    CHECK(mxlFabricsTargetReadGrainNonBlocking(link.target.target, &index) == MXL_ERR_INVALID_STATE);
+    CHECK(mxlFabricsInitiatorTransferGrain(link.initiator.initiator, 0, 0, 1) == MXL_ERR_INVALID_STATE);
+
+    FlowDomain videoDomain{"audio-video"};
+    Flow video{videoDomain, flowDefinition("v210_1080p25.json")};
+    InitiatorEnd videoInitiator{videoDomain, video, interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr)};
+    CHECK(mxlFabricsInitiatorAddTarget(videoInitiator.initiator, link.target.ticket) == MXL_ERR_INVALID_ARG);
+    TargetEnd videoTarget{videoDomain, video, interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr)};
+    REQUIRE(videoTarget.setupStatus == MXL_STATUS_OK);
+    CHECK(mxlFabricsInitiatorAddTarget(link.initiator.initiator, videoTarget.ticket) == MXL_ERR_INVALID_ARG);
+    std::size_t count = 0;
+    CHECK(mxlFabricsTargetReadSamplesNonBlocking(videoTarget.target, &index, &count) == MXL_ERR_INVALID_STATE);
+}
