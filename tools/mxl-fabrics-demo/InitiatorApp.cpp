@@ -460,14 +460,26 @@ namespace mxl::demo
         }
     }
 
+    std::uint64_t InitiatorApp::newestSampleIndex() const
+    {
+        mxlFlowRuntimeInfo runtime{};
+        if (::mxlFlowReaderGetRuntimeInfo(_reader.get(), &runtime) == MXL_STATUS_OK && runtime.headIndex != 0)
+        {
+            return runtime.headIndex;
+        }
+        return ::mxlGetCurrentIndex(&_config.common.grainRate);
+    }
+
     void InitiatorApp::sendSamples()
     {
         auto const rate = _config.common.grainRate;
-        std::size_t const batch = std::max<std::uint32_t>(_config.common.maxSyncBatchSizeHint, 1);
+        // Batches of the flow's commit hint: what its writer commits at once.
+        std::size_t const batch = std::max<std::uint32_t>(_config.common.maxCommitBatchSizeHint, 1);
         auto const timeoutNs = sourceTimeoutNs(nanosecondsPerGrain(rate) * batch);
 
-        // A range ends at (and includes) its head index; start with the batch ending now.
-        auto head = ::mxlGetCurrentIndex(&rate);
+        // A range ends at (and includes) its head index. The first batch ends at the newest sample the source committed
+        // (the present for a live source; a source running behind real time is followed from where it is).
+        auto head = newestSampleIndex();
         while (!done())
         {
             _stats.printIfDue();
@@ -479,17 +491,20 @@ namespace mxl::demo
                     break;
                 }
                 _stats.grainsLost(1);
-                head = std::max(::mxlGetCurrentIndex(&rate), head);
+                head = std::max(newestSampleIndex(), head);
                 continue;
             }
+            // Absolute deadlines on the TAI clock: batch k is due at the timestamp of its last sample, so pacing never
+            // drifts; a batch whose time has passed (a source in the past) goes at once.
             ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, head));
             mxlWrappedMultiBufferSlice slices{};
             auto const status = ::mxlFlowReaderGetSamples(_reader.get(), head, batch, timeoutNs, &slices);
             if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
             {
+                // The source's ring moved past us: resume at its newest batch.
                 _stats.fellBehind();
                 _stats.grainsLost(1);
-                head = std::max(::mxlGetCurrentIndex(&rate), head + batch);
+                head = std::max(newestSampleIndex(), head + batch);
                 continue;
             }
             if (status == MXL_ERR_OUT_OF_RANGE_TOO_EARLY)
@@ -508,6 +523,7 @@ namespace mxl::demo
             }
             bool const sent = transfer([&] { return ::mxlFabricsInitiatorTransferSamples(_initiator.get(), head, batch); },
                                        fmt::format("samples up to {} (count {})", head, batch));
+            log::debug("samples up to {} count {}{}", head, batch, sent ? "" : " not delivered");
             if (sent)
             {
                 _stats.bytesMoved((slices.base.fragments[0].size + slices.base.fragments[1].size) * slices.count);

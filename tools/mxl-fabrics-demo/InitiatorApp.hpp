@@ -70,6 +70,8 @@ namespace mxl::demo
         bool awaitReconnection();
         void sendGrains();
         void sendSamples();
+        // The source's head index, or the present on the TAI clock while it has written nothing.
+        [[nodiscard]] std::uint64_t newestSampleIndex() const;
         // Posts with `post` and waits until every connected target has it. False when it reached no target in time.
         bool transfer(std::function<mxlStatus()> const& post, std::string const& what);
         // After an undelivered grain: gives up when nothing was delivered for the connect timeout (exit 2 if nothing

@@ -236,6 +236,13 @@ namespace mxl::demo
             {
                 continue;
             }
+            if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+            {
+                // An initiator overwrote a bounce-buffer entry before this loop read it (the library logged which); the
+                // batch is gone, the next one is not.
+                _stats.grainsLost(1);
+                continue;
+            }
             if (status != MXL_STATUS_OK)
             {
                 tools::runtimeFailure("reading samples from the fabric failed (mxlStatus {})", static_cast<int>(status));
@@ -252,6 +259,7 @@ namespace mxl::demo
                 bytes = (slices.base.fragments[0].size + slices.base.fragments[1].size) * slices.count;
             }
             log::debug("samples up to {} count {} bytes {}", headIndex, count, bytes);
+            // The library copied the batch into the flow and committed it: local readers already see it.
             _stats.bytesMoved(bytes);
             _stats.grainCompleted();
         }

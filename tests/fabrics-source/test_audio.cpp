@@ -1,0 +1,104 @@
+// Audio between mxl-fabrics-demo processes over tcp and shm: minutes of 2- and 16-channel 48 kHz float32 audio written
+// into the past by this process, so it moves in seconds; every sample compared at the target through a reader of the
+// target's flow. The two domains keep different history durations, so the rings differ in length at the two ends.
+#include "AudioLoop.hpp"
+#include "Scenario.hpp"
+#include "SourceDomains.hpp"
+#include "Transports.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace mxl::test;
+using namespace std::chrono_literals;
+
+namespace
+{
+    // 1 s of history at the source (96256-sample rings), 0.5 s at the target (48128).
+    constexpr std::uint64_t sourceHistoryNs = 1'000'000'000;
+    constexpr std::uint64_t targetHistoryNs = 500'000'000;
+
+    void moveMinutes(Transport const& transport, char const* flowFile)
+    {
+        INFO(transport.name, " ", flowFile);
+        SourceDomain sourceDomain{"audio-src", sourceHistoryNs};
+        SourceDomain targetDomain{"audio-dst", targetHistoryNs};
+        // Batches of 100 ms: three minutes are 1800 batches.
+        constexpr std::uint32_t batch = 4800;
+        constexpr std::size_t batches = 1800;
+        auto const options = batchOptions(batch);
+        OptionsFile optionsFile{options};
+        auto const definition = sourcePath(std::string{"flows/"} + flowFile);
+        AudioLoop loop{sourceDomain.str(), readFile(definition), options, 77};
+        REQUIRE(loop.batchSamples() == batch);
+
+        auto target =
+            startTarget(targetDomain.str(), definition.string(), joined(transport.targetArguments, {"--flow-options", optionsFile.path()}));
+        REQUIRE(loop.prime());
+        REQUIRE(loop.attachTarget(targetDomain.str()));
+        auto initiator = startInitiator(sourceDomain.str(), loop.flowId(), {target.ticket});
+        auto const result = loop.run(batches, 4, 25s);
+        MESSAGE(std::string{transport.name} << " " << std::string{flowFile} << ": " << result.batchesVerified << " batches of " << batch
+                                            << " samples (" << static_cast<double>(result.batchesVerified * batch) / 48000.0
+                                            << " s of audio) verified in " << result.seconds << " s");
+        auto const sent = stopCleanly(*initiator, "initiator");
+        auto const received = stopCleanly(*target.process, "target");
+        INFO("initiator stderr:\n", initiator->errors(), "\ntarget stderr:\n", target.process->errors());
+        CHECK(result.batchesVerified == batches);
+        CHECK(result.batchesCorrupt == 0);
+        CHECK(result.wordsMismatched == 0);
+        CHECK(result.batchesGone == 0);
+        CHECK(sent.lost == 0);
+        CHECK(received.lost == 0);
+        CHECK(received.grains >= batches);
+    }
+}
+
+TEST_CASE("three minutes of 2-channel audio over tcp")
+{
+    moveMinutes(tcpIpv4, "audio_48k_stereo.json");
+}
+
+TEST_CASE("three minutes of 16-channel audio over tcp")
+{
+    moveMinutes(tcpIpv4, "audio_48k_16ch.json");
+}
+
+TEST_CASE("three minutes of 2-channel audio over shm")
+{
+    moveMinutes(sharedMemory, "audio_48k_stereo.json");
+}
+
+TEST_CASE("three minutes of 16-channel audio over shm")
+{
+    moveMinutes(sharedMemory, "audio_48k_16ch.json");
+}
+
+TEST_CASE("a burst of more batches than the target's completion queue holds: none lost")
+{
+    for (auto const* transport : {&tcpIpv4, &sharedMemory})
+    {
+        INFO(transport->name);
+        // 10 ms batches; 2 s of source history holds a 150-batch burst, 1.5 s at the target lets the check trail it.
+        SourceDomain sourceDomain{"audio-src", 2'000'000'000};
+        SourceDomain targetDomain{"audio-dst", 1'500'000'000};
+        constexpr std::size_t burst = 150;
+        auto const definition = sourcePath("flows/audio_48k_16ch.json");
+        AudioLoop loop{sourceDomain.str(), readFile(definition), {}, 5};
+        auto target = startTarget(targetDomain.str(), definition.string(), transport->targetArguments);
+        REQUIRE(loop.prime());
+        REQUIRE(loop.attachTarget(targetDomain.str()));
+        auto initiator = startInitiator(sourceDomain.str(), loop.flowId(), {target.ticket});
+        auto const result = loop.run(burst, 0, 15s);
+        MESSAGE(std::string{transport->name} << ": burst of " << burst << " batches: " << result.batchesVerified << " verified in "
+                                             << result.seconds << " s, " << result.batchesGone << " gone, " << result.batchesCorrupt
+                                             << " corrupt");
+        auto const sent = stopCleanly(*initiator, "initiator");
+        auto const received = stopCleanly(*target.process, "target");
+        MESSAGE("initiator moved " << sent.grains << " batches, lost " << sent.lost << "; target received " << received.grains << ", lost "
+                                   << received.lost);
+        INFO("initiator stderr:\n", initiator->errors(), "\ntarget stderr:\n", target.process->errors());
+        CHECK(result.batchesVerified == burst);
+        CHECK(result.batchesCorrupt == 0);
+        CHECK(result.batchesGone == 0);
+    }
+}
