@@ -16,6 +16,10 @@ namespace mxl::fabrics
         // a count of attempts: shm (1.17) takes the next write to a peer only after that peer's own progress completed the
         // previous one, so a multi-write transfer (16-channel sample batches: 9 writes) waits for the target's process.
         constexpr auto postPatience = std::chrono::milliseconds{50};
+        // How long writes to a target may go without any completion before the target counts as gone. Generous for the
+        // largest grains on the slowest provider here (a 2160p write completes in milliseconds), short enough that a
+        // dead shm peer does not hold back the other targets for long.
+        constexpr auto completionPatience = std::chrono::milliseconds{1000};
         // Completions consumed per pass, so that one busy target cannot keep MakeProgress from returning.
         constexpr int completionsPerPass = 4096;
 
@@ -184,7 +188,7 @@ namespace mxl::fabrics
         {
             if (endpointOf(link).write(write, std::get<LinkConnected>(link.state).address, contextOf(token)))
             {
-                ++link.outstandingWrites;
+                link.notePosted(Clock::now());
                 return;
             }
             // The transmit queue is full: completions free it.
@@ -231,6 +235,7 @@ namespace mxl::fabrics
     void Initiator::pass()
     {
         pollEvents();
+        expireStalledLinks();
         retryDueLinks();
         for (int i = 0; i < completionsPerPass; ++i)
         {
@@ -244,6 +249,20 @@ namespace mxl::fabrics
         for (auto& link : _links)
         {
             releaseHeldWrites(*link);
+        }
+    }
+
+    void Initiator::expireStalledLinks()
+    {
+        auto const now = Clock::now();
+        for (auto& link : _links)
+        {
+            if (link->stalled(now, completionPatience) && !std::holds_alternative<LinkDisconnected>(link->state))
+            {
+                disconnected(*link,
+                             fmt::format("no write completed for {} ms: the target is gone or stalled", completionPatience.count()),
+                             MXL_ERR_INTERRUPTED);
+            }
         }
     }
 
@@ -277,10 +296,7 @@ namespace mxl::fabrics
             // A late completion of a removed target or of a dropped connection.
             return;
         }
-        if (link->outstandingWrites > 0)
-        {
-            --link->outstandingWrites;
-        }
+        link->noteCompleted(Clock::now());
         if (completion.error != 0)
         {
             auto const status = isConnectionLoss(completion.error) ? MXL_ERR_INTERRUPTED : statusFromFabricError(completion.error);
@@ -350,7 +366,7 @@ namespace mxl::fabrics
         {
             return false;
         }
-        ++link.outstandingWrites;
+        link.notePosted(Clock::now());
         return true;
     }
 

@@ -65,6 +65,8 @@ namespace mxl::fabrics
         [[nodiscard]] virtual bool reportsNoTargets() const noexcept = 0;
 
         void pass();
+        // Targets whose writes stopped completing (a dead shm peer) are dropped and retried like lost connections.
+        void expireStalledLinks();
         void retryDueLinks();
         void handle(Completion const& completion);
         void releaseHeldWrites(TargetLink& link);

@@ -1,5 +1,7 @@
 #include "RdmInitiator.hpp"
 
+#include "ShmRegion.hpp"
+
 #include "common/Status.hpp"
 
 #include <algorithm>
@@ -28,6 +30,10 @@ namespace mxl::fabrics
 
     void RdmInitiator::connect(TargetLink& link)
     {
+        if (auto const region = shmRegionOf(link.ticket); region && !std::filesystem::exists(*region))
+        {
+            fail(MXL_ERR_NOT_READY, "the target's shm region {} does not exist: the target process has ended", region->string());
+        }
         link.state = LinkConnecting{std::nullopt, _av.insert(link.ticket.fabricAddress), false};
         pollEvents();
     }

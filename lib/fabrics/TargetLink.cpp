@@ -2,6 +2,28 @@
 
 namespace mxl::fabrics
 {
+    void TargetLink::notePosted(Clock::time_point now) noexcept
+    {
+        if (outstandingWrites++ == 0)
+        {
+            progressAt = now;
+        }
+    }
+
+    void TargetLink::noteCompleted(Clock::time_point now) noexcept
+    {
+        if (outstandingWrites > 0)
+        {
+            --outstandingWrites;
+        }
+        progressAt = now;
+    }
+
+    bool TargetLink::stalled(Clock::time_point now, std::chrono::milliseconds patience) const noexcept
+    {
+        return outstandingWrites > 0 && now - progressAt > patience;
+    }
+
     mxlFabricsTargetState TargetLink::publicState() const noexcept
     {
         struct Mapping

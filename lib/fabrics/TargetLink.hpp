@@ -54,6 +54,9 @@ namespace mxl::fabrics
         // completions of a dropped connection are recognised and ignored.
         std::uint64_t token = 0;
         std::size_t outstandingWrites = 0;
+        // When the oldest write still in flight was posted or the last completion arrived. shm never reports a dead
+        // peer (its writes simply stop completing), so a target that completes nothing for a while counts as gone.
+        Clock::time_point progressAt{};
         // Unordered RDM providers: imm-carrying writes waiting until every earlier write to this target completed.
         std::deque<RmaWrite> heldWrites;
         std::chrono::milliseconds backoff{100};
@@ -61,6 +64,11 @@ namespace mxl::fabrics
         bool everConnected = false;
         // A failure to report from the next MakeProgress call (once).
         std::optional<mxlStatus> pendingError;
+
+        void notePosted(Clock::time_point now) noexcept;
+        void noteCompleted(Clock::time_point now) noexcept;
+        // Writes are in flight and none completed for longer than `patience`.
+        [[nodiscard]] bool stalled(Clock::time_point now, std::chrono::milliseconds patience) const noexcept;
 
         [[nodiscard]] mxlFabricsTargetState publicState() const noexcept;
         // Something still to do before MakeProgress may report OK: connecting for the first time, or writes in flight.
