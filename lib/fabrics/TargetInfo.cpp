@@ -1,6 +1,6 @@
 #include "TargetInfo.hpp"
 
-#include "Base64.hpp"
+#include "common/Base64.hpp"
 #include "Provider.hpp"
 #include "common/Status.hpp"
 
@@ -96,7 +96,7 @@ namespace mxl::fabrics
         }
         Json json = {
             {"addressFormat", addressFormat},
-            {"fabricAddress", encodeBase64(fabricAddress)},
+            {"fabricAddress", encodeBase64({reinterpret_cast<char const*>(fabricAddress.data()), fabricAddress.size()})},
             {"id", decimal(id)},
             {"provider", provider == MXL_FABRICS_PROVIDER_ANY ? std::string{"unknown"} : std::string{*providerName(provider)}},
             {"regions", regionArray},
@@ -134,7 +134,7 @@ namespace mxl::fabrics
             return std::string{reinterpret_cast<char const*>(fabricAddress.data()),
                                ::strnlen(reinterpret_cast<char const*>(fabricAddress.data()), fabricAddress.size())};
         }
-        return encodeBase64(fabricAddress);
+        return encodeBase64({reinterpret_cast<char const*>(fabricAddress.data()), fabricAddress.size()});
     }
 
     TargetInfo TargetInfo::fromJson(char const* text)
@@ -162,7 +162,7 @@ namespace mxl::fabrics
         {
             fail(MXL_ERR_UNKNOWN, "target info: fabricAddress must be non-empty standard base64");
         }
-        info.fabricAddress = std::move(*address);
+        info.fabricAddress.assign(address->begin(), address->end());
         info.id = decimalMember(json, "id", "the ticket");
 
         // Tickets of newer SDKs may name providers we do not know: they read as ANY, as in the SDK.

@@ -1,6 +1,6 @@
 #include "TargetApp.hpp"
 
-#include "Base64.hpp"
+#include "common/Base64.hpp"
 #include "TextFile.hpp"
 #include "Ticket.hpp"
 #include "ToolError.hpp"
@@ -143,7 +143,7 @@ namespace mxl::demo
         {
             writeTicketFile(ticketFile, json);
         }
-        fmt::print("Target info: {}\n", base64Encode(json));
+        fmt::print("Target info: {}\n", mxl::encodeBase64(json));
         std::fflush(stdout);
     }
 

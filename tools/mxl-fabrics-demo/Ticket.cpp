@@ -1,8 +1,8 @@
 #include "Ticket.hpp"
 
-#include "Base64.hpp"
 #include "TextFile.hpp"
 #include "ToolError.hpp"
+#include "common/Base64.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -84,7 +84,12 @@ namespace mxl::demo
             auto const path = argument.substr(1);
             return checkTicket(tools::readTextFile(path, "target info file"), fmt::format("file '{}'", path));
         }
-        auto json = base64Decode(argument);
+        // A ticket copied from a terminal may bring spaces or a newline along.
+        auto const first = argument.find_first_not_of(" \t\r\n");
+        auto const text = first == std::string::npos
+                              ? std::string_view{}
+                              : std::string_view{argument}.substr(first, argument.find_last_not_of(" \t\r\n") - first + 1);
+        auto json = text.empty() ? std::nullopt : mxl::decodeBase64(text);
         if (!json)
         {
             tools::badInput("target info is not valid base64 (pass the string printed after 'Target info:', or @FILE for its JSON)");

@@ -1,8 +1,10 @@
-#include "Base64.hpp"
+#include "common/Base64.hpp"
+
+#include <cstdint>
 
 #include <array>
 
-namespace mxl::fabrics
+namespace mxl
 {
     namespace
     {
@@ -22,21 +24,21 @@ namespace mxl::fabrics
         constexpr auto sextets = decodingTable();
     }
 
-    std::string encodeBase64(std::vector<std::uint8_t> const& bytes)
+    std::string encodeBase64(std::string_view bytes)
     {
         std::string text;
         text.reserve((bytes.size() + 2) / 3 * 4);
         for (std::size_t i = 0; i < bytes.size(); i += 3)
         {
             auto const remaining = bytes.size() - i;
-            std::uint32_t group = std::uint32_t{bytes[i]} << 16;
+            std::uint32_t group = std::uint32_t{static_cast<unsigned char>(bytes[i])} << 16;
             if (remaining > 1)
             {
-                group |= std::uint32_t{bytes[i + 1]} << 8;
+                group |= std::uint32_t{static_cast<unsigned char>(bytes[i + 1])} << 8;
             }
             if (remaining > 2)
             {
-                group |= bytes[i + 2];
+                group |= static_cast<unsigned char>(bytes[i + 2]);
             }
             text += alphabet[(group >> 18) & 0x3F];
             text += alphabet[(group >> 12) & 0x3F];
@@ -46,7 +48,7 @@ namespace mxl::fabrics
         return text;
     }
 
-    std::optional<std::vector<std::uint8_t>> decodeBase64(std::string_view text)
+    std::optional<std::string> decodeBase64(std::string_view text)
     {
         if (text.size() % 4 != 0)
         {
@@ -62,7 +64,7 @@ namespace mxl::fabrics
             return std::nullopt;
         }
 
-        std::vector<std::uint8_t> bytes;
+        std::string bytes;
         bytes.reserve(text.size() / 4 * 3);
         std::uint32_t group = 0;
         auto const dataLength = text.size() - padding;
@@ -81,9 +83,9 @@ namespace mxl::fabrics
             group = (group << 6) | value;
             if (i % 4 == 3)
             {
-                bytes.push_back(static_cast<std::uint8_t>(group >> 16));
-                bytes.push_back(static_cast<std::uint8_t>(group >> 8));
-                bytes.push_back(static_cast<std::uint8_t>(group));
+                bytes += static_cast<char>(group >> 16);
+                bytes += static_cast<char>(group >> 8);
+                bytes += static_cast<char>(group);
                 group = 0;
             }
         }
