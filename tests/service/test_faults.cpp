@@ -1,9 +1,9 @@
 // Healing: a target killed and restarted, an initiator killed and restarted, a link cut for 10 s, a stale ticket.
 // Every grain that arrives is checked by checksum; recovery must happen without restarting the survivor.
+#include "NetworkNamespaces.hpp"
 #include "ServiceScenario.hpp"
 #include "Skip.hpp"
 #include "TestFlow.hpp"
-#include "TwoHosts.hpp"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -131,7 +131,7 @@ namespace mxl::test
     TEST_CASE("the link between two hosts cut for 10 s and restored: both services recover without a restart")
     {
         std::string whyNot;
-        auto hosts = TwoHosts::create(whyNot);
+        auto hosts = NetworkNamespaces::create(whyNot);
         if (!hosts)
         {
             MXL_SKIP(whyNot.c_str());
@@ -139,14 +139,15 @@ namespace mxl::test
         ServiceDirectories directories;
         PatternWriter source{directories.source.path(), serviceTestFlow()};
         NotifySocket targetNotify;
-        ServiceProcess target{targetSettings(directories, TwoHosts::targetAddress), notifyEnvironment(targetNotify), hosts->onTarget()};
+        ServiceProcess target{targetSettings(directories, NetworkNamespaces::firstAddress), notifyEnvironment(targetNotify),
+                              hosts->inFirst()};
         auto const port = target.httpPort();
         REQUIRE(port != 0);
         REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
         // Over the link: the initiator's only ticket source is the target's HTTP endpoint.
-        auto const url = fmt::format("http://{}:{}/ticket", TwoHosts::targetAddress, port);
+        auto const url = fmt::format("http://{}:{}/ticket", NetworkNamespaces::firstAddress, port);
         NotifySocket initiatorNotify;
-        ServiceProcess initiator{initiatorSettings(directories, url), notifyEnvironment(initiatorNotify), hosts->onInitiator()};
+        ServiceProcess initiator{initiatorSettings(directories, url), notifyEnvironment(initiatorNotify), hosts->inSecond()};
         REQUIRE_MESSAGE(initiatorNotify.waitFor("READY=1", std::chrono::seconds{10}), initiator.output());
         GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 20, std::chrono::seconds{5}, [&] { return std::string{"before the cut"}; });

@@ -5,11 +5,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
-#include <utility>
 
 namespace mxl::test
 {
@@ -30,8 +28,7 @@ namespace mxl::test
         // Runs `ip <arguments>` quietly; true on success.
         bool ip(std::string const& arguments)
         {
-            auto const command = fmt::format("{} {} >/dev/null 2>&1", ipCommand(), arguments);
-            auto const status = std::system(command.c_str());
+            auto const status = std::system(fmt::format("{} {} >/dev/null 2>&1", ipCommand(), arguments).c_str());
             return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
         }
 
@@ -62,68 +59,63 @@ namespace mxl::test
         }
     }
 
-    std::optional<NetworkNamespaces> NetworkNamespaces::create(std::string& whyNot)
+    std::unique_ptr<NetworkNamespaces> NetworkNamespaces::create(std::string& whyNot)
     {
         if (ipCommand().empty())
         {
             whyNot = "the ip command (iproute2) is not installed";
-            return std::nullopt;
+            return nullptr;
         }
-        // Names unique to this process: tests may run in parallel.
-        auto const tag = fmt::format("mxlfp{}", ::getpid());
-        NetworkNamespaces namespaces{tag + "a", tag + "b"};
-        if (!ip("netns add " + namespaces._first) || !ip("netns add " + namespaces._second))
+        // Names unique to this process: test cases run in parallel.
+        std::unique_ptr<NetworkNamespaces> namespaces{new NetworkNamespaces{fmt::format("mxlns{}", ::getpid())}};
+        auto const& tag = namespaces->_tag;
+        if (!ip(fmt::format("netns add {}a", tag)) || !ip(fmt::format("netns add {}b", tag)))
         {
             whyNot = "cannot create network namespaces (ip netns add failed: needs root or CAP_SYS_ADMIN)";
-            return std::nullopt;
+            return nullptr;
         }
-        auto const veth = tag + "v";
-        bool const wired =
-            ip(fmt::format("link add {0}0 netns {1} type veth peer name {0}1 netns {2}", veth, namespaces._first, namespaces._second)) &&
-            ip(fmt::format("-n {} addr add {}/24 dev {}0", namespaces._first, firstAddress, veth)) &&
-            ip(fmt::format("-n {} addr add {}/24 dev {}1", namespaces._second, secondAddress, veth)) &&
-            ip(fmt::format("-n {} link set {}0 up", namespaces._first, veth)) &&
-            ip(fmt::format("-n {} link set {}1 up", namespaces._second, veth)) &&
-            ip(fmt::format("-n {} link set lo up", namespaces._first)) && ip(fmt::format("-n {} link set lo up", namespaces._second));
-        if (!wired || !carrierUp(namespaces._first, veth + "0") || !carrierUp(namespaces._second, veth + "1"))
+        bool const wired = ip(fmt::format("link add {0}v0 netns {0}a type veth peer name {0}v1 netns {0}b", tag)) &&
+                           ip(fmt::format("-n {0}a addr add {1}/24 dev {0}v0", tag, firstAddress)) &&
+                           ip(fmt::format("-n {0}b addr add {1}/24 dev {0}v1", tag, secondAddress)) &&
+                           ip(fmt::format("-n {0}a link set {0}v0 up", tag)) && ip(fmt::format("-n {0}b link set {0}v1 up", tag)) &&
+                           ip(fmt::format("-n {0}a link set lo up", tag)) && ip(fmt::format("-n {0}b link set lo up", tag));
+        if (!wired || !carrierUp(tag + "a", tag + "v0") || !carrierUp(tag + "b", tag + "v1"))
         {
-            whyNot = "cannot connect the network namespaces with a veth pair (ip link add ... type veth failed)";
-            return std::nullopt;
+            whyNot = "cannot join the network namespaces with a veth pair (ip link add ... type veth failed)";
+            return nullptr;
         }
         return namespaces;
     }
 
-    NetworkNamespaces::NetworkNamespaces(std::string first, std::string second)
-        : _first{std::move(first)}
-        , _second{std::move(second)}
-    {
-    }
-
-    NetworkNamespaces::NetworkNamespaces(NetworkNamespaces&& other) noexcept
-        : _first{std::exchange(other._first, {})}
-        , _second{std::exchange(other._second, {})}
+    NetworkNamespaces::NetworkNamespaces(std::string tag)
+        : _tag{std::move(tag)}
     {
     }
 
     NetworkNamespaces::~NetworkNamespaces()
     {
-        // Deleting a namespace also removes its end of the veth pair, and with it the other end.
-        for (auto const* name : {&_first, &_second})
-        {
-            if (!name->empty())
-            {
-                ip("netns del " + *name);
-            }
-        }
+        // Deleting a namespace also removes its end of the veth pair, and with it the other end; deleting one that was
+        // never made is harmless.
+        ip(fmt::format("netns del {}a", _tag));
+        ip(fmt::format("netns del {}b", _tag));
     }
 
     std::vector<std::string> NetworkNamespaces::inFirst() const
     {
-        return {ipCommand(), "netns", "exec", _first};
+        return {ipCommand(), "netns", "exec", _tag + "a"};
     }
 
     std::vector<std::string> NetworkNamespaces::inSecond() const
     {
-        return {ipCommand(), "netns", "exec", _second};
+        return {ipCommand(), "netns", "exec", _tag + "b"};
+    }
+
+    bool NetworkNamespaces::setLink(bool up) const
+    {
+        if (!ip(fmt::format("-n {0}a link set {0}v0 {1}", _tag, up ? "up" : "down")))
+        {
+            return false;
+        }
+        return !up || (carrierUp(_tag + "a", _tag + "v0") && carrierUp(_tag + "b", _tag + "v1"));
     }
 }
