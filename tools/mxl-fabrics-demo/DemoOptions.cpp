@@ -20,11 +20,20 @@ namespace mxl::demo
         constexpr char const* synopsis = R"(Usage:
   mxl-fabrics-demo -d DOMAIN -f FLOW.json [-n NODE] [-s SERVICE] [-p PROVIDER] [-t FILE]      (target)
   mxl-fabrics-demo -i -d DOMAIN -f FLOW-ID -t TICKET [-t TICKET...] [-n NODE] [-p PROVIDER]   (initiator)
+  mxl-fabrics-demo -d DOMAIN -f V.json -f A.json -f D.json ... [-t FILE -t FILE -t FILE ...]   (source target)
+  mxl-fabrics-demo -i -d DOMAIN -f V-ID -f A-ID -f D-ID ... -t TICKET -t TICKET -t TICKET ...  (source initiator)
 
 Moves an MXL flow between two domains (hosts) over libfabric. The target creates the flow from its
 definition, registers its memory and prints "Target info: <base64>", the ticket the initiator needs.
 The initiator reads grains from its local flow at the flow's grain rate and writes them into every
-target it was given, by remote memory write.
+target it was given, by remote memory write. Audio flows move in batches of the flow's commit hint,
+paced by sample index on the TAI clock.
+
+Several -f carry several flows of one source (video, its audio, its data): each flow gets its own
+fabric endpoint and thread. The target prints one "Target flow:" and "Target info:" pair per flow, in
+-f order (with -t, one ticket file per flow, in the same order); the initiator takes one ticket per
+flow, paired with its -f in order. A target with several flows also reads them together through a
+flow synchronization group, keyed on its first video or data flow, and prints a "sync:" line per grain.
 )";
 
         constexpr char const* epilogue = R"(
@@ -32,6 +41,8 @@ Output (stdout, one line each):
   Selected interface: provider P node N service S capabilities C max-message M
   Target flow: <uuid>                                                         (target)
   Target info: <base64 of the ticket JSON>                                    (target)
+  sync: grain=I video_ts=T skews_us=S1,S2,... batch_us=B                      (source target, per grain:
+        for each audio flow, its newest sample's time minus the grain's, when the group returned)
   connected to T target(s)                                                    (initiator)
   target N: connected | target N: disconnected: <reason>                      (initiator, on changes)
   stats: grains=G bytes=B rate=R ...                                          (every second)
@@ -56,8 +67,8 @@ Exit status:
             options.add_options()                                                                              //
                 ("help,h", "print this help and exit")                                                         //
                 ("domain,d", po::value<std::string>()->value_name("DIR"), "MXL domain directory (must exist)") //
-                ("flow,f", po::value<std::string>()->value_name("FLOW"),
-                 "target: NMOS flow definition file; initiator: id of the flow to send") //
+                ("flow,f", po::value<std::vector<std::string>>()->value_name("FLOW"),
+                 "target: NMOS flow definition file; initiator: id of the flow to send; repeat for several flows of one source") //
                 ("flow-options", po::value<std::string>()->value_name("FILE"),
                  "target: flow writer options JSON file (maxCommitBatchSizeHint, maxSyncBatchSizeHint)") //
                 ("initiator,i", po::bool_switch(), "run as initiator (default: target)")                 //
@@ -107,7 +118,11 @@ Exit status:
 
         DemoOptions options;
         options.domain = optionalString(values, "domain");
-        options.flow = optionalString(values, "flow");
+        if (values.count("flow") != 0)
+        {
+            options.flows = values["flow"].as<std::vector<std::string>>();
+            options.flow = options.flows.front();
+        }
         options.flowOptionsFile = optionalString(values, "flow-options");
         options.initiator = values["initiator"].as<bool>();
         options.node = optionalString(values, "node");
@@ -163,7 +178,13 @@ Exit status:
                                 options.connectTimeoutSeconds);
             }
         }
-        else if (options.targetInfo.size() > 1)
+        if (options.flows.size() > 1 && options.targetInfo.size() != options.flows.size() &&
+            (options.initiator || !options.targetInfo.empty()))
+        {
+            tools::badInput("{} flows need {} -t/--target-info, one per -f in the same order, not {}", options.flows.size(),
+                            options.flows.size(), options.targetInfo.size());
+        }
+        if (!options.initiator && options.flows.size() == 1 && options.targetInfo.size() > 1)
         {
             tools::badInput("a target writes one ticket file, but -t/--target-info was given {} times", options.targetInfo.size());
         }

@@ -13,8 +13,10 @@ namespace mxl::demo
     struct DemoOptions
     {
         std::string domain;
-        // Target: path of the NMOS flow definition. Initiator: the flow id.
+        // Target: path of the NMOS flow definition. Initiator: the flow id. The first of `flows`.
         std::string flow;
+        // Every -f: several flows of one source, each moved over its own fabric endpoint (see SourceRun.hpp).
+        std::vector<std::string> flows;
         // Target only: writer options JSON file.
         std::string flowOptionsFile;
         bool initiator = false;
@@ -22,7 +24,8 @@ namespace mxl::demo
         std::string service;
         // ANY: choose automatically (efa > verbs > tcp > shm; the initiator follows its ticket's provider).
         mxlFabricsProvider provider = MXL_FABRICS_PROVIDER_ANY;
-        // Target: at most one file to write the ticket JSON to. Initiator: one ticket per target.
+        // Target: none, or one file per flow to write its ticket JSON to. Initiator with one flow: one ticket per target;
+        // with several flows: one ticket per flow, in -f order.
         std::vector<std::string> targetInfo;
         // Grains to move before stopping; 0 = until SIGINT/SIGTERM.
         std::uint64_t count = 0;

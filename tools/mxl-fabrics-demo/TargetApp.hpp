@@ -24,6 +24,11 @@ namespace mxl::demo
         // Receives until SIGINT/SIGTERM or --count grains, then prints the summary.
         void run();
 
+        [[nodiscard]] std::string const& flowId() const noexcept
+        {
+            return _flowId;
+        }
+
     private:
         // The grain being received: partial transfers of one grain arrive as several completions.
         struct GrainProgress

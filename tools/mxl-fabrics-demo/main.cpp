@@ -1,7 +1,6 @@
 // mxl-fabrics-demo: moves an MXL flow from one domain to another over libfabric (target and initiator modes).
 #include "DemoOptions.hpp"
-#include "InitiatorApp.hpp"
-#include "TargetApp.hpp"
+#include "SourceRun.hpp"
 #include "ToolError.hpp"
 
 #include <ExitRequest.hpp>
@@ -24,13 +23,14 @@ int main(int argc, char** argv)
         {
             return static_cast<int>(mxl::tools::ExitCode::Success);
         }
+        auto const flows = optionsPerFlow(*options);
         if (options->initiator)
         {
-            InitiatorApp{*options}.run();
+            runInitiators(flows);
         }
         else
         {
-            TargetApp{*options}.run();
+            runTargets(flows);
         }
         return static_cast<int>(mxl::tools::ExitCode::Success);
     }
