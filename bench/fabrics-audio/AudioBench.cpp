@@ -105,8 +105,11 @@ int main(int argc, char** argv)
         }
     }
 
-    fmt::print("# mxl-fabrics-audio-bench: {} s per run after {} s warm-up, {} batches in flight, batches of {} samples per channel\n",
-               seconds, warmupSeconds, depth, batchSamples);
+    // Placed as bench/fabrics places them by default: initiator on vCPU 0, target on vCPU 1.
+    std::optional<Placement> const placement = onlineCpuCount() > 1 ? std::optional<Placement>{Placement{0, 1}} : std::nullopt;
+    fmt::print("# mxl-fabrics-audio-bench: {} s per run after {} s warm-up, {} batches in flight, batches of {} samples per channel, {}\n",
+               seconds, warmupSeconds, depth, batchSamples,
+               placement ? "initiator and target pinned, " + placement->describe() : std::string{"not pinned"});
     fmt::print("samples/s per channel; CPU = user + system time of each process per batch, times the {} batches/s of one real-time "
                "flow; latency = transfer call to the target's read returning (median / p99 us).\n\n",
                batchesPerSecondRealTime);
@@ -122,7 +125,7 @@ int main(int argc, char** argv)
             TemporaryDomains const domains;
             auto const format = rawFormatFor(shape);
             RunConfig const config{
-                {provider, format, depth, 8, {}}, domains.end("target"), domains.end("initiator"), warmupSeconds, seconds, std::nullopt};
+                {provider, format, depth, 8, {}}, domains.end("target"), domains.end("initiator"), warmupSeconds, seconds, placement};
             TransportFactory const raw{makeRawTarget, makeRawInitiator};
             TransportFactory const audio{[shape](TransportConfig const& transport) { return makeMxlAudioTarget(transport, shape); },
                                          [shape](TransportConfig const& transport, std::vector<char> const& ticket)

@@ -30,10 +30,11 @@ target it was given, by remote memory write. Audio flows move in batches of the 
 paced by sample index on the TAI clock.
 
 Several -f carry several flows of one source (video, its audio, its data): each flow gets its own
-fabric endpoint and thread. The target prints one "Target flow:" and "Target info:" pair per flow, in
--f order (with -t, one ticket file per flow, in the same order); the initiator takes one ticket per
-flow, paired with its -f in order. A target with several flows also reads them together through a
-flow synchronization group, keyed on its first video or data flow, and prints a "sync:" line per grain.
+fabric endpoint and thread (flow i of a target listens on SERVICE + i, or SERVICE-i for a name). The
+target prints one "Target flow:" and "Target info:" pair per flow, in -f order (with -t, one ticket
+file per flow, in the same order); the initiator takes one ticket per flow, paired with its -f in
+order. A target with several flows also reads them together through a flow synchronization group,
+keyed on its first video or data flow, and prints a "sync:" line per grain.
 )";
 
         constexpr char const* epilogue = R"(

@@ -55,6 +55,22 @@ namespace mxl::demo
             }
         }
 
+        // Each flow's target listens on its own service: a port number counts up from the one given (0 stays "any free
+        // port"), a name gets the flow's position appended.
+        std::string serviceOfFlow(std::string const& service, std::size_t position)
+        {
+            if (service.empty() || position == 0)
+            {
+                return service;
+            }
+            if (service.find_first_not_of("0123456789") == std::string::npos)
+            {
+                auto const port = std::stoul(service);
+                return port == 0 ? service : std::to_string(port + position);
+            }
+            return service + "-" + std::to_string(position);
+        }
+
         template <typename App>
         std::vector<std::unique_ptr<App>> makeApps(std::vector<DemoOptions> const& flows)
         {
@@ -80,6 +96,10 @@ namespace mxl::demo
             flow.flow = options.flows[i];
             flow.flows = {options.flows[i]};
             flow.targetInfo = options.targetInfo.empty() ? std::vector<std::string>{} : std::vector<std::string>{options.targetInfo[i]};
+            if (!options.initiator)
+            {
+                flow.service = serviceOfFlow(options.service, i);
+            }
         }
         return result;
     }
