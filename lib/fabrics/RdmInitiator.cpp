@@ -11,12 +11,7 @@ namespace mxl::fabrics
     RdmInitiator::RdmInitiator(SelectedInterface selected, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps,
                                std::size_t cqDepth)
         : Initiator{std::move(selected), memory, caps, cqDepth}
-        , _av{_domain}
-        , _endpoint{_domain, _info.get(), nullptr}
     {
-        _endpoint.bind(_completions);
-        _endpoint.bind(_av);
-        _endpoint.enable();
     }
 
     RdmInitiator::~RdmInitiator()
@@ -34,25 +29,30 @@ namespace mxl::fabrics
         {
             fail(MXL_ERR_NOT_READY, "the target's shm region {} does not exist: the target process has ended", region->string());
         }
-        link.state = LinkConnecting{std::nullopt, _av.insert(link.ticket.fabricAddress), false};
+        // shm names each endpoint "<src_addr>:<uid>:<endpoint number>", so endpoints made from one info never collide.
+        LinkConnecting connecting{AddressVector{_domain}, Endpoint{_domain, _info.get(), nullptr}, FI_ADDR_UNSPEC, false};
+        connecting.endpoint->bind(_completions);
+        connecting.endpoint->bind(*connecting.av);
+        connecting.endpoint->enable();
+        connecting.address = connecting.av->insert(link.ticket.fabricAddress);
+        link.state = std::move(connecting);
         pollEvents();
     }
 
     void RdmInitiator::disconnect(TargetLink& link) noexcept
     {
-        if (auto* connection = std::get_if<LinkConnected>(&link.state))
-        {
-            _av.remove(connection->address);
-        }
-        if (auto* connecting = std::get_if<LinkConnecting>(&link.state))
-        {
-            _av.remove(connecting->address);
-        }
+        // Closes the link's endpoint, then its address vector; a late completion of its writes carries a stale token.
         link.state = LinkIdle{};
+    }
+
+    Endpoint& RdmInitiator::endpointOf(TargetLink& link)
+    {
+        return *std::get<LinkConnected>(link.state).endpoint;
     }
 
     void RdmInitiator::pollEvents()
     {
+        dropEndedPeers();
         for (auto& link : _links)
         {
             auto* connecting = std::get_if<LinkConnecting>(&link->state);
@@ -62,11 +62,33 @@ namespace mxl::fabrics
             }
             try
             {
-                connecting->probePosted = postProbe(*link, _endpoint, connecting->address);
+                connecting->probePosted = postProbe(*link, *connecting->endpoint, connecting->address);
             }
             catch (Error const& e)
             {
                 disconnected(*link, fmt::format("could not reach the target: {}", e.what()), e.status());
+            }
+        }
+    }
+
+    void RdmInitiator::dropEndedPeers()
+    {
+        // Writes that complete promptly need no look; a stat every few milliseconds per waiting target costs nothing.
+        constexpr auto firstLook = std::chrono::milliseconds{5};
+        constexpr auto lookInterval = std::chrono::milliseconds{5};
+        auto const now = Clock::now();
+        for (auto& link : _links)
+        {
+            if (!std::holds_alternative<LinkConnected>(link->state) || link->outstandingWrites == 0 || now - link->progressAt < firstLook ||
+                now < link->peerCheckAt)
+            {
+                continue;
+            }
+            link->peerCheckAt = now + lookInterval;
+            if (auto const region = shmRegionOf(link->ticket); region && !std::filesystem::exists(*region))
+            {
+                disconnected(*link, fmt::format("the target's shm region {} is gone: the target process has ended", region->string()),
+                             MXL_ERR_INTERRUPTED);
             }
         }
     }

@@ -1,4 +1,8 @@
-// The initiator of connectionless providers (shm, efa): one endpoint; each target is an address vector entry.
+// The initiator of connectionless providers (shm, efa): an endpoint and address vector per target, all bound to the
+// initiator's completion queue. shm (1.17) never reports a dead peer, and an endpoint consumes its peers' answers in
+// one queue, strictly in order: a write to a dead peer never completes, and on a shared endpoint no later write to
+// any peer would either. With one endpoint per target a dead one holds back only itself; it is closed when the target
+// is dropped, and a reconnection starts on a fresh endpoint.
 #pragma once
 
 #include "Initiator.hpp"
@@ -12,21 +16,19 @@ namespace mxl::fabrics
         ~RdmInitiator() override;
 
     private:
-        AddressVector _av;
-        Endpoint _endpoint;
-
         void connect(TargetLink& link) override;
         void disconnect(TargetLink& link) noexcept override;
 
-        // Posts the probe writes of connecting targets that the provider refused so far.
+        // Posts the probe writes of connecting targets that the provider refused so far, and drops connected shm targets
+        // whose region file is gone.
         void pollEvents() override;
+        // A connected shm target with writes waiting whose region file has disappeared has ended: its writes will never
+        // complete, and waiting the full completion patience for them would hold back the caller for the others.
+        void dropEndedPeers();
 
         std::optional<Completion> wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline) override;
 
-        Endpoint& endpointOf(TargetLink&) override
-        {
-            return _endpoint;
-        }
+        Endpoint& endpointOf(TargetLink& link) override;
 
         [[nodiscard]] bool reportsNoTargets() const noexcept override
         {

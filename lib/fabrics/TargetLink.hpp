@@ -26,6 +26,8 @@ namespace mxl::fabrics
     // with EAGAIN until that peer has progressed through its side of the address exchange.
     struct LinkConnecting
     {
+        // RDM: the link's own address vector (declared first, so that it outlives the endpoint bound to it).
+        std::optional<AddressVector> av;
         std::optional<Endpoint> endpoint;
         fi_addr_t address = FI_ADDR_UNSPEC;
         bool probePosted = false;
@@ -33,7 +35,9 @@ namespace mxl::fabrics
 
     struct LinkConnected
     {
-        // MSG: the connection's own endpoint. RDM: empty, writes go through the initiator's endpoint to `address`.
+        std::optional<AddressVector> av;
+        // The link's own endpoint. MSG: the connection. RDM: an endpoint (with its address vector) for this one target,
+        // so that the completions of writes to a live target never wait behind a dead one's.
         std::optional<Endpoint> endpoint;
         fi_addr_t address = FI_ADDR_UNSPEC;
     };
@@ -57,6 +61,8 @@ namespace mxl::fabrics
         // When the oldest write still in flight was posted or the last completion arrived. shm never reports a dead
         // peer (its writes simply stop completing), so a target that completes nothing for a while counts as gone.
         Clock::time_point progressAt{};
+        // RDM over shm: when to look again whether the target's region file still exists (see RdmInitiator).
+        Clock::time_point peerCheckAt{};
         // Unordered RDM providers: imm-carrying writes waiting until every earlier write to this target completed.
         std::deque<RmaWrite> heldWrites;
         std::chrono::milliseconds backoff{100};
