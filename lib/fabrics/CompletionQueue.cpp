@@ -66,8 +66,8 @@ namespace mxl::fabrics
         completion.flags = entry.flags;
         completion.data = entry.data;
         completion.error = entry.err != 0 ? entry.err : FI_EOTHER;
-        auto const* text = fi_cq_strerror(_queue.get(), entry.prov_errno, entry.err_data, nullptr, 0);
-        completion.errorText = text != nullptr ? text : fi_strerror(completion.error);
+        completion.errorText =
+            errorText(completion.error, entry.prov_errno, fi_cq_strerror(_queue.get(), entry.prov_errno, entry.err_data, nullptr, 0));
         return completion;
     }
 

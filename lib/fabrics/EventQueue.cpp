@@ -81,8 +81,8 @@ namespace mxl::fabrics
         Event event;
         event.source = entry.fid;
         event.error = entry.err != 0 ? entry.err : FI_EOTHER;
-        auto const* text = fi_eq_strerror(_queue.get(), entry.prov_errno, entry.err_data, nullptr, 0);
-        event.errorText = text != nullptr ? text : fi_strerror(event.error);
+        event.errorText =
+            errorText(event.error, entry.prov_errno, fi_eq_strerror(_queue.get(), entry.prov_errno, entry.err_data, nullptr, 0));
         return event;
     }
 }

@@ -42,8 +42,22 @@ namespace mxl::fabrics
         }
     }
 
+    std::string errorText(int error, int providerErrno, char const* providerText)
+    {
+        std::string text = fi_strerror(std::abs(error));
+        if (providerErrno != 0 && providerText != nullptr && *providerText != '\0' && text != providerText)
+        {
+            text += fmt::format(" (provider: {})", providerText);
+        }
+        return text;
+    }
+
     void throwFabricError(int code, char const* call, std::string_view object)
     {
+        if (std::abs(code) == FI_EINTR)
+        {
+            throw Interrupted{fmt::format("{} was interrupted by a signal ({})", call, object)};
+        }
         fail(statusFromFabricError(code), "{} failed for {}: {} ({})", call, object, fi_strerror(std::abs(code)), code);
     }
 }

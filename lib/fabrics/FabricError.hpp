@@ -5,6 +5,7 @@
 
 #include "common/Status.hpp"
 
+#include <string>
 #include <string_view>
 
 namespace mxl::fabrics
@@ -15,6 +16,21 @@ namespace mxl::fabrics
     // A completion or event error that means the peer went away (reset, refused, shut down, timed out).
     [[nodiscard]] bool isConnectionLoss(int code) noexcept;
 
+    // The text of an error entry of a completion or event queue: fi_strerror of `error` ("Connection refused"), followed by
+    // the provider's own text when it has a provider error number (tcp reports 0, whose text would be "Success").
+    [[nodiscard]] std::string errorText(int error, int providerErrno, char const* providerText);
+
+    // A blocking wait that a signal ended (-FI_EINTR). Not a failure: the API returns MXL_ERR_INTERRUPTED without logging.
+    class Interrupted : public Error
+    {
+    public:
+        explicit Interrupted(std::string const& message)
+            : Error{MXL_ERR_INTERRUPTED, message}
+        {
+        }
+    };
+
+    // Throws Interrupted for -FI_EINTR, an Error with the status of statusFromFabricError otherwise.
     [[noreturn]] void throwFabricError(int code, char const* call, std::string_view object);
 
     // `code` is what a fi_* call returned; negative values are errors.

@@ -3,6 +3,7 @@
 #include <mxl/fabrics.h>
 #include <mxl/fabrics_state.h>
 
+#include "FabricError.hpp"
 #include "Instance.hpp"
 #include "Interfaces.hpp"
 #include "Provider.hpp"
@@ -55,6 +56,20 @@ namespace
             fail(MXL_ERR_INVALID_ARG, "the {} does not belong to this fabrics instance", kind);
         }
         owned.erase(found);
+    }
+
+    // The blocking calls: a signal ending the wait is the caller's business (spec §1.5), not an error to log.
+    template <typename Body>
+    mxlStatus interruptible(Body&& body)
+    {
+        try
+        {
+            return std::forward<Body>(body)();
+        }
+        catch (Interrupted const&)
+        {
+            return MXL_ERR_INTERRUPTED;
+        }
     }
 
     mxlStatus readStatus(std::optional<std::uint64_t> const& index, std::uint64_t* out)
@@ -176,7 +191,9 @@ extern "C"
                      {
                          require(in_target, "the target");
                          require(out_grainIndex, "out_grainIndex");
-                         return readStatus(in_target->target.readGrain(std::chrono::milliseconds{in_timeoutMs}), out_grainIndex);
+                         return interruptible(
+                             [&]
+                             { return readStatus(in_target->target.readGrain(std::chrono::milliseconds{in_timeoutMs}), out_grainIndex); });
                      });
     }
 
@@ -193,8 +210,11 @@ extern "C"
                          require(in_target, "the target");
                          require(out_headIndex, "out_headIndex");
                          require(out_count, "out_count");
-                         return samplesStatus(in_target->target.readSamples(std::chrono::milliseconds{in_timeoutMs}), out_headIndex,
-                                              out_count);
+                         return interruptible(
+                             [&] {
+                                 return samplesStatus(in_target->target.readSamples(std::chrono::milliseconds{in_timeoutMs}), out_headIndex,
+                                                      out_count);
+                             });
                      });
     }
 
@@ -291,7 +311,8 @@ extern "C"
 
     mxlStatus mxlFabricsInitiatorMakeProgressBlocking(mxlFabricsInitiator in_initiator, uint16_t in_timeoutMs)
     {
-        return guard(__func__, [&] { return setUp(in_initiator).makeProgress(std::chrono::milliseconds{in_timeoutMs}); });
+        return guard(__func__, [&]
+                     { return interruptible([&] { return setUp(in_initiator).makeProgress(std::chrono::milliseconds{in_timeoutMs}); }); });
     }
 
     mxlStatus mxlFabricsInitiatorGetTargetState(mxlFabricsInitiator in_initiator, mxlFabricsTargetInfo in_targetInfo,

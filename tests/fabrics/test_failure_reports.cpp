@@ -1,0 +1,207 @@
+// How failures reach the caller: the reason of a refused connection, and a signal that ends a blocking call (spec §1.5:
+// MXL_ERR_INTERRUPTED, which is no error, so nothing is logged).
+#include "FabricsHarness.hpp"
+
+#include <doctest/doctest.h>
+
+#include <pthread.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <csignal>
+#include <cstdio>
+#include <string>
+#include <thread>
+
+using namespace mxl::test::fabrics;
+using namespace std::chrono_literals;
+
+namespace
+{
+    std::string lowercase(std::string text)
+    {
+        std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        return text;
+    }
+
+    // Collects what is written to stderr (where the library logs) while it lives.
+    class StderrCapture
+    {
+    public:
+        StderrCapture()
+            : _file{std::tmpfile()}
+        {
+            REQUIRE(_file != nullptr);
+            std::fflush(stderr);
+            _saved = ::dup(STDERR_FILENO);
+            REQUIRE(::dup2(::fileno(_file), STDERR_FILENO) >= 0);
+        }
+
+        ~StderrCapture()
+        {
+            restore();
+            std::fclose(_file);
+        }
+
+        StderrCapture(StderrCapture const&) = delete;
+        StderrCapture& operator=(StderrCapture const&) = delete;
+
+        std::string text()
+        {
+            restore();
+            std::string result;
+            std::rewind(_file);
+            char buffer[512];
+            for (std::size_t n; (n = std::fread(buffer, 1, sizeof(buffer), _file)) > 0;)
+            {
+                result.append(buffer, n);
+            }
+            return result;
+        }
+
+    private:
+        std::FILE* _file;
+        int _saved = -1;
+
+        void restore()
+        {
+            if (_saved >= 0)
+            {
+                std::fflush(stderr);
+                ::dup2(_saved, STDERR_FILENO);
+                ::close(_saved);
+                _saved = -1;
+            }
+        }
+    };
+
+    extern "C" void ignoreSignal(int) {}
+
+    // Sends SIGUSR1 (handled without SA_RESTART, like a service's SIGTERM handler) to the constructing thread every few
+    // milliseconds, so that one of them lands while the thread waits inside libfabric.
+    class SignalStorm
+    {
+    public:
+        SignalStorm()
+            : _target{::pthread_self()}
+        {
+            struct sigaction action
+            {
+            };
+            action.sa_handler = ignoreSignal;
+            sigemptyset(&action.sa_mask);
+            action.sa_flags = 0;
+            REQUIRE(::sigaction(SIGUSR1, &action, &_previous) == 0);
+            _thread = std::thread{[this]
+                                  {
+                                      while (!_stop)
+                                      {
+                                          std::this_thread::sleep_for(20ms);
+                                          ::pthread_kill(_target, SIGUSR1);
+                                      }
+                                  }};
+        }
+
+        ~SignalStorm()
+        {
+            _stop = true;
+            _thread.join();
+            ::sigaction(SIGUSR1, &_previous, nullptr);
+        }
+
+        SignalStorm(SignalStorm const&) = delete;
+        SignalStorm& operator=(SignalStorm const&) = delete;
+
+    private:
+        pthread_t _target;
+        struct sigaction _previous
+        {
+        };
+        std::atomic<bool> _stop{false};
+        std::thread _thread;
+    };
+
+    struct TcpEnds
+    {
+        FlowDomain sourceDomain{"fab-src"};
+        FlowDomain targetDomain{"fab-dst"};
+        Flow source{sourceDomain, flowDefinition("v210_1080p59.94.json")};
+        Flow destination{targetDomain, flowDefinition("v210_1080p59.94.json")};
+        TargetEnd target{targetDomain, destination, interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr)};
+        InitiatorEnd initiator{sourceDomain, source, interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr)};
+    };
+}
+
+TEST_CASE("tcp: a connection refused is reported with its reason")
+{
+    TcpEnds ends;
+    REQUIRE(ends.target.setupStatus == MXL_STATUS_OK);
+    // The ticket outlives its target: its port is closed now.
+    REQUIRE(mxlFabricsDestroyTarget(ends.targetDomain.fabrics, ends.target.target) == MXL_STATUS_OK);
+    ends.target.target = nullptr;
+    REQUIRE(mxlFabricsInitiatorAddTarget(ends.initiator.initiator, ends.target.ticket) == MXL_STATUS_OK);
+
+    auto const deadline = std::chrono::steady_clock::now() + 5s;
+    while (ends.initiator.state(ends.target) != MXL_FABRICS_TARGET_DISCONNECTED && std::chrono::steady_clock::now() < deadline)
+    {
+        static_cast<void>(mxlFabricsInitiatorMakeProgressBlocking(ends.initiator.initiator, 10));
+    }
+    std::string reason;
+    REQUIRE(ends.initiator.state(ends.target, &reason) == MXL_FABRICS_TARGET_DISCONNECTED);
+    INFO("reason: ", reason);
+    CHECK(lowercase(reason).find("refused") != std::string::npos);
+    CHECK(reason.find("Success") == std::string::npos);
+    CHECK(mxlFabricsInitiatorRemoveTarget(ends.initiator.initiator, ends.target.ticket) == MXL_STATUS_OK);
+}
+
+TEST_CASE("tcp: a signal ends a blocking MakeProgress (connection events) with INTERRUPTED and no error line")
+{
+    TcpEnds ends;
+    REQUIRE(ends.target.setupStatus == MXL_STATUS_OK);
+    // The target is never driven, so it never accepts: the initiator waits for connection events.
+    REQUIRE(mxlFabricsInitiatorAddTarget(ends.initiator.initiator, ends.target.ticket) == MXL_STATUS_OK);
+    REQUIRE(mxlFabricsInitiatorMakeProgressNonBlocking(ends.initiator.initiator) == MXL_ERR_NOT_READY);
+
+    mxlStatus status = MXL_STATUS_OK;
+    auto const start = std::chrono::steady_clock::now();
+    std::string logged;
+    {
+        StderrCapture capture;
+        {
+            SignalStorm storm;
+            status = mxlFabricsInitiatorMakeProgressBlocking(ends.initiator.initiator, 3000);
+        }
+        logged = capture.text();
+    }
+    auto const elapsed = std::chrono::steady_clock::now() - start;
+    CHECK(status == MXL_ERR_INTERRUPTED);
+    CHECK(elapsed < 2500ms);
+    CHECK_MESSAGE(logged.empty(), "logged:\n", logged);
+}
+
+TEST_CASE("tcp: a signal ends a blocking ReadGrain (completions) with INTERRUPTED and no error line")
+{
+    TcpEnds ends;
+    REQUIRE(ends.target.setupStatus == MXL_STATUS_OK);
+    REQUIRE(mxlFabricsInitiatorAddTarget(ends.initiator.initiator, ends.target.ticket) == MXL_STATUS_OK);
+    REQUIRE(settle(ends.initiator, {&ends.target}, 5s) == MXL_STATUS_OK);
+
+    mxlStatus status = MXL_STATUS_OK;
+    std::uint64_t index = 0;
+    auto const start = std::chrono::steady_clock::now();
+    std::string logged;
+    {
+        StderrCapture capture;
+        {
+            SignalStorm storm;
+            status = mxlFabricsTargetReadGrain(ends.target.target, 3000, &index);
+        }
+        logged = capture.text();
+    }
+    auto const elapsed = std::chrono::steady_clock::now() - start;
+    CHECK(status == MXL_ERR_INTERRUPTED);
+    CHECK(elapsed < 2500ms);
+    CHECK_MESSAGE(logged.empty(), "logged:\n", logged);
+}
