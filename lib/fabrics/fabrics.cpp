@@ -42,8 +42,8 @@ namespace
         {
             fail(MXL_ERR_STRLEN, "a buffer of {} bytes cannot hold {} characters and the NUL", *inoutSize, text.size());
         }
-        std::memcpy(out, text.data(), text.size());
-        out[text.size()] = '\0';
+        // copy(), not memcpy: an empty view may have a null data().
+        out[text.copy(out, text.size())] = '\0';
         return MXL_STATUS_OK;
     }
 
