@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -140,6 +141,20 @@ namespace
         }
     }
 
+    // Drains a child's stdout, printing every line but its once-a-second statistics. (A zero timeout would read nothing,
+    // the pipe would fill after some 500 s of statistics and the child would block writing to it.)
+    void forwardEvents(char const* role, Process& child)
+    {
+        std::istringstream lines{child.drainOutput(1ms)};
+        for (std::string line; std::getline(lines, line);)
+        {
+            if (line.rfind("stats", 0) != 0)
+            {
+                fmt::print("{}: {}\n", role, line);
+            }
+        }
+    }
+
     int run(Options const& options)
     {
         ScratchDomain sourceDomain{"src"};
@@ -205,10 +220,11 @@ namespace
             fmt::print("check {} t={:.0f}s source={} target={} lag={} samples ({:.2f} batches){}\n", checks,
                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), sourceIndex, targetIndex, lag,
                        static_cast<double>(lag) / static_cast<double>(batch), within ? "" : "  BEYOND ONE BATCH");
-            // The children print statistics every second; their pipes must not fill up over a long run.
-            static_cast<void>(source.drainOutput(0ms));
-            static_cast<void>(target.drainOutput(0ms));
-            static_cast<void>(initiator.drainOutput(0ms));
+            // The children print statistics every second; their pipes must not fill up over a long run. Whatever else
+            // they say (a target lost, a summary) is passed on.
+            forwardEvents("source", source);
+            forwardEvents("target", target);
+            forwardEvents("initiator", initiator);
         }
         fmt::print(
             "drift summary: {} checks over {:.0f} s, lag min {} max {} mean {:.1f} samples (batch {}), {} check(s) beyond one batch: "
@@ -226,6 +242,8 @@ namespace
 
 int main(int argc, char** argv)
 {
+    // One line per check as it happens, also into a file or a pipe: a 10-minute run is watched, not waited for.
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     try
     {
         auto const options = parse(argc, argv);
