@@ -60,6 +60,7 @@ namespace mxl::service
         , _initiator{_fabrics.get()} // An unreachable target must not hold the loop (and the watchdog pings) for longer than a poll.
         , _tickets{config.ticketSources, std::min<std::chrono::milliseconds>(config.ticketPoll, std::chrono::milliseconds{500})}
         , _metrics{"initiator", config.flowId}
+        , _statusFile{config}
         , _backoff{config.backoffInitial, config.backoffMax}
     {
         if (auto const status = ::mxlFlowReaderGetConfigInfo(_reader.get(), &_flow); status != MXL_STATUS_OK)
@@ -196,8 +197,8 @@ namespace mxl::service
         }
         _metrics.setEpoch(ticket.epoch);
         _metrics.setState("connecting");
-        _target = Established{std::move(ticket), std::move(owned), since,        MXL_FABRICS_TARGET_NOT_CONNECTED, now,
-                              connected,         delivered,        reportedStale};
+        _target = Established{std::move(ticket), std::move(owned), since, MXL_FABRICS_TARGET_NOT_CONNECTED, now, connected,
+                              delivered,         reportedStale,    {}};
         return true;
     }
 
@@ -230,6 +231,7 @@ namespace mxl::service
         auto const previous = _target->state;
         _target->state = state;
         _target->stateSince = now;
+        _target->reason = reason;
         if (state == MXL_FABRICS_TARGET_CONNECTED)
         {
             log::info("connected to the target (epoch {})", _target->ticket.epoch);
@@ -398,6 +400,14 @@ namespace mxl::service
         auto const line = _metrics.statusLine();
         _notifier.status(line);
         log::debug("status: {}", line);
+        std::vector<tools::ServiceTargetStatus> targets;
+        if (_target)
+        {
+            targets.push_back(
+                tools::ServiceTargetStatus{_target->ticket.epoch, stateName(_target->state), _target->reason,
+                                           static_cast<std::uint64_t>(std::max<std::int64_t>(msSince(_target->stateSince, now), 0))});
+        }
+        _statusFile.publish(_metrics, std::move(targets));
     }
 
     void InitiatorService::disconnect()

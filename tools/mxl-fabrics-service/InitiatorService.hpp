@@ -11,6 +11,7 @@
 #include "ServiceConfig.hpp"
 #include "ServiceInterface.hpp"
 #include "ServiceMetrics.hpp"
+#include "StatusFile.hpp"
 #include "Ticket.hpp"
 #include "TicketSource.hpp"
 
@@ -49,6 +50,8 @@ namespace mxl::service
             // A grain got through on this ticket.
             bool delivered = false;
             bool reportedStale = false;
+            // What the library said with the latest state change.
+            std::string reason;
         };
 
         ServiceConfig const& _config;
@@ -61,6 +64,7 @@ namespace mxl::service
         tools::FabricsInitiator _initiator;
         TicketSource _tickets;
         ServiceMetrics _metrics;
+        StatusFile _statusFile;
         std::unique_ptr<HttpEndpoint> _http;
         Backoff _backoff;
 

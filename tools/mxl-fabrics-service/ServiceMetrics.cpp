@@ -138,14 +138,39 @@ namespace mxl::service
         std::lock_guard lock{_mutex};
         auto const now = std::chrono::steady_clock::now();
         auto const seconds = std::max(std::chrono::duration<double>(now - _lastStatus).count(), 1e-3);
-        auto const grainRate = static_cast<double>(_grains - _grainsAtLastStatus) / seconds;
-        auto const byteRate = static_cast<double>(_bytes - _bytesAtLastStatus) / seconds;
+        _grainRate = static_cast<double>(_grains - _grainsAtLastStatus) / seconds;
+        _byteRate = static_cast<double>(_bytes - _bytesAtLastStatus) / seconds;
         _lastStatus = now;
         _grainsAtLastStatus = _grains;
         _bytesAtLastStatus = _bytes;
         auto const p50 = quantile(0.5);
         return fmt::format("state={} epoch={} grains={} rate={:.1f}/s {:.2f}MB/s late={} lost={} reconnects={} stalls={} latency_p50={}",
-                           _state, _epoch, _grains, grainRate, byteRate / 1e6, _late, _lost, _reestablished, _stalls,
+                           _state, _epoch, _grains, _grainRate, _byteRate / 1e6, _late, _lost, _reestablished, _stalls,
                            std::isnan(p50) ? std::string{"n/a"} : fmt::format("{:.2f}ms", p50 * 1e3));
+    }
+
+    void ServiceMetrics::fill(tools::ServiceStatus& status) const
+    {
+        std::lock_guard lock{_mutex};
+        auto const optionalQuantile = [this](double q)
+        {
+            auto const value = quantile(q);
+            return std::isnan(value) ? std::nullopt : std::optional{value};
+        };
+        status.role = _role;
+        status.flowId = _flowId;
+        status.state = _state;
+        status.epoch = _epoch;
+        status.grains = _grains;
+        status.bytes = _bytes;
+        status.late = _late;
+        status.lost = _lost;
+        status.reconnects = _reestablished;
+        status.stalls = _stalls;
+        status.grainRate = _grainRate;
+        status.byteRate = _byteRate;
+        status.latencyP50 = optionalQuantile(0.5);
+        status.latencyP90 = optionalQuantile(0.9);
+        status.latencyP99 = optionalQuantile(0.99);
     }
 }

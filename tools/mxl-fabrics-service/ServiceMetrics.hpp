@@ -3,6 +3,8 @@
 // latency quantiles over the most recent grains. The same figures make the STATUS= line.
 #pragma once
 
+#include <ServiceStatusFile.hpp>
+
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -34,6 +36,9 @@ namespace mxl::service
         // "state=active epoch=... grains=... rate=.../s ...": rates since the previous call.
         [[nodiscard]] std::string statusLine();
 
+        // The figures of the status file, with the rates the latest statusLine() computed.
+        void fill(tools::ServiceStatus& status) const;
+
     private:
         mutable std::mutex _mutex;
         std::string _role;
@@ -51,6 +56,8 @@ namespace mxl::service
         std::uint64_t _grainsAtLastStatus = 0;
         std::uint64_t _bytesAtLastStatus = 0;
         std::chrono::steady_clock::time_point _lastStatus = std::chrono::steady_clock::now();
+        double _grainRate = 0;
+        double _byteRate = 0;
 
         [[nodiscard]] double quantile(double q) const;
     };

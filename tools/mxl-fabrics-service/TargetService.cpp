@@ -51,6 +51,7 @@ namespace mxl::service
         , _fabrics{_instance.get()}
         , _interface{selectInterface(_fabrics.get(), config)}
         , _metrics{"target", _flowId}
+        , _statusFile{config}
     {
         for (auto const size : _writer.config().discrete.sliceSizes)
         {
@@ -149,6 +150,7 @@ namespace mxl::service
     void TargetService::run()
     {
         _notifier.ready(_metrics.statusLine());
+        _statusFile.publish(_metrics);
         log::info("ready: waiting for an initiator");
         while (!tools::exitRequested())
         {
@@ -239,6 +241,7 @@ namespace mxl::service
             }
             auto const line = _metrics.statusLine();
             _notifier.status(line);
+            _statusFile.publish(_metrics);
             log::debug("status: {}", line);
         }
     }

@@ -9,6 +9,7 @@
 #include "ServiceConfig.hpp"
 #include "ServiceInterface.hpp"
 #include "ServiceMetrics.hpp"
+#include "StatusFile.hpp"
 #include "Ticket.hpp"
 
 #include <FabricsHandles.hpp>
@@ -46,6 +47,7 @@ namespace mxl::service
         ServiceInterface _interface;
         std::unique_ptr<tools::FabricsTarget> _target;
         ServiceMetrics _metrics;
+        StatusFile _statusFile;
         // The HTTP thread reads the ticket.
         mutable std::mutex _ticketMutex;
         std::optional<Ticket> _ticket;

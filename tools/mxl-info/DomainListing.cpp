@@ -5,6 +5,7 @@
 #include "FlowSnapshot.hpp"
 #include "Latency.hpp"
 #include "MxlAddress.hpp"
+#include "ServiceLines.hpp"
 #include "ToolError.hpp"
 
 #include <fmt/format.h>
@@ -68,13 +69,14 @@ namespace mxl::tools::info
             }
         }
 
-        void printEntry(Entry const& entry, std::set<std::string>& rolesSeen)
+        void printEntry(Entry const& entry, std::set<std::string>& rolesSeen, DomainServices const& services)
         {
             auto const role = entry.role.empty() ? std::string{"(no role)"} : entry.role;
             auto const duplicate = !entry.role.empty() && !rolesSeen.insert(entry.role).second ? "  (duplicate role)" : "";
             if (auto const* error = std::get_if<std::string>(&entry.content))
             {
                 fmt::print("  {} : {} - unreadable: {}\n", role, entry.id, *error);
+                services.printListLines(entry.id);
                 return;
             }
             auto const& snapshot = std::get<FlowSnapshot>(entry.content);
@@ -85,6 +87,7 @@ namespace mxl::tools::info
             fmt::print("  {} : {} - {}{}\n", role, entry.id, snapshot.description.label, duplicate);
             fmt::print("      format {}, rate {}, head {}, active {}, latency {}\n", mediaType, formatRate(common.grainRate),
                        snapshot.info.runtime.headIndex, snapshot.active, formatLatency(latency, snapshot.continuous()));
+            services.printListLines(entry.id);
         }
     }
 
@@ -93,6 +96,7 @@ namespace mxl::tools::info
         fmt::print("domain {}\n", domain.string());
         printDomainDefinition(domain);
 
+        DomainServices const services{domain};
         std::map<std::string, std::vector<Entry>> groups;
         auto const ids = listFlowIds(domain);
         for (auto const& id : ids)
@@ -104,7 +108,6 @@ namespace mxl::tools::info
         if (ids.empty())
         {
             fmt::print("no flows\n");
-            return;
         }
         for (auto const& [group, entries] : groups)
         {
@@ -117,8 +120,10 @@ namespace mxl::tools::info
             std::set<std::string> rolesSeen;
             for (auto const& entry : entries)
             {
-                printEntry(entry, rolesSeen);
+                printEntry(entry, rolesSeen, services);
             }
         }
+        services.printOthers(std::set<std::string>{ids.begin(), ids.end()});
+        services.printWarnings();
     }
 }

@@ -5,6 +5,7 @@
 #include "FlowSnapshot.hpp"
 #include "Latency.hpp"
 #include "MxlAddress.hpp"
+#include "ServiceLines.hpp"
 #include "ToolError.hpp"
 
 #include <mxl/time.h>
@@ -76,5 +77,8 @@ namespace mxl::tools::info
         }
         row("Latency", formatLatency(headLatency(common.grainRate, info.runtime.headIndex, snapshot.nowIndex), continuous));
         row("Active", snapshot.active ? "true" : "false");
+        DomainServices const services{domain};
+        services.printDetail(flowId);
+        services.printWarnings(flowId);
     }
 }

@@ -1,6 +1,7 @@
 #include "GarbageCollection.hpp"
 
 #include "DomainDirectory.hpp"
+#include "ServiceLines.hpp"
 #include "StatusName.hpp"
 #include "ToolError.hpp"
 
@@ -30,5 +31,6 @@ namespace mxl::tools::info
         }
         fmt::print("garbage collection removed {} of {} flows in {}; {} remain\n", removed.size(), before.size(), domain.string(),
                    after.size());
+        collectServiceStatusFiles(domain);
     }
 }

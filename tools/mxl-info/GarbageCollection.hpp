@@ -1,4 +1,5 @@
-// GC mode: removes the flows no writer holds any more (writers that crashed or were killed) and says which.
+// GC mode: removes the flows no writer holds any more (writers that crashed or were killed), and the status files of
+// fabrics services whose process is gone, and says which.
 #pragma once
 
 #include "MxlHandles.hpp"

@@ -26,8 +26,10 @@ namespace mxl::tools::info
 
 Shows the flows of an MXL domain. Without a flow id (or with -l) it lists the flows grouped by the group of their
 grouphint, each with id, role, label, media type, rate, head index, whether a writer holds it, and the latency of the
-head against the TAI clock in grains (audio: samples) and milliseconds. With a flow id it prints everything the
-flow's shared info holds. With -g it removes the flows whose writers are gone (crashed or killed).
+head against the TAI clock in grains (audio: samples) and milliseconds, and under each flow a line per fabrics service
+carrying it (from <domain>/.mxl-services; "stale" when not updated for 3 status intervals or its process is gone).
+With a flow id it prints everything the flow's shared info holds and a Services section. With -g it removes the flows
+whose writers are gone (crashed or killed) and the status files of services whose process is gone.
 
 ADDRESS is mxl:///<domain-path>[?id=<uuid>&id=<uuid>...] (three slashes: only local domains are supported). It
 replaces -d and -f; every id given is described in turn.
@@ -46,7 +48,7 @@ Options)";
                 ("flow,f", po::value<std::vector<std::string>>()->value_name("UUID"),
                     "flow to describe in detail (repeatable)")
                 ("list,l", "list the flows of the domain, even when flow ids are given")
-                ("garbage-collect,g", "remove the flows no writer holds any more, and say which")
+                ("garbage-collect,g", "remove the flows no writer holds any more and the status files of stopped services, and say which")
                 ("version", "print the versions of mxl-info and of the loaded libmxl, and exit")
                 ("help,h", "show this help and exit")
                 ("address", po::value<std::vector<std::string>>()->value_name("ADDRESS"), "mxl:// address (positional)");

@@ -1,0 +1,164 @@
+// The status files the services publish in their domains (<domain>/.mxl-services/<role>-<flow id>.json): present and
+// current while a pair moves grains, gone after SIGTERM, left behind by SIGKILL and then shown stale by mxl-info,
+// whose -g removes them.
+#include "ServiceScenario.hpp"
+#include "TestFlow.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <thread>
+
+namespace mxl::test
+{
+    namespace
+    {
+        using Clock = std::chrono::steady_clock;
+
+        std::filesystem::path statusPath(TempDomain const& domain, std::string const& role)
+        {
+            return domain.path() / ".mxl-services" / fmt::format("{}-{}.json", role, serviceTestFlowId);
+        }
+
+        nlohmann::json readStatus(std::filesystem::path const& path)
+        {
+            std::ifstream file{path};
+            std::stringstream text;
+            text << file.rdbuf();
+            return nlohmann::json::parse(text.str(), nullptr, false);
+        }
+
+        // Reads the file until `accept` holds (the file is replaced atomically, so every read parses); the last read.
+        nlohmann::json waitForStatus(std::filesystem::path const& path, std::function<bool(nlohmann::json const&)> const& accept,
+                                     std::chrono::milliseconds timeout)
+        {
+            auto const deadline = Clock::now() + timeout;
+            nlohmann::json status;
+            while (Clock::now() < deadline)
+            {
+                status = readStatus(path);
+                if (status.is_object() && accept(status))
+                {
+                    break;
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds{50});
+            }
+            return status;
+        }
+
+        std::string runMxlInfo(std::vector<std::string> const& arguments)
+        {
+            std::vector<std::string> argv{"/bin/sh", "-c", "exec \"$@\" 2>&1", "sh", binaryPath("tools/mxl-info/mxl-info").string()};
+            argv.insert(argv.end(), arguments.begin(), arguments.end());
+            Process process{argv};
+            auto const output = process.drainOutput(std::chrono::seconds{5});
+            CHECK(process.wait(std::chrono::seconds{5}) == std::optional<int>{0});
+            return output;
+        }
+
+        bool contains(std::string const& text, std::string const& part)
+        {
+            return text.find(part) != std::string::npos;
+        }
+
+        std::uint64_t grainsOf(nlohmann::json const& status)
+        {
+            return status.value("grains", std::uint64_t{0});
+        }
+    }
+
+    TEST_CASE("a running pair publishes current status files in its domains and removes them on SIGTERM")
+    {
+        ServiceDirectories directories;
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        NotifySocket targetNotify;
+        ServiceProcess target{targetSettings(directories), notifyEnvironment(targetNotify)};
+        REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        NotifySocket initiatorNotify;
+        ServiceProcess initiator{initiatorSettings(directories, directories.ticketFile()), notifyEnvironment(initiatorNotify)};
+        REQUIRE(initiatorNotify.waitFor("READY=1", std::chrono::seconds{10}));
+
+        auto const targetFile = statusPath(directories.destination, "target");
+        auto const initiatorFile = statusPath(directories.source, "initiator");
+        auto const moving = [](nlohmann::json const& status) { return status.value("state", "") == "active" && grainsOf(status) > 0; };
+        auto const targetStatus = waitForStatus(targetFile, moving, std::chrono::seconds{5});
+        auto const initiatorStatus = waitForStatus(initiatorFile, moving, std::chrono::seconds{5});
+        INFO(target.output(), initiator.output());
+        INFO(targetStatus.dump(), initiatorStatus.dump());
+        REQUIRE(targetStatus.is_object());
+        REQUIRE(initiatorStatus.is_object());
+        CHECK(targetStatus["role"] == "target");
+        CHECK(initiatorStatus["role"] == "initiator");
+        CHECK(targetStatus["flow_id"] == serviceTestFlowId);
+        CHECK(initiatorStatus["flow_id"] == serviceTestFlowId);
+        CHECK(targetStatus["pid"] == target.pid());
+        CHECK(initiatorStatus["pid"] == initiator.pid());
+        CHECK(targetStatus["state"] == "active");
+        CHECK(initiatorStatus["state"] == "active");
+        CHECK(targetStatus["status_interval_ms"] == 200);
+        // A decimal string, as in the ticket.
+        CHECK(targetStatus["epoch"].get<std::string>() == std::to_string(ticketEpoch(directories.ticketFile())));
+        CHECK(targetStatus["epoch"] == initiatorStatus["epoch"]);
+        REQUIRE(initiatorStatus["targets"].size() == 1);
+        CHECK(initiatorStatus["targets"][0]["state"] == "connected");
+        CHECK(initiatorStatus["targets"][0]["epoch"] == initiatorStatus["epoch"]);
+        CHECK(targetStatus["latency_ms"]["p50"].is_number());
+        CHECK(initiatorStatus["bytes"].get<std::uint64_t>() > 0);
+        auto const permissions = std::filesystem::status(targetFile).permissions();
+        CHECK(permissions == (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
+                              std::filesystem::perms::group_read | std::filesystem::perms::others_read));
+        CHECK((std::filesystem::status(targetFile.parent_path()).permissions() & std::filesystem::perms::all) ==
+              std::filesystem::perms{0755});
+
+        // Current: the counts go on between two reads.
+        auto const more = [&](std::uint64_t than) { return [than](nlohmann::json const& status) { return grainsOf(status) > than; }; };
+        CHECK(grainsOf(waitForStatus(targetFile, more(grainsOf(targetStatus)), std::chrono::seconds{2})) > grainsOf(targetStatus));
+        CHECK(grainsOf(waitForStatus(initiatorFile, more(grainsOf(initiatorStatus)), std::chrono::seconds{2})) > grainsOf(initiatorStatus));
+
+        // mxl-info shows both, current.
+        auto const listing = runMxlInfo({"-d", directories.destination.str()});
+        CHECK(contains(listing, "      service target: active, grains "));
+
+        initiator.signal(SIGTERM);
+        REQUIRE(initiator.wait(std::chrono::seconds{5}) == std::optional<int>{0});
+        CHECK_FALSE(std::filesystem::exists(initiatorFile));
+        target.signal(SIGTERM);
+        REQUIRE(target.wait(std::chrono::seconds{5}) == std::optional<int>{0});
+        CHECK_FALSE(std::filesystem::exists(targetFile));
+    }
+
+    TEST_CASE("a service killed with SIGKILL leaves its status file, which mxl-info shows as stale and -g removes")
+    {
+        ServiceDirectories directories;
+        NotifySocket notify;
+        ServiceProcess target{targetSettings(directories), notifyEnvironment(notify)};
+        REQUIRE(notify.waitFor("READY=1", std::chrono::seconds{10}));
+        auto const file = statusPath(directories.destination, "target");
+        auto const status = waitForStatus(
+            file, [](nlohmann::json const& json) { return json.value("state", "") == "waiting"; }, std::chrono::seconds{2});
+        REQUIRE_MESSAGE(status.is_object(), target.output());
+        CHECK(status["state"] == "waiting");
+
+        auto const pid = target.pid();
+        target.signal(SIGKILL);
+        REQUIRE(target.wait(std::chrono::seconds{5}));
+        REQUIRE(std::filesystem::exists(file));
+
+        auto const listing = runMxlInfo({"-d", directories.destination.str()});
+        INFO(listing);
+        CHECK(contains(listing, fmt::format("      service target: stale (pid {} is gone; last state waiting)", pid)));
+        CHECK_FALSE(contains(listing, "service target: waiting"));
+
+        auto const collected = runMxlInfo({"-d", directories.destination.str(), "-g"});
+        INFO(collected);
+        CHECK(contains(collected, fmt::format("removed service status file {} (target of flow {}, pid {} is gone)", file.string(),
+                                              serviceTestFlowId, pid)));
+        CHECK_FALSE(std::filesystem::exists(file));
+    }
+}

@@ -1,0 +1,59 @@
+#include "StatusFile.hpp"
+
+#include "ServiceLog.hpp"
+
+#include <mxl/time.h>
+
+#include <unistd.h>
+
+#include <stdexcept>
+
+namespace mxl::service
+{
+    StatusFile::StatusFile(ServiceConfig const& config)
+        : _config{config}
+    {
+    }
+
+    StatusFile::~StatusFile()
+    {
+        if (!_role.empty())
+        {
+            tools::removeServiceStatusFile(_config.domain, _role, _flowId);
+        }
+    }
+
+    void StatusFile::publish(ServiceMetrics const& metrics, std::vector<tools::ServiceTargetStatus> targets)
+    {
+        tools::ServiceStatus status;
+        metrics.fill(status);
+        status.pid = ::getpid();
+        status.config = _config.origin;
+        status.updatedAt = ::mxlGetTime();
+        status.statusIntervalMs = static_cast<std::uint64_t>(_config.statusInterval.count());
+        status.targets = std::move(targets);
+        if (!_role.empty() && (status.role != _role || status.flowId != _flowId))
+        {
+            tools::removeServiceStatusFile(_config.domain, _role, _flowId);
+        }
+        _role = status.role;
+        _flowId = status.flowId;
+        try
+        {
+            tools::writeServiceStatusFile(_config.domain, status);
+            if (_failing)
+            {
+                log::info("status file written again");
+                _failing = false;
+            }
+        }
+        catch (std::runtime_error const& error)
+        {
+            if (!_failing)
+            {
+                log::warning("status file: {}; mxl-info will show this service as stale", error.what());
+                _failing = true;
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+// The service's side of the status file in its domain (tools/common/ServiceStatusFile.hpp): written at every status
+// tick, removed when the service stops cleanly. A failed write is logged once and does not stop the service: the
+// figures are still on /metrics and in STATUS=.
+#pragma once
+
+#include "ServiceConfig.hpp"
+#include "ServiceMetrics.hpp"
+
+#include <ServiceStatusFile.hpp>
+
+#include <string>
+#include <vector>
+
+namespace mxl::service
+{
+    class StatusFile
+    {
+    public:
+        explicit StatusFile(ServiceConfig const& config);
+        ~StatusFile();
+
+        StatusFile(StatusFile const&) = delete;
+        StatusFile& operator=(StatusFile const&) = delete;
+
+        // Call after metrics.statusLine(), whose rates it publishes.
+        void publish(ServiceMetrics const& metrics, std::vector<tools::ServiceTargetStatus> targets = {});
+
+    private:
+        ServiceConfig const& _config;
+        // What was written last, for the removal.
+        std::string _role;
+        std::string _flowId;
+        bool _failing = false;
+    };
+}

@@ -1,0 +1,158 @@
+#include "ServiceLines.hpp"
+
+#include <mxl/time.h>
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+namespace mxl::tools::info
+{
+    namespace
+    {
+        std::string formatLatency(std::optional<double> seconds)
+        {
+            return seconds ? fmt::format("{:.2f} ms", *seconds * 1e3) : std::string{"n/a"};
+        }
+
+        // "active", or "stale (pid 42 is gone; last state active)": stale figures never read as healthy.
+        std::string stateOf(ServiceStatus const& status, std::uint64_t now)
+        {
+            auto const stale = serviceStaleReason(status, now);
+            return stale ? fmt::format("stale ({}; last state {})", *stale, status.state) : status.state;
+        }
+
+        std::string rateOf(ServiceStatus const& status, std::uint64_t now)
+        {
+            return serviceStaleReason(status, now) ? std::string{"-"} : fmt::format("{:.1f}/s", status.grainRate);
+        }
+
+        std::string summary(ServiceStatus const& status, std::uint64_t now)
+        {
+            return fmt::format("{}, grains {}, rate {}, lost {}, reconnects {}, latency p50 {}, updated {} ago", stateOf(status, now),
+                               status.grains, rateOf(status, now), status.lost, status.reconnects, formatLatency(status.latencyP50),
+                               formatStatusAge(status, now));
+        }
+
+        void row(std::string_view name, std::string_view value)
+        {
+            fmt::print("    {:<16}: {}\n", name, value);
+        }
+    }
+
+    DomainServices::DomainServices(std::filesystem::path const& domain)
+        : _entries{readServiceStatusFiles(domain)}
+        , _now{mxlGetTime()}
+    {
+    }
+
+    void DomainServices::printListLines(std::string const& flowId) const
+    {
+        for (auto const& entry : _entries)
+        {
+            auto const* status = std::get_if<ServiceStatus>(&entry.content);
+            if (status != nullptr && status->flowId == flowId)
+            {
+                fmt::print("      service {}: {}\n", status->role, summary(*status, _now));
+            }
+        }
+    }
+
+    void DomainServices::printOthers(std::set<std::string> const& listed) const
+    {
+        bool first = true;
+        for (auto const& entry : _entries)
+        {
+            auto const* status = std::get_if<ServiceStatus>(&entry.content);
+            if (status == nullptr || listed.contains(status->flowId))
+            {
+                continue;
+            }
+            if (first)
+            {
+                fmt::print("\nservices of flows not in this domain:\n");
+                first = false;
+            }
+            fmt::print("  {} : {} - {}\n", status->role, status->flowId, summary(*status, _now));
+        }
+    }
+
+    void DomainServices::printDetail(std::string const& flowId) const
+    {
+        bool any = false;
+        for (auto const& entry : _entries)
+        {
+            auto const* status = std::get_if<ServiceStatus>(&entry.content);
+            if (status == nullptr || status->flowId != flowId)
+            {
+                continue;
+            }
+            if (!any)
+            {
+                fmt::print("Services\n");
+                any = true;
+            }
+            fmt::print("  {} ({})\n", status->role, entry.path.string());
+            row("State", stateOf(*status, _now));
+            row("Pid", fmt::format("{}", status->pid));
+            row("Config", status->config.empty() ? std::string{"(not said)"} : status->config);
+            row("Ticket epoch", fmt::format("{}", status->epoch));
+            row("Updated", fmt::format("{} ago (status interval {} ms)", formatStatusAge(*status, _now), status->statusIntervalMs));
+            row("Grains", fmt::format("{}", status->grains));
+            row("Bytes", fmt::format("{}", status->bytes));
+            row("Rate", serviceStaleReason(*status, _now)
+                            ? std::string{"-"}
+                            : fmt::format("{:.1f} grains/s, {:.2f} MB/s", status->grainRate, status->byteRate / 1e6));
+            row("Late", fmt::format("{}", status->late));
+            row("Lost", fmt::format("{}", status->lost));
+            row("Reconnects", fmt::format("{}", status->reconnects));
+            row("Stalls", fmt::format("{}", status->stalls));
+            row("Latency", fmt::format("p50 {}, p90 {}, p99 {}", formatLatency(status->latencyP50), formatLatency(status->latencyP90),
+                                       formatLatency(status->latencyP99)));
+            for (auto const& target : status->targets)
+            {
+                row("Target", fmt::format("epoch {}: {} for {} ms{}", target.epoch, target.state, target.forMs,
+                                          target.reason.empty() ? std::string{} : fmt::format(" ({})", target.reason)));
+            }
+        }
+        if (!any)
+        {
+            fmt::print("Services          : none (no service publishes a status file for this flow)\n");
+        }
+    }
+
+    void DomainServices::printWarnings(std::string const& flowId) const
+    {
+        for (auto const& entry : _entries)
+        {
+            auto const* problem = std::get_if<std::string>(&entry.content);
+            if (problem == nullptr || (!flowId.empty() && !entry.path.filename().string().ends_with(flowId + ".json")))
+            {
+                continue;
+            }
+            std::fflush(stdout);
+            fmt::print(stderr, "mxl-info: warning: service status file '{}' is unreadable ({}); ignored\n", entry.path.string(), *problem);
+        }
+    }
+
+    void collectServiceStatusFiles(std::filesystem::path const& domain)
+    {
+        std::size_t removed = 0;
+        for (auto const& entry : readServiceStatusFiles(domain))
+        {
+            auto const* status = std::get_if<ServiceStatus>(&entry.content);
+            if (status == nullptr || !processGone(*status))
+            {
+                continue;
+            }
+            std::error_code error;
+            if (std::filesystem::remove(entry.path, error))
+            {
+                fmt::print("removed service status file {} ({} of flow {}, pid {} is gone)\n", entry.path.string(), status->role,
+                           status->flowId, status->pid);
+                ++removed;
+            }
+        }
+        fmt::print("removed {} service status files of stopped services in {}\n", removed, domain.string());
+    }
+}
