@@ -90,7 +90,7 @@ namespace mxl::tools
             {"config", status.config},
             {"state", status.state},
             {"epoch", std::to_string(status.epoch)},
-            {"updated_at", status.updatedAt},
+            {"updated_at", status.updatedAtTaiNs},
             {"status_interval_ms", status.statusIntervalMs},
             {"grains", status.grains},
             {"bytes", status.bytes},
@@ -98,10 +98,12 @@ namespace mxl::tools
             {"lost", status.lost},
             {"reconnects", status.reconnects},
             {"stalls", status.stalls},
-            {"grain_rate", status.grainRate},
-            {"byte_rate", status.byteRate},
+            {"grain_rate", status.grainsPerSecond},
+            {"byte_rate", status.bytesPerSecond},
             {"latency_ms",
-             {{"p50", optionalMs(status.latencyP50)}, {"p90", optionalMs(status.latencyP90)}, {"p99", optionalMs(status.latencyP99)}}},
+             {{"p50", optionalMs(status.latencyP50Seconds)},
+              {"p90", optionalMs(status.latencyP90Seconds)},
+              {"p99", optionalMs(status.latencyP99Seconds)}}},
             {"targets", targets},
         };
         return json.dump(2) + '\n';
@@ -127,7 +129,7 @@ namespace mxl::tools
             status.config = json.value("config", std::string{});
             status.state = json.at("state").get<std::string>();
             status.epoch = epochOf(json);
-            status.updatedAt = json.at("updated_at").get<std::uint64_t>();
+            status.updatedAtTaiNs = json.at("updated_at").get<std::uint64_t>();
             status.statusIntervalMs = std::max<std::uint64_t>(json.value("status_interval_ms", std::uint64_t{1000}), 1);
             status.grains = json.at("grains").get<std::uint64_t>();
             status.bytes = json.at("bytes").get<std::uint64_t>();
@@ -135,12 +137,12 @@ namespace mxl::tools
             status.lost = json.at("lost").get<std::uint64_t>();
             status.reconnects = json.at("reconnects").get<std::uint64_t>();
             status.stalls = json.at("stalls").get<std::uint64_t>();
-            status.grainRate = json.at("grain_rate").get<double>();
-            status.byteRate = json.at("byte_rate").get<double>();
+            status.grainsPerSecond = json.at("grain_rate").get<double>();
+            status.bytesPerSecond = json.at("byte_rate").get<double>();
             auto const& latency = json.at("latency_ms");
-            status.latencyP50 = optionalSeconds(latency, "p50");
-            status.latencyP90 = optionalSeconds(latency, "p90");
-            status.latencyP99 = optionalSeconds(latency, "p99");
+            status.latencyP50Seconds = optionalSeconds(latency, "p50");
+            status.latencyP90Seconds = optionalSeconds(latency, "p90");
+            status.latencyP99Seconds = optionalSeconds(latency, "p99");
             if (auto const targets = json.find("targets"); targets != json.end())
             {
                 for (auto const& target : *targets)
@@ -267,7 +269,7 @@ namespace mxl::tools
         {
             return fmt::format("pid {} is gone", status.pid);
         }
-        auto const ageNs = nowTai > status.updatedAt ? nowTai - status.updatedAt : 0;
+        auto const ageNs = nowTai > status.updatedAtTaiNs ? nowTai - status.updatedAtTaiNs : 0;
         if (ageNs > 3 * status.statusIntervalMs * 1'000'000)
         {
             return fmt::format("not updated for {}, status interval {} ms", formatStatusAge(status, nowTai), status.statusIntervalMs);
@@ -277,7 +279,7 @@ namespace mxl::tools
 
     std::string formatStatusAge(ServiceStatus const& status, std::uint64_t nowTai)
     {
-        auto const seconds = nowTai > status.updatedAt ? static_cast<double>(nowTai - status.updatedAt) / 1e9 : 0.0;
+        auto const seconds = nowTai > status.updatedAtTaiNs ? static_cast<double>(nowTai - status.updatedAtTaiNs) / 1e9 : 0.0;
         if (seconds < 10)
         {
             return fmt::format("{:.1f} s", seconds);

@@ -38,8 +38,8 @@ namespace mxl::tools
         std::string config;
         std::string state;
         std::uint64_t epoch = 0;
-        // TAI nanoseconds of the write.
-        std::uint64_t updatedAt = 0;
+        // When the file was written.
+        std::uint64_t updatedAtTaiNs = 0;
         std::uint64_t statusIntervalMs = 1000;
         std::uint64_t grains = 0;
         std::uint64_t bytes = 0;
@@ -48,12 +48,12 @@ namespace mxl::tools
         std::uint64_t reconnects = 0;
         std::uint64_t stalls = 0;
         // Over the interval before the write.
-        double grainRate = 0;
-        double byteRate = 0;
-        // Seconds over the most recent grains; nullopt before the first grain.
-        std::optional<double> latencyP50;
-        std::optional<double> latencyP90;
-        std::optional<double> latencyP99;
+        double grainsPerSecond = 0;
+        double bytesPerSecond = 0;
+        // Over the most recent grains; nullopt before the first grain.
+        std::optional<double> latencyP50Seconds;
+        std::optional<double> latencyP90Seconds;
+        std::optional<double> latencyP99Seconds;
         // Initiator only.
         std::vector<ServiceTargetStatus> targets;
     };

@@ -167,10 +167,10 @@ namespace mxl::service
         status.lost = _lost;
         status.reconnects = _reestablished;
         status.stalls = _stalls;
-        status.grainRate = _grainRate;
-        status.byteRate = _byteRate;
-        status.latencyP50 = optionalQuantile(0.5);
-        status.latencyP90 = optionalQuantile(0.9);
-        status.latencyP99 = optionalQuantile(0.99);
+        status.grainsPerSecond = _grainRate;
+        status.bytesPerSecond = _byteRate;
+        status.latencyP50Seconds = optionalQuantile(0.5);
+        status.latencyP90Seconds = optionalQuantile(0.9);
+        status.latencyP99Seconds = optionalQuantile(0.99);
     }
 }

@@ -29,7 +29,7 @@ namespace mxl::service
         metrics.fill(status);
         status.pid = ::getpid();
         status.config = _config.origin;
-        status.updatedAt = ::mxlGetTime();
+        status.updatedAtTaiNs = ::mxlGetTime();
         status.statusIntervalMs = static_cast<std::uint64_t>(_config.statusInterval.count());
         status.targets = std::move(targets);
         if (!_role.empty() && (status.role != _role || status.flowId != _flowId))

@@ -24,13 +24,13 @@ namespace mxl::tools::info
 
         std::string rateOf(ServiceStatus const& status, std::uint64_t now)
         {
-            return serviceStaleReason(status, now) ? std::string{"-"} : fmt::format("{:.1f}/s", status.grainRate);
+            return serviceStaleReason(status, now) ? std::string{"-"} : fmt::format("{:.1f}/s", status.grainsPerSecond);
         }
 
         std::string summary(ServiceStatus const& status, std::uint64_t now)
         {
             return fmt::format("{}, grains {}, rate {}, lost {}, reconnects {}, latency p50 {}, updated {} ago", stateOf(status, now),
-                               status.grains, rateOf(status, now), status.lost, status.reconnects, formatLatency(status.latencyP50),
+                               status.grains, rateOf(status, now), status.lost, status.reconnects, formatLatency(status.latencyP50Seconds),
                                formatStatusAge(status, now));
         }
 
@@ -102,13 +102,13 @@ namespace mxl::tools::info
             row("Bytes", fmt::format("{}", status->bytes));
             row("Rate", serviceStaleReason(*status, _now)
                             ? std::string{"-"}
-                            : fmt::format("{:.1f} grains/s, {:.2f} MB/s", status->grainRate, status->byteRate / 1e6));
+                            : fmt::format("{:.1f} grains/s, {:.2f} MB/s", status->grainsPerSecond, status->bytesPerSecond / 1e6));
             row("Late", fmt::format("{}", status->late));
             row("Lost", fmt::format("{}", status->lost));
             row("Reconnects", fmt::format("{}", status->reconnects));
             row("Stalls", fmt::format("{}", status->stalls));
-            row("Latency", fmt::format("p50 {}, p90 {}, p99 {}", formatLatency(status->latencyP50), formatLatency(status->latencyP90),
-                                       formatLatency(status->latencyP99)));
+            row("Latency", fmt::format("p50 {}, p90 {}, p99 {}", formatLatency(status->latencyP50Seconds),
+                                       formatLatency(status->latencyP90Seconds), formatLatency(status->latencyP99Seconds)));
             for (auto const& target : status->targets)
             {
                 row("Target", fmt::format("epoch {}: {} for {} ms{}", target.epoch, target.state, target.forMs,
