@@ -2,6 +2,8 @@
 // MXL_ERR_INTERRUPTED, which is no error, so nothing is logged).
 #include "FabricsHarness.hpp"
 
+#include "StderrCapture.hpp"
+
 #include <doctest/doctest.h>
 
 #include <pthread.h>
@@ -18,6 +20,8 @@
 using namespace mxl::test::fabrics;
 using namespace std::chrono_literals;
 
+using mxl::test::StderrCapture;
+
 namespace
 {
     std::string lowercase(std::string text)
@@ -25,57 +29,6 @@ namespace
         std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
         return text;
     }
-
-    // Collects what is written to stderr (where the library logs) while it lives.
-    class StderrCapture
-    {
-    public:
-        StderrCapture()
-            : _file{std::tmpfile()}
-        {
-            REQUIRE(_file != nullptr);
-            std::fflush(stderr);
-            _saved = ::dup(STDERR_FILENO);
-            REQUIRE(::dup2(::fileno(_file), STDERR_FILENO) >= 0);
-        }
-
-        ~StderrCapture()
-        {
-            restore();
-            std::fclose(_file);
-        }
-
-        StderrCapture(StderrCapture const&) = delete;
-        StderrCapture& operator=(StderrCapture const&) = delete;
-
-        std::string text()
-        {
-            restore();
-            std::string result;
-            std::rewind(_file);
-            char buffer[512];
-            for (std::size_t n; (n = std::fread(buffer, 1, sizeof(buffer), _file)) > 0;)
-            {
-                result.append(buffer, n);
-            }
-            return result;
-        }
-
-    private:
-        std::FILE* _file;
-        int _saved = -1;
-
-        void restore()
-        {
-            if (_saved >= 0)
-            {
-                std::fflush(stderr);
-                ::dup2(_saved, STDERR_FILENO);
-                ::close(_saved);
-                _saved = -1;
-            }
-        }
-    };
 
     extern "C" void ignoreSignal(int) {}
 

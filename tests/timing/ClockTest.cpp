@@ -3,6 +3,8 @@
 
 #include <mxl/time.h>
 
+#include "StderrCapture.hpp"
+
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -14,57 +16,10 @@
 #include <sys/timex.h>
 #include <unistd.h>
 
+using mxl::test::StderrCapture;
+
 namespace
 {
-    // Sends everything written to stderr into a temporary file until text() is called.
-    class StderrCapture
-    {
-    public:
-        StderrCapture()
-            : _file{std::tmpfile()}
-            , _saved{::dup(STDERR_FILENO)}
-        {
-            std::fflush(stderr);
-            ::dup2(::fileno(_file), STDERR_FILENO);
-        }
-
-        ~StderrCapture()
-        {
-            restore();
-            std::fclose(_file);
-        }
-
-        StderrCapture(StderrCapture const&) = delete;
-        StderrCapture& operator=(StderrCapture const&) = delete;
-
-        std::string text()
-        {
-            restore();
-            std::string captured;
-            std::rewind(_file);
-            for (int c = std::fgetc(_file); c != EOF; c = std::fgetc(_file))
-            {
-                captured.push_back(static_cast<char>(c));
-            }
-            return captured;
-        }
-
-    private:
-        std::FILE* _file;
-        int _saved;
-
-        void restore()
-        {
-            if (_saved >= 0)
-            {
-                std::fflush(stderr);
-                ::dup2(_saved, STDERR_FILENO);
-                ::close(_saved);
-                _saved = -1;
-            }
-        }
-    };
-
     std::size_t occurrences(std::string const& text, std::string const& needle)
     {
         std::size_t count = 0;
