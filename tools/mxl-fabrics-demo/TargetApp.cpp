@@ -1,9 +1,9 @@
 #include "TargetApp.hpp"
 
-#include "common/Base64.hpp"
 #include "TextFile.hpp"
 #include "Ticket.hpp"
 #include "ToolError.hpp"
+#include "common/Base64.hpp"
 
 #include <ExitRequest.hpp>
 #include <FabricsInterfaces.hpp>
