@@ -6,6 +6,8 @@
 #include "SourceDomains.hpp"
 #include "Transports.hpp"
 
+#include "Skip.hpp"
+
 #include <doctest/doctest.h>
 
 using namespace mxl::test;
@@ -75,6 +77,12 @@ TEST_CASE("three minutes of 16-channel audio over shm")
 
 TEST_CASE("a burst of 150 batches, more than the target's 101 bounce-buffer entries: none lost")
 {
+#if defined(__SANITIZE_ADDRESS__)
+    // Bounce entries have no flow control (spec §3.4): an unthrottled burst longer than the entries is only lossless
+    // while the target keeps pace, and instrumentation slows it. Loss reporting itself is covered in tests/fabrics-audio.
+    MXL_SKIP("timing assumption: an uninstrumented target drains a 150-batch burst before the initiator wraps its 101 "
+             "bounce entries; under sanitizers it does not");
+#endif
     for (auto const* transport : {&tcpIpv4, &sharedMemory})
     {
         INFO(transport->name);
