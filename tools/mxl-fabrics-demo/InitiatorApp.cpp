@@ -366,6 +366,19 @@ namespace mxl::demo
         tools::runtimeFailure("no grain could be delivered to any target for {:.1f} s", silence.count());
     }
 
+    // Past the range statuses each loop handles itself, a read either worked or ends the run.
+    void InitiatorApp::requireRead(mxlStatus status, char const* what, std::uint64_t index) const
+    {
+        if (status == MXL_ERR_FLOW_INVALID)
+        {
+            tools::runtimeFailure("flow '{}' was deleted or re-created by its writer", _flowId);
+        }
+        if (status != MXL_STATUS_OK)
+        {
+            tools::runtimeFailure("reading {} {} of flow '{}' failed (mxlStatus {})", what, index, _flowId, static_cast<int>(status));
+        }
+    }
+
     void InitiatorApp::sendGrains()
     {
         auto const rate = _config.common.grainRate;
@@ -421,14 +434,7 @@ namespace mxl::demo
                 ::mxlFabricsInitiatorMakeProgressNonBlocking(_initiator.get());
                 continue;
             }
-            if (status == MXL_ERR_FLOW_INVALID)
-            {
-                tools::runtimeFailure("flow '{}' was deleted or re-created by its writer", _flowId);
-            }
-            if (status != MXL_STATUS_OK)
-            {
-                tools::runtimeFailure("reading grain {} of flow '{}' failed (mxlStatus {})", index, _flowId, static_cast<int>(status));
-            }
+            requireRead(status, "grain", index);
             bool const invalid = (grain.flags & MXL_GRAIN_FLAG_INVALID) != 0;
             // An invalid grain still moves the target's ring: the header alone, slices (0, 0), carries the flag.
             std::uint16_t const startSlice = invalid ? 0 : sentSlices;
@@ -512,15 +518,7 @@ namespace mxl::demo
                 ::mxlFabricsInitiatorMakeProgressNonBlocking(_initiator.get());
                 continue;
             }
-            if (status == MXL_ERR_FLOW_INVALID)
-            {
-                tools::runtimeFailure("flow '{}' was deleted or re-created by its writer", _flowId);
-            }
-            if (status != MXL_STATUS_OK)
-            {
-                tools::runtimeFailure("reading samples up to {} of flow '{}' failed (mxlStatus {})", head, _flowId,
-                                      static_cast<int>(status));
-            }
+            requireRead(status, "samples up to", head);
             bool const sent = transfer([&] { return ::mxlFabricsInitiatorTransferSamples(_initiator.get(), head, batch); },
                                        fmt::format("samples up to {} (count {})", head, batch));
             log::debug("samples up to {} count {}{}", head, batch, sent ? "" : " not delivered");

@@ -68,6 +68,7 @@ namespace mxl::demo
         // With no target connected: waits for the library to reconnect one, at most the connect timeout. False on a
         // signal; throws when none came back.
         bool awaitReconnection();
+        void requireRead(mxlStatus status, char const* what, std::uint64_t index) const;
         void sendGrains();
         void sendSamples();
         // The source's head index, or the present on the TAI clock while it has written nothing.
