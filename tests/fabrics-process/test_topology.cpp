@@ -20,15 +20,30 @@ namespace mxl::test
     {
         constexpr std::uint64_t grainsToVerify = 200;
 
-        void feedTwoTargets(Transport const& transport)
+        // A pattern source that one initiator feeds to two targets, each writing into its own domain.
+        struct TwoTargets
         {
+            explicit TwoTargets(Transport const& transport)
+                : source{sourceDomain.str(), testFlow(smallV210)}
+                , first{startTarget(firstDomain.str(), testFlow(smallV210).string(), transport.targetArguments)}
+                , second{startTarget(secondDomain.str(), testFlow(smallV210).string(), transport.targetArguments)}
+                , initiator{startInitiator(sourceDomain.str(), source.flowId(), {first.ticket, second.ticket})}
+            {
+            }
+
             TempDomain sourceDomain{"fp-source"};
             TempDomain firstDomain{"fp-target1"};
             TempDomain secondDomain{"fp-target2"};
-            PatternSource source{sourceDomain.str(), testFlow(smallV210)};
-            auto first = startTarget(firstDomain.str(), testFlow(smallV210).string(), transport.targetArguments);
-            auto second = startTarget(secondDomain.str(), testFlow(smallV210).string(), transport.targetArguments);
-            auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {first.ticket, second.ticket});
+            PatternSource source;
+            RunningTarget first;
+            RunningTarget second;
+            std::unique_ptr<DemoProcess> initiator;
+        };
+
+        void feedTwoTargets(Transport const& transport)
+        {
+            TwoTargets run{transport};
+            auto& [sourceDomain, firstDomain, secondDomain, source, first, second, initiator] = run;
 
             FlowChecker firstChecker{firstDomain.str(), source.flowId()};
             FlowChecker secondChecker{secondDomain.str(), source.flowId()};
@@ -42,13 +57,8 @@ namespace mxl::test
 
         void killOneOfTwoTargets(Transport const& transport)
         {
-            TempDomain sourceDomain{"fp-source"};
-            TempDomain firstDomain{"fp-target1"};
-            TempDomain secondDomain{"fp-target2"};
-            PatternSource source{sourceDomain.str(), testFlow(smallV210)};
-            auto first = startTarget(firstDomain.str(), testFlow(smallV210).string(), transport.targetArguments);
-            auto second = startTarget(secondDomain.str(), testFlow(smallV210).string(), transport.targetArguments);
-            auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {first.ticket, second.ticket});
+            TwoTargets run{transport};
+            auto& [sourceDomain, firstDomain, secondDomain, source, first, second, initiator] = run;
 
             FlowChecker firstChecker{firstDomain.str(), source.flowId()};
             checkIntact(firstChecker.check(source, 100, std::chrono::seconds{10}), 100, "first target before the kill");
