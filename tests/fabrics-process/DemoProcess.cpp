@@ -76,6 +76,30 @@ namespace mxl::test
         return DemoSummary{std::stoull(match[1]), std::stoull(match[2]), std::stoull(match[3])};
     }
 
+    std::optional<std::uint64_t> DemoProcess::reportedLost()
+    {
+        // Stats lines are cumulative and come once a second, so the last one read in a little over a second was printed
+        // after this call began, and covers every grain a checker looked at before it.
+        static std::regex const pattern{R"(\blost=(\d+))"};
+        auto const deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds{1300};
+        std::optional<std::uint64_t> lost;
+        for (auto left = std::chrono::milliseconds{1300}; left.count() > 0;
+             left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()))
+        {
+            auto const line = _process.waitForLine("stats:", left);
+            std::smatch match;
+            if (!line)
+            {
+                break;
+            }
+            if (std::regex_search(*line, match, pattern))
+            {
+                lost = std::stoull(match[1]);
+            }
+        }
+        return lost;
+    }
+
     std::string DemoProcess::errors() const
     {
         try

@@ -54,6 +54,10 @@ namespace mxl::test
         // The "summary:" line among the remaining stdout (call after the process ended).
         std::optional<DemoSummary> summary();
 
+        // Initiator: the grains it has reported lost up to now, from the lost= of its newest "stats:" line; takes a
+        // little over a second (one stats period) and consumes the stdout lines up to that one.
+        std::optional<std::uint64_t> reportedLost();
+
         // Everything written to stderr so far.
         [[nodiscard]] std::string errors() const;
 

@@ -76,7 +76,7 @@ namespace mxl::test
             }
             if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
             {
-                result.missing += head > _next ? head - _next : 1;
+                result.overrun += head > _next ? head - _next : 1;
                 _next = std::max(head, _next + 1);
                 continue;
             }

@@ -20,8 +20,11 @@ namespace mxl::test
         std::uint64_t mismatched = 0;
         // Complete grains with an index the source never wrote.
         std::uint64_t unknown = 0;
-        // Indices passed over: a later grain arrived first, or the ring moved on before the checker got there.
+        // Indices that never arrived: a later grain is in the ring where this one should be.
         std::uint64_t missing = 0;
+        // Indices not looked at because the ring moved on before the checker got there (the checker was slow, not the
+        // transport: they may well have arrived).
+        std::uint64_t overrun = 0;
         // Grains first seen with only some of their slices (partial transfers).
         std::uint64_t partial = 0;
         // The first mismatch or unknown grain, for the failure message.

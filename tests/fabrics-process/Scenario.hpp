@@ -27,8 +27,9 @@ namespace mxl::test
                                                 std::vector<std::string> const& tickets, std::vector<std::string> const& extra = {},
                                                 std::vector<std::string> const& launcher = {});
 
-    // At least `wanted` grains verified, none corrupted or foreign, few missing.
-    void checkIntact(CheckResult const& result, std::uint64_t wanted, std::string const& context);
+    // At least `wanted` grains verified, none corrupted or foreign, and none missing that `initiator` did not report
+    // lost: a loaded machine may make it skip grains, never lose them silently.
+    void checkIntact(CheckResult const& result, std::uint64_t wanted, DemoProcess& initiator, std::string const& context);
 
     // SIGTERM, exit status 0 and a summary line; returns the summary (zeros when it failed).
     DemoSummary stopCleanly(DemoProcess& demo, std::string const& role);

@@ -98,7 +98,7 @@ namespace mxl::test
 
         auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {"@" + ticketFile.string()});
         FlowChecker checker{targetDomain.str(), source.flowId()};
-        checkIntact(checker.check(source, 50, std::chrono::seconds{10}), 50, "ticket from a file");
+        checkIntact(checker.check(source, 50, std::chrono::seconds{10}), 50, *initiator, "ticket from a file");
         stopCleanly(*initiator, "initiator");
         stopCleanly(*target.process, "target");
     }

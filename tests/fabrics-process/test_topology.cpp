@@ -47,8 +47,8 @@ namespace mxl::test
 
             FlowChecker firstChecker{firstDomain.str(), source.flowId()};
             FlowChecker secondChecker{secondDomain.str(), source.flowId()};
-            checkIntact(firstChecker.check(source, grainsToVerify, std::chrono::seconds{10}), grainsToVerify, "first target");
-            checkIntact(secondChecker.check(source, grainsToVerify, std::chrono::seconds{10}), grainsToVerify, "second target");
+            checkIntact(firstChecker.check(source, grainsToVerify, std::chrono::seconds{10}), grainsToVerify, *initiator, "first target");
+            checkIntact(secondChecker.check(source, grainsToVerify, std::chrono::seconds{10}), grainsToVerify, *initiator, "second target");
 
             stopCleanly(*initiator, "initiator");
             stopCleanly(*first.process, "first target");
@@ -61,14 +61,14 @@ namespace mxl::test
             auto& [sourceDomain, firstDomain, secondDomain, source, first, second, initiator] = run;
 
             FlowChecker firstChecker{firstDomain.str(), source.flowId()};
-            checkIntact(firstChecker.check(source, 100, std::chrono::seconds{10}), 100, "first target before the kill");
+            checkIntact(firstChecker.check(source, 100, std::chrono::seconds{10}), 100, *initiator, "first target before the kill");
 
             CHECK(second.process->kill() == std::optional<int>{128 + SIGKILL});
             // tcp sees the connection close; shm sees its writes fail. Either way the initiator says so.
             auto const report = initiator->waitForLine("target 2: disconnected", std::chrono::seconds{10});
             CHECK_MESSAGE(report.has_value(), "the initiator did not report the lost target; stderr:\n", initiator->errors());
 
-            checkIntact(firstChecker.check(source, grainsToVerify, std::chrono::seconds{10}), grainsToVerify,
+            checkIntact(firstChecker.check(source, grainsToVerify, std::chrono::seconds{10}), grainsToVerify, *initiator,
                         "first target after the kill");
             CHECK_MESSAGE(!initiator->wait(std::chrono::milliseconds{0}).has_value(), "the initiator stopped with one target left");
             stopCleanly(*initiator, "initiator");
@@ -84,7 +84,7 @@ namespace mxl::test
             auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket}, {"--connect-timeout", "2"});
             {
                 FlowChecker checker{targetDomain.str(), source.flowId()};
-                checkIntact(checker.check(source, 100, std::chrono::seconds{10}), 100, "before the kill");
+                checkIntact(checker.check(source, 100, std::chrono::seconds{10}), 100, *initiator, "before the kill");
             }
 
             CHECK(target.process->kill() == std::optional<int>{128 + SIGKILL});
@@ -103,7 +103,7 @@ namespace mxl::test
             FlowChecker checker{targetDomain.str(), source.flowId()};
             {
                 auto first = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket});
-                checkIntact(checker.check(source, 100, std::chrono::seconds{10}), 100, "first initiator");
+                checkIntact(checker.check(source, 100, std::chrono::seconds{10}), 100, *first, "first initiator");
                 CHECK(first->kill() == std::optional<int>{128 + SIGKILL});
             }
             auto const headAfterKill = checker.headIndex();
@@ -117,7 +117,7 @@ namespace mxl::test
             REQUIRE_MESSAGE(checker.headIndex() > headAfterKill, "no grain arrived from the second initiator; target stderr:\n",
                             target.process->errors());
             checker.restartAtHead();
-            checkIntact(checker.check(source, grainsToVerify, std::chrono::seconds{10}), grainsToVerify, "second initiator");
+            checkIntact(checker.check(source, grainsToVerify, std::chrono::seconds{10}), grainsToVerify, *second, "second initiator");
             stopCleanly(*second, "second initiator");
             CHECK_MESSAGE(!target.process->wait(std::chrono::milliseconds{0}).has_value(), "the target stopped with its initiator");
             stopCleanly(*target.process, "target");

@@ -28,7 +28,7 @@ namespace mxl::test
 
             FlowChecker checker{targetDomain.str(), source.flowId()};
             auto const result = checker.check(source, grainsToVerify, std::chrono::seconds{15}, slicesPerCommit != 0);
-            checkIntact(result, grainsToVerify, fmt::format("{} {}", transport.name, flow));
+            checkIntact(result, grainsToVerify, *initiator, fmt::format("{} {}", transport.name, flow));
             if (slicesPerCommit != 0)
             {
                 // The checker saw grains before their last slices: they travelled in parts.
