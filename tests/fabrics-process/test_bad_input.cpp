@@ -66,7 +66,8 @@ namespace mxl::test
                           "eyJhZGRyZXNzRm9ybWF0IjoyLCJmYWJyaWNBZGRyZXNzIjoiQWdCaHAzOEFBQUVBQUFBQUFBQUFBQT09IiwiaWQiOiIxIiwicHJvdmlkZXIiOiJ0"
                           "Y3AiLCJyZWdpb25zIjpbeyJhZGRyIjoiMCIsImxlbiI6ImJpZyIsInJrZXkiOiIxIn1dfQ=="),
             "'len' is \"big\", expected a decimal number");
-        expectRejected(initiatorWith(domain.str(), flow, "@" + (domain.path() / "missing.json").string()), "cannot read the target info file");
+        expectRejected(initiatorWith(domain.str(), flow, "@" + (domain.path() / "missing.json").string()),
+                       "cannot read the target info file");
     }
 
     TEST_CASE("tcp: a stale ticket (its target is gone) exits with status 2")
