@@ -6,7 +6,6 @@
 #include <FabricsInterfaces.hpp>
 #include <StatusName.hpp>
 
-#include <mxl/dataformat.h>
 #include <mxl/flow.h>
 #include <mxl/time.h>
 
@@ -44,9 +43,19 @@ namespace mxl::service
             return fmt::format("state {}", static_cast<int>(state));
         }
 
-        std::uint64_t grainPeriodNs(mxlRational const& rate)
+        mxlFlowConfigInfo configOf(tools::FlowReader const& reader, std::string const& flowId)
         {
-            return static_cast<std::uint64_t>(1'000'000'000LL * rate.denominator / std::max<std::int64_t>(rate.numerator, 1));
+            mxlFlowConfigInfo flow{};
+            if (auto const status = ::mxlFlowReaderGetConfigInfo(reader.get(), &flow); status != MXL_STATUS_OK)
+            {
+                throw std::runtime_error{fmt::format("cannot read the configuration of flow {}: {}", flowId, tools::statusName(status))};
+            }
+            return flow;
+        }
+
+        char const* kindOf(bool samples)
+        {
+            return samples ? "an audio flow" : "a video or data flow";
         }
     }
 
@@ -55,28 +64,16 @@ namespace mxl::service
         , _notifier{notifier}
         , _instance{config.domain}
         , _reader{_instance, config.flowId}
+        , _flow{configOf(_reader, config.flowId)}
+        , _source{makeSourceCursor(_reader.get(), _flow, config.flowId)}
         , _fabrics{_instance.get()}
         , _interface{selectInterface(_fabrics.get(), config)}
         , _initiator{_fabrics.get()} // An unreachable target must not hold the loop (and the watchdog pings) for longer than a poll.
         , _tickets{config.ticketSources, std::min<std::chrono::milliseconds>(config.ticketPoll, std::chrono::milliseconds{500})}
-        , _metrics{"initiator", config.flowId}
+        , _metrics{"initiator", config.flowId, _source->unit()}
         , _statusFile{config}
         , _backoff{config.backoffInitial, config.backoffMax}
     {
-        if (auto const status = ::mxlFlowReaderGetConfigInfo(_reader.get(), &_flow); status != MXL_STATUS_OK)
-        {
-            throw std::runtime_error{fmt::format("cannot read the configuration of flow {}: {}", config.flowId, tools::statusName(status))};
-        }
-        if (!mxlIsDiscreteDataFormat(static_cast<int>(_flow.common.format)))
-        {
-            throw ConfigError{fmt::format("{}: key 'flow_id' value '{}': the flow is audio, which cannot be sent over fabrics yet "
-                                          "(libmxl-fabrics has no sample transfer); send a video or data flow",
-                                          config.origin, config.flowId)};
-        }
-        for (auto const size : _flow.discrete.sliceSizes)
-        {
-            _bytesPerSlice += size;
-        }
         mxlFabricsInitiatorConfig setup{};
         setup.version = MXL_FABRICS_API_VERSION;
         setup.interface = _interface.setupConfig();
@@ -120,7 +117,7 @@ namespace mxl::service
                 awaitConnection(now);
                 continue;
             }
-            sendNextGrain();
+            sendNext();
         }
         _metrics.setState("stopping");
         _notifier.stopping(_metrics.statusLine());
@@ -146,6 +143,18 @@ namespace mxl::service
         {
             auto const problem = fmt::format("the ticket from '{}' is for provider {}, this initiator uses {}", _tickets.lastOrigin(),
                                              ticket->provider, tools::providerName(_interface.provider));
+            if (problem != _lastTicketProblem)
+            {
+                _lastTicketProblem = problem;
+                log::warning("{}; ignoring it, still fetching", problem);
+            }
+            return;
+        }
+        if (bool const samples = _source->unit() == TransferUnit::Batch; ticket->carriesSamples != samples)
+        {
+            // The library would refuse it too, but could not say why in these words.
+            auto const problem = fmt::format("the ticket from '{}' is for {}, flow {} is {}", _tickets.lastOrigin(),
+                                             kindOf(ticket->carriesSamples), _config.flowId, kindOf(samples));
             if (problem != _lastTicketProblem)
             {
                 _lastTicketProblem = problem;
@@ -184,7 +193,7 @@ namespace mxl::service
         if (auto const status = ::mxlFabricsInitiatorAddTarget(_initiator.get(), info); status != MXL_STATUS_OK)
         {
             log::warning("the target of the ticket from '{}' (epoch {}) does not fit flow {} (another provider, or grains of another "
-                         "size): {}; still fetching",
+                         "size, or a bounce buffer too small for its batches): {}; still fetching",
                          _tickets.lastOrigin(), ticket.epoch, _config.flowId, tools::statusName(status));
             _metrics.setState("stale");
             return false;
@@ -237,7 +246,7 @@ namespace mxl::service
             log::info("connected to the target (epoch {})", _target->ticket.epoch);
             _target->connected = true;
             _metrics.setState("active");
-            _index = ::mxlGetCurrentIndex(&_flow.common.grainRate);
+            _source->startAtPresent();
             _lastDelivery = now;
             _notifier.ready(_metrics.statusLine());
         }
@@ -286,68 +295,53 @@ namespace mxl::service
                      _tickets.lastOrigin(), _target->ticket.epoch, why);
     }
 
-    void InitiatorService::sendNextGrain()
+    void InitiatorService::sendNext()
     {
-        auto const& rate = _flow.common.grainRate;
-        // Wait for the source a little over one grain, but come back at least every 100 ms for signals and pings.
-        auto const timeoutNs = std::clamp<std::uint64_t>(2 * grainPeriodNs(rate), 10'000'000, 100'000'000);
-        mxlGrainInfo grain{};
-        std::uint8_t* payload = nullptr;
-        auto const status = ::mxlFlowReaderGetGrain(_reader.get(), _index, timeoutNs, &grain, &payload);
-        auto const now = Clock::now();
-        if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+        auto const read = _source->read();
+        if (read.outcome == SourceCursor::Outcome::Gone)
         {
-            // The source's ring moved past us: resume at the present instead of chasing grains that are gone.
-            auto const next = std::max(::mxlGetCurrentIndex(&rate), _index + 1);
-            _metrics.grainsLost(next - _index);
-            _index = next;
+            _metrics.lost(read.skippedUnits);
             return;
         }
-        if (status == MXL_ERR_OUT_OF_RANGE_TOO_EARLY)
+        if (read.outcome == SourceCursor::Outcome::NotDue)
         {
-            // The source is not producing: nothing is due, so silence is no stall.
-            _lastDelivery = now;
+            // Nothing is due, so silence is no stall.
+            _lastDelivery = Clock::now();
             ::mxlFabricsInitiatorMakeProgressNonBlocking(_initiator.get());
             return;
         }
-        if (status != MXL_STATUS_OK)
-        {
-            throw std::runtime_error{
-                fmt::format("reading grain {} of flow {} failed: {}", _index, _config.flowId, tools::statusName(status))};
-        }
-        if (transfer(grain))
+        if (transfer(read.unit))
         {
             _backoff.succeeded();
             _lastDelivery = Clock::now();
             _target->delivered = true;
             if (_target->reportedStale)
             {
-                log::info("grains are being delivered on epoch {} again", _target->ticket.epoch);
+                log::info("{} are being delivered on epoch {} again", _source->unit() == TransferUnit::Grain ? "grains" : "samples",
+                          _target->ticket.epoch);
                 _target->reportedStale = false;
                 _metrics.setState("active");
             }
         }
         else
         {
-            _metrics.grainsLost(1);
+            _metrics.lost(1);
             onUndelivered(Clock::now());
         }
-        ++_index;
+        _source->advance();
     }
 
-    bool InitiatorService::transfer(mxlGrainInfo const& grain)
+    bool InitiatorService::transfer(SourceUnit const& unit)
     {
-        bool const invalid = (grain.flags & MXL_GRAIN_FLAG_INVALID) != 0;
-        // An invalid grain moves the target's ring with its header alone.
-        std::uint16_t const endSlice = invalid ? 0 : grain.validSlices;
         auto const start = Clock::now();
-        auto const posted = ::mxlFabricsInitiatorTransferGrain(_initiator.get(), _index, 0, endSlice);
+        auto const posted = _source->post(_initiator.get(), unit);
         if (posted != MXL_STATUS_OK && posted != MXL_ERR_NOT_READY && posted != MXL_ERR_INTERRUPTED)
         {
-            log::warning("writing grain {} failed: {}", _index, tools::statusName(posted));
+            log::warning("writing {} {} failed: {}", _source->unit() == TransferUnit::Grain ? "grain" : "samples up to", unit.index,
+                         tools::statusName(posted));
             return false;
         }
-        // A grain that takes longer than this is given up, so that a dead link costs at most this per grain.
+        // A unit that takes longer than this is given up, so that a dead link costs at most this per unit.
         auto const deadline = start + std::min<Clock::duration>(_config.stallTimeout / 2, std::chrono::seconds{1});
         while (true)
         {
@@ -363,10 +357,11 @@ namespace mxl::service
             }
         }
         auto const done = Clock::now();
-        auto const dueNs = ::mxlIndexToTimestamp(&_flow.common.grainRate, _index);
+        // A batch is due at the timestamp of its last sample: it cannot be sent earlier.
+        auto const dueNs = ::mxlIndexToTimestamp(&_flow.common.grainRate, unit.index);
         auto const nowNs = ::mxlGetTime();
         auto const sinceDue = std::chrono::nanoseconds{nowNs > dueNs ? nowNs - dueNs : 0};
-        _metrics.grainMoved(static_cast<std::uint64_t>(endSlice) * _bytesPerSlice, done - start, sinceDue > _config.lateAfter);
+        _metrics.moved(unit.bytes, unit.samples, done - start, sinceDue > _config.lateAfter);
         return true;
     }
 
@@ -375,8 +370,8 @@ namespace mxl::service
         auto const silence = msSince(_lastDelivery, now);
         if (!_target->delivered && msSince(_target->since, now) >= _config.connectTimeout.count())
         {
-            // Connectionless providers "connect" to any ticket; a target that never took a grain is not there.
-            reportStale(now, fmt::format("connected, but no grain was delivered in {} ms", msSince(_target->since, now)));
+            // Connectionless providers "connect" to any ticket; a target that never took a unit is not there.
+            reportStale(now, fmt::format("connected, but nothing was delivered in {} ms", msSince(_target->since, now)));
         }
         if (silence < _config.stallTimeout.count() || !_backoff.attemptDue(now))
         {

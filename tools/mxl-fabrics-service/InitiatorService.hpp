@@ -1,7 +1,7 @@
-// The initiator role: reads grains of a local flow at its rate and writes each one into the target named by the
-// current ticket. It fetches the ticket again every ticket_poll_ms; a new epoch means the target restarted, and the
-// old target is removed and the new one added. It re-establishes with back-off when writes fail, when the connection
-// is lost for longer than stall_timeout_ms, or when the source produces while nothing is delivered (a stall). A ticket
+// The initiator role: reads a local flow at its rate, grain by grain (video, data) or batch by batch (audio, see
+// SourceCursor), and writes each unit into the target named by the current ticket. It fetches the ticket again every ticket_poll_ms; a new
+// epoch means the target restarted, and the old target is removed and the new one added. It re-establishes with back-off when writes fail,
+// when the connection is lost for longer than stall_timeout_ms, or when the source produces while nothing is delivered (a stall). A ticket
 // that gives no connection (or no delivery) for connect_timeout_ms is reported as stale, and fetching goes on.
 #pragma once
 
@@ -11,6 +11,7 @@
 #include "ServiceConfig.hpp"
 #include "ServiceInterface.hpp"
 #include "ServiceMetrics.hpp"
+#include "SourceCursor.hpp"
 #include "StatusFile.hpp"
 #include "Ticket.hpp"
 #include "TicketSource.hpp"
@@ -47,7 +48,7 @@ namespace mxl::service
             Clock::time_point stateSince;
             // The connection was up at least once on this ticket.
             bool connected = false;
-            // A grain got through on this ticket.
+            // A grain or batch got through on this ticket.
             bool delivered = false;
             bool reportedStale = false;
             // What the library said with the latest state change.
@@ -58,7 +59,8 @@ namespace mxl::service
         Notifier& _notifier;
         tools::Instance _instance;
         tools::FlowReader _reader;
-        mxlFlowConfigInfo _flow{};
+        mxlFlowConfigInfo _flow;
+        std::unique_ptr<SourceCursor> _source;
         tools::FabricsOnInstance _fabrics;
         ServiceInterface _interface;
         tools::FabricsInitiator _initiator;
@@ -69,8 +71,6 @@ namespace mxl::service
         Backoff _backoff;
 
         std::optional<Established> _target;
-        std::uint64_t _bytesPerSlice = 0;
-        std::uint64_t _index = 0;
         Clock::time_point _lastDelivery{};
         Clock::time_point _nextTicketPoll{};
         Clock::time_point _nextStatus{};
@@ -82,9 +82,9 @@ namespace mxl::service
         void dropTarget();
         void refreshState(Clock::time_point now);
         void awaitConnection(Clock::time_point now);
-        void sendNextGrain();
-        // Posts grain `_index` and drives progress until it completed; false when it did not within the transfer timeout.
-        bool transfer(mxlGrainInfo const& grain);
+        void sendNext();
+        // Posts `unit` and drives progress until it completed; false when it did not within the transfer timeout.
+        bool transfer(SourceUnit const& unit);
         void onUndelivered(Clock::time_point now);
         void reportStale(Clock::time_point now, std::string const& why);
         void statusTick(Clock::time_point now);

@@ -33,11 +33,11 @@ namespace mxl::service
             add("service", "port (tcp, verbs) or endpoint name (shm); target default 0 = any free port");
             add("http_listen", "host:port of the HTTP endpoint (/ticket on targets, /metrics on both); port 0 = any free port");
             add("stall_timeout_ms",
-                "no grain committed (target) or delivered (initiator) for this long is a stall (500-600000, default 5000)");
+                "no grain or batch committed (target) or delivered (initiator) for this long is a stall (500-600000, default 5000)");
             add("status_interval_ms", "how often STATUS= and the log report state and rates (100-60000, default 1000)");
-            add("late_after_ms", "a grain moved later than this after its timestamp counts as late (1-60000, default 100)");
+            add("late_after_ms", "a grain or batch moved later than this after its timestamp counts as late (1-60000, default 100)");
             add("log_level", "debug, info or warning (default info)");
-            add("flow_definition", "target: NMOS JSON definition of the flow to receive into (video or data)");
+            add("flow_definition", "target: NMOS JSON definition of the flow to receive into (video, audio or data)");
             add("flow_options", "target: JSON flow options file");
             add("ticket_file", "target: where to publish the ticket (absolute path; written atomically, mode 0600)");
             add("flow_id", "initiator: UUID of the local flow to send");
@@ -210,7 +210,7 @@ namespace mxl::service
             return !path.empty() && path.front() == '/';
         }
 
-        // The target refuses audio up front: the fabrics library here has no sample transfer yet.
+        // A definition the flow library would refuse later is refused here, with the key that names it.
         void checkFlowDefinition(Reader const& reader, std::string const& path)
         {
             std::ifstream file{path};
@@ -225,15 +225,10 @@ namespace mxl::service
             {
                 reader.fail("flow_definition", path, "the file is not a JSON object (an NMOS flow definition was expected)");
             }
-            if (description->format == "urn:x-nmos:format:audio")
+            if (description->format != "urn:x-nmos:format:video" && description->format != "urn:x-nmos:format:data" &&
+                description->format != "urn:x-nmos:format:audio")
             {
-                reader.fail("flow_definition", path,
-                            "audio flows cannot be received over fabrics yet (libmxl-fabrics has no sample transfer); use a video or "
-                            "data flow");
-            }
-            if (description->format != "urn:x-nmos:format:video" && description->format != "urn:x-nmos:format:data")
-            {
-                reader.fail("flow_definition", path, fmt::format("format '{}' is neither video nor data", description->format));
+                reader.fail("flow_definition", path, fmt::format("format '{}' is neither video, audio nor data", description->format));
             }
         }
 

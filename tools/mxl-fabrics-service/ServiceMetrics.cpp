@@ -1,5 +1,7 @@
 #include "ServiceMetrics.hpp"
 
+#include <mxl/dataformat.h>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,23 +12,31 @@ namespace mxl::service
 {
     namespace
     {
-        // About ten seconds of grains at 50 Hz: recent enough to show a change, large enough for a 0.99 quantile.
+        // About ten seconds of grains at 50 Hz (five of 10 ms batches): recent enough to show a change, large enough for
+        // a 0.99 quantile.
         constexpr std::size_t latencyWindow = 512;
         constexpr double quantiles[] = {0.5, 0.9, 0.99};
         constexpr char const* states[] = {"starting", "waiting", "connecting",   "active",  "idle",
                                           "stalled",  "stale",   "reconnecting", "stopping"};
     }
 
-    ServiceMetrics::ServiceMetrics(std::string role, std::string flowId)
+    TransferUnit transferUnitOf(mxlFlowConfigInfo const& flow) noexcept
+    {
+        return mxlIsContinuousDataFormat(static_cast<int>(flow.common.format)) ? TransferUnit::Batch : TransferUnit::Grain;
+    }
+
+    ServiceMetrics::ServiceMetrics(std::string role, std::string flowId, TransferUnit unit)
         : _role{std::move(role)}
         , _flowId{std::move(flowId)}
+        , _unit{unit}
     {
     }
 
-    void ServiceMetrics::grainMoved(std::uint64_t bytes, std::chrono::nanoseconds latency, bool late)
+    void ServiceMetrics::moved(std::uint64_t bytes, std::uint64_t samples, std::chrono::nanoseconds latency, bool late)
     {
         std::lock_guard lock{_mutex};
-        ++_grains;
+        ++_units;
+        _samples += samples;
         _bytes += bytes;
         _late += late ? 1 : 0;
         _latencies.push_back(std::chrono::duration<double>(latency).count());
@@ -36,10 +46,10 @@ namespace mxl::service
         }
     }
 
-    void ServiceMetrics::grainsLost(std::uint64_t count)
+    void ServiceMetrics::lost(std::uint64_t units)
     {
         std::lock_guard lock{_mutex};
-        _lost += count;
+        _lost += units;
     }
 
     void ServiceMetrics::reestablished()
@@ -78,12 +88,6 @@ namespace mxl::service
         return _state;
     }
 
-    std::uint64_t ServiceMetrics::grains() const
-    {
-        std::lock_guard lock{_mutex};
-        return _grains;
-    }
-
     double ServiceMetrics::quantile(double q) const
     {
         if (_latencies.empty())
@@ -103,10 +107,21 @@ namespace mxl::service
         std::string text;
         auto const counter = [&](char const* name, char const* help, std::uint64_t value)
         { text += fmt::format("# HELP {0} {1}\n# TYPE {0} counter\n{0}{{{2}}} {3}\n", name, help, labels, value); };
-        counter("mxl_grains_total", "Grains moved (initiator: delivered; target: received and committed).", _grains);
-        counter("mxl_octets_total", "Payload bytes moved.", _bytes);
-        counter("mxl_grains_late_total", "Grains moved later than late_after_ms after their timestamp.", _late);
-        counter("mxl_grains_lost_total", "Grains skipped: never sent, never delivered, or missing at the target.", _lost);
+        if (_unit == TransferUnit::Grain)
+        {
+            counter("mxl_grains_total", "Grains moved (initiator: delivered; target: received and committed).", _units);
+            counter("mxl_octets_total", "Payload bytes moved.", _bytes);
+            counter("mxl_grains_late_total", "Grains moved later than late_after_ms after their timestamp.", _late);
+            counter("mxl_grains_lost_total", "Grains skipped: never sent, never delivered, or missing at the target.", _lost);
+        }
+        else
+        {
+            counter("mxl_batches_total", "Sample batches moved (initiator: delivered; target: received and committed).", _units);
+            counter("mxl_samples_total", "Samples per channel moved.", _samples);
+            counter("mxl_octets_total", "Payload bytes moved (all channels).", _bytes);
+            counter("mxl_batches_late_total", "Batches moved later than late_after_ms after the timestamp of their last sample.", _late);
+            counter("mxl_batches_lost_total", "Batches skipped: never sent, never delivered, or missing at the target.", _lost);
+        }
         counter("mxl_reconnects_total", "Times the connection was re-established (new epoch, failed writes, stalls).", _reestablished);
         counter("mxl_stalls_total", "Stalls detected: the flow's head did not advance for stall_timeout_ms.", _stalls);
         text += "# HELP mxl_service_state 1 for the current state of the service.\n# TYPE mxl_service_state gauge\n";
@@ -117,8 +132,9 @@ namespace mxl::service
         text += fmt::format("# HELP mxl_ticket_epoch The epoch of the ticket in use (0: none).\n# TYPE mxl_ticket_epoch gauge\n"
                             "mxl_ticket_epoch{{{}}} {}\n",
                             labels, _epoch);
-        text += "# HELP mxl_transfer_latency_seconds Transfer latency over the most recent grains (initiator: post to completion; "
-                "target: grain timestamp to arrival).\n# TYPE mxl_transfer_latency_seconds summary\n";
+        text += "# HELP mxl_transfer_latency_seconds Transfer latency over the most recent grains or batches (initiator: post to "
+                "completion; target: timestamp of the grain, or of the batch's last sample, to arrival).\n# TYPE "
+                "mxl_transfer_latency_seconds summary\n";
         double sum = 0;
         for (auto const latency : _latencies)
         {
@@ -138,14 +154,17 @@ namespace mxl::service
         std::lock_guard lock{_mutex};
         auto const now = std::chrono::steady_clock::now();
         auto const seconds = std::max(std::chrono::duration<double>(now - _lastStatus).count(), 1e-3);
-        _grainRate = static_cast<double>(_grains - _grainsAtLastStatus) / seconds;
+        _unitRate = static_cast<double>(_units - _unitsAtLastStatus) / seconds;
         _byteRate = static_cast<double>(_bytes - _bytesAtLastStatus) / seconds;
         _lastStatus = now;
-        _grainsAtLastStatus = _grains;
+        _unitsAtLastStatus = _units;
         _bytesAtLastStatus = _bytes;
         auto const p50 = quantile(0.5);
-        return fmt::format("state={} epoch={} grains={} rate={:.1f}/s {:.2f}MB/s late={} lost={} reconnects={} stalls={} latency_p50={}",
-                           _state, _epoch, _grains, _grainRate, _byteRate / 1e6, _late, _lost, _reestablished, _stalls,
+        // Audio names its unit and adds the samples; a grain line is unchanged.
+        auto const moved =
+            _unit == TransferUnit::Grain ? fmt::format("grains={}", _units) : fmt::format("batches={} samples={}", _units, _samples);
+        return fmt::format("state={} epoch={} {} rate={:.1f}/s {:.2f}MB/s late={} lost={} reconnects={} stalls={} latency_p50={}", _state,
+                           _epoch, moved, _unitRate, _byteRate / 1e6, _late, _lost, _reestablished, _stalls,
                            std::isnan(p50) ? std::string{"n/a"} : fmt::format("{:.2f}ms", p50 * 1e3));
     }
 
@@ -161,13 +180,14 @@ namespace mxl::service
         status.flowId = _flowId;
         status.state = _state;
         status.epoch = _epoch;
-        status.grains = _grains;
+        // The status file's schema has no unit: for audio its "grains" figures count batches.
+        status.grains = _units;
         status.bytes = _bytes;
         status.late = _late;
         status.lost = _lost;
         status.reconnects = _reestablished;
         status.stalls = _stalls;
-        status.grainsPerSecond = _grainRate;
+        status.grainsPerSecond = _unitRate;
         status.bytesPerSecond = _byteRate;
         status.latencyP50Seconds = optionalQuantile(0.5);
         status.latencyP90Seconds = optionalQuantile(0.9);

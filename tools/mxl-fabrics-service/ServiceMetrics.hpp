@@ -1,9 +1,15 @@
-// What a service has done, shared between its loop (which counts) and the HTTP thread (which renders /metrics): grains
-// and bytes moved, late and lost grains, re-establishments, stalls, the state and the ticket epoch, and transfer
-// latency quantiles over the most recent grains. The same figures make the STATUS= line.
+// What a service has done, shared between its loop (which counts) and the HTTP thread (which renders /metrics): units
+// and bytes moved, late and lost units, re-establishments, stalls, the state and the ticket epoch, and transfer
+// latency quantiles over the most recent units. The same figures make the STATUS= line.
+//
+// A unit is what one transfer moves: a grain of a video or data flow, or a batch of samples of an audio flow. The
+// names say which (mxl_grains_total, mxl_batches_total, ...), so that a dashboard never adds grains to batches; audio
+// also counts samples (per channel), since batches need not all be the same length.
 #pragma once
 
 #include <ServiceStatusFile.hpp>
+
+#include <mxl/flowinfo.h>
 
 #include <chrono>
 #include <cstdint>
@@ -13,14 +19,24 @@
 
 namespace mxl::service
 {
+    enum class TransferUnit
+    {
+        Grain,
+        Batch,
+    };
+
+    // Batches for audio (continuous) flows, grains for the others.
+    [[nodiscard]] TransferUnit transferUnitOf(mxlFlowConfigInfo const& flow) noexcept;
+
     class ServiceMetrics
     {
     public:
         // `role` is "target" or "initiator"; both become labels.
-        ServiceMetrics(std::string role, std::string flowId);
+        ServiceMetrics(std::string role, std::string flowId, TransferUnit unit);
 
-        void grainMoved(std::uint64_t bytes, std::chrono::nanoseconds latency, bool late);
-        void grainsLost(std::uint64_t count);
+        // One unit moved; `samples` (per channel) is 0 for a grain.
+        void moved(std::uint64_t bytes, std::uint64_t samples, std::chrono::nanoseconds latency, bool late);
+        void lost(std::uint64_t units);
         void reestablished();
         void stalled();
         void setState(std::string state);
@@ -28,7 +44,6 @@ namespace mxl::service
         void setFlowId(std::string flowId);
 
         [[nodiscard]] std::string state() const;
-        [[nodiscard]] std::uint64_t grains() const;
 
         // Prometheus text exposition format 0.0.4.
         [[nodiscard]] std::string prometheus() const;
@@ -43,9 +58,11 @@ namespace mxl::service
         mutable std::mutex _mutex;
         std::string _role;
         std::string _flowId;
+        TransferUnit _unit;
         std::string _state = "starting";
         std::uint64_t _epoch = 0;
-        std::uint64_t _grains = 0;
+        std::uint64_t _units = 0;
+        std::uint64_t _samples = 0;
         std::uint64_t _bytes = 0;
         std::uint64_t _late = 0;
         std::uint64_t _lost = 0;
@@ -53,10 +70,10 @@ namespace mxl::service
         std::uint64_t _stalls = 0;
         // Seconds, newest last, at most latencyWindow entries.
         std::deque<double> _latencies;
-        std::uint64_t _grainsAtLastStatus = 0;
+        std::uint64_t _unitsAtLastStatus = 0;
         std::uint64_t _bytesAtLastStatus = 0;
         std::chrono::steady_clock::time_point _lastStatus = std::chrono::steady_clock::now();
-        double _grainRate = 0;
+        double _unitRate = 0;
         double _byteRate = 0;
 
         [[nodiscard]] double quantile(double q) const;

@@ -47,15 +47,19 @@ namespace mxl::service
         , _writer{_instance, tools::readTextFile(config.flowDefinition, "flow definition"),
                   readOptional(config.flowOptions, "flow options"), fmt::format("flow_definition '{}'", config.flowDefinition.string())}
         , _flowId{flowIdOf(_writer.config())}
+        , _unit{transferUnitOf(_writer.config())}
         , _reader{_instance, _flowId}
         , _fabrics{_instance.get()}
         , _interface{selectInterface(_fabrics.get(), config)}
-        , _metrics{"target", _flowId}
+        , _metrics{"target", _flowId, _unit}
         , _statusFile{config}
     {
-        for (auto const size : _writer.config().discrete.sliceSizes)
+        if (_unit == TransferUnit::Grain)
         {
-            _bytesPerSlice += size;
+            for (auto const size : _writer.config().discrete.sliceSizes)
+            {
+                _bytesPerSlice += size;
+            }
         }
         if (!_writer.created())
         {
@@ -117,7 +121,7 @@ namespace mxl::service
         }
         publish(std::move(*ticket));
         _flowing = false;
-        _lastArrival.reset();
+        _nextExpected.reset();
     }
 
     void TargetService::publish(Ticket ticket)
@@ -165,28 +169,30 @@ namespace mxl::service
 
     void TargetService::receive()
     {
-        std::uint64_t grainIndex = 0;
-        auto const status = _interface.blocking() ? ::mxlFabricsTargetReadGrain(_target->get(), readTimeoutMs, &grainIndex)
-                                                  : ::mxlFabricsTargetReadGrainNonBlocking(_target->get(), &grainIndex);
-        if (status == MXL_STATUS_OK)
-        {
-            account(grainIndex);
-        }
-        else if (status == MXL_ERR_NOT_READY && !_interface.blocking())
+        auto const status = _unit == TransferUnit::Grain ? receiveGrain() : receiveSamples();
+        if (status == MXL_ERR_NOT_READY && !_interface.blocking())
         {
             // Polling providers (shm) cannot wait inside the library.
             std::this_thread::sleep_for(std::chrono::milliseconds{1});
         }
-        else if (status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
+        else if (status != MXL_STATUS_OK && status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
         {
-            log::warning("reading grains failed ({}); rebuilding the target", tools::statusName(status));
+            log::warning("reading {} failed ({}); rebuilding the target", _unit == TransferUnit::Grain ? "grains" : "samples",
+                         tools::statusName(status));
             _metrics.stalled();
             buildTarget();
         }
     }
 
-    void TargetService::account(std::uint64_t grainIndex)
+    mxlStatus TargetService::receiveGrain()
     {
+        std::uint64_t grainIndex = 0;
+        auto const status = _interface.blocking() ? ::mxlFabricsTargetReadGrain(_target->get(), readTimeoutMs, &grainIndex)
+                                                  : ::mxlFabricsTargetReadGrainNonBlocking(_target->get(), &grainIndex);
+        if (status != MXL_STATUS_OK)
+        {
+            return status;
+        }
         mxlGrainInfo grain{};
         std::uint8_t* payload = nullptr;
         std::uint64_t bytes = 0;
@@ -195,17 +201,55 @@ namespace mxl::service
         {
             bytes = grain.validSlices * _bytesPerSlice;
         }
-        if (_lastArrival && grainIndex > *_lastArrival + 1)
+        arrived(grainIndex, grainIndex, bytes, 0);
+        return MXL_STATUS_OK;
+    }
+
+    mxlStatus TargetService::receiveSamples()
+    {
+        std::uint64_t headIndex = 0;
+        std::size_t count = 0;
+        auto const status = _interface.blocking() ? ::mxlFabricsTargetReadSamples(_target->get(), readTimeoutMs, &headIndex, &count)
+                                                  : ::mxlFabricsTargetReadSamplesNonBlocking(_target->get(), &headIndex, &count);
+        if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
         {
-            _metrics.grainsLost(grainIndex - *_lastArrival - 1);
+            // An initiator reused a bounce-buffer entry before this loop read it (the library logged which): that batch
+            // is gone, the target is fine.
+            _metrics.lost(1);
+            return MXL_STATUS_OK;
         }
-        _lastArrival = grainIndex;
+        if (status != MXL_STATUS_OK)
+        {
+            return status;
+        }
+        // A range ends at (and includes) its head index.
+        mxlWrappedMultiBufferSlice slices{};
+        std::uint64_t bytes = 0;
+        if (::mxlFlowReaderGetSamplesNonBlocking(_reader.get(), headIndex, count, &slices) == MXL_STATUS_OK)
+        {
+            bytes = (slices.base.fragments[0].size + slices.base.fragments[1].size) * slices.count;
+        }
+        arrived(headIndex + 1 - count, headIndex, bytes, count);
+        return MXL_STATUS_OK;
+    }
+
+    void TargetService::arrived(std::uint64_t first, std::uint64_t last, std::uint64_t bytes, std::uint64_t samples)
+    {
+        if (_nextExpected && first > *_nextExpected)
+        {
+            // Whole units: a grain per missing index, a batch (of this one's length) per started run of missing samples.
+            auto const perUnit = std::max<std::uint64_t>(last + 1 - first, 1);
+            _metrics.lost((first - *_nextExpected + perUnit - 1) / perUnit);
+        }
+        _nextExpected = last + 1;
         auto const rate = _writer.config().common.grainRate;
         auto const now = ::mxlGetTime();
-        auto const due = ::mxlIndexToTimestamp(&rate, grainIndex);
+        // A batch is due at the timestamp of its last sample: the initiator cannot send it earlier.
+        auto const due = ::mxlIndexToTimestamp(&rate, last);
         auto const latency = std::chrono::nanoseconds{now > due ? now - due : 0};
-        _metrics.grainMoved(bytes, latency, latency > _config.lateAfter);
-        log::debug("grain {} arrived, {} bytes, {} us after its timestamp", grainIndex, bytes, latency.count() / 1000);
+        _metrics.moved(bytes, samples, latency, latency > _config.lateAfter);
+        log::debug("{} {} arrived, {} bytes, {} us after its timestamp", samples == 0 ? "grain" : "samples up to", last, bytes,
+                   latency.count() / 1000);
     }
 
     void TargetService::checkHealth(Clock::time_point now)
@@ -218,7 +262,7 @@ namespace mxl::service
             _headAdvancedAt = now;
             if (!_flowing)
             {
-                log::info("grains are arriving (head {})", _head);
+                log::info("{} are arriving (head {})", _unit == TransferUnit::Grain ? "grains" : "samples", _head);
             }
             _flowing = true;
         }

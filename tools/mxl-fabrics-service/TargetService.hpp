@@ -1,7 +1,8 @@
 // The target role: creates the flow from its definition, sets up a fabrics target on it, publishes the ticket (file
-// and/or HTTP), announces READY=1, and then watches what arrives. The fabrics library commits each grain itself; the
-// service judges health from the flow's head index and, when grains stop arriving for stall_timeout_ms after they had
-// been flowing, rebuilds the target under a new epoch so that initiators re-establish from scratch.
+// and/or HTTP), announces READY=1, and then watches what arrives. The fabrics library commits each grain (video, data)
+// or batch of samples (audio) itself; for audio its ticket also carries the bounce buffer initiators write batches
+// into. The service judges health from the flow's head index and, when nothing arrives for stall_timeout_ms after
+// units had been flowing, rebuilds the target under a new epoch so that initiators re-establish from scratch.
 #pragma once
 
 #include "HttpEndpoint.hpp"
@@ -42,6 +43,7 @@ namespace mxl::service
         tools::Instance _instance;
         tools::FlowWriter _writer;
         std::string _flowId;
+        TransferUnit _unit;
         tools::FlowReader _reader;
         tools::FabricsOnInstance _fabrics;
         ServiceInterface _interface;
@@ -54,7 +56,8 @@ namespace mxl::service
         std::unique_ptr<HttpEndpoint> _http;
 
         std::uint64_t _bytesPerSlice = 0;
-        std::optional<std::uint64_t> _lastArrival;
+        // The first grain or sample index not arrived yet; a later arrival means units in between were lost.
+        std::optional<std::uint64_t> _nextExpected;
         std::uint64_t _head = 0;
         Clock::time_point _headAdvancedAt{};
         // Grains arrived since the target was (re)built: only then can their absence be a stall.
@@ -65,7 +68,11 @@ namespace mxl::service
         void publish(Ticket ticket);
         void withdrawTicketFile() const;
         void receive();
-        void account(std::uint64_t grainIndex);
+        // One read from the fabrics target, accounted when something arrived; the status of the read.
+        mxlStatus receiveGrain();
+        mxlStatus receiveSamples();
+        // Indices [first, last] arrived as one unit of `bytes` (`samples` per channel, 0 for a grain).
+        void arrived(std::uint64_t first, std::uint64_t last, std::uint64_t bytes, std::uint64_t samples);
         void checkHealth(Clock::time_point now);
     };
 }

@@ -27,6 +27,7 @@ namespace mxl::service
             return std::nullopt;
         }
         ticket.provider = provider->get<std::string>();
+        ticket.carriesSamples = json.contains("bounceBufferInfo");
         if (auto const epoch = json.find("epoch"); epoch != json.end())
         {
             auto const digits = epoch->is_string() ? epoch->get<std::string>() : std::string{};

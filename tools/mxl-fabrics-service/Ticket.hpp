@@ -15,6 +15,8 @@ namespace mxl::service
         // 0 when the ticket has none (a target without this extension); tickets are then told apart by their text.
         std::uint64_t epoch = 0;
         std::string provider;
+        // The target receives an audio flow: its ticket names the bounce buffer initiators write batches into.
+        bool carriesSamples = false;
 
         [[nodiscard]] bool sameIncarnation(Ticket const& other) const noexcept
         {

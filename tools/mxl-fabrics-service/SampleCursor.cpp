@@ -1,0 +1,94 @@
+#include "SampleCursor.hpp"
+
+#include <StatusName.hpp>
+
+#include <mxl/time.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace mxl::service
+{
+    namespace
+    {
+        // The longest read() sleeps for pacing or waits for the source: signals and watchdog pings come first.
+        constexpr std::uint64_t maxWaitNs = 100'000'000;
+
+        std::uint64_t batchPeriodNs(mxlRational const& rate, std::size_t samples)
+        {
+            return static_cast<std::uint64_t>(1'000'000'000LL * rate.denominator * static_cast<std::int64_t>(samples) /
+                                              std::max<std::int64_t>(rate.numerator, 1));
+        }
+    }
+
+    SampleCursor::SampleCursor(mxlFlowReader reader, mxlFlowConfigInfo const& flow, std::string flowId)
+        : _reader{reader}
+        , _rate{flow.common.grainRate}
+        , _flowId{std::move(flowId)}
+        , _batchSamples{std::max<std::uint32_t>(flow.common.maxCommitBatchSizeHint, 1)}
+    {
+    }
+
+    std::uint64_t SampleCursor::newestSampleIndex() const
+    {
+        mxlFlowRuntimeInfo runtime{};
+        if (::mxlFlowReaderGetRuntimeInfo(_reader, &runtime) == MXL_STATUS_OK && runtime.headIndex != 0)
+        {
+            return runtime.headIndex;
+        }
+        return ::mxlGetCurrentIndex(&_rate);
+    }
+
+    void SampleCursor::startAtPresent()
+    {
+        _head = newestSampleIndex();
+    }
+
+    SourceCursor::Read SampleCursor::read()
+    {
+        auto const dueNs = ::mxlIndexToTimestamp(&_rate, _head);
+        auto const nowNs = ::mxlGetTime();
+        if (dueNs > nowNs + maxWaitNs)
+        {
+            // A source ahead of the clock: wait in steps, coming back to the service loop between them.
+            ::mxlSleepUntil(nowNs + maxWaitNs);
+            return {Outcome::NotDue, {}, 0};
+        }
+        ::mxlSleepUntil(dueNs);
+        // A live source commits a batch a little after its last sample's time; wait for it about one more batch.
+        auto const timeoutNs = std::clamp<std::uint64_t>(2 * batchPeriodNs(_rate, _batchSamples), 10'000'000, maxWaitNs);
+        mxlWrappedMultiBufferSlice slices{};
+        auto const status = ::mxlFlowReaderGetSamples(_reader, _head, _batchSamples, timeoutNs, &slices);
+        if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+        {
+            // The source's ring moved past the batch: resume at its newest batch, counting every batch skipped.
+            auto const next = std::max(newestSampleIndex(), _head + _batchSamples);
+            Read gone{Outcome::Gone, {}, (next - _head + _batchSamples - 1) / _batchSamples};
+            _head = next;
+            return gone;
+        }
+        if (status == MXL_ERR_OUT_OF_RANGE_TOO_EARLY)
+        {
+            return {Outcome::NotDue, {}, 0};
+        }
+        if (status != MXL_STATUS_OK)
+        {
+            throw std::runtime_error{fmt::format("reading samples up to {} (count {}) of flow {} failed: {}", _head, _batchSamples, _flowId,
+                                                 tools::statusName(status))};
+        }
+        auto const bytes = (slices.base.fragments[0].size + slices.base.fragments[1].size) * slices.count;
+        return {Outcome::Ready, SourceUnit{_head, 0, _batchSamples, bytes}, 0};
+    }
+
+    mxlStatus SampleCursor::post(mxlFabricsInitiator initiator, SourceUnit const& unit) const
+    {
+        return ::mxlFabricsInitiatorTransferSamples(initiator, unit.index, unit.samples);
+    }
+
+    void SampleCursor::advance()
+    {
+        _head += _batchSamples;
+    }
+}
