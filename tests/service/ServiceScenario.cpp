@@ -7,25 +7,32 @@
 
 namespace mxl::test
 {
-    Settings targetSettings(ServiceDirectories const& directories, std::string const& node)
+    Settings targetSettings(ServiceDirectories const& directories, std::string const& node, std::filesystem::path const& definition)
     {
         return {{"role", "target"},
                 {"domain", directories.destination.str()},
                 {"node", node},
                 {"service", "0"},
-                {"flow_definition", serviceTestFlow().string()},
+                {"flow_definition", definition.string()},
                 {"ticket_file", directories.ticketFile()},
                 {"http_listen", node + ":0"},
                 {"stall_timeout_ms", "2000"},
                 {"status_interval_ms", "200"}};
     }
 
-    Settings initiatorSettings(ServiceDirectories const& directories, std::string const& ticket)
+    Settings initiatorSettings(ServiceDirectories const& directories, std::string const& ticket, std::string const& flowId)
     {
         return {
-            {"role", "initiator"},        {"domain", directories.source.str()}, {"flow_id", serviceTestFlowId}, {"ticket", ticket},
-            {"ticket_poll_ms", "200"},    {"connect_timeout_ms", "3000"},       {"backoff_initial_ms", "100"},  {"backoff_max_ms", "1000"},
+            {"role", "initiator"},        {"domain", directories.source.str()}, {"flow_id", flowId},           {"ticket", ticket},
+            {"ticket_poll_ms", "200"},    {"connect_timeout_ms", "3000"},       {"backoff_initial_ms", "100"}, {"backoff_max_ms", "1000"},
             {"stall_timeout_ms", "2000"}, {"status_interval_ms", "200"}};
+    }
+
+    Settings overSharedMemory(Settings settings)
+    {
+        std::erase_if(settings, [](auto const& setting) { return setting.first == "node" || setting.first == "service"; });
+        settings.emplace_back("provider", "shm");
+        return settings;
     }
 
     std::vector<std::string> notifyEnvironment(NotifySocket const& socket, unsigned watchdogUsec)

@@ -25,11 +25,16 @@ namespace mxl::test
         }
     };
 
-    // Target settings on tcp; `node` is the address to listen on.
-    Settings targetSettings(ServiceDirectories const& directories, std::string const& node = "127.0.0.1");
+    // Target settings on tcp; `node` is the address to listen on, `definition` the flow to receive into.
+    Settings targetSettings(ServiceDirectories const& directories, std::string const& node = "127.0.0.1",
+                            std::filesystem::path const& definition = serviceTestFlow());
 
-    // Initiator settings taking the ticket from `ticket` (a file or an http:// URL).
-    Settings initiatorSettings(ServiceDirectories const& directories, std::string const& ticket);
+    // Initiator settings taking the ticket from `ticket` (a file or an http:// URL) and sending flow `flowId`.
+    Settings initiatorSettings(ServiceDirectories const& directories, std::string const& ticket,
+                               std::string const& flowId = serviceTestFlowId);
+
+    // The same settings over shm instead of tcp: no address, port or HTTP listener on an address.
+    Settings overSharedMemory(Settings settings);
 
     // "NOTIFY_SOCKET=<path>" and, when `watchdogUsec` is not 0, "WATCHDOG_USEC=<n>".
     std::vector<std::string> notifyEnvironment(NotifySocket const& socket, unsigned watchdogUsec = 0);

@@ -6,6 +6,8 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -49,7 +51,8 @@ namespace mxl::test
         auto const dir = files.str();
         auto const notJson = files.path() / "not-json.json";
         std::ofstream{notJson} << "this is not json\n";
-        auto const audio = sourcePath("flows/audio_48k_stereo.json").string();
+        auto const multiplexed = files.path() / "mux.json";
+        std::ofstream{multiplexed} << R"({"id": "0d6a7f3e-2b1c-4e5d-8f90-a1b2c3d4e5f6", "format": "urn:x-nmos:format:mux"})" << '\n';
 
         std::map<std::string, std::map<std::string, std::string>> const valid{
             {"target",
@@ -130,12 +133,13 @@ namespace mxl::test
              "",
              false,
              {"file '{file}'", fmt::format("key 'flow_definition' value '{}'", notJson.string()), "not a JSON object"}},
-            {"audio flow",
+            {"flow definition of another format",
              "target",
-             {{"flow_definition", audio}},
+             {{"flow_definition", multiplexed.string()}},
              "",
              false,
-             {"file '{file}'", fmt::format("key 'flow_definition' value '{}'", audio), "audio flows cannot be received"}},
+             {"file '{file}'", fmt::format("key 'flow_definition' value '{}'", multiplexed.string()),
+              "format 'urn:x-nmos:format:mux' is neither video, audio nor data"}},
             {"relative ticket file",
              "target",
              {{"ticket_file", "ticket.json"}},
@@ -228,6 +232,24 @@ namespace mxl::test
                 CHECK(output.find(expand(expected, file, dir)) != std::string::npos);
             }
         }
+    }
+
+    TEST_CASE("an audio flow definition is accepted: the target receives into it and its ticket names a bounce buffer")
+    {
+        TempDomain domain{"svc-config-audio"};
+        TempDomain files{"svc-config-audio-files"};
+        auto const file = files.path() / "audio-target.conf";
+        auto const ticket = files.path() / "t.json";
+        std::ofstream{file} << "role = target\ndomain = " << domain.str() << "\nflow_definition = " << serviceAudioFlow().string()
+                            << "\nticket_file = " << ticket.string() << "\nnode = 127.0.0.1\n";
+        ServiceProcess service{{{"config", file.string()}}};
+        auto const ready = service.waitForLine("ready: waiting for an initiator", std::chrono::seconds{10});
+        INFO(service.output());
+        REQUIRE(ready);
+        CHECK(readFile(ticket).find("\"bounceBufferInfo\"") != std::string::npos);
+        CHECK(std::filesystem::exists(domain.path() / fmt::format("{}.mxl-flow", serviceAudioFlowId)));
+        service.signal(SIGTERM);
+        CHECK(service.wait(std::chrono::seconds{5}) == std::optional<int>{0});
     }
 
     TEST_CASE("a missing config file is refused with exit code 78 naming the option and the path")

@@ -1,0 +1,190 @@
+// Audio through the services: a 48 kHz stereo float32 flow written in real time by this process, moved by a target and
+// an initiator service over tcp and over shm, every sample compared at the target with what the source wrote; and the
+// target killed and restarted. Losses the initiator reports are tolerated (a slow CI machine may miss a deadline), a
+// sample missing or wrong at the target that no reported loss accounts for is not.
+#include "AudioTestFlow.hpp"
+#include "ServiceScenario.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mxl::test
+{
+    namespace
+    {
+        using Clock = std::chrono::steady_clock;
+
+        constexpr std::uint32_t seed = 0x5A3F;
+        constexpr std::uint64_t samplesPerSecond = 48000;
+
+        // The value of `key=` in the last line of `output` that has it ("stopping: state=... lost=3 ..."); nullopt if none.
+        std::optional<std::uint64_t> lastFigure(std::string const& output, std::string const& key)
+        {
+            auto const at = output.rfind(" " + key + "=");
+            if (at == std::string::npos)
+            {
+                return std::nullopt;
+            }
+            return std::stoull(output.substr(at + key.size() + 2));
+        }
+
+        // The batches the initiator has reported lost so far, from the status file in its domain (rewritten every status
+        // interval, so possibly a little behind).
+        std::uint64_t initiatorLostSoFar(ServiceDirectories const& directories)
+        {
+            std::ifstream file{directories.source.path() / ".mxl-services" / fmt::format("initiator-{}.json", serviceAudioFlowId)};
+            auto const status = nlohmann::json::parse(file, nullptr, false);
+            return status.is_object() ? status.value("lost", std::uint64_t{0}) : 0;
+        }
+
+        struct AudioPair
+        {
+            ServiceDirectories directories;
+            SamplePatternWriter source{directories.source.path(), serviceAudioFlow(), seed};
+            bool sharedMemory;
+
+            explicit AudioPair(bool overShm)
+                : sharedMemory{overShm}
+            {
+            }
+
+            [[nodiscard]] Settings target() const
+            {
+                auto settings = targetSettings(directories, "127.0.0.1", serviceAudioFlow());
+                return sharedMemory ? overSharedMemory(std::move(settings)) : settings;
+            }
+
+            [[nodiscard]] Settings initiator() const
+            {
+                auto settings = initiatorSettings(directories, directories.ticketFile(), serviceAudioFlowId);
+                return sharedMemory ? overSharedMemory(std::move(settings)) : settings;
+            }
+        };
+
+        // Every sample of the checked window verified, or accounted for by losses the initiator reported (in batches).
+        void checkNoSilentLoss(SampleVerification const& result, std::uint64_t initiatorLostBatches, std::size_t batchSamples)
+        {
+            INFO("verified ", result.verified, " samples, mismatched ", result.mismatched, " (", result.wordsMismatched,
+                 " words), overrun by the checker ", result.gone, "; the initiator reported ", initiatorLostBatches, " batches lost");
+            CHECK(result.mismatched <= initiatorLostBatches * batchSamples);
+            if (initiatorLostBatches == 0)
+            {
+                CHECK(result.wordsMismatched == 0);
+            }
+        }
+
+        // Stops a service with SIGTERM; its final figures are on the "stopping:" line.
+        std::string stop(ServiceProcess& service)
+        {
+            service.signal(SIGTERM);
+            CHECK(service.wait(std::chrono::seconds{5}) == std::optional<int>{0});
+            return service.output();
+        }
+
+        void moveAudio(bool sharedMemory)
+        {
+            AudioPair pair{sharedMemory};
+            NotifySocket targetNotify;
+            ServiceProcess target{pair.target(), notifyEnvironment(targetNotify)};
+            REQUIRE_MESSAGE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}), target.output());
+            // The ticket carries the bounce buffer initiators write batches into, as the library made it.
+            CHECK(readFile(pair.directories.ticketFile()).find("\"bounceBufferInfo\"") != std::string::npos);
+            SampleVerifier verifier{pair.directories.destination.path(), serviceAudioFlowId, seed};
+
+            NotifySocket initiatorNotify;
+            ServiceProcess initiator{pair.initiator(), notifyEnvironment(initiatorNotify)};
+            REQUIRE_MESSAGE(initiatorNotify.waitFor("READY=1", std::chrono::seconds{10}), initiator.output());
+            auto const wanted = 4 * samplesPerSecond;
+            auto const result = verifier.check(wanted, std::chrono::seconds{20});
+            MESSAGE((sharedMemory ? "shm" : "tcp") << ": " << result.verified << " samples verified, " << result.mismatched
+                                                   << " mismatched, " << result.gone << " overrun by the checker");
+            auto const targetStatus = targetNotify.waitFor("samples=", std::chrono::seconds{2});
+            CHECK(targetStatus);
+            auto const initiatorOutput = stop(initiator);
+            auto const targetOutput = stop(target);
+            INFO("initiator:\n", initiatorOutput, "\ntarget:\n", targetOutput);
+            auto const lost = lastFigure(initiatorOutput, "lost");
+            REQUIRE(lost);
+            REQUIRE(result.verified >= wanted);
+            checkNoSilentLoss(result, *lost, pair.source.batchSamples());
+            // Both ends counted samples; the target at least those verified through it.
+            auto const targetSamples = lastFigure(targetOutput, "samples");
+            REQUIRE(targetSamples);
+            CHECK(*targetSamples >= wanted);
+            auto const initiatorSamples = lastFigure(initiatorOutput, "samples");
+            REQUIRE(initiatorSamples);
+            CHECK(*initiatorSamples >= *targetSamples);
+            CHECK(pair.source.refused() == 0);
+        }
+    }
+
+    TEST_CASE("audio: 2 channels of 48 kHz float32 moved over tcp, every sample checked at the target")
+    {
+        moveAudio(false);
+    }
+
+    TEST_CASE("audio: 2 channels of 48 kHz float32 moved over shm, every sample checked at the target")
+    {
+        moveAudio(true);
+    }
+
+    TEST_CASE("audio: target killed with SIGKILL and restarted: samples arrive again within 5 s, on the new epoch")
+    {
+        AudioPair pair{false};
+        NotifySocket targetNotify;
+        auto first = std::make_unique<ServiceProcess>(pair.target(), notifyEnvironment(targetNotify));
+        REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        auto const firstEpoch = ticketEpoch(pair.directories.ticketFile());
+        NotifySocket initiatorNotify;
+        ServiceProcess initiator{pair.initiator(), notifyEnvironment(initiatorNotify)};
+        REQUIRE(initiatorNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        {
+            SampleVerifier verifier{pair.directories.destination.path(), serviceAudioFlowId, seed};
+            auto const before = verifier.check(samplesPerSecond, std::chrono::seconds{10});
+            REQUIRE_MESSAGE(before.verified >= samplesPerSecond, initiator.output());
+        }
+
+        first->signal(SIGKILL);
+        REQUIRE(first->wait(std::chrono::seconds{5}));
+        first.reset();
+        NotifySocket restartedNotify;
+        ServiceProcess restarted{pair.target(), notifyEnvironment(restartedNotify)};
+        REQUIRE(restartedNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        auto const restartedAt = Clock::now();
+        auto const secondEpoch = ticketEpoch(pair.directories.ticketFile());
+        CHECK(secondEpoch != 0);
+        CHECK(secondEpoch != firstEpoch);
+
+        // Checking starts with the first batch the restarted target committed.
+        SampleVerifier verifier{pair.directories.destination.path(), serviceAudioFlowId, seed};
+        auto const again = verifier.check(samplesPerSecond / 10, std::chrono::seconds{5});
+        auto const recovery = std::chrono::duration<double>(Clock::now() - restartedAt).count();
+        INFO("samples moved again ", recovery, " s after the new target was ready");
+        REQUIRE_MESSAGE(again.verified >= samplesPerSecond / 10, initiator.output());
+        CHECK(recovery < 5.0);
+        auto const lostBeforeRecovery = initiatorLostSoFar(pair.directories);
+        CHECK(initiator.output().find(fmt::format("new epoch {}", secondEpoch)) != std::string::npos);
+        CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
+        auto const steady = verifier.check(2 * samplesPerSecond, std::chrono::seconds{10});
+        auto const initiatorOutput = stop(initiator);
+        INFO("initiator:\n", initiatorOutput);
+        REQUIRE(steady.verified >= 2 * samplesPerSecond);
+        auto const lost = lastFigure(initiatorOutput, "lost");
+        REQUIRE(lost);
+        // Batches lost to the kill were reported before the new epoch; after it, every sample must be there or reported.
+        SampleVerification afterRestart = again;
+        afterRestart.verified += steady.verified;
+        afterRestart.mismatched += steady.mismatched;
+        afterRestart.wordsMismatched += steady.wordsMismatched;
+        afterRestart.gone += steady.gone;
+        checkNoSilentLoss(afterRestart, *lost - std::min(*lost, lostBeforeRecovery), pair.source.batchSamples());
+        stop(restarted);
+    }
+}
