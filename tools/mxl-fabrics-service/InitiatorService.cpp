@@ -162,7 +162,7 @@ namespace mxl::service
             }
             return;
         }
-        if (_target && _target->ticket.sameIncarnation(*ticket))
+        if ((_target && _target->ticket.sameIncarnation(*ticket)) || (_misfit && _misfit->sameIncarnation(*ticket)))
         {
             return;
         }
@@ -206,8 +206,16 @@ namespace mxl::service
         }
         _metrics.setEpoch(ticket.epoch);
         _metrics.setState("connecting");
-        _target = Established{std::move(ticket), std::move(owned), since, MXL_FABRICS_TARGET_NOT_CONNECTED, now, connected,
-                              delivered,         reportedStale,    {}};
+        _target = Established{std::move(ticket),
+                              std::move(owned),
+                              since,
+                              MXL_FABRICS_TARGET_NOT_CONNECTED,
+                              now,
+                              connected,
+                              delivered,
+                              reportedStale,
+                              {},
+                              false};
         return true;
     }
 
@@ -326,7 +334,10 @@ namespace mxl::service
         else
         {
             _metrics.lost(1);
-            onUndelivered(Clock::now());
+            if (_target)
+            {
+                onUndelivered(Clock::now());
+            }
         }
         _source->advance();
     }
@@ -335,10 +346,28 @@ namespace mxl::service
     {
         auto const start = Clock::now();
         auto const posted = _source->post(_initiator.get(), unit);
+        if (posted == MXL_ERR_INVALID_ARG && _source->unit() == TransferUnit::Batch)
+        {
+            // Every batch has the same length, so the next one would be refused too, each with an error line.
+            refuseTicket(fmt::format("it refused samples up to {} (count {}): {} (the library's message above says why; give the "
+                                     "target's flow a maxSyncBatchSizeHint of at least {})",
+                                     unit.index, unit.samples, tools::statusName(posted), unit.samples));
+            return false;
+        }
         if (posted != MXL_STATUS_OK && posted != MXL_ERR_NOT_READY && posted != MXL_ERR_INTERRUPTED)
         {
-            log::warning("writing {} {} failed: {}", _source->unit() == TransferUnit::Grain ? "grain" : "samples up to", unit.index,
-                         tools::statusName(posted));
+            auto const what = fmt::format("writing {} {} to the target (epoch {}) failed: {}",
+                                          _source->unit() == TransferUnit::Grain ? "grain" : "samples up to", unit.index,
+                                          _target->ticket.epoch, tools::statusName(posted));
+            if (_target->reportedWriteFailure)
+            {
+                log::debug("{}", what);
+            }
+            else
+            {
+                log::warning("{} (the library's message above says why; further failures on this ticket are logged at debug)", what);
+                _target->reportedWriteFailure = true;
+            }
             return false;
         }
         // A unit that takes longer than this is given up, so that a dead link costs at most this per unit.
@@ -383,6 +412,15 @@ namespace mxl::service
         auto ticket = _target->ticket;
         establish(std::move(ticket), "stall");
         _nextTicketPoll = now;
+    }
+
+    void InitiatorService::refuseTicket(std::string const& why)
+    {
+        log::warning("the target of the ticket from '{}' (epoch {}) does not fit flow {}: {}; dropping it, still fetching",
+                     _tickets.lastOrigin(), _target->ticket.epoch, _config.flowId, why);
+        _misfit = _target->ticket;
+        dropTarget();
+        _metrics.setState("stale");
     }
 
     void InitiatorService::statusTick(Clock::time_point now)

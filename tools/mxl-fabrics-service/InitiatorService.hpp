@@ -53,6 +53,9 @@ namespace mxl::service
             bool reportedStale = false;
             // What the library said with the latest state change.
             std::string reason;
+            // A write was refused on this ticket and that was logged: it would be refused again for every unit (e.g. a
+            // batch longer than the target's bounce-buffer entries), and the journal needs it once.
+            bool reportedWriteFailure = false;
         };
 
         ServiceConfig const& _config;
@@ -75,6 +78,8 @@ namespace mxl::service
         Clock::time_point _nextTicketPoll{};
         Clock::time_point _nextStatus{};
         std::string _lastTicketProblem;
+        // A ticket whose target refused every batch (its bounce-buffer entries are too small for them): not added again.
+        std::optional<Ticket> _misfit;
 
         void pollTicket(Clock::time_point now);
         // Removes the current target (if any) and adds the one of `ticket`; false when the library refused it.
@@ -86,6 +91,8 @@ namespace mxl::service
         // Posts `unit` and drives progress until it completed; false when it did not within the transfer timeout.
         bool transfer(SourceUnit const& unit);
         void onUndelivered(Clock::time_point now);
+        // Drops the current target for good: its ticket is not added again, a new epoch is waited for.
+        void refuseTicket(std::string const& why);
         void reportStale(Clock::time_point now, std::string const& why);
         void statusTick(Clock::time_point now);
         void disconnect();
