@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 
 namespace mxl::test
 {
@@ -133,6 +134,33 @@ namespace mxl::test
     TEST_CASE("audio: 2 channels of 48 kHz float32 moved over shm, every sample checked at the target")
     {
         moveAudio(true);
+    }
+
+    TEST_CASE("audio: a target whose bounce-buffer entries are shorter than the source's batches is dropped once, not retried")
+    {
+        AudioPair pair{false};
+        // 5 ms entries at the target, 10 ms batches (the default commit hint) at the source.
+        auto const options = pair.directories.tickets.path() / "short-entries.json";
+        std::ofstream{options} << R"({"maxCommitBatchSizeHint": 240, "maxSyncBatchSizeHint": 240})" << '\n';
+        auto settings = pair.target();
+        settings.emplace_back("flow_options", options.string());
+        NotifySocket targetNotify;
+        ServiceProcess target{settings, notifyEnvironment(targetNotify)};
+        REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        NotifySocket initiatorNotify;
+        ServiceProcess initiator{pair.initiator(), notifyEnvironment(initiatorNotify)};
+        auto const report = initiator.waitForLine("does not fit flow", std::chrono::seconds{10});
+        REQUIRE_MESSAGE(report, initiator.output());
+        CHECK(report->find("maxSyncBatchSizeHint of at least 480") != std::string::npos);
+        CHECK(initiatorNotify.waitFor("STATUS=state=stale", std::chrono::seconds{2}));
+        // Still running and fetching, and the same ticket is not tried again.
+        std::this_thread::sleep_for(std::chrono::seconds{1});
+        CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
+        auto const output = stop(initiator);
+        INFO(output);
+        CHECK(output.find("does not fit flow") == output.rfind("does not fit flow"));
+        CHECK(output.find("re-establishing") == std::string::npos);
+        stop(target);
     }
 
     TEST_CASE("audio: target killed with SIGKILL and restarted: samples arrive again within 5 s, on the new epoch")
