@@ -193,7 +193,7 @@ namespace mxl::service
         if (auto const status = ::mxlFabricsInitiatorAddTarget(_initiator.get(), info); status != MXL_STATUS_OK)
         {
             log::warning("the target of the ticket from '{}' (epoch {}) does not fit flow {} (another provider, or grains of another "
-                         "size, or a bounce buffer too small for its batches): {}; still fetching",
+                         "size, or audio of another channel count or sample format): {}; still fetching",
                          _tickets.lastOrigin(), ticket.epoch, _config.flowId, tools::statusName(status));
             _metrics.setState("stale");
             return false;
