@@ -4,16 +4,13 @@
 // same run. Both paths run as fast as the target takes them; the CPU columns scale each side's CPU time per batch to
 // one real-time flow (100 batches/s).
 #include "AudioTransport.hpp"
+#include "TemporaryDomains.hpp"
 #include "TransferRun.hpp"
 
 #include <fmt/format.h>
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <stdexcept>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -26,42 +23,8 @@ namespace
     constexpr std::uint32_t depth = 4;
     constexpr double warmupSeconds = 0.5;
 
-    // A directory under /dev/shm with one mxl domain per end, 200 ms of history (41 bounce entries, 20 readable batches).
-    class TemporaryDomains
-    {
-    public:
-        TemporaryDomains()
-        {
-            char pattern[] = "/dev/shm/mxl-fabrics-audio-bench-XXXXXX";
-            if (::mkdtemp(pattern) == nullptr)
-            {
-                throw std::runtime_error{fmt::format("cannot create a directory under /dev/shm: {}", std::strerror(errno))};
-            }
-            _root = pattern;
-            for (auto const* end : {"target", "initiator"})
-            {
-                std::filesystem::create_directory(_root / end);
-                std::ofstream{_root / end / "options.json"} << R"({"urn:x-mxl:option:history_duration/v1.0":200000000})";
-            }
-        }
-
-        ~TemporaryDomains()
-        {
-            std::error_code ignored;
-            std::filesystem::remove_all(_root, ignored);
-        }
-
-        TemporaryDomains(TemporaryDomains const&) = delete;
-        TemporaryDomains& operator=(TemporaryDomains const&) = delete;
-
-        [[nodiscard]] std::string end(char const* name) const
-        {
-            return (_root / name).string();
-        }
-
-    private:
-        std::filesystem::path _root;
-    };
+    // 200 ms of history per domain: 41 bounce entries, 20 readable batches.
+    constexpr std::uint64_t historyDurationNs = 200'000'000;
 
     // The raw baseline's write per batch: its 8192-byte grain header plus 128-byte lines, as close to the audio entry
     // as that allows (16 channels: 30720 B for 30736 B; 2 channels: 8320 B for 3856 B, the header alone being larger).
@@ -122,10 +85,10 @@ int main(int argc, char** argv)
         for (std::uint32_t const channels : {2u, 16u})
         {
             AudioShape const shape{channels, batchSamples};
-            TemporaryDomains const domains;
+            TemporaryDomains const domains{"mxl-fabrics-audio-bench", historyDurationNs};
             auto const format = rawFormatFor(shape);
             RunConfig const config{
-                {provider, format, depth, 8, {}}, domains.end("target"), domains.end("initiator"), warmupSeconds, seconds, placement};
+                {provider, format, depth, 8, {}}, domains.target(), domains.initiator(), warmupSeconds, seconds, placement};
             TransportFactory const raw{makeRawTarget, makeRawInitiator};
             TransportFactory const audio{[shape](TransportConfig const& transport) { return makeMxlAudioTarget(transport, shape); },
                                          [shape](TransportConfig const& transport, std::vector<char> const& ticket)

@@ -2,18 +2,14 @@
 // the same bytes with the same provider, endpoint type and queue depth, measured in the same run.
 #include "BenchOptions.hpp"
 #include "ResultTable.hpp"
+#include "TemporaryDomains.hpp"
 #include "TransferRun.hpp"
 #include "Transport.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 namespace
@@ -23,49 +19,6 @@ namespace
     constexpr double warmupSeconds = 0.5;
     // The mxl flows are 50 Hz, so a domain history of n × 20 ms gives rings of n grains.
     constexpr std::uint64_t nanosecondsPerGrain = 20'000'000;
-
-    // A temporary directory under /dev/shm holding one mxl domain per end; removed with the object.
-    class TemporaryDomains
-    {
-    public:
-        explicit TemporaryDomains(std::uint32_t ringSlots)
-        {
-            char pattern[] = "/dev/shm/mxl-fabrics-bench-XXXXXX";
-            if (::mkdtemp(pattern) == nullptr)
-            {
-                throw std::runtime_error{fmt::format("cannot create a directory under /dev/shm: {}", std::strerror(errno))};
-            }
-            _root = pattern;
-            for (auto const* end : {"target", "initiator"})
-            {
-                std::filesystem::create_directory(_root / end);
-                std::ofstream{_root / end / "options.json"}
-                    << fmt::format(R"({{"urn:x-mxl:option:history_duration/v1.0":{}}})", ringSlots * nanosecondsPerGrain);
-            }
-        }
-
-        ~TemporaryDomains()
-        {
-            std::error_code ignored;
-            std::filesystem::remove_all(_root, ignored);
-        }
-
-        TemporaryDomains(TemporaryDomains const&) = delete;
-        TemporaryDomains& operator=(TemporaryDomains const&) = delete;
-
-        std::string target() const
-        {
-            return (_root / "target").string();
-        }
-
-        std::string initiator() const
-        {
-            return (_root / "initiator").string();
-        }
-
-    private:
-        std::filesystem::path _root;
-    };
 
     MeasuredRow measure(RunConfig const& config, TransportFactory const& factory, char const* path)
     {
@@ -123,7 +76,7 @@ int main(int argc, char** argv)
     bool anyFailed = false;
     try
     {
-        TemporaryDomains const domains{ringSlots};
+        TemporaryDomains const domains{"mxl-fabrics-bench", ringSlots * nanosecondsPerGrain};
         TransportFactory const raw{makeRawTarget, makeRawInitiator};
         TransportFactory const mxl{makeMxlTarget, makeMxlInitiator};
         fmt::print(

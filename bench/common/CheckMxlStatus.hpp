@@ -1,0 +1,15 @@
+// Turning an mxlStatus into the benches' error form: an exception naming the call and the status.
+#pragma once
+
+#include <mxl/mxl.h>
+
+#include <string>
+
+namespace mxl::bench
+{
+    // Throws unless `status` is MXL_STATUS_OK; `what` names the call and its object.
+    void checkMxlStatus(mxlStatus status, std::string const& what);
+
+    // False for MXL_ERR_NOT_READY (nothing yet: wait or retry), true for MXL_STATUS_OK; throws for the rest.
+    bool checkMxlReady(mxlStatus status, std::string const& what);
+}

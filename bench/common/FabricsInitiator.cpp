@@ -1,0 +1,68 @@
+#include "FabricsInitiator.hpp"
+
+#include "CheckMxlStatus.hpp"
+#include "LoopbackInterface.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+
+namespace mxl::bench
+{
+    namespace
+    {
+        constexpr auto connectTimeout = std::chrono::seconds{30};
+    }
+
+    FabricsInitiator::FabricsInitiator(MxlEnd const& end, char const* flowId, std::string const& provider,
+                                       std::optional<std::uint32_t> cqDepth, std::vector<char> const& ticket)
+    {
+        mxlFlowReader reader = nullptr;
+        checkMxlStatus(mxlCreateFlowReader(end.instance(), flowId, nullptr, &reader), fmt::format("mxlCreateFlowReader {}", flowId));
+        _releases.push([instance = end.instance(), reader] { mxlReleaseFlowReader(instance, reader); });
+        checkMxlStatus(mxlFabricsCreateInitiator(end.fabrics(), &_initiator), "mxlFabricsCreateInitiator");
+        _releases.push([fabrics = end.fabrics(), initiator = _initiator] { mxlFabricsDestroyInitiator(fabrics, initiator); });
+
+        mxlFabricsInitiatorConfig initiatorConfig{};
+        initiatorConfig.version = MXL_FABRICS_API_VERSION;
+        initiatorConfig.interface = loopbackInterface(provider);
+        initiatorConfig.reader = reader;
+        auto const options = cqDepth ? fmt::format(R"({{"cqDepth":{}}})", *cqDepth) : std::string{};
+        checkMxlStatus(mxlFabricsInitiatorSetup(_initiator, &initiatorConfig, options.c_str()),
+                       fmt::format("mxlFabricsInitiatorSetup ({})", provider));
+
+        std::string const text{ticket.data(), ::strnlen(ticket.data(), ticket.size())};
+        mxlFabricsTargetInfo info = nullptr;
+        checkMxlStatus(mxlFabricsTargetInfoFromString(text.c_str(), &info), "mxlFabricsTargetInfoFromString");
+        _releases.push([info] { mxlFabricsFreeTargetInfo(info); });
+        checkMxlStatus(mxlFabricsInitiatorAddTarget(_initiator, info), "mxlFabricsInitiatorAddTarget");
+
+        auto const deadline = std::chrono::steady_clock::now() + connectTimeout;
+        while (!progress())
+        {
+            if (std::chrono::steady_clock::now() > deadline)
+            {
+                throw std::runtime_error{fmt::format("the mxl initiator did not connect to its target over {} within 30 s", provider)};
+            }
+        }
+    }
+
+    bool FabricsInitiator::transferGrain(std::uint64_t index, std::uint16_t totalSlices)
+    {
+        return checkMxlReady(mxlFabricsInitiatorTransferGrain(_initiator, index, 0, totalSlices),
+                             fmt::format("mxlFabricsInitiatorTransferGrain {}", index));
+    }
+
+    bool FabricsInitiator::transferSamples(std::uint64_t head, std::size_t count)
+    {
+        return checkMxlReady(mxlFabricsInitiatorTransferSamples(_initiator, head, count),
+                             fmt::format("mxlFabricsInitiatorTransferSamples head {}", head));
+    }
+
+    bool FabricsInitiator::progress()
+    {
+        return checkMxlReady(mxlFabricsInitiatorMakeProgressNonBlocking(_initiator), "mxlFabricsInitiatorMakeProgressNonBlocking");
+    }
+}
