@@ -1,15 +1,18 @@
 /*
- * An extension of this implementation, not part of the MXL SDK's fabrics API: the connection state of each target an
- * initiator was given, so that a service can tell "still connecting" from "target gone, reconnecting" and say why.
+ * An extension of this implementation, not part of the MXL SDK's fabrics API: the connection state and counters of each
+ * target an initiator was given, so that a service can tell "still connecting" from "target gone, reconnecting", say
+ * why, and say which target missed how many transfers.
  */
 #pragma once
 
 #ifdef __cplusplus
 #    include <cstddef>
+#    include <cstdint>
 extern "C"
 {
 #else
 #    include <stddef.h>
+#    include <stdint.h>
 #endif
 
 #include <mxl/fabrics.h>
@@ -35,6 +38,32 @@ extern "C"
      */
     MXL_EXPORT mxlStatus mxlFabricsInitiatorGetTargetState(mxlFabricsInitiator in_initiator, mxlFabricsTargetInfo in_targetInfo,
                                                            mxlFabricsTargetState* out_state, char* out_reason, size_t* inout_reasonSize);
+
+    /* What an initiator did for one target since the target was added. */
+    typedef struct mxlFabricsTargetCounters_t
+    {
+        /* Transfers (whole grains, slice ranges or sample batches) posted to this target. */
+        uint64_t transfersPosted;
+        /*
+         * Transfers this target missed: it was not connected, or it was lagging (its writes had waited more than 100 ms
+         * for a completion, as a stopped or overloaded target process makes them, while another target kept up), so
+         * that it would not hold back the other targets. A lagging target takes transfers again as soon as its writes
+         * complete; after 1 s without a completion it counts as disconnected.
+         */
+        uint64_t transfersSkipped;
+        /* Connections established after the first (the target restarted, or the network came back). */
+        uint64_t reconnects;
+        /* 1 while the target is lagging, else 0. */
+        uint32_t lagging;
+        uint32_t reserved;
+    } mxlFabricsTargetCounters;
+
+    /*
+     * The counters of the target of `in_targetInfo` (matched by its id) in `in_initiator`. MXL_ERR_NOT_FOUND when the
+     * target was never added or was removed.
+     */
+    MXL_EXPORT mxlStatus mxlFabricsInitiatorGetTargetCounters(mxlFabricsInitiator in_initiator, mxlFabricsTargetInfo in_targetInfo,
+                                                              mxlFabricsTargetCounters* out_counters);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,10 @@ namespace mxl::fabrics
         // largest grains on the slowest provider here (a 2160p write completes in milliseconds), short enough that a
         // dead shm peer does not hold back the other targets for long.
         constexpr auto completionPatience = std::chrono::milliseconds{1000};
+        // How long writes to a connected target may wait for a completion before it counts as lagging. Far above a
+        // healthy completion (milliseconds for the largest grains), and well inside a source ring's default 200 ms
+        // history, so that the other targets, held back this long once, catch up without losing a grain.
+        constexpr auto lagPatience = std::chrono::milliseconds{100};
         // Completions consumed per pass, so that one busy target cannot keep MakeProgress from returning.
         constexpr int completionsPerPass = 4096;
 
@@ -136,16 +140,19 @@ namespace mxl::fabrics
 
     mxlStatus Initiator::fanOut(std::string const& what, std::function<std::vector<RmaWrite>(TargetLink&)> const& plan)
     {
+        markLaggingLinks();
         auto result = MXL_STATUS_OK;
         for (auto& link : _links)
         {
-            if (!std::holds_alternative<LinkConnected>(link->state))
+            if (!std::holds_alternative<LinkConnected>(link->state) || link->lagging)
             {
+                ++link->transfersSkipped;
                 continue;
             }
             try
             {
                 transferTo(*link, plan(*link));
+                ++link->transfersPosted;
             }
             catch (Error const& e)
             {
@@ -246,6 +253,7 @@ namespace mxl::fabrics
             }
             handle(*completion);
         }
+        markLaggingLinks();
         for (auto& link : _links)
         {
             releaseHeldWrites(*link);
@@ -259,9 +267,37 @@ namespace mxl::fabrics
         {
             if (link->stalled(now, completionPatience) && !std::holds_alternative<LinkDisconnected>(link->state))
             {
-                disconnected(*link,
-                             fmt::format("no write completed for {} ms: the target is gone or stalled", completionPatience.count()),
+                disconnected(*link, fmt::format("no write completed for {} ms: the target is gone or stalled", completionPatience.count()),
                              MXL_ERR_INTERRUPTED);
+            }
+        }
+    }
+
+    void Initiator::markLaggingLinks()
+    {
+        auto const now = Clock::now();
+        auto const keepsUp = [&](auto const& link)
+        { return std::holds_alternative<LinkConnected>(link->state) && !link->stalled(now, lagPatience); };
+        // Skipping is for the others' sake: with no connected target keeping up, a slow one is waited for as before (a
+        // burst larger than its queues then completes without loss), until it counts as gone.
+        auto const othersKeepUp = std::any_of(_links.begin(), _links.end(), keepsUp);
+        for (auto& link : _links)
+        {
+            auto const lagging = othersKeepUp && std::holds_alternative<LinkConnected>(link->state) && link->stalled(now, lagPatience);
+            if (lagging == link->lagging)
+            {
+                continue;
+            }
+            link->lagging = lagging;
+            if (lagging)
+            {
+                log::warn("fabrics initiator: {}: no write completed for {} ms; skipping it until it catches up, so that it does "
+                          "not hold back the other targets",
+                          link->name, lagPatience.count());
+            }
+            else
+            {
+                log::info("fabrics initiator: {} caught up after {} skipped transfer(s)", link->name, link->transfersSkipped);
             }
         }
     }
@@ -340,6 +376,7 @@ namespace mxl::fabrics
         link.token = nextToken();
         link.outstandingWrites = 0;
         link.heldWrites.clear();
+        link.lagging = false;
         // The first failure after a success is worth a warning; the retries that follow it are not.
         auto const level = link.failedAttempts++ == 0 ? log::Level::Warn : log::Level::Debug;
         log::emit(level, "fabrics initiator: {}: {}; retrying in {} ms", link.name, reason, retryIn.count());
@@ -356,6 +393,7 @@ namespace mxl::fabrics
         link.state = std::move(state);
         link.backoff = initialBackoff;
         link.failedAttempts = 0;
+        link.reconnects += link.everConnected ? 1 : 0;
         link.everConnected = true;
         log::info("fabrics initiator: {} connected", link.name);
     }

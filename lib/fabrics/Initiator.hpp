@@ -1,6 +1,7 @@
 // The sending side: registers the reader's grains, keeps a link per target and fans every transfer out to all
 // connected targets. A failing target is reported (log line naming it, a status from the next MakeProgress, its
-// state) and reconnected with back-off; it never stops the transfers to the others.
+// state) and reconnected with back-off; a lagging one is skipped until it catches up. Neither stops the transfers to
+// the others.
 #pragma once
 
 #include "CompletionQueue.hpp"
@@ -67,6 +68,8 @@ namespace mxl::fabrics
         void pass();
         // Targets whose writes stopped completing (a dead shm peer) are dropped and retried like lost connections.
         void expireStalledLinks();
+        // Targets whose writes wait for completions longer than a live target should are skipped until they catch up.
+        void markLaggingLinks();
         void retryDueLinks();
         void handle(Completion const& completion);
         void releaseHeldWrites(TargetLink& link);

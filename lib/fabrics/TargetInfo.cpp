@@ -1,7 +1,7 @@
 #include "TargetInfo.hpp"
 
-#include "common/Base64.hpp"
 #include "Provider.hpp"
+#include "common/Base64.hpp"
 #include "common/Status.hpp"
 
 #include <nlohmann/json.hpp>

@@ -70,6 +70,14 @@ namespace mxl::fabrics
         bool everConnected = false;
         // A failure to report from the next MakeProgress call (once).
         std::optional<mxlStatus> pendingError;
+        // Connected, but its writes have waited for a completion longer than the lag patience (a stopped or overloaded
+        // process): transfers skip it, and MakeProgress does not wait for it, until its writes complete.
+        bool lagging = false;
+        // Transfers posted to this target, and transfers it missed (not connected, or lagging).
+        std::uint64_t transfersPosted = 0;
+        std::uint64_t transfersSkipped = 0;
+        // Connections established after the first.
+        std::uint64_t reconnects = 0;
 
         void notePosted(Clock::time_point now) noexcept;
         void noteCompleted(Clock::time_point now) noexcept;
@@ -77,7 +85,8 @@ namespace mxl::fabrics
         [[nodiscard]] bool stalled(Clock::time_point now, std::chrono::milliseconds patience) const noexcept;
 
         [[nodiscard]] mxlFabricsTargetState publicState() const noexcept;
-        // Something still to do before MakeProgress may report OK: connecting for the first time, or writes in flight.
+        // Something still to do before MakeProgress may report OK: connecting for the first time, or writes in flight to
+        // a target that keeps up.
         [[nodiscard]] bool hasPendingWork() const noexcept;
     };
 }

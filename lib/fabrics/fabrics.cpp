@@ -335,6 +335,21 @@ extern "C"
                      });
     }
 
+    mxlStatus mxlFabricsInitiatorGetTargetCounters(mxlFabricsInitiator in_initiator, mxlFabricsTargetInfo in_targetInfo,
+                                                   mxlFabricsTargetCounters* out_counters)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_targetInfo, "the target info");
+                         require(out_counters, "out_counters");
+                         auto const& link = setUp(in_initiator).link(in_targetInfo->info.id);
+                         *out_counters = mxlFabricsTargetCounters{link.transfersPosted, link.transfersSkipped, link.reconnects,
+                                                                  link.lagging ? 1U : 0U, 0};
+                         return MXL_STATUS_OK;
+                     });
+    }
+
     mxlStatus mxlFabricsProviderFromString(char const* in_string, mxlFabricsProvider* out_provider)
     {
         return guard(__func__,

@@ -488,3 +488,57 @@ TEST_CASE("transfer: the initiator reconnects to a target that comes back on the
     }
     CHECK(mxlFabricsFreeTargetInfo(ticket) == MXL_STATUS_OK);
 }
+
+TEST_CASE("transfer: a target that stops progressing is skipped without holding back the other, and rejoins when it catches up (shm)")
+{
+    // shm completes a write only when the target's process progresses (it copies the payload itself), so not driving
+    // target B is what a stopped or overloaded target process looks like to the initiator.
+    Transport const transport{"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""};
+    FanOut fan{transport};
+    auto const counters = [&](TargetEnd const& target)
+    {
+        mxlFabricsTargetCounters result{};
+        REQUIRE(mxlFabricsInitiatorGetTargetCounters(fan.initiator.initiator, target.ticket, &result) == MXL_STATUS_OK);
+        return result;
+    };
+
+    // Fewer grains than the source ring holds: B's write reads the source slot only when B progresses, and by then a
+    // longer run would have refilled it with a later grain (docs/fabrics.md, "Lagging targets").
+    constexpr std::uint64_t first = 600;
+    constexpr std::uint64_t grains = 8;
+    REQUIRE(grains < fan.source.config.discrete.grainCount - 1);
+    std::vector<std::uint64_t> checksums;
+    for (auto index = first; index < first + grains; ++index)
+    {
+        auto const checksum = writeGrain(fan.source, index, 7);
+        checksums.push_back(checksum);
+        REQUIRE(mxlFabricsInitiatorTransferGrain(fan.initiator.initiator, index, 0, 1080) == MXL_STATUS_OK);
+        CHECK(receive(fan.initiator, fan.targetA, 5s) == index);
+        // OK although B still has a write in flight: a lagging target is not waited for.
+        REQUIRE(settle(fan.initiator, {&fan.targetA}, 5s) == MXL_STATUS_OK);
+        CHECK(readBack(fan.flowA, index)->checksum == checksum);
+    }
+    auto const lagging = counters(fan.targetB);
+    CHECK(lagging.lagging == 1);
+    // The first grain went out to B and waited; every later one skipped it.
+    CHECK(lagging.transfersPosted == 1);
+    CHECK(lagging.transfersSkipped == grains - 1);
+    CHECK(counters(fan.targetA).transfersPosted == grains);
+    CHECK(counters(fan.targetA).transfersSkipped == 0);
+    CHECK(fan.initiator.state(fan.targetB) == MXL_FABRICS_TARGET_CONNECTED);
+
+    // B progresses again: its write completes, and the next grain reaches it.
+    CHECK(receive(fan.initiator, fan.targetB, 5s) == first);
+    REQUIRE(settle(fan.initiator, {&fan.targetA, &fan.targetB}, 5s) == MXL_STATUS_OK);
+    CHECK(readBack(fan.flowB, first)->checksum == checksums.front());
+    CHECK(counters(fan.targetB).lagging == 0);
+    auto const index = first + grains;
+    auto const checksum = writeGrain(fan.source, index, 8);
+    REQUIRE(mxlFabricsInitiatorTransferGrain(fan.initiator.initiator, index, 0, 1080) == MXL_STATUS_OK);
+    CHECK(receive(fan.initiator, fan.targetA, 5s) == index);
+    CHECK(receive(fan.initiator, fan.targetB, 5s) == index);
+    REQUIRE(settle(fan.initiator, {&fan.targetA, &fan.targetB}, 5s) == MXL_STATUS_OK);
+    CHECK(readBack(fan.flowB, index)->checksum == checksum);
+    CHECK(counters(fan.targetB).transfersPosted == 2);
+    CHECK(counters(fan.targetB).transfersSkipped == grains - 1);
+}
