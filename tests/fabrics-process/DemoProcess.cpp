@@ -5,6 +5,7 @@
 #include <csignal>
 #include <filesystem>
 #include <regex>
+#include <sstream>
 
 namespace mxl::test
 {
@@ -76,13 +77,13 @@ namespace mxl::test
         return DemoSummary{std::stoull(match[1]), std::stoull(match[2]), std::stoull(match[3])};
     }
 
-    std::optional<std::uint64_t> DemoProcess::reportedLost()
+    std::optional<ReportedLosses> DemoProcess::reportedLosses()
     {
         // Stats lines are cumulative and come once a second, so the last one read in a little over a second was printed
         // after this call began, and covers every grain a checker looked at before it.
-        static std::regex const pattern{R"(\blost=(\d+))"};
+        static std::regex const pattern{R"(\blost=(\d+) skipped=([\d,]*))"};
         auto const deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds{1300};
-        std::optional<std::uint64_t> lost;
+        std::optional<ReportedLosses> losses;
         for (auto left = std::chrono::milliseconds{1300}; left.count() > 0;
              left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()))
         {
@@ -94,10 +95,15 @@ namespace mxl::test
             }
             if (std::regex_search(*line, match, pattern))
             {
-                lost = std::stoull(match[1]);
+                losses = ReportedLosses{std::stoull(match[1]), {}};
+                std::istringstream skipped{match[2].str()};
+                for (std::string count; std::getline(skipped, count, ',');)
+                {
+                    losses->skipped.push_back(std::stoull(count));
+                }
             }
         }
-        return lost;
+        return losses;
     }
 
     std::string DemoProcess::errors() const

@@ -20,6 +20,20 @@ namespace mxl::test
         std::uint64_t lost = 0;
     };
 
+    // An initiator's account of what did not go out: grains no target got (lost=), and transfers each target missed
+    // (skipped=, in -t order).
+    struct ReportedLosses
+    {
+        std::uint64_t lost = 0;
+        std::vector<std::uint64_t> skipped;
+
+        // The grains target `number` (1-based, in -t order) may lack without a silent loss.
+        [[nodiscard]] std::uint64_t forTarget(std::size_t number) const
+        {
+            return lost + (number >= 1 && number <= skipped.size() ? skipped[number - 1] : 0);
+        }
+    };
+
     class DemoProcess
     {
     public:
@@ -54,9 +68,9 @@ namespace mxl::test
         // The "summary:" line among the remaining stdout (call after the process ended).
         std::optional<DemoSummary> summary();
 
-        // Initiator: the grains it has reported lost up to now, from the lost= of its newest "stats:" line; takes a
-        // little over a second (one stats period) and consumes the stdout lines up to that one.
-        std::optional<std::uint64_t> reportedLost();
+        // Initiator: what it has reported missed up to now, from its newest "stats:" line; takes a little over a second
+        // (one stats period) and consumes the stdout lines up to that one. nullopt without a stats line.
+        std::optional<ReportedLosses> reportedLosses();
 
         // Everything written to stderr so far.
         [[nodiscard]] std::string errors() const;

@@ -28,8 +28,10 @@ namespace mxl::test
                                                 std::vector<std::string> const& launcher = {});
 
     // At least `wanted` grains verified, none corrupted or foreign, and none missing that `initiator` did not report
-    // lost: a loaded machine may make it skip grains, never lose them silently.
-    void checkIntact(CheckResult const& result, std::uint64_t wanted, DemoProcess& initiator, std::string const& context);
+    // lost or skipped for this target (its number in the initiator's -t order): a loaded machine may make it skip
+    // grains, never lose them silently. Returns what the initiator reported.
+    ReportedLosses checkIntact(CheckResult const& result, std::uint64_t wanted, DemoProcess& initiator, std::string const& context,
+                               std::size_t targetNumber = 1);
 
     // SIGTERM, exit status 0 and a summary line; returns the summary (zeros when it failed).
     DemoSummary stopCleanly(DemoProcess& demo, std::string const& role);

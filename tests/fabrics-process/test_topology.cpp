@@ -1,6 +1,7 @@
-// Several targets and processes that die: one initiator feeding two targets (several -t), a target killed with
-// SIGKILL (reported by the initiator; the other target keeps receiving; with no target left the initiator gives up
-// after --connect-timeout), and an initiator killed with SIGKILL (the target takes the next one).
+// Several targets and processes that stop or die: one initiator feeding two targets (several -t), a target stopped
+// with SIGSTOP (skipped while it lags; the other target loses nothing), a target killed with SIGKILL (reported by the
+// initiator; the other target keeps receiving; with no target left the initiator gives up after --connect-timeout), and
+// an initiator killed with SIGKILL (the target takes the next one).
 #include "FlowChecker.hpp"
 #include "PatternSource.hpp"
 #include "Scenario.hpp"
@@ -48,7 +49,8 @@ namespace mxl::test
             FlowChecker firstChecker{firstDomain.str(), source.flowId()};
             FlowChecker secondChecker{secondDomain.str(), source.flowId()};
             checkIntact(firstChecker.check(source, grainsToVerify, std::chrono::seconds{10}), grainsToVerify, *initiator, "first target");
-            checkIntact(secondChecker.check(source, grainsToVerify, std::chrono::seconds{10}), grainsToVerify, *initiator, "second target");
+            checkIntact(secondChecker.check(source, grainsToVerify, std::chrono::seconds{10}), grainsToVerify, *initiator, "second target",
+                        2);
 
             stopCleanly(*initiator, "initiator");
             stopCleanly(*first.process, "first target");
@@ -73,6 +75,41 @@ namespace mxl::test
             CHECK_MESSAGE(!initiator->wait(std::chrono::milliseconds{0}).has_value(), "the initiator stopped with one target left");
             stopCleanly(*initiator, "initiator");
             stopCleanly(*first.process, "first target");
+        }
+
+        void stopOneOfTwoTargets(Transport const& transport)
+        {
+            TwoTargets run{transport};
+            auto& [sourceDomain, firstDomain, secondDomain, source, first, second, initiator] = run;
+            FlowChecker firstChecker{firstDomain.str(), source.flowId()};
+            FlowChecker secondChecker{secondDomain.str(), source.flowId()};
+            checkIntact(firstChecker.check(source, 50, std::chrono::seconds{10}), 50, *initiator, "first target before the stop");
+
+            // Stopped long enough to count as lagging (100 ms without a completion), short of the 1 s after which it
+            // would count as gone. Its writes stop completing; the first target must not notice.
+            constexpr auto stopped = std::chrono::milliseconds{600};
+            constexpr std::uint64_t grainsWhileStopped = 200 * stopped.count() / 1000;
+            second.process->signal(SIGSTOP);
+            auto const stoppedAt = std::chrono::steady_clock::now();
+            firstChecker.restartAtHead();
+            auto const during = firstChecker.check(source, grainsWhileStopped / 2, std::chrono::seconds{10});
+            std::this_thread::sleep_until(stoppedAt + stopped);
+            second.process->signal(SIGCONT);
+
+            auto const losses = checkIntact(during, grainsWhileStopped / 2, *initiator, "first target while the second was stopped");
+            // Held back by the stopped target, the initiator would have lost nearly every grain of the stop.
+            CHECK_MESSAGE(losses.lost * 4 < grainsWhileStopped, "grains no target got: ", losses.lost, " during a stop of ",
+                          grainsWhileStopped, " grains");
+            REQUIRE(losses.skipped.size() == 2);
+            CHECK(losses.skipped[0] == 0);
+            CHECK(losses.skipped[1] > 0);
+
+            // Resumed, the second target catches up and takes grains again, intact.
+            secondChecker.restartAtHead();
+            checkIntact(secondChecker.check(source, 100, std::chrono::seconds{10}), 100, *initiator, "second target after the stop", 2);
+            stopCleanly(*initiator, "initiator");
+            stopCleanly(*first.process, "first target");
+            stopCleanly(*second.process, "second target");
         }
 
         void killTheOnlyTarget(Transport const& transport)
@@ -142,6 +179,16 @@ namespace mxl::test
     TEST_CASE("shm: a target killed mid-stream is reported and the other keeps receiving")
     {
         killOneOfTwoTargets(sharedMemory);
+    }
+
+    TEST_CASE("tcp: a stopped target is skipped while the other keeps receiving, and rejoins when resumed")
+    {
+        stopOneOfTwoTargets(tcpIpv4);
+    }
+
+    TEST_CASE("shm: a stopped target is skipped while the other keeps receiving, and rejoins when resumed")
+    {
+        stopOneOfTwoTargets(sharedMemory);
     }
 
     TEST_CASE("tcp: with its only target killed the initiator exits 1 after the connect timeout")

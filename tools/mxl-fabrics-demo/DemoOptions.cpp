@@ -46,9 +46,14 @@ Output (stdout, one line each):
         for each audio flow, its newest sample's time minus the grain's, when the group returned)
   connected to T target(s)                                                    (initiator)
   target N: connected | target N: disconnected: <reason>                      (initiator, on changes)
+  target N: lagging: ... | target N: caught up (K transfer(s) skipped so far) (initiator, on changes: a target
+        whose writes stop completing, e.g. a stopped process, is skipped so that it does not hold back the others;
+        after 1 s without a completion it counts as disconnected)
   stats: grains=G bytes=B rate=R ...                                          (every second)
   summary: received G grains, B bytes, L lost                                 (target, at exit)
-  summary: moved G grains, B bytes, L lost, latency avg A us, max M us        (initiator, at exit)
+  summary: moved G grains, B bytes, L lost, latency avg A us, max M us, skipped S1,S2,...
+        (initiator, at exit; L: grains no target got; Si: transfers target i missed, in -t order; the stats
+        line carries the same as lost= and skipped=)
 
 SIGINT or SIGTERM ends the current grain, disconnects and prints the summary.
 Per-grain lines are logged on stderr with MXL_LOG_LEVEL=debug.

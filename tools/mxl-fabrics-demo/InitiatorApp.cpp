@@ -186,6 +186,7 @@ namespace mxl::demo
                 sendSamples();
             }
         }
+        refreshTargetStates();
         disconnect();
         _stats.printSummary();
     }
@@ -231,9 +232,27 @@ namespace mxl::demo
     std::size_t InitiatorApp::refreshTargetStates()
     {
         std::size_t connected = 0;
+        std::vector<std::uint64_t> skipped;
         for (std::size_t i = 0; i < _targets.size(); ++i)
         {
             auto& target = _targets[i];
+            mxlFabricsTargetCounters counters{};
+            if (::mxlFabricsInitiatorGetTargetCounters(_initiator.get(), target.info.get(), &counters) == MXL_STATUS_OK)
+            {
+                skipped.push_back(counters.transfersSkipped);
+                if ((counters.lagging != 0) != target.lagging)
+                {
+                    target.lagging = counters.lagging != 0;
+                    if (target.lagging)
+                    {
+                        fmt::print("target {}: lagging: its writes stopped completing; skipping it until it catches up\n", i + 1);
+                    }
+                    else
+                    {
+                        fmt::print("target {}: caught up ({} transfer(s) skipped so far)\n", i + 1, counters.transfersSkipped);
+                    }
+                }
+            }
             auto state = MXL_FABRICS_TARGET_NOT_CONNECTED;
             std::size_t reasonSize = 0;
             if (::mxlFabricsInitiatorGetTargetState(_initiator.get(), target.info.get(), &state, nullptr, &reasonSize) != MXL_STATUS_OK)
@@ -261,6 +280,7 @@ namespace mxl::demo
                 fmt::print("target {}: disconnected: {}\n", i + 1, target.reason);
             }
         }
+        _stats.targetSkips(std::move(skipped));
         _connectedTargets = connected;
         _nextStateCheck = Clock::now() + stateCheckInterval;
         return connected;
@@ -298,9 +318,14 @@ namespace mxl::demo
     bool InitiatorApp::transfer(std::function<mxlStatus()> const& post, std::string const& what)
     {
         auto const start = Clock::now();
+        auto const skippedBefore = skippedTransfers();
         // The library fans a transfer out to every connected target and reports the first target that failed; the
         // others already have it, so a failed post is never repeated (that would send them the grain twice).
         auto const posted = post();
+        // Lagging targets are skipped without an error: with all of them skipped the transfer went nowhere.
+        auto const skippedAfter = skippedTransfers();
+        bool const everyTargetSkipped = std::equal(skippedBefore.begin(), skippedBefore.end(), skippedAfter.begin(), skippedAfter.end(),
+                                                   [](auto before, auto after) { return after > before; });
         if (posted == MXL_ERR_INTERRUPTED)
         {
             // A target was lost while posting (reported once; the library reconnects it in the background).
@@ -311,7 +336,7 @@ namespace mxl::demo
             tools::runtimeFailure("posting {} failed (mxlStatus {})", what, static_cast<int>(posted));
         }
         // NOT_READY: a target's transmit queue stayed full (the library retried); with one target nothing went out.
-        bool const reachedNone = _connectedTargets == 0 || (posted == MXL_ERR_NOT_READY && _connectedTargets == 1);
+        bool const reachedNone = _connectedTargets == 0 || everyTargetSkipped || (posted == MXL_ERR_NOT_READY && _connectedTargets == 1);
 
         auto const deadline = start + transferTimeout;
         while (true)
@@ -348,6 +373,18 @@ namespace mxl::demo
         _everDelivered = true;
         _stats.transferLatency(_lastDelivery - start);
         return true;
+    }
+
+    std::vector<std::uint64_t> InitiatorApp::skippedTransfers() const
+    {
+        std::vector<std::uint64_t> skipped;
+        for (auto const& target : _targets)
+        {
+            mxlFabricsTargetCounters counters{};
+            ::mxlFabricsInitiatorGetTargetCounters(_initiator.get(), target.info.get(), &counters);
+            skipped.push_back(counters.transfersSkipped);
+        }
+        return skipped;
     }
 
     void InitiatorApp::checkDeliveries() const
@@ -393,7 +430,12 @@ namespace mxl::demo
         std::uint16_t sentSlices = 0;
         while (!done())
         {
-            _stats.printIfDue();
+            if (_stats.due())
+            {
+                // The stats line's per-target skips are exact as of its printing.
+                refreshTargetStates();
+                _stats.printIfDue();
+            }
             watchTargets();
             if (_connectedTargets == 0)
             {
@@ -488,7 +530,12 @@ namespace mxl::demo
         auto head = newestSampleIndex();
         while (!done())
         {
-            _stats.printIfDue();
+            if (_stats.due())
+            {
+                // The stats line's per-target skips are exact as of its printing.
+                refreshTargetStates();
+                _stats.printIfDue();
+            }
             watchTargets();
             if (_connectedTargets == 0)
             {

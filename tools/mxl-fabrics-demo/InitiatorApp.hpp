@@ -38,6 +38,8 @@ namespace mxl::demo
             mxlFabricsTargetState state = MXL_FABRICS_TARGET_NOT_CONNECTED;
             // Why it was last disconnected.
             std::string reason;
+            // As last reported: whether the library skips it because its writes stopped completing.
+            bool lagging = false;
         };
 
         std::uint64_t _count;
@@ -61,7 +63,8 @@ namespace mxl::demo
         void setUpInitiator();
         // False when a signal arrived before every target accepted.
         bool connect();
-        // Asks the library for each target's state, prints what changed; returns how many are connected.
+        // Asks the library for each target's state and counters, prints what changed, and hands the per-target skips to
+        // the stats; returns how many are connected.
         std::size_t refreshTargetStates();
         // Refreshes the states a few times a second at most.
         void watchTargets();
@@ -73,7 +76,10 @@ namespace mxl::demo
         void sendSamples();
         // The source's head index, or the present on the TAI clock while it has written nothing.
         [[nodiscard]] std::uint64_t newestSampleIndex() const;
-        // Posts with `post` and waits until every connected target has it. False when it reached no target in time.
+        // The transfers each target missed so far, in -t order.
+        [[nodiscard]] std::vector<std::uint64_t> skippedTransfers() const;
+        // Posts with `post` and waits until every connected target that keeps up has it. False when it reached no target
+        // in time.
         bool transfer(std::function<mxlStatus()> const& post, std::string const& what);
         // After an undelivered grain: gives up when nothing was delivered for the connect timeout (exit 2 if nothing
         // ever was: the ticket is stale).

@@ -1,6 +1,7 @@
 #include "TransferStats.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace mxl::demo
 {
@@ -55,6 +56,16 @@ namespace mxl::demo
         return static_cast<double>(max.count()) / 1e3;
     }
 
+    void TransferStats::targetSkips(std::vector<std::uint64_t> skips)
+    {
+        _targetSkips = std::move(skips);
+    }
+
+    bool TransferStats::due() const noexcept
+    {
+        return std::chrono::steady_clock::now() - _intervalStart >= std::chrono::seconds{1};
+    }
+
     void TransferStats::printIfDue()
     {
         auto const now = std::chrono::steady_clock::now();
@@ -72,10 +83,10 @@ namespace mxl::demo
         }
         else
         {
-            fmt::print("stats: grains={} bytes={} rate={:.1f} grains/s throughput={:.1f} MB/s late={} lost={} latency_avg_us={:.0f} "
-                       "latency_max_us={:.0f}\n",
-                       _grains, _bytes, grainRate, megabytesPerSecond, _late, _lost, _intervalLatency.averageUs(),
-                       _intervalLatency.maxUs());
+            fmt::print("stats: grains={} bytes={} rate={:.1f} grains/s throughput={:.1f} MB/s late={} lost={} skipped={} "
+                       "latency_avg_us={:.0f} latency_max_us={:.0f}\n",
+                       _grains, _bytes, grainRate, megabytesPerSecond, _late, _lost, fmt::join(_targetSkips, ","),
+                       _intervalLatency.averageUs(), _intervalLatency.maxUs());
         }
         std::fflush(stdout);
         _intervalStart = now;
@@ -92,8 +103,8 @@ namespace mxl::demo
         }
         else
         {
-            fmt::print("summary: moved {} grains, {} bytes, {} lost, latency avg {:.0f} us, max {:.0f} us\n", _grains, _bytes, _lost,
-                       _latency.averageUs(), _latency.maxUs());
+            fmt::print("summary: moved {} grains, {} bytes, {} lost, latency avg {:.0f} us, max {:.0f} us, skipped {}\n", _grains, _bytes,
+                       _lost, _latency.averageUs(), _latency.maxUs(), fmt::join(_targetSkips, ","));
         }
         std::fflush(stdout);
     }

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <vector>
 
 namespace mxl::demo
 {
@@ -33,7 +34,12 @@ namespace mxl::demo
             return _grains;
         }
 
-        // Prints the "stats:" line when a second has passed since the previous one.
+        // Initiator: the transfers each target missed (in -t order), reported as skipped=a,b,... in both lines.
+        void targetSkips(std::vector<std::uint64_t> skips);
+
+        // A second has passed since the previous "stats:" line.
+        [[nodiscard]] bool due() const noexcept;
+        // Prints the "stats:" line when it is due.
         void printIfDue();
         void printSummary() const;
 
@@ -55,6 +61,7 @@ namespace mxl::demo
         std::uint64_t _lost = 0;
         std::uint64_t _late = 0;
         Latency _latency;
+        std::vector<std::uint64_t> _targetSkips;
 
         std::chrono::steady_clock::time_point _intervalStart;
         std::uint64_t _intervalGrains = 0;
