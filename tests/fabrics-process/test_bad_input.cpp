@@ -150,6 +150,21 @@ namespace mxl::test
                        "'addressFormat' must be a number");
     }
 
+    TEST_CASE("group selections that name no flow, or mix -f and -g, are rejected with exit status 2")
+    {
+        TempDomain domain{"fp-group"};
+        PatternSource source{domain.str(), testFlow(smallV210)};
+        auto const ticket = std::string{"e30="};
+        // The domain has the source's flow, in another group: the message names the groups that are there.
+        expectRejected({"-i", "-d", domain.str(), "-g", "No Such Camera", "-t", ticket},
+                       "no flow in domain '" + domain.str() + "' has a grouphint of group 'No Such Camera' (groups there: '");
+        expectRejected({"-i", "-d", domain.str(), "-g", "No Such Camera", "-f", source.flowId(), "-t", ticket},
+                       "the initiator takes -f/--flow or -g/--group, not both");
+        expectRejected({"-d", domain.str(), "-g", "No Such Camera"}, "-g/--group on a target orders and checks its flow definitions");
+        expectRejected({"-d", domain.str(), "-g", "No Such Camera", "-f", testFlow(smallV210).string()},
+                       "flow definition '" + testFlow(smallV210).string() + "': its grouphint ('");
+    }
+
     TEST_CASE("an initiator whose flow does not exist exits with status 2")
     {
         TempDomain targetDomain{"fp-target"};

@@ -1,7 +1,7 @@
 // A whole source across the fabric: mxl-test-source writes 50 Hz video, two audio flows and a data flow on the TAI
-// clock; one initiator process sends all four, each over its own endpoint, to one target process, whose flow
-// synchronization group reads them for the same timestamps. For every grain the target prints how far each audio
-// flow's newest sample is from the grain's time; that skew must stay within one audio batch.
+// clock; one initiator process sends all four (chosen by flow ids, or by their NMOS group hint), each over its own
+// endpoint, to one target process, whose flow synchronization group reads them for the same timestamps. For every grain the target prints
+// how far each audio flow's newest sample is from the grain's time; that skew must stay within one audio batch.
 #include "DemoProcess.hpp"
 #include "Process.hpp"
 #include "Scenario.hpp"
@@ -68,7 +68,26 @@ namespace
         return result.batchUs > 0 ? std::optional{result} : std::nullopt;
     }
 
-    void moveSource(Transport const& transport)
+    // With -g: the demo's "Group member: N <id> <role> <format>" lines, one per flow, must list `ids` in that order.
+    void checkGroupOrder(DemoProcess& demo, std::vector<std::string> const& ids)
+    {
+        for (std::size_t i = 0; i < ids.size(); ++i)
+        {
+            auto const line = demo.waitForLine("Group member: " + std::to_string(i + 1) + " ", 10s);
+            REQUIRE_MESSAGE(line.has_value(), "no group member ", i + 1, "; stderr:\n", demo.errors());
+            CHECK(line->find(ids[i]) != std::string::npos);
+        }
+    }
+
+    // By flow ids (-f in the same order at both ends), or by NMOS group hint (-g): then the target gets its definitions
+    // in reverse and the initiator no -f at all, and both must still pair video, audio and data the same way.
+    enum class Selection
+    {
+        FlowIds,
+        GroupHint,
+    };
+
+    void moveSource(Transport const& transport, Selection selection = Selection::FlowIds)
     {
         SourceDomain sourceDomain{"av-src", 1'000'000'000};
         SourceDomain targetDomain{"av-dst", 1'000'000'000};
@@ -82,16 +101,27 @@ namespace
         REQUIRE(video.waitForLine("flow " + ids[3], 10s).has_value());
         REQUIRE(audio.waitForLine("flow " + ids[2], 10s).has_value());
 
+        bool const byGroup = selection == Selection::GroupHint;
         std::vector<std::string> targetArguments{"-d", targetDomain.str()};
-        for (auto const& definition : definitions)
+        std::vector<std::string> initiatorArguments{"-i", "-d", sourceDomain.str()};
+        if (byGroup)
         {
-            targetArguments.insert(targetArguments.end(), {"-f", definition});
+            targetArguments.insert(targetArguments.end(), {"-g", "Fabrics Source Test"});
+            initiatorArguments.insert(initiatorArguments.end(), {"-g", "Fabrics Source Test"});
+        }
+        for (auto definition = definitions.rbegin(); byGroup && definition != definitions.rend(); ++definition)
+        {
+            targetArguments.insert(targetArguments.end(), {"-f", *definition});
+        }
+        for (std::size_t i = 0; !byGroup && i < ids.size(); ++i)
+        {
+            targetArguments.insert(targetArguments.end(), {"-f", definitions[i]});
+            initiatorArguments.insert(initiatorArguments.end(), {"-f", ids[i]});
         }
         DemoProcess target{joined(targetArguments, transport.targetArguments)};
-        std::vector<std::string> initiatorArguments{"-i", "-d", sourceDomain.str()};
-        for (auto const& id : ids)
+        if (byGroup)
         {
-            initiatorArguments.insert(initiatorArguments.end(), {"-f", id});
+            checkGroupOrder(target, ids);
         }
         for (std::size_t i = 0; i < ids.size(); ++i)
         {
@@ -100,6 +130,10 @@ namespace
             initiatorArguments.insert(initiatorArguments.end(), {"-t", ticket});
         }
         DemoProcess initiator{initiatorArguments};
+        if (byGroup)
+        {
+            checkGroupOrder(initiator, ids);
+        }
         REQUIRE_MESSAGE(initiator.waitForLine("connected to", 15s).has_value(), "stderr:\n", initiator.errors());
 
         // Three seconds of grains once they flow; the first ones cover the start of the transfers.
@@ -155,4 +189,9 @@ TEST_CASE("video, two audio flows and data of one source in step at the target o
 TEST_CASE("video, two audio flows and data of one source in step at the target over shm")
 {
     moveSource(sharedMemory);
+}
+
+TEST_CASE("the same source chosen by NMOS group hint at both ends, the target's definitions given in another order, over tcp")
+{
+    moveSource(tcpIpv4, Selection::GroupHint);
 }

@@ -22,6 +22,8 @@ namespace mxl::demo
   mxl-fabrics-demo -i -d DOMAIN -f FLOW-ID -t TICKET [-t TICKET...] [-n NODE] [-p PROVIDER]   (initiator)
   mxl-fabrics-demo -d DOMAIN -f V.json -f A.json -f D.json ... [-t FILE -t FILE -t FILE ...]   (source target)
   mxl-fabrics-demo -i -d DOMAIN -f V-ID -f A-ID -f D-ID ... -t TICKET -t TICKET -t TICKET ...  (source initiator)
+  mxl-fabrics-demo -d DOMAIN -g GROUP -f A.json -f V.json ...          (source target, flows in group order)
+  mxl-fabrics-demo -i -d DOMAIN -g GROUP -t TICKET -t TICKET ...       (source initiator: the group's flows)
 
 Moves an MXL flow between two domains (hosts) over libfabric. The target creates the flow from its
 definition, registers its memory and prints "Target info: <base64>", the ticket the initiator needs.
@@ -35,11 +37,17 @@ target prints one "Target flow:" and "Target info:" pair per flow, in -f order (
 file per flow, in the same order); the initiator takes one ticket per flow, paired with its -f in
 order. A target with several flows also reads them together through a flow synchronization group,
 keyed on its first video or data flow, and prints a "sync:" line per grain.
+
+-g GROUP chooses the flows by NMOS group hint instead of by order: the initiator sends every flow of
+its domain whose grouphint is GROUP:<role>, the target checks that its -f definitions all are, and
+both take them in group order (video, audio, data; each kind by role, then flow id), printing one
+"Group member:" line per flow, so that the target's tickets, copied in the order printed, pair up.
 )";
 
         constexpr char const* epilogue = R"(
 Output (stdout, one line each):
   Selected interface: provider P node N service S capabilities C max-message M
+  Group member: N <uuid> <role> <format>                                      (with -g, per flow, in group order)
   Target flow: <uuid>                                                         (target)
   Target info: <base64 of the ticket JSON>                                    (target)
   sync: grain=I video_ts=T skews_us=S1,S2,... batch_us=B                      (source target, per grain:
@@ -75,6 +83,10 @@ Exit status:
                 ("domain,d", po::value<std::string>()->value_name("DIR"), "MXL domain directory (must exist)") //
                 ("flow,f", po::value<std::vector<std::string>>()->value_name("FLOW"),
                  "target: NMOS flow definition file; initiator: id of the flow to send; repeat for several flows of one source") //
+                ("group,g", po::value<std::string>()->value_name("NAME"),
+                 "the flows of NMOS group NAME (grouphint NAME:<role>), in group order: video, audio, data, each kind by role, "
+                 "then flow id. Initiator: every flow of the domain in the group, instead of -f. Target: the -f definitions, "
+                 "which must all be in the group, taken in group order. Tickets are printed and taken in that order") //
                 ("flow-options", po::value<std::string>()->value_name("FILE"),
                  "target: flow writer options JSON file (maxCommitBatchSizeHint, maxSyncBatchSizeHint)") //
                 ("initiator,i", po::bool_switch(), "run as initiator (default: target)")                 //
@@ -93,6 +105,27 @@ Exit status:
                  "initiator: how long targets may take to accept the connection, a lost target to come back, or grains to go "
                  "undelivered before giving up (default 10)");
             return options;
+        }
+
+        // Replaces the flows by the group's members, in group order.
+        void selectGroup(DemoOptions& options)
+        {
+            if (options.initiator && !options.flows.empty())
+            {
+                tools::badInput("the initiator takes -f/--flow or -g/--group, not both");
+            }
+            if (!options.initiator && options.flows.empty())
+            {
+                tools::badInput("-g/--group on a target orders and checks its flow definitions: give them with -f/--flow");
+            }
+            options.groupMembers =
+                options.initiator ? groupFlowsInDomain(options.domain, options.group) : groupDefinitions(options.flows, options.group);
+            options.flows.clear();
+            for (auto const& member : options.groupMembers)
+            {
+                options.flows.push_back(member.origin);
+            }
+            options.flow = options.flows.front();
         }
 
         std::string optionalString(po::variables_map const& values, char const* name)
@@ -163,10 +196,15 @@ Exit status:
         {
             tools::badInput("domain '{}' is not an existing directory", options.domain);
         }
+        options.group = optionalString(values, "group");
+        if (!options.group.empty())
+        {
+            selectGroup(options);
+        }
         if (options.flow.empty())
         {
             tools::badInput("missing -f/--flow: {} (see --help)",
-                            options.initiator ? "the id of the flow to send" : "the flow definition file");
+                            options.initiator ? "the id of the flow to send (or -g/--group)" : "the flow definition file");
         }
         if (options.initiator)
         {

@@ -1,6 +1,8 @@
 // The demo's command line.
 #pragma once
 
+#include "GroupSelection.hpp"
+
 #include <mxl/fabrics.h>
 
 #include <cstdint>
@@ -17,6 +19,10 @@ namespace mxl::demo
         std::string flow;
         // Every -f: several flows of one source, each moved over its own fabric endpoint (see SourceRun.hpp).
         std::vector<std::string> flows;
+        // -g: the NMOS group whose flows `flows` holds, in group order (target: its -f files reordered; initiator:
+        // the domain's flows of that group), and what each member is.
+        std::string group;
+        std::vector<GroupMember> groupMembers;
         // Target only: writer options JSON file.
         std::string flowOptionsFile;
         bool initiator = false;

@@ -23,6 +23,11 @@ int main(int argc, char** argv)
         {
             return static_cast<int>(mxl::tools::ExitCode::Success);
         }
+        for (std::size_t i = 0; i < options->groupMembers.size(); ++i)
+        {
+            auto const& member = options->groupMembers[i];
+            fmt::print("Group member: {} {} {} {}\n", i + 1, member.flowId, member.role, member.format);
+        }
         auto const flows = optionsPerFlow(*options);
         if (options->initiator)
         {
