@@ -76,7 +76,8 @@ namespace mxl::tools
         return text.empty() ? "<none>" : text;
     }
 
-    // One interface, copied out of the library's list so that it outlives it.
+    // One interface, copied out of the library's list so that it outlives it; also the one a tool sets up on, an entry
+    // of that list with the node and service the user asked for (FabricsInterfaceChoice.hpp).
     struct FabricsInterface
     {
         mxlFabricsProvider provider = MXL_FABRICS_PROVIDER_ANY;
@@ -86,7 +87,26 @@ namespace mxl::tools
         std::string service;
         // JSON object of provider attributes; empty when the library reports none.
         std::string attributes;
+
+        [[nodiscard]] bool blocking() const noexcept
+        {
+            return (capabilityFlags & MXL_FABRICS_IFACE_CAP_BLOCKING_OPERATIONS) != 0;
+        }
     };
+
+    // The setup configuration for `interface`; it points into `interface`, which must outlive it.
+    inline mxlFabricsInterfaceConfig interfaceConfig(FabricsInterface const& interface)
+    {
+        mxlFabricsInterfaceConfig config{};
+        config.version = MXL_FABRICS_API_VERSION;
+        config.provider = interface.provider;
+        config.caps.version = MXL_FABRICS_API_VERSION;
+        config.caps.flags = interface.capabilityFlags;
+        config.caps.maxMessageSize = interface.maxMessageSize;
+        config.address.node = interface.node.empty() ? nullptr : interface.node.c_str();
+        config.address.service = interface.service.empty() ? nullptr : interface.service.c_str();
+        return config;
+    }
 
     // mxlFabricsGetInterfaces filtered by provider (ANY = all) and node (empty = all), in the library's order.
     inline std::vector<FabricsInterface> listFabricsInterfaces(mxlFabricsInstance fabrics, mxlFabricsProvider provider,

@@ -76,7 +76,7 @@ namespace mxl::service
     {
         mxlFabricsInitiatorConfig setup{};
         setup.version = MXL_FABRICS_API_VERSION;
-        setup.interface = _interface.setupConfig();
+        setup.interface = tools::interfaceConfig(_interface);
         setup.reader = _reader.get();
         if (auto const status = ::mxlFabricsInitiatorSetup(_initiator.get(), &setup, nullptr); status != MXL_STATUS_OK)
         {

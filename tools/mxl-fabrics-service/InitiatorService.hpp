@@ -65,7 +65,7 @@ namespace mxl::service
         mxlFlowConfigInfo _flow;
         std::unique_ptr<SourceCursor> _source;
         tools::FabricsOnInstance _fabrics;
-        ServiceInterface _interface;
+        tools::FabricsInterface _interface;
         tools::FabricsInitiator _initiator;
         TicketSource _tickets;
         ServiceMetrics _metrics;

@@ -1,5 +1,6 @@
 #include "ServiceConfig.hpp"
 
+#include <FabricsInterfaceChoice.hpp>
 #include <FabricsInterfaces.hpp>
 #include <FlowDescription.hpp>
 #include <FlowId.hpp>
@@ -346,8 +347,7 @@ namespace mxl::service
             }
             config.node = reader.text("node").value_or("");
             config.service = reader.text("service").value_or("");
-            bool const portProvider = config.provider == MXL_FABRICS_PROVIDER_TCP || config.provider == MXL_FABRICS_PROVIDER_VERBS;
-            if (portProvider && !config.service.empty() && !parsePort(config.service))
+            if (tools::usesPortNumbers(config.provider) && !config.service.empty() && !parsePort(config.service))
             {
                 reader.fail("service", config.service,
                             fmt::format("{} needs a port number from 0 to 65535", tools::providerName(config.provider)));

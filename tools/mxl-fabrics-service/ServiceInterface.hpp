@@ -4,32 +4,14 @@
 
 #include "ServiceConfig.hpp"
 
-#include <mxl/fabrics.h>
+#include <FabricsInterfaceChoice.hpp>
 
-#include <cstdint>
-#include <string>
+#include <mxl/fabrics.h>
 
 namespace mxl::service
 {
-    struct ServiceInterface
-    {
-        mxlFabricsProvider provider = MXL_FABRICS_PROVIDER_TCP;
-        std::uint64_t capabilityFlags = 0;
-        std::uint64_t maxMessageSize = 0;
-        std::string node;
-        std::string service;
-
-        [[nodiscard]] bool blocking() const noexcept
-        {
-            return (capabilityFlags & MXL_FABRICS_IFACE_CAP_BLOCKING_OPERATIONS) != 0;
-        }
-
-        // Points into this object, which must outlive the returned value.
-        [[nodiscard]] mxlFabricsInterfaceConfig setupConfig() const;
-    };
-
     // Targets bind to the interface's own address when no node is configured (the ticket must carry an address peers
-    // reach); initiators leave the source address to the kernel. Throws ConfigError naming `node` (or `provider`) when
-    // this host has no such interface.
-    ServiceInterface selectInterface(mxlFabricsInstance fabrics, ServiceConfig const& config);
+    // reach) and to service "0" (one the provider picks) when none is configured; initiators leave the source address
+    // to the kernel. Throws ConfigError naming `node` (or `provider`) when this host has no such interface.
+    tools::FabricsInterface selectInterface(mxlFabricsInstance fabrics, ServiceConfig const& config);
 }

@@ -95,7 +95,7 @@ namespace mxl::service
         _target = std::make_unique<tools::FabricsTarget>(_fabrics.get());
         mxlFabricsTargetConfig setup{};
         setup.version = MXL_FABRICS_API_VERSION;
-        setup.interface = _interface.setupConfig();
+        setup.interface = tools::interfaceConfig(_interface);
         setup.writer = _writer.get();
         mxlFabricsTargetInfo info = nullptr;
         if (auto const status = ::mxlFabricsTargetSetup(_target->get(), &setup, nullptr, &info); status != MXL_STATUS_OK)

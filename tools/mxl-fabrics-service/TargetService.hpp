@@ -46,7 +46,7 @@ namespace mxl::service
         TransferUnit _unit;
         tools::FlowReader _reader;
         tools::FabricsOnInstance _fabrics;
-        ServiceInterface _interface;
+        tools::FabricsInterface _interface;
         std::unique_ptr<tools::FabricsTarget> _target;
         ServiceMetrics _metrics;
         StatusFile _statusFile;
