@@ -167,7 +167,7 @@ namespace mxl::demo
 
     void TargetApp::receiveGrains()
     {
-        bool const blocking = (_interface.capabilityFlags & MXL_FABRICS_IFACE_CAP_BLOCKING_OPERATIONS) != 0;
+        bool const blocking = _interface.blocking();
         while (!done())
         {
             _stats.printIfDue();
