@@ -1,0 +1,27 @@
+// mxl:// addresses as the tools take them on the command line. A malformed one is a usage error; an accepted one,
+// formatted again, must parse to the same domain and flow ids.
+#include "FuzzCheck.hpp"
+#include "FuzzEntry.hpp"
+#include "MxlAddress.hpp"
+#include "ToolError.hpp"
+
+#include <string_view>
+
+using mxl::fuzz::check;
+
+extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size)
+{
+    try
+    {
+        auto const address = mxl::tools::parseMxlAddress({reinterpret_cast<char const*>(data), size});
+        check(!address.domain.empty(), "an accepted address names a domain");
+        auto const again = mxl::tools::parseMxlAddress(mxl::tools::formatMxlAddress(address.domain, address.flowIds));
+        check(again.domain == address.domain, "format then parse keeps the domain");
+        check(again.flowIds == address.flowIds, "format then parse keeps the flow ids");
+    }
+    catch (mxl::tools::ToolError const& e)
+    {
+        check(e.code() == mxl::tools::ExitCode::Usage, "a bad address is a usage error");
+    }
+    return 0;
+}
