@@ -341,7 +341,8 @@ namespace mxl::fabrics
         }
         if (auto* connecting = std::get_if<LinkConnecting>(&link->state); connecting != nullptr && connecting->probePosted)
         {
-            connected(*link, LinkConnected{std::move(connecting->av), std::move(connecting->endpoint), connecting->address});
+            connected(*link, LinkConnected{std::move(connecting->av), std::move(connecting->endpoint), std::move(connecting->regionHold),
+                                           connecting->address});
         }
     }
 

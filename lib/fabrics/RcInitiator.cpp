@@ -61,7 +61,7 @@ namespace mxl::fabrics
         endpoint.bind(_completions);
         endpoint.enable();
         endpoint.connect(link.ticket.fabricAddress);
-        link.state = LinkConnecting{std::nullopt, std::move(endpoint), FI_ADDR_UNSPEC, false};
+        link.state = LinkConnecting{std::nullopt, std::move(endpoint), std::nullopt, FI_ADDR_UNSPEC, false};
     }
 
     void RcInitiator::disconnect(TargetLink& link) noexcept
@@ -97,7 +97,7 @@ namespace mxl::fabrics
         {
             if (auto* connecting = std::get_if<LinkConnecting>(&link->state))
             {
-                connected(*link, LinkConnected{std::nullopt, std::move(connecting->endpoint), FI_ADDR_UNSPEC});
+                connected(*link, LinkConnected{std::nullopt, std::move(connecting->endpoint), std::nullopt, FI_ADDR_UNSPEC});
             }
         }
         else if (event.type == FI_SHUTDOWN)

@@ -25,15 +25,15 @@ namespace mxl::fabrics
 
     void RdmInitiator::connect(TargetLink& link)
     {
-        if (auto const region = shmRegionOf(link.ticket); region && !std::filesystem::exists(*region))
+        if (auto const ended = endedTarget(link))
         {
-            fail(MXL_ERR_NOT_READY, "the target's shm region {} does not exist: the target process has ended", region->string());
+            fail(MXL_ERR_NOT_READY, "{}", *ended);
         }
         // shm names each endpoint "<src_addr>:<uid>:<endpoint number>", so endpoints made from one info never collide.
-        LinkConnecting connecting{AddressVector{_domain}, Endpoint{_domain, _info.get(), nullptr}, FI_ADDR_UNSPEC, false};
+        LinkConnecting connecting{AddressVector{_domain}, Endpoint{_domain, _info.get(), nullptr}, std::nullopt, FI_ADDR_UNSPEC, false};
         connecting.endpoint->bind(_completions);
         connecting.endpoint->bind(*connecting.av);
-        connecting.endpoint->enable();
+        connecting.regionHold = enableEndpoint(*connecting.endpoint, *_info.get(), _traits.provider == MXL_FABRICS_PROVIDER_SHM);
         connecting.address = connecting.av->insert(link.ticket.fabricAddress);
         link.state = std::move(connecting);
         pollEvents();
@@ -85,12 +85,31 @@ namespace mxl::fabrics
                 continue;
             }
             link->peerCheckAt = now + lookInterval;
-            if (auto const region = shmRegionOf(link->ticket); region && !std::filesystem::exists(*region))
+            if (auto const ended = endedTarget(*link))
             {
-                disconnected(*link, fmt::format("the target's shm region {} is gone: the target process has ended", region->string()),
-                             MXL_ERR_INTERRUPTED);
+                disconnected(*link, *ended, MXL_ERR_INTERRUPTED);
             }
         }
+    }
+
+    std::optional<std::string> RdmInitiator::endedTarget(TargetLink& link)
+    {
+        auto const region = shmRegionOf(link.ticket);
+        if (!region)
+        {
+            return std::nullopt;
+        }
+        auto const state = probeShmRegion(*region);
+        if (state == ShmRegionState::Gone)
+        {
+            return fmt::format("the target's shm region {} does not exist: the target process has ended", region->string());
+        }
+        if (state == ShmRegionState::Unheld && link.peerHoldsRegion)
+        {
+            return fmt::format("the target's shm region {} is no longer held: the target process has ended", region->string());
+        }
+        link.peerHoldsRegion = link.peerHoldsRegion || state == ShmRegionState::Held;
+        return std::nullopt;
     }
 
     std::optional<Completion> RdmInitiator::wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline)

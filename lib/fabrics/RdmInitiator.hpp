@@ -20,11 +20,14 @@ namespace mxl::fabrics
         void disconnect(TargetLink& link) noexcept override;
 
         // Posts the probe writes of connecting targets that the provider refused so far, and drops connected shm targets
-        // whose region file is gone.
+        // that have ended.
         void pollEvents() override;
-        // A connected shm target with writes waiting whose region file has disappeared has ended: its writes will never
-        // complete, and waiting the full completion patience for them would hold back the caller for the others.
+        // A connected shm target with writes waiting whose process has ended will never complete them, and waiting the
+        // full completion patience for them would hold back the caller for the others.
         void dropEndedPeers();
+        // Why an shm target has ended (its region file is gone, or no longer held: ShmRegion.hpp); nullopt while it may
+        // live, and for other providers.
+        [[nodiscard]] std::optional<std::string> endedTarget(TargetLink& link);
 
         std::optional<Completion> wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline) override;
 

@@ -16,7 +16,7 @@ namespace mxl::fabrics
     {
         _endpoint.bind(_completions);
         _endpoint.bind(_av);
-        _endpoint.enable();
+        _regionHold = enableEndpoint(_endpoint, *_info.get(), selected.traits->provider == MXL_FABRICS_PROVIDER_SHM);
         for (std::size_t i = 0; i < _receives; ++i)
         {
             _endpoint.postReceive(nullptr);

@@ -5,6 +5,7 @@
 #include "GrainRegions.hpp"
 #include "InterfaceSelection.hpp"
 #include "PollPacer.hpp"
+#include "ShmRegion.hpp"
 #include "TargetTransport.hpp"
 
 namespace mxl::fabrics
@@ -29,6 +30,8 @@ namespace mxl::fabrics
         AddressVector _av;
         GrainRegions _regions;
         Endpoint _endpoint;
+        // shm: the hold on the endpoint's region file (ShmRegion.hpp).
+        std::optional<ShmRegionHold> _regionHold;
         std::size_t _receives;
         TargetInfo _ticket;
 

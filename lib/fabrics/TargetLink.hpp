@@ -4,6 +4,7 @@
 #include <mxl/fabrics_state.h>
 
 #include "Endpoint.hpp"
+#include "ShmRegion.hpp"
 #include "TargetInfo.hpp"
 
 #include <chrono>
@@ -29,6 +30,8 @@ namespace mxl::fabrics
         // RDM: the link's own address vector (declared first, so that it outlives the endpoint bound to it).
         std::optional<AddressVector> av;
         std::optional<Endpoint> endpoint;
+        // shm: the hold on the endpoint's own region file (ShmRegion.hpp).
+        std::optional<ShmRegionHold> regionHold;
         fi_addr_t address = FI_ADDR_UNSPEC;
         bool probePosted = false;
     };
@@ -39,6 +42,7 @@ namespace mxl::fabrics
         // The link's own endpoint. MSG: the connection. RDM: an endpoint (with its address vector) for this one target,
         // so that the completions of writes to a live target never wait behind a dead one's.
         std::optional<Endpoint> endpoint;
+        std::optional<ShmRegionHold> regionHold;
         fi_addr_t address = FI_ADDR_UNSPEC;
     };
 
@@ -61,8 +65,10 @@ namespace mxl::fabrics
         // When the oldest write still in flight was posted or the last completion arrived. shm never reports a dead
         // peer (its writes simply stop completing), so a target that completes nothing for a while counts as gone.
         Clock::time_point progressAt{};
-        // RDM over shm: when to look again whether the target's region file still exists (see RdmInitiator).
+        // RDM over shm: when to look again whether the target's region file still exists and is held (see RdmInitiator),
+        // and whether it was ever seen held (a target of this library; SDK targets hold nothing).
         Clock::time_point peerCheckAt{};
+        bool peerHoldsRegion = false;
         // Unordered RDM providers: imm-carrying writes waiting until every earlier write to this target completed.
         std::deque<RmaWrite> heldWrites;
         std::chrono::milliseconds backoff{100};

@@ -12,7 +12,12 @@
 
 #include <doctest/doctest.h>
 
+#include <fmt/format.h>
+
+#include <unistd.h>
+
 #include <csignal>
+#include <filesystem>
 #include <thread>
 
 namespace mxl::test
@@ -189,6 +194,52 @@ namespace mxl::test
     TEST_CASE("shm: a stopped target is skipped while the other keeps receiving, and rejoins when resumed")
     {
         stopOneOfTwoTargets(sharedMemory);
+    }
+
+    TEST_CASE("shm: a named target killed with SIGKILL is seen to end at once, and comes back on its name")
+    {
+        TempDomain sourceDomain{"fp-source"};
+        TempDomain targetDomain{"fp-target"};
+        PatternSource source{sourceDomain.str(), testFlow(smallV210)};
+        auto const name = fmt::format("mxl-test-named-{}", ::getpid());
+        auto const regionsOfName = [&]
+        {
+            std::vector<std::string> regions;
+            for (auto const& entry : std::filesystem::directory_iterator{"/dev/shm"})
+            {
+                if (entry.path().filename().string().starts_with(name + ":"))
+                {
+                    regions.push_back(entry.path().string());
+                }
+            }
+            return regions;
+        };
+        std::vector<std::string> const arguments{"-p", "shm", "-n", name};
+        auto first = startTarget(targetDomain.str(), testFlow(smallV210).string(), arguments);
+        FlowChecker checker{targetDomain.str(), source.flowId()};
+        {
+            auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {first.ticket});
+            checkIntact(checker.check(source, 50, std::chrono::seconds{10}), 50, *initiator, "before the kill");
+
+            // A plain SIGKILL: the provider leaves the region file behind, as a crash does.
+            first.process->signal(SIGKILL);
+            CHECK(first.process->wait(std::chrono::seconds{5}) == std::optional<int>{128 + SIGKILL});
+            CHECK(regionsOfName().size() == 1);
+            // Nobody holds the file any more: the initiator does not wait the 1 s completion patience.
+            auto const report = initiator->waitForLine("target 1: disconnected", std::chrono::seconds{5});
+            REQUIRE_MESSAGE(report.has_value(), "initiator stderr:\n", initiator->errors());
+            CHECK(report->find("is no longer held: the target process has ended") != std::string::npos);
+        }
+
+        // The stale region would make fi_enable fail with EBUSY; the new target removes it and starts.
+        auto second = startTarget(targetDomain.str(), testFlow(smallV210).string(), arguments);
+        CHECK(second.process->errors().find("removed /dev/shm/" + name + ":") != std::string::npos);
+        auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {second.ticket});
+        checker.restartAtHead();
+        checkIntact(checker.check(source, 100, std::chrono::seconds{10}), 100, *initiator, "after the restart");
+        stopCleanly(*initiator, "initiator");
+        stopCleanly(*second.process, "second target");
+        CHECK(regionsOfName().empty());
     }
 
     TEST_CASE("tcp: with its only target killed the initiator exits 1 after the connect timeout")
