@@ -101,9 +101,12 @@ namespace mxl::test
                 ++_written;
                 progressed = true;
             }
+            // Every batch that has arrived is checked before the next one is written, so that a busy loop never lets the
+            // target's ring overwrite a batch before its check.
             mxlFlowRuntimeInfo runtime{};
-            auto const head = _firstHead + checked * _batch;
-            if (mxlFlowReaderGetRuntimeInfo(_reader, &runtime) == MXL_STATUS_OK && runtime.headIndex >= head)
+            for (auto head = _firstHead + checked * _batch;
+                 checked < batches && mxlFlowReaderGetRuntimeInfo(_reader, &runtime) == MXL_STATUS_OK && runtime.headIndex >= head;
+                 head = _firstHead + checked * _batch)
             {
                 auto const mismatches = patternMismatches(_reader, head, _batch, _seed);
                 if (!mismatches)
