@@ -45,7 +45,8 @@ namespace mxl
             {
                 root = json::parse(text);
             }
-            catch (json::parse_error const& e)
+            // json::exception, not only parse_error: a number too large for a double (8e424) is an out_of_range.
+            catch (json::exception const& e)
             {
                 reject("the text is not valid JSON ({})", describeParseError(e));
             }
