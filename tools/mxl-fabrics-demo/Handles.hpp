@@ -1,6 +1,9 @@
 // Ownership of the C API's handles, so that every exit path releases them in reverse order of creation (a fabrics
-// target or initiator before the flow whose memory it registered, the flow before its instance).
+// target or initiator before the flow whose memory it registered, the flow before its instance). The handles here are
+// created by the caller (the demo reports each failure itself); target infos are the tools' OwnedTargetInfo.
 #pragma once
+
+#include <FabricsHandles.hpp>
 
 #include <mxl/fabrics.h>
 #include <mxl/flow.h>
@@ -60,44 +63,5 @@ namespace mxl::demo
     using FabricsTarget = OwnedHandle<mxlFabricsInstance, mxlFabricsTarget, ::mxlFabricsDestroyTarget>;
     using FabricsInitiator = OwnedHandle<mxlFabricsInstance, mxlFabricsInitiator, ::mxlFabricsDestroyInitiator>;
 
-    class TargetInfo
-    {
-    public:
-        TargetInfo() = default;
-
-        explicit TargetInfo(mxlFabricsTargetInfo info) noexcept
-            : _info{info}
-        {
-        }
-
-        ~TargetInfo()
-        {
-            if (_info != nullptr)
-            {
-                ::mxlFabricsFreeTargetInfo(_info);
-            }
-        }
-
-        TargetInfo(TargetInfo&& other) noexcept
-            : _info{std::exchange(other._info, nullptr)}
-        {
-        }
-
-        TargetInfo& operator=(TargetInfo&& other) noexcept
-        {
-            std::swap(_info, other._info);
-            return *this;
-        }
-
-        TargetInfo(TargetInfo const&) = delete;
-        TargetInfo& operator=(TargetInfo const&) = delete;
-
-        [[nodiscard]] mxlFabricsTargetInfo get() const noexcept
-        {
-            return _info;
-        }
-
-    private:
-        mxlFabricsTargetInfo _info = nullptr;
-    };
+    using TargetInfo = tools::OwnedTargetInfo;
 }
