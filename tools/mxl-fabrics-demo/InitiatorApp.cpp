@@ -318,14 +318,11 @@ namespace mxl::demo
     bool InitiatorApp::transfer(std::function<mxlStatus()> const& post, std::string const& what)
     {
         auto const start = Clock::now();
-        auto const skippedBefore = skippedTransfers();
         // The library fans a transfer out to every connected target and reports the first target that failed; the
         // others already have it, so a failed post is never repeated (that would send them the grain twice).
         auto const posted = post();
         // Lagging targets are skipped without an error: with all of them skipped the transfer went nowhere.
-        auto const skippedAfter = skippedTransfers();
-        bool const everyTargetSkipped = std::equal(skippedBefore.begin(), skippedBefore.end(), skippedAfter.begin(), skippedAfter.end(),
-                                                   [](auto before, auto after) { return after > before; });
+        bool const everyTargetSkipped = updateSkips();
         if (posted == MXL_ERR_INTERRUPTED)
         {
             // A target was lost while posting (reported once; the library reconnects it in the background).
@@ -375,16 +372,17 @@ namespace mxl::demo
         return true;
     }
 
-    std::vector<std::uint64_t> InitiatorApp::skippedTransfers() const
+    bool InitiatorApp::updateSkips()
     {
-        std::vector<std::uint64_t> skipped;
-        for (auto const& target : _targets)
+        bool everySkipped = true;
+        for (auto& target : _targets)
         {
             mxlFabricsTargetCounters counters{};
             ::mxlFabricsInitiatorGetTargetCounters(_initiator.get(), target.info.get(), &counters);
-            skipped.push_back(counters.transfersSkipped);
+            everySkipped = everySkipped && counters.transfersSkipped > target.skipped;
+            target.skipped = counters.transfersSkipped;
         }
-        return skipped;
+        return everySkipped;
     }
 
     void InitiatorApp::checkDeliveries() const

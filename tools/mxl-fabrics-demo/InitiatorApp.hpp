@@ -38,8 +38,10 @@ namespace mxl::demo
             mxlFabricsTargetState state = MXL_FABRICS_TARGET_NOT_CONNECTED;
             // Why it was last disconnected.
             std::string reason;
-            // As last reported: whether the library skips it because its writes stopped completing.
+            // As last reported: whether the library skips it because its writes stopped completing, and the transfers
+            // it skipped.
             bool lagging = false;
+            std::uint64_t skipped = 0;
         };
 
         std::uint64_t _count;
@@ -76,8 +78,8 @@ namespace mxl::demo
         void sendSamples();
         // The source's head index, or the present on the TAI clock while it has written nothing.
         [[nodiscard]] std::uint64_t newestSampleIndex() const;
-        // The transfers each target missed so far, in -t order.
-        [[nodiscard]] std::vector<std::uint64_t> skippedTransfers() const;
+        // Reads each target's skipped transfers into `Target::skipped`; true when every count grew since the last look.
+        bool updateSkips();
         // Posts with `post` and waits until every connected target that keeps up has it. False when it reached no target
         // in time.
         bool transfer(std::function<mxlStatus()> const& post, std::string const& what);
