@@ -68,10 +68,7 @@ namespace mxl::fabrics
                 }
             }
         }
-    }
 
-    namespace
-    {
         // "mxl-<role>-<pid>-<n>", the names this library gives initiators and unnamed targets: the pid tells whether the
         // process still runs (in this pid namespace; the hold covers the others).
         std::optional<pid_t> autoNamedOwner(std::string const& file)
