@@ -56,6 +56,13 @@ extern "C"
         /* 1 while the target is lagging, else 0. */
         uint32_t lagging;
         uint32_t reserved;
+        /*
+         * Transfers never committed as valid at this target because their source changed before the target had read
+         * them (the target fell a whole source ring behind), or because they could not be posted whole. A grain is
+         * committed there with MXL_GRAIN_FLAG_INVALID and no valid slices; a sample batch is never committed. Counted
+         * in transfersPosted too.
+         */
+        uint64_t transfersInvalidated;
     } mxlFabricsTargetCounters;
 
     /*

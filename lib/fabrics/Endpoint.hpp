@@ -28,6 +28,9 @@ namespace mxl::fabrics
         std::uint64_t remoteKey = 0;
         bool carriesImmediate = false;
         std::uint32_t immediate = 0;
+        // The completion only says that the local bytes were read (FI_INJECT_COMPLETE), not that they arrived: for payload
+        // writes on providers that order writes, whose commit is delivery-complete and lands after them.
+        bool completesWhenRead = false;
         // Sample transfers: when not empty, these local ranges (at most the provider's iov_limit) replace `local` and
         // land back to back in the remote range; `length` is then their total.
         std::vector<LocalSegment> gather;

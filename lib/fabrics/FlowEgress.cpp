@@ -7,7 +7,7 @@ namespace mxl::fabrics
     FlowEgress::Grains::Grains(Domain const& domain, FlowMemory const& memory, std::size_t maxMessageBytes)
         : geometry{GrainGeometry::of(memory, "initiator")}
         , local{domain, memory, geometry, FI_WRITE}
-        , egress{geometry, local, maxMessageBytes}
+        , egress{domain, geometry, local, maxMessageBytes}
     {
     }
 
@@ -34,7 +34,7 @@ namespace mxl::fabrics
         {
             fail(MXL_ERR_INVALID_ARG, "target {} has a bounceBufferInfo: it receives samples, this initiator sends grains", ticket.id);
         }
-        _grains->egress.checkTarget(ticket);
+        _grains->egress.admit(ticket);
     }
 
     void FlowEgress::forget(std::uint64_t targetId) noexcept
@@ -43,6 +43,10 @@ namespace mxl::fabrics
         {
             _samples->forget(targetId);
         }
+        else
+        {
+            _grains->egress.forget(targetId);
+        }
     }
 
     RmaWrite FlowEgress::probe(TargetInfo const& ticket) const
@@ -50,7 +54,30 @@ namespace mxl::fabrics
         return _samples ? _samples->probe(ticket) : _grains->egress.probe(ticket);
     }
 
-    GrainEgress const& FlowEgress::grains() const
+    std::uint32_t FlowEgress::unitFor(TargetInfo const& ticket, SourceRange const& range) const
+    {
+        if (_samples)
+        {
+            return _samples->nextEntry(ticket);
+        }
+        return static_cast<std::uint32_t>(range.index % ticket.regions.size());
+    }
+
+    bool FlowEgress::sourceHolds(SourceRange const& range) const noexcept
+    {
+        return _samples ? _samples->sourceHolds(range.index, range.count) : _grains->egress.sourceHolds(range.index);
+    }
+
+    std::optional<RmaWrite> FlowEgress::lossCommit(TargetInfo const& ticket, TransferPlan const& plan)
+    {
+        if (_samples)
+        {
+            return std::nullopt;
+        }
+        return _grains->egress.lossCommit(ticket, plan);
+    }
+
+    GrainEgress& FlowEgress::grains()
     {
         if (!_grains)
         {

@@ -6,6 +6,7 @@
 #include "SampleEgress.hpp"
 
 #include <memory>
+#include <optional>
 
 namespace mxl::fabrics
 {
@@ -20,8 +21,16 @@ namespace mxl::fabrics
 
         [[nodiscard]] RmaWrite probe(TargetInfo const& ticket) const;
 
+        // The target's ring slot or bounce-buffer entry that the next transfer of `range` fills.
+        [[nodiscard]] std::uint32_t unitFor(TargetInfo const& ticket, SourceRange const& range) const;
+        // Whether the source still holds what a transfer's payload read (asked once its payload writes completed).
+        [[nodiscard]] bool sourceHolds(SourceRange const& range) const noexcept;
+        // The commit that tells a target a transfer's data is lost (grains: the header flagged invalid), or nothing when
+        // the protocol has no way to say it (samples: the entry is simply never announced).
+        [[nodiscard]] std::optional<RmaWrite> lossCommit(TargetInfo const& ticket, TransferPlan const& plan);
+
         // INVALID_STATE when the flow is of the other flavour.
-        [[nodiscard]] GrainEgress const& grains() const;
+        [[nodiscard]] GrainEgress& grains();
         [[nodiscard]] SampleEgress& samples();
 
     private:

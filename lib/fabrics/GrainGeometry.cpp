@@ -62,19 +62,16 @@ namespace mxl::fabrics
         return layout::grainPayloadOffset + payloadBytes();
     }
 
-    std::vector<GrainRange> GrainGeometry::ranges(std::uint16_t start, std::uint16_t end) const
+    std::vector<GrainRange> GrainGeometry::payloadRanges(std::uint16_t start, std::uint16_t end) const
     {
-        if (start == 0 && end == _totalSlices)
-        {
-            return {{0, regionBytes()}};
-        }
-        if (start == 0 && end == 0)
-        {
-            return {{0, layout::grainPayloadOffset}};
-        }
         std::vector<GrainRange> result;
         if (start == end)
         {
+            return result;
+        }
+        if (start == 0 && end == _totalSlices)
+        {
+            result.push_back({layout::grainPayloadOffset, payloadBytes()});
             return result;
         }
         auto planeBase = layout::grainPayloadOffset;
@@ -84,17 +81,7 @@ namespace mxl::fabrics
             {
                 continue;
             }
-            auto const offset = planeBase + std::size_t{start} * sliceSize;
-            auto const length = std::size_t{static_cast<std::size_t>(end - start)} * sliceSize;
-            // Plane 0 of a transfer from slice 0 carries the header too: the target learns the grain index from it.
-            if (result.empty() && start == 0)
-            {
-                result.push_back({0, offset + length});
-            }
-            else
-            {
-                result.push_back({offset, length});
-            }
+            result.push_back({planeBase + std::size_t{start} * sliceSize, std::size_t{static_cast<std::size_t>(end - start)} * sliceSize});
             planeBase += std::size_t{sliceSize} * _totalSlices;
         }
         return result;

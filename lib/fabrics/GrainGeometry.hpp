@@ -40,10 +40,9 @@ namespace mxl::fabrics
         // The registered length of one grain: header and every plane.
         [[nodiscard]] std::size_t regionBytes() const noexcept;
 
-        // The ranges of one transfer of slices [start, end), in posting order (the last one carries the immediate
-        // data): the whole region when it is the full grain; otherwise one range per active plane, plane 0 starting
-        // at the header when start == 0; the header alone for (0, 0). Empty for an empty range that is not (0, 0).
-        [[nodiscard]] std::vector<GrainRange> ranges(std::uint16_t start, std::uint16_t end) const;
+        // The payload ranges of slices [start, end), without the header (which travels last, as the commit): one range
+        // for the whole payload, otherwise one per active plane. Empty when start == end.
+        [[nodiscard]] std::vector<GrainRange> payloadRanges(std::uint16_t start, std::uint16_t end) const;
 
     private:
         std::array<std::uint32_t, MXL_MAX_PLANES_PER_GRAIN> _sliceSizes;

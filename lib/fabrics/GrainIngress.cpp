@@ -35,6 +35,13 @@ namespace mxl::fabrics
                  "header",
                  slot, index, index % memory.grainCount);
         }
+        if (endSlice != 0 && (header->flags & MXL_GRAIN_FLAG_INVALID) != 0 && header->validSlices == 0)
+        {
+            fail(MXL_ERR_OUT_OF_RANGE_TOO_LATE,
+                 "slot {} is being rewritten with grain {} (it holds the in-flight mark): the grain this completion announced was "
+                 "overwritten before this target read it; it is lost",
+                 slot, index);
+        }
         header->validSlices = endSlice;
 
         mxlGrainInfo info;

@@ -53,10 +53,6 @@ namespace mxl::fabrics
         , _egress{_domain, memory, *_info.get(), maxMessageBytes(*_info.get(), caps)}
         , _orderedWrites{selected.orderedWrites}
     {
-        if (!_orderedWrites)
-        {
-            log::info("fabrics initiator: {} does not order RMA writes; imm-carrying writes wait for the writes before them", _traits.name);
-        }
     }
 
     void* Initiator::contextOf(std::uint64_t token) noexcept
@@ -119,27 +115,35 @@ namespace mxl::fabrics
             fail(MXL_ERR_NOT_FOUND, "target {} was not added to this initiator", targetId);
         }
         disconnect(**found);
+        auto const token = (*found)->token;
+        std::erase_if(_writes, [&](auto const& entry) { return entry.second.token == token; });
         _links.erase(found);
         _egress.forget(targetId);
     }
 
     mxlStatus Initiator::transferGrain(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end)
     {
-        auto const& grains = _egress.grains();
+        auto& grains = _egress.grains();
         grains.checkRange(start, end);
-        return fanOut(fmt::format("grain {}", grainIndex),
-                      [&](TargetLink& link) { return grains.writes(link.ticket, grainIndex, start, end); });
+        return fanOut(fmt::format("grain {}", grainIndex), SourceRange{grainIndex, 0},
+                      [&](TargetLink& link) { return grains.plan(link.ticket, grainIndex, start, end); });
     }
 
     mxlStatus Initiator::transferSamples(std::uint64_t headIndex, std::size_t count)
     {
         auto& samples = _egress.samples();
-        return fanOut(fmt::format("samples up to {} (count {})", headIndex, count),
-                      [&](TargetLink& link) { return samples.writes(link.ticket, headIndex, count); });
+        return fanOut(fmt::format("samples up to {} (count {})", headIndex, count), SourceRange{headIndex, count},
+                      [&](TargetLink& link) { return std::optional{samples.plan(link.ticket, headIndex, count)}; });
     }
 
-    mxlStatus Initiator::fanOut(std::string const& what, std::function<std::vector<RmaWrite>(TargetLink&)> const& plan)
+    mxlStatus Initiator::fanOut(std::string const& what, SourceRange const& source,
+                                std::function<std::optional<TransferPlan>(TargetLink&)> const& plan)
     {
+        // Commits made ready since the last call go out first: the sooner a commit is decided, the less source history a
+        // transfer needs (a caller may post several transfers between progress calls).
+        for (int i = 0; i < completionsPerPass && drive(); ++i)
+        {
+        }
         markLaggingLinks();
         auto result = MXL_STATUS_OK;
         for (auto& link : _links)
@@ -151,7 +155,11 @@ namespace mxl::fabrics
             }
             try
             {
-                transferTo(*link, plan(*link));
+                awaitUnit(*link, source);
+                if (auto planned = plan(*link))
+                {
+                    transferTo(*link, std::move(*planned));
+                }
                 ++link->transfersPosted;
             }
             catch (Error const& e)
@@ -167,56 +175,113 @@ namespace mxl::fabrics
         return result;
     }
 
-    void Initiator::transferTo(TargetLink& link, std::vector<RmaWrite> const& writes)
+    void Initiator::awaitUnit(TargetLink& link, SourceRange const& source)
     {
+        auto const unit = _egress.unitFor(link.ticket, source);
         auto const token = link.token;
-        for (auto const& write : writes)
+        auto const busy = [&]
         {
-            // Without ordered writes the imm must not overtake earlier writes: hold it until they all completed.
-            if (write.carriesImmediate && !_orderedWrites && (link.outstandingWrites > 0 || !link.heldWrites.empty()))
-            {
-                link.heldWrites.push_back(write);
-                continue;
-            }
-            post(link, write);
-            if (link.token != token)
-            {
-                fail(MXL_ERR_INTERRUPTED, "the connection was lost during the transfer");
-            }
-        }
-    }
-
-    void Initiator::post(TargetLink& link, RmaWrite const& write)
-    {
-        auto const token = link.token;
+            return std::any_of(link.transfers.begin(), link.transfers.end(),
+                               [&](PendingTransfer const& pending)
+                               {
+                                   return pending.plan.unit == unit &&
+                                          !(source.isGrain() && pending.plan.source.isGrain() && pending.plan.source.index == source.index);
+                               });
+        };
         auto const deadline = Clock::now() + postPatience;
         PollPacer pacer;
-        while (true)
+        while (busy())
         {
-            if (endpointOf(link).write(write, std::get<LinkConnected>(link.state).address, contextOf(token)))
+            if (!drive())
             {
-                link.notePosted(Clock::now());
-                return;
-            }
-            // The transmit queue is full: completions free it.
-            if (auto completion = _completions.read())
-            {
-                handle(*completion);
-            }
-            else if (Clock::now() >= deadline)
-            {
-                break;
-            }
-            else
-            {
+                if (Clock::now() >= deadline)
+                {
+                    fail(MXL_ERR_NOT_READY, "its ring slot or bounce-buffer entry {} still waits for an earlier transfer (the target is a "
+                         "whole ring behind)", unit);
+                }
                 pacer.pause(deadline);
             }
             if (link.token != token)
             {
+                fail(MXL_ERR_INTERRUPTED, "the connection was lost while waiting for an earlier transfer");
+            }
+        }
+    }
+
+    void Initiator::transferTo(TargetLink& link, TransferPlan plan)
+    {
+        auto const token = link.token;
+        auto const id = ++_lastTransfer;
+        auto payload = std::move(plan.payload);
+        for (auto& write : payload)
+        {
+            write.completesWhenRead = _orderedWrites;
+        }
+        // Counted as left before the first post, so that no commit is decided while later payload writes are unposted.
+        link.transfers.push_back(PendingTransfer{id, std::move(plan), payload.size(), false, PendingTransfer::Step::Payload});
+        for (std::size_t posted = 0; posted < payload.size(); ++posted)
+        {
+            if (post(link, payload[posted], WriteOwner{token, id, false}, postPatience))
+            {
+                continue;
+            }
+            auto const pending = std::find_if(link.transfers.begin(), link.transfers.end(), [&](auto const& t) { return t.id == id; });
+            if (posted == 0)
+            {
+                // Nothing reached the target: the caller, told NOT_READY, may post the same data again.
+                link.transfers.erase(pending);
+            }
+            else
+            {
+                pending->payloadLeft -= payload.size() - posted;
+                pending->payloadFailed = true;
+            }
+            fail(MXL_ERR_NOT_READY, "the transmit queue stayed full ({} writes in flight)", link.outstandingWrites);
+        }
+    }
+
+    bool Initiator::post(TargetLink& link, RmaWrite const& write, WriteOwner const& owner, std::chrono::milliseconds patience)
+    {
+        auto const deadline = Clock::now() + patience;
+        PollPacer pacer;
+        while (true)
+        {
+            auto const id = ++_lastWrite;
+            if (endpointOf(link).write(write, std::get<LinkConnected>(link.state).address, contextOf(id)))
+            {
+                _writes.emplace(id, owner);
+                link.notePosted(Clock::now());
+                return true;
+            }
+            // The transmit queue is full: completions free it.
+            if (!drive())
+            {
+                if (Clock::now() >= deadline)
+                {
+                    return false;
+                }
+                pacer.pause(deadline);
+            }
+            if (link.token != owner.token)
+            {
                 fail(MXL_ERR_INTERRUPTED, "the connection was lost while its transmit queue was full");
             }
         }
-        fail(MXL_ERR_NOT_READY, "the transmit queue stayed full ({} writes in flight)", link.outstandingWrites);
+    }
+
+    bool Initiator::drive()
+    {
+        auto completion = _completions.read();
+        if (!completion)
+        {
+            return false;
+        }
+        handle(*completion);
+        for (auto& link : _links)
+        {
+            postReadyCommits(*link);
+        }
+        return true;
     }
 
     mxlStatus Initiator::makeProgress(std::chrono::milliseconds timeout)
@@ -256,7 +321,7 @@ namespace mxl::fabrics
         markLaggingLinks();
         for (auto& link : _links)
         {
-            releaseHeldWrites(*link);
+            postReadyCommits(*link);
         }
     }
 
@@ -326,45 +391,113 @@ namespace mxl::fabrics
 
     void Initiator::handle(Completion const& completion)
     {
-        auto* link = linkOf(completion.context);
-        if (link == nullptr)
+        auto const found = _writes.find(static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(completion.context)));
+        if (found == _writes.end())
         {
             // A late completion of a removed target or of a dropped connection.
             return;
         }
-        link->noteCompleted(Clock::now());
-        if (completion.error != 0)
+        auto const owner = found->second;
+        _writes.erase(found);
+        auto const link = std::find_if(_links.begin(), _links.end(), [&](auto const& candidate) { return candidate->token == owner.token; });
+        if (link == _links.end())
         {
-            auto const status = isConnectionLoss(completion.error) ? MXL_ERR_INTERRUPTED : statusFromFabricError(completion.error);
-            disconnected(*link, fmt::format("a write failed: {} ({})", completion.errorText, completion.error), status);
             return;
         }
-        if (auto* connecting = std::get_if<LinkConnecting>(&link->state); connecting != nullptr && connecting->probePosted)
+        if (completion.error != 0)
         {
-            connected(*link, LinkConnected{std::move(connecting->av), std::move(connecting->endpoint), std::move(connecting->regionHold),
-                                           connecting->address});
+            (*link)->noteCompleted(Clock::now());
+            auto const status = isConnectionLoss(completion.error) ? MXL_ERR_INTERRUPTED : statusFromFabricError(completion.error);
+            disconnected(**link, fmt::format("a write failed: {} ({})", completion.errorText, completion.error), status);
+            return;
+        }
+        completed(**link, owner);
+    }
+
+    void Initiator::completed(TargetLink& link, WriteOwner const& owner)
+    {
+        link.noteCompleted(Clock::now());
+        if (auto* connecting = std::get_if<LinkConnecting>(&link.state); connecting != nullptr && connecting->probePosted)
+        {
+            connected(link, LinkConnected{std::move(connecting->av), std::move(connecting->endpoint), std::move(connecting->regionHold),
+                                          connecting->address});
+            return;
+        }
+        auto const pending =
+            std::find_if(link.transfers.begin(), link.transfers.end(), [&](auto const& transfer) { return transfer.id == owner.transferId; });
+        if (pending == link.transfers.end())
+        {
+            return;
+        }
+        if (owner.commit)
+        {
+            link.transfers.erase(pending);
+        }
+        else if (pending->payloadLeft > 0)
+        {
+            --pending->payloadLeft;
         }
     }
 
-    void Initiator::releaseHeldWrites(TargetLink& link)
+    void Initiator::postReadyCommits(TargetLink& link)
     {
-        if (link.heldWrites.empty() || link.outstandingWrites > 0 || !std::holds_alternative<LinkConnected>(link.state))
+        if (!std::holds_alternative<LinkConnected>(link.state))
         {
             return;
         }
         auto const token = link.token;
-        try
+        for (auto pending = link.transfers.begin(); pending != link.transfers.end();)
         {
-            while (!link.heldWrites.empty() && link.token == token)
+            // Slice ranges of one grain share a slot: their commits go in order, so valid slices never move backwards.
+            auto const waitsForEarlier = std::any_of(link.transfers.begin(), pending,
+                                                     [&](auto const& earlier) { return earlier.plan.unit == pending->plan.unit; });
+            if (pending->step == PendingTransfer::Step::CommitInFlight || pending->payloadLeft > 0 || waitsForEarlier)
             {
-                post(link, link.heldWrites.front());
-                link.heldWrites.pop_front();
+                ++pending;
+                continue;
             }
-        }
-        catch (Error const& e)
-        {
-            log::error("fabrics initiator: {}: {}", link.name, e.what());
-            link.pendingError = e.status();
+            if (pending->step == PendingTransfer::Step::Payload)
+            {
+                // Every payload write completed, so every byte was read from the source: if the source slot or samples still
+                // hold the same data now, they held it throughout (docs/fabrics.md, "Read safety").
+                if (pending->plan.sourceGone || pending->payloadFailed || !_egress.sourceHolds(pending->plan.source))
+                {
+                    // A transfer that could not be posted whole was reported by its NOT_READY already.
+                    if (!pending->payloadFailed)
+                    {
+                        ++link.transfersInvalidated;
+                        log::debug("fabrics initiator: {}: {} {} changed at the source before it was read; announcing it lost",
+                                   link.name, pending->plan.source.isGrain() ? "grain" : "samples up to", pending->plan.source.index);
+                    }
+                    auto loss = _egress.lossCommit(link.ticket, pending->plan);
+                    if (!loss)
+                    {
+                        pending = link.transfers.erase(pending);
+                        continue;
+                    }
+                    pending->plan.commit = *loss;
+                }
+                pending->step = PendingTransfer::Step::Commit;
+            }
+            try
+            {
+                if (!post(link, pending->plan.commit, WriteOwner{token, pending->id, true}, std::chrono::milliseconds{0}))
+                {
+                    return;
+                }
+            }
+            catch (Error const& e)
+            {
+                log::error("fabrics initiator: {}: {}", link.name, e.what());
+                link.pendingError = e.status();
+                return;
+            }
+            if (link.token != token)
+            {
+                return;
+            }
+            pending->step = PendingTransfer::Step::CommitInFlight;
+            ++pending;
         }
     }
 
@@ -374,9 +507,10 @@ namespace mxl::fabrics
         disconnect(link);
         auto const retryIn = link.backoff;
         link.backoff = std::min(link.backoff * 2, maximumBackoff);
-        link.token = nextToken();
+        auto const lostToken = std::exchange(link.token, nextToken());
+        std::erase_if(_writes, [&](auto const& entry) { return entry.second.token == lostToken; });
         link.outstandingWrites = 0;
-        link.heldWrites.clear();
+        link.transfers.clear();
         link.lagging = false;
         // The first failure after a success is worth a warning; the retries that follow it are not.
         auto const level = link.failedAttempts++ == 0 ? log::Level::Warn : log::Level::Debug;
@@ -401,10 +535,12 @@ namespace mxl::fabrics
 
     bool Initiator::postProbe(TargetLink& link, Endpoint& endpoint, fi_addr_t address)
     {
-        if (!endpoint.write(_egress.probe(link.ticket), address, contextOf(link.token)))
+        auto const id = ++_lastWrite;
+        if (!endpoint.write(_egress.probe(link.ticket), address, contextOf(id)))
         {
             return false;
         }
+        _writes.emplace(id, WriteOwner{link.token, 0, false});
         link.notePosted(Clock::now());
         return true;
     }

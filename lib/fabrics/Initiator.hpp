@@ -12,6 +12,8 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace mxl::fabrics
@@ -51,9 +53,23 @@ namespace mxl::fabrics
         bool postProbe(TargetLink& link, Endpoint& endpoint, fi_addr_t address);
 
     private:
+        // Who posted a write: the link's connection attempt (its token) and the transfer, 0 for a probe.
+        struct WriteOwner
+        {
+            std::uint64_t token = 0;
+            std::uint64_t transferId = 0;
+            bool commit = false;
+        };
+
         FlowEgress _egress;
+        // Writes to one target land in posting order, so payload writes need only complete when read (the commit after
+        // them is delivery-complete); otherwise they complete when delivered.
         bool _orderedWrites;
         std::uint64_t _lastToken = 0;
+        std::uint64_t _lastWrite = 0;
+        std::uint64_t _lastTransfer = 0;
+        // Every write in flight, by the context it was posted with.
+        std::unordered_map<std::uint64_t, WriteOwner> _writes;
 
         // Transport hooks: start a connection attempt, tear one down, and consume connection events.
         virtual void connect(TargetLink& link) = 0;
@@ -72,11 +88,22 @@ namespace mxl::fabrics
         void markLaggingLinks();
         void retryDueLinks();
         void handle(Completion const& completion);
-        void releaseHeldWrites(TargetLink& link);
-        void post(TargetLink& link, RmaWrite const& write);
-        void transferTo(TargetLink& link, std::vector<RmaWrite> const& writes);
-        // Posts the writes `plan` makes for each connected target; a target that fails is reported, the others go on.
-        mxlStatus fanOut(std::string const& what, std::function<std::vector<RmaWrite>(TargetLink&)> const& plan);
+        void completed(TargetLink& link, WriteOwner const& owner);
+        // Reads one completion if there is one, then posts the commits it made ready; false when there was none.
+        bool drive();
+        // Decides and posts the commit of every transfer whose payload writes all completed (read safety).
+        void postReadyCommits(TargetLink& link);
+        // Posts one write, draining completions while the transmit queue is full for up to `patience`; false when it
+        // stayed full. Throws on other errors, and INTERRUPTED when the link was lost meanwhile.
+        bool post(TargetLink& link, RmaWrite const& write, WriteOwner const& owner, std::chrono::milliseconds patience);
+        // Waits (draining completions) until no transfer of other data is in flight to the unit of the target that a
+        // transfer of `source` fills; NOT_READY when that takes longer than the post patience (a target a ring behind).
+        void awaitUnit(TargetLink& link, SourceRange const& source);
+        void transferTo(TargetLink& link, TransferPlan plan);
+        // Plans and posts one transfer of `source` to each connected target; a target that fails is reported, the others
+        // go on.
+        mxlStatus fanOut(std::string const& what, SourceRange const& source,
+                         std::function<std::optional<TransferPlan>(TargetLink&)> const& plan);
         mxlStatus summary();
     };
 }

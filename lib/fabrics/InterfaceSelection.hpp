@@ -19,8 +19,8 @@ namespace mxl::fabrics
         ProviderTraits const* traits;
         Info info;
         // The provider promised that RMA writes to one peer land in posting order (FI_ORDER_RMA_WAW). MSG providers
-        // (tcp, verbs RC) always do; for RDM we ask, and without it the initiator holds back each imm-carrying write
-        // until the writes before it completed.
+        // (tcp, verbs RC) always do; for RDM we ask. Without it the initiator waits for its payload writes to be
+        // delivered, not only read, before it posts their commit.
         bool orderedWrites;
     };
 

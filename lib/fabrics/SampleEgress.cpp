@@ -1,17 +1,20 @@
 #include "SampleEgress.hpp"
 
+#include "common/SharedAtomics.hpp"
 #include "common/Status.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <utility>
 
 namespace mxl::fabrics
 {
-    std::vector<RmaWrite> gatherWrites(std::vector<LocalSegment> const& segments, std::size_t iovLimit, RemoteRegion const& remote,
-                                       std::uint32_t immediate)
+    std::vector<RmaWrite> gatherWrites(std::vector<LocalSegment> const& segments, std::size_t iovLimit, std::uint64_t remoteAddress,
+                                       std::uint64_t remoteKey)
     {
         auto const perWrite = std::max<std::size_t>(iovLimit, 1);
         std::vector<RmaWrite> result;
-        std::uint64_t offset = 0;
+        auto address = remoteAddress;
         for (std::size_t first = 0; first < segments.size(); first += perWrite)
         {
             RmaWrite write;
@@ -21,27 +24,23 @@ namespace mxl::fabrics
             {
                 write.length += segment.length;
             }
-            write.remoteAddress = remote.addr + offset;
-            write.remoteKey = remote.rkey;
-            offset += write.length;
+            write.remoteAddress = address;
+            write.remoteKey = remoteKey;
+            address += write.length;
             result.push_back(std::move(write));
-        }
-        if (!result.empty())
-        {
-            result.back().carriesImmediate = true;
-            result.back().immediate = immediate;
         }
         return result;
     }
 
     SampleEgress::TargetHeaders::TargetHeaders(Domain const& domain, std::size_t entryCount)
-        : headers{std::make_unique<SampleEntryHeader[]>(entryCount)}
-        , region{domain, headers.get(), entryCount * sizeof(SampleEntryHeader), FI_WRITE}
+        : headers{std::make_unique<SampleEntryHeader[]>(entryCount + 1)}
+        , region{domain, headers.get(), (entryCount + 1) * sizeof(SampleEntryHeader), FI_WRITE}
     {
     }
 
     SampleEgress::SampleEgress(Domain const& domain, FlowMemory const& memory, std::size_t iovLimit)
         : _domain{domain}
+        , _flow{*memory.data}
         , _geometry{SampleGeometry::of(memory, "initiator")}
         , _ring{domain, memory.channels, _geometry.channelStrideBytes() * _geometry.channels(), FI_WRITE}
         , _iovLimit{iovLimit}
@@ -86,7 +85,7 @@ namespace mxl::fabrics
         _targets.erase(targetId);
     }
 
-    SampleEgress::TargetHeaders& SampleEgress::headersOf(TargetInfo const& ticket)
+    SampleEgress::TargetHeaders const& SampleEgress::headersOf(TargetInfo const& ticket) const
     {
         auto const found = _targets.find(ticket.id);
         if (found == _targets.end())
@@ -96,7 +95,17 @@ namespace mxl::fabrics
         return found->second;
     }
 
-    std::vector<RmaWrite> SampleEgress::writes(TargetInfo const& ticket, std::uint64_t headIndex, std::size_t count)
+    SampleEgress::TargetHeaders& SampleEgress::headersOf(TargetInfo const& ticket)
+    {
+        return const_cast<TargetHeaders&>(std::as_const(*this).headersOf(ticket));
+    }
+
+    std::uint32_t SampleEgress::nextEntry(TargetInfo const& ticket) const
+    {
+        return static_cast<std::uint32_t>(headersOf(ticket).next);
+    }
+
+    TransferPlan SampleEgress::plan(TargetInfo const& ticket, std::uint64_t headIndex, std::size_t count)
     {
         auto& target = headersOf(ticket);
         auto const capacity = entryCapacity(ticket.bounceBuffer->entrySize, _geometry.frameBytes());
@@ -107,13 +116,32 @@ namespace mxl::fabrics
                  "this flow's ring {}",
                  count, headIndex, ticket.id, capacity, ticket.bounceBuffer->entrySize, _geometry.ringLength());
         }
-        auto const entry = target.next;
+        auto const entry = static_cast<std::uint32_t>(target.next);
         target.next = (entry + 1) % ticket.bounceBuffer->entryCount;
         target.headers[entry] = SampleEntryHeader{headIndex, count};
+        auto const& remote = ticket.regions[entry];
 
+        TransferPlan result;
+        result.unit = entry;
+        result.source = SourceRange{headIndex, count};
+        result.commit.local = &target.headers[entry];
+        result.commit.length = sizeof(SampleEntryHeader);
+        result.commit.descriptor = target.region.descriptor();
+        result.commit.remoteAddress = remote.addr;
+        result.commit.remoteKey = remote.rkey;
+        result.commit.carriesImmediate = true;
+        result.commit.immediate = entry;
+        if (!sourceHolds(headIndex, count))
+        {
+            result.sourceGone = true;
+            return result;
+        }
+
+        // The mark lands first (writes to one target are ordered): a target still reading an older completion for this
+        // entry sees a batch in flight, never an old header over new samples.
         std::vector<LocalSegment> segments;
         segments.reserve(1 + 2 * std::size_t{_geometry.channels()});
-        segments.push_back({&target.headers[entry], sizeof(SampleEntryHeader), target.region.descriptor()});
+        segments.push_back({&target.headers[ticket.bounceBuffer->entryCount], sizeof(SampleEntryHeader), target.region.descriptor()});
         auto const runs = ringRuns(headIndex, count, _geometry.ringLength());
         for (std::uint32_t channel = 0; channel < _geometry.channels(); ++channel)
         {
@@ -126,7 +154,18 @@ namespace mxl::fabrics
                 }
             }
         }
-        return gatherWrites(segments, _iovLimit, ticket.regions[entry], static_cast<std::uint32_t>(entry));
+        result.payload = gatherWrites(segments, _iovLimit, remote.addr, remote.rkey);
+        return result;
+    }
+
+    bool SampleEgress::sourceHolds(std::uint64_t headIndex, std::size_t count) const noexcept
+    {
+        std::atomic_thread_fence(std::memory_order_acquire);
+        auto const head = loadAcquire(_flow.info.runtime.headIndex);
+        // The reader's rule (flow-api §4.5): the half of the ring below the head is readable, the other half the writer's.
+        auto const half = _geometry.ringLength() / 2;
+        auto const oldest = head > half ? head - half : 0;
+        return headIndex <= head && headIndex >= oldest && headIndex - oldest >= count;
     }
 
     RmaWrite SampleEgress::probe(TargetInfo const& ticket) const

@@ -1,13 +1,15 @@
-// The initiator half of the sample protocol (spec §3.4): one transfer moves the range (headIndex, count) of every
-// channel into the next entry of a target's bounce buffer as a scatter-gather write of [header][channel 0 runs]
-// [channel 1 runs]..., split into writes of at most the provider's iov_limit local ranges at consecutive remote offsets;
-// only the last one carries the entry index as remote CQ data.
+// The initiator half of the sample protocol (spec §3.4) under the read-safe order: one transfer moves the range
+// (headIndex, count) of every channel into the next entry of a target's bounce buffer as a scatter-gather write of
+// [channel 0 runs][channel 1 runs]... behind the entry's 16-byte header, split into writes of at most the provider's
+// iov_limit local ranges at consecutive remote offsets; then the header alone, carrying the entry index as remote CQ
+// data, is the commit.
 #pragma once
 
 #include "Endpoint.hpp"
 #include "MemoryRegion.hpp"
 #include "SampleGeometry.hpp"
 #include "TargetInfo.hpp"
+#include "TransferPlan.hpp"
 
 #include <map>
 #include <memory>
@@ -15,10 +17,10 @@
 
 namespace mxl::fabrics
 {
-    // The writes of one transfer into `remote`: `segments` cut into groups of at most `iovLimit`, each written after the
-    // previous one's bytes; the last carries `immediate`.
+    // The writes of `segments` to `remoteAddress` onwards: groups of at most `iovLimit`, each written after the previous
+    // one's bytes.
     [[nodiscard]] std::vector<RmaWrite> gatherWrites(std::vector<LocalSegment> const& segments, std::size_t iovLimit,
-                                                     RemoteRegion const& remote, std::uint32_t immediate);
+                                                     std::uint64_t remoteAddress, std::uint64_t remoteKey);
 
     class SampleEgress
     {
@@ -30,16 +32,25 @@ namespace mxl::fabrics
         void forget(std::uint64_t targetId) noexcept;
 
         // INVALID_ARG for an empty range, one longer than the local ring, or more samples than the target's entries hold:
-        // nothing is written then. Advances the target's entry index.
-        [[nodiscard]] std::vector<RmaWrite> writes(TargetInfo const& ticket, std::uint64_t headIndex, std::size_t count);
+        // nothing is written then. Advances the target's entry index. A range the source no longer holds readable is
+        // planned `sourceGone`.
+        [[nodiscard]] TransferPlan plan(TargetInfo const& ticket, std::uint64_t headIndex, std::size_t count);
+
+        // The bounce-buffer entry the next transfer to the target fills.
+        [[nodiscard]] std::uint32_t nextEntry(TargetInfo const& ticket) const;
+
+        // Whether the source still holds the range readable (within the half of its ring that the writer does not fill):
+        // read after the payload writes completed, a yes proves that they read these samples.
+        [[nodiscard]] bool sourceHolds(std::uint64_t headIndex, std::size_t count) const noexcept;
 
         // A one-byte write without remote CQ data into the target's first entry, to open a connectionless path; the
         // target never reads an entry that no remote CQ data named.
         [[nodiscard]] RmaWrite probe(TargetInfo const& ticket) const;
 
     private:
-        // The headers of one target, one per bounce-buffer entry: a header must stay untouched until its write completed,
-        // and the entry is reused only after entryCount transfers.
+        // The headers of one target, one per bounce-buffer entry, and after them the in-flight mark (count 0) that every
+        // transfer writes first: a header must stay untouched until its write completed, and the entry is reused only
+        // after entryCount transfers.
         struct TargetHeaders
         {
             TargetHeaders(Domain const& domain, std::size_t entryCount);
@@ -50,11 +61,13 @@ namespace mxl::fabrics
         };
 
         Domain const& _domain;
+        layout::FlowData const& _flow;
         SampleGeometry _geometry;
         MemoryRegion _ring;
         std::size_t _iovLimit;
         std::map<std::uint64_t, TargetHeaders> _targets;
 
-        TargetHeaders& headersOf(TargetInfo const& ticket);
+        [[nodiscard]] TargetHeaders& headersOf(TargetInfo const& ticket);
+        [[nodiscard]] TargetHeaders const& headersOf(TargetInfo const& ticket) const;
     };
 }

@@ -42,7 +42,14 @@ namespace mxl::fabrics
         auto const* entry = _bounce.entry(immediate);
         SampleEntryHeader header;
         std::memcpy(&header, entry, sizeof(header));
-        if (header.count == 0 || header.count > _capacity)
+        if (header.count == 0)
+        {
+            fail(MXL_ERR_OUT_OF_RANGE_TOO_LATE,
+                 "bounce-buffer entry {} is being rewritten by a later transfer (it holds the in-flight mark): the batch this completion "
+                 "announced was overwritten before this target read it; those samples are lost",
+                 immediate);
+        }
+        if (header.count > _capacity)
         {
             fail(MXL_ERR_INVALID_ARG,
                  "bounce-buffer entry {} claims {} samples per channel; an entry holds 1 to {} ({} channels of {} bytes)", immediate,

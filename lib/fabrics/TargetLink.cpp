@@ -55,7 +55,7 @@ namespace mxl::fabrics
     {
         if (std::holds_alternative<LinkConnected>(state))
         {
-            return !lagging && (outstandingWrites > 0 || !heldWrites.empty());
+            return !lagging && (outstandingWrites > 0 || !transfers.empty());
         }
         // A target lost after it was connected reconnects in the background and does not hold the others back.
         return !everConnected;

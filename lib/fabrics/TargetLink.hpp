@@ -6,6 +6,7 @@
 #include "Endpoint.hpp"
 #include "ShmRegion.hpp"
 #include "TargetInfo.hpp"
+#include "TransferPlan.hpp"
 
 #include <chrono>
 #include <deque>
@@ -52,6 +53,27 @@ namespace mxl::fabrics
         Clock::time_point retryAt;
     };
 
+    // A transfer to one target between its first payload write and the completion of its commit.
+    struct PendingTransfer
+    {
+        enum class Step
+        {
+            // Payload writes in flight (or none left: the commit is to be decided).
+            Payload,
+            // Decided (the plan's commit, or the loss commit); waiting for room in the transmit queue.
+            Commit,
+            CommitInFlight,
+        };
+
+        std::uint64_t id = 0;
+        TransferPlan plan;
+        // Payload writes not yet completed, or never posted.
+        std::size_t payloadLeft = 0;
+        // A payload write could not be posted: the target holds part of it, so the transfer can only be announced lost.
+        bool payloadFailed = false;
+        Step step = Step::Payload;
+    };
+
     struct TargetLink
     {
         TargetInfo ticket;
@@ -69,8 +91,8 @@ namespace mxl::fabrics
         // and whether it was ever seen held (a target of this library; SDK targets hold nothing).
         Clock::time_point peerCheckAt{};
         bool peerHoldsRegion = false;
-        // Unordered RDM providers: imm-carrying writes waiting until every earlier write to this target completed.
-        std::deque<RmaWrite> heldWrites;
+        // Transfers whose payload or commit is still in flight, in posting order.
+        std::deque<PendingTransfer> transfers;
         std::chrono::milliseconds backoff{100};
         unsigned failedAttempts = 0;
         bool everConnected = false;
@@ -82,6 +104,9 @@ namespace mxl::fabrics
         // Transfers posted to this target, and transfers it missed (not connected, or lagging).
         std::uint64_t transfersPosted = 0;
         std::uint64_t transfersSkipped = 0;
+        // Transfers whose source changed before their payload had been read (or that could not be posted whole): never
+        // committed as valid at the target.
+        std::uint64_t transfersInvalidated = 0;
         // Connections established after the first.
         std::uint64_t reconnects = 0;
 

@@ -1,6 +1,6 @@
 #include "ContinuousFlowWriter.hpp"
 
-#include "SharedAtomics.hpp"
+#include "common/SharedAtomics.hpp"
 
 #include "common/Status.hpp"
 

@@ -1,10 +1,11 @@
 #include "DiscreteFlowWriter.hpp"
 
-#include "SharedAtomics.hpp"
+#include "common/SharedAtomics.hpp"
 
 #include "common/Status.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 namespace mxl
@@ -25,6 +26,9 @@ namespace mxl
             storeRelaxed(header.validSlices, std::uint16_t{0});
             storeRelaxed(header.flags, std::uint32_t{0});
             storeRelease(header.index, index);
+            // The new index must be visible before any byte of the new payload: an initiator that still finds the old
+            // index after its transfer completed knows that the payload it sent was not touched (docs/fabrics.md).
+            std::atomic_thread_fence(std::memory_order_release);
         }
         std::memcpy(&grain, &header, sizeof grain);
         payload = files().grainPayload(index);

@@ -1,7 +1,7 @@
 #include "DomainWatcher.hpp"
 
 #include "FlowPaths.hpp"
-#include "SharedAtomics.hpp"
+#include "common/SharedAtomics.hpp"
 #include "SystemError.hpp"
 #include "Timing.hpp"
 

@@ -4,7 +4,7 @@
 #include "Domain.hpp"
 #include "FlowFiles.hpp"
 #include "Futex.hpp"
-#include "SharedAtomics.hpp"
+#include "common/SharedAtomics.hpp"
 #include "Timing.hpp"
 
 #include "common/FlowMemory.hpp"

@@ -1,7 +1,7 @@
 #include "FlowWriter.hpp"
 
 #include "Futex.hpp"
-#include "SharedAtomics.hpp"
+#include "common/SharedAtomics.hpp"
 #include "Timing.hpp"
 
 #include "common/Log.hpp"

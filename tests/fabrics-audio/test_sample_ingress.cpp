@@ -76,12 +76,16 @@ TEST_CASE("the target checks entry index and header before it copies an entry")
     {
         CHECK(statusOf([&] { ingress.arrive(static_cast<std::uint32_t>(layout.entryCount)); }) == MXL_ERR_INVALID_ARG);
     }
-    SUBCASE("more samples than an entry holds, or none")
+    SUBCASE("more samples than an entry holds")
     {
         fillEntry(ingress, 1, 48'481, 481, 2, 7);
         CHECK(statusOf([&] { ingress.arrive(1); }) == MXL_ERR_INVALID_ARG);
-        fillEntry(ingress, 1, 48'480, 0, 2, 7);
-        CHECK(statusOf([&] { ingress.arrive(1); }) == MXL_ERR_INVALID_ARG);
+    }
+    SUBCASE("an entry holding the in-flight mark (count 0): a later transfer is rewriting it, the announced batch is lost")
+    {
+        fillEntry(ingress, 1, 48'960, 0, 2, 7);
+        CHECK(statusOf([&] { ingress.arrive(1); }) == MXL_ERR_OUT_OF_RANGE_TOO_LATE);
+        CHECK(headOf(flow.reader) == 48'000);
     }
     SUBCASE("an entry overwritten by a later batch before it was read")
     {

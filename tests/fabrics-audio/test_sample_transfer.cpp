@@ -4,6 +4,8 @@
 #include "FabricsHarness.hpp"
 #include "SamplePattern.hpp"
 
+#include <mxl/fabrics_state.h>
+
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -115,8 +117,10 @@ namespace
         std::size_t late = 0;
         std::size_t corrupt = 0;
         std::size_t outOfOrder = 0;
+        // Batches the initiator announced lost: their source samples were overwritten before the target read them.
+        std::size_t invalidated = 0;
         std::vector<std::uint64_t> heads;
-        // Every posted batch was delivered or reported late.
+        // Every posted batch was delivered, reported late by the target, or reported invalidated by the initiator.
         bool finished = false;
     };
 
@@ -130,12 +134,15 @@ namespace
     {
         Outcome outcome;
         std::atomic<bool> posting{true};
+        // Known once posting stopped: the initiator is driven by this thread only.
+        std::atomic<std::size_t> invalidated{0};
         std::thread reader{[&]
                            {
                                std::this_thread::sleep_for(targetDelay);
                                auto quietUntil = std::chrono::steady_clock::now() + 5s;
                                std::uint64_t lastHead = 0;
-                               while (outcome.delivered + outcome.late < batches && std::chrono::steady_clock::now() < quietUntil)
+                               while (outcome.delivered + outcome.late + invalidated.load() < batches &&
+                                      std::chrono::steady_clock::now() < quietUntil)
                                {
                                    auto const arrived = link.read(1ms);
                                    if (arrived.status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
@@ -156,7 +163,6 @@ namespace
                                        quietUntil = std::chrono::steady_clock::now() + 5s;
                                    }
                                }
-                               outcome.finished = outcome.delivered + outcome.late == batches;
                            }};
         auto const deadline = std::chrono::steady_clock::now() + 8s;
         auto const settle = [&]
@@ -185,8 +191,13 @@ namespace
             }
         }
         settle();
+        mxlFabricsTargetCounters counters{};
+        REQUIRE(mxlFabricsInitiatorGetTargetCounters(link.initiator.initiator, link.target.ticket, &counters) == MXL_STATUS_OK);
+        invalidated = counters.transfersInvalidated;
         posting = false;
         reader.join();
+        outcome.invalidated = invalidated.load();
+        outcome.finished = outcome.delivered + outcome.late + outcome.invalidated == batches;
         return outcome;
     }
 
@@ -271,7 +282,7 @@ TEST_CASE("a burst larger than the bounce buffer: late batches are reported, nev
         constexpr std::size_t burst = 87;
         auto const outcome = runTransfers(link, firstHead, burst, 21, false, 300ms);
         MESSAGE(transport.label << ": " << outcome.delivered << " of " << burst << " batches delivered, " << outcome.late
-                                << " reported late");
+                                << " reported late, " << outcome.invalidated << " announced lost by the initiator");
         CHECK(outcome.finished);
         CHECK(outcome.corrupt == 0);
         CHECK(outcome.outOfOrder == 0);

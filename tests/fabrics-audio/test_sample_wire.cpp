@@ -56,32 +56,30 @@ TEST_CASE("unpacking a channel-major entry touches exactly the range's positions
     }
 }
 
-TEST_CASE("scatter-gather writes are cut by the iov limit and only the last carries the entry index")
+TEST_CASE("scatter-gather payload writes are cut by the iov limit and land back to back behind the entry header")
 {
-    // A 16-channel transfer that wraps: the header and two runs per channel, 33 local ranges.
+    // A 16-channel transfer that wraps: two runs per channel, 32 local ranges; the header is the separate commit.
     std::vector<std::uint8_t> memory(4096);
     std::vector<LocalSegment> segments;
-    segments.push_back({memory.data(), 16, nullptr});
     for (std::size_t i = 0; i < 32; ++i)
     {
         segments.push_back({memory.data() + 16 + i * 10, i % 2 == 0 ? std::size_t{6} : std::size_t{4}, nullptr});
     }
-    auto const writes = gatherWrites(segments, 4, RemoteRegion{0x1000, 4096, 77}, 5);
-    REQUIRE(writes.size() == 9);
-    std::uint64_t offset = 0x1000;
-    for (std::size_t i = 0; i < writes.size(); ++i)
+    auto const writes = gatherWrites(segments, 4, 0x1000 + 16, 77);
+    REQUIRE(writes.size() == 8);
+    std::uint64_t offset = 0x1000 + 16;
+    for (auto const& write : writes)
     {
-        CHECK(writes[i].gather.size() == (i + 1 < writes.size() ? 4 : 1));
-        CHECK(writes[i].remoteAddress == offset);
-        CHECK(writes[i].remoteKey == 77);
-        auto const total = std::accumulate(writes[i].gather.begin(), writes[i].gather.end(), std::size_t{0},
+        CHECK(write.gather.size() == 4);
+        CHECK(write.remoteAddress == offset);
+        CHECK(write.remoteKey == 77);
+        auto const total = std::accumulate(write.gather.begin(), write.gather.end(), std::size_t{0},
                                            [](std::size_t sum, LocalSegment const& segment) { return sum + segment.length; });
-        CHECK(writes[i].length == total);
-        CHECK(writes[i].carriesImmediate == (i + 1 == writes.size()));
+        CHECK(write.length == total);
+        CHECK_FALSE(write.carriesImmediate);
         offset += total;
     }
-    CHECK(writes.back().immediate == 5);
-    // Everything lands back to back: the header then 16 × 10 bytes.
+    // Everything lands back to back after the header: 16 × 10 bytes.
     CHECK(offset - 0x1000 == 16 + 16 * 10);
-    CHECK(gatherWrites(segments, 64, RemoteRegion{0, 4096, 1}, 0).size() == 1);
+    CHECK(gatherWrites(segments, 64, 0, 1).size() == 1);
 }

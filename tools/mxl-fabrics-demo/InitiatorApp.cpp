@@ -233,6 +233,7 @@ namespace mxl::demo
     {
         std::size_t connected = 0;
         std::vector<std::uint64_t> skipped;
+        std::vector<std::uint64_t> invalidated;
         for (std::size_t i = 0; i < _targets.size(); ++i)
         {
             auto& target = _targets[i];
@@ -240,6 +241,7 @@ namespace mxl::demo
             if (::mxlFabricsInitiatorGetTargetCounters(_initiator.get(), target.info.get(), &counters) == MXL_STATUS_OK)
             {
                 skipped.push_back(counters.transfersSkipped);
+                invalidated.push_back(counters.transfersInvalidated);
                 if ((counters.lagging != 0) != target.lagging)
                 {
                     target.lagging = counters.lagging != 0;
@@ -280,7 +282,7 @@ namespace mxl::demo
                 fmt::print("target {}: disconnected: {}\n", i + 1, target.reason);
             }
         }
-        _stats.targetSkips(std::move(skipped));
+        _stats.targetCounts(std::move(skipped), std::move(invalidated));
         _connectedTargets = connected;
         _nextStateCheck = Clock::now() + stateCheckInterval;
         return connected;

@@ -178,6 +178,11 @@ namespace mxl::demo
             {
                 account(grainIndex);
             }
+            else if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+            {
+                // The slot was rewritten before this loop read it (the library logged which grain): that grain is lost.
+                _stats.grainsLost(1);
+            }
             else if (status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
             {
                 tools::runtimeFailure("reading grains from the fabric failed (mxlStatus {})", static_cast<int>(status));

@@ -56,9 +56,10 @@ namespace mxl::demo
         return static_cast<double>(max.count()) / 1e3;
     }
 
-    void TransferStats::targetSkips(std::vector<std::uint64_t> skips)
+    void TransferStats::targetCounts(std::vector<std::uint64_t> skipped, std::vector<std::uint64_t> invalidated)
     {
-        _targetSkips = std::move(skips);
+        _targetSkips = std::move(skipped);
+        _targetInvalidations = std::move(invalidated);
     }
 
     bool TransferStats::due() const noexcept
@@ -83,10 +84,10 @@ namespace mxl::demo
         }
         else
         {
-            fmt::print("stats: grains={} bytes={} rate={:.1f} grains/s throughput={:.1f} MB/s late={} lost={} skipped={} "
+            fmt::print("stats: grains={} bytes={} rate={:.1f} grains/s throughput={:.1f} MB/s late={} lost={} skipped={} invalidated={} "
                        "latency_avg_us={:.0f} latency_max_us={:.0f}\n",
                        _grains, _bytes, grainRate, megabytesPerSecond, _late, _lost, fmt::join(_targetSkips, ","),
-                       _intervalLatency.averageUs(), _intervalLatency.maxUs());
+                       fmt::join(_targetInvalidations, ","), _intervalLatency.averageUs(), _intervalLatency.maxUs());
         }
         std::fflush(stdout);
         _intervalStart = now;
@@ -103,8 +104,9 @@ namespace mxl::demo
         }
         else
         {
-            fmt::print("summary: moved {} grains, {} bytes, {} lost, latency avg {:.0f} us, max {:.0f} us, skipped {}\n", _grains, _bytes,
-                       _lost, _latency.averageUs(), _latency.maxUs(), fmt::join(_targetSkips, ","));
+            fmt::print("summary: moved {} grains, {} bytes, {} lost, latency avg {:.0f} us, max {:.0f} us, skipped {}, invalidated {}\n",
+                       _grains, _bytes, _lost, _latency.averageUs(), _latency.maxUs(), fmt::join(_targetSkips, ","),
+                       fmt::join(_targetInvalidations, ","));
         }
         std::fflush(stdout);
     }

@@ -34,8 +34,9 @@ namespace mxl::demo
             return _grains;
         }
 
-        // Initiator: the transfers each target missed (in -t order), reported as skipped=a,b,... in both lines.
-        void targetSkips(std::vector<std::uint64_t> skips);
+        // Initiator, per target in -t order: the transfers it missed (skipped=a,b,...) and those it was told were lost
+        // because the source changed before they were read (invalidated=a,b,...), in both lines.
+        void targetCounts(std::vector<std::uint64_t> skipped, std::vector<std::uint64_t> invalidated);
 
         // A second has passed since the previous "stats:" line.
         [[nodiscard]] bool due() const noexcept;
@@ -62,6 +63,7 @@ namespace mxl::demo
         std::uint64_t _late = 0;
         Latency _latency;
         std::vector<std::uint64_t> _targetSkips;
+        std::vector<std::uint64_t> _targetInvalidations;
 
         std::chrono::steady_clock::time_point _intervalStart;
         std::uint64_t _intervalGrains = 0;

@@ -189,6 +189,13 @@ namespace mxl::service
         std::uint64_t grainIndex = 0;
         auto const status = _interface.blocking() ? ::mxlFabricsTargetReadGrain(_target->get(), readTimeoutMs, &grainIndex)
                                                   : ::mxlFabricsTargetReadGrainNonBlocking(_target->get(), &grainIndex);
+        if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+        {
+            // An initiator rewrote the slot before this loop read it (the library logged which grain): that grain is gone,
+            // the target is fine.
+            _metrics.lost(1);
+            return MXL_STATUS_OK;
+        }
         if (status != MXL_STATUS_OK)
         {
             return status;

@@ -1,0 +1,45 @@
+// One transfer to one target under the read-safe protocol (docs/fabrics.md, "Read safety"): the payload writes go
+// first and carry no immediate data; the commit write (a staged copy of the grain header, or the bounce-buffer entry
+// header) carries it, and is posted only after every payload write completed and the source still holds what they
+// read. A transfer whose source changed while it was in flight is never committed as valid.
+#pragma once
+
+#include "Endpoint.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace mxl::fabrics
+{
+    // What the payload writes of a transfer read from the source flow.
+    struct SourceRange
+    {
+        // Grains: the grain index. Samples: the head index of the range (its last sample).
+        std::uint64_t index = 0;
+        // Samples per channel; 0 for a grain.
+        std::size_t count = 0;
+
+        [[nodiscard]] bool isGrain() const noexcept
+        {
+            return count == 0;
+        }
+    };
+
+    struct TransferPlan
+    {
+        std::vector<RmaWrite> payload;
+        RmaWrite commit;
+        // The target's ring slot (grains) or bounce-buffer entry (samples) that the transfer fills: two transfers of
+        // different data must never be in flight to one unit.
+        std::uint32_t unit = 0;
+        SourceRange source;
+        // The source no longer held the range when the transfer was planned: nothing is read, the loss is announced.
+        bool sourceGone = false;
+
+        // Whether this transfer may be in flight beside `other` to the same unit: slice ranges of one grain only.
+        [[nodiscard]] bool sharesUnitWith(TransferPlan const& other) const noexcept
+        {
+            return source.isGrain() && other.source.isGrain() && source.index == other.source.index;
+        }
+    };
+}
