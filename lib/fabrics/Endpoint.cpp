@@ -90,8 +90,8 @@ namespace mxl::fabrics
         // Delivery complete: the local completion means the bytes are visible at the target, so the outstanding-write
         // count the initiator reports really is "arrived". Payload writes ahead of an ordered commit only need to know
         // when the source was read (docs/fabrics.md, "Read safety").
-        auto const flags = (write.completesWhenRead ? FI_INJECT_COMPLETE : FI_DELIVERY_COMPLETE) |
-                           (write.carriesImmediate ? FI_REMOTE_CQ_DATA : 0);
+        auto const flags =
+            (write.completesWhenRead ? FI_INJECT_COMPLETE : FI_DELIVERY_COMPLETE) | (write.carriesImmediate ? FI_REMOTE_CQ_DATA : 0);
         auto const code = fi_writemsg(_ep.get(), &message, flags);
         if (code == -FI_EAGAIN)
         {

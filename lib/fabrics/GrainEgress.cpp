@@ -106,7 +106,8 @@ namespace mxl::fabrics
         return loadAcquire(sourceHeader(grainIndex).index) == grainIndex;
     }
 
-    std::optional<TransferPlan> GrainEgress::plan(TargetInfo const& ticket, std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end)
+    std::optional<TransferPlan> GrainEgress::plan(TargetInfo const& ticket, std::uint64_t grainIndex, std::uint16_t start,
+                                                  std::uint16_t end)
     {
         checkRange(start, end);
         if (start == end && end != 0)

@@ -182,8 +182,7 @@ namespace mxl::fabrics
         auto const busy = [&]
         {
             return std::any_of(link.transfers.begin(), link.transfers.end(),
-                               [&](PendingTransfer const& pending)
-                               {
+                               [&](PendingTransfer const& pending) {
                                    return pending.plan.unit == unit &&
                                           !(source.isGrain() && pending.plan.source.isGrain() && pending.plan.source.index == source.index);
                                });
@@ -196,8 +195,10 @@ namespace mxl::fabrics
             {
                 if (Clock::now() >= deadline)
                 {
-                    fail(MXL_ERR_NOT_READY, "its ring slot or bounce-buffer entry {} still waits for an earlier transfer (the target is a "
-                         "whole ring behind)", unit);
+                    fail(MXL_ERR_NOT_READY,
+                         "its ring slot or bounce-buffer entry {} still waits for an earlier transfer (the target is a "
+                         "whole ring behind)",
+                         unit);
                 }
                 pacer.pause(deadline);
             }
@@ -399,7 +400,8 @@ namespace mxl::fabrics
         }
         auto const owner = found->second;
         _writes.erase(found);
-        auto const link = std::find_if(_links.begin(), _links.end(), [&](auto const& candidate) { return candidate->token == owner.token; });
+        auto const link =
+            std::find_if(_links.begin(), _links.end(), [&](auto const& candidate) { return candidate->token == owner.token; });
         if (link == _links.end())
         {
             return;
@@ -423,8 +425,8 @@ namespace mxl::fabrics
                                           connecting->address});
             return;
         }
-        auto const pending =
-            std::find_if(link.transfers.begin(), link.transfers.end(), [&](auto const& transfer) { return transfer.id == owner.transferId; });
+        auto const pending = std::find_if(link.transfers.begin(), link.transfers.end(),
+                                          [&](auto const& transfer) { return transfer.id == owner.transferId; });
         if (pending == link.transfers.end())
         {
             return;
@@ -449,8 +451,8 @@ namespace mxl::fabrics
         for (auto pending = link.transfers.begin(); pending != link.transfers.end();)
         {
             // Slice ranges of one grain share a slot: their commits go in order, so valid slices never move backwards.
-            auto const waitsForEarlier = std::any_of(link.transfers.begin(), pending,
-                                                     [&](auto const& earlier) { return earlier.plan.unit == pending->plan.unit; });
+            auto const waitsForEarlier =
+                std::any_of(link.transfers.begin(), pending, [&](auto const& earlier) { return earlier.plan.unit == pending->plan.unit; });
             if (pending->step == PendingTransfer::Step::CommitInFlight || pending->payloadLeft > 0 || waitsForEarlier)
             {
                 ++pending;
@@ -466,8 +468,8 @@ namespace mxl::fabrics
                     if (!pending->payloadFailed)
                     {
                         ++link.transfersInvalidated;
-                        log::debug("fabrics initiator: {}: {} {} changed at the source before it was read; announcing it lost",
-                                   link.name, pending->plan.source.isGrain() ? "grain" : "samples up to", pending->plan.source.index);
+                        log::debug("fabrics initiator: {}: {} {} changed at the source before it was read; announcing it lost", link.name,
+                                   pending->plan.source.isGrain() ? "grain" : "samples up to", pending->plan.source.index);
                     }
                     auto loss = _egress.lossCommit(link.ticket, pending->plan);
                     if (!loss)

@@ -344,8 +344,9 @@ extern "C"
                          require(in_targetInfo, "the target info");
                          require(out_counters, "out_counters");
                          auto const& link = setUp(in_initiator).link(in_targetInfo->info.id);
-                         *out_counters = mxlFabricsTargetCounters{link.transfersPosted, link.transfersSkipped, link.reconnects,
-                                                                  link.lagging ? 1U : 0U, 0, link.transfersInvalidated};
+                         *out_counters = mxlFabricsTargetCounters{
+                             link.transfersPosted,     link.transfersSkipped, link.reconnects, link.lagging ? 1U : 0U, 0,
+                             link.transfersInvalidated};
                          return MXL_STATUS_OK;
                      });
     }

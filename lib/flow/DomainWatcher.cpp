@@ -1,9 +1,9 @@
 #include "DomainWatcher.hpp"
 
 #include "FlowPaths.hpp"
-#include "common/SharedAtomics.hpp"
 #include "SystemError.hpp"
 #include "Timing.hpp"
+#include "common/SharedAtomics.hpp"
 
 #include "common/Log.hpp"
 

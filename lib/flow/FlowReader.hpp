@@ -4,8 +4,8 @@
 #include "Domain.hpp"
 #include "FlowFiles.hpp"
 #include "Futex.hpp"
-#include "common/SharedAtomics.hpp"
 #include "Timing.hpp"
+#include "common/SharedAtomics.hpp"
 
 #include "common/FlowMemory.hpp"
 

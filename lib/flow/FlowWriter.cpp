@@ -1,8 +1,8 @@
 #include "FlowWriter.hpp"
 
 #include "Futex.hpp"
-#include "common/SharedAtomics.hpp"
 #include "Timing.hpp"
+#include "common/SharedAtomics.hpp"
 
 #include "common/Log.hpp"
 

@@ -136,34 +136,33 @@ namespace
         std::atomic<bool> posting{true};
         // Known once posting stopped: the initiator is driven by this thread only.
         std::atomic<std::size_t> invalidated{0};
-        std::thread reader{[&]
-                           {
-                               std::this_thread::sleep_for(targetDelay);
-                               auto quietUntil = std::chrono::steady_clock::now() + 5s;
-                               std::uint64_t lastHead = 0;
-                               while (outcome.delivered + outcome.late + invalidated.load() < batches &&
-                                      std::chrono::steady_clock::now() < quietUntil)
-                               {
-                                   auto const arrived = link.read(1ms);
-                                   if (arrived.status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
-                                   {
-                                       ++outcome.late;
-                                   }
-                                   else if (arrived.status == MXL_STATUS_OK)
-                                   {
-                                       outcome.outOfOrder += arrived.headIndex <= lastHead || arrived.count != batch ? 1 : 0;
-                                       lastHead = arrived.headIndex;
-                                       outcome.heads.push_back(arrived.headIndex);
-                                       ++outcome.delivered;
-                                       outcome.corrupt +=
-                                           patternMismatches(link.destination.reader, arrived.headIndex, batch, seed).value_or(batch);
-                                   }
-                                   if (posting.load() || arrived.status != MXL_ERR_NOT_READY)
-                                   {
-                                       quietUntil = std::chrono::steady_clock::now() + 5s;
-                                   }
-                               }
-                           }};
+        std::thread reader{
+            [&]
+            {
+                std::this_thread::sleep_for(targetDelay);
+                auto quietUntil = std::chrono::steady_clock::now() + 5s;
+                std::uint64_t lastHead = 0;
+                while (outcome.delivered + outcome.late + invalidated.load() < batches && std::chrono::steady_clock::now() < quietUntil)
+                {
+                    auto const arrived = link.read(1ms);
+                    if (arrived.status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+                    {
+                        ++outcome.late;
+                    }
+                    else if (arrived.status == MXL_STATUS_OK)
+                    {
+                        outcome.outOfOrder += arrived.headIndex <= lastHead || arrived.count != batch ? 1 : 0;
+                        lastHead = arrived.headIndex;
+                        outcome.heads.push_back(arrived.headIndex);
+                        ++outcome.delivered;
+                        outcome.corrupt += patternMismatches(link.destination.reader, arrived.headIndex, batch, seed).value_or(batch);
+                    }
+                    if (posting.load() || arrived.status != MXL_ERR_NOT_READY)
+                    {
+                        quietUntil = std::chrono::steady_clock::now() + 5s;
+                    }
+                }
+            }};
         auto const deadline = std::chrono::steady_clock::now() + 8s;
         auto const settle = [&]
         {

@@ -1,0 +1,43 @@
+// One source flow and one target flow in their own domains, over a transport, with a set-up target and an initiator
+// connected to it: the fixture of the in-process transfer tests.
+#pragma once
+
+#include "FabricsHarness.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mxl::test::fabrics
+{
+    struct Transport
+    {
+        char const* label;
+        mxlFabricsProvider provider;
+        std::string targetNode;
+        std::string initiatorNode;
+    };
+
+    // A shm endpoint name no other test process uses.
+    std::string uniqueShmName(char const* role);
+
+    // tcp over 127.0.0.1 (and ::1 where the host has it) and shm.
+    std::vector<Transport> transports();
+
+    struct Link
+    {
+        Link(Transport const& transport, std::string const& flowFile, std::optional<std::uint64_t> sourceHistoryNs = std::nullopt,
+             std::optional<std::uint64_t> targetHistoryNs = std::nullopt);
+
+        // Transfers [start, end) of `index` and waits until the target published it.
+        void transfer(std::uint64_t index, std::uint16_t start, std::uint16_t end);
+
+        FlowDomain sourceDomain;
+        FlowDomain targetDomain;
+        Flow source;
+        Flow destination;
+        TargetEnd target;
+        InitiatorEnd initiator;
+    };
+}
