@@ -254,6 +254,11 @@ namespace mxl::fabrics
                 link.notePosted(Clock::now());
                 return true;
             }
+            // A commit is posted from postReadyCommits, which must not run again inside itself: no draining then.
+            if (patience.count() == 0)
+            {
+                return false;
+            }
             // The transmit queue is full: completions free it.
             if (!drive())
             {

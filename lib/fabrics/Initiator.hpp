@@ -93,8 +93,9 @@ namespace mxl::fabrics
         bool drive();
         // Decides and posts the commit of every transfer whose payload writes all completed (read safety).
         void postReadyCommits(TargetLink& link);
-        // Posts one write, draining completions while the transmit queue is full for up to `patience`; false when it
-        // stayed full. Throws on other errors, and INTERRUPTED when the link was lost meanwhile.
+        // Posts one write, draining completions while the transmit queue is full for up to `patience` (zero: one attempt,
+        // nothing drained); false when it stayed full. Throws on other errors, and INTERRUPTED when the link was lost
+        // meanwhile.
         bool post(TargetLink& link, RmaWrite const& write, WriteOwner const& owner, std::chrono::milliseconds patience);
         // Waits (draining completions) until no transfer of other data is in flight to the unit of the target that a
         // transfer of `source` fills; NOT_READY when that takes longer than the post patience (a target a ring behind).

@@ -9,8 +9,11 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <string>
+#include <vector>
 
 using namespace mxl::test;
 using namespace mxl::test::fabrics;
@@ -41,7 +44,10 @@ namespace
             {
                 return index;
             }
-            REQUIRE(status == MXL_ERR_NOT_READY);
+            if (status != MXL_ERR_NOT_READY)
+            {
+                FAIL("reading the target gave mxlStatus " << status);
+            }
         }
         return std::nullopt;
     }
@@ -161,5 +167,41 @@ TEST_CASE("read safety: a grain already gone from the source when it is transfer
         REQUIRE(next.has_value());
         CHECK(next->checksum == checksum);
         CHECK((next->info.flags & MXL_GRAIN_FLAG_INVALID) == 0);
+    }
+}
+
+TEST_CASE("read safety: grains posted several deep are each committed once, intact and in order")
+{
+    for (auto const& transport : transports())
+    {
+        CAPTURE(transport.label);
+        Link link{transport, "v210_1080p59.94.json"};
+        auto const depth = std::min<std::uint64_t>(6, link.source.config.discrete.grainCount - 2);
+        std::uint64_t const first = 7400;
+        for (int round = 0; round < 4; ++round)
+        {
+            auto const from = first + static_cast<std::uint64_t>(round) * depth;
+            std::vector<std::uint64_t> checksums;
+            for (auto index = from; index < from + depth; ++index)
+            {
+                checksums.push_back(writeGrain(link.source, index, 8));
+                REQUIRE(mxlFabricsInitiatorTransferGrain(link.initiator.initiator, index, 0, 1080) == MXL_STATUS_OK);
+            }
+            std::vector<std::uint64_t> arrivals;
+            while (auto const arrived = nextArrival(link, arrivals.size() < depth ? 10s : 200ms))
+            {
+                arrivals.push_back(*arrived);
+            }
+            std::vector<std::uint64_t> expected(depth);
+            std::iota(expected.begin(), expected.end(), from);
+            CHECK(arrivals == expected);
+            for (std::uint64_t i = 0; i < depth; ++i)
+            {
+                auto const grain = readBack(link.destination, from + i);
+                REQUIRE(grain.has_value());
+                CHECK(grain->checksum == checksums[i]);
+            }
+        }
+        CHECK(countersOf(link).transfersInvalidated == 0);
     }
 }
