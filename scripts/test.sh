@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every test: install what is missing, build, run the whole suite, then again under AddressSanitizer and
-# UndefinedBehaviorSanitizer.
+# Every test: install what is missing, build, run the whole suite, build the Release configuration the benchmarks use,
+# then run the suite again under AddressSanitizer and UndefinedBehaviorSanitizer.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -11,6 +11,9 @@ echo "== build (RelWithDebInfo) =="
 "$root/scripts/build.sh" "$root/build"
 echo "== tests =="
 ctest --test-dir "$root/build" --output-on-failure --parallel "$jobs" --timeout 300
+
+echo "== build (Release, the benchmarks' build in docs/performance.md; libraries, tools and benchmarks) =="
+"$root/scripts/build.sh" "$root/build-release" -DCMAKE_BUILD_TYPE=Release -DMXL_WITH_TESTS=OFF
 
 echo "== build (address,undefined sanitizers) =="
 "$root/scripts/build.sh" "$root/build-sanitize" -DMXL_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug
