@@ -342,9 +342,17 @@ namespace mxl::service
         _source->advance();
     }
 
+    std::uint64_t InitiatorService::invalidatedTransfers() const
+    {
+        mxlFabricsTargetCounters counters{};
+        ::mxlFabricsInitiatorGetTargetCounters(_initiator.get(), _target->info.get(), &counters);
+        return counters.transfersInvalidated;
+    }
+
     bool InitiatorService::transfer(SourceUnit const& unit)
     {
         auto const start = Clock::now();
+        auto const invalidatedBefore = invalidatedTransfers();
         auto const posted = _source->post(_initiator.get(), unit);
         if (posted == MXL_ERR_INVALID_ARG && _source->unit() == TransferUnit::Batch)
         {
@@ -384,6 +392,13 @@ namespace mxl::service
             {
                 return false;
             }
+        }
+        if (invalidatedTransfers() != invalidatedBefore)
+        {
+            // The source overwrote the unit before the target had read it: the target got it flagged invalid (grains) or
+            // not at all (samples). The link is fine; the unit is lost.
+            _metrics.lost(1);
+            return true;
         }
         auto const done = Clock::now();
         // A batch is due at the timestamp of its last sample: it cannot be sent earlier.

@@ -90,6 +90,8 @@ namespace mxl::service
         void sendNext();
         // Posts `unit` and drives progress until it completed; false when it did not within the transfer timeout.
         bool transfer(SourceUnit const& unit);
+        // What the library counted for the target as never committed valid (docs/fabrics.md, "Read safety").
+        [[nodiscard]] std::uint64_t invalidatedTransfers() const;
         void onUndelivered(Clock::time_point now);
         // Drops the current target for good: its ticket is not added again, a new epoch is waited for.
         void refuseTicket(std::string const& why);
