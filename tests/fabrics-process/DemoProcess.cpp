@@ -81,7 +81,7 @@ namespace mxl::test
     {
         // Stats lines are cumulative and come once a second, so the last one read in a little over a second was printed
         // after this call began, and covers every grain a checker looked at before it.
-        static std::regex const pattern{R"(\blost=(\d+) skipped=([\d,]*))"};
+        static std::regex const pattern{R"(\blost=(\d+) skipped=([\d,]*)(?: invalidated=([\d,]*))?)"};
         auto const deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds{1300};
         std::optional<ReportedLosses> losses;
         for (auto left = std::chrono::milliseconds{1300}; left.count() > 0;
@@ -95,12 +95,17 @@ namespace mxl::test
             }
             if (std::regex_search(*line, match, pattern))
             {
-                losses = ReportedLosses{std::stoull(match[1]), {}};
-                std::istringstream skipped{match[2].str()};
-                for (std::string count; std::getline(skipped, count, ',');)
+                auto const counts = [](std::string const& list)
                 {
-                    losses->skipped.push_back(std::stoull(count));
-                }
+                    std::vector<std::uint64_t> result;
+                    std::istringstream stream{list};
+                    for (std::string count; std::getline(stream, count, ',');)
+                    {
+                        result.push_back(std::stoull(count));
+                    }
+                    return result;
+                };
+                losses = ReportedLosses{std::stoull(match[1]), counts(match[2].str()), counts(match[3].str())};
             }
         }
         return losses;

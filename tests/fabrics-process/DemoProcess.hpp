@@ -20,17 +20,21 @@ namespace mxl::test
         std::uint64_t lost = 0;
     };
 
-    // An initiator's account of what did not go out: grains no target got (lost=), and transfers each target missed
-    // (skipped=, in -t order).
+    // An initiator's account of what did not go out: grains no target got (lost=), transfers each target missed
+    // (skipped=, in -t order), and transfers each target got flagged invalid because the source overwrote them before
+    // that target read them (invalidated=).
     struct ReportedLosses
     {
         std::uint64_t lost = 0;
         std::vector<std::uint64_t> skipped;
+        std::vector<std::uint64_t> invalidated;
 
-        // The grains target `number` (1-based, in -t order) may lack without a silent loss.
+        // The grains target `number` (1-based, in -t order) may lack, or hold flagged invalid, without a silent loss.
         [[nodiscard]] std::uint64_t forTarget(std::size_t number) const
         {
-            return lost + (number >= 1 && number <= skipped.size() ? skipped[number - 1] : 0);
+            auto const of = [&](std::vector<std::uint64_t> const& counts)
+            { return number >= 1 && number <= counts.size() ? counts[number - 1] : 0; };
+            return lost + of(skipped) + of(invalidated);
         }
     };
 

@@ -96,6 +96,12 @@ namespace mxl::test
                     fmt::format("FlowChecker: reading grain {} failed (mxlStatus {})", _next, static_cast<int>(status))};
             }
 
+            if ((grain.flags & MXL_GRAIN_FLAG_INVALID) != 0 && grain.validSlices == 0 && grain.index == _next)
+            {
+                ++result.invalidated;
+                ++_next;
+                continue;
+            }
             auto const expected = source.checksum(_next);
             auto const actual = fnv1a(payload, grain.grainSize);
             bool const intact = expected && *expected == actual && grain.index == _next && grain.validSlices == grain.totalSlices;

@@ -27,6 +27,9 @@ namespace mxl::test
         std::uint64_t overrun = 0;
         // Grains first seen with only some of their slices (partial transfers).
         std::uint64_t partial = 0;
+        // Grains the target holds flagged MXL_GRAIN_FLAG_INVALID with no valid slices: the initiator announced them lost
+        // because the source overwrote them before the target read them (docs/fabrics.md, "Read safety").
+        std::uint64_t invalidated = 0;
         // The first mismatch or unknown grain, for the failure message.
         std::string firstProblem;
     };

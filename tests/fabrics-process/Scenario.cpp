@@ -39,18 +39,20 @@ namespace mxl::test
         auto const losses = initiator.reportedLosses();
         auto const excused = losses ? losses->forTarget(targetNumber) : 0;
         INFO(context, ": verified ", result.verified, ", mismatched ", result.mismatched, ", unknown ", result.unknown, ", missing ",
-             result.missing, ", not looked at (checker overrun) ", result.overrun, ", reported by the initiator for target ", targetNumber,
-             ": ", losses ? std::to_string(excused) : std::string{"(no stats line)"}, "; ", result.firstProblem, "\ninitiator stderr:\n",
+             result.missing, ", invalidated ", result.invalidated, ", not looked at (checker overrun) ", result.overrun,
+             ", reported by the initiator for target ", targetNumber, ": ",
+             losses ? std::to_string(excused) : std::string{"(no stats line)"}, "; ", result.firstProblem, "\ninitiator stderr:\n",
              initiator.errors());
         CHECK(result.verified >= wanted);
         CHECK(result.mismatched == 0);
         CHECK(result.unknown == 0);
         REQUIRE(losses.has_value());
-        CHECK(result.missing <= excused);
-        if (result.missing + result.overrun > 0)
+        CHECK(result.missing + result.invalidated <= excused);
+        if (result.missing + result.invalidated + result.overrun > 0)
         {
-            MESSAGE(context, ": ", result.missing, " grain(s) missing (the initiator reported ", excused, " lost or skipped), ",
-                    result.overrun, " passed over by the checker, ", result.verified, " verified");
+            MESSAGE(context, ": ", result.missing, " grain(s) missing and ", result.invalidated, " invalidated (the initiator reported ",
+                    excused, " lost, skipped or invalidated), ", result.overrun, " passed over by the checker, ", result.verified,
+                    " verified");
         }
         return *losses;
     }
