@@ -41,10 +41,11 @@ namespace mxl::tools
 
     // `entry` with the user's node and service; an empty node is resolved as EndpointRole says. An shm endpoint is
     // named after its node and service: left unnamed, the library picks a name unique to the process, so that several
-    // targets and initiators can share a host.
+    // targets and initiators can share a host. A service given without a node takes the interface's node, as the SDK's
+    // demo does (`-p shm -s 28343` names the endpoint "<host>:28343").
     inline FabricsInterface chooseEntry(FabricsInterface entry, std::string const& node, std::string const& service, EndpointRole role)
     {
-        bool const bindToInterface = role == EndpointRole::Target && !nodeIsName(entry.provider);
+        bool const bindToInterface = (role == EndpointRole::Target && !nodeIsName(entry.provider)) || !service.empty();
         if (!node.empty() || !bindToInterface)
         {
             entry.node = node;

@@ -59,9 +59,10 @@ Output (stdout, one line each):
         after 1 s without a completion it counts as disconnected)
   stats: grains=G bytes=B rate=R ...                                          (every second)
   summary: received G grains, B bytes, L lost                                 (target, at exit)
-  summary: moved G grains, B bytes, L lost, latency avg A us, max M us, skipped S1,S2,...
-        (initiator, at exit; L: grains no target got; Si: transfers target i missed, in -t order; the stats
-        line carries the same as lost= and skipped=)
+  summary: moved G grains, B bytes, L lost, latency avg A us, max M us, skipped S1,S2,..., invalidated I1,I2,...
+        (initiator, at exit; L: grains no target got; Si: transfers target i missed, in -t order; Ii: transfers
+        target i got flagged invalid, or not at all for audio, because the source overwrote them before that
+        target read them; the stats line carries the same as lost=, skipped= and invalidated=)
 
 SIGINT or SIGTERM ends the current grain, disconnects and prints the summary.
 Per-grain lines are logged on stderr with MXL_LOG_LEVEL=debug.
@@ -93,7 +94,8 @@ Exit status:
                 ("node,n", po::value<std::string>()->value_name("NODE"),
                  "local address to bind: IP for tcp/verbs, GID for efa, a name for shm; also filters the interface choice") //
                 ("service,s", po::value<std::string>()->value_name("SERVICE"),
-                 "target: port (tcp/verbs, 0 = any free port) or name (shm) to listen on") //
+                 "port (tcp/verbs, 0 = any free port) or name (shm) to listen on; without -n the selected interface's node is "
+                 "used with it, as in the SDK's demo (-p shm -s 28343 names the endpoint <host>:28343)") //
                 ("provider,p", po::value<std::string>()->value_name("PROVIDER"),
                  "tcp, verbs, efa or shm; default: the target picks efa > verbs > tcp > shm among this host's interfaces, "
                  "the initiator uses its ticket's provider") //
