@@ -30,9 +30,11 @@ namespace mxl::fabrics
             {
                 fail(MXL_ERR_INVALID_ARG, "interface caps {:#x} do not include REMOTE_WRITE", caps.flags);
             }
-            if (caps.maxMessageSize == 0)
+            // The SDK warns on every setup; once per process, below the default level, is enough to explain it.
+            static std::atomic<bool> toldMaxMessageSize{false};
+            if (caps.maxMessageSize == 0 && !toldMaxMessageSize.exchange(true))
             {
-                log::warn("interface caps: maxMessageSize is not set; the provider's own limit is used");
+                log::info("interface caps: maxMessageSize is not set; the provider's own limit is used (said once per process)");
             }
         }
 

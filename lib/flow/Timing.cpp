@@ -1,11 +1,9 @@
 #include "flow/Timing.hpp"
 
-#include "common/Log.hpp"
 
 #include <cerrno>
 #include <ctime>
 #include <limits>
-#include <sys/timex.h>
 
 namespace mxl::timing
 {
@@ -36,28 +34,12 @@ namespace mxl::timing
             }
             return toNs(now);
         }
-
-        // Issue #609: CLOCK_TAI equals CLOCK_REALTIME until something (ptp4l, chrony) tells the kernel the TAI-UTC
-        // offset. We keep reading CLOCK_TAI regardless, because every other MXL process on the host does the same and
-        // indices must agree between them; correcting here would put us 37 s away from our neighbours. We only say so.
-        void warnIfTaiOffsetUnset() noexcept
-        {
-            timex query{};
-            query.modes = 0; // read only; needs no privilege
-            if (::adjtimex(&query) == -1 || query.tai != 0)
-            {
-                return;
-            }
-            log::warn("the kernel's TAI offset is 0, so CLOCK_TAI reads UTC and grain indices are 37 s behind clocks derived "
-                      "from PTP (and behind hosts whose offset is set). Let the time service set it: ptp4l with phc2sys, or "
-                      "chrony with 'leapsectz right/UTC'; without one, set it at boot through adjtimex(2) mode ADJ_TAI with 37.");
-        }
     }
 
+    // CLOCK_TAI is read as it is, whatever the kernel's TAI offset (issue #609): every other MXL process on the host
+    // does the same, and indices must agree between them. The tools say when the offset is unset (tools/common).
     std::uint64_t taiNowNs() noexcept
     {
-        static bool const offsetChecked = (warnIfTaiOffsetUnset(), true);
-        static_cast<void>(offsetChecked);
         return readClockNs(CLOCK_TAI);
     }
 

@@ -1,6 +1,8 @@
 // The C API without transfers: provider strings, interface discovery, tickets from strings, setup errors.
 #include "FabricsHarness.hpp"
 #include "Skip.hpp"
+#include "StderrCapture.hpp"
+#include "common/Log.hpp"
 
 #include <doctest/doctest.h>
 
@@ -236,4 +238,24 @@ TEST_CASE("setup: verbs and efa fail clearly where the hardware is absent")
         auto const node = provider == MXL_FABRICS_PROVIDER_VERBS ? "127.0.0.1" : nullptr;
         CHECK(TargetEnd{domain, flow, interfaceConfig(provider, node, nullptr)}.setupStatus == MXL_ERR_NO_FABRIC);
     }
+}
+
+TEST_CASE("setup: an unset maxMessageSize is mentioned once per process, below the default log level")
+{
+    FlowDomain domain{"api-maxmsg"};
+    Flow flow{domain, flowDefinition("v210_1080p25.json")};
+    StderrCapture capture;
+    for (int i = 0; i < 3; ++i)
+    {
+        TargetEnd target{domain, flow, interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr)};
+        REQUIRE(target.setupStatus == MXL_STATUS_OK);
+    }
+    auto const text = capture.text();
+    INFO("stderr: ", text);
+    std::size_t mentions = 0;
+    for (auto at = text.find("maxMessageSize is not set"); at != std::string::npos; at = text.find("maxMessageSize is not set", at + 1))
+    {
+        ++mentions;
+    }
+    CHECK(mentions == (mxl::log::enabled(mxl::log::Level::Info) ? 1U : 0U));
 }

@@ -85,24 +85,18 @@ namespace
     constexpr std::int64_t sleepNs = 30'000'000;
 }
 
-// This must be the process's first use of the clock, because the check runs once per process: CTest runs each case in
-// a process of its own, and a run of the whole binary reaches this file (and this case) first.
-TEST_CASE("clock: one warning per process when the kernel's TAI offset is 0 (issue #609)")
+// The library reads CLOCK_TAI as it is and never warns about the kernel's TAI offset (issue #609): a benchmark makes
+// dozens of instances. The tools say it once at start (tests/tools).
+TEST_CASE("clock: the library says nothing about the kernel's TAI offset, however often the clock is read")
 {
-    auto const expectWarning = kernelTaiOffsetSeconds() == 0 && mxl::log::enabled(mxl::log::Level::Warn);
     StderrCapture capture;
-    CHECK(mxlGetTime() != 0);
-    CHECK(mxlGetTime() != 0);
+    for (int i = 0; i < 5; ++i)
+    {
+        CHECK(mxlGetTime() != 0);
+    }
     auto const text = capture.text();
     INFO("stderr: ", text);
-    CHECK(occurrences(text, "TAI offset is 0") == (expectWarning ? 1u : 0u));
-    if (expectWarning)
-    {
-        CHECK(text.find("37 s") != std::string::npos);
-        CHECK(text.find("ptp4l") != std::string::npos);
-        CHECK(text.find("chrony") != std::string::npos);
-        CHECK(text.find("adjtimex") != std::string::npos);
-    }
+    CHECK(occurrences(text, "TAI offset") == 0u);
 }
 
 TEST_CASE("clock: mxlGetTime reads CLOCK_TAI, which is CLOCK_REALTIME plus the kernel's TAI offset")

@@ -10,6 +10,8 @@
 #include <csignal>
 #include <fstream>
 
+#include <sys/timex.h>
+
 using namespace mxl::test;
 
 namespace
@@ -169,4 +171,28 @@ TEST_CASE("mxl-info --help explains every option and the exit status; --version 
     CHECK(version.exitCode == 0);
     CHECK(contains(version.output, "mxl-info 1.2.0"));
     CHECK(contains(version.output, "libmxl 1.2.0"));
+}
+
+TEST_CASE("mxl-info says once at start that the kernel's TAI offset is unset, and MXL_LOG_LEVEL=error silences it")
+{
+    timex query{};
+    REQUIRE(::adjtimex(&query) != -1);
+    TempDomain const domain{"tools-info-tai"};
+    auto const count = [](std::string const& text)
+    {
+        std::size_t found = 0;
+        for (auto at = text.find("TAI offset is 0"); at != std::string::npos; at = text.find("TAI offset is 0", at + 1))
+        {
+            ++found;
+        }
+        return found;
+    };
+    auto const listing = runTool(mxlInfoPath(), {"-d", domain.str()});
+    INFO(listing.output);
+    CHECK(listing.exitCode == 0);
+    CHECK(count(listing.output) == (query.tai == 0 ? 1U : 0U));
+    auto const quiet = runTool("/usr/bin/env", {"MXL_LOG_LEVEL=error", mxlInfoPath().string(), "-d", domain.str()});
+    INFO(quiet.output);
+    CHECK(quiet.exitCode == 0);
+    CHECK(count(quiet.output) == 0);
 }

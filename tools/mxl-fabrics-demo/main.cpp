@@ -3,6 +3,8 @@
 #include "SourceRun.hpp"
 #include "ToolError.hpp"
 
+#include <TaiOffsetCheck.hpp>
+
 #include <ExitRequest.hpp>
 
 #include <fmt/format.h>
@@ -23,6 +25,7 @@ int main(int argc, char** argv)
         {
             return static_cast<int>(mxl::tools::ExitCode::Success);
         }
+        mxl::tools::warnIfTaiOffsetUnset();
         for (std::size_t i = 0; i < options->groupMembers.size(); ++i)
         {
             auto const& member = options->groupMembers[i];

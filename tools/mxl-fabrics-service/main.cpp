@@ -8,6 +8,7 @@
 #include "TargetService.hpp"
 
 #include <ExitRequest.hpp>
+#include <TaiOffsetCheck.hpp>
 #include <ToolMain.hpp>
 
 #include <fmt/format.h>
@@ -55,7 +56,12 @@ int main(int argc, char** argv)
                                                     try
                                                     {
                                                         auto const config = mxl::service::loadServiceConfig(argc, argv);
-                                                        return config ? runService(*config) : mxl::tools::ExitCode::Success;
+                                                        if (!config)
+                                                        {
+                                                            return mxl::tools::ExitCode::Success;
+                                                        }
+                                                        mxl::tools::warnIfTaiOffsetUnset();
+                                                        return runService(*config);
                                                     }
                                                     catch (mxl::service::ConfigError const& error)
                                                     {

@@ -7,6 +7,7 @@
 #include "GarbageCollection.hpp"
 #include "MxlAddress.hpp"
 #include "MxlHandles.hpp"
+#include "TaiOffsetCheck.hpp"
 #include "ToolMain.hpp"
 
 #include <mxl/mxl.h>
@@ -114,6 +115,7 @@ Options)";
                 printVersion();
                 return ExitCode::Success;
             }
+            warnIfTaiOffsetUnset();
 
             auto const targets = targetsOf(values);
             for (auto const& target : targets)

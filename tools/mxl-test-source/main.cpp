@@ -5,6 +5,7 @@
 #include "FlowSource.hpp"
 #include "MxlHandles.hpp"
 #include "Schedule.hpp"
+#include "TaiOffsetCheck.hpp"
 #include "StatsReporter.hpp"
 #include "TextFile.hpp"
 #include "ToolMain.hpp"
@@ -72,6 +73,7 @@ Options)";
             {
                 throw ToolError{ExitCode::Usage, "missing --domain DIR (see --help)"};
             }
+            warnIfTaiOffsetUnset();
             if (!values.contains("video") && !values.contains("audio") && !values.contains("data"))
             {
                 throw ToolError{ExitCode::Usage, "nothing to write: give at least one of --video, --audio, --data (see --help)"};
