@@ -329,3 +329,49 @@ TEST_CASE("grain calls on sample ends and sample tickets on grain initiators are
     std::size_t count = 0;
     CHECK(mxlFabricsTargetReadSamplesNonBlocking(videoTarget.target, &index, &count) == MXL_ERR_INVALID_STATE);
 }
+
+TEST_CASE("read safety: a batch whose source samples are overwritten before the target read them is never committed")
+{
+    for (auto const& transport : audioTransports())
+    {
+        INFO(transport.label);
+        AudioLink link{transport, "audio_48k_stereo.json"};
+        auto const ring = link.source.config.continuous.bufferLength;
+        REQUIRE(writePatternSamples(link.source.writer, firstHead, batch, 3));
+        REQUIRE(mxlFabricsInitiatorTransferSamples(link.initiator.initiator, firstHead, batch) == MXL_STATUS_OK);
+        // The writer goes a whole ring on before the target has read anything: shm copies the batch only then.
+        auto head = firstHead;
+        while (head < firstHead + ring)
+        {
+            head += batch;
+            REQUIRE(writePatternSamples(link.source.writer, head, batch, 4));
+        }
+        auto const arrived = link.receive(2s);
+        mxlFabricsTargetCounters counters{};
+        REQUIRE(mxlFabricsInitiatorGetTargetCounters(link.initiator.initiator, link.target.ticket, &counters) == MXL_STATUS_OK);
+        if (arrived.status == MXL_STATUS_OK)
+        {
+            // tcp had copied the batch into its socket before the writer came round: it must be the original.
+            CHECK(transport.provider == MXL_FABRICS_PROVIDER_TCP);
+            CHECK(arrived.headIndex == firstHead);
+            CHECK(patternMismatches(link.destination.reader, firstHead, batch, 3) == std::optional<std::size_t>{0});
+            CHECK(counters.transfersInvalidated == 0);
+        }
+        else
+        {
+            CHECK(arrived.status == MXL_ERR_NOT_READY);
+            CHECK(counters.transfersInvalidated == 1);
+        }
+        MESSAGE(transport.label << ": the overwritten batch was "
+                                << std::string{arrived.status == MXL_STATUS_OK ? "read in time" : "announced lost"});
+
+        // The next batch goes through intact.
+        head += batch;
+        REQUIRE(writePatternSamples(link.source.writer, head, batch, 5));
+        REQUIRE(mxlFabricsInitiatorTransferSamples(link.initiator.initiator, head, batch) == MXL_STATUS_OK);
+        auto const next = link.receive(5s);
+        REQUIRE(next.status == MXL_STATUS_OK);
+        CHECK(next.headIndex == head);
+        CHECK(patternMismatches(link.destination.reader, head, batch, 5) == std::optional<std::size_t>{0});
+    }
+}
