@@ -91,32 +91,69 @@ namespace mxl::fabrics
 
     std::optional<std::uint64_t> Target::readGrain(std::chrono::milliseconds timeout)
     {
-        auto& arrivals = setUp();
+        setUp();
         if (!ingress)
         {
             fail(MXL_ERR_INVALID_STATE, "this target's flow carries samples: read it with ReadSamples, not ReadGrain");
         }
-        auto const immediate = arrivals.nextArrival(timeout);
-        if (!immediate)
-        {
-            return std::nullopt;
-        }
-        return ingress->arrive(*immediate);
+        return nextWellFormed<std::uint64_t>(timeout, [&](std::uint32_t immediate) { return ingress->arrive(immediate); });
     }
 
     std::optional<SampleArrival> Target::readSamples(std::chrono::milliseconds timeout)
     {
-        auto& arrivals = setUp();
+        setUp();
         if (!samples)
         {
             fail(MXL_ERR_INVALID_STATE, "this target's flow carries grains: read it with ReadGrain, not ReadSamples");
         }
-        auto const immediate = arrivals.nextArrival(timeout);
-        if (!immediate)
+        return nextWellFormed<SampleArrival>(timeout, [&](std::uint32_t immediate) { return samples->arrive(immediate); });
+    }
+
+    template <typename Arrival>
+    std::optional<Arrival> Target::nextWellFormed(std::chrono::milliseconds timeout, std::function<Arrival(std::uint32_t)> const& arrive)
+    {
+        auto const deadline = std::chrono::steady_clock::now() + timeout;
+        for (;;)
         {
-            return std::nullopt;
+            auto const left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            auto const immediate = transport->nextArrival(std::max(left, std::chrono::milliseconds{0}));
+            if (!immediate)
+            {
+                return std::nullopt;
+            }
+            try
+            {
+                return arrive(*immediate);
+            }
+            catch (Error const& e)
+            {
+                // Only INVALID_ARG says the completion itself is malformed; TOO_LATE (a slot being rewritten) and the
+                // flow's own failures are the caller's to see.
+                if (e.status() != MXL_ERR_INVALID_ARG)
+                {
+                    throw;
+                }
+                skipMalformed(e);
+            }
+            if (std::chrono::steady_clock::now() >= deadline)
+            {
+                return std::nullopt;
+            }
         }
-        return samples->arrive(*immediate);
+    }
+
+    void Target::skipMalformed(Error const& error)
+    {
+        ++_malformedArrivals;
+        // The kind is the message up to its first number: the same fault with other values is not logged again.
+        std::string message{error.what()};
+        auto const kind = message.substr(0, message.find_first_of("0123456789"));
+        if (_malformedKindsLogged.insert(kind).second)
+        {
+            log::warn("fabrics target {}: ignored a malformed completion from an initiator ({}); nothing outside this target's ring was "
+                      "touched; further completions of this kind are skipped without a log line ({} malformed so far)",
+                      transport->ticket().id, message, _malformedArrivals);
+        }
     }
 
     std::unique_ptr<Initiator> setupInitiator(mxlFabricsInitiatorConfig const& config, char const* options)

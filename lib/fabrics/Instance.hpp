@@ -8,9 +8,13 @@
 #include "Initiator.hpp"
 #include "SampleIngress.hpp"
 #include "TargetTransport.hpp"
+#include "common/Status.hpp"
 
+#include <functional>
 #include <memory>
 #include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace mxl::fabrics
@@ -31,7 +35,16 @@ namespace mxl::fabrics
         std::optional<SampleArrival> readSamples(std::chrono::milliseconds timeout);
 
     private:
+        // Completions that named no slot or entry of this target, or an impossible range (a broken or hostile initiator):
+        // each kind is logged once, with how to tell it; all are counted and skipped.
+        std::uint64_t _malformedArrivals = 0;
+        std::set<std::string> _malformedKindsLogged;
+
         TargetTransport& setUp();
+        // Runs `arrive` on the next arrival; a malformed one is skipped (and the next one tried, within `timeout`).
+        template <typename Arrival>
+        std::optional<Arrival> nextWellFormed(std::chrono::milliseconds timeout, std::function<Arrival(std::uint32_t)> const& arrive);
+        void skipMalformed(mxl::Error const& error);
     };
 
     // Builds the initiator for the provider of `config`.

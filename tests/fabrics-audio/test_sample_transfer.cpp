@@ -2,7 +2,9 @@
 // target through a flow reader, 2 and 16 channels, rings of different lengths at the two ends, transfers an entry
 // cannot hold, bursts larger than the bounce buffer, and the calls of the other flavour.
 #include "FabricsHarness.hpp"
+#include "HostilePeer.hpp"
 #include "SamplePattern.hpp"
+#include "StderrCapture.hpp"
 
 #include <mxl/fabrics_state.h>
 
@@ -373,5 +375,56 @@ TEST_CASE("read safety: a batch whose source samples are overwritten before the 
         REQUIRE(next.status == MXL_STATUS_OK);
         CHECK(next.headIndex == head);
         CHECK(patternMismatches(link.destination.reader, head, batch, 5) == std::optional<std::size_t>{0});
+    }
+}
+
+TEST_CASE("hostile peer: an entry index beyond the bounce buffer and an entry claiming too many samples are skipped, logged once, and "
+          "the honest initiator beside it is served")
+{
+    for (auto const& transport : audioTransports())
+    {
+        INFO(transport.label);
+        AudioLink link{transport, "audio_48k_stereo.json"};
+        link.stream(firstHead, 2, 21);
+        auto const drive = [&]
+        {
+            std::uint64_t head = 0;
+            std::size_t count = 0;
+            static_cast<void>(mxlFabricsTargetReadSamplesNonBlocking(link.target.target, &head, &count));
+        };
+        StderrCapture capture;
+        mxl::test::fabrics::HostilePeer peer{link.target.ticket, drive};
+        auto const entries = static_cast<std::uint32_t>(peer.ticket().bounceBuffer->entryCount);
+        auto const headBefore = [&]
+        {
+            mxlFlowRuntimeInfo runtime{};
+            REQUIRE(mxlFlowReaderGetRuntimeInfo(link.destination.reader, &runtime) == MXL_STATUS_OK);
+            return runtime.headIndex;
+        };
+        auto const head = headBefore();
+        for (int repeat = 0; repeat < 3; ++repeat)
+        {
+            CHECK(peer.writeRegion(0, 0, 1, 0, entries + 5) == std::optional<int>{0});
+            // {headIndex, count}: far more samples than an entry holds.
+            std::vector<std::uint8_t> header(16, 0);
+            header[0] = 0x40;
+            header[9] = 0x10;
+            CHECK(peer.writeBytes(1, 0, header, 1U) == std::optional<int>{0});
+            auto const until = std::chrono::steady_clock::now() + 200ms;
+            std::size_t arrivals = 0;
+            while (std::chrono::steady_clock::now() < until)
+            {
+                std::uint64_t arrivedHead = 0;
+                std::size_t count = 0;
+                arrivals += mxlFabricsTargetReadSamplesNonBlocking(link.target.target, &arrivedHead, &count) == MXL_ERR_NOT_READY ? 0 : 1;
+            }
+            CHECK(arrivals == 0);
+        }
+        CHECK(headBefore() == head);
+        link.stream(firstHead + 2 * batch, 3, 22);
+        auto const text = capture.text();
+        INFO("stderr: ", text);
+        CHECK(text.find("ignored a malformed completion") != std::string::npos);
+        CHECK(text.find("this target has " + std::to_string(entries) + " entries") != std::string::npos);
     }
 }
