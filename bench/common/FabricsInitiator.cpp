@@ -3,6 +3,8 @@
 #include "CheckMxlStatus.hpp"
 #include "LoopbackInterface.hpp"
 
+#include <mxl/fabrics_state.h>
+
 #include <fmt/format.h>
 
 #include <chrono>
@@ -34,10 +36,9 @@ namespace mxl::bench
                        fmt::format("mxlFabricsInitiatorSetup ({})", provider));
 
         std::string const text{ticket.data(), ::strnlen(ticket.data(), ticket.size())};
-        mxlFabricsTargetInfo info = nullptr;
-        checkMxlStatus(mxlFabricsTargetInfoFromString(text.c_str(), &info), "mxlFabricsTargetInfoFromString");
-        _releases.push([info] { mxlFabricsFreeTargetInfo(info); });
-        checkMxlStatus(mxlFabricsInitiatorAddTarget(_initiator, info), "mxlFabricsInitiatorAddTarget");
+        checkMxlStatus(mxlFabricsTargetInfoFromString(text.c_str(), &_target), "mxlFabricsTargetInfoFromString");
+        _releases.push([info = _target] { mxlFabricsFreeTargetInfo(info); });
+        checkMxlStatus(mxlFabricsInitiatorAddTarget(_initiator, _target), "mxlFabricsInitiatorAddTarget");
 
         auto const deadline = std::chrono::steady_clock::now() + connectTimeout;
         while (!progress())
@@ -64,5 +65,12 @@ namespace mxl::bench
     bool FabricsInitiator::progress()
     {
         return checkMxlReady(mxlFabricsInitiatorMakeProgressNonBlocking(_initiator), "mxlFabricsInitiatorMakeProgressNonBlocking");
+    }
+
+    std::uint64_t FabricsInitiator::invalidated() const
+    {
+        mxlFabricsTargetCounters counters{};
+        checkMxlStatus(mxlFabricsInitiatorGetTargetCounters(_initiator, _target, &counters), "mxlFabricsInitiatorGetTargetCounters");
+        return counters.transfersInvalidated;
     }
 }

@@ -28,9 +28,12 @@ namespace mxl::bench
 
         // Reaps completions; true when nothing is outstanding.
         bool progress();
+        // Transfers the library announced lost to the target: their source changed before the target read them.
+        [[nodiscard]] std::uint64_t invalidated() const;
 
     private:
         ReleaseStack _releases;
         mxlFabricsInitiator _initiator = nullptr;
+        mxlFabricsTargetInfo _target = nullptr;
     };
 }
