@@ -31,7 +31,9 @@ namespace mxl::test
         auto const ratio = std::chrono::duration<double>(mean).count() / (watchdogUsec / 2 / 1e6);
         INFO("mean ping interval / (WATCHDOG_USEC / 2) = ", ratio);
         CHECK(ratio > 0.7);
-        CHECK(ratio < 1.4);
+        // systemd acts only when no ping came for a whole WATCHDOG_USEC: a loaded machine may stretch the half period, but
+        // the mean interval must stay clearly below the whole one.
+        CHECK(ratio < 1.8);
 
         target.signal(SIGTERM);
         CHECK(notify.waitFor("STOPPING=1", std::chrono::seconds{5}));
