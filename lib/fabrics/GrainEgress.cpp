@@ -118,16 +118,8 @@ namespace mxl::fabrics
         auto const remoteSlot = static_cast<std::uint32_t>(grainIndex % ticket.regions.size());
         auto const& remote = ticket.regions[remoteSlot];
 
-        TransferPlan result;
-        result.unit = remoteSlot;
-        result.source = SourceRange{grainIndex, 0};
-        result.commit.local = &staged.headers[remoteSlot];
-        result.commit.length = sizeof(mxlGrainInfo);
-        result.commit.descriptor = staged.region.descriptor();
-        result.commit.remoteAddress = remote.addr;
-        result.commit.remoteKey = remote.rkey;
-        result.commit.carriesImmediate = true;
-        result.commit.immediate = remoteSlot | (std::uint32_t{end} << 16);
+        auto result = TransferPlan::committing(remoteSlot, SourceRange{grainIndex, 0}, &staged.headers[remoteSlot], sizeof(mxlGrainInfo),
+                                               staged.region.descriptor(), remote, remoteSlot | (std::uint32_t{end} << 16));
         if (!stage(grainIndex, staged.headers[remoteSlot]))
         {
             result.sourceGone = true;

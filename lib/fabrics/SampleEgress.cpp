@@ -121,16 +121,8 @@ namespace mxl::fabrics
         target.headers[entry] = SampleEntryHeader{headIndex, count};
         auto const& remote = ticket.regions[entry];
 
-        TransferPlan result;
-        result.unit = entry;
-        result.source = SourceRange{headIndex, count};
-        result.commit.local = &target.headers[entry];
-        result.commit.length = sizeof(SampleEntryHeader);
-        result.commit.descriptor = target.region.descriptor();
-        result.commit.remoteAddress = remote.addr;
-        result.commit.remoteKey = remote.rkey;
-        result.commit.carriesImmediate = true;
-        result.commit.immediate = entry;
+        auto result = TransferPlan::committing(entry, SourceRange{headIndex, count}, &target.headers[entry], sizeof(SampleEntryHeader),
+                                               target.region.descriptor(), remote, entry);
         if (!sourceHolds(headIndex, count))
         {
             result.sourceGone = true;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "Endpoint.hpp"
+#include "TargetInfo.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -35,6 +36,11 @@ namespace mxl::fabrics
         SourceRange source;
         // The source no longer held the range when the transfer was planned: nothing is read, the loss is announced.
         bool sourceGone = false;
+
+        // A plan with no payload yet whose commit writes `header` (`headerBytes`, registered with `descriptor`) to the start
+        // of `remote`, carrying `immediate`.
+        static TransferPlan committing(std::uint32_t unit, SourceRange const& source, void const* header, std::size_t headerBytes,
+                                       void* descriptor, RemoteRegion const& remote, std::uint32_t immediate);
 
         // Whether this transfer may be in flight beside `other` to the same unit: slice ranges of one grain only.
         [[nodiscard]] bool sharesUnitWith(TransferPlan const& other) const noexcept
