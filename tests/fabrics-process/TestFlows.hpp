@@ -13,6 +13,8 @@ namespace mxl::test
     }
 
     inline constexpr char const* smallV210 = "v210_320x180_200.json";
+    // The same at 50 grains/s: for tests whose bound is a share of grains lost, which a loaded machine must not decide.
+    inline constexpr char const* smallV210At50 = "v210_320x180_50.json";
     inline constexpr char const* smallV210a = "v210a_320x180_200.json";
     inline constexpr char const* smallData = "smpte291_200.json";
     // Same rate as smallV210, four times the grain size: the grain-size mismatch.
