@@ -227,12 +227,12 @@ namespace mxl::fabrics
                 continue;
             }
             auto const pending = std::find_if(link.transfers.begin(), link.transfers.end(), [&](auto const& t) { return t.id == id; });
-            if (posted == 0)
+            if (pending != link.transfers.end() && posted == 0)
             {
                 // Nothing reached the target: the caller, told NOT_READY, may post the same data again.
                 link.transfers.erase(pending);
             }
-            else
+            else if (pending != link.transfers.end())
             {
                 pending->payloadLeft -= payload.size() - posted;
                 pending->payloadFailed = true;
