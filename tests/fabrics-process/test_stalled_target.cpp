@@ -21,7 +21,8 @@ namespace mxl::test
     namespace
     {
         // Three times the source ring's 200 ms history (the default), short of the 1 s after which the initiator counts
-        // a silent target as gone.
+        // a silent target as gone. The flow runs at 50 grains/s, which a sanitizer build on a loaded machine keeps up
+        // with: the stops, not the machine, must be what loses grains.
         constexpr auto stopLength = std::chrono::milliseconds{700};
         constexpr int stops = 3;
 
@@ -29,12 +30,12 @@ namespace mxl::test
         {
             TempDomain sourceDomain{"fp-source"};
             TempDomain targetDomain{"fp-target"};
-            PatternSource source{sourceDomain.str(), testFlow(smallV210), slicesPerCommit};
-            auto target = startTarget(targetDomain.str(), testFlow(smallV210).string(), transport.targetArguments);
+            PatternSource source{sourceDomain.str(), testFlow(smallV210At50), slicesPerCommit};
+            auto target = startTarget(targetDomain.str(), testFlow(smallV210At50).string(), transport.targetArguments);
             auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket});
             FlowChecker checker{targetDomain.str(), source.flowId()};
             auto const watchPartials = slicesPerCommit != 0;
-            checkIntact(checker.check(source, 50, std::chrono::seconds{10}, watchPartials), 50, *initiator, "before the stops");
+            checkIntact(checker.check(source, 25, std::chrono::seconds{10}, watchPartials), 25, *initiator, "before the stops");
 
             CheckResult total;
             for (int stop = 0; stop < stops; ++stop)
@@ -43,10 +44,11 @@ namespace mxl::test
                 target.process->signal(SIGSTOP);
                 std::this_thread::sleep_for(stopLength);
                 target.process->signal(SIGCONT);
-                // The source went on: the ring came round several times while the target could not read.
-                CHECK(source.grainsWritten() - grainsBefore > 100);
+                // The source went on: the ring (12 grains for 200 ms at 50 grains/s) came round while the target could not
+                // read.
+                CHECK(source.grainsWritten() - grainsBefore > 20);
                 // No restart at the head: every grain the target commits from here on is looked at.
-                auto const after = checker.check(source, 50, std::chrono::seconds{10}, watchPartials);
+                auto const after = checker.check(source, 25, std::chrono::seconds{10}, watchPartials);
                 total.verified += after.verified;
                 total.mismatched += after.mismatched;
                 total.unknown += after.unknown;
@@ -58,7 +60,7 @@ namespace mxl::test
                     total.firstProblem = after.firstProblem;
                 }
             }
-            auto const losses = checkIntact(total, 50 * stops, *initiator, "after the stops");
+            auto const losses = checkIntact(total, 25 * stops, *initiator, "after the stops");
             MESSAGE(std::string{transport.name}, ": over ", stops, " stops of ", stopLength.count(), " ms the target held ",
                     total.invalidated, " grain(s) flagged invalid, missed ", total.missing, "; the initiator reported lost=", losses.lost,
                     " invalidated=", losses.invalidated.empty() ? 0 : losses.invalidated.front());

@@ -437,22 +437,29 @@ TEST_CASE("transfer: a target that stops progressing is skipped without holding 
     };
 
     // Fewer grains than the source ring holds: B's write reads the source slot only when B progresses, and by then a
-    // longer run would have refilled it with a later grain (docs/fabrics.md, "Lagging targets").
+    // longer run would have refilled it with a later grain (docs/fabrics.md, "Lagging targets"). The grains are written
+    // and checked outside the transfer loop: B must not go a whole second (when it would count as gone) without a
+    // completion, even on a slow build of a loaded machine.
     constexpr std::uint64_t first = 600;
     constexpr std::uint64_t grains = 8;
     REQUIRE(grains < fan.source.config.discrete.grainCount - 1);
     std::vector<std::uint64_t> checksums;
     for (auto index = first; index < first + grains; ++index)
     {
-        auto const checksum = writeGrain(fan.source, index, 7);
-        checksums.push_back(checksum);
+        checksums.push_back(writeGrain(fan.source, index, 7));
+    }
+    for (auto index = first; index < first + grains; ++index)
+    {
         REQUIRE(mxlFabricsInitiatorTransferGrain(fan.initiator.initiator, index, 0, 1080) == MXL_STATUS_OK);
         CHECK(receive(fan.initiator, fan.targetA, 5s) == index);
         // OK although B still has a write in flight: a lagging target is not waited for.
         REQUIRE(settle(fan.initiator, {&fan.targetA}, 5s) == MXL_STATUS_OK);
-        CHECK(readBack(fan.flowA, index)->checksum == checksum);
     }
     auto const lagging = counters(fan.targetB);
+    for (std::uint64_t i = 0; i < grains; ++i)
+    {
+        CHECK(readBack(fan.flowA, first + i)->checksum == checksums[i]);
+    }
     CHECK(lagging.lagging == 1);
     // The first grain went out to B and waited; every later one skipped it.
     CHECK(lagging.transfersPosted == 1);
