@@ -3,6 +3,7 @@
 #include "DiscreteGrainWriter.hpp"
 #include "FlowDescription.hpp"
 #include "FlowId.hpp"
+#include "PrerenderedRing.hpp"
 #include "TextFile.hpp"
 #include "ToneWriter.hpp"
 #include "ToolError.hpp"
@@ -122,8 +123,12 @@ namespace mxl::tools::testsource
                                         loaded.origin, config.discrete.sliceSizes[0], config.discrete.sliceSizes[1], description.frameWidth,
                                         description.mediaType, renderer->fillLineBytes(), renderer->keyLineBytes())};
         }
-        auto painter = [renderer](std::uint64_t index, std::uint32_t firstSlice, std::uint32_t sliceCount, std::span<std::uint8_t> payload)
-        { renderer->render(index, firstSlice, sliceCount, payload); };
+        GrainPainter painter = [renderer](std::uint64_t index, std::uint32_t firstSlice, std::uint32_t sliceCount,
+                                          std::span<std::uint8_t> payload) { renderer->render(index, firstSlice, sliceCount, payload); };
+        if (settings.prerendered)
+        {
+            painter = paintEachSlotOnce(std::move(painter), config.discrete.grainCount);
+        }
         source->task = std::make_unique<DiscreteGrainWriter>(source->writer->get(), config,
                                                              videoSlicesPerCommit(settings, config, lines, loaded.origin), settings.count,
                                                              std::move(painter), source->stats);
@@ -136,7 +141,8 @@ namespace mxl::tools::testsource
         auto const loaded = loadDefinition(definitionFile, settings, "audio", {});
         auto const mediaType = loaded.description.mediaType.empty() ? std::string{"audio/float32"} : loaded.description.mediaType;
         auto source = createFlow(instance, loaded, settings, "audio", mediaType);
-        source->task = std::make_unique<ToneWriter>(source->writer->get(), source->writer->config(), settings.count, source->stats);
+        source->task = std::make_unique<ToneWriter>(source->writer->get(), source->writer->config(), settings.count, settings.prerendered,
+                                                    source->stats);
         return source;
     }
 

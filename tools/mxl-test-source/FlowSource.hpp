@@ -22,6 +22,8 @@ namespace mxl::tools::testsource
         std::uint64_t count = 0;
         // Video lines per commit; nullopt uses the flow's maxCommitBatchSizeHint.
         std::optional<std::uint32_t> slicesPerCommit;
+        // Video: each ring slot painted once (PrerenderedRing.hpp); audio: samples copied from one tone period.
+        bool prerendered = false;
         // Replaces the definitions' grouphint tag with "<name>:video", "<name>:audio", "<name>:data".
         std::optional<std::string> groupHint;
     };

@@ -27,24 +27,38 @@ namespace mxl::tools::testsource
 
         // Writes the tone of `channel` into one contiguous piece of its ring, whose first sample is `firstSample`.
         void fillFragment(void* pointer, std::size_t bytes, std::size_t wordBytes, std::uint32_t channel, std::uint64_t firstSample,
-                          mxlRational const& rate)
+                          mxlRational const& rate, patterns::ToneTable const* table)
         {
+            auto const fill = [&](auto samples)
+            {
+                if (table != nullptr)
+                {
+                    table->fill(samples, channel, firstSample);
+                    return;
+                }
+                patterns::fillTone(samples, channel, firstSample, rate);
+            };
             auto const samples = bytes / wordBytes;
             if (wordBytes == sizeof(double))
             {
-                patterns::fillTone(std::span<double>{static_cast<double*>(pointer), samples}, channel, firstSample, rate);
+                fill(std::span<double>{static_cast<double*>(pointer), samples});
                 return;
             }
-            patterns::fillTone(std::span<float>{static_cast<float*>(pointer), samples}, channel, firstSample, rate);
+            fill(std::span<float>{static_cast<float*>(pointer), samples});
         }
     }
 
-    ToneWriter::ToneWriter(mxlFlowWriter writer, mxlFlowConfigInfo const& config, std::uint64_t batchLimit, WriterStats& stats)
+    ToneWriter::ToneWriter(mxlFlowWriter writer, mxlFlowConfigInfo const& config, std::uint64_t batchLimit, bool prerendered,
+                           WriterStats& stats)
         : _writer{writer}
         , _rate{config.common.grainRate}
         , _batchLimit{batchLimit}
         , _stats{stats}
     {
+        if (prerendered)
+        {
+            _table.emplace(config.continuous.channelCount, _rate);
+        }
         std::size_t maxWrite = 0;
         check(mxlFlowWriterGetMaxWriteLengthSamples(_writer, &maxWrite), "mxlFlowWriterGetMaxWriteLengthSamples", 0);
         _readableSamples = maxWrite;
@@ -128,7 +142,8 @@ namespace mxl::tools::testsource
                 }
                 else
                 {
-                    fillFragment(pointer, fragment.size, wordBytes, static_cast<std::uint32_t>(channel), firstSample, _rate);
+                    fillFragment(pointer, fragment.size, wordBytes, static_cast<std::uint32_t>(channel), firstSample, _rate,
+                                 _table ? &*_table : nullptr);
                 }
                 firstSample += fragment.size / wordBytes;
             }

@@ -1,14 +1,17 @@
 // Writes the test tone (patterns/SineTone.hpp) into an audio flow in batches of the flow's commit hint. Batches end on
 // multiples of the batch size, and the batch ending at sample e is due at e's TAI timestamp. A batch whose successor
-// is already due is written as silence; batches already out of the readable half of the ring are skipped.
+// is already due is written as silence; batches already out of the readable half of the ring are skipped. With a tone
+// table (--prerendered) the samples are copied from it instead of computed.
 #pragma once
 
 #include "ScheduledTask.hpp"
 #include "WriterStats.hpp"
+#include "patterns/ToneTable.hpp"
 
 #include <mxl/flow.h>
 
 #include <cstdint>
+#include <optional>
 
 namespace mxl::tools::testsource
 {
@@ -16,7 +19,7 @@ namespace mxl::tools::testsource
     {
     public:
         // `batchLimit` 0 means until stopped.
-        ToneWriter(mxlFlowWriter writer, mxlFlowConfigInfo const& config, std::uint64_t batchLimit, WriterStats& stats);
+        ToneWriter(mxlFlowWriter writer, mxlFlowConfigInfo const& config, std::uint64_t batchLimit, bool prerendered, WriterStats& stats);
 
         [[nodiscard]] std::uint64_t nextDeadlineNs() const override;
         void run(std::uint64_t lateNs) override;
@@ -34,6 +37,7 @@ namespace mxl::tools::testsource
         std::uint64_t _readableSamples;
         std::uint64_t _batchLimit;
         WriterStats& _stats;
+        std::optional<patterns::ToneTable> _table;
 
         // The last sample of the next batch.
         std::uint64_t _batchEnd;

@@ -5,8 +5,8 @@
 #include "FlowSource.hpp"
 #include "MxlHandles.hpp"
 #include "Schedule.hpp"
-#include "TaiOffsetCheck.hpp"
 #include "StatsReporter.hpp"
+#include "TaiOffsetCheck.hpp"
 #include "TextFile.hpp"
 #include "ToolMain.hpp"
 
@@ -53,6 +53,10 @@ Options)";
                 ("slices", po::value<std::uint32_t>()->value_name("N"),
                     "commit video in batches of N lines spread over the grain period (at most the flow's commit hint; "
                     "default: the commit hint)")
+                ("prerendered",
+                    "render once, commit many: video paints each ring slot the first time a grain lands in it and then only "
+                    "commits (the picture repeats with the ring's period); audio copies samples from one precomputed tone "
+                    "period (the same samples). Pacing is unchanged. For measuring transport capacity, not the renderer")
                 ("group-hint", po::value<std::string>()->value_name("NAME"),
                     "replace the definitions' grouphint with NAME:video, NAME:audio and NAME:data")
                 ("help,h", "show this help and exit");
@@ -89,6 +93,7 @@ Options)";
             {
                 settings.slicesPerCommit = values["slices"].as<std::uint32_t>();
             }
+            settings.prerendered = values.contains("prerendered");
             if (values.contains("group-hint"))
             {
                 settings.groupHint = values["group-hint"].as<std::string>();
