@@ -118,8 +118,9 @@ namespace mxl::fabrics
         auto const remoteSlot = static_cast<std::uint32_t>(grainIndex % ticket.regions.size());
         auto const& remote = ticket.regions[remoteSlot];
 
-        auto result = TransferPlan::committing(remoteSlot, SourceRange{grainIndex, 0}, &staged.headers[remoteSlot], sizeof(mxlGrainInfo),
-                                               staged.region.descriptor(), remote, remoteSlot | (std::uint32_t{end} << 16));
+        auto result =
+            TransferPlan::committing(remoteSlot, SourceRange{grainIndex, 0, end}, &staged.headers[remoteSlot], sizeof(mxlGrainInfo),
+                                     staged.region.descriptor(), remote, remoteSlot | (std::uint32_t{end} << 16));
         if (!stage(grainIndex, staged.headers[remoteSlot]))
         {
             result.sourceGone = true;

@@ -126,7 +126,7 @@ namespace mxl::fabrics
         auto& grains = _egress.grains();
         grains.checkRange(start, end);
         return fanOut(fmt::format("grain {}", grainIndex), SourceRange{grainIndex, 0},
-                      [&](TargetLink& link) { return grains.plan(link.ticket, grainIndex, start, end); });
+                      [&](TargetLink& link) { return grains.plan(link.ticket, grainIndex, link.firstSliceFor(grainIndex, start), end); });
     }
 
     mxlStatus Initiator::transferSamples(std::uint64_t headIndex, std::size_t count)
@@ -213,6 +213,8 @@ namespace mxl::fabrics
     {
         auto const token = link.token;
         auto const id = ++_lastTransfer;
+        auto const source = plan.source;
+        auto const announcesLoss = plan.sourceGone;
         auto payload = std::move(plan.payload);
         for (auto& write : payload)
         {
@@ -222,23 +224,57 @@ namespace mxl::fabrics
         link.transfers.push_back(PendingTransfer{id, std::move(plan), payload.size(), false, PendingTransfer::Step::Payload});
         for (std::size_t posted = 0; posted < payload.size(); ++posted)
         {
-            if (post(link, payload[posted], WriteOwner{token, id, false}, postPatience))
+            auto accepted = false;
+            try
             {
-                continue;
+                accepted = post(link, payload[posted], WriteOwner{token, id, false}, postPatience);
             }
-            auto const pending = std::find_if(link.transfers.begin(), link.transfers.end(), [&](auto const& t) { return t.id == id; });
-            if (pending != link.transfers.end() && posted == 0)
+            catch (Error const& e)
             {
-                // Nothing reached the target: the caller, told NOT_READY, may post the same data again.
-                link.transfers.erase(pending);
+                abandon(link, id, source, payload.size() - posted, posted == 0);
+                // A write the provider refused for another reason than a full queue will not go through on this connection.
+                if (e.status() != MXL_ERR_INTERRUPTED && link.token == token)
+                {
+                    disconnected(link, fmt::format("a write failed: {}", e.what()), e.status());
+                }
+                throw;
             }
-            else if (pending != link.transfers.end())
+            if (!accepted)
             {
-                pending->payloadLeft -= payload.size() - posted;
-                pending->payloadFailed = true;
+                abandon(link, id, source, payload.size() - posted, posted == 0);
+                fail(MXL_ERR_NOT_READY, "the transmit queue stayed full ({} writes in flight)", link.outstandingWrites);
             }
-            fail(MXL_ERR_NOT_READY, "the transmit queue stayed full ({} writes in flight)", link.outstandingWrites);
         }
+        if (source.isGrain() && !announcesLoss)
+        {
+            link.noteSlicesSent(source.index, source.endSlice);
+        }
+        else if (source.isGrain())
+        {
+            link.forgetSlicesSent(source.index);
+        }
+    }
+
+    void Initiator::abandon(TargetLink& link, std::uint64_t id, SourceRange const& source, std::size_t unposted, bool nothingPosted)
+    {
+        if (source.isGrain())
+        {
+            link.forgetSlicesSent(source.index);
+        }
+        auto const pending = std::find_if(link.transfers.begin(), link.transfers.end(), [&](auto const& t) { return t.id == id; });
+        if (pending == link.transfers.end())
+        {
+            // Dropped with the connection meanwhile.
+            return;
+        }
+        if (nothingPosted)
+        {
+            // Nothing reached the target: the caller, told NOT_READY, may post the same data again.
+            link.transfers.erase(pending);
+            return;
+        }
+        pending->payloadLeft -= unposted;
+        pending->payloadFailed = true;
     }
 
     bool Initiator::post(TargetLink& link, RmaWrite const& write, WriteOwner const& owner, std::chrono::milliseconds patience)
@@ -495,8 +531,8 @@ namespace mxl::fabrics
             }
             catch (Error const& e)
             {
-                log::error("fabrics initiator: {}: {}", link.name, e.what());
-                link.pendingError = e.status();
+                // Refused for another reason than a full queue: this connection will not take the commit; reconnecting does.
+                disconnected(link, fmt::format("posting a commit failed: {}", e.what()), e.status());
                 return;
             }
             if (link.token != token)
@@ -518,6 +554,7 @@ namespace mxl::fabrics
         std::erase_if(_writes, [&](auto const& entry) { return entry.second.token == lostToken; });
         link.outstandingWrites = 0;
         link.transfers.clear();
+        link.slicesSent.clear();
         link.lagging = false;
         // The first failure after a success is worth a warning; the retries that follow it are not.
         auto const level = link.failedAttempts++ == 0 ? log::Level::Warn : log::Level::Debug;

@@ -101,6 +101,9 @@ namespace mxl::fabrics
         // transfer of `source` fills; NOT_READY when that takes longer than the post patience (a target a ring behind).
         void awaitUnit(TargetLink& link, SourceRange const& source);
         void transferTo(TargetLink& link, TransferPlan plan);
+        // A transfer whose payload writes could not all be posted (`unposted` of them): with none posted it is dropped
+        // and may be sent again; otherwise the target holds part of it, and it can only be announced lost.
+        void abandon(TargetLink& link, std::uint64_t id, SourceRange const& source, std::size_t unposted, bool nothingPosted);
         // Plans and posts one transfer of `source` to each connected target; a target that fails is reported, the others
         // go on.
         mxlStatus fanOut(std::string const& what, SourceRange const& source,

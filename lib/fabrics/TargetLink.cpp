@@ -24,6 +24,27 @@ namespace mxl::fabrics
         return outstandingWrites > 0 && now - progressAt > patience;
     }
 
+    std::uint16_t TargetLink::firstSliceFor(std::uint64_t grainIndex, std::uint16_t start) const noexcept
+    {
+        if (start == 0)
+        {
+            return 0;
+        }
+        auto const found = slicesSent.find(grainIndex % ticket.regions.size());
+        auto const holdsEarlierSlices = found != slicesSent.end() && found->second.grainIndex == grainIndex && found->second.end == start;
+        return holdsEarlierSlices ? start : 0;
+    }
+
+    void TargetLink::noteSlicesSent(std::uint64_t grainIndex, std::uint16_t end)
+    {
+        slicesSent[grainIndex % ticket.regions.size()] = SlicesSent{grainIndex, end};
+    }
+
+    void TargetLink::forgetSlicesSent(std::uint64_t grainIndex) noexcept
+    {
+        slicesSent.erase(grainIndex % ticket.regions.size());
+    }
+
     mxlFabricsTargetState TargetLink::publicState() const noexcept
     {
         struct Mapping

@@ -12,6 +12,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <variant>
 
 namespace mxl::fabrics
@@ -109,11 +110,27 @@ namespace mxl::fabrics
         std::uint64_t transfersInvalidated = 0;
         // Connections established after the first.
         std::uint64_t reconnects = 0;
+        // Per ring slot of the target: the grain whose slices [0, end) were last posted to it whole, in order.
+        struct SlicesSent
+        {
+            std::uint64_t grainIndex = 0;
+            std::uint16_t end = 0;
+        };
+        std::unordered_map<std::uint64_t, SlicesSent> slicesSent;
 
         void notePosted(Clock::time_point now) noexcept;
         void noteCompleted(Clock::time_point now) noexcept;
         // Writes are in flight and none completed for longer than `patience`.
         [[nodiscard]] bool stalled(Clock::time_point now, std::chrono::milliseconds patience) const noexcept;
+
+        // Where a slice range [start, ...) of a grain must start for this target: `start` when the target was sent the
+        // grain's slices before it, else 0. A target that missed the earlier ranges (skipped while lagging or not
+        // connected, a post that failed) gets the grain from its first slice, with the in-flight mark, so that it never
+        // publishes slices it did not receive.
+        [[nodiscard]] std::uint16_t firstSliceFor(std::uint64_t grainIndex, std::uint16_t start) const noexcept;
+        // The transfer's payload writes were all posted: the target will hold slices [0, end) of the grain.
+        void noteSlicesSent(std::uint64_t grainIndex, std::uint16_t end);
+        void forgetSlicesSent(std::uint64_t grainIndex) noexcept;
 
         [[nodiscard]] mxlFabricsTargetState publicState() const noexcept;
         // Something still to do before MakeProgress may report OK: connecting for the first time, or writes in flight to

@@ -19,6 +19,8 @@ namespace mxl::fabrics
         std::uint64_t index = 0;
         // Samples per channel; 0 for a grain.
         std::size_t count = 0;
+        // Grains: the end of the slice range the target holds once the transfer commits.
+        std::uint16_t endSlice = 0;
 
         [[nodiscard]] bool isGrain() const noexcept
         {
@@ -41,11 +43,5 @@ namespace mxl::fabrics
         // of `remote`, carrying `immediate`.
         static TransferPlan committing(std::uint32_t unit, SourceRange const& source, void const* header, std::size_t headerBytes,
                                        void* descriptor, RemoteRegion const& remote, std::uint32_t immediate);
-
-        // Whether this transfer may be in flight beside `other` to the same unit: slice ranges of one grain only.
-        [[nodiscard]] bool sharesUnitWith(TransferPlan const& other) const noexcept
-        {
-            return source.isGrain() && other.source.isGrain() && source.index == other.source.index;
-        }
     };
 }
