@@ -4,11 +4,14 @@
 
 #include <rdma/fi_errno.h>
 
+#include <algorithm>
+
 namespace mxl::fabrics
 {
     CompletionQueue::CompletionQueue(Domain const& domain, std::size_t depth, bool waitable)
         : _depth{depth}
         , _waitable{waitable}
+        , _taken(std::max<std::size_t>(1, depth))
     {
         fi_cq_attr attr{};
         attr.size = depth;
@@ -21,8 +24,11 @@ namespace mxl::fabrics
 
     std::optional<Completion> CompletionQueue::read()
     {
-        fi_cq_data_entry entry{};
-        auto const code = fi_cq_read(_queue.get(), &entry, 1);
+        if (auto taken = nextTaken())
+        {
+            return taken;
+        }
+        auto const code = fi_cq_read(_queue.get(), _taken.data(), _taken.size());
         if (code == -FI_EAGAIN)
         {
             return std::nullopt;
@@ -32,13 +38,16 @@ namespace mxl::fabrics
             return readError();
         }
         check(code, "fi_cq_read", "completion queue");
-        return fromEntry(entry);
+        return keep(static_cast<std::size_t>(code));
     }
 
     std::optional<Completion> CompletionQueue::readBlocking(std::chrono::milliseconds timeout)
     {
-        fi_cq_data_entry entry{};
-        auto const code = fi_cq_sread(_queue.get(), &entry, 1, nullptr, static_cast<int>(timeout.count()));
+        if (auto taken = nextTaken())
+        {
+            return taken;
+        }
+        auto const code = fi_cq_sread(_queue.get(), _taken.data(), _taken.size(), nullptr, static_cast<int>(timeout.count()));
         if (code == -FI_EAGAIN || code == -FI_ETIMEDOUT)
         {
             return std::nullopt;
@@ -48,7 +57,23 @@ namespace mxl::fabrics
             return readError();
         }
         check(code, "fi_cq_sread", "completion queue");
-        return fromEntry(entry);
+        return keep(static_cast<std::size_t>(code));
+    }
+
+    std::optional<Completion> CompletionQueue::nextTaken() noexcept
+    {
+        if (_takenNext == _takenCount)
+        {
+            return std::nullopt;
+        }
+        return fromEntry(_taken[_takenNext++]);
+    }
+
+    Completion CompletionQueue::keep(std::size_t count) noexcept
+    {
+        _takenCount = count;
+        _takenNext = 1;
+        return fromEntry(_taken[0]);
     }
 
     std::optional<Completion> CompletionQueue::readError()

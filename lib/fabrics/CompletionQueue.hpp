@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mxl::fabrics
 {
@@ -44,7 +45,11 @@ namespace mxl::fabrics
             return _depth;
         }
 
-        // One completion, or nothing when none is ready. Reading also drives the provider's progress.
+        // One completion, or nothing when none is ready. Reading also drives the provider's progress. Every completion
+        // ready is taken from the provider at once and handed out before the provider is read (and so progressed) again:
+        // a target handles each arrival while its slot still holds what that progress placed. Were they taken one per
+        // progress, a target a few completions behind could find the commit of a later grain placed over the slot an
+        // older completion names (docs/fabrics.md, "Read safety").
         std::optional<Completion> read();
         // Sleeps up to `timeout` for one completion; only on waitable queues.
         std::optional<Completion> readBlocking(std::chrono::milliseconds timeout);
@@ -53,6 +58,13 @@ namespace mxl::fabrics
         Fid<fid_cq> _queue;
         std::size_t _depth;
         bool _waitable;
+        // Completions taken from the provider and not handed out yet: [_takenNext, _takenCount).
+        std::vector<fi_cq_data_entry> _taken;
+        std::size_t _takenNext = 0;
+        std::size_t _takenCount = 0;
+
+        std::optional<Completion> nextTaken() noexcept;
+        Completion keep(std::size_t count) noexcept;
 
         std::optional<Completion> readError();
         static Completion fromEntry(fi_cq_data_entry const& entry) noexcept;
