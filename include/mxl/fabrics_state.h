@@ -55,14 +55,14 @@ extern "C"
         uint64_t reconnects;
         /* 1 while the target is lagging, else 0. */
         uint32_t lagging;
-        uint32_t reserved;
         /*
          * Transfers never committed as valid at this target because their source changed before the target had read
-         * them (the target fell a whole source ring behind), or because they could not be posted whole. A grain is
-         * committed there with MXL_GRAIN_FLAG_INVALID and no valid slices; a sample batch is never committed. Counted
-         * in transfersPosted too.
+         * them (the target fell a whole source ring behind): a grain is committed there with MXL_GRAIN_FLAG_INVALID and
+         * no valid slices, a sample batch is never committed. Counted in transfersPosted too. (A transfer that could not
+         * be posted whole is reported by the NOT_READY of its call instead.) Held in what was a reserved field, so the
+         * struct keeps its 32 bytes; it wraps after 2^32.
          */
-        uint64_t transfersInvalidated;
+        uint32_t transfersInvalidated;
     } mxlFabricsTargetCounters;
 
     /*

@@ -335,6 +335,9 @@ extern "C"
                      });
     }
 
+    // Programs built against the first header of this extension pass a struct of this size.
+    static_assert(sizeof(mxlFabricsTargetCounters) == 32);
+
     mxlStatus mxlFabricsInitiatorGetTargetCounters(mxlFabricsInitiator in_initiator, mxlFabricsTargetInfo in_targetInfo,
                                                    mxlFabricsTargetCounters* out_counters)
     {
@@ -344,9 +347,9 @@ extern "C"
                          require(in_targetInfo, "the target info");
                          require(out_counters, "out_counters");
                          auto const& link = setUp(in_initiator).link(in_targetInfo->info.id);
-                         *out_counters = mxlFabricsTargetCounters{
-                             link.transfersPosted,     link.transfersSkipped, link.reconnects, link.lagging ? 1U : 0U, 0,
-                             link.transfersInvalidated};
+                         *out_counters =
+                             mxlFabricsTargetCounters{link.transfersPosted, link.transfersSkipped, link.reconnects, link.lagging ? 1U : 0U,
+                                                      static_cast<std::uint32_t>(link.transfersInvalidated)};
                          return MXL_STATUS_OK;
                      });
     }
