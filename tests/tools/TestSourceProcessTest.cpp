@@ -32,6 +32,37 @@ namespace
         renderer.render(index, 0, lines, grain);
         return fnv1a(grain.data(), std::size_t{renderer.fillLineBytes()} * lines);
     }
+
+    // Reads three commit batches (10 ms each) of a 2-channel float tone flow, all later than the source's first batch so
+    // that every sample was written, and checks each channel against the tone sample by sample.
+    void checkToneOnBothChannels(FlowReaderFixture const& flow)
+    {
+        auto const rate = flow.info().config.common.grainRate;
+        auto const end = mxlGetCurrentIndex(&rate) + 2400;
+        std::size_t const count = 1440;
+        mxlWrappedMultiBufferSlice slices{};
+        REQUIRE(mxlFlowReaderGetSamples(flow.reader, end, count, waitNs, &slices) == MXL_STATUS_OK);
+        REQUIRE(slices.count == 2);
+        for (std::uint32_t channel = 0; channel < 2; ++channel)
+        {
+            std::vector<float> samples;
+            for (auto const& fragment : slices.base.fragments)
+            {
+                auto const* values =
+                    reinterpret_cast<float const*>(static_cast<std::uint8_t const*>(fragment.pointer) + channel * slices.stride);
+                samples.insert(samples.end(), values, values + fragment.size / sizeof(float));
+            }
+            REQUIRE(samples.size() == count);
+            std::size_t mismatches = 0;
+            for (std::size_t i = 0; i < count; ++i)
+            {
+                auto const expected = static_cast<float>(toneSample(channel, end - count + 1 + i, rate));
+                mismatches += samples[i] == expected ? 0 : 1;
+            }
+            INFO("channel ", channel);
+            CHECK(mismatches == 0);
+        }
+    }
 }
 
 TEST_CASE("mxl-test-source: v210 grains in index order, committed in slices, equal to the generator's picture")
@@ -104,34 +135,7 @@ TEST_CASE("mxl-test-source: v210a, audio and data flows at once, each matching i
 
     SUBCASE("audio tone on both channels, continuous across batches")
     {
-        FlowReaderFixture const flow{domain.path(), source.flowId("audio/float32")};
-        auto const info = flow.info();
-        auto const rate = info.config.common.grainRate;
-        // Three commit batches (10 ms each), all later than the source's first batch so that every sample was written.
-        auto const end = mxlGetCurrentIndex(&rate) + 2400;
-        std::size_t const count = 1440;
-        mxlWrappedMultiBufferSlice slices{};
-        REQUIRE(mxlFlowReaderGetSamples(flow.reader, end, count, waitNs, &slices) == MXL_STATUS_OK);
-        REQUIRE(slices.count == 2);
-        for (std::uint32_t channel = 0; channel < 2; ++channel)
-        {
-            std::vector<float> samples;
-            for (auto const& fragment : slices.base.fragments)
-            {
-                auto const* values =
-                    reinterpret_cast<float const*>(static_cast<std::uint8_t const*>(fragment.pointer) + channel * slices.stride);
-                samples.insert(samples.end(), values, values + fragment.size / sizeof(float));
-            }
-            REQUIRE(samples.size() == count);
-            std::size_t mismatches = 0;
-            for (std::size_t i = 0; i < count; ++i)
-            {
-                auto const expected = static_cast<float>(toneSample(channel, end - count + 1 + i, rate));
-                mismatches += samples[i] == expected ? 0 : 1;
-            }
-            INFO("channel ", channel);
-            CHECK(mismatches == 0);
-        }
+        checkToneOnBothChannels(FlowReaderFixture{domain.path(), source.flowId("audio/float32")});
     }
 
     SUBCASE("data grains carry the RFC 8331 time code packet of their index")
@@ -232,30 +236,7 @@ TEST_CASE("mxl-test-source: --prerendered paints each video ring slot once and t
 
     SUBCASE("audio samples are the tone's, bit for bit")
     {
-        FlowReaderFixture const flow{domain.path(), source.flowId("audio/float32")};
-        auto const rate = flow.info().config.common.grainRate;
-        auto const end = mxlGetCurrentIndex(&rate) + 2400;
-        std::size_t const count = 1440;
-        mxlWrappedMultiBufferSlice slices{};
-        REQUIRE(mxlFlowReaderGetSamples(flow.reader, end, count, waitNs, &slices) == MXL_STATUS_OK);
-        REQUIRE(slices.count == 2);
-        for (std::uint32_t channel = 0; channel < 2; ++channel)
-        {
-            std::size_t mismatches = 0;
-            auto sample = end - count + 1;
-            for (auto const& fragment : slices.base.fragments)
-            {
-                auto const* values =
-                    reinterpret_cast<float const*>(static_cast<std::uint8_t const*>(fragment.pointer) + channel * slices.stride);
-                for (std::size_t i = 0; i < fragment.size / sizeof(float); ++i, ++sample)
-                {
-                    mismatches += values[i] == static_cast<float>(toneSample(channel, sample, rate)) ? 0 : 1;
-                }
-            }
-            INFO("channel ", channel);
-            CHECK(sample == end + 1);
-            CHECK(mismatches == 0);
-        }
+        checkToneOnBothChannels(FlowReaderFixture{domain.path(), source.flowId("audio/float32")});
     }
 }
 
