@@ -1,6 +1,7 @@
 #include "DiscreteFlowReader.hpp"
 
 #include "FlowPaths.hpp"
+#include "Timing.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -92,6 +93,12 @@ namespace mxl
         {
             return;
         }
+        auto const now = timing::monotonicNowNs();
+        if (_lastTouchNs != 0 && now - _lastTouchNs < accessTouchIntervalNs)
+        {
+            return;
+        }
+        _lastTouchNs = now;
         timespec const times[2] = {{0, UTIME_NOW}, {0, UTIME_OMIT}};
         if (::futimens(_accessFd, times) != 0 && (errno == EROFS || errno == EACCES || errno == EPERM))
         {

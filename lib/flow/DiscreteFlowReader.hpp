@@ -27,9 +27,15 @@ namespace mxl
     private:
         mxlStatus tryGetGrain(std::uint64_t index, std::uint16_t minValidSlices, mxlGrainInfo* grain, std::uint8_t** payload) const;
 
-        // Updates the access file's atime, which the writers' DomainWatchers turn into lastReadTime.
+        // Updates the access file's atime, which the writers' DomainWatchers turn into lastReadTime: on the first read,
+        // then at most once per accessTouchIntervalNs. A touch is a system call and wakes every writer's watcher thread;
+        // paid on each read it tripled the commit-to-wake latency of a reader on the writer's vCPU (docs/performance.md).
         void touchAccessFile() noexcept;
 
+        static constexpr std::uint64_t accessTouchIntervalNs = 100'000'000;
+
         int _accessFd = -1;
+        // CLOCK_MONOTONIC time of the last touch; 0 before the first.
+        std::uint64_t _lastTouchNs = 0;
     };
 }
