@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <sys/stat.h>
 #include <thread>
 
 using namespace mxl::test;
@@ -280,6 +281,46 @@ TEST_CASE_FIXTURE(VideoFlow, "discrete: lastReadTime follows successful reads")
     }
     CHECK(runtime().lastReadTime > before);
     CHECK(runtime().lastReadTime <= mxlGetTime());
+}
+
+TEST_CASE_FIXTURE(VideoFlow, "discrete: a reader touches the access file on its first read, then at most every 100 ms")
+{
+    auto const access = domain.path() / (flowId(videoFlowFile) + ".mxl-flow") / "access";
+    auto const accessTimeNs = [&]
+    {
+        struct stat status
+        {
+        };
+        REQUIRE(::stat(access.c_str(), &status) == 0);
+        return std::int64_t{status.st_atim.tv_sec} * 1'000'000'000 + status.st_atim.tv_nsec;
+    };
+    REQUIRE(writeGrain(writer, base) == MXL_STATUS_OK);
+    auto const untouched = accessTimeNs();
+    // tmpfs stamps with the coarse clock (one tick, up to 4 ms): every wait here spans several ticks.
+    std::this_thread::sleep_for(std::chrono::milliseconds{20});
+    auto const firstRead = std::chrono::steady_clock::now();
+    REQUIRE(read(base) == MXL_STATUS_OK);
+    auto const touched = accessTimeNs();
+    CHECK(touched > untouched);
+
+    // Four more reads over about 40 ms: a touch on each (the SDK's way) would move the atime.
+    for (int i = 0; i < 4; ++i)
+    {
+        std::this_thread::sleep_for(std::chrono::milliseconds{10});
+        REQUIRE(read(base) == MXL_STATUS_OK);
+    }
+    if (std::chrono::steady_clock::now() - firstRead < std::chrono::milliseconds{90})
+    {
+        CHECK(accessTimeNs() == touched);
+    }
+    else
+    {
+        MESSAGE("not checked: the reads took longer than the touch interval (a loaded machine)");
+    }
+
+    std::this_thread::sleep_for(std::chrono::milliseconds{150});
+    REQUIRE(read(base) == MXL_STATUS_OK);
+    CHECK(accessTimeNs() > touched);
 }
 
 TEST_CASE_FIXTURE(VideoFlow, "discrete: handles and arguments are checked")
