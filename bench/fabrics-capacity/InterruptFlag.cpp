@@ -1,35 +1,17 @@
 #include "InterruptFlag.hpp"
 
-#include <atomic>
-#include <csignal>
+#include "ExitRequest.hpp"
 
 namespace mxl::bench::capacity
 {
-    namespace
-    {
-        std::atomic<bool> signalled{false};
-        static_assert(std::atomic<bool>::is_always_lock_free, "the flag is set from a signal handler");
-
-        void raiseFlag(int)
-        {
-            signalled.store(true, std::memory_order_relaxed);
-        }
-    }
-
     void installInterruptHandlers()
     {
-        struct sigaction action
-        {
-        };
-        action.sa_handler = raiseFlag;
-        sigemptyset(&action.sa_mask);
-        ::sigaction(SIGINT, &action, nullptr);
-        ::sigaction(SIGTERM, &action, nullptr);
+        tools::installExitRequestHandlers();
     }
 
     bool interrupted() noexcept
     {
-        return signalled.load(std::memory_order_relaxed);
+        return tools::exitRequested();
     }
 
     Interrupted::Interrupted()
