@@ -1,6 +1,7 @@
 #include "Endpoint.hpp"
 
 #include "FabricError.hpp"
+#include "MemoryRegion.hpp"
 
 #include <rdma/fi_cm.h>
 #include <rdma/fi_endpoint.h>
@@ -63,21 +64,21 @@ namespace mxl::fabrics
         return address;
     }
 
-    bool Endpoint::write(RmaWrite const& write, fi_addr_t destination, void* context)
+    bool Endpoint::write(RemoteWrite const& write, std::vector<RemoteRegion> const& regions, fi_addr_t destination, void* context)
     {
-        std::vector<iovec> locals{{const_cast<void*>(write.local), write.length}};
-        std::vector<void*> descriptors{write.descriptor};
-        if (!write.gather.empty())
+        std::vector<iovec> locals;
+        std::vector<void*> descriptors;
+        locals.reserve(write.segments.size());
+        descriptors.reserve(write.segments.size());
+        for (auto const& segment : write.segments)
         {
-            locals.clear();
-            descriptors.clear();
-            for (auto const& segment : write.gather)
-            {
-                locals.push_back({const_cast<void*>(segment.base), segment.length});
-                descriptors.push_back(segment.descriptor);
-            }
+            locals.push_back({const_cast<void*>(segment.base), segment.length});
+            descriptors.push_back(segment.memory->descriptor());
         }
-        fi_rma_iov remote{write.remoteAddress, write.length, write.remoteKey};
+        auto const& region = regions[write.remoteRegion];
+        auto const length = write.length();
+        auto const remoteAddress = region.addr + write.remoteOffset;
+        fi_rma_iov remote{remoteAddress, length, region.rkey};
         fi_msg_rma message{};
         message.msg_iov = locals.data();
         message.desc = descriptors.data();
@@ -86,18 +87,18 @@ namespace mxl::fabrics
         message.rma_iov = &remote;
         message.rma_iov_count = 1;
         message.context = context;
-        message.data = write.immediate;
+        message.data = write.immediate.value_or(0);
         // Delivery complete: the local completion means the bytes are visible at the target, so the outstanding-write
         // count the initiator reports really is "arrived". Payload writes ahead of an ordered commit only need to know
         // when the source was read (docs/fabrics.md, "Read safety").
         auto const flags =
-            (write.completesWhenRead ? FI_INJECT_COMPLETE : FI_DELIVERY_COMPLETE) | (write.carriesImmediate ? FI_REMOTE_CQ_DATA : 0);
+            (write.completesWhenRead ? FI_INJECT_COMPLETE : FI_DELIVERY_COMPLETE) | (write.immediate ? FI_REMOTE_CQ_DATA : 0);
         auto const code = fi_writemsg(_ep.get(), &message, flags);
         if (code == -FI_EAGAIN)
         {
             return false;
         }
-        check(code, "fi_writemsg", fmt::format("{} bytes to remote address {:#x}", write.length, write.remoteAddress));
+        check(code, "fi_writemsg", fmt::format("{} bytes to remote address {:#x}", length, remoteAddress));
         return true;
     }
 

@@ -4,38 +4,14 @@
 #include "AddressVector.hpp"
 #include "CompletionQueue.hpp"
 #include "EventQueue.hpp"
+#include "RemoteWrite.hpp"
+#include "TargetInfo.hpp"
 
 #include <cstdint>
 #include <vector>
 
 namespace mxl::fabrics
 {
-    // A local range of a scatter-gather write, with the descriptor of its registration.
-    struct LocalSegment
-    {
-        void const* base = nullptr;
-        std::size_t length = 0;
-        void* descriptor = nullptr;
-    };
-
-    // One RMA write: a local range (with its descriptor) into a remote range, optionally carrying remote CQ data.
-    struct RmaWrite
-    {
-        void const* local = nullptr;
-        std::size_t length = 0;
-        void* descriptor = nullptr;
-        std::uint64_t remoteAddress = 0;
-        std::uint64_t remoteKey = 0;
-        bool carriesImmediate = false;
-        std::uint32_t immediate = 0;
-        // The completion only says that the local bytes were read (FI_INJECT_COMPLETE), not that they arrived: for payload
-        // writes on providers that order writes, whose commit is delivery-complete and lands after them.
-        bool completesWhenRead = false;
-        // Sample transfers: when not empty, these local ranges (at most the provider's iov_limit) replace `local` and
-        // land back to back in the remote range; `length` is then their total.
-        std::vector<LocalSegment> gather;
-    };
-
     class Endpoint
     {
     public:
@@ -55,8 +31,9 @@ namespace mxl::fabrics
 
         [[nodiscard]] std::vector<std::uint8_t> name() const;
 
-        // Posts one write; false when the transmit queue is full (-FI_EAGAIN), throws on other errors.
-        bool write(RmaWrite const& write, fi_addr_t destination, void* context);
+        // Posts one write into `regions[write.remoteRegion]` (a ticket's regions); false when the transmit queue is full
+        // (-FI_EAGAIN), throws on other errors.
+        bool write(RemoteWrite const& write, std::vector<RemoteRegion> const& regions, fi_addr_t destination, void* context);
         // Posts a zero-byte receive, needed by providers whose remote CQ data consumes one (FI_RX_CQ_DATA).
         bool postReceive(void* context);
 

@@ -1,5 +1,7 @@
 #include "FabricError.hpp"
 
+#include "Interrupted.hpp"
+
 #include <rdma/fabric.h>
 #include <rdma/fi_errno.h>
 

@@ -20,17 +20,7 @@ namespace mxl::fabrics
     // the provider's own text when it has a provider error number (tcp reports 0, whose text would be "Success").
     [[nodiscard]] std::string errorText(int error, int providerErrno, char const* providerText);
 
-    // A blocking wait that a signal ended (-FI_EINTR). Not a failure: the API returns MXL_ERR_INTERRUPTED without logging.
-    class Interrupted : public Error
-    {
-    public:
-        explicit Interrupted(std::string const& message)
-            : Error{MXL_ERR_INTERRUPTED, message}
-        {
-        }
-    };
-
-    // Throws Interrupted for -FI_EINTR, an Error with the status of statusFromFabricError otherwise.
+    // Throws Interrupted (Interrupted.hpp) for -FI_EINTR, an Error with the status of statusFromFabricError otherwise.
     [[noreturn]] void throwFabricError(int code, char const* call, std::string_view object);
 
     // `code` is what a fi_* call returned; negative values are errors.

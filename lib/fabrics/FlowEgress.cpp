@@ -49,9 +49,9 @@ namespace mxl::fabrics
         }
     }
 
-    RmaWrite FlowEgress::probe(TargetInfo const& ticket) const
+    RemoteWrite FlowEgress::probe() const
     {
-        return _samples ? _samples->probe(ticket) : _grains->egress.probe(ticket);
+        return _samples ? _samples->probe() : _grains->egress.probe();
     }
 
     std::uint32_t FlowEgress::unitFor(TargetInfo const& ticket, SourceRange const& range) const
@@ -68,7 +68,7 @@ namespace mxl::fabrics
         return _samples ? _samples->sourceHolds(range.index, range.count) : _grains->egress.sourceHolds(range.index);
     }
 
-    std::optional<RmaWrite> FlowEgress::lossCommit(TargetInfo const& ticket, TransferPlan const& plan)
+    std::optional<RemoteWrite> FlowEgress::lossCommit(TargetInfo const& ticket, TransferPlan const& plan)
     {
         if (_samples)
         {

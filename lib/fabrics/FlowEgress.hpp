@@ -19,7 +19,7 @@ namespace mxl::fabrics
         void admit(TargetInfo const& ticket);
         void forget(std::uint64_t targetId) noexcept;
 
-        [[nodiscard]] RmaWrite probe(TargetInfo const& ticket) const;
+        [[nodiscard]] RemoteWrite probe() const;
 
         // The target's ring slot or bounce-buffer entry that the next transfer of `range` fills.
         [[nodiscard]] std::uint32_t unitFor(TargetInfo const& ticket, SourceRange const& range) const;
@@ -27,7 +27,7 @@ namespace mxl::fabrics
         [[nodiscard]] bool sourceHolds(SourceRange const& range) const noexcept;
         // The commit that tells a target a transfer's data is lost (grains: the header flagged invalid), or nothing when
         // the protocol has no way to say it (samples: the entry is simply never announced).
-        [[nodiscard]] std::optional<RmaWrite> lossCommit(TargetInfo const& ticket, TransferPlan const& plan);
+        [[nodiscard]] std::optional<RemoteWrite> lossCommit(TargetInfo const& ticket, TransferPlan const& plan);
 
         // INVALID_STATE when the flow is of the other flavour.
         [[nodiscard]] GrainEgress& grains();

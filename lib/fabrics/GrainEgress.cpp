@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstring>
+#include <utility>
 
 namespace mxl::fabrics
 {
@@ -62,14 +63,10 @@ namespace mxl::fabrics
         }
     }
 
-    RmaWrite GrainEgress::probe(TargetInfo const& ticket) const
+    RemoteWrite GrainEgress::probe() const
     {
-        RmaWrite write;
-        write.local = _local.slot(0).base();
-        write.length = 1;
-        write.descriptor = _local.slot(0).descriptor();
-        write.remoteAddress = ticket.regions.front().addr;
-        write.remoteKey = ticket.regions.front().rkey;
+        RemoteWrite write;
+        write.segments = {{_local.slot(0).base(), 1, &_local.slot(0)}};
         return write;
     }
 
@@ -116,11 +113,9 @@ namespace mxl::fabrics
         }
         auto& staged = stagedFor(ticket);
         auto const remoteSlot = static_cast<std::uint32_t>(grainIndex % ticket.regions.size());
-        auto const& remote = ticket.regions[remoteSlot];
 
-        auto result =
-            TransferPlan::committing(remoteSlot, SourceRange{grainIndex, 0, end}, &staged.headers[remoteSlot], sizeof(mxlGrainInfo),
-                                     staged.region.descriptor(), remote, remoteSlot | (std::uint32_t{end} << 16));
+        auto result = TransferPlan::committing(remoteSlot, SourceRange{grainIndex, 0, end}, &staged.headers[remoteSlot],
+                                               sizeof(mxlGrainInfo), staged.region, remoteSlot, remoteSlot | (std::uint32_t{end} << 16));
         if (!stage(grainIndex, staged.headers[remoteSlot]))
         {
             result.sourceGone = true;
@@ -136,30 +131,25 @@ namespace mxl::fabrics
             std::memcpy(&mark, &staged.headers[remoteSlot], markBytes);
             mark.flags |= MXL_GRAIN_FLAG_INVALID;
             mark.validSlices = 0;
-            RmaWrite markWrite;
-            markWrite.local = &mark;
-            markWrite.length = markBytes;
-            markWrite.descriptor = staged.region.descriptor();
-            markWrite.remoteAddress = remote.addr;
-            markWrite.remoteKey = remote.rkey;
-            result.payload.push_back(markWrite);
+            RemoteWrite markWrite;
+            markWrite.segments = {{&mark, markBytes, &staged.region}};
+            markWrite.remoteRegion = remoteSlot;
+            result.payload.push_back(std::move(markWrite));
         }
 
         auto const& local = _local.slot(grainIndex % _local.count());
         for (auto const& piece : splitRanges(_geometry.payloadRanges(start, end), _maxMessageBytes))
         {
-            RmaWrite write;
-            write.local = local.base() + piece.offset;
-            write.length = piece.length;
-            write.descriptor = local.descriptor();
-            write.remoteAddress = remote.addr + piece.offset;
-            write.remoteKey = remote.rkey;
-            result.payload.push_back(write);
+            RemoteWrite write;
+            write.segments = {{local.base() + piece.offset, piece.length, &local}};
+            write.remoteRegion = remoteSlot;
+            write.remoteOffset = piece.offset;
+            result.payload.push_back(std::move(write));
         }
         return result;
     }
 
-    RmaWrite GrainEgress::lossCommit(TargetInfo const& ticket, TransferPlan const& plan)
+    RemoteWrite GrainEgress::lossCommit(TargetInfo const& ticket, TransferPlan const& plan)
     {
         auto& header = stagedFor(ticket).headers[plan.unit];
         if (plan.sourceGone)

@@ -40,12 +40,12 @@ namespace mxl::fabrics
 
         // The commit that tells the target the grain is lost: its staged header flagged MXL_GRAIN_FLAG_INVALID with no
         // valid slices, end slice 0 in the immediate data.
-        [[nodiscard]] RmaWrite lossCommit(TargetInfo const& ticket, TransferPlan const& plan);
+        [[nodiscard]] RemoteWrite lossCommit(TargetInfo const& ticket, TransferPlan const& plan);
 
         // A one-byte write without remote CQ data of the grain header's version byte (1 at both ends) into the
         // target's first region: it makes a connectionless provider set up its path to the peer and changes nothing
         // at the target. Not zero bytes: shm 1.17 never completes a zero-byte write at the initiator.
-        [[nodiscard]] RmaWrite probe(TargetInfo const& ticket) const;
+        [[nodiscard]] RemoteWrite probe() const;
 
         // How much of a header the in-flight mark overwrites: every field before `reserved`.
         static constexpr std::size_t markBytes = 32;

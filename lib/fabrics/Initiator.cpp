@@ -1,6 +1,7 @@
 #include "Initiator.hpp"
 
 #include "FabricError.hpp"
+#include "ProviderNames.hpp"
 
 #include <rdma/fi_errno.h>
 
@@ -91,18 +92,18 @@ namespace mxl::fabrics
         if (ticket.provider != MXL_FABRICS_PROVIDER_ANY && ticket.provider != _traits.provider)
         {
             fail(MXL_ERR_INVALID_ARG, "target {} uses provider {}, this initiator {}", ticket.id, *providerName(ticket.provider),
-                 _traits.name);
+                 _traits.name());
         }
         if (ticket.addressFormat != _traits.addressFormats[0] && ticket.addressFormat != _traits.addressFormats[1])
         {
             fail(MXL_ERR_INVALID_ARG, "target {} has address format {}, which {} cannot reach", ticket.id, ticket.addressFormat,
-                 _traits.name);
+                 _traits.name());
         }
         _egress.admit(ticket);
 
         auto link = std::make_unique<TargetLink>();
         link->ticket = ticket;
-        link->name = fmt::format("target {} ({} {})", ticket.id, _traits.name, ticket.describeAddress());
+        link->name = fmt::format("target {} ({} {})", ticket.id, _traits.name(), ticket.describeAddress());
         link->token = nextToken();
         _links.push_back(std::move(link));
     }
@@ -277,14 +278,14 @@ namespace mxl::fabrics
         pending->payloadFailed = true;
     }
 
-    bool Initiator::post(TargetLink& link, RmaWrite const& write, WriteOwner const& owner, std::chrono::milliseconds patience)
+    bool Initiator::post(TargetLink& link, RemoteWrite const& write, WriteOwner const& owner, std::chrono::milliseconds patience)
     {
         auto const deadline = Clock::now() + patience;
         PollPacer pacer;
         while (true)
         {
             auto const id = ++_lastWrite;
-            if (endpointOf(link).write(write, std::get<LinkConnected>(link.state).address, contextOf(id)))
+            if (endpointOf(link).write(write, link.ticket.regions, std::get<LinkConnected>(link.state).address, contextOf(id)))
             {
                 _writes.emplace(id, owner);
                 link.notePosted(Clock::now());
@@ -580,7 +581,7 @@ namespace mxl::fabrics
     bool Initiator::postProbe(TargetLink& link, Endpoint& endpoint, fi_addr_t address)
     {
         auto const id = ++_lastWrite;
-        if (!endpoint.write(_egress.probe(link.ticket), address, contextOf(id)))
+        if (!endpoint.write(_egress.probe(), link.ticket.regions, address, contextOf(id)))
         {
             return false;
         }

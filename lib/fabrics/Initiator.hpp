@@ -7,8 +7,8 @@
 #include "CompletionQueue.hpp"
 #include "FlowEgress.hpp"
 #include "InterfaceSelection.hpp"
-#include "PollPacer.hpp"
 #include "TargetLink.hpp"
+#include "common/PollPacer.hpp"
 
 #include <functional>
 #include <memory>
@@ -36,7 +36,7 @@ namespace mxl::fabrics
         Initiator(SelectedInterface selected, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth);
 
         Info _info;
-        ProviderTraits const& _traits;
+        OfiProvider const& _traits;
         Fabric _fabric;
         Domain _domain;
         CompletionQueue _completions;
@@ -96,7 +96,7 @@ namespace mxl::fabrics
         // Posts one write, draining completions while the transmit queue is full for up to `patience` (zero: one attempt,
         // nothing drained); false when it stayed full. Throws on other errors, and INTERRUPTED when the link was lost
         // meanwhile.
-        bool post(TargetLink& link, RmaWrite const& write, WriteOwner const& owner, std::chrono::milliseconds patience);
+        bool post(TargetLink& link, RemoteWrite const& write, WriteOwner const& owner, std::chrono::milliseconds patience);
         // Waits (draining completions) until no transfer of other data is in flight to the unit of the target that a
         // transfer of `source` fills; NOT_READY when that takes longer than the post patience (a target a ring behind).
         void awaitUnit(TargetLink& link, SourceRange const& source);

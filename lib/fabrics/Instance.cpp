@@ -1,10 +1,10 @@
 #include "Instance.hpp"
 
+#include "OfiTarget.hpp"
 #include "RcInitiator.hpp"
-#include "RcTarget.hpp"
 #include "RdmInitiator.hpp"
-#include "RdmTarget.hpp"
 #include "SetupOptions.hpp"
+#include "common/Random.hpp"
 #include "common/Status.hpp"
 
 #include <algorithm>
@@ -30,12 +30,6 @@ namespace mxl::fabrics
             }
             return reader->memory;
         }
-
-        // Default target CQ: room for a completion per receive the provider can hold, at least 64.
-        std::size_t targetCqDepth(SetupOptions const& options, fi_info const& info)
-        {
-            return options.cqDepth.value_or(std::clamp<std::size_t>(info.rx_attr->size, 64, 4096));
-        }
     }
 
     void Target::setup(mxlFabricsTargetConfig const& config, char const* options)
@@ -45,7 +39,7 @@ namespace mxl::fabrics
         auto const sampleFlow = carriesSamples(memory);
         auto const geometry = sampleFlow ? std::nullopt : std::optional<GrainGeometry>{GrainGeometry::of(memory, "target")};
         auto selected = selectInterface(config.interface, Role::Target);
-        auto const depth = targetCqDepth(parsed, *selected.info.get());
+        auto const provider = selected.traits->provider;
 
         // Re-setup drops the previous endpoint first so that it can listen on the same address.
         ingress.reset();
@@ -56,14 +50,19 @@ namespace mxl::fabrics
             samples.emplace(config.writer);
         }
         auto const regions = sampleFlow ? samples->bounceBuffer().spans() : grainSpans(memory, *geometry);
-        if (selected.traits->endpointType == FI_EP_MSG)
+        TargetInfo published;
+        published.id = randomId();
+        published.epoch = randomId();
+        transport = openOfiTarget(std::move(selected), regions, parsed.cqDepth.value_or(0), published.id);
+        published.fabricAddress = transport->address();
+        published.addressFormat = transport->addressFormat();
+        published.provider = provider;
+        published.regions = transport->regions();
+        if (samples)
         {
-            transport = std::make_unique<RcTarget>(std::move(selected), regions, depth);
+            published.bounceBuffer = samples->bounceBuffer().info();
         }
-        else
-        {
-            transport = std::make_unique<RdmTarget>(std::move(selected), regions, depth);
-        }
+        _ticket = std::move(published);
         if (!sampleFlow)
         {
             ingress.emplace(config.writer, *geometry);
@@ -79,14 +78,9 @@ namespace mxl::fabrics
         return *transport;
     }
 
-    TargetInfo Target::ticket() const
+    TargetInfo const& Target::ticket() const noexcept
     {
-        auto info = transport->ticket();
-        if (samples)
-        {
-            info.bounceBuffer = samples->bounceBuffer().info();
-        }
-        return info;
+        return _ticket;
     }
 
     std::optional<std::uint64_t> Target::readGrain(std::chrono::milliseconds timeout)
@@ -152,7 +146,7 @@ namespace mxl::fabrics
         {
             log::warn("fabrics target {}: ignored a malformed completion from an initiator ({}); nothing outside this target's ring was "
                       "touched; further completions of this kind are skipped without a log line ({} malformed so far)",
-                      transport->ticket().id, message, _malformedArrivals);
+                      _ticket.id, message, _malformedArrivals);
         }
     }
 

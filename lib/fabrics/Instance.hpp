@@ -27,14 +27,16 @@ namespace mxl::fabrics
         std::optional<GrainIngress> ingress;
 
         void setup(mxlFabricsTargetConfig const& config, char const* options);
-        // The transport's ticket, with bounceBufferInfo for a sample flow.
-        [[nodiscard]] TargetInfo ticket() const;
+        // What the last setup published: a fresh id and epoch, the transport's address and regions, and bounceBufferInfo
+        // for a sample flow.
+        [[nodiscard]] TargetInfo const& ticket() const noexcept;
         // The index of the next grain that arrived (published to local readers), or nullopt after `timeout`.
         std::optional<std::uint64_t> readGrain(std::chrono::milliseconds timeout);
         // The next sample batch that arrived (committed to the flow), or nullopt after `timeout`.
         std::optional<SampleArrival> readSamples(std::chrono::milliseconds timeout);
 
     private:
+        TargetInfo _ticket;
         // Completions that named no slot or entry of this target, or an impossible range (a broken or hostile initiator):
         // each kind is logged once, with how to tell it; all are counted and skipped.
         std::uint64_t _malformedArrivals = 0;

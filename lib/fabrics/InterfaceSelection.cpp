@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <optional>
 #include <string>
 
 namespace mxl::fabrics
@@ -123,10 +124,10 @@ namespace mxl::fabrics
             return fmt::format("mxl-{}-{}-{}", role == Role::Target ? "target" : "initiator", ::getpid(), counter++);
         }
 
-        Info makeHints(ProviderTraits const& traits, Role role, std::uint32_t addressFormat, bool askOrder)
+        Info makeHints(OfiProvider const& traits, Role role, std::uint32_t addressFormat, bool askOrder)
         {
             auto hints = Info::hints();
-            hints->fabric_attr->prov_name = ::strdup(std::string{traits.name}.c_str());
+            hints->fabric_attr->prov_name = ::strdup(std::string{traits.name()}.c_str());
             hints->ep_attr->type = traits.endpointType;
             hints->caps = FI_RMA | (role == Role::Target ? FI_REMOTE_WRITE : FI_WRITE);
             if (traits.endpointType == FI_EP_MSG)
@@ -151,7 +152,7 @@ namespace mxl::fabrics
         {
             fail(MXL_ERR_INVALID_STATE, "provider ANY is only a query; choose tcp, verbs, efa or shm (e.g. from mxlFabricsGetInterfaces)");
         }
-        auto const* traits = findProvider(config.provider);
+        auto const* traits = findOfiProvider(config.provider);
         if (traits == nullptr)
         {
             fail(MXL_ERR_INVALID_ARG, "provider {} is not an mxlFabricsProvider", static_cast<int>(config.provider));
@@ -186,7 +187,7 @@ namespace mxl::fabrics
         auto const rdm = traits->endpointType == FI_EP_RDM;
         auto const* nodeArgument = node.empty() ? nullptr : node.c_str();
         auto const flags = nodeArgument != nullptr ? std::uint64_t{FI_SOURCE} : 0;
-        auto const describe = fmt::format("{} {} interface", traits->name, role == Role::Target ? "target" : "initiator");
+        auto const describe = fmt::format("{} {} interface", traits->name(), role == Role::Target ? "target" : "initiator");
 
         auto const query = [&](bool askOrder) -> std::optional<Info>
         {

@@ -4,7 +4,7 @@
 #include <mxl/fabrics.h>
 
 #include "Info.hpp"
-#include "Provider.hpp"
+#include "OfiProvider.hpp"
 
 namespace mxl::fabrics
 {
@@ -16,7 +16,7 @@ namespace mxl::fabrics
 
     struct SelectedInterface
     {
-        ProviderTraits const* traits;
+        OfiProvider const* traits;
         Info info;
         // The provider promised that RMA writes to one peer land in posting order (FI_ORDER_RMA_WAW). MSG providers
         // (tcp, verbs RC) always do; for RDM we ask. Without it the initiator waits for its payload writes to be

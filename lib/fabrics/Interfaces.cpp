@@ -1,7 +1,7 @@
 #include "Interfaces.hpp"
 
 #include "Info.hpp"
-#include "Provider.hpp"
+#include "OfiProvider.hpp"
 #include "common/Status.hpp"
 
 #include <nlohmann/json.hpp>
@@ -36,7 +36,7 @@ namespace mxl::fabrics
         }
 
         // The node an interface is named by: its IP address (tcp, verbs), the host name (shm), or the GID (efa).
-        std::string nodeOf(ProviderTraits const& traits, fi_info const& info)
+        std::string nodeOf(OfiProvider const& traits, fi_info const& info)
         {
             char text[INET6_ADDRSTRLEN] = {};
             if (info.src_addr != nullptr && info.addr_format == FI_SOCKADDR_IN)
@@ -57,7 +57,7 @@ namespace mxl::fabrics
             return hostName();
         }
 
-        std::uint64_t capsOf(ProviderTraits const& traits, fi_info const& info)
+        std::uint64_t capsOf(OfiProvider const& traits, fi_info const& info)
         {
             std::uint64_t flags = 0;
             if ((info.caps & (FI_SEND | FI_RECV | FI_MSG)) != 0)
@@ -144,7 +144,7 @@ namespace mxl::fabrics
 
     mxlFabricsInterfaceList* listInterfaces(mxlFabricsInterfaceConfig const* query)
     {
-        if (query != nullptr && query->provider != MXL_FABRICS_PROVIDER_ANY && findProvider(query->provider) == nullptr)
+        if (query != nullptr && query->provider != MXL_FABRICS_PROVIDER_ANY && findOfiProvider(query->provider) == nullptr)
         {
             fail(MXL_ERR_INVALID_ARG, "query provider {} is not an mxlFabricsProvider", static_cast<int>(query->provider));
         }
@@ -169,7 +169,7 @@ namespace mxl::fabrics
             for (auto const* info = infos.get(); info != nullptr; info = info->next)
             {
                 auto const* traits = info->fabric_attr != nullptr && info->fabric_attr->prov_name != nullptr
-                                         ? findProvider(info->fabric_attr->prov_name)
+                                         ? findOfiProvider(info->fabric_attr->prov_name)
                                          : nullptr;
                 if (traits == nullptr || !isUsable(*traits, *info))
                 {

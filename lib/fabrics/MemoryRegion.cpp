@@ -1,7 +1,7 @@
 #include "MemoryRegion.hpp"
 
 #include "FabricError.hpp"
-#include "TargetInfo.hpp"
+#include "common/Random.hpp"
 
 #include <sys/uio.h>
 

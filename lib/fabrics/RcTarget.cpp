@@ -1,6 +1,7 @@
 #include "RcTarget.hpp"
 
 #include "FabricError.hpp"
+#include "OfiTarget.hpp"
 
 #include <algorithm>
 
@@ -22,8 +23,9 @@ namespace mxl::fabrics
         constexpr std::chrono::milliseconds eventSlice{50};
     }
 
-    RcTarget::RcTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth)
-        : _info{std::move(selected.info)}
+    RcTarget::RcTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId)
+        : _id{targetId}
+        , _info{std::move(selected.info)}
         , _fabric{_info}
         , _domain{_fabric, _info}
         , _completions{_domain, cqDepth, selected.traits->blockingCompletions}
@@ -33,13 +35,7 @@ namespace mxl::fabrics
         , _receives{receivesToPost(*_info.get())}
     {
         _listener.listen();
-        _ticket.id = randomId();
-        _ticket.epoch = randomId();
-        _ticket.fabricAddress = _listener.name();
-        _ticket.addressFormat = _info->addr_format;
-        _ticket.provider = selected.traits->provider;
-        _ticket.regions = _regions.remote(_domain);
-        log::info("fabrics target {} listening ({}, {} regions of {} bytes)", _ticket.id, selected.traits->name, _regions.count(),
+        log::info("fabrics target {} listening ({}, {} regions of {} bytes)", _id, selected.traits->name(), _regions.count(),
                   regions.empty() ? 0 : regions.front().size());
     }
 
@@ -49,6 +45,21 @@ namespace mxl::fabrics
         {
             std::visit([](auto& state) { state.endpoint.shutdown(); }, connection);
         }
+    }
+
+    std::vector<std::uint8_t> RcTarget::address() const
+    {
+        return _listener.name();
+    }
+
+    std::uint32_t RcTarget::addressFormat() const noexcept
+    {
+        return _info->addr_format;
+    }
+
+    std::vector<RemoteRegion> RcTarget::regions() const
+    {
+        return _regions.remote(_domain);
     }
 
     std::optional<std::uint32_t> RcTarget::nextArrival(std::chrono::milliseconds timeout)
@@ -98,7 +109,7 @@ namespace mxl::fabrics
         {
             if (event.error != 0)
             {
-                log::warn("fabrics target {}: listener error: {}", _ticket.id, event.errorText);
+                log::warn("fabrics target {}: listener error: {}", _id, event.errorText);
             }
             else if (event.type == FI_CONNREQ)
             {
@@ -114,18 +125,18 @@ namespace mxl::fabrics
         }
         if (event.error != 0)
         {
-            log::warn("fabrics target {}: connection {} failed: {}", _ticket.id, id, event.errorText);
+            log::warn("fabrics target {}: connection {} failed: {}", _id, id, event.errorText);
             _connections.erase(found);
         }
         else if (event.type == FI_CONNECTED)
         {
             auto& accepting = std::get<Accepting>(found->second);
             found->second = Established{std::move(accepting.endpoint)};
-            log::info("fabrics target {}: initiator connected (connection {})", _ticket.id, id);
+            log::info("fabrics target {}: initiator connected (connection {})", _id, id);
         }
         else if (event.type == FI_SHUTDOWN)
         {
-            log::info("fabrics target {}: initiator disconnected (connection {})", _ticket.id, id);
+            log::info("fabrics target {}: initiator disconnected (connection {})", _id, id);
             _connections.erase(found);
         }
     }
@@ -149,7 +160,7 @@ namespace mxl::fabrics
         catch (Error const& e)
         {
             // A failed accept must not wedge the target: the listener stays up for the next request.
-            log::warn("fabrics target {}: could not accept a connection request: {}", _ticket.id, e.what());
+            log::warn("fabrics target {}: could not accept a connection request: {}", _id, e.what());
         }
     }
 

@@ -16,14 +16,12 @@ namespace mxl::fabrics
     class RcTarget final : public TargetTransport
     {
     public:
-        RcTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth);
+        RcTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId);
         ~RcTarget() override;
 
-        [[nodiscard]] TargetInfo const& ticket() const noexcept override
-        {
-            return _ticket;
-        }
-
+        [[nodiscard]] std::vector<std::uint8_t> address() const override;
+        [[nodiscard]] std::uint32_t addressFormat() const noexcept override;
+        [[nodiscard]] std::vector<RemoteRegion> regions() const override;
         std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout) override;
 
     private:
@@ -40,6 +38,7 @@ namespace mxl::fabrics
 
         using Connection = std::variant<Accepting, Established>;
 
+        std::uint64_t _id;
         Info _info;
         Fabric _fabric;
         Domain _domain;
@@ -48,7 +47,6 @@ namespace mxl::fabrics
         GrainRegions _regions;
         PassiveEndpoint _listener;
         std::size_t _receives;
-        TargetInfo _ticket;
         // Keyed by the id each endpoint carries as its context; events and receives are routed by it.
         std::map<std::uint64_t, Connection> _connections;
         std::uint64_t _nextConnectionId = 1;

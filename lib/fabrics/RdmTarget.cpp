@@ -1,10 +1,11 @@
 #include "RdmTarget.hpp"
 
+#include "OfiTarget.hpp"
 #include "common/Log.hpp"
 
 namespace mxl::fabrics
 {
-    RdmTarget::RdmTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth)
+    RdmTarget::RdmTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId)
         : _info{std::move(selected.info)}
         , _fabric{_info}
         , _domain{_fabric, _info}
@@ -21,14 +22,23 @@ namespace mxl::fabrics
         {
             _endpoint.postReceive(nullptr);
         }
-        _ticket.id = randomId();
-        _ticket.epoch = randomId();
-        _ticket.fabricAddress = _endpoint.name();
-        _ticket.addressFormat = _info->addr_format;
-        _ticket.provider = selected.traits->provider;
-        _ticket.regions = _regions.remote(_domain);
-        log::info("fabrics target {} ready ({}, {} regions of {} bytes)", _ticket.id, selected.traits->name, _regions.count(),
+        log::info("fabrics target {} ready ({}, {} regions of {} bytes)", targetId, selected.traits->name(), _regions.count(),
                   regions.empty() ? 0 : regions.front().size());
+    }
+
+    std::vector<std::uint8_t> RdmTarget::address() const
+    {
+        return _endpoint.name();
+    }
+
+    std::uint32_t RdmTarget::addressFormat() const noexcept
+    {
+        return _info->addr_format;
+    }
+
+    std::vector<RemoteRegion> RdmTarget::regions() const
+    {
+        return _regions.remote(_domain);
     }
 
     std::optional<std::uint32_t> RdmTarget::nextArrival(std::chrono::milliseconds timeout)

@@ -4,22 +4,20 @@
 #include "Endpoint.hpp"
 #include "GrainRegions.hpp"
 #include "InterfaceSelection.hpp"
-#include "PollPacer.hpp"
 #include "ShmRegion.hpp"
 #include "TargetTransport.hpp"
+#include "common/PollPacer.hpp"
 
 namespace mxl::fabrics
 {
     class RdmTarget final : public TargetTransport
     {
     public:
-        RdmTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth);
+        RdmTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId);
 
-        [[nodiscard]] TargetInfo const& ticket() const noexcept override
-        {
-            return _ticket;
-        }
-
+        [[nodiscard]] std::vector<std::uint8_t> address() const override;
+        [[nodiscard]] std::uint32_t addressFormat() const noexcept override;
+        [[nodiscard]] std::vector<RemoteRegion> regions() const override;
         std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout) override;
 
     private:
@@ -33,7 +31,6 @@ namespace mxl::fabrics
         // shm: the hold on the endpoint's region file (ShmRegion.hpp).
         std::optional<ShmRegionHold> _regionHold;
         std::size_t _receives;
-        TargetInfo _ticket;
 
         std::optional<std::uint32_t> handle(Completion const& completion);
     };

@@ -9,24 +9,20 @@
 
 namespace mxl::fabrics
 {
-    std::vector<RmaWrite> gatherWrites(std::vector<LocalSegment> const& segments, std::size_t iovLimit, std::uint64_t remoteAddress,
-                                       std::uint64_t remoteKey)
+    std::vector<RemoteWrite> gatherWrites(std::vector<LocalSegment> const& segments, std::size_t iovLimit, std::uint32_t remoteRegion,
+                                          std::uint64_t remoteOffset)
     {
         auto const perWrite = std::max<std::size_t>(iovLimit, 1);
-        std::vector<RmaWrite> result;
-        auto address = remoteAddress;
+        std::vector<RemoteWrite> result;
+        auto offset = remoteOffset;
         for (std::size_t first = 0; first < segments.size(); first += perWrite)
         {
-            RmaWrite write;
-            write.gather.assign(segments.begin() + static_cast<std::ptrdiff_t>(first),
-                                segments.begin() + static_cast<std::ptrdiff_t>(std::min(first + perWrite, segments.size())));
-            for (auto const& segment : write.gather)
-            {
-                write.length += segment.length;
-            }
-            write.remoteAddress = address;
-            write.remoteKey = remoteKey;
-            address += write.length;
+            RemoteWrite write;
+            write.segments.assign(segments.begin() + static_cast<std::ptrdiff_t>(first),
+                                  segments.begin() + static_cast<std::ptrdiff_t>(std::min(first + perWrite, segments.size())));
+            write.remoteRegion = remoteRegion;
+            write.remoteOffset = offset;
+            offset += write.length();
             result.push_back(std::move(write));
         }
         return result;
@@ -119,10 +115,9 @@ namespace mxl::fabrics
         auto const entry = static_cast<std::uint32_t>(target.next);
         target.next = (entry + 1) % ticket.bounceBuffer->entryCount;
         target.headers[entry] = SampleEntryHeader{headIndex, count};
-        auto const& remote = ticket.regions[entry];
 
         auto result = TransferPlan::committing(entry, SourceRange{headIndex, count}, &target.headers[entry], sizeof(SampleEntryHeader),
-                                               target.region.descriptor(), remote, entry);
+                                               target.region, entry, entry);
         if (!sourceHolds(headIndex, count))
         {
             result.sourceGone = true;
@@ -133,7 +128,7 @@ namespace mxl::fabrics
         // entry sees a batch in flight, never an old header over new samples.
         std::vector<LocalSegment> segments;
         segments.reserve(1 + 2 * std::size_t{_geometry.channels()});
-        segments.push_back({&target.headers[ticket.bounceBuffer->entryCount], sizeof(SampleEntryHeader), target.region.descriptor()});
+        segments.push_back({&target.headers[ticket.bounceBuffer->entryCount], sizeof(SampleEntryHeader), &target.region});
         auto const runs = ringRuns(headIndex, count, _geometry.ringLength());
         for (std::uint32_t channel = 0; channel < _geometry.channels(); ++channel)
         {
@@ -142,11 +137,11 @@ namespace mxl::fabrics
             {
                 if (run.count != 0)
                 {
-                    segments.push_back({base + run.offset * _geometry.wordBytes(), run.count * _geometry.wordBytes(), _ring.descriptor()});
+                    segments.push_back({base + run.offset * _geometry.wordBytes(), run.count * _geometry.wordBytes(), &_ring});
                 }
             }
         }
-        result.payload = gatherWrites(segments, _iovLimit, remote.addr, remote.rkey);
+        result.payload = gatherWrites(segments, _iovLimit, entry, 0);
         return result;
     }
 
@@ -160,14 +155,10 @@ namespace mxl::fabrics
         return headIndex <= head && headIndex >= oldest && headIndex - oldest >= count;
     }
 
-    RmaWrite SampleEgress::probe(TargetInfo const& ticket) const
+    RemoteWrite SampleEgress::probe() const
     {
-        RmaWrite write;
-        write.local = _ring.base();
-        write.length = 1;
-        write.descriptor = _ring.descriptor();
-        write.remoteAddress = ticket.regions.front().addr;
-        write.remoteKey = ticket.regions.front().rkey;
+        RemoteWrite write;
+        write.segments = {{_ring.base(), 1, &_ring}};
         return write;
     }
 }

@@ -5,7 +5,6 @@
 // data, is the commit.
 #pragma once
 
-#include "Endpoint.hpp"
 #include "MemoryRegion.hpp"
 #include "SampleGeometry.hpp"
 #include "TargetInfo.hpp"
@@ -17,10 +16,10 @@
 
 namespace mxl::fabrics
 {
-    // The writes of `segments` to `remoteAddress` onwards: groups of at most `iovLimit`, each written after the previous
-    // one's bytes.
-    [[nodiscard]] std::vector<RmaWrite> gatherWrites(std::vector<LocalSegment> const& segments, std::size_t iovLimit,
-                                                     std::uint64_t remoteAddress, std::uint64_t remoteKey);
+    // The writes of `segments` into region `remoteRegion` from `remoteOffset` onwards: groups of at most `iovLimit`, each
+    // written after the previous one's bytes.
+    [[nodiscard]] std::vector<RemoteWrite> gatherWrites(std::vector<LocalSegment> const& segments, std::size_t iovLimit,
+                                                        std::uint32_t remoteRegion, std::uint64_t remoteOffset);
 
     class SampleEgress
     {
@@ -45,7 +44,7 @@ namespace mxl::fabrics
 
         // A one-byte write without remote CQ data into the target's first entry, to open a connectionless path; the
         // target never reads an entry that no remote CQ data named.
-        [[nodiscard]] RmaWrite probe(TargetInfo const& ticket) const;
+        [[nodiscard]] RemoteWrite probe() const;
 
     private:
         // The headers of one target, one per bounce-buffer entry, and after them the in-flight mark (count 0) that every

@@ -1,6 +1,7 @@
 #include "ShmRegion.hpp"
 
 #include "Endpoint.hpp"
+#include "TicketAddressFormat.hpp"
 
 #include "common/Log.hpp"
 
@@ -125,7 +126,7 @@ namespace mxl::fabrics
 
     std::optional<std::filesystem::path> shmRegionOf(TargetInfo const& ticket)
     {
-        if (ticket.provider != MXL_FABRICS_PROVIDER_SHM || ticket.addressFormat != FI_ADDR_STR)
+        if (ticket.provider != MXL_FABRICS_PROVIDER_SHM || ticket.addressFormat != static_cast<std::uint32_t>(TicketAddressFormat::Str))
         {
             return std::nullopt;
         }

@@ -1,20 +1,18 @@
 #include "TargetInfo.hpp"
 
-#include "Provider.hpp"
+#include "ProviderNames.hpp"
+#include "TicketAddressFormat.hpp"
 #include "common/Base64.hpp"
 #include "common/Status.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include <rdma/fabric.h>
-
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
-#include <mutex>
-#include <random>
 
 namespace mxl::fabrics
 {
@@ -61,29 +59,14 @@ namespace mxl::fabrics
 
         bool isKnownAddressFormat(std::int64_t format)
         {
-            switch (format)
-            {
-            case FI_SOCKADDR:
-            case FI_SOCKADDR_IN:
-            case FI_SOCKADDR_IN6:
-            case FI_SOCKADDR_IB:
-            case FI_ADDR_EFA:
-            case FI_ADDR_STR:
-            // FI_SOCKADDR_IP of libfabric 2.x (absent from 1.17's headers): tickets of SDK builds may carry it.
-            case 14:
-                return true;
-            default:
-                return false;
-            }
+            return std::ranges::any_of(ticketAddressFormats,
+                                       [&](TicketAddressFormat candidate) { return format == static_cast<std::int64_t>(candidate); });
         }
-    }
 
-    std::uint64_t randomId()
-    {
-        static std::mutex mutex;
-        static std::mt19937_64 generator{std::random_device{}()};
-        std::lock_guard lock{mutex};
-        return generator();
+        bool hasFormat(TargetInfo const& info, TicketAddressFormat format)
+        {
+            return info.addressFormat == static_cast<std::uint32_t>(format);
+        }
     }
 
     std::string TargetInfo::toJson() const
@@ -115,21 +98,21 @@ namespace mxl::fabrics
     std::string TargetInfo::describeAddress() const
     {
         char text[INET6_ADDRSTRLEN] = {};
-        if (addressFormat == FI_SOCKADDR_IN && fabricAddress.size() >= sizeof(sockaddr_in))
+        if (hasFormat(*this, TicketAddressFormat::SockaddrIn) && fabricAddress.size() >= sizeof(sockaddr_in))
         {
             sockaddr_in address;
             std::memcpy(&address, fabricAddress.data(), sizeof(address));
             ::inet_ntop(AF_INET, &address.sin_addr, text, sizeof(text));
             return fmt::format("{}:{}", text, ntohs(address.sin_port));
         }
-        if (addressFormat == FI_SOCKADDR_IN6 && fabricAddress.size() >= sizeof(sockaddr_in6))
+        if (hasFormat(*this, TicketAddressFormat::SockaddrIn6) && fabricAddress.size() >= sizeof(sockaddr_in6))
         {
             sockaddr_in6 address;
             std::memcpy(&address, fabricAddress.data(), sizeof(address));
             ::inet_ntop(AF_INET6, &address.sin6_addr, text, sizeof(text));
             return fmt::format("[{}]:{}", text, ntohs(address.sin6_port));
         }
-        if (addressFormat == FI_ADDR_STR)
+        if (hasFormat(*this, TicketAddressFormat::Str))
         {
             return std::string{reinterpret_cast<char const*>(fabricAddress.data()),
                                ::strnlen(reinterpret_cast<char const*>(fabricAddress.data()), fabricAddress.size())};

@@ -1,6 +1,6 @@
 // The ticket a target publishes and an initiator adds: where to connect and which remote regions to write.
 // Wire format (spec §2.2, shared with the MXL SDK): compact JSON with sorted keys, 64-bit numbers as decimal strings,
-// the raw fabric address in standard base64 and libfabric's numeric address format.
+// the raw fabric address in standard base64 and its numeric address format (TicketAddressFormat.hpp).
 #pragma once
 
 #include <mxl/fabrics.h>
@@ -53,9 +53,6 @@ namespace mxl::fabrics
         // The fabric address for people: "127.0.0.1:24999", "[::1]:24999", an shm name, or base64 for other formats.
         [[nodiscard]] std::string describeAddress() const;
     };
-
-    // A random 64-bit value for ids and epochs.
-    [[nodiscard]] std::uint64_t randomId();
 }
 
 struct mxlFabricsTargetInfo_t

@@ -4,8 +4,7 @@
 // read. A transfer whose source changed while it was in flight is never committed as valid.
 #pragma once
 
-#include "Endpoint.hpp"
-#include "TargetInfo.hpp"
+#include "RemoteWrite.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -30,8 +29,8 @@ namespace mxl::fabrics
 
     struct TransferPlan
     {
-        std::vector<RmaWrite> payload;
-        RmaWrite commit;
+        std::vector<RemoteWrite> payload;
+        RemoteWrite commit;
         // The target's ring slot (grains) or bounce-buffer entry (samples) that the transfer fills: two transfers of
         // different data must never be in flight to one unit.
         std::uint32_t unit = 0;
@@ -39,9 +38,9 @@ namespace mxl::fabrics
         // The source no longer held the range when the transfer was planned: nothing is read, the loss is announced.
         bool sourceGone = false;
 
-        // A plan with no payload yet whose commit writes `header` (`headerBytes`, registered with `descriptor`) to the start
-        // of `remote`, carrying `immediate`.
+        // A plan with no payload yet whose commit writes `header` (`headerBytes`, registered in `memory`) to the start of the
+        // target's region `remoteRegion`, carrying `immediate`.
         static TransferPlan committing(std::uint32_t unit, SourceRange const& source, void const* header, std::size_t headerBytes,
-                                       void* descriptor, RemoteRegion const& remote, std::uint32_t immediate);
+                                       MemoryRegion const& memory, std::uint32_t remoteRegion, std::uint32_t immediate);
     };
 }

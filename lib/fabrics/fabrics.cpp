@@ -3,10 +3,10 @@
 #include <mxl/fabrics.h>
 #include <mxl/fabrics_state.h>
 
-#include "FabricError.hpp"
 #include "Instance.hpp"
 #include "Interfaces.hpp"
-#include "Provider.hpp"
+#include "Interrupted.hpp"
+#include "ProviderNames.hpp"
 #include "TargetInfo.hpp"
 #include "common/Status.hpp"
 

@@ -5,7 +5,6 @@
 
 #include <doctest/doctest.h>
 
-#include <numeric>
 #include <vector>
 
 using namespace mxl::fabrics;
@@ -65,21 +64,20 @@ TEST_CASE("scatter-gather payload writes are cut by the iov limit and land back 
     {
         segments.push_back({memory.data() + 16 + i * 10, i % 2 == 0 ? std::size_t{6} : std::size_t{4}, nullptr});
     }
-    auto const writes = gatherWrites(segments, 4, 0x1000 + 16, 77);
+    auto const writes = gatherWrites(segments, 4, 7, 16);
     REQUIRE(writes.size() == 8);
-    std::uint64_t offset = 0x1000 + 16;
-    for (auto const& write : writes)
+    for (std::size_t i = 0; i < writes.size(); ++i)
     {
-        CHECK(write.gather.size() == 4);
-        CHECK(write.remoteAddress == offset);
-        CHECK(write.remoteKey == 77);
-        auto const total = std::accumulate(write.gather.begin(), write.gather.end(), std::size_t{0},
-                                           [](std::size_t sum, LocalSegment const& segment) { return sum + segment.length; });
-        CHECK(write.length == total);
-        CHECK_FALSE(write.carriesImmediate);
-        offset += total;
+        auto const& write = writes[i];
+        REQUIRE(write.segments.size() == 4);
+        CHECK(write.segments.front().base == segments[4 * i].base);
+        CHECK(write.remoteRegion == 7);
+        // Four ranges of 6, 4, 6 and 4 bytes each, back to back after the 16-byte header.
+        CHECK(write.length() == 20);
+        CHECK(write.remoteOffset == 16 + 20 * i);
+        CHECK_FALSE(write.immediate.has_value());
     }
     // Everything lands back to back after the header: 16 × 10 bytes.
-    CHECK(offset - 0x1000 == 16 + 16 * 10);
-    CHECK(gatherWrites(segments, 64, 0, 1).size() == 1);
+    CHECK(writes.back().remoteOffset + writes.back().length() == 16 + 16 * 10);
+    CHECK(gatherWrites(segments, 64, 0, 0).size() == 1);
 }

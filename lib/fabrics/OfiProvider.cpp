@@ -1,22 +1,30 @@
-#include "Provider.hpp"
+#include "OfiProvider.hpp"
+
+#include "ProviderNames.hpp"
+#include "TicketAddressFormat.hpp"
 
 #include <array>
-#include <cstring>
 
 namespace mxl::fabrics
 {
+    // Tickets carry libfabric's numbers; the core names them without libfabric's headers.
+    static_assert(TicketAddressFormat::Sockaddr == static_cast<TicketAddressFormat>(FI_SOCKADDR));
+    static_assert(TicketAddressFormat::SockaddrIn == static_cast<TicketAddressFormat>(FI_SOCKADDR_IN));
+    static_assert(TicketAddressFormat::SockaddrIn6 == static_cast<TicketAddressFormat>(FI_SOCKADDR_IN6));
+    static_assert(TicketAddressFormat::SockaddrIb == static_cast<TicketAddressFormat>(FI_SOCKADDR_IB));
+    static_assert(TicketAddressFormat::Str == static_cast<TicketAddressFormat>(FI_ADDR_STR));
+    static_assert(TicketAddressFormat::Efa == static_cast<TicketAddressFormat>(FI_ADDR_EFA));
+
     namespace
     {
-        constexpr std::array<ProviderTraits, 4> providers{{
+        constexpr std::array<OfiProvider, 4> providers{{
             {MXL_FABRICS_PROVIDER_TCP,
-             "tcp",
              FI_EP_MSG,
              FI_PROTO_SOCK_TCP,
              {FI_SOCKADDR_IN, FI_SOCKADDR_IN6},
              true,
              "is the address an IPv4 or IPv6 address of this host?"},
             {MXL_FABRICS_PROVIDER_VERBS,
-             "verbs",
              FI_EP_MSG,
              FI_PROTO_RDMA_CM_IB_RC,
              {FI_SOCKADDR_IN, FI_SOCKADDR_IN6},
@@ -24,14 +32,12 @@ namespace mxl::fabrics
              "no verbs interface on this host (needs an RDMA NIC with rdma-core, /dev/infiniband and the address of an "
              "RDMA-capable netdev)"},
             {MXL_FABRICS_PROVIDER_EFA,
-             "efa",
              FI_EP_RDM,
              FI_PROTO_EFA,
              {FI_ADDR_EFA, FI_ADDR_EFA},
              false,
              "no efa interface on this host (needs an AWS Elastic Fabric Adapter)"},
             {MXL_FABRICS_PROVIDER_SHM,
-             "shm",
              FI_EP_RDM,
              FI_PROTO_SHM,
              {FI_ADDR_STR, FI_ADDR_STR},
@@ -40,7 +46,12 @@ namespace mxl::fabrics
         }};
     }
 
-    ProviderTraits const* findProvider(mxlFabricsProvider provider) noexcept
+    std::string_view OfiProvider::name() const noexcept
+    {
+        return providerName(provider).value_or("");
+    }
+
+    OfiProvider const* findOfiProvider(mxlFabricsProvider provider) noexcept
     {
         for (auto const& traits : providers)
         {
@@ -52,41 +63,15 @@ namespace mxl::fabrics
         return nullptr;
     }
 
-    ProviderTraits const* findProvider(std::string_view libfabricName) noexcept
+    OfiProvider const* findOfiProvider(std::string_view libfabricName) noexcept
     {
-        for (auto const& traits : providers)
-        {
-            if (traits.name == libfabricName)
-            {
-                return &traits;
-            }
-        }
-        return nullptr;
+        auto const provider = providerFromName(libfabricName);
+        return provider ? findOfiProvider(*provider) : nullptr;
     }
 
-    std::optional<std::string_view> providerName(mxlFabricsProvider provider) noexcept
+    bool isUsable(OfiProvider const& traits, fi_info const& info) noexcept
     {
-        if (provider == MXL_FABRICS_PROVIDER_ANY)
-        {
-            return "any";
-        }
-        auto const* traits = findProvider(provider);
-        return traits != nullptr ? std::optional{traits->name} : std::nullopt;
-    }
-
-    std::optional<mxlFabricsProvider> providerFromName(std::string_view name) noexcept
-    {
-        if (name == "any")
-        {
-            return MXL_FABRICS_PROVIDER_ANY;
-        }
-        auto const* traits = findProvider(name);
-        return traits != nullptr ? std::optional{traits->provider} : std::nullopt;
-    }
-
-    bool isUsable(ProviderTraits const& traits, fi_info const& info) noexcept
-    {
-        if (info.fabric_attr == nullptr || info.fabric_attr->prov_name == nullptr || traits.name != info.fabric_attr->prov_name)
+        if (info.fabric_attr == nullptr || info.fabric_attr->prov_name == nullptr || traits.name() != info.fabric_attr->prov_name)
         {
             return false;
         }

@@ -6,7 +6,7 @@
 #include <chrono>
 #include <thread>
 
-namespace mxl::fabrics
+namespace mxl
 {
     class PollPacer
     {

@@ -1,4 +1,4 @@
-// The four providers MXL knows, how they are named and which endpoint type and addresses each one uses.
+// How libfabric serves each provider MXL knows: which endpoint type, protocol and addresses it uses, and what it can do.
 #pragma once
 
 #include <mxl/fabrics.h>
@@ -6,16 +6,13 @@
 #include <rdma/fabric.h>
 
 #include <cstdint>
-#include <optional>
 #include <string_view>
 
 namespace mxl::fabrics
 {
-    struct ProviderTraits
+    struct OfiProvider
     {
         mxlFabricsProvider provider;
-        // The API string (mxlFabricsProviderToString) and libfabric's prov_name: they are the same words.
-        std::string_view name;
         // tcp/verbs connect (FI_EP_MSG: passive endpoint, fi_connect/fi_accept); shm/efa address peers (FI_EP_RDM).
         fi_ep_type endpointType;
         std::uint32_t protocol;
@@ -25,16 +22,15 @@ namespace mxl::fabrics
         bool blockingCompletions;
         // What to tell the user when the provider is not present on this host.
         std::string_view absentHint;
+
+        // The API string (mxlFabricsProviderToString) and libfabric's prov_name: they are the same words.
+        [[nodiscard]] std::string_view name() const noexcept;
     };
 
     // NULL for ANY or values outside the enum.
-    [[nodiscard]] ProviderTraits const* findProvider(mxlFabricsProvider provider) noexcept;
-    [[nodiscard]] ProviderTraits const* findProvider(std::string_view libfabricName) noexcept;
-
-    // The API string of any valid enum value, "any" included.
-    [[nodiscard]] std::optional<std::string_view> providerName(mxlFabricsProvider provider) noexcept;
-    [[nodiscard]] std::optional<mxlFabricsProvider> providerFromName(std::string_view name) noexcept;
+    [[nodiscard]] OfiProvider const* findOfiProvider(mxlFabricsProvider provider) noexcept;
+    [[nodiscard]] OfiProvider const* findOfiProvider(std::string_view libfabricName) noexcept;
 
     // Does this fi_info describe an interface we can use for `traits` (type, protocol, address format, no FI_HMEM)?
-    [[nodiscard]] bool isUsable(ProviderTraits const& traits, fi_info const& info) noexcept;
+    [[nodiscard]] bool isUsable(OfiProvider const& traits, fi_info const& info) noexcept;
 }
