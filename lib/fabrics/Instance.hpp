@@ -29,8 +29,8 @@ namespace mxl::fabrics
         void setup(mxlFabricsTargetConfig const& config, char const* options);
         // The transport's ticket, with bounceBufferInfo for a sample flow.
         [[nodiscard]] TargetInfo ticket() const;
-        // The index of the next grain that arrived (published to local readers), or nullopt after `timeout`.
-        std::optional<std::uint64_t> readGrain(std::chrono::milliseconds timeout);
+        // The next grain that arrived (published to local readers), or nullopt after `timeout`.
+        std::optional<GrainArrival> readGrain(std::chrono::milliseconds timeout);
         // The next sample batch that arrived (committed to the flow), or nullopt after `timeout`.
         std::optional<SampleArrival> readSamples(std::chrono::milliseconds timeout);
 

@@ -72,13 +72,13 @@ namespace
         }
     }
 
-    mxlStatus readStatus(std::optional<std::uint64_t> const& index, std::uint64_t* out)
+    mxlStatus readStatus(std::optional<GrainArrival> const& arrival, std::uint64_t* out)
     {
-        if (!index)
+        if (!arrival)
         {
             return MXL_ERR_NOT_READY;
         }
-        *out = *index;
+        *out = arrival->index;
         return MXL_STATUS_OK;
     }
 
