@@ -7,6 +7,7 @@
 #include "GrainIngress.hpp"
 #include "Initiator.hpp"
 #include "SampleIngress.hpp"
+#include "TargetEvents.hpp"
 #include "TargetTransport.hpp"
 #include "common/Status.hpp"
 
@@ -54,6 +55,8 @@ namespace mxl::fabrics
 struct mxlFabricsTarget_t
 {
     mxl::fabrics::Target target;
+    // After the target: destroyed first, so that its library thread has stopped before the target goes.
+    mxl::fabrics::TargetEvents events{this};
 };
 
 struct mxlFabricsInitiator_t
