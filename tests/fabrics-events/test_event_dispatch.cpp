@@ -214,7 +214,7 @@ TEST_CASE("events: a handler is replaced, replaces itself, and is removed")
     CHECK(calls.second == 3);
 }
 
-TEST_CASE("events: ReadGrain and ReadSamples are refused while events run; stopping, starting and setting up again")
+TEST_CASE("events: ReadGrain and ReadSamples are refused while events run, work after StopEvents, and setup again stops events")
 {
     for (auto const& transport : transports())
     {

@@ -92,7 +92,7 @@ TEST_CASE("events: whole grains arrive as GRAIN_ARRIVED, in order, with their sl
     }
 }
 
-TEST_CASE("events: a grain sent in two slice ranges arrives as two events with growing validSlices; an invalid grain is flagged")
+TEST_CASE("events: a grain sent in two slice ranges arrives as two events with growing validSlices, and an invalid grain flagged")
 {
     for (auto const& transport : transports())
     {
@@ -153,7 +153,7 @@ TEST_CASE("events: poll() on the descriptor wakes when a grain lands, and the de
     }
 }
 
-TEST_CASE("events: a full queue holds the library thread back; no arrival is lost or reordered and the waits are counted")
+TEST_CASE("events: a full queue holds the library thread back without losing or reordering an arrival, and counts the waits")
 {
     for (auto const& transport : transports())
     {
