@@ -67,6 +67,11 @@ namespace mxl::bench
         return checkMxlReady(mxlFabricsInitiatorMakeProgressNonBlocking(_initiator), "mxlFabricsInitiatorMakeProgressNonBlocking");
     }
 
+    bool FabricsInitiator::progressBlocking(std::uint16_t timeoutMs)
+    {
+        return checkMxlReady(mxlFabricsInitiatorMakeProgressBlocking(_initiator, timeoutMs), "mxlFabricsInitiatorMakeProgressBlocking");
+    }
+
     std::uint64_t FabricsInitiator::invalidated() const
     {
         mxlFabricsTargetCounters counters{};

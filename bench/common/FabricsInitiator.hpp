@@ -28,6 +28,8 @@ namespace mxl::bench
 
         // Reaps completions; true when nothing is outstanding.
         bool progress();
+        // As progress, sleeping up to `timeoutMs` for a completion.
+        bool progressBlocking(std::uint16_t timeoutMs);
         // Transfers the library announced lost to the target: their source changed before the target read them.
         [[nodiscard]] std::uint64_t invalidated() const;
 

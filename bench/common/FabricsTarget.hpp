@@ -24,6 +24,11 @@ namespace mxl::bench
             return _ticket;
         }
 
+        [[nodiscard]] mxlFabricsTarget handle() const noexcept
+        {
+            return _target;
+        }
+
         // The index of the next grain that arrived complete, or nullopt after waiting about 100 ms for none.
         std::optional<std::uint64_t> readGrain();
 

@@ -10,7 +10,7 @@ namespace mxl::fabrics
     {
     }
 
-    std::uint64_t GrainIngress::arrive(std::uint32_t immediate)
+    GrainArrival GrainIngress::arrive(std::uint32_t immediate)
     {
         auto const& memory = _writer->memory;
         auto const slot = immediate & 0xFFFFu;
@@ -56,6 +56,6 @@ namespace mxl::fabrics
         {
             fail(status, "could not commit arrived grain {} (slot {}): status {}", index, slot, static_cast<int>(status));
         }
-        return index;
+        return {index, endSlice, info.totalSlices, info.flags};
     }
 }

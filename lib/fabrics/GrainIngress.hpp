@@ -10,6 +10,15 @@
 
 namespace mxl::fabrics
 {
+    // What a completion published: the grain and, from its header, how much of it is there.
+    struct GrainArrival
+    {
+        std::uint64_t index = 0;
+        std::uint16_t validSlices = 0;
+        std::uint16_t totalSlices = 0;
+        std::uint32_t flags = 0;
+    };
+
     class GrainIngress
     {
     public:
@@ -17,8 +26,8 @@ namespace mxl::fabrics
 
         // Validates the immediate data, sets the slot's validSlices, publishes the grain to local readers through the
         // public writer API (OpenGrain keeps the RMA-written header when the slot already holds that index, CommitGrain
-        // moves the head and wakes readers) and returns the grain index.
-        std::uint64_t arrive(std::uint32_t immediate);
+        // moves the head and wakes readers) and returns what it published.
+        GrainArrival arrive(std::uint32_t immediate);
 
     private:
         mxlFlowWriter _writer;

@@ -83,14 +83,14 @@ namespace mxl::fabrics
         return _ticket;
     }
 
-    std::optional<std::uint64_t> Target::readGrain(std::chrono::milliseconds timeout)
+    std::optional<GrainArrival> Target::readGrain(std::chrono::milliseconds timeout)
     {
         setUp();
         if (!ingress)
         {
             fail(MXL_ERR_INVALID_STATE, "this target's flow carries samples: read it with ReadSamples, not ReadGrain");
         }
-        return nextWellFormed<std::uint64_t>(timeout, [&](std::uint32_t immediate) { return ingress->arrive(immediate); });
+        return nextWellFormed<GrainArrival>(timeout, [&](std::uint32_t immediate) { return ingress->arrive(immediate); });
     }
 
     std::optional<SampleArrival> Target::readSamples(std::chrono::milliseconds timeout)

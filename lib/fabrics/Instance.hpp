@@ -7,6 +7,7 @@
 #include "GrainIngress.hpp"
 #include "Initiator.hpp"
 #include "SampleIngress.hpp"
+#include "TargetEvents.hpp"
 #include "TargetTransport.hpp"
 #include "common/Status.hpp"
 
@@ -30,8 +31,8 @@ namespace mxl::fabrics
         // What the last setup published: a fresh id and epoch, the transport's address and regions, and bounceBufferInfo
         // for a sample flow.
         [[nodiscard]] TargetInfo const& ticket() const noexcept;
-        // The index of the next grain that arrived (published to local readers), or nullopt after `timeout`.
-        std::optional<std::uint64_t> readGrain(std::chrono::milliseconds timeout);
+        // The next grain that arrived (published to local readers), or nullopt after `timeout`.
+        std::optional<GrainArrival> readGrain(std::chrono::milliseconds timeout);
         // The next sample batch that arrived (committed to the flow), or nullopt after `timeout`.
         std::optional<SampleArrival> readSamples(std::chrono::milliseconds timeout);
 
@@ -56,6 +57,8 @@ namespace mxl::fabrics
 struct mxlFabricsTarget_t
 {
     mxl::fabrics::Target target;
+    // After the target: destroyed first, so that its library thread has stopped before the target goes.
+    mxl::fabrics::TargetEvents events{this};
 };
 
 struct mxlFabricsInitiator_t

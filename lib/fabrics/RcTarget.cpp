@@ -123,21 +123,32 @@ namespace mxl::fabrics
         {
             return;
         }
+        // Only a connection that was reported up is reported down: one that failed while being accepted never was.
+        auto const established = std::holds_alternative<Established>(found->second);
         if (event.error != 0)
         {
             log::warn("fabrics target {}: connection {} failed: {}", _id, id, event.errorText);
             _connections.erase(found);
+            if (established)
+            {
+                reportConnection({id, false, event.errorText});
+            }
         }
         else if (event.type == FI_CONNECTED)
         {
             auto& accepting = std::get<Accepting>(found->second);
             found->second = Established{std::move(accepting.endpoint)};
             log::info("fabrics target {}: initiator connected (connection {})", _id, id);
+            reportConnection({id, true, {}});
         }
         else if (event.type == FI_SHUTDOWN)
         {
             log::info("fabrics target {}: initiator disconnected (connection {})", _id, id);
             _connections.erase(found);
+            if (established)
+            {
+                reportConnection({id, false, "the initiator closed the connection"});
+            }
         }
     }
 

@@ -7,15 +7,34 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace mxl::fabrics
 {
+    // An initiator's connection came up or went away (connection-oriented transports only).
+    struct ConnectionChange
+    {
+        std::uint64_t connectionId = 0;
+        bool connected = false;
+        // Why it went away; empty when it came up.
+        std::string reason;
+    };
+
     class TargetTransport
     {
     public:
+        using ConnectionObserver = std::function<void(ConnectionChange const&)>;
+
         virtual ~TargetTransport() = default;
+
+        // Called from inside nextArrival, on its thread; an empty observer stops the reports.
+        void observeConnections(ConnectionObserver observer)
+        {
+            _connectionObserver = std::move(observer);
+        }
 
         // Where initiators reach this target, and the ticket's number for the format of that address.
         [[nodiscard]] virtual std::vector<std::uint8_t> address() const = 0;
@@ -26,5 +45,17 @@ namespace mxl::fabrics
         // Drives connections and returns the immediate data of the next arrived transfer, waiting up to `timeout`
         // (zero: one non-blocking pass).
         virtual std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout) = 0;
+
+    protected:
+        void reportConnection(ConnectionChange const& change) const
+        {
+            if (_connectionObserver)
+            {
+                _connectionObserver(change);
+            }
+        }
+
+    private:
+        ConnectionObserver _connectionObserver;
     };
 }

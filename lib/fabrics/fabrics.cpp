@@ -1,6 +1,7 @@
-// The C API of include/mxl/fabrics.h and include/mxl/fabrics_state.h: check arguments, call the C++ object, and let
-// guard turn exceptions into statuses.
+// The C API of include/mxl/fabrics.h, include/mxl/fabrics_state.h and include/mxl/fabrics_events.h: check arguments,
+// call the C++ object, and let guard turn exceptions into statuses.
 #include <mxl/fabrics.h>
+#include <mxl/fabrics_events.h>
 #include <mxl/fabrics_state.h>
 
 #include "Instance.hpp"
@@ -72,13 +73,13 @@ namespace
         }
     }
 
-    mxlStatus readStatus(std::optional<std::uint64_t> const& index, std::uint64_t* out)
+    mxlStatus readStatus(std::optional<GrainArrival> const& arrival, std::uint64_t* out)
     {
-        if (!index)
+        if (!arrival)
         {
             return MXL_ERR_NOT_READY;
         }
-        *out = *index;
+        *out = arrival->index;
         return MXL_STATUS_OK;
     }
 
@@ -159,6 +160,7 @@ extern "C"
                      {
                          require(in_instance, "the fabrics instance");
                          require(in_target, "the target");
+                         in_target->events.refuseFromHandler();
                          destroyOwned(in_instance->targets, in_target, "target");
                          return MXL_STATUS_OK;
                      });
@@ -173,6 +175,7 @@ extern "C"
                          require(in_target, "the target");
                          require(in_config, "the target config");
                          require(out_info, "out_info");
+                         in_target->events.stop();
                          in_target->target.setup(*in_config, in_options);
                          *out_info = new mxlFabricsTargetInfo_t{in_target->target.ticket()};
                          return MXL_STATUS_OK;
@@ -191,6 +194,7 @@ extern "C"
                      {
                          require(in_target, "the target");
                          require(out_grainIndex, "out_grainIndex");
+                         in_target->events.refuseReadWhileStarted();
                          return interruptible(
                              [&]
                              { return readStatus(in_target->target.readGrain(std::chrono::milliseconds{in_timeoutMs}), out_grainIndex); });
@@ -210,6 +214,7 @@ extern "C"
                          require(in_target, "the target");
                          require(out_headIndex, "out_headIndex");
                          require(out_count, "out_count");
+                         in_target->events.refuseReadWhileStarted();
                          return interruptible(
                              [&] {
                                  return samplesStatus(in_target->target.readSamples(std::chrono::milliseconds{in_timeoutMs}), out_headIndex,
@@ -414,6 +419,85 @@ extern "C"
                      {
                          require(in_info, "the target info");
                          delete in_info;
+                         return MXL_STATUS_OK;
+                     });
+    }
+}
+
+extern "C"
+{
+    mxlStatus mxlFabricsTargetSetEventHandler(mxlFabricsTarget in_target, uint32_t in_type, mxlFabricsEventHandler in_handler,
+                                              void* in_userData)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         in_target->events.handlers().set(in_type, {in_handler, in_userData});
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetStartEvents(mxlFabricsTarget in_target, size_t in_queueCapacity, int* out_fd)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         require(out_fd, "out_fd");
+                         *out_fd = in_target->events.start(in_target->target, in_queueCapacity);
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetDispatchEvents(mxlFabricsTarget in_target, uint16_t in_timeoutMs, size_t* out_dispatched)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         require(out_dispatched, "out_dispatched");
+                         *out_dispatched = in_target->events.dispatch(std::chrono::milliseconds{in_timeoutMs});
+                         return *out_dispatched == 0 ? MXL_ERR_NOT_READY : MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetEmitEvent(mxlFabricsTarget in_target, mxlFabricsEvent const* in_event)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         require(in_event, "the event");
+                         return in_target->events.emit(*in_event) ? MXL_STATUS_OK : MXL_ERR_NOT_READY;
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetStopEvents(mxlFabricsTarget in_target)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         in_target->events.stop();
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetGetEventCounters(mxlFabricsTarget in_target, mxlFabricsEventCounters* out_counters)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         require(out_counters, "out_counters");
+                         if (out_counters->structSize < sizeof(mxlFabricsEventCounters))
+                         {
+                             fail(MXL_ERR_INVALID_ARG,
+                                  "out_counters->structSize is {}, expected at least {} (sizeof(mxlFabricsEventCounters))",
+                                  out_counters->structSize, sizeof(mxlFabricsEventCounters));
+                         }
+                         *out_counters = in_target->events.counters();
                          return MXL_STATUS_OK;
                      });
     }

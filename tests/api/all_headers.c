@@ -1,6 +1,8 @@
 /* Every public header compiles as strict C17, and the layouts C programs see match the shared-memory contract. */
 #include <mxl/dataformat.h>
 #include <mxl/fabrics.h>
+#include <mxl/fabrics_events.h>
+#include <mxl/fabrics_state.h>
 #include <mxl/flow.h>
 #include <mxl/flowinfo.h>
 #include <mxl/mxl.h>
@@ -31,6 +33,9 @@ _Static_assert(sizeof(mxlFabricsTargetConfig) == 72, "mxlFabricsTargetConfig");
 _Static_assert(offsetof(mxlFabricsTargetConfig, writer) == 64, "writer offset");
 _Static_assert(sizeof(mxlFabricsInitiatorConfig) == 72, "mxlFabricsInitiatorConfig");
 _Static_assert(MXL_ERR_UNSUPPORTED_OPERATION == 1032, "status block");
+_Static_assert(sizeof(mxlFabricsEvent) == 144, "mxlFabricsEvent");
+_Static_assert(offsetof(mxlFabricsEvent, grain) == 8, "event payload offset");
+_Static_assert(sizeof(mxlFabricsEventCounters) == 48, "mxlFabricsEventCounters");
 
 int main(void)
 {

@@ -15,16 +15,19 @@
 
 #include <fmt/format.h>
 
+#include <poll.h>
+
 #include <cerrno>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace mxl::demo
 {
     namespace
     {
-        // Long enough to keep the loop idle while nothing arrives, short enough to see a signal promptly.
-        constexpr std::uint16_t readTimeoutMs = 200;
+        // Long enough to keep the loop idle while nothing arrives, short enough to see a signal or --count promptly.
+        constexpr int pollTimeoutMs = 200;
 
         std::string formatUuid(std::uint8_t const (&id)[16])
         {
@@ -154,119 +157,139 @@ namespace mxl::demo
 
     void TargetApp::run()
     {
-        if (mxlIsDiscreteDataFormat(static_cast<int>(_config.common.format)))
-        {
-            receiveGrains();
-        }
-        else
-        {
-            receiveSamples();
-        }
+        receive(startEvents());
         _stats.printSummary();
     }
 
-    void TargetApp::receiveGrains()
+    int TargetApp::startEvents()
     {
-        bool const blocking = _interface.blocking();
+        auto* const target = _target.get();
+        for (auto const& [type, handler] : {std::pair{MXL_FABRICS_EVENT_GRAIN_ARRIVED, &TargetApp::onGrain},
+                                            std::pair{MXL_FABRICS_EVENT_SAMPLES_ARRIVED, &TargetApp::onSamples},
+                                            std::pair{MXL_FABRICS_EVENT_ARRIVAL_LOST, &TargetApp::onLost},
+                                            std::pair{MXL_FABRICS_EVENT_TARGET_FAILED, &TargetApp::onFailure}})
+        {
+            if (auto const status = ::mxlFabricsTargetSetEventHandler(target, type, handler, this); status != MXL_STATUS_OK)
+            {
+                tools::runtimeFailure("cannot set the target's event handler of type {} (mxlStatus {})", static_cast<int>(type),
+                                      static_cast<int>(status));
+            }
+        }
+        int eventFd = -1;
+        if (auto const status = ::mxlFabricsTargetStartEvents(target, 0, &eventFd); status != MXL_STATUS_OK)
+        {
+            tools::runtimeFailure("cannot start the target's events (mxlStatus {})", static_cast<int>(status));
+        }
+        return eventFd;
+    }
+
+    void TargetApp::receive(int eventFd)
+    {
+        bool const grains = mxlIsDiscreteDataFormat(static_cast<int>(_config.common.format));
+        pollfd events{eventFd, POLLIN, 0};
         while (!done())
         {
             _stats.printIfDue();
-            std::uint64_t grainIndex = 0;
-            auto const status = blocking ? ::mxlFabricsTargetReadGrain(_target.get(), readTimeoutMs, &grainIndex)
-                                         : ::mxlFabricsTargetReadGrainNonBlocking(_target.get(), &grainIndex);
-            if (status == MXL_STATUS_OK)
+            auto const ready = ::poll(&events, 1, pollTimeoutMs);
+            if (ready < 0 && errno != EINTR)
             {
-                account(grainIndex);
+                tools::runtimeFailure("waiting for the target's events failed: {}", std::strerror(errno));
             }
-            else if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+            if (ready > 0)
             {
-                // The slot was rewritten before this loop read it (the library logged which grain): that grain is lost.
-                _stats.grainsLost(1);
+                std::size_t dispatched = 0;
+                if (auto const status = ::mxlFabricsTargetDispatchEvents(_target.get(), 0, &dispatched);
+                    status != MXL_STATUS_OK && status != MXL_ERR_NOT_READY)
+                {
+                    tools::runtimeFailure("dispatching the target's events failed (mxlStatus {})", static_cast<int>(status));
+                }
             }
-            else if (status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
+            if (_readFailure)
             {
-                tools::runtimeFailure("reading grains from the fabric failed (mxlStatus {})", static_cast<int>(status));
+                tools::runtimeFailure("reading {} from the fabric failed (mxlStatus {})", grains ? "grains" : "samples",
+                                      static_cast<int>(*_readFailure));
             }
         }
+    }
+
+    // Once --count grains are in, later events are not accounted, as the reading loop would not have read them.
+    void TargetApp::onGrain(mxlFabricsTarget, mxlFabricsEvent const* event, void* userData)
+    {
+        auto& app = *static_cast<TargetApp*>(userData);
+        if (!app.done())
+        {
+            app.account(event->grain);
+        }
+    }
+
+    void TargetApp::onSamples(mxlFabricsTarget, mxlFabricsEvent const* event, void* userData)
+    {
+        auto& app = *static_cast<TargetApp*>(userData);
+        if (!app.done())
+        {
+            app.account(event->samples);
+        }
+    }
+
+    // A grain's slot or a batch's bounce-buffer entry was rewritten before the target read it (the library logged
+    // which): that one is lost, the next one is not.
+    void TargetApp::onLost(mxlFabricsTarget, mxlFabricsEvent const*, void* userData)
+    {
+        auto& app = *static_cast<TargetApp*>(userData);
+        if (!app.done())
+        {
+            app._stats.grainsLost(1);
+        }
+    }
+
+    void TargetApp::onFailure(mxlFabricsTarget, mxlFabricsEvent const* event, void* userData)
+    {
+        static_cast<TargetApp*>(userData)->_readFailure = event->problem.status;
     }
 
     // The library has already published the grain to local readers (validSlices from the transfer, head index, wake-up),
     // so the SDK demo's OpenGrain + CommitGrain would only repeat that; this only looks at what arrived.
-    void TargetApp::account(std::uint64_t grainIndex)
+    void TargetApp::account(mxlFabricsGrainArrival const& arrival)
     {
-        mxlGrainInfo info{};
-        std::uint8_t* payload = nullptr;
-        if (auto const status =
-                ::mxlFlowReaderGetGrainSliceNonBlocking(_reader.get(), grainIndex, MXL_GRAIN_VALID_SLICES_ANY, &info, &payload);
-            status != MXL_STATUS_OK)
+        if (!_grain.any || arrival.index != _grain.index)
         {
-            // Already overwritten by a later grain: the ring is short and this loop was slow; count it as whole.
-            log::debug("grain {} arrived but is no longer readable (mxlStatus {})", grainIndex, static_cast<int>(status));
-            info.validSlices = info.totalSlices = 0;
-        }
-
-        if (!_grain.any || grainIndex != _grain.index)
-        {
-            if (_grain.any && grainIndex > _grain.index + 1)
+            if (_grain.any && arrival.index > _grain.index + 1)
             {
-                _stats.grainsLost(grainIndex - _grain.index - 1);
+                _stats.grainsLost(arrival.index - _grain.index - 1);
             }
-            _grain = GrainProgress{grainIndex, 0, false, true};
+            _grain = GrainProgress{arrival.index, 0, false, true};
         }
-        if (info.validSlices > _grain.validSlices)
+        if (arrival.validSlices > _grain.validSlices)
         {
-            _stats.bytesMoved((info.validSlices - _grain.validSlices) * bytesPerSlice(_config));
-            _grain.validSlices = info.validSlices;
+            _stats.bytesMoved((arrival.validSlices - _grain.validSlices) * bytesPerSlice(_config));
+            _grain.validSlices = arrival.validSlices;
         }
-        bool const invalid = (info.flags & MXL_GRAIN_FLAG_INVALID) != 0;
-        log::debug("grain {} slices {}/{} bytes {}{}", grainIndex, info.validSlices, info.totalSlices,
-                   info.validSlices * bytesPerSlice(_config), invalid ? " (invalid)" : "");
-        if (!_grain.completed && (invalid || info.validSlices >= info.totalSlices))
+        bool const invalid = (arrival.flags & MXL_GRAIN_FLAG_INVALID) != 0;
+        log::debug("grain {} slices {}/{} bytes {}{}", arrival.index, arrival.validSlices, arrival.totalSlices,
+                   arrival.validSlices * bytesPerSlice(_config), invalid ? " (invalid)" : "");
+        if (!_grain.completed && (invalid || arrival.validSlices >= arrival.totalSlices))
         {
             _grain.completed = true;
             _stats.grainCompleted();
         }
     }
 
-    void TargetApp::receiveSamples()
+    // The library copied the batch into the flow and committed it: local readers already see it.
+    void TargetApp::account(mxlFabricsSamplesArrival const& arrival)
     {
-        std::uint64_t expectedHead = 0;
-        while (!done())
+        if (_expectedHead != 0 && arrival.headIndex != _expectedHead)
         {
-            _stats.printIfDue();
-            std::uint64_t headIndex = 0;
-            std::size_t count = 0;
-            auto const status = ::mxlFabricsTargetReadSamples(_target.get(), readTimeoutMs, &headIndex, &count);
-            if (status == MXL_ERR_NOT_READY || status == MXL_ERR_INTERRUPTED)
-            {
-                continue;
-            }
-            if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
-            {
-                // An initiator overwrote a bounce-buffer entry before this loop read it (the library logged which); the
-                // batch is gone, the next one is not.
-                _stats.grainsLost(1);
-                continue;
-            }
-            if (status != MXL_STATUS_OK)
-            {
-                tools::runtimeFailure("reading samples from the fabric failed (mxlStatus {})", static_cast<int>(status));
-            }
-            if (expectedHead != 0 && headIndex != expectedHead)
-            {
-                _stats.grainsLost(1);
-            }
-            expectedHead = headIndex + count;
-            mxlWrappedMultiBufferSlice slices{};
-            std::uint64_t bytes = 0;
-            if (::mxlFlowReaderGetSamplesNonBlocking(_reader.get(), headIndex, count, &slices) == MXL_STATUS_OK)
-            {
-                bytes = (slices.base.fragments[0].size + slices.base.fragments[1].size) * slices.count;
-            }
-            log::debug("samples up to {} count {} bytes {}", headIndex, count, bytes);
-            // The library copied the batch into the flow and committed it: local readers already see it.
-            _stats.bytesMoved(bytes);
-            _stats.grainCompleted();
+            _stats.grainsLost(1);
         }
+        _expectedHead = arrival.headIndex + arrival.count;
+        mxlWrappedMultiBufferSlice slices{};
+        std::uint64_t bytes = 0;
+        if (::mxlFlowReaderGetSamplesNonBlocking(_reader.get(), arrival.headIndex, arrival.count, &slices) == MXL_STATUS_OK)
+        {
+            bytes = (slices.base.fragments[0].size + slices.base.fragments[1].size) * slices.count;
+        }
+        log::debug("samples up to {} count {} bytes {}", arrival.headIndex, arrival.count, bytes);
+        _stats.bytesMoved(bytes);
+        _stats.grainCompleted();
     }
 }

@@ -8,9 +8,11 @@
 
 #include <FabricsInstance.hpp>
 
+#include <mxl/fabrics_events.h>
 #include <mxl/flowinfo.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace mxl::demo
@@ -44,19 +46,31 @@ namespace mxl::demo
         FlowWriter _writer;
         mxlFlowConfigInfo _config{};
         std::string _flowId;
-        // A reader of our own flow to see what each completion delivered (slices, flags) without touching it.
+        // A reader of our own flow to measure the bytes of each sample batch without touching it.
         FlowReader _reader;
         ChosenInterface _interface;
         FabricsTarget _target;
         TargetInfo _targetInfo;
         TransferStats _stats{TransferStats::Role::Target};
         GrainProgress _grain;
+        // Where the next sample batch should start; 0 before the first.
+        std::uint64_t _expectedHead = 0;
+        // A failure a handler saw, thrown by the loop: a handler cannot throw through the C API.
+        std::optional<mxlStatus> _readFailure;
 
         void createFlow(DemoOptions const& options);
         void setUpTarget(std::string const& ticketFile);
-        void receiveGrains();
-        void receiveSamples();
-        void account(std::uint64_t grainIndex);
+        // Starts the target's events and returns their descriptor.
+        int startEvents();
+        void receive(int eventFd);
+        void account(mxlFabricsGrainArrival const& arrival);
+        void account(mxlFabricsSamplesArrival const& arrival);
         [[nodiscard]] bool done() const;
+
+        // Event handlers; `userData` is the app.
+        static void onGrain(mxlFabricsTarget target, mxlFabricsEvent const* event, void* userData);
+        static void onSamples(mxlFabricsTarget target, mxlFabricsEvent const* event, void* userData);
+        static void onLost(mxlFabricsTarget target, mxlFabricsEvent const* event, void* userData);
+        static void onFailure(mxlFabricsTarget target, mxlFabricsEvent const* event, void* userData);
     };
 }

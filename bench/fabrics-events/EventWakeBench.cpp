@@ -1,0 +1,389 @@
+// mxl-fabrics-events-bench: what it costs an application to be told of arrivals by a target's events
+// (include/mxl/fabrics_events.h) instead of waiting in ReadGrain. Two tables, each with its baseline from the same run:
+// the wake of a thread blocked in poll() on the event descriptor (an emitted event, dispatched to its handler) beside a
+// plain futex wake and a raw eventfd wake; and a grain's arrival over tcp loopback seen through events beside the same
+// arrival seen by a thread blocked in mxlFabricsTargetReadGrain.
+#include <mxl/fabrics.h>
+#include <mxl/fabrics_events.h>
+#include <mxl/flow.h>
+
+#include "CheckMxlStatus.hpp"
+#include "CpuPlacement.hpp"
+#include "FabricsInitiator.hpp"
+#include "FabricsTarget.hpp"
+#include "MxlEnd.hpp"
+#include "Percentiles.hpp"
+#include "TemporaryDomains.hpp"
+
+#include <fmt/format.h>
+
+#include <linux/futex.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace
+{
+    using mxl::bench::Percentiles;
+    using mxl::bench::Placement;
+
+    constexpr char const* flowId = "6c0e3b9a-2f41-4d7e-8a15-9b3c7d2e4f60";
+    constexpr std::uint64_t firstGrain = 1000;
+    constexpr std::uint32_t wakeType = MXL_FABRICS_EVENT_USER;
+
+    // A small video flow: the transfer itself stays short, so the wake is a visible part of the arrival.
+    std::string flowDefinition()
+    {
+        return fmt::format(R"({{"id":"{}","format":"urn:x-nmos:format:video","label":"mxl-fabrics-events-bench",)"
+                           R"("tags":{{"urn:x-nmos:tag:grouphint/v1.0":["mxl-fabrics-events-bench:Video"]}},)"
+                           R"("media_type":"video/v210","grain_rate":{{"numerator":50,"denominator":1}},)"
+                           R"("frame_width":320,"frame_height":180,"interlace_mode":"progressive"}})",
+                           flowId);
+    }
+
+    std::uint64_t monotonicNs()
+    {
+        timespec now{};
+        ::clock_gettime(CLOCK_MONOTONIC, &now);
+        return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000ULL + static_cast<std::uint64_t>(now.tv_nsec);
+    }
+
+    void waitReadable(int fd)
+    {
+        pollfd entry{fd, POLLIN, 0};
+        while (::poll(&entry, 1, -1) < 0)
+        {
+            if (errno != EINTR)
+            {
+                throw std::runtime_error{fmt::format("poll failed: {}", std::strerror(errno))};
+            }
+        }
+    }
+
+    // `iterations` wakes of a waiter thread on placement.readerCpu by this thread on placement.writerCpu: the waker waits
+    // until the waiter announced sample i and gives it time to fall asleep, stamps, and calls wake(i); the sample is the
+    // time from the stamp to the return of block(i).
+    Percentiles measureWakes(Placement placement, int iterations, std::function<void(int)> const& block,
+                             std::function<void(int)> const& wake)
+    {
+        std::atomic<int> waitingFor{-1};
+        std::atomic<std::uint64_t> stampNs{0};
+        std::vector<std::uint64_t> latencies(static_cast<std::size_t>(iterations));
+        std::thread waiter{[&]
+                           {
+                               mxl::bench::pinToCpu(placement.readerCpu);
+                               for (int i = 0; i < iterations; ++i)
+                               {
+                                   waitingFor.store(i, std::memory_order_release);
+                                   block(i);
+                                   latencies[static_cast<std::size_t>(i)] = monotonicNs() - stampNs.load(std::memory_order_acquire);
+                               }
+                           }};
+        mxl::bench::pinToCpu(placement.writerCpu);
+        for (int i = 0; i < iterations; ++i)
+        {
+            while (waitingFor.load(std::memory_order_acquire) != i)
+            {
+                std::this_thread::yield();
+            }
+            std::this_thread::sleep_for(std::chrono::microseconds{300});
+            stampNs.store(monotonicNs(), std::memory_order_release);
+            wake(i);
+        }
+        waiter.join();
+        return mxl::bench::percentiles(std::move(latencies));
+    }
+
+    Percentiles futexWakes(Placement placement, int iterations)
+    {
+        std::atomic<std::uint32_t> word{0};
+        auto* const address = reinterpret_cast<std::uint32_t*>(&word);
+        return measureWakes(
+            placement, iterations,
+            [&](int i)
+            {
+                for (auto seen = word.load(std::memory_order_acquire); seen != static_cast<std::uint32_t>(i + 1);
+                     seen = word.load(std::memory_order_acquire))
+                {
+                    ::syscall(SYS_futex, address, FUTEX_WAIT_PRIVATE, seen, nullptr, nullptr, 0);
+                }
+            },
+            [&](int i)
+            {
+                word.store(static_cast<std::uint32_t>(i + 1), std::memory_order_release);
+                ::syscall(SYS_futex, address, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
+            });
+    }
+
+    Percentiles eventfdWakes(Placement placement, int iterations)
+    {
+        auto const fd = ::eventfd(0, EFD_CLOEXEC);
+        if (fd < 0)
+        {
+            throw std::runtime_error{fmt::format("eventfd failed: {}", std::strerror(errno))};
+        }
+        auto const result = measureWakes(
+            placement, iterations,
+            [&](int)
+            {
+                waitReadable(fd);
+                std::uint64_t count = 0;
+                if (::read(fd, &count, sizeof(count)) != static_cast<ssize_t>(sizeof(count)))
+                {
+                    throw std::runtime_error{fmt::format("reading the eventfd failed: {}", std::strerror(errno))};
+                }
+            },
+            [&](int)
+            {
+                std::uint64_t const one = 1;
+                if (::write(fd, &one, sizeof(one)) != static_cast<ssize_t>(sizeof(one)))
+                {
+                    throw std::runtime_error{fmt::format("writing the eventfd failed: {}", std::strerror(errno))};
+                }
+            });
+        ::close(fd);
+        return result;
+    }
+
+    void ignoreEvent(mxlFabricsTarget, mxlFabricsEvent const*, void*) {}
+
+    // An idle tcp target's events: the waker emits a user event, the waiter polls the descriptor and dispatches it.
+    Percentiles eventWakes(mxlFabricsTarget target, int fd, Placement placement, int iterations)
+    {
+        mxl::bench::checkMxlStatus(mxlFabricsTargetSetEventHandler(target, wakeType, &ignoreEvent, nullptr),
+                                   "mxlFabricsTargetSetEventHandler");
+        return measureWakes(
+            placement, iterations,
+            [&](int)
+            {
+                waitReadable(fd);
+                std::size_t dispatched = 0;
+                mxl::bench::checkMxlStatus(mxlFabricsTargetDispatchEvents(target, 0, &dispatched), "mxlFabricsTargetDispatchEvents");
+            },
+            [&](int)
+            {
+                mxlFabricsEvent event{};
+                event.structSize = sizeof(event);
+                event.type = wakeType;
+                mxl::bench::checkMxlStatus(mxlFabricsTargetEmitEvent(target, &event), "mxlFabricsTargetEmitEvent");
+            });
+    }
+
+    // The two ends of one tcp loopback link in fresh domains, the grains' send times, and the arrival latencies.
+    struct ArrivalRun
+    {
+        mxl::bench::TemporaryDomains domains{"mxl-fabrics-events-bench", 1'000'000'000};
+        mxl::bench::MxlEnd targetEnd{domains.target(), flowDefinition(), nullptr};
+        mxl::bench::MxlEnd initiatorEnd{domains.initiator(), flowDefinition(), nullptr};
+        mxl::bench::FabricsTarget target{targetEnd, "tcp", 64};
+        std::vector<std::atomic<std::uint64_t>> sentNs;
+        std::vector<std::uint64_t> latencies;
+        std::atomic<std::uint64_t> arrived{0};
+        std::atomic<bool> stopping{false};
+
+        explicit ArrivalRun(int grains)
+            : sentNs(static_cast<std::size_t>(grains))
+        {
+            latencies.reserve(sentNs.size());
+        }
+
+        // On the application's thread, as each grain arrives.
+        void record(std::uint64_t index)
+        {
+            auto const now = monotonicNs();
+            latencies.push_back(now - sentNs[index - firstGrain].load(std::memory_order_acquire));
+            arrived.fetch_add(1, std::memory_order_release);
+            arrived.notify_one();
+        }
+
+        static void onGrain(mxlFabricsTarget, mxlFabricsEvent const* event, void* run)
+        {
+            if (event->grain.validSlices == event->grain.totalSlices)
+            {
+                static_cast<ArrivalRun*>(run)->record(event->grain.index);
+            }
+        }
+
+        // Sends every grain once the application thread (started by the caller) is idle again, and waits for its arrival.
+        Percentiles send()
+        {
+            mxl::bench::FabricsInitiator initiator{initiatorEnd, flowId, "tcp", std::nullopt, target.ticket()};
+            for (std::size_t i = 0; i < sentNs.size(); ++i)
+            {
+                auto const index = firstGrain + i;
+                mxlGrainInfo info{};
+                std::uint8_t* payload = nullptr;
+                mxl::bench::checkMxlStatus(mxlFlowWriterOpenGrain(initiatorEnd.writer(), index, &info, &payload), "mxlFlowWriterOpenGrain");
+                std::memset(payload, static_cast<int>(i & 0xFF), info.grainSize);
+                info.validSlices = info.totalSlices;
+                mxl::bench::checkMxlStatus(mxlFlowWriterCommitGrain(initiatorEnd.writer(), &info), "mxlFlowWriterCommitGrain");
+                // Long enough for the application (and the library thread) to be asleep in their waits again.
+                std::this_thread::sleep_for(std::chrono::milliseconds{2});
+                sentNs[i].store(monotonicNs(), std::memory_order_release);
+                while (!initiator.transferGrain(index, info.totalSlices))
+                {
+                    initiator.progressBlocking(1);
+                }
+                while (!initiator.progressBlocking(10))
+                {
+                }
+                for (auto seen = arrived.load(std::memory_order_acquire); seen < i + 1; seen = arrived.load(std::memory_order_acquire))
+                {
+                    arrived.wait(seen, std::memory_order_acquire);
+                }
+            }
+            stopping = true;
+            return mxl::bench::percentiles(latencies);
+        }
+    };
+
+    // Runs `application` in a thread of its own while `run` sends its grains; the thread ends once they all arrived.
+    Percentiles sendWhile(ArrivalRun& run, std::function<void()> const& application)
+    {
+        std::thread worker{application};
+        struct Joined
+        {
+            std::thread& joinee;
+            ArrivalRun& stopped;
+
+            ~Joined()
+            {
+                stopped.stopping = true;
+                joinee.join();
+            }
+        } const joined{worker, run};
+        return run.send();
+    }
+
+    Percentiles arrivalsThroughReadGrain(int grains)
+    {
+        ArrivalRun run{grains};
+        return sendWhile(run,
+                         [&]
+                         {
+                             while (!run.stopping)
+                             {
+                                 if (auto const index = run.target.readGrain())
+                                 {
+                                     run.record(*index);
+                                 }
+                             }
+                         });
+    }
+
+    Percentiles arrivalsThroughEvents(int grains)
+    {
+        ArrivalRun run{grains};
+        auto const target = run.target.handle();
+        mxl::bench::checkMxlStatus(mxlFabricsTargetSetEventHandler(target, MXL_FABRICS_EVENT_GRAIN_ARRIVED, &ArrivalRun::onGrain, &run),
+                                   "mxlFabricsTargetSetEventHandler");
+        int fd = -1;
+        mxl::bench::checkMxlStatus(mxlFabricsTargetStartEvents(target, 0, &fd), "mxlFabricsTargetStartEvents");
+        return sendWhile(run,
+                         [&]
+                         {
+                             pollfd entry{fd, POLLIN, 0};
+                             while (!run.stopping)
+                             {
+                                 if (::poll(&entry, 1, 100) > 0)
+                                 {
+                                     std::size_t dispatched = 0;
+                                     static_cast<void>(mxlFabricsTargetDispatchEvents(target, 0, &dispatched));
+                                 }
+                             }
+                         });
+    }
+
+    int parseCount(int argc, char** argv, char const* name, int fallback)
+    {
+        for (int i = 1; i + 1 < argc; ++i)
+        {
+            if (std::strcmp(argv[i], name) == 0)
+            {
+                auto const value = std::atoi(argv[i + 1]);
+                if (value <= 0)
+                {
+                    throw std::runtime_error{fmt::format("{} needs a positive count, not '{}'", name, argv[i + 1])};
+                }
+                return value;
+            }
+        }
+        return fallback;
+    }
+}
+
+int main(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i)
+    {
+        if (std::strcmp(argv[i], "-h") == 0 || std::strcmp(argv[i], "--help") == 0)
+        {
+            fmt::print("usage: mxl-fabrics-events-bench [--wakes N] [--grains N]\n"
+                       "  --wakes N   wake samples per row and placement (default 2000)\n"
+                       "  --grains N  grains sent over tcp loopback per arrival row (default 500)\n"
+                       "Prints markdown tables; every mxl figure sits beside its baseline from the same run.\n");
+            return 0;
+        }
+    }
+    try
+    {
+        auto const wakes = parseCount(argc, argv, "--wakes", 2000);
+        auto const grains = parseCount(argc, argv, "--grains", 500);
+
+        // Before any thread is pinned: the library threads are not placed by this bench.
+        auto const readGrain = arrivalsThroughReadGrain(grains);
+        auto const events = arrivalsThroughEvents(grains);
+        fmt::print("## Grain arrival to the application, tcp loopback, 320x180 v210, {} grains per row, threads unpinned\n\n", grains);
+        fmt::print("| application waits in | transfer → application median / p99 (µs) | median vs ReadGrain |\n|---|---|---|\n");
+        fmt::print("| mxlFabricsTargetReadGrain, a thread of its own (baseline) | {:.1f} / {:.1f} | 1.00x |\n", readGrain.medianUs,
+                   readGrain.p99Us);
+        fmt::print("| poll() on the event descriptor, then DispatchEvents | {:.1f} / {:.1f} | {:.2f}x |\n", events.medianUs, events.p99Us,
+                   events.medianUs / readGrain.medianUs);
+
+        mxl::bench::TemporaryDomains domains{"mxl-fabrics-events-bench", 200'000'000};
+        mxl::bench::MxlEnd end{domains.target(), flowDefinition(), nullptr};
+        mxl::bench::FabricsTarget idle{end, "tcp", 64};
+        int fd = -1;
+        mxl::bench::checkMxlStatus(mxlFabricsTargetStartEvents(idle.handle(), 0, &fd), "mxlFabricsTargetStartEvents");
+
+        std::vector<Placement> placements{{0, 0}};
+        if (mxl::bench::onlineCpuCount() > 1)
+        {
+            placements.push_back({0, 1});
+        }
+        fmt::print("\n## Wake of a thread blocked in a wait, in-process ({} samples per row)\n\n", wakes);
+        fmt::print("| placement | futex wake (baseline) median / p99 (µs) | eventfd write → poll() median / p99 (µs) | "
+                   "EmitEvent → poll() → DispatchEvents → handler median / p99 (µs) | events vs futex median |\n");
+        fmt::print("|---|---|---|---|---|\n");
+        for (auto const& placement : placements)
+        {
+            auto const futexWake = futexWakes(placement, wakes);
+            auto const eventfdWake = eventfdWakes(placement, wakes);
+            auto const eventWake = eventWakes(idle.handle(), fd, placement, wakes);
+            fmt::print("| {} | {:.1f} / {:.1f} | {:.1f} / {:.1f} | {:.1f} / {:.1f} | {:.2f}x |\n", placement.describe(), futexWake.medianUs,
+                       futexWake.p99Us, eventfdWake.medianUs, eventfdWake.p99Us, eventWake.medianUs, eventWake.p99Us,
+                       eventWake.medianUs / futexWake.medianUs);
+        }
+    }
+    catch (std::exception const& e)
+    {
+        fmt::print(stderr, "mxl-fabrics-events-bench: {}\n", e.what());
+        return 1;
+    }
+    return 0;
+}
