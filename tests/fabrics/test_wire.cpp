@@ -95,7 +95,7 @@ TEST_CASE("a full grain's payload is one write of every plane, without the heade
     CHECK(geometry.payloadRanges(0, 1080) == std::vector<GrainRange>{{8192, 1080 * 7680}});
 }
 
-TEST_CASE("slice ranges write each plane; the header travels only as the commit")
+TEST_CASE("slice ranges write each plane, and the header travels only as the commit")
 {
     auto const geometry = v210a();
     auto const keyBase = std::size_t{8192 + 1080 * 5120};

@@ -156,7 +156,7 @@ TEST_CASE("mxl-info refuses bad input with a documented exit status and a messag
     CHECK(contains(unknownOption.output, "frobnicate"));
 }
 
-TEST_CASE("mxl-info --help explains every option and the exit status; --version names both versions")
+TEST_CASE("mxl-info --help explains every option and the exit status, and --version names both versions")
 {
     auto const help = runTool(mxlInfoPath(), {"--help"});
     CHECK(help.exitCode == 0);

@@ -56,7 +56,7 @@ namespace
     constexpr char const* goneFlowId = "0e6f4a57-1b39-4a8e-9d07-3c5b2a1f9e88";
 }
 
-TEST_CASE("mxl-info shows the services of each flow from their status files; old or orphaned files show as stale")
+TEST_CASE("mxl-info shows the services of each flow from their status files, and old or orphaned files show as stale")
 {
     TempDomain const domain{"tools-info-services"};
     RunningSource source{domain.path(), {"-v", toolTestData("video_v210_100x60p25.json").string()}, 1};

@@ -180,7 +180,7 @@ TEST_CASE("mxl-test-source: v210a, audio and data flows at once, each matching i
     }
 }
 
-TEST_CASE("mxl-test-source: --prerendered paints each video ring slot once and then only commits; audio is still the tone")
+TEST_CASE("mxl-test-source: --prerendered paints each video ring slot once and then only commits, and audio is still the tone")
 {
     TempDomain const domain{"tools-prerendered"};
     mxlRational const videoRate{25, 1};
