@@ -59,6 +59,9 @@ namespace mxl::test
         }
 
     private:
+        // Whether the slot of grain `_next` no longer holds what `read` said (it is being, or was, written again).
+        [[nodiscard]] bool slotMovedOn(mxlGrainInfo const& read) const;
+
         mxlInstance _instance = nullptr;
         mxlFlowReader _reader = nullptr;
         std::uint64_t _next = 0;
