@@ -18,7 +18,7 @@ namespace mxl::fabrics
         void connect(TargetLink& link) override;
         void disconnect(TargetLink& link) noexcept override;
         void pollEvents() override;
-        std::optional<Completion> wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline) override;
+        std::optional<WriteCompletion> wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline) override;
         Endpoint& endpointOf(TargetLink& link) override;
 
         [[nodiscard]] bool reportsNoTargets() const noexcept override
@@ -26,6 +26,7 @@ namespace mxl::fabrics
             return true;
         }
 
+        // Hands a connection event of one of its endpoints to the initiator's decisions.
         void handle(Event const& event);
     };
 }

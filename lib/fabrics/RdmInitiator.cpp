@@ -1,5 +1,6 @@
 #include "RdmInitiator.hpp"
 
+#include "OfiWriteCompletion.hpp"
 #include "ShmRegion.hpp"
 
 #include "common/Status.hpp"
@@ -112,11 +113,12 @@ namespace mxl::fabrics
         return std::nullopt;
     }
 
-    std::optional<Completion> RdmInitiator::wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline)
+    std::optional<WriteCompletion> RdmInitiator::wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline)
     {
         if (_completions.waitable())
         {
-            return _completions.readBlocking(std::clamp(timeout, std::chrono::milliseconds{1}, std::chrono::milliseconds{50}));
+            return writeCompletionOf(
+                _completions.readBlocking(std::clamp(timeout, std::chrono::milliseconds{1}, std::chrono::milliseconds{50})));
         }
         pacer.pause(deadline);
         return std::nullopt;

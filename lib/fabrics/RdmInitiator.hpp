@@ -29,7 +29,7 @@ namespace mxl::fabrics
         // live, and for other providers.
         [[nodiscard]] std::optional<std::string> endedTarget(TargetLink& link);
 
-        std::optional<Completion> wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline) override;
+        std::optional<WriteCompletion> wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline) override;
 
         Endpoint& endpointOf(TargetLink& link) override;
 
