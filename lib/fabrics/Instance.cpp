@@ -1,5 +1,6 @@
 #include "Instance.hpp"
 
+#include "InterfaceChecks.hpp"
 #include "OfiTarget.hpp"
 #include "RcInitiator.hpp"
 #include "RdmInitiator.hpp"
@@ -38,6 +39,7 @@ namespace mxl::fabrics
         auto const& memory = memoryOf(config.writer);
         auto const sampleFlow = carriesSamples(memory);
         auto const geometry = sampleFlow ? std::nullopt : std::optional<GrainGeometry>{GrainGeometry::of(memory, "target")};
+        checkInterfaceConfig(config.interface);
         auto selected = selectInterface(config.interface, Role::Target);
         auto const provider = selected.traits->provider;
 
@@ -154,6 +156,7 @@ namespace mxl::fabrics
     {
         auto const parsed = SetupOptions::parse(options);
         auto const& memory = memoryOf(config.reader);
+        checkInterfaceConfig(config.interface);
         auto selected = selectInterface(config.interface, Role::Initiator);
         auto const depth = parsed.cqDepth.value_or(0);
         if (selected.traits->endpointType == FI_EP_MSG)
