@@ -33,9 +33,9 @@ namespace mxl::fabrics
             return std::max<std::size_t>(requested, std::max<std::size_t>(64, info.tx_attr->size * 4));
         }
 
-        std::size_t maxMessageBytes(fi_info const& info, mxlFabricsInterfaceCaps const& caps)
+        std::size_t maxMessageBytes(DomainInfo const& reported, mxlFabricsInterfaceCaps const& caps)
         {
-            auto limit = info.ep_attr->max_msg_size;
+            auto limit = reported.maxMessageBytes;
             if (caps.maxMessageSize != 0)
             {
                 limit = std::min<std::uint64_t>(limit, caps.maxMessageSize);
@@ -44,14 +44,13 @@ namespace mxl::fabrics
         }
     }
 
-    Initiator::Initiator(SelectedInterface selected, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth)
-        : _info{std::move(selected.info)}
-        , _traits{*selected.traits}
-        , _fabric{_info}
-        , _domain{_fabric, _info}
-        , _completions{_domain, initiatorCqDepth(*_info.get(), cqDepth), selected.traits->blockingCompletions}
-        , _egress{_domain, memory, *_info.get(), maxMessageBytes(*_info.get(), caps)}
-        , _orderedWrites{selected.orderedWrites}
+    Initiator::Initiator(std::unique_ptr<OfiDomain> opened, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps,
+                         std::size_t cqDepth)
+        : _opened{std::move(opened)}
+        , _traits{_opened->traits}
+        , _completions{_opened->domain, initiatorCqDepth(*_opened->info.get(), cqDepth), _opened->reported.canWait}
+        , _egress{_opened->domain, memory, _opened->reported.maxGatherSegments, maxMessageBytes(_opened->reported, caps)}
+        , _orderedWrites{_opened->reported.orderedWrites}
     {
     }
 
@@ -629,7 +628,8 @@ namespace mxl::fabrics
                 return std::exchange(link->pendingError, std::nullopt).value();
             }
         }
-        if (_links.empty() && reportsNoTargets())
+        // Connection-oriented: an initiator with no targets left reports MXL_ERR_INTERRUPTED, as in the reference.
+        if (_links.empty() && !_opened->reported.connectionless)
         {
             return MXL_ERR_INTERRUPTED;
         }

@@ -7,7 +7,7 @@
 #include "CompletionQueue.hpp"
 #include "ConnectionEvent.hpp"
 #include "FlowEgress.hpp"
-#include "InterfaceSelection.hpp"
+#include "OfiDomain.hpp"
 #include "TargetLink.hpp"
 #include "WriteCompletion.hpp"
 #include "common/PollPacer.hpp"
@@ -35,12 +35,10 @@ namespace mxl::fabrics
         [[nodiscard]] TargetLink const& link(std::uint64_t targetId) const;
 
     protected:
-        Initiator(SelectedInterface selected, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth);
+        Initiator(std::unique_ptr<OfiDomain> opened, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth);
 
-        Info _info;
+        std::unique_ptr<OfiDomain> _opened;
         OfiProvider const& _traits;
-        Fabric _fabric;
-        Domain _domain;
         CompletionQueue _completions;
         // Destroyed by the derived classes first: links own endpoints bound to their queues.
         std::vector<std::unique_ptr<TargetLink>> _links;
@@ -80,8 +78,6 @@ namespace mxl::fabrics
         // Sleep until something may have happened, at most `timeout`; returns a completion if one was consumed.
         virtual std::optional<WriteCompletion> wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline) = 0;
         [[nodiscard]] virtual Endpoint& endpointOf(TargetLink& link) = 0;
-        // Connection-oriented: an initiator with no targets left reports MXL_ERR_INTERRUPTED, as in the reference.
-        [[nodiscard]] virtual bool reportsNoTargets() const noexcept = 0;
 
         void pass();
         // Targets whose writes stopped completing (a dead shm peer) are dropped and retried like lost connections.

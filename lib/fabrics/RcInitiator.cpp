@@ -58,9 +58,10 @@ namespace mxl::fabrics
         }
     }
 
-    RcInitiator::RcInitiator(SelectedInterface selected, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth)
-        : Initiator{std::move(selected), memory, caps, cqDepth}
-        , _events{_fabric}
+    RcInitiator::RcInitiator(std::unique_ptr<OfiDomain> opened, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps,
+                             std::size_t cqDepth)
+        : Initiator{std::move(opened), memory, caps, cqDepth}
+        , _events{_opened->fabric}
     {
     }
 
@@ -75,8 +76,8 @@ namespace mxl::fabrics
 
     void RcInitiator::connect(TargetLink& link)
     {
-        auto const info = aimedAt(_info, link.ticket);
-        Endpoint endpoint{_domain, info.get(), contextOf(link.token)};
+        auto const info = aimedAt(_opened->info, link.ticket);
+        Endpoint endpoint{_opened->domain, info.get(), contextOf(link.token)};
         endpoint.bind(_events);
         endpoint.bind(_completions);
         endpoint.enable();
