@@ -11,11 +11,11 @@ namespace mxl::fabrics
     {
     }
 
-    FlowEgress::FlowEgress(Domain const& domain, FlowMemory const& memory, fi_info const& info, std::size_t maxMessageBytes)
+    FlowEgress::FlowEgress(Domain const& domain, FlowMemory const& memory, std::size_t maxGatherSegments, std::size_t maxMessageBytes)
     {
         if (carriesSamples(memory))
         {
-            _samples = std::make_unique<SampleEgress>(domain, memory, info.tx_attr->iov_limit);
+            _samples = std::make_unique<SampleEgress>(domain, memory, maxGatherSegments);
         }
         else
         {

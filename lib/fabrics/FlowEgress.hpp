@@ -13,7 +13,7 @@ namespace mxl::fabrics
     class FlowEgress
     {
     public:
-        FlowEgress(Domain const& domain, FlowMemory const& memory, fi_info const& info, std::size_t maxMessageBytes);
+        FlowEgress(Domain const& domain, FlowMemory const& memory, std::size_t maxGatherSegments, std::size_t maxMessageBytes);
 
         // Rejects tickets of the other flavour or of another geometry; prepares per-target state.
         void admit(TargetInfo const& ticket);

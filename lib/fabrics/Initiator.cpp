@@ -1,9 +1,8 @@
 #include "Initiator.hpp"
 
-#include "FabricError.hpp"
+#include "OfiWriteCompletion.hpp"
 #include "ProviderNames.hpp"
-
-#include <rdma/fi_errno.h>
+#include "common/Status.hpp"
 
 #include <algorithm>
 
@@ -34,9 +33,9 @@ namespace mxl::fabrics
             return std::max<std::size_t>(requested, std::max<std::size_t>(64, info.tx_attr->size * 4));
         }
 
-        std::size_t maxMessageBytes(fi_info const& info, mxlFabricsInterfaceCaps const& caps)
+        std::size_t maxMessageBytes(DomainInfo const& reported, mxlFabricsInterfaceCaps const& caps)
         {
-            auto limit = info.ep_attr->max_msg_size;
+            auto limit = reported.maxMessageBytes;
             if (caps.maxMessageSize != 0)
             {
                 limit = std::min<std::uint64_t>(limit, caps.maxMessageSize);
@@ -45,14 +44,13 @@ namespace mxl::fabrics
         }
     }
 
-    Initiator::Initiator(SelectedInterface selected, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth)
-        : _info{std::move(selected.info)}
-        , _traits{*selected.traits}
-        , _fabric{_info}
-        , _domain{_fabric, _info}
-        , _completions{_domain, initiatorCqDepth(*_info.get(), cqDepth), selected.traits->blockingCompletions}
-        , _egress{_domain, memory, *_info.get(), maxMessageBytes(*_info.get(), caps)}
-        , _orderedWrites{selected.orderedWrites}
+    Initiator::Initiator(std::unique_ptr<OfiDomain> opened, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps,
+                         std::size_t cqDepth)
+        : _opened{std::move(opened)}
+        , _traits{_opened->traits}
+        , _completions{_opened->domain, initiatorCqDepth(*_opened->info.get(), cqDepth), _opened->reported.canWait}
+        , _egress{_opened->domain, memory, _opened->reported.maxGatherSegments, maxMessageBytes(_opened->reported, caps)}
+        , _orderedWrites{_opened->reported.orderedWrites}
     {
     }
 
@@ -61,9 +59,13 @@ namespace mxl::fabrics
         return reinterpret_cast<void*>(static_cast<std::uintptr_t>(token));
     }
 
-    TargetLink* Initiator::linkOf(void* context) noexcept
+    std::uint64_t Initiator::tokenOf(void* context) noexcept
     {
-        auto const token = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(context));
+        return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(context));
+    }
+
+    TargetLink* Initiator::linkOf(std::uint64_t token) noexcept
+    {
         auto const found = std::find_if(_links.begin(), _links.end(), [&](auto const& link) { return link->token == token; });
         return found != _links.end() ? found->get() : nullptr;
     }
@@ -314,7 +316,7 @@ namespace mxl::fabrics
 
     bool Initiator::drive()
     {
-        auto completion = _completions.read();
+        auto completion = writeCompletionOf(_completions.read());
         if (!completion)
         {
             return false;
@@ -354,7 +356,7 @@ namespace mxl::fabrics
         retryDueLinks();
         for (int i = 0; i < completionsPerPass; ++i)
         {
-            auto completion = _completions.read();
+            auto completion = writeCompletionOf(_completions.read());
             if (!completion)
             {
                 break;
@@ -432,9 +434,9 @@ namespace mxl::fabrics
         }
     }
 
-    void Initiator::handle(Completion const& completion)
+    void Initiator::handle(WriteCompletion const& completion)
     {
-        auto const found = _writes.find(static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(completion.context)));
+        auto const found = _writes.find(completion.writeId);
         if (found == _writes.end())
         {
             // A late completion of a removed target or of a dropped connection.
@@ -448,11 +450,10 @@ namespace mxl::fabrics
         {
             return;
         }
-        if (completion.error != 0)
+        if (completion.status != MXL_STATUS_OK)
         {
             (*link)->noteCompleted(Clock::now());
-            auto const status = isConnectionLoss(completion.error) ? MXL_ERR_INTERRUPTED : statusFromFabricError(completion.error);
-            disconnected(**link, fmt::format("a write failed: {} ({})", completion.errorText, completion.error), status);
+            disconnected(**link, fmt::format("a write failed: {}", completion.reason), completion.status);
             return;
         }
         completed(**link, owner);
@@ -463,8 +464,7 @@ namespace mxl::fabrics
         link.noteCompleted(Clock::now());
         if (auto* connecting = std::get_if<LinkConnecting>(&link.state); connecting != nullptr && connecting->probePosted)
         {
-            connected(link, LinkConnected{std::move(connecting->av), std::move(connecting->endpoint), std::move(connecting->regionHold),
-                                          connecting->address});
+            connected(link);
             return;
         }
         auto const pending = std::find_if(link.transfers.begin(), link.transfers.end(),
@@ -568,9 +568,38 @@ namespace mxl::fabrics
         link.state = LinkDisconnected{std::move(reason), Clock::now() + retryIn};
     }
 
-    void Initiator::connected(TargetLink& link, LinkConnected state)
+    void Initiator::onEvent(ConnectionEvent const& event)
     {
-        link.state = std::move(state);
+        auto* link = linkOf(event.token);
+        if (link == nullptr)
+        {
+            return;
+        }
+        switch (event.type)
+        {
+        case ConnectionEvent::Type::Established:
+            if (std::holds_alternative<LinkConnecting>(link->state))
+            {
+                connected(*link);
+            }
+            return;
+        case ConnectionEvent::Type::Failed:
+        {
+            auto const what = std::holds_alternative<LinkConnected>(link->state) ? "the connection failed" : "could not connect";
+            disconnected(*link, fmt::format("{}: {}", what, event.reason), MXL_ERR_INTERRUPTED);
+            return;
+        }
+        case ConnectionEvent::Type::ClosedByPeer:
+            disconnected(*link, "the target closed the connection", MXL_ERR_INTERRUPTED);
+            return;
+        }
+    }
+
+    void Initiator::connected(TargetLink& link)
+    {
+        auto& connecting = std::get<LinkConnecting>(link.state);
+        link.state =
+            LinkConnected{std::move(connecting.av), std::move(connecting.endpoint), std::move(connecting.regionHold), connecting.address};
         link.backoff = initialBackoff;
         link.failedAttempts = 0;
         link.reconnects += link.everConnected ? 1 : 0;
@@ -599,7 +628,8 @@ namespace mxl::fabrics
                 return std::exchange(link->pendingError, std::nullopt).value();
             }
         }
-        if (_links.empty() && reportsNoTargets())
+        // Connection-oriented: an initiator with no targets left reports MXL_ERR_INTERRUPTED, as in the reference.
+        if (_links.empty() && !_opened->reported.connectionless)
         {
             return MXL_ERR_INTERRUPTED;
         }

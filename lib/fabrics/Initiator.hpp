@@ -5,9 +5,11 @@
 #pragma once
 
 #include "CompletionQueue.hpp"
+#include "ConnectionEvent.hpp"
 #include "FlowEgress.hpp"
-#include "InterfaceSelection.hpp"
+#include "OfiDomain.hpp"
 #include "TargetLink.hpp"
+#include "WriteCompletion.hpp"
 #include "common/PollPacer.hpp"
 
 #include <functional>
@@ -33,22 +35,20 @@ namespace mxl::fabrics
         [[nodiscard]] TargetLink const& link(std::uint64_t targetId) const;
 
     protected:
-        Initiator(SelectedInterface selected, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth);
+        Initiator(std::unique_ptr<OfiDomain> opened, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth);
 
-        Info _info;
+        std::unique_ptr<OfiDomain> _opened;
         OfiProvider const& _traits;
-        Fabric _fabric;
-        Domain _domain;
         CompletionQueue _completions;
         // Destroyed by the derived classes first: links own endpoints bound to their queues.
         std::vector<std::unique_ptr<TargetLink>> _links;
 
         static void* contextOf(std::uint64_t token) noexcept;
-        TargetLink* linkOf(void* context) noexcept;
-        std::uint64_t nextToken() noexcept;
+        static std::uint64_t tokenOf(void* context) noexcept;
         // The connection failed or was lost: drop it, report once, retry after the link's back-off.
         void disconnected(TargetLink& link, std::string reason, mxlStatus status);
-        void connected(TargetLink& link, LinkConnected state);
+        // Decides what a connection event means for its target; events of a dropped attempt are ignored.
+        void onEvent(ConnectionEvent const& event);
         // RDM: posts the probe write of a connecting link; false while the provider answers EAGAIN.
         bool postProbe(TargetLink& link, Endpoint& endpoint, fi_addr_t address);
 
@@ -76,10 +76,8 @@ namespace mxl::fabrics
         virtual void disconnect(TargetLink& link) noexcept = 0;
         virtual void pollEvents() = 0;
         // Sleep until something may have happened, at most `timeout`; returns a completion if one was consumed.
-        virtual std::optional<Completion> wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline) = 0;
+        virtual std::optional<WriteCompletion> wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline) = 0;
         [[nodiscard]] virtual Endpoint& endpointOf(TargetLink& link) = 0;
-        // Connection-oriented: an initiator with no targets left reports MXL_ERR_INTERRUPTED, as in the reference.
-        [[nodiscard]] virtual bool reportsNoTargets() const noexcept = 0;
 
         void pass();
         // Targets whose writes stopped completing (a dead shm peer) are dropped and retried like lost connections.
@@ -87,7 +85,11 @@ namespace mxl::fabrics
         // Targets whose writes wait for completions longer than a live target should are skipped until they catch up.
         void markLaggingLinks();
         void retryDueLinks();
-        void handle(Completion const& completion);
+        TargetLink* linkOf(std::uint64_t token) noexcept;
+        std::uint64_t nextToken() noexcept;
+        // The link's connection attempt succeeded: its connection takes writes from now on.
+        void connected(TargetLink& link);
+        void handle(WriteCompletion const& completion);
         void completed(TargetLink& link, WriteOwner const& owner);
         // Reads one completion if there is one, then posts the commits it made ready; false when there was none.
         bool drive();

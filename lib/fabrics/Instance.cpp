@@ -1,5 +1,7 @@
 #include "Instance.hpp"
 
+#include "InterfaceChecks.hpp"
+#include "OfiDomain.hpp"
 #include "OfiTarget.hpp"
 #include "RcInitiator.hpp"
 #include "RdmInitiator.hpp"
@@ -38,6 +40,7 @@ namespace mxl::fabrics
         auto const& memory = memoryOf(config.writer);
         auto const sampleFlow = carriesSamples(memory);
         auto const geometry = sampleFlow ? std::nullopt : std::optional<GrainGeometry>{GrainGeometry::of(memory, "target")};
+        checkInterfaceConfig(config.interface);
         auto selected = selectInterface(config.interface, Role::Target);
         auto const provider = selected.traits->provider;
 
@@ -154,12 +157,13 @@ namespace mxl::fabrics
     {
         auto const parsed = SetupOptions::parse(options);
         auto const& memory = memoryOf(config.reader);
-        auto selected = selectInterface(config.interface, Role::Initiator);
+        checkInterfaceConfig(config.interface);
+        auto opened = openOfiDomain(config.interface, Role::Initiator);
         auto const depth = parsed.cqDepth.value_or(0);
-        if (selected.traits->endpointType == FI_EP_MSG)
+        if (!opened->reported.connectionless)
         {
-            return std::make_unique<RcInitiator>(std::move(selected), memory, config.interface.caps, depth);
+            return std::make_unique<RcInitiator>(std::move(opened), memory, config.interface.caps, depth);
         }
-        return std::make_unique<RdmInitiator>(std::move(selected), memory, config.interface.caps, depth);
+        return std::make_unique<RdmInitiator>(std::move(opened), memory, config.interface.caps, depth);
     }
 }

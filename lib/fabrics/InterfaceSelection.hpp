@@ -24,6 +24,7 @@ namespace mxl::fabrics
         bool orderedWrites;
     };
 
-    // Checks the caps and address of `config`, asks libfabric for a matching interface and returns the first one.
+    // Checks the address of `config` as libfabric needs it, asks libfabric for a matching interface and returns the
+    // first one. The API's own checks (InterfaceChecks.hpp) come first.
     SelectedInterface selectInterface(mxlFabricsInterfaceConfig const& config, Role role);
 }

@@ -1,5 +1,7 @@
 #include "RcInitiator.hpp"
 
+#include "OfiWriteCompletion.hpp"
+
 #include "common/Status.hpp"
 
 #include <algorithm>
@@ -36,11 +38,30 @@ namespace mxl::fabrics
             }
             return info;
         }
+
+        // The facts of a connection-management event; nothing for events of no connection attempt.
+        std::optional<ConnectionEvent> connectionEventOf(Event const& event, std::uint64_t token)
+        {
+            if (event.error != 0)
+            {
+                return ConnectionEvent{token, ConnectionEvent::Type::Failed, event.errorText};
+            }
+            if (event.type == FI_CONNECTED)
+            {
+                return ConnectionEvent{token, ConnectionEvent::Type::Established, {}};
+            }
+            if (event.type == FI_SHUTDOWN)
+            {
+                return ConnectionEvent{token, ConnectionEvent::Type::ClosedByPeer, {}};
+            }
+            return std::nullopt;
+        }
     }
 
-    RcInitiator::RcInitiator(SelectedInterface selected, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth)
-        : Initiator{std::move(selected), memory, caps, cqDepth}
-        , _events{_fabric}
+    RcInitiator::RcInitiator(std::unique_ptr<OfiDomain> opened, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps,
+                             std::size_t cqDepth)
+        : Initiator{std::move(opened), memory, caps, cqDepth}
+        , _events{_opened->fabric}
     {
     }
 
@@ -55,8 +76,8 @@ namespace mxl::fabrics
 
     void RcInitiator::connect(TargetLink& link)
     {
-        auto const info = aimedAt(_info, link.ticket);
-        Endpoint endpoint{_domain, info.get(), contextOf(link.token)};
+        auto const info = aimedAt(_opened->info, link.ticket);
+        Endpoint endpoint{_opened->domain, info.get(), contextOf(link.token)};
         endpoint.bind(_events);
         endpoint.bind(_completions);
         endpoint.enable();
@@ -83,30 +104,17 @@ namespace mxl::fabrics
 
     void RcInitiator::handle(Event const& event)
     {
-        auto* link = event.source != nullptr ? linkOf(event.source->context) : nullptr;
-        if (link == nullptr)
+        if (event.source == nullptr)
         {
             return;
         }
-        if (event.error != 0)
+        if (auto connectionEvent = connectionEventOf(event, tokenOf(event.source->context)))
         {
-            auto const what = std::holds_alternative<LinkConnected>(link->state) ? "the connection failed" : "could not connect";
-            disconnected(*link, fmt::format("{}: {}", what, event.errorText), MXL_ERR_INTERRUPTED);
-        }
-        else if (event.type == FI_CONNECTED)
-        {
-            if (auto* connecting = std::get_if<LinkConnecting>(&link->state))
-            {
-                connected(*link, LinkConnected{std::nullopt, std::move(connecting->endpoint), std::nullopt, FI_ADDR_UNSPEC});
-            }
-        }
-        else if (event.type == FI_SHUTDOWN)
-        {
-            disconnected(*link, "the target closed the connection", MXL_ERR_INTERRUPTED);
+            onEvent(*connectionEvent);
         }
     }
 
-    std::optional<Completion> RcInitiator::wait(std::chrono::milliseconds timeout, PollPacer&, Clock::time_point)
+    std::optional<WriteCompletion> RcInitiator::wait(std::chrono::milliseconds timeout, PollPacer&, Clock::time_point)
     {
         auto const settling =
             std::any_of(_links.begin(), _links.end(), [](auto const& link) { return !std::holds_alternative<LinkConnected>(link->state); });
@@ -119,7 +127,7 @@ namespace mxl::fabrics
             }
             return std::nullopt;
         }
-        return _completions.readBlocking(slice);
+        return writeCompletionOf(_completions.readBlocking(slice));
     }
 
     Endpoint& RcInitiator::endpointOf(TargetLink& link)

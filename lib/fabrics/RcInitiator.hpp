@@ -9,7 +9,7 @@ namespace mxl::fabrics
     class RcInitiator final : public Initiator
     {
     public:
-        RcInitiator(SelectedInterface selected, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth);
+        RcInitiator(std::unique_ptr<OfiDomain> opened, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth);
         ~RcInitiator() override;
 
     private:
@@ -18,14 +18,10 @@ namespace mxl::fabrics
         void connect(TargetLink& link) override;
         void disconnect(TargetLink& link) noexcept override;
         void pollEvents() override;
-        std::optional<Completion> wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline) override;
+        std::optional<WriteCompletion> wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline) override;
         Endpoint& endpointOf(TargetLink& link) override;
 
-        [[nodiscard]] bool reportsNoTargets() const noexcept override
-        {
-            return true;
-        }
-
+        // Hands a connection event of one of its endpoints to the initiator's decisions.
         void handle(Event const& event);
     };
 }

@@ -1,5 +1,6 @@
 #include "RdmInitiator.hpp"
 
+#include "OfiWriteCompletion.hpp"
 #include "ShmRegion.hpp"
 
 #include "common/Status.hpp"
@@ -8,9 +9,9 @@
 
 namespace mxl::fabrics
 {
-    RdmInitiator::RdmInitiator(SelectedInterface selected, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps,
+    RdmInitiator::RdmInitiator(std::unique_ptr<OfiDomain> opened, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps,
                                std::size_t cqDepth)
-        : Initiator{std::move(selected), memory, caps, cqDepth}
+        : Initiator{std::move(opened), memory, caps, cqDepth}
     {
     }
 
@@ -30,10 +31,11 @@ namespace mxl::fabrics
             fail(MXL_ERR_NOT_READY, "{}", *ended);
         }
         // shm names each endpoint "<src_addr>:<uid>:<endpoint number>", so endpoints made from one info never collide.
-        LinkConnecting connecting{AddressVector{_domain}, Endpoint{_domain, _info.get(), nullptr}, std::nullopt, FI_ADDR_UNSPEC, false};
+        LinkConnecting connecting{AddressVector{_opened->domain}, Endpoint{_opened->domain, _opened->info.get(), nullptr}, std::nullopt,
+                                  FI_ADDR_UNSPEC, false};
         connecting.endpoint->bind(_completions);
         connecting.endpoint->bind(*connecting.av);
-        connecting.regionHold = enableEndpoint(*connecting.endpoint, *_info.get(), _traits.provider == MXL_FABRICS_PROVIDER_SHM);
+        connecting.regionHold = enableEndpoint(*connecting.endpoint, *_opened->info.get(), _traits.provider == MXL_FABRICS_PROVIDER_SHM);
         connecting.address = connecting.av->insert(link.ticket.fabricAddress);
         link.state = std::move(connecting);
         pollEvents();
@@ -112,11 +114,12 @@ namespace mxl::fabrics
         return std::nullopt;
     }
 
-    std::optional<Completion> RdmInitiator::wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline)
+    std::optional<WriteCompletion> RdmInitiator::wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline)
     {
         if (_completions.waitable())
         {
-            return _completions.readBlocking(std::clamp(timeout, std::chrono::milliseconds{1}, std::chrono::milliseconds{50}));
+            return writeCompletionOf(
+                _completions.readBlocking(std::clamp(timeout, std::chrono::milliseconds{1}, std::chrono::milliseconds{50})));
         }
         pacer.pause(deadline);
         return std::nullopt;

@@ -12,7 +12,7 @@ namespace mxl::fabrics
     class RdmInitiator final : public Initiator
     {
     public:
-        RdmInitiator(SelectedInterface selected, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth);
+        RdmInitiator(std::unique_ptr<OfiDomain> opened, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth);
         ~RdmInitiator() override;
 
     private:
@@ -29,13 +29,8 @@ namespace mxl::fabrics
         // live, and for other providers.
         [[nodiscard]] std::optional<std::string> endedTarget(TargetLink& link);
 
-        std::optional<Completion> wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline) override;
+        std::optional<WriteCompletion> wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline) override;
 
         Endpoint& endpointOf(TargetLink& link) override;
-
-        [[nodiscard]] bool reportsNoTargets() const noexcept override
-        {
-            return false;
-        }
     };
 }

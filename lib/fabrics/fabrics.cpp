@@ -5,14 +5,14 @@
 #include <mxl/fabrics_state.h>
 
 #include "Instance.hpp"
-#include "Interfaces.hpp"
+#include "InterfaceList.hpp"
 #include "Interrupted.hpp"
+#include "OfiInitialise.hpp"
 #include "ProviderNames.hpp"
 #include "TargetInfo.hpp"
 #include "common/Status.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <string_view>
 
@@ -104,8 +104,7 @@ extern "C"
                      {
                          require(in_instance, "the mxl instance");
                          require(out_instance, "out_instance");
-                         // Registration caches need a memory monitor; flows are mapped for the life of their registrations anyway.
-                         ::setenv("FI_MR_CACHE_MONITOR", "disabled", 1);
+                         initialiseOfi();
                          *out_instance = new mxlFabricsInstance_t{in_instance, {}, {}};
                          return MXL_STATUS_OK;
                      });

@@ -1,4 +1,4 @@
-#include "Interfaces.hpp"
+#include "OfiInterfaces.hpp"
 
 #include "Info.hpp"
 #include "OfiProvider.hpp"
@@ -12,7 +12,6 @@
 #include <netinet/in.h>
 #include <unistd.h>
 
-#include <cstring>
 #include <set>
 #include <string>
 #include <utility>
@@ -21,13 +20,6 @@ namespace mxl::fabrics
 {
     namespace
     {
-        char* duplicate(std::string const& text)
-        {
-            auto* copy = new char[text.size() + 1];
-            std::memcpy(copy, text.c_str(), text.size() + 1);
-            return copy;
-        }
-
         std::string hostName()
         {
             char name[256] = {};
@@ -142,17 +134,13 @@ namespace mxl::fabrics
         }
     }
 
-    mxlFabricsInterfaceList* listInterfaces(mxlFabricsInterfaceConfig const* query)
+    void forEachOfiInterface(mxlFabricsInterfaceConfig const* query, std::function<void(mxlFabricsInterfaceConfig const&)> const& emit)
     {
-        if (query != nullptr && query->provider != MXL_FABRICS_PROVIDER_ANY && findOfiProvider(query->provider) == nullptr)
-        {
-            fail(MXL_ERR_INVALID_ARG, "query provider {} is not an mxlFabricsProvider", static_cast<int>(query->provider));
-        }
         fi_info* all = nullptr;
         auto const code = fi_getinfo(apiVersion, nullptr, nullptr, 0, nullptr, &all);
         if (code == -FI_ENODATA)
         {
-            return nullptr;
+            return;
         }
         auto const infos = Info::adopt(all);
         if (code < 0)
@@ -162,60 +150,35 @@ namespace mxl::fabrics
 
         auto const wantedNode = query != nullptr && query->address.node != nullptr ? std::string{query->address.node} : std::string{};
         std::set<std::pair<mxlFabricsProvider, std::string>> seen;
-        mxlFabricsInterfaceList* head = nullptr;
-        mxlFabricsInterfaceList** tail = &head;
-        try
+        for (auto const* info = infos.get(); info != nullptr; info = info->next)
         {
-            for (auto const* info = infos.get(); info != nullptr; info = info->next)
+            auto const* traits = info->fabric_attr != nullptr && info->fabric_attr->prov_name != nullptr
+                                     ? findOfiProvider(info->fabric_attr->prov_name)
+                                     : nullptr;
+            if (traits == nullptr || !isUsable(*traits, *info))
             {
-                auto const* traits = info->fabric_attr != nullptr && info->fabric_attr->prov_name != nullptr
-                                         ? findOfiProvider(info->fabric_attr->prov_name)
-                                         : nullptr;
-                if (traits == nullptr || !isUsable(*traits, *info))
-                {
-                    continue;
-                }
-                if (query != nullptr && query->provider != MXL_FABRICS_PROVIDER_ANY && query->provider != traits->provider)
-                {
-                    continue;
-                }
-                auto node = nodeOf(*traits, *info);
-                if ((!wantedNode.empty() && node != wantedNode) || !seen.emplace(traits->provider, node).second)
-                {
-                    continue;
-                }
-                auto* entry = new mxlFabricsInterfaceList{};
-                *tail = entry;
-                tail = &entry->next;
-                auto& config = entry->interface;
-                config.version = MXL_FABRICS_API_VERSION;
-                config.provider = traits->provider;
-                config.caps.version = MXL_FABRICS_API_VERSION;
-                config.caps.flags = capsOf(*traits, *info);
-                config.caps.maxMessageSize = info->ep_attr->max_msg_size;
-                config.address.node = duplicate(node);
-                config.address.service = duplicate("");
-                config.attr = duplicate(attributesOf(*info));
+                continue;
             }
-        }
-        catch (...)
-        {
-            freeInterfaces(head);
-            throw;
-        }
-        return head;
-    }
-
-    void freeInterfaces(mxlFabricsInterfaceList* list) noexcept
-    {
-        while (list != nullptr)
-        {
-            auto* next = list->next;
-            delete[] list->interface.address.node;
-            delete[] list->interface.address.service;
-            delete[] list->interface.attr;
-            delete list;
-            list = next;
+            if (query != nullptr && query->provider != MXL_FABRICS_PROVIDER_ANY && query->provider != traits->provider)
+            {
+                continue;
+            }
+            auto const node = nodeOf(*traits, *info);
+            if ((!wantedNode.empty() && node != wantedNode) || !seen.emplace(traits->provider, node).second)
+            {
+                continue;
+            }
+            auto const attributes = attributesOf(*info);
+            mxlFabricsInterfaceConfig entry{};
+            entry.version = MXL_FABRICS_API_VERSION;
+            entry.provider = traits->provider;
+            entry.caps.version = MXL_FABRICS_API_VERSION;
+            entry.caps.flags = capsOf(*traits, *info);
+            entry.caps.maxMessageSize = info->ep_attr->max_msg_size;
+            entry.address.node = node.c_str();
+            entry.address.service = "";
+            entry.attr = attributes.c_str();
+            emit(entry);
         }
     }
 }

@@ -1,5 +1,5 @@
-// Interface discovery (spec §3.10): every interface of the four providers that this host offers, one entry per
-// (provider, address), with caps and an attribute JSON.
+// The public interface list of mxlFabricsGetInterfaces: built here from what the transport finds, so that its
+// allocation and freeing stay in one library whatever transport reported the entries.
 #pragma once
 
 #include <mxl/fabrics.h>

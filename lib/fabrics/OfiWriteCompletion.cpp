@@ -1,0 +1,24 @@
+#include "OfiWriteCompletion.hpp"
+
+#include "FabricError.hpp"
+
+#include <cstdint>
+
+namespace mxl::fabrics
+{
+    std::optional<WriteCompletion> writeCompletionOf(std::optional<Completion> const& completion)
+    {
+        if (!completion)
+        {
+            return std::nullopt;
+        }
+        WriteCompletion write;
+        write.writeId = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(completion->context));
+        if (completion->error != 0)
+        {
+            write.status = isConnectionLoss(completion->error) ? MXL_ERR_INTERRUPTED : statusFromFabricError(completion->error);
+            write.reason = fmt::format("{} ({})", completion->errorText, completion->error);
+        }
+        return write;
+    }
+}
