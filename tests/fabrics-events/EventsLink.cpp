@@ -12,14 +12,7 @@ namespace mxl::test::fabrics
 {
     EventsLink::EventsLink(Transport const& transport, std::string const& flowFile, std::size_t queueCapacity,
                            std::optional<std::uint64_t> historyNs)
-        : sourceDomain{"events-src", historyNs}
-        , targetDomain{"events-dst", historyNs}
-        , source{sourceDomain, flowDefinition(flowFile)}
-        , destination{targetDomain, flowDefinition(flowFile)}
-        , target{targetDomain, destination, interfaceConfig(transport.provider, transport.targetNode.c_str(), nullptr)}
-        , initiator{
-              sourceDomain, source,
-              interfaceConfig(transport.provider, transport.initiatorNode.empty() ? nullptr : transport.initiatorNode.c_str(), nullptr)}
+        : LinkEnds{transport, flowFile, "events", historyNs, historyNs}
     {
         REQUIRE(target.setupStatus == MXL_STATUS_OK);
         for (std::uint32_t type = MXL_FABRICS_EVENT_GRAIN_ARRIVED; type <= MXL_FABRICS_EVENT_TARGET_FAILED; ++type)

@@ -25,7 +25,7 @@ namespace mxl::test::fabrics
         std::size_t call;
     };
 
-    struct EventsLink
+    struct EventsLink : LinkEnds
     {
         EventsLink(Transport const& transport, std::string const& flowFile, std::size_t queueCapacity = 0,
                    std::optional<std::uint64_t> historyNs = std::nullopt);
@@ -33,12 +33,6 @@ namespace mxl::test::fabrics
         EventsLink(EventsLink const&) = delete;
         EventsLink& operator=(EventsLink const&) = delete;
 
-        FlowDomain sourceDomain;
-        FlowDomain targetDomain;
-        Flow source;
-        Flow destination;
-        TargetEnd target;
-        InitiatorEnd initiator;
         int fd = -1;
         std::vector<Seen> seen;
         std::size_t dispatchCalls = 0;

@@ -31,16 +31,22 @@ namespace mxl::test::fabrics
         return result;
     }
 
-    Link::Link(Transport const& transport, std::string const& flowFile, std::optional<std::uint64_t> sourceHistoryNs,
-               std::optional<std::uint64_t> targetHistoryNs)
-        : sourceDomain{"fab-src", sourceHistoryNs}
-        , targetDomain{"fab-dst", targetHistoryNs}
+    LinkEnds::LinkEnds(Transport const& transport, std::string const& flowFile, std::string const& tag,
+                       std::optional<std::uint64_t> sourceHistoryNs, std::optional<std::uint64_t> targetHistoryNs)
+        : sourceDomain{tag + "-src", sourceHistoryNs}
+        , targetDomain{tag + "-dst", targetHistoryNs}
         , source{sourceDomain, flowDefinition(flowFile)}
         , destination{targetDomain, flowDefinition(flowFile)}
         , target{targetDomain, destination, interfaceConfig(transport.provider, transport.targetNode.c_str(), nullptr)}
         , initiator{
               sourceDomain, source,
               interfaceConfig(transport.provider, transport.initiatorNode.empty() ? nullptr : transport.initiatorNode.c_str(), nullptr)}
+    {
+    }
+
+    Link::Link(Transport const& transport, std::string const& flowFile, std::optional<std::uint64_t> sourceHistoryNs,
+               std::optional<std::uint64_t> targetHistoryNs)
+        : LinkEnds{transport, flowFile, "fab", sourceHistoryNs, targetHistoryNs}
     {
         REQUIRE(target.setupStatus == MXL_STATUS_OK);
         REQUIRE(mxlFabricsInitiatorAddTarget(initiator.initiator, target.ticket) == MXL_STATUS_OK);

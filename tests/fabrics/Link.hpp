@@ -25,13 +25,12 @@ namespace mxl::test::fabrics
     // tcp over 127.0.0.1 (and ::1 where the host has it) and shm.
     std::vector<Transport> transports();
 
-    struct Link
+    // The two flows in their own domains (tagged `tag`-src and `tag`-dst), a set-up target and an initiator that has not
+    // been given the target yet: what the transfer and the event fixtures share before they connect in their own ways.
+    struct LinkEnds
     {
-        Link(Transport const& transport, std::string const& flowFile, std::optional<std::uint64_t> sourceHistoryNs = std::nullopt,
-             std::optional<std::uint64_t> targetHistoryNs = std::nullopt);
-
-        // Transfers [start, end) of `index` and waits until the target published it.
-        void transfer(std::uint64_t index, std::uint16_t start, std::uint16_t end);
+        LinkEnds(Transport const& transport, std::string const& flowFile, std::string const& tag,
+                 std::optional<std::uint64_t> sourceHistoryNs, std::optional<std::uint64_t> targetHistoryNs);
 
         FlowDomain sourceDomain;
         FlowDomain targetDomain;
@@ -39,5 +38,14 @@ namespace mxl::test::fabrics
         Flow destination;
         TargetEnd target;
         InitiatorEnd initiator;
+    };
+
+    struct Link : LinkEnds
+    {
+        Link(Transport const& transport, std::string const& flowFile, std::optional<std::uint64_t> sourceHistoryNs = std::nullopt,
+             std::optional<std::uint64_t> targetHistoryNs = std::nullopt);
+
+        // Transfers [start, end) of `index` and waits until the target published it.
+        void transfer(std::uint64_t index, std::uint16_t start, std::uint16_t end);
     };
 }
