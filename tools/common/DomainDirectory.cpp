@@ -54,9 +54,13 @@ namespace mxl::tools
         return ids;
     }
 
-    bool flowDirectoryExists(std::filesystem::path const& domain, std::string const& flowId)
+    void requireFlowDirectory(std::filesystem::path const& domain, std::string const& flowId)
     {
         std::error_code error;
-        return std::filesystem::is_directory(domain / (flowId + std::string{flowDirectorySuffix}), error);
+        if (!std::filesystem::is_directory(domain / (flowId + std::string{flowDirectorySuffix}), error))
+        {
+            throw ToolError{ExitCode::FlowNotFound,
+                            fmt::format("flow {} not found in domain '{}' (mxl-info -l lists its flows)", flowId, domain.string())};
+        }
     }
 }

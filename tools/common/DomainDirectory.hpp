@@ -15,6 +15,6 @@ namespace mxl::tools
     // ".mxl-tmp-*" directories of flows being created) are skipped.
     std::vector<std::string> listFlowIds(std::filesystem::path const& domain);
 
-    // True when the directory of flow `flowId` exists in `domain`.
-    bool flowDirectoryExists(std::filesystem::path const& domain, std::string const& flowId);
+    // Throws ToolError(FlowNotFound) naming the flow and the domain when the directory of flow `flowId` is not in `domain`.
+    void requireFlowDirectory(std::filesystem::path const& domain, std::string const& flowId);
 }

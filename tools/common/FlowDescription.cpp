@@ -59,6 +59,7 @@ namespace mxl::tools
         description.frameWidth = unsignedField(document, "frame_width", 0);
         description.frameHeight = unsignedField(document, "frame_height", 0);
         description.interlaced = stringField(document, "interlace_mode").starts_with("interlaced");
+        description.colorspace = stringField(document, "colorspace");
         description.channelCount = unsignedField(document, "channel_count", 1);
         if (auto const tags = document.find("tags"); tags != document.end() && tags->is_object())
         {

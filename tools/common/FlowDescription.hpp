@@ -29,6 +29,8 @@ namespace mxl::tools
         std::uint32_t frameWidth = 0;
         std::uint32_t frameHeight = 0;
         bool interlaced = false;
+        // The NMOS colorspace of a video flow ("BT709", ...); empty when absent.
+        std::string colorspace;
         std::uint32_t channelCount = 1;
     };
 

@@ -1,11 +1,15 @@
 #include "DomainListing.hpp"
 
+#include "AudioPicture.hpp"
+#include "AudioSamples.hpp"
 #include "DomainDirectory.hpp"
 #include "FlowFormatting.hpp"
 #include "FlowSnapshot.hpp"
 #include "Latency.hpp"
+#include "LevelMeter.hpp"
 #include "MxlAddress.hpp"
 #include "ServiceLines.hpp"
+#include "StatusName.hpp"
 #include "ToolError.hpp"
 
 #include <fmt/format.h>
@@ -69,7 +73,30 @@ namespace mxl::tools::info
             }
         }
 
-        void printEntry(Entry const& entry, std::set<std::string>& rolesSeen, DomainServices const& services)
+        // The meter of the last levelWindowSeconds of an audio flow, read without waiting.
+        std::string levelLine(Instance const& instance, FlowSnapshot const& snapshot)
+        {
+            FlowReader const reader{instance, snapshot.id};
+            auto const& rate = snapshot.info.config.common.grainRate;
+            auto const window =
+                static_cast<double>(rate.numerator) / static_cast<double>(std::max<std::int64_t>(rate.denominator, 1)) * levelWindowSeconds;
+            auto const range = recentRange(reader.get(), snapshot.id, static_cast<std::size_t>(window));
+            mxlStatus status = MXL_STATUS_OK;
+            auto const channels = copySamples(reader.get(), range, 0, status);
+            if (status != MXL_STATUS_OK)
+            {
+                return fmt::format("level unavailable ({})", statusName(status));
+            }
+            std::vector<float> peaks;
+            for (auto const& samples : channels)
+            {
+                peaks.push_back(peakOf(samples));
+            }
+            return formatLevelMeter(peaks);
+        }
+
+        void printEntry(Instance const& instance, Entry const& entry, std::set<std::string>& rolesSeen, DomainServices const& services,
+                        bool withLevels)
         {
             auto const role = entry.role.empty() ? std::string{"(no role)"} : entry.role;
             auto const duplicate = !entry.role.empty() && !rolesSeen.insert(entry.role).second ? "  (duplicate role)" : "";
@@ -87,11 +114,15 @@ namespace mxl::tools::info
             fmt::print("  {} : {} - {}{}\n", role, entry.id, snapshot.description.label, duplicate);
             fmt::print("      format {}, rate {}, head {}, active {}, latency {}\n", mediaType, formatRate(common.grainRate),
                        snapshot.info.runtime.headIndex, snapshot.active, formatLatency(latency, snapshot.continuous()));
+            if (withLevels && snapshot.continuous())
+            {
+                fmt::print("      {}\n", levelLine(instance, snapshot));
+            }
             services.printListLines(entry.id);
         }
     }
 
-    void printDomainListing(Instance const& instance, std::filesystem::path const& domain)
+    void printDomainListing(Instance const& instance, std::filesystem::path const& domain, bool withLevels)
     {
         fmt::print("domain {}\n", domain.string());
         printDomainDefinition(domain);
@@ -120,7 +151,7 @@ namespace mxl::tools::info
             std::set<std::string> rolesSeen;
             for (auto const& entry : entries)
             {
-                printEntry(entry, rolesSeen, services);
+                printEntry(instance, entry, rolesSeen, services, withLevels);
             }
         }
         services.printOthers(std::set<std::string>{ids.begin(), ids.end()});

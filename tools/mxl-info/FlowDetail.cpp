@@ -30,11 +30,7 @@ namespace mxl::tools::info
 
     void printFlowDetail(Instance const& instance, std::filesystem::path const& domain, std::string const& flowId)
     {
-        if (!flowDirectoryExists(domain, flowId))
-        {
-            throw ToolError{ExitCode::FlowNotFound,
-                            fmt::format("flow {} not found in domain '{}' (mxl-info -l lists its flows)", flowId, domain.string())};
-        }
+        requireFlowDirectory(domain, flowId);
         auto const snapshot = readFlowSnapshot(instance, flowId);
         auto const& info = snapshot.info;
         auto const& common = info.config.common;

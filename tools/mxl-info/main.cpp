@@ -2,8 +2,10 @@
 #include "CommandLine.hpp"
 #include "DomainDirectory.hpp"
 #include "DomainListing.hpp"
+#include "ExitRequest.hpp"
 #include "FlowDetail.hpp"
 #include "FlowId.hpp"
+#include "FlowPicture.hpp"
 #include "GarbageCollection.hpp"
 #include "MxlAddress.hpp"
 #include "MxlHandles.hpp"
@@ -15,7 +17,12 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+#include <cstdio>
 #include <iostream>
+#include <thread>
+
+#include <unistd.h>
 
 namespace po = boost::program_options;
 
@@ -23,7 +30,8 @@ namespace mxl::tools::info
 {
     namespace
     {
-        constexpr char const* usage = R"(Usage: mxl-info [-d DOMAIN] [-f UUID]... [-l] [-g] [ADDRESS...]
+        constexpr char const* usage = R"(Usage: mxl-info [-d DOMAIN] [-f UUID]... [-l] [-g] [-w [SECONDS]] [ADDRESS...]
+       mxl-info -d DOMAIN --snapshot FLOW[@INDEX] FILE.png
 
 Shows the flows of an MXL domain. Without a flow id (or with -l) it lists the flows grouped by the group of their
 grouphint, each with id, role, label, media type, rate, head index, whether a writer holds it, and the latency of the
@@ -31,6 +39,17 @@ head against the TAI clock in grains (audio: samples) and milliseconds, and unde
 carrying it (from <domain>/.mxl-services; "stale" when not updated for 3 status intervals or its process is gone).
 With a flow id it prints everything the flow's shared info holds and a Services section. With -g it removes the flows
 whose writers are gone (crashed or killed) and the status files of services whose process is gone.
+
+With --watch it shows the list or the flows described again every SECONDS (default 1) until interrupted (SIGINT,
+SIGTERM), clearing the terminal first when the output is one; in the list, each audio flow gains a one-line level
+meter over its last 100 ms: a block per channel (one step per 6 dB from -48 dBFS; '.' below) and the loudest
+channel in dBFS.
+
+With --snapshot it writes a PNG picture of a flow. Video (v210, v210a): the grain INDEX (default: the head), as 8-bit
+RGB converted with the flow's colorspace (BT709, BT601, BT2020, BT2100; narrow range), v210a with its key as alpha,
+interlaced flows one field. Audio: the second of samples ending at INDEX (default: the head; at most half the ring),
+one strip per channel with the waveform's envelope and the peak level marked in red, and the peak of each channel
+printed. The grain or samples are copied and then checked not to have been overwritten during the copy.
 
 ADDRESS is mxl:///<domain-path>[?id=<uuid>&id=<uuid>...] (three slashes: only local domains are supported). It
 replaces -d and -f; every id given is described in turn.
@@ -49,6 +68,10 @@ Options)";
                 ("flow,f", po::value<std::vector<std::string>>()->value_name("UUID"),
                     "flow to describe in detail (repeatable)")
                 ("list,l", "list the flows of the domain, even when flow ids are given")
+                ("watch,w", po::value<double>()->implicit_value(1.0)->value_name("SECONDS"),
+                    "show the list (with audio level meters) or the described flows again every SECONDS until interrupted")
+                ("snapshot", po::value<std::vector<std::string>>()->multitoken()->value_name("FLOW[@INDEX] FILE.png"),
+                    "write a PNG picture of a grain of a video flow or of the last second of an audio flow (see above)")
                 ("garbage-collect,g", "remove the flows no writer holds any more and the status files of stopped services, and say which")
                 ("version", "print the versions of mxl-info and of the loaded libmxl, and exit")
                 ("help,h", "show this help and exit")
@@ -99,6 +122,65 @@ Options)";
             fmt::print("mxl-info {}\nlibmxl {}\n", MXL_VERSION_FULL, loaded);
         }
 
+        // One pass over every target: what mxl-info prints once, or once per --watch period.
+        void show(std::vector<Target> const& targets, po::variables_map const& values, bool withLevels)
+        {
+            for (auto const& target : targets)
+            {
+                auto const domain = std::filesystem::absolute(target.domain).lexically_normal();
+                requireDomainDirectory(domain);
+                Instance const instance{domain};
+                if (values.contains("snapshot"))
+                {
+                    writeFlowPicture(instance, domain, parsePictureRequest(values["snapshot"].as<std::vector<std::string>>()));
+                    continue;
+                }
+                if (values.contains("garbage-collect"))
+                {
+                    collectGarbage(instance, domain);
+                    continue;
+                }
+                if (values.contains("list") || target.flowIds.empty())
+                {
+                    printDomainListing(instance, domain, withLevels);
+                    continue;
+                }
+                for (auto const& id : target.flowIds)
+                {
+                    printFlowDetail(instance, domain, id);
+                }
+            }
+        }
+
+        void watch(std::vector<Target> const& targets, po::variables_map const& values, double periodSeconds)
+        {
+            if (!(periodSeconds >= 0.1 && periodSeconds <= 3600.0))
+            {
+                badInput("--watch {}: the period must be 0.1 to 3600 seconds", periodSeconds);
+            }
+            installExitRequestHandlers();
+            bool const terminal = ::isatty(STDOUT_FILENO) == 1;
+            auto const period =
+                std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>{periodSeconds});
+            auto next = std::chrono::steady_clock::now();
+            while (!exitRequested())
+            {
+                if (terminal)
+                {
+                    fmt::print("\x1b[H\x1b[2J");
+                }
+                show(targets, values, true);
+                std::fflush(stdout);
+                next += period;
+                // Slices, so that an interrupt ends the wait promptly.
+                while (!exitRequested() && std::chrono::steady_clock::now() < next)
+                {
+                    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(std::chrono::milliseconds{50},
+                                                                                              next - std::chrono::steady_clock::now()));
+                }
+            }
+        }
+
         ExitCode run(int argc, char const* const* argv)
         {
             auto const options = describeOptions();
@@ -118,26 +200,16 @@ Options)";
             warnIfTaiOffsetUnset();
 
             auto const targets = targetsOf(values);
-            for (auto const& target : targets)
+            if (!values.contains("watch"))
             {
-                auto const domain = std::filesystem::absolute(target.domain).lexically_normal();
-                requireDomainDirectory(domain);
-                Instance const instance{domain};
-                if (values.contains("garbage-collect"))
-                {
-                    collectGarbage(instance, domain);
-                    continue;
-                }
-                if (values.contains("list") || target.flowIds.empty())
-                {
-                    printDomainListing(instance, domain);
-                    continue;
-                }
-                for (auto const& id : target.flowIds)
-                {
-                    printFlowDetail(instance, domain, id);
-                }
+                show(targets, values, false);
+                return ExitCode::Success;
             }
+            if (values.contains("snapshot") || values.contains("garbage-collect"))
+            {
+                badInput("--watch repeats the list or the described flows; it cannot be combined with --snapshot or -g");
+            }
+            watch(targets, values, values["watch"].as<double>());
             return ExitCode::Success;
         }
     }
