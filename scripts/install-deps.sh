@@ -6,7 +6,7 @@ packages=(
     g++ cmake ninja-build pkg-config git
     libfabric-dev libfabric-bin
     libboost-program-options-dev nlohmann-json3-dev libfmt-dev doctest-dev libsystemd-dev libmicrohttpd-dev
-    libpng-dev
+    libpng-dev libcpp-httplib-dev etcd-server
     iproute2 util-linux systemd
 )
 

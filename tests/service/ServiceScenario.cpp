@@ -45,6 +45,15 @@ namespace mxl::test
         return environment;
     }
 
+    ToolOutput runBuildTool(std::string const& relative, std::vector<std::string> const& arguments)
+    {
+        std::vector<std::string> argv{"/bin/sh", "-c", "exec \"$@\" 2>&1", "sh", binaryPath(relative).string()};
+        argv.insert(argv.end(), arguments.begin(), arguments.end());
+        Process process{argv};
+        auto text = process.drainOutput(std::chrono::seconds{10});
+        return ToolOutput{process.wait(std::chrono::seconds{10}), std::move(text)};
+    }
+
     std::uint64_t ticketEpoch(std::string const& path)
     {
         std::ifstream file{path};

@@ -8,6 +8,7 @@
 #include "TempDomain.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,16 @@ namespace mxl::test
 
     // "NOTIFY_SOCKET=<path>" and, when `watchdogUsec` is not 0, "WATCHDOG_USEC=<n>".
     std::vector<std::string> notifyEnvironment(NotifySocket const& socket, unsigned watchdogUsec = 0);
+
+    struct ToolOutput
+    {
+        std::optional<int> exitCode;
+        // stdout and stderr together.
+        std::string text;
+    };
+
+    // Runs a program of the build tree (e.g. "tools/mxl-info/mxl-info") to its end, at most 10 s.
+    ToolOutput runBuildTool(std::string const& relative, std::vector<std::string> const& arguments);
 
     // The "epoch" of a ticket file, 0 when it cannot be read.
     std::uint64_t ticketEpoch(std::string const& path);

@@ -54,12 +54,9 @@ namespace mxl::test
 
         std::string runMxlInfo(std::vector<std::string> const& arguments)
         {
-            std::vector<std::string> argv{"/bin/sh", "-c", "exec \"$@\" 2>&1", "sh", binaryPath("tools/mxl-info/mxl-info").string()};
-            argv.insert(argv.end(), arguments.begin(), arguments.end());
-            Process process{argv};
-            auto const output = process.drainOutput(std::chrono::seconds{5});
-            CHECK(process.wait(std::chrono::seconds{5}) == std::optional<int>{0});
-            return output;
+            auto output = runBuildTool("tools/mxl-info/mxl-info", arguments);
+            CHECK(output.exitCode == std::optional<int>{0});
+            return output.text;
         }
 
         bool contains(std::string const& text, std::string const& part)

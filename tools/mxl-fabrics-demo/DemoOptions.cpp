@@ -100,8 +100,9 @@ Exit status:
                  "tcp, verbs, efa or shm; default: the target picks efa > verbs > tcp > shm among this host's interfaces, "
                  "the initiator uses its ticket's provider") //
                 ("target-info,t", po::value<std::vector<std::string>>()->value_name("TICKET"),
-                 "target: also write the ticket JSON to this file ('@FILE' works too); initiator: the base64 ticket, or "
-                 "@FILE for its JSON; repeat for several targets")                                                     //
+                 "target: also write the ticket JSON to this file ('@FILE' works too); initiator: the base64 ticket, "
+                 "@FILE for its JSON, or etcd://HOST:PORT/KEY for the ticket a target service publishes in etcd; repeat for several "
+                 "targets")                                                                                            //
                 ("count", po::value<std::uint64_t>()->value_name("N"), "stop after N grains (0 = run until a signal)") //
                 ("connect-timeout", po::value<double>()->value_name("SECONDS"),
                  "initiator: how long targets may take to accept the connection, a lost target to come back, or grains to go "

@@ -1,5 +1,9 @@
 #include "Ticket.hpp"
 
+#include <DirectoryError.hpp>
+#include <EtcdClient.hpp>
+#include <TicketKey.hpp>
+
 #include "TextFile.hpp"
 #include "ToolError.hpp"
 #include "common/Base64.hpp"
@@ -30,6 +34,27 @@ namespace mxl::demo
             if (error != std::errc{} || end != text.data() + text.size() || text.empty())
             {
                 tools::badInput("target info {}: '{}' is \"{}\", expected a decimal number", where, key, text);
+            }
+        }
+
+        // What the directory holds at the key now; a missing key is a usage error (a typo, or a target not running).
+        std::string readEtcdTicket(std::string const& url)
+        {
+            try
+            {
+                auto const location = directory::parseEtcdUrl(url);
+                directory::EtcdClient client{location.endpoint, std::chrono::seconds{5}};
+                if (auto const found = client.get(location.key))
+                {
+                    return found->value;
+                }
+                tools::badInput("etcd key '{}' holds no ticket: is the target running and publishing there? (mxl-info --tickets "
+                                "etcd://{}{} lists the tickets)",
+                                url, location.endpoint, directory::ticketKeyPrefix);
+            }
+            catch (directory::DirectoryError const& error)
+            {
+                tools::badInput("{}", error.what());
             }
         }
 
@@ -79,6 +104,10 @@ namespace mxl::demo
 
     Ticket loadTicket(std::string const& argument)
     {
+        if (directory::isEtcdUrl(argument))
+        {
+            return checkTicket(readEtcdTicket(argument), fmt::format("etcd key '{}'", argument));
+        }
         if (argument.starts_with('@'))
         {
             auto const path = argument.substr(1);

@@ -1,5 +1,5 @@
 // The target-info ticket as the demo handles it: the library's JSON, carried as base64 on the command line or as the
-// raw JSON in a file ("@path"). Checked here so that a wrong ticket is one clear line, not a library failure later.
+// raw JSON in a file ("@path") or at an etcd key. Checked here so that a wrong ticket is one clear line, not a library failure later.
 #pragma once
 
 #include <string>
@@ -15,7 +15,8 @@ namespace mxl::demo
         bool hasBounceBuffer = false;
     };
 
-    // Reads an initiator's `-t` argument: "@path" for a JSON file, anything else is base64 of the JSON. Throws
+    // Reads an initiator's `-t` argument: "@path" for a JSON file, "etcd://host:port/key" for the ticket a target
+    // publishes in the facility's etcd (lib/directory/TicketKey.hpp), anything else is base64 of the JSON. Throws
     // ToolError(Usage) naming what is wrong.
     Ticket loadTicket(std::string const& argument);
 

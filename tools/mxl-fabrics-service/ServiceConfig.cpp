@@ -1,9 +1,11 @@
 #include "ServiceConfig.hpp"
 
+#include <DirectoryError.hpp>
 #include <FabricsInterfaceChoice.hpp>
 #include <FabricsInterfaces.hpp>
 #include <FlowDescription.hpp>
 #include <FlowId.hpp>
+#include <TicketKey.hpp>
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -41,9 +43,16 @@ namespace mxl::service
             add("flow_definition", "target: NMOS JSON definition of the flow to receive into (video, audio or data)");
             add("flow_options", "target: JSON flow options file");
             add("ticket_file", "target: where to publish the ticket (absolute path; written atomically, mode 0600)");
+            add("etcd",
+                "target: host:port of an etcd client URL to publish the ticket in, under a lease (the facility's ticket directory)");
+            add("etcd_domain", "target: the domain's name in the ticket key /mxl/tickets/<etcd_domain>/<flow id> (default: the last "
+                               "component of 'domain')");
+            add("etcd_lease_s", "target: the lease of the ticket in etcd: a target that dies leaves it for this long (2-3600, default 10)");
             add("flow_id", "initiator: UUID of the local flow to send");
-            keys.add_options()("ticket", po::value<std::vector<std::string>>(),
-                               "initiator: ticket file path or http://host:port/ticket URL; repeat to give fallbacks");
+            keys.add_options()(
+                "ticket", po::value<std::vector<std::string>>(),
+                "initiator: ticket file path, http://host:port/ticket URL or etcd://host:port/mxl/tickets/<domain>/<flow id> "
+                "key; repeat to give fallbacks");
             add("ticket_poll_ms", "initiator: how often the ticket is fetched again to see a new epoch (100-60000, default 1000)");
             add("connect_timeout_ms",
                 "initiator: a ticket that gives no connection for this long is reported stale (500-600000, default 10000)");
@@ -149,6 +158,17 @@ namespace mxl::service
             std::chrono::milliseconds milliseconds(std::string const& key, std::chrono::milliseconds fallback, std::int64_t min,
                                                    std::int64_t max) const
             {
+                return std::chrono::milliseconds{wholeNumber(key, fallback.count(), min, max, "milliseconds")};
+            }
+
+            std::chrono::seconds seconds(std::string const& key, std::chrono::seconds fallback, std::int64_t min, std::int64_t max) const
+            {
+                return std::chrono::seconds{wholeNumber(key, fallback.count(), min, max, "seconds")};
+            }
+
+            std::int64_t wholeNumber(std::string const& key, std::int64_t fallback, std::int64_t min, std::int64_t max,
+                                     char const* unit) const
+            {
                 auto const value = text(key);
                 if (!value)
                 {
@@ -158,9 +178,9 @@ namespace mxl::service
                 auto const [end, error] = std::from_chars(value->data(), value->data() + value->size(), number);
                 if (error != std::errc{} || end != value->data() + value->size() || number < min || number > max)
                 {
-                    fail(key, *value, fmt::format("expected a whole number of milliseconds from {} to {}", min, max));
+                    fail(key, *value, fmt::format("expected a whole number of {} from {} to {}", unit, min, max));
                 }
-                return std::chrono::milliseconds{number};
+                return number;
             }
 
             [[nodiscard]] std::string originOf(std::string const& key) const
@@ -247,6 +267,29 @@ namespace mxl::service
             }
         }
 
+        void readEtcdKeys(Reader const& reader, ServiceConfig& config, std::string const& endpoint)
+        {
+            auto const colon = endpoint.rfind(':');
+            if (colon == std::string::npos || colon == 0 || !parsePort(std::string_view{endpoint}.substr(colon + 1)) ||
+                endpoint.find('/') != std::string::npos)
+            {
+                reader.fail("etcd", endpoint, "expected host:port of an etcd client URL, e.g. 192.0.2.5:2379");
+            }
+            EtcdPublication etcd;
+            etcd.endpoint = endpoint;
+            auto const domainName = reader.text("etcd_domain").value_or(config.domain.lexically_normal().filename().string());
+            try
+            {
+                etcd.key = directory::ticketKey(domainName, "");
+            }
+            catch (directory::DirectoryError const& error)
+            {
+                reader.fail("etcd_domain", domainName, error.what());
+            }
+            etcd.lease = reader.seconds("etcd_lease_s", etcd.lease, 2, 3600);
+            config.etcd = std::move(etcd);
+        }
+
         void readTargetKeys(Reader const& reader, ServiceConfig& config)
         {
             config.flowDefinition = reader.required("flow_definition", "a target needs the definition of the flow it receives into");
@@ -265,9 +308,19 @@ namespace mxl::service
                 checkParentDirectory(reader, "ticket_file", *ticketFile);
                 config.ticketFile = *ticketFile;
             }
-            if (config.ticketFile.empty() && !config.http)
+            if (auto const etcd = reader.text("etcd"))
             {
-                reader.missing("ticket_file", "a target publishes its ticket in a file, over http_listen, or both; give at least one");
+                readEtcdKeys(reader, config, *etcd);
+            }
+            else if (reader.has("etcd_domain") || reader.has("etcd_lease_s"))
+            {
+                auto const key = reader.has("etcd_domain") ? "etcd_domain" : "etcd_lease_s";
+                reader.fail(key, reader.all(key).front(), "only takes effect with 'etcd'");
+            }
+            if (config.ticketFile.empty() && !config.http && !config.etcd)
+            {
+                reader.missing("ticket_file",
+                               "a target publishes its ticket in a file, over http_listen, in etcd, or in several; give at least one");
             }
         }
 
@@ -283,7 +336,7 @@ namespace mxl::service
             config.ticketSources = reader.all("ticket");
             if (config.ticketSources.empty())
             {
-                reader.missing("ticket", "an initiator needs the target's ticket file or http:// URL");
+                reader.missing("ticket", "an initiator needs the target's ticket file, http:// URL or etcd:// key");
             }
             for (auto const& source : config.ticketSources)
             {
@@ -291,13 +344,25 @@ namespace mxl::service
                 {
                     continue;
                 }
+                if (directory::isEtcdUrl(source))
+                {
+                    try
+                    {
+                        static_cast<void>(directory::parseEtcdUrl(source));
+                    }
+                    catch (directory::DirectoryError const& error)
+                    {
+                        reader.fail("ticket", source, error.what());
+                    }
+                    continue;
+                }
                 if (source.find("://") != std::string::npos)
                 {
-                    reader.fail("ticket", source, "only files and http:// URLs are supported");
+                    reader.fail("ticket", source, "only files, http:// URLs and etcd:// keys are supported");
                 }
                 if (!isAbsolute(source))
                 {
-                    reader.fail("ticket", source, "expected an absolute file path or an http:// URL");
+                    reader.fail("ticket", source, "expected an absolute file path, an http:// URL or an etcd:// key");
                 }
             }
             config.ticketPoll = reader.milliseconds("ticket_poll_ms", config.ticketPoll, 100, 60000);
@@ -379,14 +444,14 @@ namespace mxl::service
                 }
             }
 
-            auto const targetOnly = {"flow_definition", "flow_options", "ticket_file"};
+            auto const targetOnly = {"flow_definition", "flow_options", "ticket_file", "etcd", "etcd_domain", "etcd_lease_s"};
             auto const initiatorOnly = {"flow_id",       "ticket", "ticket_poll_ms", "connect_timeout_ms", "backoff_initial_ms",
                                         "backoff_max_ms"};
             for (auto const* key : config.role == Role::Target ? initiatorOnly : targetOnly)
             {
                 if (reader.has(key))
                 {
-                    reader.fail(key, reader.all(key).front(), fmt::format("not a setting of a {}", role));
+                    reader.fail(key, reader.all(key).front(), fmt::format("not a setting of {}", config.role == Role::Target ? "a target" : "an initiator"));
                 }
             }
             if (config.role == Role::Target)

@@ -45,6 +45,16 @@ namespace mxl::service
         std::uint16_t port = 0;
     };
 
+    // Where a target publishes its ticket in the facility's etcd (lib/directory/TicketKey.hpp).
+    struct EtcdPublication
+    {
+        // host:port
+        std::string endpoint;
+        // The key without the flow id, which the target learns from its flow definition: /mxl/tickets/<domain>/.
+        std::string key;
+        std::chrono::seconds lease{10};
+    };
+
     struct ServiceConfig
     {
         Role role = Role::Target;
@@ -66,10 +76,11 @@ namespace mxl::service
         std::filesystem::path flowDefinition;
         std::filesystem::path flowOptions;
         std::filesystem::path ticketFile;
+        std::optional<EtcdPublication> etcd;
 
         // Initiator.
         std::string flowId;
-        // Ticket files and http:// URLs, tried in order.
+        // Ticket files, http:// URLs and etcd:// keys, tried in order.
         std::vector<std::string> ticketSources;
         std::chrono::milliseconds ticketPoll{1000};
         std::chrono::milliseconds connectTimeout{10000};

@@ -22,6 +22,8 @@ namespace mxl::service
     {
         // Long enough to idle cheaply, short enough for signals, watchdog pings and status lines.
         constexpr std::uint16_t readTimeoutMs = 100;
+        // Each etcd call; an etcd that is down costs the loop at most this per keep-alive period.
+        constexpr std::chrono::milliseconds etcdTimeout{1000};
 
         std::string flowIdOf(mxlFlowConfigInfo const& config)
         {
@@ -67,6 +69,20 @@ namespace mxl::service
                          config.domain.string());
         }
         log::info("target flow {} in domain '{}'", _flowId, config.domain.string());
+        if (config.etcd)
+        {
+            _directory = std::make_unique<directory::TicketPublication>(
+                config.etcd->endpoint, config.etcd->key + _flowId, config.etcd->lease, etcdTimeout,
+                [](directory::TicketPublication::Outcome outcome, std::string const& message)
+                {
+                    if (outcome == directory::TicketPublication::Outcome::Published)
+                    {
+                        log::info("{}", message);
+                        return;
+                    }
+                    log::warning("{}; the target goes on and retries", message);
+                });
+        }
         if (config.http)
         {
             std::map<std::string, HttpResource> resources;
@@ -86,6 +102,10 @@ namespace mxl::service
     TargetService::~TargetService()
     {
         withdrawTicketFile();
+        if (_directory)
+        {
+            _directory->withdraw();
+        }
     }
 
     void TargetService::buildTarget()
@@ -132,9 +152,14 @@ namespace mxl::service
         }
         _metrics.setEpoch(ticket.epoch);
         _metrics.setState("waiting");
-        log::info("ticket published: epoch {}{}{}", ticket.epoch,
+        log::info("ticket published: epoch {}{}{}{}", ticket.epoch,
                   _config.ticketFile.empty() ? "" : fmt::format(", file '{}'", _config.ticketFile.string()),
-                  _http ? fmt::format(", http://{}:{}/ticket", _config.http->host, _http->port()) : "");
+                  _http ? fmt::format(", http://{}:{}/ticket", _config.http->host, _http->port()) : "",
+                  _directory ? fmt::format(", etcd://{}{}", _config.etcd->endpoint, _directory->key()) : "");
+        if (_directory)
+        {
+            _directory->publish(ticket.json, Clock::now());
+        }
         std::lock_guard lock{_ticketMutex};
         _ticket = std::move(ticket);
     }
@@ -160,7 +185,12 @@ namespace mxl::service
         {
             _notifier.keepAlive();
             receive();
-            checkHealth(Clock::now());
+            auto const now = Clock::now();
+            checkHealth(now);
+            if (_directory)
+            {
+                _directory->maintain(now);
+            }
         }
         _metrics.setState("stopping");
         _notifier.stopping(_metrics.statusLine());

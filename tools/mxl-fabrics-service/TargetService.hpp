@@ -1,5 +1,5 @@
-// The target role: creates the flow from its definition, sets up a fabrics target on it, publishes the ticket (file
-// and/or HTTP), announces READY=1, and then watches what arrives. The fabrics library commits each grain (video, data)
+// The target role: creates the flow from its definition, sets up a fabrics target on it, publishes the ticket (file,
+// HTTP and/or etcd), announces READY=1, and then watches what arrives. The fabrics library commits each grain (video, data)
 // or batch of samples (audio) itself; for audio its ticket also carries the bounce buffer initiators write batches
 // into. The service judges health from the flow's head index and, when nothing arrives for stall_timeout_ms after
 // units had been flowing, rebuilds the target under a new epoch so that initiators re-establish from scratch.
@@ -15,6 +15,7 @@
 
 #include <FabricsHandles.hpp>
 #include <MxlHandles.hpp>
+#include <TicketPublication.hpp>
 
 #include <chrono>
 #include <memory>
@@ -54,6 +55,8 @@ namespace mxl::service
         mutable std::mutex _ticketMutex;
         std::optional<Ticket> _ticket;
         std::unique_ptr<HttpEndpoint> _http;
+        // The ticket in the facility's etcd, when configured.
+        std::unique_ptr<directory::TicketPublication> _directory;
 
         std::uint64_t _bytesPerSlice = 0;
         // The first grain or sample index not arrived yet; a later arrival means units in between were lost.

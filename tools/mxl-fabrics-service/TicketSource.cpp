@@ -2,6 +2,10 @@
 
 #include "HttpGet.hpp"
 
+#include <DirectoryError.hpp>
+#include <EtcdClient.hpp>
+#include <TicketKey.hpp>
+
 #include <fmt/format.h>
 
 #include <fstream>
@@ -22,6 +26,37 @@ namespace mxl::service
             text << file.rdbuf();
             return text.str();
         }
+
+        std::variant<std::string, HttpFailure> readEtcdKey(std::string const& url, std::chrono::milliseconds timeout)
+        {
+            try
+            {
+                auto const location = directory::parseEtcdUrl(url);
+                directory::EtcdClient client{location.endpoint, timeout};
+                if (auto const found = client.get(location.key))
+                {
+                    return found->value;
+                }
+                return HttpFailure{"no such key (the target is not running, has not published yet, or its lease expired)"};
+            }
+            catch (directory::DirectoryError const& error)
+            {
+                return HttpFailure{error.what()};
+            }
+        }
+
+        std::variant<std::string, HttpFailure> readSource(std::string const& source, std::chrono::milliseconds timeout)
+        {
+            if (source.starts_with("http://"))
+            {
+                return httpGet(source, timeout);
+            }
+            if (directory::isEtcdUrl(source))
+            {
+                return readEtcdKey(source, timeout);
+            }
+            return readFile(source);
+        }
     }
 
     TicketSource::TicketSource(std::vector<std::string> sources, std::chrono::milliseconds httpTimeout)
@@ -35,7 +70,7 @@ namespace mxl::service
         _lastFailure.clear();
         for (auto const& source : _sources)
         {
-            auto const body = source.starts_with("http://") ? httpGet(source, _httpTimeout) : readFile(source);
+            auto const body = readSource(source, _httpTimeout);
             std::string why;
             if (auto const* failure = std::get_if<HttpFailure>(&body))
             {

@@ -1,4 +1,4 @@
-// Where an initiator takes its ticket from: the configured files and http:// URLs, tried in order until one gives a
+// Where an initiator takes its ticket from: the configured files, http:// URLs and etcd:// keys, tried in order until one gives a
 // ticket. What failed is kept so that the service can say why it has no ticket.
 #pragma once
 

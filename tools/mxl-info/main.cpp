@@ -10,6 +10,7 @@
 #include "MxlAddress.hpp"
 #include "MxlHandles.hpp"
 #include "TaiOffsetCheck.hpp"
+#include "TicketListing.hpp"
 #include "ToolMain.hpp"
 
 #include <mxl/mxl.h>
@@ -32,6 +33,7 @@ namespace mxl::tools::info
     {
         constexpr char const* usage = R"(Usage: mxl-info [-d DOMAIN] [-f UUID]... [-l] [-g] [-w [SECONDS]] [ADDRESS...]
        mxl-info -d DOMAIN --snapshot FLOW[@INDEX] FILE.png
+       mxl-info --tickets etcd://HOST:PORT[/PREFIX]
 
 Shows the flows of an MXL domain. Without a flow id (or with -l) it lists the flows grouped by the group of their
 grouphint, each with id, role, label, media type, rate, head index, whether a writer holds it, and the latency of the
@@ -44,6 +46,9 @@ With --watch it shows the list or the flows described again every SECONDS (defau
 SIGTERM), clearing the terminal first when the output is one; in the list, each audio flow gains a one-line level
 meter over its last 100 ms: a block per channel (one step per 6 dB from -48 dBFS; '.' below) and the loudest
 channel in dBFS.
+
+With --tickets it lists the tickets fabrics targets publish in a facility's etcd (key /mxl/tickets/<domain>/<flow
+id>, or everything under PREFIX): key, epoch, provider, regions and lease. No domain is needed.
 
 With --snapshot it writes a PNG picture of a flow. Video (v210, v210a): the grain INDEX (default: the head), as 8-bit
 RGB converted with the flow's colorspace (BT709, BT601, BT2020, BT2100; narrow range), v210a with its key as alpha,
@@ -70,6 +75,8 @@ Options)";
                 ("list,l", "list the flows of the domain, even when flow ids are given")
                 ("watch,w", po::value<double>()->implicit_value(1.0)->value_name("SECONDS"),
                     "show the list (with audio level meters) or the described flows again every SECONDS until interrupted")
+                ("tickets", po::value<std::string>()->value_name("etcd://HOST:PORT[/PREFIX]"),
+                    "list the tickets published in etcd (all under /mxl/tickets/ without PREFIX)")
                 ("snapshot", po::value<std::vector<std::string>>()->multitoken()->value_name("FLOW[@INDEX] FILE.png"),
                     "write a PNG picture of a grain of a video flow or of the last second of an audio flow (see above)")
                 ("garbage-collect,g", "remove the flows no writer holds any more and the status files of stopped services, and say which")
@@ -195,6 +202,11 @@ Options)";
             if (values.contains("version"))
             {
                 printVersion();
+                return ExitCode::Success;
+            }
+            if (values.contains("tickets"))
+            {
+                printTicketListing(values["tickets"].as<std::string>());
                 return ExitCode::Success;
             }
             warnIfTaiOffsetUnset();

@@ -1,0 +1,57 @@
+// The few etcd v3 operations a ticket directory needs, through etcd's JSON gateway (POST /v3/kv/..., /v3/lease/...;
+// keys and values travel base64-encoded, 64-bit numbers as decimal strings). Every call has a deadline, so an etcd that
+// is down never holds a service's loop for longer than that.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mxl::directory
+{
+    struct KeyValue
+    {
+        std::string key;
+        std::string value;
+        // The lease the key lives with, 0 for none.
+        std::int64_t lease = 0;
+    };
+
+    class EtcdClient
+    {
+    public:
+        // `endpoint` is "host:port" of an etcd client URL (http only). Throws DirectoryError for a malformed endpoint.
+        EtcdClient(std::string const& endpoint, std::chrono::milliseconds timeout);
+        ~EtcdClient();
+
+        EtcdClient(EtcdClient const&) = delete;
+        EtcdClient& operator=(EtcdClient const&) = delete;
+
+        [[nodiscard]] std::string const& endpoint() const noexcept
+        {
+            return _endpoint;
+        }
+
+        // The rest throw DirectoryError naming the endpoint, the operation and the key.
+        void put(std::string const& key, std::string const& value, std::int64_t lease);
+        [[nodiscard]] std::optional<KeyValue> get(std::string const& key);
+        // Every key starting with `prefix`, in key order.
+        [[nodiscard]] std::vector<KeyValue> list(std::string const& prefix);
+        void remove(std::string const& key);
+
+        // A lease of `ttl` (etcd rounds it up to its minimum, about 2 s); its id.
+        [[nodiscard]] std::int64_t grantLease(std::chrono::seconds ttl);
+        // False when etcd no longer knows the lease (it expired, or etcd lost its data): its keys are gone.
+        [[nodiscard]] bool keepAlive(std::int64_t lease);
+        void revokeLease(std::int64_t lease);
+
+    private:
+        struct Connection;
+
+        std::string _endpoint;
+        std::unique_ptr<Connection> _connection;
+    };
+}

@@ -1,0 +1,113 @@
+// A target's ticket publication against a real etcd: published under a lease, withdrawn on a clean stop, and put
+// again by itself after etcd restarted without its data.
+#include <EtcdClient.hpp>
+#include <TicketPublication.hpp>
+
+#include "EtcdServer.hpp"
+#include "Skip.hpp"
+
+#include <doctest/doctest.h>
+
+#include <thread>
+#include <vector>
+
+using namespace mxl::directory;
+using mxl::test::EtcdServer;
+
+namespace
+{
+    using namespace std::chrono_literals;
+    using Clock = TicketPublication::Clock;
+
+    struct Reports
+    {
+        std::vector<std::pair<TicketPublication::Outcome, std::string>> seen;
+
+        TicketPublication::Report sink()
+        {
+            return [this](TicketPublication::Outcome outcome, std::string const& message) { seen.emplace_back(outcome, message); };
+        }
+
+        [[nodiscard]] std::size_t count(TicketPublication::Outcome outcome) const
+        {
+            return static_cast<std::size_t>(
+                std::count_if(seen.begin(), seen.end(), [&](auto const& report) { return report.first == outcome; }));
+        }
+    };
+
+    constexpr char const* key = "/mxl/tickets/studio-a/7a1c52e4-3d0b-4f6e-9c8a-51b2e0d47f19";
+}
+
+TEST_CASE("ticket publication: the ticket is in etcd under a lease, replaced on a new epoch, and deleted on withdraw")
+{
+    if (auto const why = EtcdServer::unavailable())
+    {
+        MXL_SKIP(why->c_str());
+    }
+    EtcdServer etcd;
+    EtcdClient reader{etcd.endpoint(), 5s};
+    Reports reports;
+    TicketPublication publication{etcd.endpoint(), key, 2s, 5s, reports.sink()};
+    publication.publish(R"({"epoch":"1"})", Clock::now());
+    CHECK(publication.published());
+    auto const first = reader.get(key);
+    REQUIRE(first.has_value());
+    CHECK(first->value == R"({"epoch":"1"})");
+    CHECK(first->lease != 0);
+
+    // Maintained for three times its lease, the ticket stays.
+    auto const until = Clock::now() + 6s;
+    while (Clock::now() < until)
+    {
+        publication.maintain(Clock::now());
+        std::this_thread::sleep_for(100ms);
+    }
+    CHECK(reader.get(key).has_value());
+
+    publication.publish(R"({"epoch":"2"})", Clock::now());
+    CHECK(reader.get(key)->value == R"({"epoch":"2"})");
+    CHECK(reader.get(key)->lease == first->lease);
+
+    publication.withdraw();
+    CHECK_FALSE(reader.get(key).has_value());
+    CHECK_FALSE(publication.published());
+    CHECK(reports.count(TicketPublication::Outcome::Failed) == 0);
+}
+
+TEST_CASE("ticket publication: etcd down is reported once and retried, after a restart without data the ticket is put again")
+{
+    if (auto const why = EtcdServer::unavailable())
+    {
+        MXL_SKIP(why->c_str());
+    }
+    EtcdServer etcd;
+    Reports reports;
+    TicketPublication publication{etcd.endpoint(), key, 2s, 1s, reports.sink()};
+    publication.publish(R"({"epoch":"3"})", Clock::now());
+    REQUIRE(publication.published());
+
+    etcd.kill();
+    // Several keep-alive periods against a dead etcd: one failure report, not one per attempt.
+    auto const until = Clock::now() + 3s;
+    while (Clock::now() < until)
+    {
+        publication.maintain(Clock::now());
+        std::this_thread::sleep_for(100ms);
+    }
+    CHECK_FALSE(publication.published());
+    CHECK(reports.count(TicketPublication::Outcome::Failed) == 1);
+
+    etcd.start(true);
+    EtcdClient reader{etcd.endpoint(), 5s};
+    auto const deadline = Clock::now() + 30s;
+    while (Clock::now() < deadline && !reader.get(key))
+    {
+        publication.maintain(Clock::now());
+        std::this_thread::sleep_for(100ms);
+    }
+    auto const again = reader.get(key);
+    REQUIRE(again.has_value());
+    CHECK(again->value == R"({"epoch":"3"})");
+    CHECK(publication.published());
+    CHECK(reports.count(TicketPublication::Outcome::Published) == 2);
+}

@@ -1,0 +1,185 @@
+// The ticket directory in etcd, end to end: a target service publishes its ticket under a lease, an initiator service
+// takes it from its etcd:// key, and a target that dies or restarts changes the key and nothing else. etcd is a real
+// server on loopback; every grain that arrives is checked by checksum.
+#include "EtcdServer.hpp"
+#include "ServiceScenario.hpp"
+#include "Skip.hpp"
+#include "TestFlow.hpp"
+
+#include <EtcdClient.hpp>
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <csignal>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace mxl::test
+{
+    namespace
+    {
+        using namespace std::chrono_literals;
+        using Clock = std::chrono::steady_clock;
+
+        constexpr char const* domainName = "studio-a";
+
+        std::string ticketKey()
+        {
+            return fmt::format("/mxl/tickets/{}/{}", domainName, serviceTestFlowId);
+        }
+
+        Settings publishingTarget(ServiceDirectories const& directories, EtcdServer const& etcd)
+        {
+            auto settings = targetSettings(directories);
+            settings.emplace_back("etcd", etcd.endpoint());
+            settings.emplace_back("etcd_domain", domainName);
+            settings.emplace_back("etcd_lease_s", "2");
+            return settings;
+        }
+
+        std::string fileText(std::string const& path)
+        {
+            std::ifstream file{path};
+            std::stringstream text;
+            text << file.rdbuf();
+            return text.str();
+        }
+
+        void requireFlowing(GrainVerifier& verifier, std::uint64_t grains, std::string const& when)
+        {
+            auto const result = verifier.check(grains, 10s);
+            INFO(when);
+            CHECK(result.mismatched == 0);
+            REQUIRE(result.verified >= grains);
+        }
+    }
+
+    TEST_CASE("etcd: the target publishes its ticket at /mxl/tickets/<domain>/<flow id>, an initiator takes it from there, and "
+              "SIGTERM deletes the key")
+    {
+        if (auto const why = EtcdServer::unavailable())
+        {
+            MXL_SKIP(why->c_str());
+        }
+        EtcdServer etcd;
+        directory::EtcdClient client{etcd.endpoint(), 5s};
+        ServiceDirectories directories;
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        NotifySocket targetNotify;
+        ServiceProcess target{publishingTarget(directories, etcd), notifyEnvironment(targetNotify)};
+        REQUIRE(targetNotify.waitFor("READY=1", 10s));
+        REQUIRE(target.waitForLine(fmt::format("ticket published at '{}' (lease ", ticketKey()), 10s));
+
+        // The key holds the ticket exactly as the file does (which ends it with a newline), under a lease.
+        auto const stored = client.get(ticketKey());
+        REQUIRE(stored.has_value());
+        CHECK(stored->value + "\n" == fileText(directories.ticketFile()));
+        CHECK(stored->lease != 0);
+
+        // mxl-info lists it.
+        auto const listing = runBuildTool("tools/mxl-info/mxl-info", {"--tickets", "etcd://" + etcd.endpoint()});
+        INFO(listing.text);
+        CHECK(listing.exitCode == 0);
+        CHECK(listing.text.find(fmt::format("etcd {} under /mxl/tickets/: 1 ticket\n  {}\n      epoch {}, provider tcp, ", etcd.endpoint(),
+                                            ticketKey(), ticketEpoch(directories.ticketFile()))) != std::string::npos);
+
+        NotifySocket initiatorNotify;
+        ServiceProcess initiator{initiatorSettings(directories, fmt::format("etcd://{}{}", etcd.endpoint(), ticketKey())),
+                                 notifyEnvironment(initiatorNotify)};
+        REQUIRE(initiatorNotify.waitFor("READY=1", 10s));
+        {
+            GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+            requireFlowing(verifier, 20, "through the ticket from etcd");
+        }
+        CHECK(initiator.output().find(fmt::format("from 'etcd://{}{}'", etcd.endpoint(), ticketKey())) != std::string::npos);
+
+        target.signal(SIGTERM);
+        REQUIRE(target.wait(10s) == 0);
+        // Withdrawn at once on a clean stop, not after the lease.
+        CHECK_FALSE(client.get(ticketKey()).has_value());
+    }
+
+    TEST_CASE("etcd: mxl-fabrics-demo's initiator takes -t etcd://HOST:PORT/KEY, and names a key that holds no ticket")
+    {
+        if (auto const why = EtcdServer::unavailable())
+        {
+            MXL_SKIP(why->c_str());
+        }
+        EtcdServer etcd;
+        ServiceDirectories directories;
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        NotifySocket targetNotify;
+        ServiceProcess target{publishingTarget(directories, etcd), notifyEnvironment(targetNotify)};
+        REQUIRE(targetNotify.waitFor("READY=1", 10s));
+        REQUIRE(target.waitForLine("ticket published at", 10s));
+
+        auto const missing =
+            runBuildTool("tools/mxl-fabrics-demo/mxl-fabrics-demo", {"-i", "-d", directories.source.str(), "-f", serviceTestFlowId, "-t",
+                                                                     fmt::format("etcd://{}/mxl/tickets/nowhere/x", etcd.endpoint())});
+        INFO(missing.text);
+        CHECK(missing.exitCode == 2);
+        CHECK(missing.text.find(fmt::format("etcd key 'etcd://{}/mxl/tickets/nowhere/x' holds no ticket", etcd.endpoint())) !=
+              std::string::npos);
+
+        Process demo{{binaryPath("tools/mxl-fabrics-demo/mxl-fabrics-demo").string(), "-i", "-d", directories.source.str(), "-f",
+                      serviceTestFlowId, "-t", fmt::format("etcd://{}{}", etcd.endpoint(), ticketKey())}};
+        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        requireFlowing(verifier, 20, "from the demo's initiator");
+        demo.signal(SIGINT);
+        CHECK(demo.wait(10s) == 0);
+    }
+
+    TEST_CASE("etcd: a SIGKILLed target's key expires with its lease, and its restart heals the initiator through the key")
+    {
+        if (auto const why = EtcdServer::unavailable())
+        {
+            MXL_SKIP(why->c_str());
+        }
+        EtcdServer etcd;
+        directory::EtcdClient client{etcd.endpoint(), 5s};
+        ServiceDirectories directories;
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        NotifySocket targetNotify;
+        auto first = std::make_unique<ServiceProcess>(publishingTarget(directories, etcd), notifyEnvironment(targetNotify));
+        REQUIRE(targetNotify.waitFor("READY=1", 10s));
+        auto const firstEpoch = ticketEpoch(directories.ticketFile());
+        NotifySocket initiatorNotify;
+        ServiceProcess initiator{initiatorSettings(directories, fmt::format("etcd://{}{}", etcd.endpoint(), ticketKey())),
+                                 notifyEnvironment(initiatorNotify)};
+        REQUIRE(initiatorNotify.waitFor("READY=1", 10s));
+        {
+            GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+            requireFlowing(verifier, 20, "before the kill");
+        }
+
+        first->signal(SIGKILL);
+        REQUIRE(first->wait(5s));
+        first.reset();
+        REQUIRE(client.get(ticketKey()).has_value());
+        // Nobody keeps the lease alive any more: the key goes after its 2 s (etcd sweeps expired leases twice a second).
+        auto const killedAt = Clock::now();
+        while (client.get(ticketKey()) && Clock::now() - killedAt < 30s)
+        {
+            std::this_thread::sleep_for(100ms);
+        }
+        CHECK_FALSE(client.get(ticketKey()).has_value());
+        INFO("the key went ", std::chrono::duration<double>(Clock::now() - killedAt).count(), " s after the kill");
+        CHECK(Clock::now() - killedAt >= 1s);
+
+        NotifySocket restartedNotify;
+        ServiceProcess restarted{publishingTarget(directories, etcd), notifyEnvironment(restartedNotify)};
+        REQUIRE(restartedNotify.waitFor("READY=1", 10s));
+        auto const restartedAt = Clock::now();
+        auto const secondEpoch = ticketEpoch(directories.ticketFile());
+        REQUIRE(secondEpoch != firstEpoch);
+        // The initiator polls the key every ticket_poll_ms (200 here) and adds the new epoch's target.
+        REQUIRE(initiator.waitForLine(fmt::format("new epoch {}", secondEpoch), 10s));
+        auto const pickedUp = std::chrono::duration<double>(Clock::now() - restartedAt).count();
+        INFO("the initiator took the new ticket ", pickedUp, " s after the new target was ready");
+        CHECK(pickedUp < 2.0);
+        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        requireFlowing(verifier, 20, "after the restart");
+    }
+}
