@@ -370,27 +370,29 @@ namespace
         }
     }
 
-    // Query answers: the carried caps, so that upstream converts into them. When upstream can offer nothing of them
-    // (the filter excludes them all) the raw caps it offers are taken anyway, so that set_caps can refuse them with an
-    // error naming the format, instead of a bare not-negotiated from an element upstream.
+    // The carried caps first, so that upstream converts into them, then any other raw caps: a link to an element that
+    // can offer nothing else is made, so that set_caps can refuse the format with an error naming it instead of a bare
+    // not-negotiated from an element upstream. A query whose filter admits carried caps is answered with those only,
+    // so that a converter upstream converts rather than passes its input through.
     GstCaps* mxlSinkGetCaps(GstBaseSink*, GstCaps* filter)
     {
         auto* const carried = gst_caps_from_string(carriedCaps);
-        if (filter == nullptr)
+        if (filter != nullptr)
         {
-            return carried;
+            auto* const offered = gst_caps_intersect_full(filter, carried, GST_CAPS_INTERSECT_FIRST);
+            gst_caps_unref(carried);
+            if (!gst_caps_is_empty(offered))
+            {
+                return offered;
+            }
+            gst_caps_unref(offered);
+            auto* const raw = gst_caps_from_string(rawCaps);
+            auto* const uncarried = gst_caps_intersect_full(filter, raw, GST_CAPS_INTERSECT_FIRST);
+            gst_caps_unref(raw);
+            return uncarried;
         }
-        auto* const offered = gst_caps_intersect_full(filter, carried, GST_CAPS_INTERSECT_FIRST);
-        gst_caps_unref(carried);
-        if (!gst_caps_is_empty(offered))
-        {
-            return offered;
-        }
-        gst_caps_unref(offered);
-        auto* const raw = gst_caps_from_string(rawCaps);
-        auto* const uncarried = gst_caps_intersect_full(filter, raw, GST_CAPS_INTERSECT_FIRST);
-        gst_caps_unref(raw);
-        return uncarried;
+        gst_caps_append(carried, gst_caps_from_string(rawCaps));
+        return carried;
     }
 
     gboolean mxlSinkStart(GstBaseSink* base)
