@@ -19,6 +19,8 @@ namespace mxl::test::gst
             // A crash should reach the sanitizer or the test runner, not GStreamer's own handler.
             gst_segtrap_set_enabled(FALSE);
             gst_init(nullptr, nullptr);
+            // Frees GStreamer's registry and caches at exit, so that a leak check sees only what a test leaked.
+            std::atexit(gst_deinit);
             return true;
         }();
         (void)ready;

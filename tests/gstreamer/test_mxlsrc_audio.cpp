@@ -13,12 +13,15 @@ using namespace mxl::test::gst;
 
 namespace
 {
+    // Two seconds of grains: a pipeline held up by a loaded machine still finds every grain it has not read yet.
+    constexpr std::uint64_t twoSecondsNs = 2'000'000'000;
     constexpr auto flowId = "c84f2a17-3e69-4d0b-a5c2-6e1b9f3d7a45";
     constexpr mxlRational rate{48000, 1};
 
     void checkSamplesComeOut(std::uint32_t channels, char const* layout)
     {
         TempDomain domain{"gst-src-audio"};
+        setHistory(domain, twoSecondsNs);
         FlowFeeder feeder{domain, audioDefinition(flowId, channels, rate.numerator)};
         constexpr std::size_t buffers = 10;
         constexpr std::uint64_t samplesPerBuffer = 240;

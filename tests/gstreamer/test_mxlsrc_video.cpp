@@ -15,6 +15,8 @@ using namespace mxl::test::gst;
 
 namespace
 {
+    // Two seconds of grains: a pipeline held up by a loaded machine still finds every grain it has not read yet.
+    constexpr std::uint64_t twoSecondsNs = 2'000'000'000;
     constexpr auto flowId = "a3e1c7b9-5d24-4f6e-8b10-9c2f4d6e1a37";
     constexpr mxlRational rate{50, 1};
 
@@ -44,6 +46,7 @@ namespace
 TEST_CASE("mxlsrc: grains come out byte for byte, indices consecutive, timestamps the grains' times")
 {
     TempDomain domain{"gst-src-video"};
+    setHistory(domain, twoSecondsNs);
     FlowFeeder feeder{domain, videoDefinition(flowId, 64, 8, rate)};
     constexpr std::size_t buffers = 10;
     Pipeline pipeline{source(domain, fmt::format("num-buffers={}", buffers)) + " ! appsink name=out"};
@@ -74,6 +77,7 @@ TEST_CASE("mxlsrc: grains come out byte for byte, indices consecutive, timestamp
 TEST_CASE("mxlsrc: a grain flagged invalid becomes a gap event at its time, not a buffer")
 {
     TempDomain domain{"gst-src-invalid"};
+    setHistory(domain, twoSecondsNs);
     constexpr std::uint64_t invalidEvery = 4;
     FlowFeeder feeder{domain, videoDefinition(flowId, 64, 8, rate), invalidEvery};
     constexpr std::size_t buffers = 12;
@@ -145,6 +149,7 @@ TEST_CASE("mxlsrc: fallen a ring behind, it reports the lost grains (gap event, 
 TEST_CASE("mxlsrc: start-index starts at that grain")
 {
     TempDomain domain{"gst-src-start"};
+    setHistory(domain, twoSecondsNs);
     FlowFeeder feeder{domain, videoDefinition(flowId, 64, 8, rate)};
     // Half a second ahead: a grain not yet written, so mxlsrc waits on the flow for it.
     auto const start = mxlGetCurrentIndex(&rate) + 25;
