@@ -3,6 +3,7 @@
 #include "DomainInstance.hpp"
 #include "ElementFailure.hpp"
 #include "FlowCaps.hpp"
+#include "FlowDefinitionText.hpp"
 #include "GrainWriter.hpp"
 #include "SampleWriter.hpp"
 #include "SinkCounters.hpp"
@@ -24,7 +25,6 @@
 #include <optional>
 #include <sstream>
 #include <string>
-#include <vector>
 
 GST_DEBUG_CATEGORY_STATIC(mxlSinkDebug);
 #define GST_CAT_DEFAULT mxlSinkDebug
@@ -86,18 +86,6 @@ namespace mxl::gst
             {
                 throw settingsFailure(fmt::format("flow-def \"{}\" has no usable \"id\": {}", path, e.what()));
             }
-        }
-
-        std::string existingDefinition(mxlInstance instance, std::string const& flowId)
-        {
-            std::size_t size = 0;
-            mxlGetFlowDef(instance, flowId.c_str(), nullptr, &size);
-            std::vector<char> text(size + 1, '\0');
-            if (auto const status = mxlGetFlowDef(instance, flowId.c_str(), text.data(), &size); status != MXL_STATUS_OK)
-            {
-                throw flowFailure(fmt::format("mxlGetFlowDef of the existing flow {} failed: {}", flowId, mxl::tools::statusName(status)));
-            }
-            return text.data();
         }
     }
 
@@ -313,7 +301,7 @@ namespace
         if (!created)
         {
             // Another writer made the flow: it must carry what the caps say.
-            auto const difference = formatDifference(format, formatFromDefinition(existingDefinition(flow.instance, settings.flowId)));
+            auto const difference = formatDifference(format, formatFromDefinition(flowDefinitionText(flow.instance, settings.flowId)));
             if (!difference.empty())
             {
                 throw formatFailure(fmt::format("caps do not match the existing flow {} in domain \"{}\": {} (caps against flow)",

@@ -3,6 +3,7 @@
 #include "DomainInstance.hpp"
 #include "ElementFailure.hpp"
 #include "FlowCaps.hpp"
+#include "FlowDefinitionText.hpp"
 #include "GrainReader.hpp"
 #include "SampleReader.hpp"
 #include "StatusName.hpp"
@@ -18,7 +19,6 @@
 #include <atomic>
 #include <optional>
 #include <string>
-#include <vector>
 
 GST_DEBUG_CATEGORY_STATIC(mxlSrcDebug);
 #define GST_CAT_DEFAULT mxlSrcDebug
@@ -49,6 +49,8 @@ namespace mxl::gst
             mxlFlowReader reader = nullptr;
             std::string id;
             FlowFormat format;
+            // Grains (video: 1) or samples (audio) in each buffer.
+            std::uint64_t unitsPerBuffer = 1;
             GstCaps* caps = nullptr;
             std::optional<GrainReader> grains;
             std::optional<SampleReader> samples;
@@ -65,18 +67,6 @@ namespace mxl::gst
                 }
             }
         };
-
-        std::string flowDefinition(mxlInstance instance, std::string const& flowId)
-        {
-            std::size_t size = 0;
-            mxlGetFlowDef(instance, flowId.c_str(), nullptr, &size);
-            std::vector<char> text(size + 1, '\0');
-            if (auto const status = mxlGetFlowDef(instance, flowId.c_str(), text.data(), &size); status != MXL_STATUS_OK)
-            {
-                throw flowFailure(fmt::format("mxlGetFlowDef of flow {} failed: {}", flowId, mxl::tools::statusName(status)));
-            }
-            return text.data();
-        }
     }
 
     class SrcState
@@ -233,7 +223,7 @@ namespace
         }
         try
         {
-            flow.format = formatFromDefinition(flowDefinition(flow.instance, settings.flowId));
+            flow.format = formatFromDefinition(flowDefinitionText(flow.instance, settings.flowId));
             flow.caps = capsFromFormat(flow.format);
         }
         catch (FormatError const& e)
@@ -262,6 +252,7 @@ namespace
             throw settingsFailure(fmt::format("samples-per-buffer {} is more than the {} samples flow {} lets a reader take at once",
                                               samples, maxRead, settings.flowId));
         }
+        flow.unitsPerBuffer = samples;
         flow.samples.emplace(flow.reader, config, samples, settings.startIndex);
     }
 
@@ -331,17 +322,6 @@ namespace
     GstClockTime unitDuration(OpenFlow const& flow, std::uint64_t units)
     {
         return mxlIndexToTimestamp(&flow.format.rate, units);
-    }
-
-    std::uint64_t bufferUnits(SrcState const& state)
-    {
-        auto const& flow = *state.flow;
-        if (flow.grains)
-        {
-            return 1;
-        }
-        auto const samples = state.settings.samplesPerBuffer;
-        return samples != 0 ? samples : std::max<std::uint64_t>(1, static_cast<std::uint64_t>(flow.format.rate.numerator) / 100);
     }
 
     // The running time of TAI time `tai`, or nullopt for a time before the pipeline started (a live source cannot
@@ -471,7 +451,7 @@ namespace
         {
             return GST_BASE_SRC_CLASS(gst_mxl_src_parent_class)->query(base, query);
         }
-        gst_query_set_latency(query, TRUE, unitDuration(*state.flow, bufferUnits(state)), GST_CLOCK_TIME_NONE);
+        gst_query_set_latency(query, TRUE, unitDuration(*state.flow, state.flow->unitsPerBuffer), GST_CLOCK_TIME_NONE);
         return TRUE;
     }
 

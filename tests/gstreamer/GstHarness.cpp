@@ -126,6 +126,17 @@ namespace mxl::test::gst
         return gst_element_set_state(_pipeline, GST_STATE_PLAYING);
     }
 
+    void Pipeline::useClockStartingAt(GstElement* provider, GstClockTime runningTimeNs)
+    {
+        auto* const clock = gst_element_provide_clock(provider);
+        REQUIRE(clock != nullptr);
+        gst_pipeline_use_clock(GST_PIPELINE(_pipeline), clock);
+        // Without a start time the pipeline keeps the base time it is given.
+        gst_element_set_start_time(_pipeline, GST_CLOCK_TIME_NONE);
+        gst_element_set_base_time(_pipeline, gst_clock_get_time(clock) - runningTimeNs);
+        gst_object_unref(clock);
+    }
+
     std::vector<BusMessage> Pipeline::runUntilEnd(std::chrono::seconds timeout)
     {
         std::vector<BusMessage> messages;
@@ -188,6 +199,13 @@ namespace mxl::test::gst
     {
         _collectors.push_back(std::make_unique<AppSinkCollector>(element(name), holdAfterFirst));
         return *_collectors.back();
+    }
+
+    std::uint64_t counter(GstElement* element, char const* name)
+    {
+        guint64 value = 0;
+        g_object_get(element, name, &value, nullptr);
+        return value;
     }
 
     bool sawEos(std::vector<BusMessage> const& messages)

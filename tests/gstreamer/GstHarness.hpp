@@ -86,6 +86,10 @@ namespace mxl::test::gst
 
         GstStateChangeReturn play();
 
+        // Before play(): runs the pipeline on the clock `provider` offers, with a base time that puts the running
+        // time at `runningTimeNs` when it starts playing (instead of 0).
+        void useClockStartingAt(GstElement* provider, GstClockTime runningTimeNs);
+
         // Pops bus messages until end of stream or an error, or until `timeout`; returns every message popped.
         std::vector<BusMessage> runUntilEnd(std::chrono::seconds timeout);
 
@@ -104,6 +108,9 @@ namespace mxl::test::gst
         GstElement* _pipeline = nullptr;
         std::vector<std::unique_ptr<AppSinkCollector>> _collectors;
     };
+
+    // A counter property of an element (guint64), e.g. mxlsink's buffers-written.
+    std::uint64_t counter(GstElement* element, char const* name);
 
     // Whether `messages` holds an end of stream.
     bool sawEos(std::vector<BusMessage> const& messages);

@@ -105,6 +105,15 @@ namespace mxl::test::gst
         return {payload, payload + info.grainSize};
     }
 
+    std::uint32_t FlowProbe::flags(std::uint64_t index) const
+    {
+        mxlGrainInfo info{};
+        std::uint8_t* payload = nullptr;
+        INFO("grain ", index);
+        REQUIRE(mxlFlowReaderGetGrain(_reader, index, 0, &info, &payload) == MXL_STATUS_OK);
+        return info.flags;
+    }
+
     std::vector<std::vector<float>> FlowProbe::samples(std::uint64_t lastIndex, std::size_t count) const
     {
         mxlWrappedMultiBufferSlice slices{};

@@ -42,6 +42,9 @@ namespace mxl::test::gst
         // The grain's payload; REQUIREs that it is readable (waiting up to `timeoutNs`) and not flagged invalid.
         std::vector<std::uint8_t> grain(std::uint64_t index, std::uint64_t timeoutNs = 0) const;
 
+        // The MXL_GRAIN_FLAG_* of a grain; REQUIREs that it is readable.
+        std::uint32_t flags(std::uint64_t index) const;
+
         // `count` samples ending at `lastIndex`, one vector per channel.
         std::vector<std::vector<float>> samples(std::uint64_t lastIndex, std::size_t count) const;
 

@@ -30,13 +30,6 @@ namespace
         return channels;
     }
 
-    std::uint64_t counter(GstElement* element, char const* name)
-    {
-        guint64 value = 0;
-        g_object_get(element, name, &value, nullptr);
-        return value;
-    }
-
     // Runs `source` into mxlsink (sync=false) and into a reference appsink; returns the reference samples and checks
     // that the flow's newest samples are those, sample for sample.
     void checkSamplesLand(int channels, char const* layout)

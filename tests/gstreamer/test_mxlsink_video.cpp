@@ -15,13 +15,6 @@ namespace
 {
     constexpr auto flowId = "0f6a4c2e-8d31-4b57-9e02-7c1d5a3b8e64";
     constexpr std::uint64_t tenSecondsNs = 10'000'000'000;
-
-    std::uint64_t counter(GstElement* element, char const* name)
-    {
-        guint64 value = 0;
-        g_object_get(element, name, &value, nullptr);
-        return value;
-    }
 }
 
 TEST_CASE("mxlsink: a non-live pattern lands on consecutive grains from the current index, byte for byte")

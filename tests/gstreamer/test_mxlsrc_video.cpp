@@ -30,13 +30,6 @@ namespace
         return bytes;
     }
 
-    std::uint64_t counter(GstElement* element, char const* name)
-    {
-        guint64 value = 0;
-        g_object_get(element, name, &value, nullptr);
-        return value;
-    }
-
     std::string source(TempDomain const& domain, std::string const& extra = {})
     {
         return fmt::format("mxlsrc name=src domain={} flow-id={} {}", domain.str(), flowId, extra);
