@@ -8,6 +8,7 @@ packages=(
     libboost-program-options-dev nlohmann-json3-dev libfmt-dev doctest-dev libsystemd-dev libmicrohttpd-dev
     libpng-dev libcpp-httplib-dev etcd-server
     iproute2 util-linux systemd
+    libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base gstreamer1.0-tools
 )
 
 missing=()

@@ -1,0 +1,45 @@
+#include "DomainInstance.hpp"
+
+#include "ElementFailure.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <system_error>
+
+namespace mxl::gst
+{
+    DomainInstance::DomainInstance(std::string const& domain)
+        : _domain{domain}
+    {
+        if (domain.empty())
+        {
+            throw settingsFailure("domain is not set: set the domain property to a domain folder on tmpfs, e.g. /dev/shm/mxl");
+        }
+        std::error_code error;
+        auto const status = std::filesystem::status(domain, error);
+        if (status.type() == std::filesystem::file_type::not_found)
+        {
+            throw notFoundFailure(
+                fmt::format("domain \"{}\" does not exist: create the folder (on tmpfs, e.g. /dev/shm/mxl) first", domain));
+        }
+        if (error)
+        {
+            throw settingsFailure(fmt::format("domain \"{}\" cannot be examined: {}", domain, error.message()));
+        }
+        if (status.type() != std::filesystem::file_type::directory)
+        {
+            throw settingsFailure(fmt::format("domain \"{}\" is not a folder", domain));
+        }
+        _instance = mxlCreateInstance(domain.c_str(), nullptr);
+        if (_instance == nullptr)
+        {
+            throw settingsFailure(fmt::format("domain \"{}\" cannot be opened by libmxl (its log line says why)", domain));
+        }
+    }
+
+    DomainInstance::~DomainInstance()
+    {
+        mxlDestroyInstance(_instance);
+    }
+}

@@ -1,0 +1,35 @@
+// The mxl instance an element works in: its domain folder, checked first so that a wrong `domain` property is reported
+// with the path and what is wrong with it rather than as a NULL instance.
+#pragma once
+
+#include <mxl/mxl.h>
+
+#include <string>
+
+namespace mxl::gst
+{
+    class DomainInstance
+    {
+    public:
+        // Throws ElementFailure naming the domain when it is unset, absent, not a folder, or refused by libmxl.
+        explicit DomainInstance(std::string const& domain);
+        ~DomainInstance();
+
+        DomainInstance(DomainInstance const&) = delete;
+        DomainInstance& operator=(DomainInstance const&) = delete;
+
+        [[nodiscard]] mxlInstance get() const noexcept
+        {
+            return _instance;
+        }
+
+        [[nodiscard]] std::string const& domain() const noexcept
+        {
+            return _domain;
+        }
+
+    private:
+        std::string _domain;
+        mxlInstance _instance = nullptr;
+    };
+}

@@ -1,0 +1,17 @@
+#include "StatusCheck.hpp"
+
+#include "ElementFailure.hpp"
+#include "StatusName.hpp"
+
+#include <fmt/format.h>
+
+namespace mxl::gst
+{
+    void checkStatus(mxlStatus status, char const* call, std::uint64_t index)
+    {
+        if (status != MXL_STATUS_OK)
+        {
+            throw flowFailure(fmt::format("{} of index {} failed: {}", call, index, mxl::tools::statusName(status)));
+        }
+    }
+}

@@ -1,0 +1,200 @@
+#include "TestFlows.hpp"
+
+#include <mxl/time.h>
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace mxl::test::gst
+{
+    namespace
+    {
+        constexpr auto grouphintTag = "urn:x-nmos:tag:grouphint/v1.0";
+        constexpr std::uint64_t audioBatchSamples = 480;
+    }
+
+    std::string videoDefinition(std::string const& id, std::uint32_t width, std::uint32_t height, mxlRational rate, char const* mediaType)
+    {
+        return nlohmann::json{
+            {"id", id},
+            {"label", "gstreamer test video"},
+            {"format", "urn:x-nmos:format:video"},
+            {"tags", {{grouphintTag, {"gstreamer test:Video"}}}},
+            {"grain_rate", {{"numerator", rate.numerator}, {"denominator", rate.denominator}}},
+            {"frame_width", width},
+            {"frame_height", height},
+            {"interlace_mode", "progressive"},
+            {"colorspace", "BT709"},
+            {"transfer_characteristic", "SDR"},
+            {"media_type", mediaType},
+        }
+            .dump();
+    }
+
+    std::string audioDefinition(std::string const& id, std::uint32_t channels, std::int64_t rate)
+    {
+        return nlohmann::json{
+            {"id", id},
+            {"label", "gstreamer test audio"},
+            {"format", "urn:x-nmos:format:audio"},
+            {"tags", {{grouphintTag, {"gstreamer test:Audio"}}}},
+            {"sample_rate", {{"numerator", rate}, {"denominator", 1}}},
+            {"media_type", "audio/float32"},
+            {"bit_depth", 32},
+            {"channel_count", channels},
+        }
+            .dump();
+    }
+
+    void setHistory(TempDomain const& domain, std::uint64_t historyNs)
+    {
+        std::ofstream{domain.path() / "options.json"} << fmt::format(R"({{"urn:x-mxl:option:history_duration/v1.0": {}}})", historyNs);
+    }
+
+    std::uint8_t grainByte(std::uint64_t index, std::size_t offset)
+    {
+        return static_cast<std::uint8_t>(index * 7 + offset * 13 + (offset >> 8));
+    }
+
+    float sampleValue(std::uint32_t channel, std::uint64_t index)
+    {
+        return static_cast<float>(channel) + static_cast<float>(index % 1000) / 1000.0F;
+    }
+
+    FlowProbe::FlowProbe(TempDomain const& domain, std::string const& flowId)
+        : _instance{mxlCreateInstance(domain.str().c_str(), nullptr)}
+    {
+        REQUIRE(_instance != nullptr);
+        INFO("flow ", flowId);
+        REQUIRE(mxlCreateFlowReader(_instance, flowId.c_str(), nullptr, &_reader) == MXL_STATUS_OK);
+    }
+
+    FlowProbe::~FlowProbe()
+    {
+        if (_reader != nullptr)
+        {
+            mxlReleaseFlowReader(_instance, _reader);
+        }
+        mxlDestroyInstance(_instance);
+    }
+
+    std::uint64_t FlowProbe::head() const
+    {
+        mxlFlowRuntimeInfo runtime{};
+        REQUIRE(mxlFlowReaderGetRuntimeInfo(_reader, &runtime) == MXL_STATUS_OK);
+        return runtime.headIndex;
+    }
+
+    mxlFlowConfigInfo FlowProbe::config() const
+    {
+        mxlFlowConfigInfo config{};
+        REQUIRE(mxlFlowReaderGetConfigInfo(_reader, &config) == MXL_STATUS_OK);
+        return config;
+    }
+
+    std::vector<std::uint8_t> FlowProbe::grain(std::uint64_t index, std::uint64_t timeoutNs) const
+    {
+        mxlGrainInfo info{};
+        std::uint8_t* payload = nullptr;
+        INFO("grain ", index);
+        REQUIRE(mxlFlowReaderGetGrain(_reader, index, timeoutNs, &info, &payload) == MXL_STATUS_OK);
+        CHECK((info.flags & MXL_GRAIN_FLAG_INVALID) == 0);
+        return {payload, payload + info.grainSize};
+    }
+
+    std::uint32_t FlowProbe::flags(std::uint64_t index) const
+    {
+        mxlGrainInfo info{};
+        std::uint8_t* payload = nullptr;
+        INFO("grain ", index);
+        REQUIRE(mxlFlowReaderGetGrain(_reader, index, 0, &info, &payload) == MXL_STATUS_OK);
+        return info.flags;
+    }
+
+    std::vector<std::vector<float>> FlowProbe::samples(std::uint64_t lastIndex, std::size_t count) const
+    {
+        mxlWrappedMultiBufferSlice slices{};
+        INFO("samples ", count, " ending at ", lastIndex);
+        REQUIRE(mxlFlowReaderGetSamples(_reader, lastIndex, count, 0, &slices) == MXL_STATUS_OK);
+        std::vector<std::vector<float>> channels(slices.count);
+        for (std::size_t channel = 0; channel < slices.count; ++channel)
+        {
+            for (auto const& fragment : slices.base.fragments)
+            {
+                auto const* const first =
+                    reinterpret_cast<float const*>(static_cast<std::uint8_t const*>(fragment.pointer) + channel * slices.stride);
+                channels[channel].insert(channels[channel].end(), first, first + fragment.size / sizeof(float));
+            }
+        }
+        return channels;
+    }
+
+    FlowFeeder::FlowFeeder(TempDomain const& domain, std::string const& definition, std::uint64_t invalidEvery)
+        : _instance{mxlCreateInstance(domain.str().c_str(), nullptr)}
+        , _invalidEvery{invalidEvery}
+    {
+        REQUIRE(_instance != nullptr);
+        REQUIRE(mxlCreateFlowWriter(_instance, definition.c_str(), nullptr, &_writer, &_config, nullptr) == MXL_STATUS_OK);
+        _thread = std::thread{[this] { _config.common.format == MXL_DATA_FORMAT_AUDIO ? writeSamples() : writeGrains(); }};
+    }
+
+    FlowFeeder::~FlowFeeder()
+    {
+        _stop = true;
+        _thread.join();
+        mxlReleaseFlowWriter(_instance, _writer);
+        mxlDestroyInstance(_instance);
+    }
+
+    void FlowFeeder::writeGrains()
+    {
+        auto const& rate = _config.common.grainRate;
+        for (auto index = mxlGetCurrentIndex(&rate); !_stop; ++index)
+        {
+            mxlSleepUntil(mxlIndexToTimestamp(&rate, index));
+            mxlGrainInfo info{};
+            std::uint8_t* payload = nullptr;
+            if (mxlFlowWriterOpenGrain(_writer, index, &info, &payload) != MXL_STATUS_OK)
+            {
+                return;
+            }
+            for (std::size_t offset = 0; offset < info.grainSize; ++offset)
+            {
+                payload[offset] = grainByte(index, offset);
+            }
+            info.flags = _invalidEvery != 0 && index % _invalidEvery == 0 ? MXL_GRAIN_FLAG_INVALID : 0;
+            info.validSlices = info.totalSlices;
+            mxlFlowWriterCommitGrain(_writer, &info);
+        }
+    }
+
+    void FlowFeeder::writeSamples()
+    {
+        auto const& rate = _config.common.grainRate;
+        for (auto last = (mxlGetCurrentIndex(&rate) / audioBatchSamples + 1) * audioBatchSamples; !_stop; last += audioBatchSamples)
+        {
+            mxlSleepUntil(mxlIndexToTimestamp(&rate, last));
+            mxlMutableWrappedMultiBufferSlice slices{};
+            if (mxlFlowWriterOpenSamples(_writer, last, audioBatchSamples, &slices) != MXL_STATUS_OK)
+            {
+                return;
+            }
+            for (std::size_t channel = 0; channel < slices.count; ++channel)
+            {
+                auto index = last - audioBatchSamples + 1;
+                for (auto const& fragment : slices.base.fragments)
+                {
+                    auto* const samples = reinterpret_cast<float*>(static_cast<std::uint8_t*>(fragment.pointer) + channel * slices.stride);
+                    for (std::size_t i = 0; i < fragment.size / sizeof(float); ++i)
+                    {
+                        samples[i] = sampleValue(static_cast<std::uint32_t>(channel), index++);
+                    }
+                }
+            }
+            mxlFlowWriterCommitSamples(_writer);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+// The flow side of the GStreamer tests, written against the C API only: definitions of small flows, a domain with a
+// long history, an independent reader of what mxlsink wrote, and a writer that feeds mxlsrc in real time.
+#pragma once
+
+#include "TempDomain.hpp"
+
+#include <mxl/flow.h>
+#include <mxl/mxl.h>
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace mxl::test::gst
+{
+    std::string videoDefinition(std::string const& id, std::uint32_t width, std::uint32_t height, mxlRational rate,
+                                char const* mediaType = "video/v210");
+    std::string audioDefinition(std::string const& id, std::uint32_t channels, std::int64_t rate);
+
+    // A domain whose flows keep `historyNs` of grains: enough for a whole test pipeline to be read after it ran.
+    void setHistory(TempDomain const& domain, std::uint64_t historyNs);
+
+    // The payload byte at `offset` of grain `index`, and the sample of `channel` at `index`, as FlowFeeder writes them.
+    std::uint8_t grainByte(std::uint64_t index, std::size_t offset);
+    float sampleValue(std::uint32_t channel, std::uint64_t index);
+
+    // An instance and a reader of its own on a flow another party writes.
+    class FlowProbe
+    {
+    public:
+        FlowProbe(TempDomain const& domain, std::string const& flowId);
+        ~FlowProbe();
+
+        FlowProbe(FlowProbe const&) = delete;
+        FlowProbe& operator=(FlowProbe const&) = delete;
+
+        [[nodiscard]] std::uint64_t head() const;
+        [[nodiscard]] mxlFlowConfigInfo config() const;
+
+        // The grain's payload; REQUIREs that it is readable (waiting up to `timeoutNs`) and not flagged invalid.
+        std::vector<std::uint8_t> grain(std::uint64_t index, std::uint64_t timeoutNs = 0) const;
+
+        // The MXL_GRAIN_FLAG_* of a grain; REQUIREs that it is readable.
+        std::uint32_t flags(std::uint64_t index) const;
+
+        // `count` samples ending at `lastIndex`, one vector per channel.
+        std::vector<std::vector<float>> samples(std::uint64_t lastIndex, std::size_t count) const;
+
+    private:
+        mxlInstance _instance = nullptr;
+        mxlFlowReader _reader = nullptr;
+    };
+
+    // Writes a flow in real time on a thread of its own: each grain (grainByte) at its index's time, or each batch of
+    // samples (sampleValue) at the time of its last sample, until destroyed. `invalidEvery` N > 0 flags every grain
+    // whose index is a multiple of N invalid.
+    class FlowFeeder
+    {
+    public:
+        FlowFeeder(TempDomain const& domain, std::string const& definition, std::uint64_t invalidEvery = 0);
+        ~FlowFeeder();
+
+        FlowFeeder(FlowFeeder const&) = delete;
+        FlowFeeder& operator=(FlowFeeder const&) = delete;
+
+        [[nodiscard]] mxlFlowConfigInfo const& config() const noexcept
+        {
+            return _config;
+        }
+
+    private:
+        mxlInstance _instance = nullptr;
+        mxlFlowWriter _writer = nullptr;
+        mxlFlowConfigInfo _config{};
+        std::uint64_t _invalidEvery;
+        std::atomic<bool> _stop{false};
+        std::thread _thread;
+
+        void writeGrains();
+        void writeSamples();
+    };
+}

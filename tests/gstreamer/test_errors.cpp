@@ -1,0 +1,89 @@
+// Wrong settings and media the elements cannot carry: the pipeline stops with an error from the element, whose text
+// names the property or the value and what was expected; nothing crashes.
+#include "GstHarness.hpp"
+#include "TestFlows.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+using namespace mxl::test;
+using namespace mxl::test::gst;
+
+namespace
+{
+    constexpr auto flowId = "e5b37d20-9a4c-4f18-86d1-2b7c0e5f9a63";
+
+    struct Case
+    {
+        std::string pipeline;
+        char const* element;
+        std::string expected;
+    };
+
+    void checkFails(Case const& wrong)
+    {
+        INFO("pipeline: ", wrong.pipeline);
+        Pipeline pipeline{wrong.pipeline};
+        pipeline.play();
+        auto const messages = pipeline.runUntilEnd(std::chrono::seconds{30});
+        auto const error = errorFrom(messages, wrong.element);
+        INFO("error from ", wrong.element, ": ", error);
+        CHECK(error.find(wrong.expected) != std::string::npos);
+    }
+
+    std::string const videoSource = "videotestsrc num-buffers=3 ! video/x-raw,format=v210,width=64,height=8,framerate=25/1";
+}
+
+TEST_CASE("mxlsink: wrong properties and uncarried caps stop the pipeline with an error naming them")
+{
+    TempDomain domain{"gst-errors-sink"};
+    auto const flowDef = sourcePath("flows/v210_1080p25.json").string();
+    for (auto const& wrong : {
+             Case{videoSource + " ! mxlsink name=sink", "sink", "domain is not set"},
+             Case{videoSource + " ! mxlsink name=sink domain=/nonexistent/mxl-domain", "sink",
+                  "domain \"/nonexistent/mxl-domain\" does not exist"},
+             Case{fmt::format("{} ! mxlsink name=sink domain={} flow-id=not-a-uuid", videoSource, domain.str()), "sink",
+                  "flow-id \"not-a-uuid\" is not a UUID"},
+             Case{fmt::format("{} ! mxlsink name=sink domain={} flow-def=/nonexistent/flow.json", videoSource, domain.str()), "sink",
+                  "flow-def \"/nonexistent/flow.json\" cannot be read"},
+             Case{fmt::format("{} ! mxlsink name=sink domain={} flow-def={}", videoSource, domain.str(), flowDef), "sink",
+                  fmt::format("caps do not match flow-def \"{}\": size 64x8 against 1920x1080", flowDef)},
+             Case{fmt::format("{} ! mxlsink name=sink domain={} flow-def={} flow-id={}", videoSource, domain.str(),
+                              sourcePath("flows/v210_1080p25.json").string(), flowId),
+                  "sink", "caps do not match"},
+             Case{fmt::format("videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=64,height=8 ! mxlsink name=sink domain={}",
+                              domain.str()),
+                  "sink", "caps format I420 cannot be carried: mxlsink takes v210 video or F32LE/F64LE audio"},
+             Case{fmt::format("videotestsrc num-buffers=3 ! video/x-raw,format=v210,width=64,height=8,framerate=0/1 ! mxlsink name=sink "
+                              "domain={}",
+                              domain.str()),
+                  "sink", "caps framerate 0/1 cannot be carried"},
+             Case{fmt::format("audiotestsrc num-buffers=3 ! audio/x-raw,format=S16LE ! mxlsink name=sink domain={}", domain.str()), "sink",
+                  "caps format S16LE cannot be carried"},
+         })
+    {
+        checkFails(wrong);
+    }
+}
+
+TEST_CASE("mxlsrc: wrong properties and flows it cannot carry stop the pipeline with an error naming them")
+{
+    TempDomain domain{"gst-errors-src"};
+    constexpr auto keyedId = "4d8a1f36-b2e7-4c95-a0d3-7e6f2b9c1a58";
+    FlowFeeder keyed{domain, videoDefinition(keyedId, 64, 8, mxlRational{25, 1}, "video/v210a")};
+    for (auto const& wrong : {
+             Case{"mxlsrc name=src flow-id=" + std::string{flowId} + " ! fakesink", "src", "domain is not set"},
+             Case{fmt::format("mxlsrc name=src domain=/nonexistent/mxl-domain flow-id={} ! fakesink", flowId), "src",
+                  "domain \"/nonexistent/mxl-domain\" does not exist"},
+             Case{fmt::format("mxlsrc name=src domain={} ! fakesink", domain.str()), "src", "flow-id is not set"},
+             Case{fmt::format("mxlsrc name=src domain={} flow-id=not-a-uuid ! fakesink", domain.str()), "src",
+                  "flow-id \"not-a-uuid\" is not a UUID"},
+             Case{fmt::format("mxlsrc name=src domain={} flow-id={} ! fakesink", domain.str(), flowId), "src",
+                  fmt::format("flow-id \"{}\" is not a flow of domain \"{}\"", flowId, domain.str())},
+             Case{fmt::format("mxlsrc name=src domain={} flow-id={} ! fakesink", domain.str(), keyedId), "src",
+                  "media_type video/v210a cannot be carried"},
+         })
+    {
+        checkFails(wrong);
+    }
+}
