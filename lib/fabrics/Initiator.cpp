@@ -1,6 +1,5 @@
 #include "Initiator.hpp"
 
-#include "OfiWriteCompletion.hpp"
 #include "ProviderNames.hpp"
 #include "common/Status.hpp"
 
@@ -27,12 +26,6 @@ namespace mxl::fabrics
         // Completions consumed per pass, so that one busy target cannot keep MakeProgress from returning.
         constexpr int completionsPerPass = 4096;
 
-        std::size_t initiatorCqDepth(fi_info const& info, std::size_t requested)
-        {
-            // Sized from the transmit queue (the reference's fixed 8 made EFA fail with EAGAIN on the 9th write).
-            return std::max<std::size_t>(requested, std::max<std::size_t>(64, info.tx_attr->size * 4));
-        }
-
         std::size_t maxMessageBytes(DomainInfo const& reported, mxlFabricsInterfaceCaps const& caps)
         {
             auto limit = reported.maxMessageBytes;
@@ -44,24 +37,23 @@ namespace mxl::fabrics
         }
     }
 
-    Initiator::Initiator(std::unique_ptr<OfiDomain> opened, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps,
-                         std::size_t cqDepth)
+    Initiator::Initiator(std::unique_ptr<OfiDomain> opened, std::unique_ptr<InitiatorTransport> transport, mxlFabricsProvider provider,
+                         FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps)
         : _opened{std::move(opened)}
-        , _traits{_opened->traits}
-        , _completions{_opened->domain, initiatorCqDepth(*_opened->info.get(), cqDepth), _opened->reported.canWait}
+        , _provider{provider}
         , _egress{_opened->domain, memory, _opened->reported.maxGatherSegments, maxMessageBytes(_opened->reported, caps)}
+        , _transport{std::move(transport)}
         , _orderedWrites{_opened->reported.orderedWrites}
     {
     }
 
-    void* Initiator::contextOf(std::uint64_t token) noexcept
+    Initiator::~Initiator()
     {
-        return reinterpret_cast<void*>(static_cast<std::uintptr_t>(token));
-    }
-
-    std::uint64_t Initiator::tokenOf(void* context) noexcept
-    {
-        return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(context));
+        for (auto& link : _links)
+        {
+            disconnect(*link);
+        }
+        _links.clear();
     }
 
     TargetLink* Initiator::linkOf(std::uint64_t token) noexcept
@@ -91,21 +83,18 @@ namespace mxl::fabrics
         {
             fail(MXL_ERR_EXISTS, "target {} was already added", ticket.id);
         }
-        if (ticket.provider != MXL_FABRICS_PROVIDER_ANY && ticket.provider != _traits.provider)
+        if (ticket.provider != MXL_FABRICS_PROVIDER_ANY && ticket.provider != _provider)
         {
             fail(MXL_ERR_INVALID_ARG, "target {} uses provider {}, this initiator {}", ticket.id, *providerName(ticket.provider),
-                 _traits.name());
+                 *providerName(_provider));
         }
-        if (ticket.addressFormat != _traits.addressFormats[0] && ticket.addressFormat != _traits.addressFormats[1])
-        {
-            fail(MXL_ERR_INVALID_ARG, "target {} has address format {}, which {} cannot reach", ticket.id, ticket.addressFormat,
-                 _traits.name());
-        }
+        auto peer = _transport->peer(ticket);
         _egress.admit(ticket);
 
         auto link = std::make_unique<TargetLink>();
         link->ticket = ticket;
-        link->name = fmt::format("target {} ({} {})", ticket.id, _traits.name(), ticket.describeAddress());
+        link->name = fmt::format("target {} ({} {})", ticket.id, *providerName(_provider), ticket.describeAddress());
+        link->peer = std::move(peer);
         link->token = nextToken();
         _links.push_back(std::move(link));
     }
@@ -287,7 +276,7 @@ namespace mxl::fabrics
         while (true)
         {
             auto const id = ++_lastWrite;
-            if (endpointOf(link).write(write, link.ticket.regions, std::get<LinkConnected>(link.state).address, contextOf(id)))
+            if (std::get<LinkConnected>(link.state).connection->write(write, id))
             {
                 _writes.emplace(id, owner);
                 link.notePosted(Clock::now());
@@ -316,7 +305,7 @@ namespace mxl::fabrics
 
     bool Initiator::drive()
     {
-        auto completion = writeCompletionOf(_completions.read());
+        auto completion = _transport->pollCompletion();
         if (!completion)
         {
             return false;
@@ -342,10 +331,27 @@ namespace mxl::fabrics
             {
                 return status;
             }
-            if (auto completion = wait(std::chrono::ceil<std::chrono::milliseconds>(deadline - now), pacer, deadline))
-            {
-                handle(*completion);
-            }
+            wait(std::chrono::ceil<std::chrono::milliseconds>(deadline - now), pacer, deadline);
+        }
+    }
+
+    void Initiator::wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline)
+    {
+        if (!_opened->reported.canWait)
+        {
+            pacer.pause(deadline);
+            return;
+        }
+        // Links not connected (idle and retrying ones too) are settling: their progress comes as connection events.
+        auto const connecting =
+            std::any_of(_links.begin(), _links.end(), [](auto const& link) { return !std::holds_alternative<LinkConnected>(link->state); });
+        if (!_transport->wait(timeout, connecting))
+        {
+            return;
+        }
+        if (auto completion = _transport->pollCompletion())
+        {
+            handle(*completion);
         }
     }
 
@@ -356,7 +362,7 @@ namespace mxl::fabrics
         retryDueLinks();
         for (int i = 0; i < completionsPerPass; ++i)
         {
-            auto completion = writeCompletionOf(_completions.read());
+            auto completion = _transport->pollCompletion();
             if (!completion)
             {
                 break;
@@ -545,6 +551,75 @@ namespace mxl::fabrics
         }
     }
 
+    void Initiator::connect(TargetLink& link)
+    {
+        link.state = LinkConnecting{link.peer->connect(link.token), false};
+        if (_opened->reported.connectionless)
+        {
+            pollEvents();
+        }
+    }
+
+    void Initiator::disconnect(TargetLink& link) noexcept
+    {
+        if (auto* connection = std::get_if<LinkConnected>(&link.state); connection != nullptr)
+        {
+            connection->connection->disconnect();
+        }
+        // Closes the link's connection; a late completion of its writes carries a stale token.
+        link.state = LinkIdle{};
+    }
+
+    void Initiator::pollEvents()
+    {
+        while (auto event = _transport->pollEvent())
+        {
+            onEvent(*event);
+        }
+        if (!_opened->reported.connectionless)
+        {
+            return;
+        }
+        dropEndedPeers();
+        for (auto& link : _links)
+        {
+            auto* connecting = std::get_if<LinkConnecting>(&link->state);
+            if (connecting == nullptr || connecting->probePosted)
+            {
+                continue;
+            }
+            try
+            {
+                connecting->probePosted = postProbe(*link);
+            }
+            catch (Error const& e)
+            {
+                disconnected(*link, fmt::format("could not reach the target: {}", e.what()), e.status());
+            }
+        }
+    }
+
+    void Initiator::dropEndedPeers()
+    {
+        // Writes that complete promptly need no look; a stat every few milliseconds per waiting target costs nothing.
+        constexpr auto firstLook = std::chrono::milliseconds{5};
+        constexpr auto lookInterval = std::chrono::milliseconds{5};
+        auto const now = Clock::now();
+        for (auto& link : _links)
+        {
+            if (!std::holds_alternative<LinkConnected>(link->state) || link->outstandingWrites == 0 || now - link->progressAt < firstLook ||
+                now < link->peerCheckAt)
+            {
+                continue;
+            }
+            link->peerCheckAt = now + lookInterval;
+            if (auto const ended = std::get<LinkConnected>(link->state).connection->check())
+            {
+                disconnected(*link, *ended, MXL_ERR_INTERRUPTED);
+            }
+        }
+    }
+
     void Initiator::disconnected(TargetLink& link, std::string reason, mxlStatus status)
     {
         auto const wasConnected = std::holds_alternative<LinkConnected>(link.state);
@@ -598,8 +673,7 @@ namespace mxl::fabrics
     void Initiator::connected(TargetLink& link)
     {
         auto& connecting = std::get<LinkConnecting>(link.state);
-        link.state =
-            LinkConnected{std::move(connecting.av), std::move(connecting.endpoint), std::move(connecting.regionHold), connecting.address};
+        link.state = LinkConnected{std::move(connecting.connection)};
         link.backoff = initialBackoff;
         link.failedAttempts = 0;
         link.reconnects += link.everConnected ? 1 : 0;
@@ -607,10 +681,10 @@ namespace mxl::fabrics
         log::info("fabrics initiator: {} connected", link.name);
     }
 
-    bool Initiator::postProbe(TargetLink& link, Endpoint& endpoint, fi_addr_t address)
+    bool Initiator::postProbe(TargetLink& link)
     {
         auto const id = ++_lastWrite;
-        if (!endpoint.write(_egress.probe(), link.ticket.regions, address, contextOf(id)))
+        if (!std::get<LinkConnecting>(link.state).connection->write(_egress.probe(), id))
         {
             return false;
         }

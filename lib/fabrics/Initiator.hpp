@@ -4,9 +4,9 @@
 // the others.
 #pragma once
 
-#include "CompletionQueue.hpp"
 #include "ConnectionEvent.hpp"
 #include "FlowEgress.hpp"
+#include "InitiatorTransport.hpp"
 #include "OfiDomain.hpp"
 #include "TargetLink.hpp"
 #include "WriteCompletion.hpp"
@@ -20,10 +20,16 @@
 
 namespace mxl::fabrics
 {
-    class Initiator
+    class Initiator final
     {
     public:
-        virtual ~Initiator() = default;
+        // `transport` is opened over `opened`, whose domain the flow's registrations are made in; `provider` is the one
+        // of the initiator's config (tickets must name it or ANY).
+        Initiator(std::unique_ptr<OfiDomain> opened, std::unique_ptr<InitiatorTransport> transport, mxlFabricsProvider provider,
+                  FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps);
+        ~Initiator();
+        Initiator(Initiator const&) = delete;
+        Initiator& operator=(Initiator const&) = delete;
 
         void addTarget(TargetInfo const& ticket);
         void removeTarget(std::uint64_t targetId);
@@ -34,24 +40,6 @@ namespace mxl::fabrics
 
         [[nodiscard]] TargetLink const& link(std::uint64_t targetId) const;
 
-    protected:
-        Initiator(std::unique_ptr<OfiDomain> opened, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps, std::size_t cqDepth);
-
-        std::unique_ptr<OfiDomain> _opened;
-        OfiProvider const& _traits;
-        CompletionQueue _completions;
-        // Destroyed by the derived classes first: links own endpoints bound to their queues.
-        std::vector<std::unique_ptr<TargetLink>> _links;
-
-        static void* contextOf(std::uint64_t token) noexcept;
-        static std::uint64_t tokenOf(void* context) noexcept;
-        // The connection failed or was lost: drop it, report once, retry after the link's back-off.
-        void disconnected(TargetLink& link, std::string reason, mxlStatus status);
-        // Decides what a connection event means for its target; events of a dropped attempt are ignored.
-        void onEvent(ConnectionEvent const& event);
-        // RDM: posts the probe write of a connecting link; false while the provider answers EAGAIN.
-        bool postProbe(TargetLink& link, Endpoint& endpoint, fi_addr_t address);
-
     private:
         // Who posted a write: the link's connection attempt (its token) and the transfer, 0 for a probe.
         struct WriteOwner
@@ -61,7 +49,13 @@ namespace mxl::fabrics
             bool commit = false;
         };
 
+        // Torn down in reverse: connections (in the links) before their peers, peers before the transport's queues, the
+        // queues before the flow's registrations, those before the domain they were made in.
+        std::unique_ptr<OfiDomain> _opened;
+        mxlFabricsProvider _provider;
         FlowEgress _egress;
+        std::unique_ptr<InitiatorTransport> _transport;
+        std::vector<std::unique_ptr<TargetLink>> _links;
         // Writes to one target land in posting order, so payload writes need only complete when read (the commit after
         // them is delivery-complete); otherwise they complete when delivered.
         bool _orderedWrites;
@@ -71,13 +65,21 @@ namespace mxl::fabrics
         // Every write in flight, by the context it was posted with.
         std::unordered_map<std::uint64_t, WriteOwner> _writes;
 
-        // Transport hooks: start a connection attempt, tear one down, and consume connection events.
-        virtual void connect(TargetLink& link) = 0;
-        virtual void disconnect(TargetLink& link) noexcept = 0;
-        virtual void pollEvents() = 0;
-        // Sleep until something may have happened, at most `timeout`; returns a completion if one was consumed.
-        virtual std::optional<WriteCompletion> wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline) = 0;
-        [[nodiscard]] virtual Endpoint& endpointOf(TargetLink& link) = 0;
+        // Starts a connection attempt on the link's current token.
+        void connect(TargetLink& link);
+        // Tears the link's connection down (orderly when it was established); the link is idle after it.
+        void disconnect(TargetLink& link) noexcept;
+        // Consumes connection events; connectionless, drops connected targets that have ended and posts the probe writes
+        // the provider refused so far.
+        void pollEvents();
+        // A connected target with writes waiting whose process has ended will never complete them (shm never reports a
+        // dead peer), and waiting the full completion patience for them would hold back the caller for the others.
+        void dropEndedPeers();
+        // Connectionless: posts the probe write of a connecting link; false while the provider answers EAGAIN.
+        bool postProbe(TargetLink& link);
+        // Sleeps until something may have happened, at most `timeout`: in the transport where the domain can wait,
+        // otherwise by pacing polls up to `deadline`.
+        void wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline);
 
         void pass();
         // Targets whose writes stopped completing (a dead shm peer) are dropped and retried like lost connections.
@@ -89,6 +91,10 @@ namespace mxl::fabrics
         std::uint64_t nextToken() noexcept;
         // The link's connection attempt succeeded: its connection takes writes from now on.
         void connected(TargetLink& link);
+        // The connection failed or was lost: drop it, report once, retry after the link's back-off.
+        void disconnected(TargetLink& link, std::string reason, mxlStatus status);
+        // Decides what a connection event means for its target; events of a dropped attempt are ignored.
+        void onEvent(ConnectionEvent const& event);
         void handle(WriteCompletion const& completion);
         void completed(TargetLink& link, WriteOwner const& owner);
         // Reads one completion if there is one, then posts the commits it made ready; false when there was none.

@@ -2,9 +2,8 @@
 
 #include "InterfaceChecks.hpp"
 #include "OfiDomain.hpp"
+#include "OfiInitiator.hpp"
 #include "OfiTarget.hpp"
-#include "RcInitiator.hpp"
-#include "RdmInitiator.hpp"
 #include "SetupOptions.hpp"
 #include "common/Random.hpp"
 #include "common/Status.hpp"
@@ -159,11 +158,8 @@ namespace mxl::fabrics
         auto const& memory = memoryOf(config.reader);
         checkInterfaceConfig(config.interface);
         auto opened = openOfiDomain(config.interface, Role::Initiator);
-        auto const depth = parsed.cqDepth.value_or(0);
-        if (!opened->reported.connectionless)
-        {
-            return std::make_unique<RcInitiator>(std::move(opened), memory, config.interface.caps, depth);
-        }
-        return std::make_unique<RdmInitiator>(std::move(opened), memory, config.interface.caps, depth);
+        auto transport = openOfiInitiator(*opened, parsed.cqDepth.value_or(0));
+        return std::make_unique<Initiator>(std::move(opened), std::move(transport), config.interface.provider, memory,
+                                           config.interface.caps);
     }
 }

@@ -1,8 +1,7 @@
 #include "OfiWriteCompletion.hpp"
 
 #include "FabricError.hpp"
-
-#include <cstdint>
+#include "OfiContext.hpp"
 
 namespace mxl::fabrics
 {
@@ -13,7 +12,7 @@ namespace mxl::fabrics
             return std::nullopt;
         }
         WriteCompletion write;
-        write.writeId = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(completion->context));
+        write.writeId = idOf(completion->context);
         if (completion->error != 0)
         {
             write.status = isConnectionLoss(completion->error) ? MXL_ERR_INTERRUPTED : statusFromFabricError(completion->error);

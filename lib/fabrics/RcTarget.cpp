@@ -1,6 +1,7 @@
 #include "RcTarget.hpp"
 
 #include "FabricError.hpp"
+#include "OfiContext.hpp"
 #include "OfiTarget.hpp"
 
 #include <algorithm>
@@ -9,16 +10,6 @@ namespace mxl::fabrics
 {
     namespace
     {
-        void* contextOf(std::uint64_t id) noexcept
-        {
-            return reinterpret_cast<void*>(static_cast<std::uintptr_t>(id));
-        }
-
-        std::uint64_t idOf(void* context) noexcept
-        {
-            return reinterpret_cast<std::uintptr_t>(context);
-        }
-
         // fi_cq_sread/fi_eq_sread slices: connection events are looked at at least this often while waiting.
         constexpr std::chrono::milliseconds eventSlice{50};
     }

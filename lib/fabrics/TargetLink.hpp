@@ -3,13 +3,14 @@
 
 #include <mxl/fabrics_state.h>
 
-#include "Endpoint.hpp"
-#include "ShmRegion.hpp"
 #include "TargetInfo.hpp"
 #include "TransferPlan.hpp"
+#include "TransportConnection.hpp"
+#include "TransportPeer.hpp"
 
 #include <chrono>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -24,28 +25,18 @@ namespace mxl::fabrics
     {
     };
 
-    // MSG: fi_connect posted, waiting for FI_CONNECTED. RDM: address inserted; a one-byte probe write (no remote
-    // CQ data, so the target sees nothing) must complete first, because shm answers the first writes to a new peer
-    // with EAGAIN until that peer has progressed through its side of the address exchange.
+    // Connection-oriented: waiting for the transport's Established event. Connectionless: a one-byte probe write (no
+    // immediate data, so the target sees nothing) must complete first, because shm answers the first writes to a new
+    // peer with EAGAIN until that peer has progressed through its side of the address exchange.
     struct LinkConnecting
     {
-        // RDM: the link's own address vector (declared first, so that it outlives the endpoint bound to it).
-        std::optional<AddressVector> av;
-        std::optional<Endpoint> endpoint;
-        // shm: the hold on the endpoint's own region file (ShmRegion.hpp).
-        std::optional<ShmRegionHold> regionHold;
-        fi_addr_t address = FI_ADDR_UNSPEC;
+        std::unique_ptr<TransportConnection> connection;
         bool probePosted = false;
     };
 
     struct LinkConnected
     {
-        std::optional<AddressVector> av;
-        // The link's own endpoint. MSG: the connection. RDM: an endpoint (with its address vector) for this one target,
-        // so that the completions of writes to a live target never wait behind a dead one's.
-        std::optional<Endpoint> endpoint;
-        std::optional<ShmRegionHold> regionHold;
-        fi_addr_t address = FI_ADDR_UNSPEC;
+        std::unique_ptr<TransportConnection> connection;
     };
 
     struct LinkDisconnected
@@ -80,6 +71,8 @@ namespace mxl::fabrics
         TargetInfo ticket;
         // Printable name for logs and reasons: "target <id> (<provider> <address>)".
         std::string name;
+        // Declared before the state, so that it outlives the connections made to it.
+        std::unique_ptr<TransportPeer> peer;
         std::variant<LinkIdle, LinkConnecting, LinkConnected, LinkDisconnected> state;
         // The context of every operation of the current connection attempt; renewed on each attempt so that late
         // completions of a dropped connection are recognised and ignored.
@@ -88,10 +81,8 @@ namespace mxl::fabrics
         // When the oldest write still in flight was posted or the last completion arrived. shm never reports a dead
         // peer (its writes simply stop completing), so a target that completes nothing for a while counts as gone.
         Clock::time_point progressAt{};
-        // RDM over shm: when to look again whether the target's region file still exists and is held (see RdmInitiator),
-        // and whether it was ever seen held (a target of this library; SDK targets hold nothing).
+        // Connectionless: when to ask the connection again whether the target has ended (TransportConnection::check).
         Clock::time_point peerCheckAt{};
-        bool peerHoldsRegion = false;
         // Transfers whose payload or commit is still in flight, in posting order.
         std::deque<PendingTransfer> transfers;
         std::chrono::milliseconds backoff{100};
