@@ -6,7 +6,7 @@ packages=(
     g++ cmake ninja-build pkg-config git
     libfabric-dev libfabric-bin
     libboost-program-options-dev nlohmann-json3-dev libfmt-dev doctest-dev libsystemd-dev libmicrohttpd-dev
-    libpng-dev libcpp-httplib-dev etcd-server
+    libpng-dev libcpp-httplib-dev etcd-server libssl-dev python3-jsonschema
     iproute2 util-linux systemd
     libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-plugins-base gstreamer1.0-tools
 )

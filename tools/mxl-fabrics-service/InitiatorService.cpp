@@ -4,6 +4,7 @@
 
 #include <ExitRequest.hpp>
 #include <FabricsInterfaces.hpp>
+#include <FlowDefinitionText.hpp>
 #include <StatusName.hpp>
 
 #include <mxl/flow.h>
@@ -87,8 +88,11 @@ namespace mxl::service
         {
             std::map<std::string, HttpResource> resources;
             resources["/metrics"] = {"text/plain; version=0.0.4", [this] { return std::optional{_metrics.prometheus()}; }};
+            _nmos = std::make_unique<NmosNodeApi>(nmos::Role::Sender, tools::readFlowDefinition(_instance, config.flowId),
+                                                  config.http->host, config.origin, resources);
             _http = std::make_unique<HttpEndpoint>(*config.http, config.origin, std::move(resources));
-            log::info("http: listening on {}:{} (/metrics)", config.http->host, _http->port());
+            _nmos->start(_http->port());
+            log::info("http: listening on {}:{} (/metrics, /x-nmos/node/v1.3/)", config.http->host, _http->port());
         }
         _metrics.setState("waiting");
         log::info("initiator for flow {} in domain '{}' over {}", config.flowId, config.domain.string(),

@@ -7,6 +7,7 @@
 
 #include "Backoff.hpp"
 #include "HttpEndpoint.hpp"
+#include "NmosNodeApi.hpp"
 #include "Notifier.hpp"
 #include "ServiceConfig.hpp"
 #include "ServiceInterface.hpp"
@@ -70,6 +71,8 @@ namespace mxl::service
         TicketSource _tickets;
         ServiceMetrics _metrics;
         StatusFile _statusFile;
+        // Before _http, whose thread calls into it: destroyed after the endpoint stopped.
+        std::unique_ptr<NmosNodeApi> _nmos;
         std::unique_ptr<HttpEndpoint> _http;
         Backoff _backoff;
 

@@ -451,7 +451,8 @@ namespace mxl::service
             {
                 if (reader.has(key))
                 {
-                    reader.fail(key, reader.all(key).front(), fmt::format("not a setting of {}", config.role == Role::Target ? "a target" : "an initiator"));
+                    reader.fail(key, reader.all(key).front(),
+                                fmt::format("not a setting of {}", config.role == Role::Target ? "a target" : "an initiator"));
                 }
             }
             if (config.role == Role::Target)

@@ -93,8 +93,11 @@ namespace mxl::service
                                         return _ticket ? std::optional{_ticket->json} : std::nullopt;
                                     }};
             resources["/metrics"] = {"text/plain; version=0.0.4", [this] { return std::optional{_metrics.prometheus()}; }};
+            _nmos = std::make_unique<NmosNodeApi>(nmos::Role::Receiver, tools::readTextFile(config.flowDefinition, "flow definition"),
+                                                  config.http->host, config.origin, resources);
             _http = std::make_unique<HttpEndpoint>(*config.http, config.origin, std::move(resources));
-            log::info("http: listening on {}:{} (/ticket, /metrics)", config.http->host, _http->port());
+            _nmos->start(_http->port());
+            log::info("http: listening on {}:{} (/ticket, /metrics, /x-nmos/node/v1.3/)", config.http->host, _http->port());
         }
         buildTarget();
     }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "HttpEndpoint.hpp"
+#include "NmosNodeApi.hpp"
 #include "Notifier.hpp"
 #include "ServiceConfig.hpp"
 #include "ServiceInterface.hpp"
@@ -54,6 +55,8 @@ namespace mxl::service
         // The HTTP thread reads the ticket.
         mutable std::mutex _ticketMutex;
         std::optional<Ticket> _ticket;
+        // Before _http, whose thread calls into it: destroyed after the endpoint stopped.
+        std::unique_ptr<NmosNodeApi> _nmos;
         std::unique_ptr<HttpEndpoint> _http;
         // The ticket in the facility's etcd, when configured.
         std::unique_ptr<directory::TicketPublication> _directory;

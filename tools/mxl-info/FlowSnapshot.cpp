@@ -1,5 +1,6 @@
 #include "FlowSnapshot.hpp"
 
+#include "FlowDefinitionText.hpp"
 #include "StatusName.hpp"
 #include "ToolError.hpp"
 
@@ -23,23 +24,6 @@ namespace mxl::tools::info
                 throw ToolError{ExitCode::Failure, fmt::format("{} for flow {} failed: {}", call, flowId, statusName(status))};
             }
         }
-
-        std::string flowDefinition(mxlInstance instance, std::string const& flowId)
-        {
-            // Definitions are small; a first buffer that fits nearly all of them avoids the size query, which the
-            // library answers with INVALID_ARG (and logs as an error).
-            std::string text(4096, '\0');
-            auto size = text.size();
-            auto status = mxlGetFlowDef(instance, flowId.c_str(), text.data(), &size);
-            if (status == MXL_ERR_INVALID_ARG && size > text.size())
-            {
-                text.resize(size);
-                status = mxlGetFlowDef(instance, flowId.c_str(), text.data(), &size);
-            }
-            check(status, "mxlGetFlowDef", flowId);
-            text.resize(size > 0 ? size - 1 : 0);
-            return text;
-        }
     }
 
     FlowSnapshot readFlowSnapshot(Instance const& instance, std::string const& flowId)
@@ -50,7 +34,7 @@ namespace mxl::tools::info
         check(mxlFlowReaderGetInfo(reader.get(), &snapshot.info), "mxlFlowReaderGetInfo", flowId);
         snapshot.nowIndex = mxlGetCurrentIndex(&snapshot.info.config.common.grainRate);
         check(mxlIsFlowActive(instance.get(), flowId.c_str(), &snapshot.active), "mxlIsFlowActive", flowId);
-        snapshot.definition = flowDefinition(instance.get(), flowId);
+        snapshot.definition = readFlowDefinition(instance, flowId);
         snapshot.description = tryParseFlowDescription(snapshot.definition).value_or(FlowDescription{});
         return snapshot;
     }

@@ -1,0 +1,157 @@
+#include "NodeResources.hpp"
+
+#include "NameUuid.hpp"
+
+#include <fmt/format.h>
+#include <mxl/time.h>
+
+#include <stdexcept>
+
+namespace mxl::nmos
+{
+    namespace
+    {
+        using json = nlohmann::json;
+
+        std::string field(json const& definition, char const* name)
+        {
+            auto const it = definition.find(name);
+            if (it == definition.end() || !it->is_string() || it->get_ref<std::string const&>().empty())
+            {
+                throw std::invalid_argument{fmt::format("the flow definition has no \"{}\"", name)};
+            }
+            return it->get<std::string>();
+        }
+
+        // What IS-04 requires of every resource.
+        json core(std::string id, std::string const& version, std::string label, std::string description)
+        {
+            return json{{"id", std::move(id)},
+                        {"version", version},
+                        {"label", std::move(label)},
+                        {"description", std::move(description)},
+                        {"tags", json::object()}};
+        }
+
+        json sourceOf(json const& definition, json base, std::string const& deviceId)
+        {
+            base["format"] = definition["format"];
+            base["caps"] = json::object();
+            base["device_id"] = deviceId;
+            base["parents"] = json::array();
+            base["clock_name"] = "clk0";
+            if (definition["format"] == "urn:x-nmos:format:audio")
+            {
+                auto channels = json::array();
+                auto const count = definition.value("channel_count", 1U);
+                for (unsigned channel = 1; channel <= count; ++channel)
+                {
+                    channels.push_back({{"label", fmt::format("Channel {}", channel)}});
+                }
+                base["channels"] = std::move(channels);
+            }
+            return base;
+        }
+
+        json collection(json const& resource)
+        {
+            return resource.is_null() ? json::array() : json::array({resource});
+        }
+    }
+
+    std::string versionNow()
+    {
+        auto const now = mxlGetTime();
+        return fmt::format("{}:{}", now / 1'000'000'000ULL, now % 1'000'000'000ULL);
+    }
+
+    NodeResources::NodeResources(NodeDescription const& description)
+        : _role{description.role}
+    {
+        auto const& definition = description.flowDefinition;
+        auto const flowId = field(definition, "id");
+        auto const format = field(definition, "format");
+        auto const label = definition.value("label", flowId);
+        auto const roleName = description.role == Role::Receiver ? "receiver" : "sender";
+        // One name per service instance: a host runs one service per flow and role.
+        auto const name = fmt::format("{}/{}/{}", description.hostname, roleName, flowId);
+        auto const& version = description.version;
+
+        _node =
+            core(nameUuid("node/" + name), version, description.hostname,
+                 fmt::format("mxl-fabrics-service ({}) of flow {}", description.role == Role::Receiver ? "target" : "initiator", flowId));
+        _node["href"] = fmt::format("http://{}:{}/", description.apiHost, description.apiPort);
+        _node["hostname"] = description.hostname;
+        _node["api"] = {{"versions", {"v1.3"}},
+                        {"endpoints", {{{"host", description.apiHost}, {"port", description.apiPort}, {"protocol", "http"}}}}};
+        _node["caps"] = json::object();
+        _node["services"] = json::array();
+        _node["clocks"] = {{{"name", "clk0"}, {"ref_type", "internal"}}};
+        _node["interfaces"] = json::array();
+
+        auto const endpointId = nameUuid(std::string{roleName} + "/" + name);
+        _device = core(nameUuid("device/" + name), version, label, "MXL fabrics " + std::string{roleName});
+        _device["type"] = "urn:x-nmos:device:generic";
+        _device["node_id"] = _node["id"];
+        _device["senders"] = description.role == Role::Sender ? json::array({endpointId}) : json::array();
+        _device["receivers"] = description.role == Role::Receiver ? json::array({endpointId}) : json::array();
+        _device["controls"] = json::array();
+
+        _source =
+            sourceOf(definition, core(nameUuid("source/" + name), version, label, definition.value("description", "")), _device["id"]);
+
+        _flow = definition;
+        _flow["version"] = version;
+        _flow["description"] = definition.value("description", "");
+        _flow["tags"] = definition.value("tags", json::object());
+        _flow["parents"] = definition.value("parents", json::array());
+        if (format == "urn:x-nmos:format:video" && !_flow.contains("colorspace"))
+        {
+            // IS-04 requires it; MXL definitions may leave it out, and then mean BT.709 in practice (docs/tools.md).
+            _flow["colorspace"] = "BT709";
+        }
+        _flow["source_id"] = _source["id"];
+        _flow["device_id"] = _device["id"];
+
+        _endpoint = core(endpointId, version, label, fmt::format("{} of MXL flow {} over the fabric", roleName, flowId));
+        _endpoint["transport"] = mxlTransport;
+        _endpoint["device_id"] = _device["id"];
+        _endpoint["interface_bindings"] = json::array();
+        if (description.role == Role::Sender)
+        {
+            _endpoint["flow_id"] = flowId;
+            _endpoint["manifest_href"] = nullptr;
+            _endpoint["subscription"] = {{"receiver_id", nullptr}, {"active", true}};
+            return;
+        }
+        _endpoint["format"] = format;
+        _endpoint["caps"] = {{"media_types", {definition.value("media_type", "application/octet-stream")}}};
+        _endpoint["subscription"] = {{"sender_id", nullptr}, {"active", true}};
+    }
+
+    std::map<std::string, json> NodeResources::paths() const
+    {
+        std::map<std::string, json> answers;
+        auto const both = [&](std::string const& path, json const& document)
+        {
+            answers[path] = document;
+            answers[path + "/"] = document;
+        };
+        both("/x-nmos", json{"node/"});
+        both("/x-nmos/node", json{"v1.3/"});
+        both("/x-nmos/node/v1.3", json{"self/", "sources/", "flows/", "devices/", "senders/", "receivers/"});
+        both("/x-nmos/node/v1.3/self", _node);
+        auto const senders = _role == Role::Sender ? _endpoint : json{};
+        auto const receivers = _role == Role::Receiver ? _endpoint : json{};
+        for (auto const& [kind, resource] : std::initializer_list<std::pair<char const*, json const&>>{
+                 {"devices", _device}, {"sources", _source}, {"flows", _flow}, {"senders", senders}, {"receivers", receivers}})
+        {
+            both(fmt::format("/x-nmos/node/v1.3/{}", kind), collection(resource));
+            if (!resource.is_null())
+            {
+                both(fmt::format("/x-nmos/node/v1.3/{}/{}", kind, resource["id"].get<std::string>()), resource);
+            }
+        }
+        return answers;
+    }
+}

@@ -1,0 +1,85 @@
+// The IS-04 v1.3 Node API of one service: a service is an NMOS Node with one Device, and the MXL flow it carries is
+// that Device's Source and Flow; a target service (receiving into the flow) has one Receiver, an initiator service
+// (sending the flow) one Sender. The transport is `urn:x-mxl:transport:fabrics` (no AMWA transport for MXL exists; a
+// URN outside urn:x-nmos: is what IS-04 allows for that).
+//
+// Ids: the Flow keeps the MXL flow's id; the others are name-based UUIDs of the host, the role and the flow, so they stay
+// the same across restarts of the service.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace mxl::nmos
+{
+    inline constexpr char const* mxlTransport = "urn:x-mxl:transport:fabrics";
+
+    enum class Role
+    {
+        // A target service: receives into its flow.
+        Receiver,
+        // An initiator service: sends its flow.
+        Sender,
+    };
+
+    struct NodeDescription
+    {
+        Role role = Role::Receiver;
+        // The machine's name (node label, and part of the ids).
+        std::string hostname;
+        // Where the Node API is reached: an address or name peers can use, and the bound port.
+        std::string apiHost;
+        std::uint16_t apiPort = 0;
+        // The MXL flow definition (NMOS JSON).
+        nlohmann::json flowDefinition;
+        // "<seconds>:<nanoseconds>" of when the resources were made (IS-04 version).
+        std::string version;
+    };
+
+    class NodeResources
+    {
+    public:
+        // Throws std::invalid_argument naming the field when the definition has no id or format.
+        explicit NodeResources(NodeDescription const& description);
+
+        [[nodiscard]] nlohmann::json const& node() const noexcept
+        {
+            return _node;
+        }
+        [[nodiscard]] nlohmann::json const& device() const noexcept
+        {
+            return _device;
+        }
+        [[nodiscard]] nlohmann::json const& source() const noexcept
+        {
+            return _source;
+        }
+        [[nodiscard]] nlohmann::json const& flow() const noexcept
+        {
+            return _flow;
+        }
+        // The Sender or the Receiver.
+        [[nodiscard]] nlohmann::json const& endpoint() const noexcept
+        {
+            return _endpoint;
+        }
+
+        // Every path of the Node API (below /x-nmos/), with and without the trailing slash of collections, and the
+        // document it answers with.
+        [[nodiscard]] std::map<std::string, nlohmann::json> paths() const;
+
+    private:
+        Role _role;
+        nlohmann::json _node;
+        nlohmann::json _device;
+        nlohmann::json _source;
+        nlohmann::json _flow;
+        nlohmann::json _endpoint;
+    };
+
+    // The IS-04 version of now on the TAI clock, "<seconds>:<nanoseconds>".
+    std::string versionNow();
+}

@@ -1,0 +1,100 @@
+// The services' NMOS Node API over real HTTP: every path a controller reads, from a running target and initiator,
+// valid against AMWA's IS-04 v1.3 schemas, and describing the flow the pair moves.
+#include "SchemaCheck.hpp"
+#include "ServiceScenario.hpp"
+#include "Skip.hpp"
+#include "TestFlow.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+namespace mxl::test
+{
+    namespace
+    {
+        using namespace std::chrono_literals;
+        using json = nlohmann::json;
+
+        json get(httplib::Client& client, std::string const& path)
+        {
+            auto const result = client.Get(path);
+            REQUIRE_MESSAGE(result, "GET ", path, " failed");
+            INFO("GET ", path, " -> ", result->status, " ", result->body);
+            REQUIRE(result->status == 200);
+            CHECK(result->get_header_value("Content-Type") == "application/json");
+            return json::parse(result->body);
+        }
+
+        void checkSchema(std::string const& schema, json const& document)
+        {
+            INFO(schema, ": ", document.dump());
+            CHECK(schemaErrors(schema, document) == "");
+        }
+
+        // Walks the Node API from its root as a controller would, validating each answer; returns the collections.
+        std::map<std::string, json> walkNodeApi(int port)
+        {
+            httplib::Client client{"127.0.0.1", port};
+            client.set_read_timeout(10, 0);
+            CHECK(get(client, "/x-nmos/") == json{"node/"});
+            CHECK(get(client, "/x-nmos/node/") == json{"v1.3/"});
+            checkSchema("is-04-v1.3/nodeapi-base.json", get(client, "/x-nmos/node/v1.3/"));
+            std::map<std::string, json> collections;
+            auto const self = get(client, "/x-nmos/node/v1.3/self");
+            checkSchema("is-04-v1.3/node.json", self);
+            CHECK(self["api"]["endpoints"][0]["port"] == port);
+            collections["self"] = self;
+            for (auto const* kind : {"devices", "sources", "flows", "senders", "receivers"})
+            {
+                auto const all = get(client, fmt::format("/x-nmos/node/v1.3/{}/", kind));
+                checkSchema(fmt::format("is-04-v1.3/{}.json", kind), all);
+                for (auto const& resource : all)
+                {
+                    auto const one = get(client, fmt::format("/x-nmos/node/v1.3/{}/{}", kind, resource["id"].get<std::string>()));
+                    CHECK(one == resource);
+                    checkSchema(fmt::format("is-04-v1.3/{}.json", std::string{kind}.substr(0, std::string{kind}.size() - 1)), one);
+                }
+                collections[kind] = all;
+            }
+            auto const missing = client.Get("/x-nmos/node/v1.3/flows/00000000-0000-4000-8000-000000000000");
+            REQUIRE(missing);
+            CHECK(missing->status == 404);
+            return collections;
+        }
+    }
+
+    TEST_CASE("nmos: a running target and initiator serve valid IS-04 v1.3 Node APIs describing the flow they move")
+    {
+        if (auto const why = schemaCheckUnavailable())
+        {
+            MXL_SKIP(why->c_str());
+        }
+        ServiceDirectories directories;
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        NotifySocket targetNotify;
+        ServiceProcess target{targetSettings(directories), notifyEnvironment(targetNotify)};
+        auto const targetPort = target.httpPort();
+        REQUIRE(targetNotify.waitFor("READY=1", 10s));
+        auto initiatorSettingsWithHttp = initiatorSettings(directories, directories.ticketFile());
+        initiatorSettingsWithHttp.emplace_back("http_listen", "127.0.0.1:0");
+        NotifySocket initiatorNotify;
+        ServiceProcess initiator{initiatorSettingsWithHttp, notifyEnvironment(initiatorNotify)};
+        auto const initiatorPort = initiator.httpPort();
+        REQUIRE(initiatorNotify.waitFor("READY=1", 10s));
+
+        auto const receiving = walkNodeApi(targetPort);
+        auto const sending = walkNodeApi(initiatorPort);
+        REQUIRE(receiving.at("receivers").size() == 1);
+        CHECK(receiving.at("senders").empty());
+        REQUIRE(sending.at("senders").size() == 1);
+        CHECK(sending.at("receivers").empty());
+        // Both describe the same MXL flow, by its own id.
+        CHECK(receiving.at("flows")[0]["id"] == serviceTestFlowId);
+        CHECK(sending.at("flows")[0]["id"] == serviceTestFlowId);
+        CHECK(sending.at("senders")[0]["flow_id"] == serviceTestFlowId);
+        CHECK(receiving.at("receivers")[0]["transport"] == "urn:x-mxl:transport:fabrics");
+        CHECK(receiving.at("self")["id"] != sending.at("self")["id"]);
+    }
+}

@@ -1,0 +1,18 @@
+// Validation of documents against AMWA's official IS-04/IS-05 schemas (../shared/spec/nmos, copied from the AMWA-TV
+// repositories) with Debian's python3-jsonschema, run as a process: the reference validator, not one of ours.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace mxl::test
+{
+    // Why schemas cannot be checked here (no schema directory, no python3-jsonschema), or nullopt.
+    std::optional<std::string> schemaCheckUnavailable();
+
+    // The validator's complaint about `document` against `schema` (a file of the schema directory, e.g.
+    // "is-04-v1.3/node.json"), or an empty string when it is valid.
+    std::string schemaErrors(std::string const& schema, nlohmann::json const& document);
+}

@@ -1,0 +1,32 @@
+// The IS-04 v1.3 Node API of a service (lib/nmos/NodeResources.hpp) on its HTTP endpoint, at the standard paths below
+// /x-nmos/. The documents name the endpoint's port, which is only known once the endpoint is bound (http_listen port
+// 0), so the paths are registered first and answer 404 until start() has the port.
+#pragma once
+
+#include "HttpEndpoint.hpp"
+
+#include <NodeResources.hpp>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace mxl::service
+{
+    class NmosNodeApi
+    {
+    public:
+        // Adds every Node API path to `resources`. Throws ConfigError naming `origin` when the flow definition cannot
+        // describe a flow. `httpHost` is http_listen's host: a wildcard address is replaced by the host name.
+        NmosNodeApi(nmos::Role role, std::string const& flowDefinition, std::string const& httpHost, std::string const& origin,
+                    std::map<std::string, HttpResource>& resources);
+
+        void start(std::uint16_t port);
+
+    private:
+        nmos::NodeDescription _description;
+        mutable std::mutex _mutex;
+        std::map<std::string, std::string> _documents;
+    };
+}
