@@ -194,3 +194,45 @@ namespace mxl::test
         CHECK(received.grains == 0);
     }
 }
+
+namespace mxl::test
+{
+    namespace
+    {
+        std::filesystem::path writeKey(TempDomain const& directory, std::string const& name, std::string const& id, char const* secret)
+        {
+            auto const path = directory.path() / name;
+            std::ofstream{path} << "{\"id\": \"" << id << "\", \"key\": \"" << secret << "\"}";
+            std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+            return path;
+        }
+    }
+
+    TEST_CASE("--ticket-key: a target and an initiator sharing a key move grains, and another key or no signature is refused")
+    {
+        TempDomain sourceDomain{"fp-source"};
+        TempDomain targetDomain{"fp-target"};
+        // 32 bytes of 'k' and of 'x', base64.
+        auto const key = writeKey(targetDomain, "ticket.key", "2026-11", "a2tra2tra2tra2tra2tra2tra2tra2tra2tra2tra2s=");
+        auto const otherKey = writeKey(targetDomain, "other.key", "studio-b", "eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHg=");
+        PatternSource source{sourceDomain.str(), testFlow(smallV210)};
+        auto target =
+            startTarget(targetDomain.str(), testFlow(smallV210).string(), joined(tcpIpv4.targetArguments, {"--ticket-key", key.string()}));
+
+        auto refusedKey = initiatorWith(sourceDomain.str(), source.flowId(), target.ticket);
+        refusedKey.insert(refusedKey.end(), {"--ticket-key", otherKey.string()});
+        expectRejected(refusedKey, "is refused: the ticket is signed with key '2026-11', which is not this side's key 'studio-b'");
+
+        auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket}, {"--ticket-key", key.string()});
+        FlowChecker checker{targetDomain.str(), source.flowId()};
+        checkIntact(checker.check(source, 50, std::chrono::seconds{10}), 50, *initiator, "signed ticket");
+        stopCleanly(*initiator, "initiator");
+        stopCleanly(*target.process, "target");
+
+        auto unsignedTarget = startTarget(targetDomain.str(), testFlow(smallV210).string(), tcpIpv4.targetArguments);
+        auto needsSignature = initiatorWith(sourceDomain.str(), source.flowId(), unsignedTarget.ticket);
+        needsSignature.insert(needsSignature.end(), {"--ticket-key", key.string()});
+        expectRejected(needsSignature, "is refused: the ticket is not signed");
+        stopCleanly(*unsignedTarget.process, "target");
+    }
+}

@@ -38,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
     }
     try
     {
-        auto const ticket = mxl::demo::loadTicket(argument);
+        auto const ticket = mxl::demo::loadTicket(argument, std::nullopt);
         check(!ticket.provider.empty(), "an accepted ticket names its provider");
     }
     catch (mxl::tools::ToolError const& e)

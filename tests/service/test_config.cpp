@@ -52,6 +52,10 @@ namespace mxl::test
         auto const notJson = files.path() / "not-json.json";
         std::ofstream{notJson} << "this is not json\n";
         auto const multiplexed = files.path() / "mux.json";
+        auto const looseKey = files.path() / "loose.key";
+        std::ofstream{looseKey} << R"({"id": "k", "key": "a2tra2tra2tra2tra2tra2tra2tra2tra2tra2tra2s="})";
+        std::filesystem::permissions(looseKey, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
+                                                   std::filesystem::perms::group_read | std::filesystem::perms::others_read);
         std::ofstream{multiplexed} << R"({"id": "0d6a7f3e-2b1c-4e5d-8f90-a1b2c3d4e5f6", "format": "urn:x-nmos:format:mux"})" << '\n';
 
         std::map<std::string, std::map<std::string, std::string>> const valid{
@@ -145,6 +149,25 @@ namespace mxl::test
              "",
              false,
              {"file '{file}'", "key 'ticket' value 'etcd://127.0.0.1:2379'", "is not etcd://host:port/key"}},
+            {"ticket key readable by others",
+             "target",
+             {{"ticket_key", looseKey.string()}},
+             "",
+             false,
+             {"file '{file}'", "key 'ticket_key' value '{dir}/loose.key'", "has mode 0644", "chmod 600"}},
+            {"ticket key missing", "initiator", {{"ticket_key", dir + "/absent.key"}}, "", false, {"key 'ticket_key'", "does not exist"}},
+            {"ticket lifetime without a key",
+             "target",
+             {{"ticket_lifetime_s", "600"}},
+             "",
+             false,
+             {"key 'ticket_lifetime_s'", "only takes effect with 'ticket_key'"}},
+            {"ticket lifetime on an initiator",
+             "initiator",
+             {{"ticket_lifetime_s", "600"}},
+             "",
+             false,
+             {"key 'ticket_lifetime_s'", "not a setting of an initiator"}},
             {"etcd on an initiator",
              "initiator",
              {{"etcd", "127.0.0.1:2379"}},

@@ -102,8 +102,13 @@ Exit status:
                 ("target-info,t", po::value<std::vector<std::string>>()->value_name("TICKET"),
                  "target: also write the ticket JSON to this file ('@FILE' works too); initiator: the base64 ticket, "
                  "@FILE for its JSON, or etcd://HOST:PORT/KEY for the ticket a target service publishes in etcd; repeat for several "
-                 "targets")                                                                                            //
-                ("count", po::value<std::uint64_t>()->value_name("N"), "stop after N grains (0 = run until a signal)") //
+                 "targets") //
+                ("ticket-key", po::value<std::string>()->value_name("FILE"),
+                 "key file (JSON, mode 0600; docs/operations.md) both ends share: the target signs its tickets with it, the "
+                 "initiator refuses tickets not signed with it (forged, altered, expired, another key, unsigned)") //
+                ("ticket-lifetime", po::value<std::uint32_t>()->value_name("SECONDS"),
+                 "target, with --ticket-key: the signed ticket expires this long after it was printed (60-604800, default 3600)") //
+                ("count", po::value<std::uint64_t>()->value_name("N"), "stop after N grains (0 = run until a signal)")            //
                 ("connect-timeout", po::value<double>()->value_name("SECONDS"),
                  "initiator: how long targets may take to accept the connection, a lost target to come back, or grains to go "
                  "undelivered before giving up (default 10)");
@@ -181,6 +186,26 @@ Exit status:
         if (values.count("target-info") != 0)
         {
             options.targetInfo = values["target-info"].as<std::vector<std::string>>();
+        }
+        if (values.count("ticket-key") != 0)
+        {
+            try
+            {
+                options.ticketKeys = signing::loadSigningKeys(values["ticket-key"].as<std::string>());
+            }
+            catch (signing::KeyFileError const& error)
+            {
+                tools::badInput("--ticket-key: {}", error.what());
+            }
+        }
+        if (values.count("ticket-lifetime") != 0)
+        {
+            auto const seconds = values["ticket-lifetime"].as<std::uint32_t>();
+            if (!options.ticketKeys || seconds < 60 || seconds > 604800)
+            {
+                tools::badInput("--ticket-lifetime {}: give 60 to 604800 seconds, with --ticket-key", seconds);
+            }
+            options.ticketLifetime = std::chrono::seconds{seconds};
         }
         if (values.count("count") != 0)
         {

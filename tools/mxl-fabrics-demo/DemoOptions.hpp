@@ -1,6 +1,10 @@
 // The demo's command line.
 #pragma once
 
+#include <SigningKeys.hpp>
+
+#include <chrono>
+
 #include "GroupSelection.hpp"
 
 #include <mxl/fabrics.h>
@@ -37,6 +41,10 @@ namespace mxl::demo
         std::uint64_t count = 0;
         // Initiator: how long the targets may take to accept the connection.
         double connectTimeoutSeconds = 10.0;
+        // Target: sign tickets with the current key; initiator: accept only tickets signed with these keys.
+        std::optional<signing::SigningKeys> ticketKeys;
+        // Target, with a key: how long a signed ticket is valid.
+        std::chrono::seconds ticketLifetime{3600};
     };
 
     // Parses argv. Returns nullopt after printing the help (--help); throws ToolError(Usage) on a bad command line.

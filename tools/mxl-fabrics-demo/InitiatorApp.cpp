@@ -64,7 +64,7 @@ namespace mxl::demo
         , _flowId{options.flow}
         , _instance{options.domain}
     {
-        loadTargets(options.targetInfo);
+        loadTargets(options.targetInfo, options.ticketKeys);
         openFlow(options.domain);
         // Without -p the initiator speaks whatever its (first) ticket's target speaks.
         auto provider = options.provider;
@@ -89,11 +89,11 @@ namespace mxl::demo
         setUpInitiator();
     }
 
-    void InitiatorApp::loadTargets(std::vector<std::string> const& arguments)
+    void InitiatorApp::loadTargets(std::vector<std::string> const& arguments, std::optional<signing::SigningKeys> const& keys)
     {
         for (auto const& argument : arguments)
         {
-            auto ticket = loadTicket(argument);
+            auto ticket = loadTicket(argument, keys);
             mxlFabricsTargetInfo info = nullptr;
             if (auto const status = ::mxlFabricsTargetInfoFromString(ticket.json.c_str(), &info); status != MXL_STATUS_OK)
             {

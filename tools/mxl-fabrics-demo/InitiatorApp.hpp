@@ -60,7 +60,7 @@ namespace mxl::demo
         bool _everDelivered = false;
         TransferStats _stats{TransferStats::Role::Initiator};
 
-        void loadTargets(std::vector<std::string> const& arguments);
+        void loadTargets(std::vector<std::string> const& arguments, std::optional<signing::SigningKeys> const& keys);
         void openFlow(std::string const& domain);
         void setUpInitiator();
         // False when a signal arrived before every target accepted.

@@ -1,5 +1,7 @@
 #include "TargetApp.hpp"
 
+#include <TicketSignature.hpp>
+
 #include "TextFile.hpp"
 #include "Ticket.hpp"
 #include "ToolError.hpp"
@@ -61,7 +63,7 @@ namespace mxl::demo
         // The interface first: a wrong provider, node or service should not leave a flow behind.
         _interface = chooseInterface(_instance.fabrics(), options.provider, options.node, options.service, EndpointRole::Target);
         createFlow(options);
-        setUpTarget(options.targetInfo.empty() ? std::string{} : options.targetInfo.front());
+        setUpTarget(options.targetInfo.empty() ? std::string{} : options.targetInfo.front(), options);
     }
 
     void TargetApp::createFlow(DemoOptions const& options)
@@ -103,7 +105,7 @@ namespace mxl::demo
         fmt::print("Target flow: {}\n", _flowId);
     }
 
-    void TargetApp::setUpTarget(std::string const& ticketFile)
+    void TargetApp::setUpTarget(std::string const& ticketFile, DemoOptions const& options)
     {
         mxlFabricsTarget target = nullptr;
         if (auto const status = ::mxlFabricsCreateTarget(_instance.fabrics(), &target); status != MXL_STATUS_OK)
@@ -141,7 +143,12 @@ namespace mxl::demo
             tools::runtimeFailure("cannot serialize the target info (mxlStatus {})", static_cast<int>(textStatus));
         }
         // The size counts the terminating NUL, which belongs neither in the base64 nor in the file.
-        std::string const json{text.data()};
+        std::string json{text.data()};
+        if (options.ticketKeys)
+        {
+            json = signing::signTicket(json, options.ticketKeys->current, std::chrono::system_clock::now() + options.ticketLifetime);
+            fmt::print("Ticket signed with key '{}', valid for {} s\n", options.ticketKeys->current.id, options.ticketLifetime.count());
+        }
         if (!ticketFile.empty())
         {
             writeTicketFile(ticketFile, json);

@@ -59,7 +59,7 @@ namespace mxl::demo
         std::optional<mxlStatus> _readFailure;
 
         void createFlow(DemoOptions const& options);
-        void setUpTarget(std::string const& ticketFile);
+        void setUpTarget(std::string const& ticketFile, DemoOptions const& options);
         // Starts the target's events and returns their descriptor.
         int startEvents();
         void receive(int eventFd);

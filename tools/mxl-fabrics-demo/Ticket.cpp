@@ -3,6 +3,7 @@
 #include <DirectoryError.hpp>
 #include <EtcdClient.hpp>
 #include <TicketKey.hpp>
+#include <TicketSignature.hpp>
 
 #include "TextFile.hpp"
 #include "ToolError.hpp"
@@ -58,6 +59,31 @@ namespace mxl::demo
             }
         }
 
+        // The ticket's JSON as the argument gives it, and where it came from for messages.
+        std::pair<std::string, std::string> ticketText(std::string const& argument)
+        {
+            if (directory::isEtcdUrl(argument))
+            {
+                return {readEtcdTicket(argument), fmt::format("etcd key '{}'", argument)};
+            }
+            if (argument.starts_with('@'))
+            {
+                auto const path = argument.substr(1);
+                return {tools::readTextFile(path, "target info file"), fmt::format("file '{}'", path)};
+            }
+            // A ticket copied from a terminal may bring spaces or a newline along.
+            auto const first = argument.find_first_not_of(" \t\r\n");
+            auto const text = first == std::string::npos
+                                  ? std::string_view{}
+                                  : std::string_view{argument}.substr(first, argument.find_last_not_of(" \t\r\n") - first + 1);
+            auto json = text.empty() ? std::nullopt : mxl::decodeBase64(text);
+            if (!json)
+            {
+                tools::badInput("target info is not valid base64 (pass the string printed after 'Target info:', or @FILE for its JSON)");
+            }
+            return {std::move(*json), "the command line"};
+        }
+
         Ticket checkTicket(std::string json, std::string const& source)
         {
             auto const document = nlohmann::json::parse(json, nullptr, false);
@@ -102,28 +128,19 @@ namespace mxl::demo
         }
     }
 
-    Ticket loadTicket(std::string const& argument)
+    Ticket loadTicket(std::string const& argument, std::optional<signing::SigningKeys> const& keys)
     {
-        if (directory::isEtcdUrl(argument))
+        auto [json, source] = ticketText(argument);
+        if (keys)
         {
-            return checkTicket(readEtcdTicket(argument), fmt::format("etcd key '{}'", argument));
+            auto result = signing::verifyTicket(json, *keys, std::chrono::system_clock::now());
+            if (auto const* refused = std::get_if<signing::RefusedTicket>(&result))
+            {
+                tools::badInput("the ticket from {} is refused: {}", source, refused->reason);
+            }
+            json = std::get<signing::VerifiedTicket>(std::move(result)).json;
         }
-        if (argument.starts_with('@'))
-        {
-            auto const path = argument.substr(1);
-            return checkTicket(tools::readTextFile(path, "target info file"), fmt::format("file '{}'", path));
-        }
-        // A ticket copied from a terminal may bring spaces or a newline along.
-        auto const first = argument.find_first_not_of(" \t\r\n");
-        auto const text = first == std::string::npos
-                              ? std::string_view{}
-                              : std::string_view{argument}.substr(first, argument.find_last_not_of(" \t\r\n") - first + 1);
-        auto json = text.empty() ? std::nullopt : mxl::decodeBase64(text);
-        if (!json)
-        {
-            tools::badInput("target info is not valid base64 (pass the string printed after 'Target info:', or @FILE for its JSON)");
-        }
-        return checkTicket(std::move(*json), "the command line");
+        return checkTicket(std::move(json), source);
     }
 
     void writeTicketFile(std::string const& argument, std::string const& json)

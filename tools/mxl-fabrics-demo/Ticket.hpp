@@ -2,6 +2,9 @@
 // raw JSON in a file ("@path") or at an etcd key. Checked here so that a wrong ticket is one clear line, not a library failure later.
 #pragma once
 
+#include <SigningKeys.hpp>
+
+#include <optional>
 #include <string>
 
 namespace mxl::demo
@@ -18,7 +21,9 @@ namespace mxl::demo
     // Reads an initiator's `-t` argument: "@path" for a JSON file, "etcd://host:port/key" for the ticket a target
     // publishes in the facility's etcd (lib/directory/TicketKey.hpp), anything else is base64 of the JSON. Throws
     // ToolError(Usage) naming what is wrong.
-    Ticket loadTicket(std::string const& argument);
+    // With `keys`, the ticket must carry a signature made with them (lib/signing/TicketSignature.hpp), which is checked and
+    // removed.
+    Ticket loadTicket(std::string const& argument, std::optional<signing::SigningKeys> const& keys);
 
     // The target's `-t` argument: writes `json` (no trailing NUL) to the path, a leading '@' stripped, atomically
     // (temporary file + rename) and readable by the owner only. Throws ToolError(Failure).

@@ -70,7 +70,8 @@ namespace mxl::service
         , _fabrics{_instance.get()}
         , _interface{selectInterface(_fabrics.get(), config)}
         , _initiator{_fabrics.get()} // An unreachable target must not hold the loop (and the watchdog pings) for longer than a poll.
-        , _tickets{config.ticketSources, std::min<std::chrono::milliseconds>(config.ticketPoll, std::chrono::milliseconds{500})}
+        , _tickets{config.ticketSources, std::min<std::chrono::milliseconds>(config.ticketPoll, std::chrono::milliseconds{500}),
+                   config.ticketKeys}
         , _metrics{"initiator", config.flowId, _source->unit()}
         , _statusFile{config}
         , _backoff{config.backoffInitial, config.backoffMax}

@@ -5,6 +5,7 @@
 #include <FabricsInterfaces.hpp>
 #include <FlowDescription.hpp>
 #include <FlowId.hpp>
+#include <SigningKeys.hpp>
 #include <TicketKey.hpp>
 
 #include <boost/program_options.hpp>
@@ -48,6 +49,10 @@ namespace mxl::service
             add("etcd_domain", "target: the domain's name in the ticket key /mxl/tickets/<etcd_domain>/<flow id> (default: the last "
                                "component of 'domain')");
             add("etcd_lease_s", "target: the lease of the ticket in etcd: a target that dies leaves it for this long (2-3600, default 10)");
+            add("ticket_key", "both: key file (JSON, mode 0600) to sign tickets with (target) and to accept only tickets signed with it "
+                              "(initiator)");
+            add("ticket_lifetime_s", "target, with ticket_key: a signed ticket expires this long after signing; it is signed again at half "
+                                     "of it (60-604800, default 3600)");
             add("flow_id", "initiator: UUID of the local flow to send");
             keys.add_options()(
                 "ticket", po::value<std::vector<std::string>>(),
@@ -444,7 +449,8 @@ namespace mxl::service
                 }
             }
 
-            auto const targetOnly = {"flow_definition", "flow_options", "ticket_file", "etcd", "etcd_domain", "etcd_lease_s"};
+            auto const targetOnly = {"flow_definition", "flow_options", "ticket_file",      "etcd",
+                                     "etcd_domain",     "etcd_lease_s", "ticket_lifetime_s"};
             auto const initiatorOnly = {"flow_id",       "ticket", "ticket_poll_ms", "connect_timeout_ms", "backoff_initial_ms",
                                         "backoff_max_ms"};
             for (auto const* key : config.role == Role::Target ? initiatorOnly : targetOnly)
@@ -455,6 +461,22 @@ namespace mxl::service
                                 fmt::format("not a setting of {}", config.role == Role::Target ? "a target" : "an initiator"));
                 }
             }
+            if (auto const keyFile = reader.text("ticket_key"))
+            {
+                try
+                {
+                    config.ticketKeys = signing::loadSigningKeys(*keyFile);
+                }
+                catch (signing::KeyFileError const& keyError)
+                {
+                    reader.fail("ticket_key", *keyFile, keyError.what());
+                }
+            }
+            else if (reader.has("ticket_lifetime_s"))
+            {
+                reader.fail("ticket_lifetime_s", reader.all("ticket_lifetime_s").front(), "only takes effect with 'ticket_key'");
+            }
+            config.ticketLifetime = reader.seconds("ticket_lifetime_s", config.ticketLifetime, 60, 604800);
             if (config.role == Role::Target)
             {
                 readTargetKeys(reader, config);

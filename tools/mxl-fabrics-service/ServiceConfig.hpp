@@ -6,6 +6,8 @@
 
 #include <mxl/fabrics.h>
 
+#include <SigningKeys.hpp>
+
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -71,6 +73,10 @@ namespace mxl::service
         // A grain moved later than this after its own timestamp counts as late.
         std::chrono::milliseconds lateAfter{100};
         LogLevel logLevel = LogLevel::Info;
+        // Targets sign their tickets with the current key; initiators accept only tickets signed with it (or with the
+        // previous key in its grace period).
+        std::optional<signing::SigningKeys> ticketKeys;
+        std::chrono::seconds ticketLifetime{3600};
 
         // Target.
         std::filesystem::path flowDefinition;

@@ -3,6 +3,8 @@
 #include "ServiceLog.hpp"
 #include "TicketFile.hpp"
 
+#include <TicketSignature.hpp>
+
 #include <ExitRequest.hpp>
 #include <FabricsInterfaces.hpp>
 #include <StatusName.hpp>
@@ -149,16 +151,31 @@ namespace mxl::service
 
     void TargetService::publish(Ticket ticket)
     {
+        _metrics.setEpoch(ticket.epoch);
+        _metrics.setState("waiting");
+        _unsignedTicket = ticket;
+        distribute(std::move(ticket));
+        log::info("ticket published: epoch {}{}{}{}{}", _unsignedTicket->epoch,
+                  _config.ticketFile.empty() ? "" : fmt::format(", file '{}'", _config.ticketFile.string()),
+                  _http ? fmt::format(", http://{}:{}/ticket", _config.http->host, _http->port()) : "",
+                  _directory ? fmt::format(", etcd://{}{}", _config.etcd->endpoint, _directory->key()) : "",
+                  _config.ticketKeys
+                      ? fmt::format(", signed with key '{}' for {} s", _config.ticketKeys->current.id, _config.ticketLifetime.count())
+                      : "");
+    }
+
+    void TargetService::distribute(Ticket ticket)
+    {
+        if (_config.ticketKeys)
+        {
+            ticket.json =
+                signing::signTicket(ticket.json, _config.ticketKeys->current, std::chrono::system_clock::now() + _config.ticketLifetime);
+            _resignAt = Clock::now() + _config.ticketLifetime / 2;
+        }
         if (!_config.ticketFile.empty())
         {
             writeTicketFile(_config.ticketFile, ticket.json);
         }
-        _metrics.setEpoch(ticket.epoch);
-        _metrics.setState("waiting");
-        log::info("ticket published: epoch {}{}{}{}", ticket.epoch,
-                  _config.ticketFile.empty() ? "" : fmt::format(", file '{}'", _config.ticketFile.string()),
-                  _http ? fmt::format(", http://{}:{}/ticket", _config.http->host, _http->port()) : "",
-                  _directory ? fmt::format(", etcd://{}{}", _config.etcd->endpoint, _directory->key()) : "");
         if (_directory)
         {
             _directory->publish(ticket.json, Clock::now());
@@ -193,6 +210,12 @@ namespace mxl::service
             if (_directory)
             {
                 _directory->maintain(now);
+            }
+            if (_config.ticketKeys && _unsignedTicket && now >= _resignAt)
+            {
+                // Same epoch: initiators holding the ticket keep their connection; new ones get an unexpired signature.
+                distribute(*_unsignedTicket);
+                log::info("ticket signed again: epoch {}, valid for {} s", _unsignedTicket->epoch, _config.ticketLifetime.count());
             }
         }
         _metrics.setState("stopping");

@@ -72,6 +72,11 @@ namespace mxl::service
 
         void buildTarget();
         void publish(Ticket ticket);
+        // With ticket_key: the ticket as the library made it, signed again at half its lifetime.
+        std::optional<Ticket> _unsignedTicket;
+        Clock::time_point _resignAt{};
+        // Signs the ticket when a key is configured, and writes it to the file, HTTP and etcd.
+        void distribute(Ticket ticket);
         void withdrawTicketFile() const;
         void receive();
         // One read from the fabrics target, accounted when something arrived; the status of the read.

@@ -5,6 +5,7 @@
 #include <DirectoryError.hpp>
 #include <EtcdClient.hpp>
 #include <TicketKey.hpp>
+#include <TicketSignature.hpp>
 
 #include <fmt/format.h>
 
@@ -59,10 +60,27 @@ namespace mxl::service
         }
     }
 
-    TicketSource::TicketSource(std::vector<std::string> sources, std::chrono::milliseconds httpTimeout)
+    TicketSource::TicketSource(std::vector<std::string> sources, std::chrono::milliseconds httpTimeout,
+                               std::optional<signing::SigningKeys> keys)
         : _sources{std::move(sources)}
         , _httpTimeout{httpTimeout}
+        , _keys{std::move(keys)}
     {
+    }
+
+    std::optional<Ticket> TicketSource::verifiedTicket(std::string text, std::string& why) const
+    {
+        if (!_keys)
+        {
+            return parseTicket(std::move(text), why);
+        }
+        auto result = signing::verifyTicket(text, *_keys, std::chrono::system_clock::now());
+        if (auto const* refused = std::get_if<signing::RefusedTicket>(&result))
+        {
+            why = "refused: " + refused->reason;
+            return std::nullopt;
+        }
+        return parseTicket(std::get<signing::VerifiedTicket>(std::move(result)).json, why);
     }
 
     std::optional<Ticket> TicketSource::fetch()
@@ -76,7 +94,7 @@ namespace mxl::service
             {
                 why = failure->reason;
             }
-            else if (auto ticket = parseTicket(std::get<std::string>(body), why))
+            else if (auto ticket = verifiedTicket(std::get<std::string>(body), why))
             {
                 _lastOrigin = source;
                 return ticket;

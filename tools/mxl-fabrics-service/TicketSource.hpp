@@ -4,6 +4,8 @@
 
 #include "Ticket.hpp"
 
+#include <SigningKeys.hpp>
+
 #include <chrono>
 #include <optional>
 #include <string>
@@ -14,7 +16,8 @@ namespace mxl::service
     class TicketSource
     {
     public:
-        TicketSource(std::vector<std::string> sources, std::chrono::milliseconds httpTimeout);
+        // With `keys`, only tickets signed with them are given out, without their signature.
+        TicketSource(std::vector<std::string> sources, std::chrono::milliseconds httpTimeout, std::optional<signing::SigningKeys> keys);
 
         // The first ticket any source gives, or nullopt (lastFailure() then says why for each source).
         std::optional<Ticket> fetch();
@@ -33,7 +36,11 @@ namespace mxl::service
     private:
         std::vector<std::string> _sources;
         std::chrono::milliseconds _httpTimeout;
+        std::optional<signing::SigningKeys> _keys;
         std::string _lastFailure;
         std::string _lastOrigin;
+
+        // The ticket (without its signature, when this side holds keys and the signature holds), or nullopt with `why`.
+        [[nodiscard]] std::optional<Ticket> verifiedTicket(std::string text, std::string& why) const;
     };
 }
