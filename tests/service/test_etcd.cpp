@@ -12,8 +12,6 @@
 #include <fmt/format.h>
 
 #include <csignal>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 namespace mxl::test
@@ -39,13 +37,19 @@ namespace mxl::test
             return settings;
         }
 
-        std::string fileText(std::string const& path)
+        // What every case starts from: etcd on loopback, a client of it, the service directories and the source flow.
+        struct EtcdScene
         {
-            std::ifstream file{path};
-            std::stringstream text;
-            text << file.rdbuf();
-            return text.str();
-        }
+            EtcdServer etcd;
+            directory::EtcdClient client{etcd.endpoint(), 5s};
+            ServiceDirectories directories;
+            PatternWriter source{directories.source.path(), serviceTestFlow()};
+
+            [[nodiscard]] std::string ticketUrl() const
+            {
+                return fmt::format("etcd://{}{}", etcd.endpoint(), ticketKey());
+            }
+        };
 
         void requireFlowing(GrainVerifier& verifier, std::uint64_t grains, std::string const& when)
         {
@@ -63,10 +67,8 @@ namespace mxl::test
         {
             MXL_SKIP(why->c_str());
         }
-        EtcdServer etcd;
-        directory::EtcdClient client{etcd.endpoint(), 5s};
-        ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        EtcdScene scene;
+        auto& [etcd, client, directories, source] = scene;
         NotifySocket targetNotify;
         ServiceProcess target{publishingTarget(directories, etcd), notifyEnvironment(targetNotify)};
         REQUIRE(targetNotify.waitFor("READY=1", 10s));
@@ -75,7 +77,7 @@ namespace mxl::test
         // The key holds the ticket exactly as the file does (which ends it with a newline), under a lease.
         auto const stored = client.get(ticketKey());
         REQUIRE(stored.has_value());
-        CHECK(stored->value + "\n" == fileText(directories.ticketFile()));
+        CHECK(stored->value + "\n" == readFile(directories.ticketFile()));
         CHECK(stored->lease != 0);
 
         // mxl-info lists it.
@@ -86,8 +88,7 @@ namespace mxl::test
                                             ticketKey(), ticketEpoch(directories.ticketFile()))) != std::string::npos);
 
         NotifySocket initiatorNotify;
-        ServiceProcess initiator{initiatorSettings(directories, fmt::format("etcd://{}{}", etcd.endpoint(), ticketKey())),
-                                 notifyEnvironment(initiatorNotify)};
+        ServiceProcess initiator{initiatorSettings(directories, scene.ticketUrl()), notifyEnvironment(initiatorNotify)};
         REQUIRE(initiatorNotify.waitFor("READY=1", 10s));
         {
             GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
@@ -107,9 +108,8 @@ namespace mxl::test
         {
             MXL_SKIP(why->c_str());
         }
-        EtcdServer etcd;
-        ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        EtcdScene scene;
+        auto& [etcd, client, directories, source] = scene;
         NotifySocket targetNotify;
         ServiceProcess target{publishingTarget(directories, etcd), notifyEnvironment(targetNotify)};
         REQUIRE(targetNotify.waitFor("READY=1", 10s));
@@ -124,7 +124,7 @@ namespace mxl::test
               std::string::npos);
 
         Process demo{{binaryPath("tools/mxl-fabrics-demo/mxl-fabrics-demo").string(), "-i", "-d", directories.source.str(), "-f",
-                      serviceTestFlowId, "-t", fmt::format("etcd://{}{}", etcd.endpoint(), ticketKey())}};
+                      serviceTestFlowId, "-t", scene.ticketUrl()}};
         GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 20, "from the demo's initiator");
         demo.signal(SIGINT);
@@ -137,17 +137,14 @@ namespace mxl::test
         {
             MXL_SKIP(why->c_str());
         }
-        EtcdServer etcd;
-        directory::EtcdClient client{etcd.endpoint(), 5s};
-        ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        EtcdScene scene;
+        auto& [etcd, client, directories, source] = scene;
         NotifySocket targetNotify;
         auto first = std::make_unique<ServiceProcess>(publishingTarget(directories, etcd), notifyEnvironment(targetNotify));
         REQUIRE(targetNotify.waitFor("READY=1", 10s));
         auto const firstEpoch = ticketEpoch(directories.ticketFile());
         NotifySocket initiatorNotify;
-        ServiceProcess initiator{initiatorSettings(directories, fmt::format("etcd://{}{}", etcd.endpoint(), ticketKey())),
-                                 notifyEnvironment(initiatorNotify)};
+        ServiceProcess initiator{initiatorSettings(directories, scene.ticketUrl()), notifyEnvironment(initiatorNotify)};
         REQUIRE(initiatorNotify.waitFor("READY=1", 10s));
         {
             GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};

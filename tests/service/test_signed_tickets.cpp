@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
-#include <sstream>
 
 #include <sys/stat.h>
 
@@ -39,14 +38,6 @@ namespace mxl::test
             return settings;
         }
 
-        std::string fileText(std::string const& path)
-        {
-            std::ifstream file{path};
-            std::stringstream text;
-            text << file.rdbuf();
-            return text.str();
-        }
-
         // Starts an initiator on `ticket` with `keyFile` and waits for its refusal line.
         std::string refusalOf(ServiceDirectories const& directories, std::string const& ticket, std::string const& keyFile)
         {
@@ -66,7 +57,7 @@ namespace mxl::test
         ServiceProcess target{with(targetSettings(directories), "ticket_key", key), notifyEnvironment(targetNotify)};
         REQUIRE(targetNotify.waitFor("READY=1", 10s));
         CHECK(target.waitForLine("signed with key '2026-11' for 3600 s", 5s).has_value());
-        auto const ticket = nlohmann::json::parse(fileText(directories.ticketFile()));
+        auto const ticket = nlohmann::json::parse(readFile(directories.ticketFile()));
         CHECK(ticket["signature"]["keyId"] == "2026-11");
 
         NotifySocket initiatorNotify;
@@ -88,7 +79,7 @@ namespace mxl::test
         NotifySocket targetNotify;
         ServiceProcess target{with(targetSettings(directories), "ticket_key", key), notifyEnvironment(targetNotify)};
         REQUIRE(targetNotify.waitFor("READY=1", 10s));
-        auto const signedText = fileText(directories.ticketFile());
+        auto const signedText = readFile(directories.ticketFile());
 
         CHECK(refusalOf(directories, directories.ticketFile(), otherKey)
                   .find("the ticket is signed with key '2026-11', which is not this side's key 'studio-b'") != std::string::npos);
