@@ -1,5 +1,7 @@
 #include "FlowCaps.hpp"
 
+#include "Rfc8331Payload.hpp"
+
 #include <gst/audio/audio.h>
 #include <gst/video/video.h>
 
@@ -17,7 +19,7 @@ namespace mxl::gst
     {
         using nlohmann::json;
 
-        constexpr char const* carriedMedia = "mxlsink takes v210 video or F32LE/F64LE audio";
+        constexpr char const* carriedMedia = "mxlsink takes v210 video, F32LE/F64LE audio or meta/x-mxl-rfc8331 data";
         constexpr char const* grouphintTag = "urn:x-nmos:tag:grouphint/v1.0";
 
         // The library's limits (lib/flow/FlowDefinition.cpp), checked here so that a frame it would refuse is refused
@@ -121,6 +123,21 @@ namespace mxl::gst
             return flow;
         }
 
+        FlowFormat dataFromCaps(GstCaps const* caps)
+        {
+            gint numerator = 0;
+            gint denominator = 0;
+            if (!gst_structure_get_fraction(gst_caps_get_structure(caps, 0), "framerate", &numerator, &denominator) || numerator <= 0 ||
+                denominator <= 0)
+            {
+                throw FormatError{fmt::format("caps {} have no framerate above 0: a data flow has a fixed grain rate", capsText(caps))};
+            }
+            FlowFormat flow;
+            flow.format = MXL_DATA_FORMAT_DATA;
+            flow.rate = reduced(numerator, denominator);
+            return flow;
+        }
+
         mxlRational rateFrom(json const& object)
         {
             auto const numerator = object.at("numerator").get<std::int64_t>();
@@ -164,6 +181,19 @@ namespace mxl::gst
             // channel_count is an MXL extension to NMOS; a definition without it has one channel (as in the library).
             flow.channels = root.value("channel_count", std::uint32_t{1});
             flow.sampleBytes = root.at("bit_depth").get<std::uint32_t>() / 8;
+            return flow;
+        }
+
+        FlowFormat dataFromDefinition(json const& root)
+        {
+            auto const mediaType = root.at("media_type").get<std::string>();
+            if (mediaType != "video/smpte291")
+            {
+                throw FormatError{fmt::format("flow media_type {} cannot be carried: a data flow is video/smpte291", mediaType)};
+            }
+            FlowFormat flow;
+            flow.format = MXL_DATA_FORMAT_DATA;
+            flow.rate = rateFrom(root.at("grain_rate"));
             return flow;
         }
 
@@ -234,6 +264,13 @@ namespace mxl::gst
             return caps;
         }
 
+        GstCaps* dataCaps(FlowFormat const& format)
+        {
+            return gst_caps_new_simple(rfc8331CapsName, "framerate", GST_TYPE_FRACTION,
+                                       gstInteger(format.rate.numerator, "grain_rate numerator"),
+                                       gstInteger(format.rate.denominator, "grain_rate denominator"), nullptr);
+        }
+
         json videoDefinition(FlowFormat const& format)
         {
             json definition{
@@ -268,6 +305,30 @@ namespace mxl::gst
                                             format.rate.numerator, format.sampleBytes * 8)},
             };
         }
+
+        json dataDefinition(FlowFormat const& format)
+        {
+            return json{
+                {"format", "urn:x-nmos:format:data"},
+                {"grain_rate", {{"numerator", format.rate.numerator}, {"denominator", format.rate.denominator}}},
+                {"media_type", "video/smpte291"},
+                {"description", fmt::format("SMPTE ST 291 ancillary data (RFC 8331 payloads) at {}/{} Hz, written by mxlsink",
+                                            format.rate.numerator, format.rate.denominator)},
+            };
+        }
+
+        char const* kindOf(mxlDataFormat format)
+        {
+            switch (format)
+            {
+            case MXL_DATA_FORMAT_VIDEO:
+                return "video";
+            case MXL_DATA_FORMAT_DATA:
+                return "data";
+            default:
+                return "audio";
+            }
+        }
     }
 
     FlowFormat formatFromCaps(GstCaps const* caps)
@@ -281,6 +342,16 @@ namespace mxl::gst
         if (name == "audio/x-raw")
         {
             return audioFromCaps(caps);
+        }
+        if (name == rfc8331CapsName)
+        {
+            return dataFromCaps(caps);
+        }
+        if (name == "meta/x-st-2038")
+        {
+            throw FormatError{fmt::format("caps {} cannot be carried: a data flow holds RFC 8331 payloads (caps {}), not ST 2038's "
+                                          "packing of the ANC packets",
+                                          name, rfc8331CapsName)};
         }
         throw FormatError{fmt::format("caps {} cannot be carried: {}", name, carriedMedia)};
     }
@@ -299,7 +370,12 @@ namespace mxl::gst
             {
                 return audioFromDefinition(root);
             }
-            throw FormatError{fmt::format("flow format {} cannot be carried: the elements take video (v210) and audio flows", format)};
+            if (format == "urn:x-nmos:format:data")
+            {
+                return dataFromDefinition(root);
+            }
+            throw FormatError{
+                fmt::format("flow format {} cannot be carried: the elements take video (v210), audio and data (SMPTE 291) flows", format)};
         }
         catch (json::exception const& e)
         {
@@ -309,13 +385,23 @@ namespace mxl::gst
 
     GstCaps* capsFromFormat(FlowFormat const& format)
     {
-        return format.format == MXL_DATA_FORMAT_VIDEO ? videoCaps(format) : audioCaps(format);
+        switch (format.format)
+        {
+        case MXL_DATA_FORMAT_VIDEO:
+            return videoCaps(format);
+        case MXL_DATA_FORMAT_DATA:
+            return dataCaps(format);
+        default:
+            return audioCaps(format);
+        }
     }
 
     std::string definitionFromFormat(FlowFormat const& format, std::string const& id, std::string const& label,
                                      std::string const& groupHint)
     {
-        auto definition = format.format == MXL_DATA_FORMAT_VIDEO ? videoDefinition(format) : audioDefinition(format);
+        auto definition = format.format == MXL_DATA_FORMAT_VIDEO  ? videoDefinition(format)
+                          : format.format == MXL_DATA_FORMAT_DATA ? dataDefinition(format)
+                                                                  : audioDefinition(format);
         definition["id"] = id;
         definition["label"] = label;
         definition["tags"] = {{grouphintTag, {groupHint}}};
@@ -325,10 +411,9 @@ namespace mxl::gst
 
     std::string formatDifference(FlowFormat const& ours, FlowFormat const& flow)
     {
-        auto const kind = [](mxlDataFormat format) { return format == MXL_DATA_FORMAT_VIDEO ? "video" : "audio"; };
         if (ours.format != flow.format)
         {
-            return fmt::format("{} against {}", kind(ours.format), kind(flow.format));
+            return fmt::format("{} against {}", kindOf(ours.format), kindOf(flow.format));
         }
         if (ours.rate.numerator != flow.rate.numerator || ours.rate.denominator != flow.rate.denominator)
         {

@@ -23,7 +23,7 @@ namespace mxl::gst
     struct FlowFormat
     {
         mxlDataFormat format = MXL_DATA_FORMAT_UNSPECIFIED;
-        // The grain rate (video) or the sample rate (audio), reduced.
+        // The grain rate (video, data) or the sample rate (audio), reduced.
         mxlRational rate{0, 1};
         std::uint32_t width = 0;
         std::uint32_t height = 0;
@@ -40,7 +40,8 @@ namespace mxl::gst
 
     FlowFormat formatFromDefinition(std::string const& definitionJson);
 
-    // mxlsrc's caps for a flow: v210 video, or float audio offered interleaved first and non-interleaved second.
+    // mxlsrc's caps for a flow: v210 video, float audio offered interleaved first and non-interleaved second, or RFC 8331
+    // payloads (meta/x-mxl-rfc8331) at the grain rate.
     GstCaps* capsFromFormat(FlowFormat const& format);
 
     // An NMOS flow definition for mxlsink to create its flow with when it was given none.

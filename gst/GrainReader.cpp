@@ -1,5 +1,6 @@
 #include "GrainReader.hpp"
 
+#include "Rfc8331Payload.hpp"
 #include "StatusCheck.hpp"
 
 #include <mxl/time.h>
@@ -9,6 +10,7 @@ namespace mxl::gst
     GrainReader::GrainReader(mxlFlowReader reader, mxlFlowConfigInfo const& config, std::uint64_t startIndex)
         : _reader{reader}
         , _rate{config.common.grainRate}
+        , _rfc8331Payloads{config.common.format == MXL_DATA_FORMAT_DATA}
         , _startIndex{startIndex}
     {
     }
@@ -67,8 +69,9 @@ namespace mxl::gst
 
     ReadResult GrainReader::copy(std::uint64_t index, mxlGrainInfo const& info, std::uint8_t const* payload)
     {
-        auto* const buffer = gst_buffer_new_allocate(nullptr, info.grainSize, nullptr);
-        gst_buffer_fill(buffer, 0, payload, info.grainSize);
+        auto const bytes = bufferBytes(info, payload);
+        auto* const buffer = gst_buffer_new_allocate(nullptr, bytes, nullptr);
+        gst_buffer_fill(buffer, 0, payload, bytes);
         // The writer may have reopened the slot while we copied: then the copy is torn and the grain counts as lost.
         mxlGrainInfo after;
         std::uint8_t* unused = nullptr;
@@ -78,5 +81,16 @@ namespace mxl::gst
             return ReadResult{ReadResult::Kind::lost, nullptr, index, 1};
         }
         return ReadResult{ReadResult::Kind::buffer, buffer, index, 1};
+    }
+
+    std::size_t GrainReader::bufferBytes(mxlGrainInfo const& info, std::uint8_t const* payload) const
+    {
+        if (!_rfc8331Payloads)
+        {
+            return info.grainSize;
+        }
+        // A Length field beyond the grain is not the writer's payload to trim: the grain goes out whole, unchanged.
+        auto const declared = rfc8331PayloadBytes({payload, info.grainSize});
+        return declared && *declared <= info.grainSize ? *declared : info.grainSize;
     }
 }

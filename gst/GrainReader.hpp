@@ -1,6 +1,7 @@
-// mxlsrc's video side: reads grains one after the other from the start index, waiting on the flow for each. A grain
-// rewritten before it could be read (the source fell a ring behind) sends the reader to the head; a grain the writer
-// skipped or flagged invalid is reported, not read. Payloads are copied: the slot is the writer's again a ring later.
+// mxlsrc's video and data side: reads grains one after the other from the start index, waiting on the flow for each. A
+// grain rewritten before it could be read (the source fell a ring behind) sends the reader to the head; a grain the
+// writer skipped or flagged invalid is reported, not read. Payloads are copied: the slot is the writer's again a ring
+// later. A video buffer is the whole grain, a data buffer the grain's RFC 8331 payload (Rfc8331Payload.hpp).
 #pragma once
 
 #include "ReadResult.hpp"
@@ -24,10 +25,12 @@ namespace mxl::gst
     private:
         mxlFlowReader _reader;
         mxlRational _rate;
+        bool _rfc8331Payloads;
         std::uint64_t _startIndex;
         std::optional<std::uint64_t> _next;
 
         std::uint64_t headIndex() const;
         ReadResult copy(std::uint64_t index, mxlGrainInfo const& info, std::uint8_t const* payload);
+        std::size_t bufferBytes(mxlGrainInfo const& info, std::uint8_t const* payload) const;
     };
 }

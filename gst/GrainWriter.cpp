@@ -5,7 +5,6 @@
 #include <mxl/time.h>
 
 #include <algorithm>
-#include <cstring>
 
 namespace mxl::gst
 {
@@ -13,12 +12,11 @@ namespace mxl::gst
         : _writer{writer}
         , _rate{config.common.grainRate}
         , _grainCount{std::max<std::uint64_t>(1, config.discrete.grainCount)}
-        , _sliceBytes{config.discrete.sliceSizes[0]}
         , _counters{counters}
     {
     }
 
-    void GrainWriter::write(std::optional<std::uint64_t> index, GstVideoFrame const& frame, bool paced)
+    void GrainWriter::write(std::optional<std::uint64_t> index, bool paced, Fill const& fill)
     {
         auto const target = index.value_or(_last ? *_last + 1 : mxlGetCurrentIndex(&_rate));
         if (paced && target + _grainCount <= mxlGetCurrentIndex(&_rate))
@@ -35,7 +33,7 @@ namespace mxl::gst
         {
             invalidate(*_last + 1, target);
         }
-        commit(target, frame);
+        commit(target, fill);
         _last = target;
         ++_counters.written;
     }
@@ -56,21 +54,12 @@ namespace mxl::gst
         }
     }
 
-    void GrainWriter::commit(std::uint64_t index, GstVideoFrame const& frame)
+    void GrainWriter::commit(std::uint64_t index, Fill const& fill)
     {
         mxlGrainInfo info;
         std::uint8_t* payload = nullptr;
         checkStatus(mxlFlowWriterOpenGrain(_writer, index, &info, &payload), "mxlFlowWriterOpenGrain", index);
-        // A grain is one line per slice; GStreamer's v210 lines are the same 128-byte-aligned size unless a buffer
-        // carries its own stride (video meta), hence the copy line by line.
-        auto const* const source = static_cast<std::uint8_t const*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0));
-        auto const stride = static_cast<std::size_t>(GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0));
-        auto const lineBytes = std::min<std::size_t>(_sliceBytes, stride);
-        auto const lines = std::min<std::size_t>(info.totalSlices, GST_VIDEO_FRAME_HEIGHT(&frame));
-        for (std::size_t line = 0; line < lines; ++line)
-        {
-            std::memcpy(payload + line * _sliceBytes, source + line * stride, lineBytes);
-        }
+        fill(payload, info);
         info.flags = 0;
         info.validSlices = info.totalSlices;
         checkStatus(mxlFlowWriterCommitGrain(_writer, &info), "mxlFlowWriterCommitGrain", index);

@@ -5,6 +5,7 @@
 #include "FlowCaps.hpp"
 #include "FlowDefinitionText.hpp"
 #include "GrainWriter.hpp"
+#include "Rfc8331Payload.hpp"
 #include "SampleWriter.hpp"
 #include "SinkCounters.hpp"
 #include "StatusName.hpp"
@@ -23,6 +24,7 @@
 #include <cstring>
 #include <fstream>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <string>
 
@@ -140,8 +142,10 @@ namespace
     constexpr char const* carriedCaps = "video/x-raw, format=(string)v210, width=(int)[2, 7680], height=(int)[1, 4320], "
                                         "framerate=(fraction)[1/2147483647, 2147483647/1], interlace-mode=(string)progressive; "
                                         "audio/x-raw, format=(string){F32LE, F64LE}, layout=(string){interleaved, non-interleaved}, "
-                                        "rate=(int)[1, 2147483647], channels=(int)[1, 2147483647]";
-    constexpr char const* rawCaps = "video/x-raw; audio/x-raw";
+                                        "rate=(int)[1, 2147483647], channels=(int)[1, 2147483647]; "
+                                        "meta/x-mxl-rfc8331, framerate=(fraction)[1/2147483647, 2147483647/1]";
+    // meta/x-st-2038 is ancillary data too, in another packing: linked, it is refused by name (FlowCaps.cpp).
+    constexpr char const* rawCaps = "video/x-raw; audio/x-raw; meta/x-st-2038";
 
     SinkState& stateOf(gpointer object)
     {
@@ -232,6 +236,20 @@ namespace
         g_object_notify(G_OBJECT(sink), "flow-id");
     }
 
+    // The NMOS group hint role of a flow made from the caps.
+    char const* roleOf(mxlDataFormat format)
+    {
+        switch (format)
+        {
+        case MXL_DATA_FORMAT_VIDEO:
+            return "Video";
+        case MXL_DATA_FORMAT_DATA:
+            return "Data";
+        default:
+            return "Audio";
+        }
+    }
+
     // The definition to create the flow with: the flow-def file (which must describe the caps), or one made from the
     // caps and the naming properties. `settings.flowId` ends up as the flow's id either way.
     std::string definitionFor(FlowFormat const& format, SinkSettings& settings)
@@ -272,8 +290,7 @@ namespace
         {
             throw settingsFailure(fmt::format("flow-id \"{}\" is not a UUID (e.g. 5fbec3b1-1b0f-417d-9059-8b94a47197ed)", settings.flowId));
         }
-        auto const groupHint = settings.groupHint.empty() ? settings.label + (format.format == MXL_DATA_FORMAT_VIDEO ? ":Video" : ":Audio")
-                                                          : settings.groupHint;
+        auto const groupHint = settings.groupHint.empty() ? settings.label + ":" + roleOf(format.format) : settings.groupHint;
         return definitionFromFormat(format, settings.flowId, settings.label, groupHint);
     }
 
@@ -313,6 +330,10 @@ namespace
             gst_video_info_from_caps(&flow.videoInfo, caps);
             flow.grains.emplace(flow.writer, config, state.counters);
         }
+        else if (format.format == MXL_DATA_FORMAT_DATA)
+        {
+            flow.grains.emplace(flow.writer, config, state.counters);
+        }
         else
         {
             gst_audio_info_from_caps(&flow.audioInfo, caps);
@@ -347,8 +368,15 @@ namespace
                 throw formatFailure(fmt::format("caps changed to {} while the flow is open: a flow's format is fixed", difference));
             }
             // Same media, other details (e.g. the audio layout).
-            return format.format == MXL_DATA_FORMAT_VIDEO ? gst_video_info_from_caps(&state.flow->videoInfo, caps)
-                                                          : gst_audio_info_from_caps(&state.flow->audioInfo, caps);
+            switch (format.format)
+            {
+            case MXL_DATA_FORMAT_VIDEO:
+                return gst_video_info_from_caps(&state.flow->videoInfo, caps);
+            case MXL_DATA_FORMAT_AUDIO:
+                return gst_audio_info_from_caps(&state.flow->audioInfo, caps);
+            default:
+                return TRUE;
+            }
         }
         catch (ElementFailure const& failure)
         {
@@ -437,6 +465,16 @@ namespace
         return std::pair{static_cast<std::uint64_t>(*state.freeOrigin + running), false};
     }
 
+    // The grain (audio: sample) index of a TAI time, when the buffer has one.
+    std::optional<std::uint64_t> indexOf(OpenFlow const& flow, std::optional<std::pair<std::uint64_t, bool>> const& time)
+    {
+        if (!time)
+        {
+            return std::nullopt;
+        }
+        return mxlTimestampToIndex(&flow.format.rate, time->first);
+    }
+
     void renderVideo(GstBaseSink* base, OpenFlow& flow, GstBuffer* buffer)
     {
         GstVideoFrame frame;
@@ -445,15 +483,24 @@ namespace
             throw formatFailure(fmt::format("a buffer of {} bytes is not a {}x{} v210 frame", gst_buffer_get_size(buffer),
                                             flow.format.width, flow.format.height));
         }
-        auto const time = taiOf(base, buffer);
-        std::optional<std::uint64_t> index;
-        if (time)
+        // A grain is one line per slice; GStreamer's v210 lines are the same 128-byte-aligned size unless a buffer
+        // carries its own stride (video meta), hence the copy line by line.
+        auto const copyLines = [&frame](std::uint8_t* payload, mxlGrainInfo const& info)
         {
-            index = mxlTimestampToIndex(&flow.format.rate, time->first);
-        }
+            auto const sliceBytes = std::size_t{info.grainSize / info.totalSlices};
+            auto const* const source = static_cast<std::uint8_t const*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0));
+            auto const stride = static_cast<std::size_t>(GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0));
+            auto const lineBytes = std::min(sliceBytes, stride);
+            auto const lines = std::min<std::size_t>(info.totalSlices, GST_VIDEO_FRAME_HEIGHT(&frame));
+            for (std::size_t line = 0; line < lines; ++line)
+            {
+                std::memcpy(payload + line * sliceBytes, source + line * stride, lineBytes);
+            }
+        };
+        auto const time = taiOf(base, buffer);
         try
         {
-            flow.grains->write(index, frame, time && time->second);
+            flow.grains->write(indexOf(flow, time), time && time->second, copyLines);
         }
         catch (...)
         {
@@ -461,6 +508,57 @@ namespace
             throw;
         }
         gst_video_frame_unmap(&frame);
+    }
+
+    // A buffer that is not exactly one payload would not come back as it went in: mxlsrc reads a grain's payload by its
+    // Length field.
+    void checkRfc8331Payload(std::span<std::uint8_t const> bytes)
+    {
+        if (bytes.size() > MXL_DATA_FORMAT_GRAIN_SIZE)
+        {
+            throw formatFailure(fmt::format("a {} buffer of {} bytes does not fit a data grain: the payload takes at most {} bytes",
+                                            rfc8331CapsName, bytes.size(), MXL_DATA_FORMAT_GRAIN_SIZE));
+        }
+        auto const declared = rfc8331PayloadBytes(bytes);
+        if (!declared)
+        {
+            throw formatFailure(fmt::format("a {} buffer of {} bytes is shorter than the {}-byte RFC 8331 header (Length, ANC_Count, F)",
+                                            rfc8331CapsName, bytes.size(), rfc8331HeaderBytes));
+        }
+        if (*declared != bytes.size())
+        {
+            throw formatFailure(fmt::format("a {} buffer of {} bytes is not one RFC 8331 payload: its Length field declares {} bytes "
+                                            "({} header bytes + Length {})",
+                                            rfc8331CapsName, bytes.size(), *declared, rfc8331HeaderBytes, *declared - rfc8331HeaderBytes));
+        }
+    }
+
+    void renderData(GstBaseSink* base, OpenFlow& flow, GstBuffer* buffer)
+    {
+        GstMapInfo map;
+        if (!gst_buffer_map(buffer, &map, GST_MAP_READ))
+        {
+            throw formatFailure(fmt::format("a {} buffer of {} bytes cannot be read", rfc8331CapsName, gst_buffer_get_size(buffer)));
+        }
+        std::span<std::uint8_t const> const bytes{map.data, map.size};
+        // The rest of the grain is zeroed: the slot holds an older grain's bytes.
+        auto const copyPayload = [bytes](std::uint8_t* payload, mxlGrainInfo const& info)
+        {
+            std::memcpy(payload, bytes.data(), bytes.size());
+            std::memset(payload + bytes.size(), 0, info.grainSize - bytes.size());
+        };
+        try
+        {
+            checkRfc8331Payload(bytes);
+            auto const time = taiOf(base, buffer);
+            flow.grains->write(indexOf(flow, time), time && time->second, copyPayload);
+        }
+        catch (...)
+        {
+            gst_buffer_unmap(buffer, &map);
+            throw;
+        }
+        gst_buffer_unmap(buffer, &map);
     }
 
     void renderAudio(GstBaseSink* base, OpenFlow& flow, GstBuffer* buffer)
@@ -472,14 +570,9 @@ namespace
                 fmt::format("a buffer of {} bytes is not whole {}-channel samples", gst_buffer_get_size(buffer), flow.format.channels));
         }
         auto const time = taiOf(base, buffer);
-        std::optional<std::uint64_t> index;
-        if (time)
-        {
-            index = mxlTimestampToIndex(&flow.format.rate, time->first);
-        }
         try
         {
-            flow.samples->write(index, audio, time && time->second);
+            flow.samples->write(indexOf(flow, time), audio, time && time->second);
         }
         catch (...)
         {
@@ -498,13 +591,17 @@ namespace
         }
         try
         {
-            if (state.flow->grains)
+            switch (state.flow->format.format)
             {
+            case MXL_DATA_FORMAT_VIDEO:
                 renderVideo(base, *state.flow, buffer);
-            }
-            else
-            {
+                break;
+            case MXL_DATA_FORMAT_DATA:
+                renderData(base, *state.flow, buffer);
+                break;
+            default:
                 renderAudio(base, *state.flow, buffer);
+                break;
             }
             return GST_FLOW_OK;
         }
@@ -562,7 +659,8 @@ static void gst_mxl_sink_class_init(GstMxlSinkClass* klass)
                   nullptr);
     installString(objectClass, propLabel, "label", "Label", "NMOS label of a flow made from the caps (without flow-def)", "mxlsink");
     installString(objectClass, propGroupHint, "group-hint", "Group hint",
-                  "NMOS group hint \"<group>:<role>\" of a flow made from the caps; unset: \"<label>:Video\" or \"<label>:Audio\"",
+                  "NMOS group hint \"<group>:<role>\" of a flow made from the caps; unset: \"<label>:Video\", \"<label>:Audio\" or "
+                  "\"<label>:Data\"",
                   nullptr);
     installCounter(objectClass, propBuffersWritten, "buffers-written", "Buffers written", "Buffers committed to the flow since start");
     installCounter(objectClass, propBuffersLate, "buffers-late", "Late buffers",
@@ -572,8 +670,9 @@ static void gst_mxl_sink_class_init(GstMxlSinkClass* klass)
     installCounter(objectClass, propSkipped, "skipped", "Skipped",
                    "Grains (video, committed as invalid grains) or samples (audio, silence) between buffers that no buffer covered");
 
-    gst_element_class_set_static_metadata(elementClass, "MXL flow sink", "Sink/Video;Sink/Audio",
-                                          "Writes v210 video or float audio into an MXL flow (grain index from the buffer's time on TAI)",
+    gst_element_class_set_static_metadata(elementClass, "MXL flow sink", "Sink/Video;Sink/Audio;Sink/Metadata",
+                                          "Writes v210 video, float audio or SMPTE 291 data (RFC 8331 payloads) into an MXL flow (grain "
+                                          "index from the buffer's time on TAI)",
                                           "mxl");
     auto* const templateCaps = gst_caps_from_string(carriedCaps);
     auto* const raw = gst_caps_from_string(rawCaps);

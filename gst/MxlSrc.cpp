@@ -118,7 +118,8 @@ namespace
     constexpr char const* sourceCaps = "video/x-raw, format=(string)v210, width=(int)[2, 7680], height=(int)[1, 4320], "
                                        "framerate=(fraction)[1/2147483647, 2147483647/1], interlace-mode=(string)progressive; "
                                        "audio/x-raw, format=(string){F32LE, F64LE}, layout=(string){interleaved, non-interleaved}, "
-                                       "rate=(int)[1, 2147483647], channels=(int)[1, 2147483647]";
+                                       "rate=(int)[1, 2147483647], channels=(int)[1, 2147483647]; "
+                                       "meta/x-mxl-rfc8331, framerate=(fraction)[1/2147483647, 2147483647/1]";
 
     SrcState& stateOf(gpointer object)
     {
@@ -236,7 +237,7 @@ namespace
             throw flowFailure(
                 fmt::format("mxlFlowReaderGetConfigInfo of flow {} failed: {}", settings.flowId, mxl::tools::statusName(configStatus)));
         }
-        if (flow.format.format == MXL_DATA_FORMAT_VIDEO)
+        if (flow.format.format != MXL_DATA_FORMAT_AUDIO)
         {
             flow.grains.emplace(flow.reader, config, settings.startIndex);
             return;
@@ -488,10 +489,11 @@ static void gst_mxl_src_class_init(GstMxlSrcClass* klass)
         g_param_spec_string("flow-id", "Flow id", "UUID of the flow to read (mxl-info lists them)", nullptr, readWriteFlags));
     g_object_class_install_property(
         objectClass, propStartIndex,
-        g_param_spec_uint64("start-index", "Start index",
-                            "Grain (video) or sample (audio) index to start reading at; 0: the head (the newest grain, or the samples "
-                            "ending at the head). Data timed before the pipeline started is skipped",
-                            0, G_MAXUINT64, 0, readWriteFlags));
+        g_param_spec_uint64(
+            "start-index", "Start index",
+            "Grain (video, data) or sample (audio) index to start reading at; 0: the head (the newest grain, or the samples "
+            "ending at the head). Data timed before the pipeline started is skipped",
+            0, G_MAXUINT64, 0, readWriteFlags));
     g_object_class_install_property(objectClass, propSamplesPerBuffer,
                                     g_param_spec_uint("samples-per-buffer", "Samples per buffer",
                                                       "Samples per channel in each audio buffer; 0: 10 ms of samples", 0, G_MAXUINT32, 0,
@@ -503,14 +505,16 @@ static void gst_mxl_src_class_init(GstMxlSrcClass* klass)
                                     g_param_spec_uint64("invalid-grains", "Invalid grains",
                                                         "Grains the writer flagged invalid, sent downstream as gap events", 0, G_MAXUINT64,
                                                         0, readOnlyFlags));
-    g_object_class_install_property(objectClass, propLost,
-                                    g_param_spec_uint64("lost", "Lost",
-                                                        "Grains (video) or samples (audio) not read: rewritten before mxlsrc got to them "
-                                                        "or skipped by the writer; sent as gap events and QoS messages",
-                                                        0, G_MAXUINT64, 0, readOnlyFlags));
+    g_object_class_install_property(
+        objectClass, propLost,
+        g_param_spec_uint64("lost", "Lost",
+                            "Grains (video, data) or samples (audio) not read: rewritten before mxlsrc got to them "
+                            "or skipped by the writer; sent as gap events and QoS messages",
+                            0, G_MAXUINT64, 0, readOnlyFlags));
 
-    gst_element_class_set_static_metadata(elementClass, "MXL flow source", "Source/Video;Source/Audio",
-                                          "Reads an MXL flow of v210 video or float audio as a live source (timestamps from grain indices)",
+    gst_element_class_set_static_metadata(elementClass, "MXL flow source", "Source/Video;Source/Audio;Source/Metadata",
+                                          "Reads an MXL flow of v210 video, float audio or SMPTE 291 data (RFC 8331 payloads) as a live "
+                                          "source (timestamps from grain indices)",
                                           "mxl");
     auto* const templateCaps = gst_caps_from_string(sourceCaps);
     gst_element_class_add_pad_template(elementClass, gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, templateCaps));

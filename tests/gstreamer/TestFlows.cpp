@@ -1,11 +1,16 @@
 #include "TestFlows.hpp"
 
+#include "patterns/AncPacket.hpp"
+
 #include <mxl/time.h>
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <array>
+#include <cstring>
 #include <fstream>
 
 namespace mxl::test::gst
@@ -49,6 +54,19 @@ namespace mxl::test::gst
             .dump();
     }
 
+    std::string dataDefinition(std::string const& id, mxlRational rate)
+    {
+        return nlohmann::json{
+            {"id", id},
+            {"label", "gstreamer test data"},
+            {"format", "urn:x-nmos:format:data"},
+            {"tags", {{grouphintTag, {"gstreamer test:Data"}}}},
+            {"grain_rate", {{"numerator", rate.numerator}, {"denominator", rate.denominator}}},
+            {"media_type", "video/smpte291"},
+        }
+            .dump();
+    }
+
     void setHistory(TempDomain const& domain, std::uint64_t historyNs)
     {
         std::ofstream{domain.path() / "options.json"} << fmt::format(R"({{"urn:x-mxl:option:history_duration/v1.0": {}}})", historyNs);
@@ -62,6 +80,19 @@ namespace mxl::test::gst
     float sampleValue(std::uint32_t channel, std::uint64_t index)
     {
         return static_cast<float>(channel) + static_cast<float>(index % 1000) / 1000.0F;
+    }
+
+    std::vector<std::uint8_t> dataPayload(std::uint64_t index, mxlRational rate)
+    {
+        namespace patterns = mxl::tools::patterns;
+        // A CEA-708 caption packet (DID 0x61, SDID 0x01) of 0 to 30 user data words.
+        patterns::AncPacket captions{false, 10, 0, 0x61, 0x01, {}};
+        for (std::uint64_t word = 0; word < index % 31; ++word)
+        {
+            captions.userDataWords.push_back(patterns::withParity(static_cast<std::uint8_t>(index + word)));
+        }
+        std::array const packets{patterns::grainTimecodePacket(index, rate), captions};
+        return patterns::rfc8331Payload(packets);
     }
 
     FlowProbe::FlowProbe(TempDomain const& domain, std::string const& flowId)
@@ -161,14 +192,28 @@ namespace mxl::test::gst
             {
                 return;
             }
-            for (std::size_t offset = 0; offset < info.grainSize; ++offset)
-            {
-                payload[offset] = grainByte(index, offset);
-            }
+            fillGrain(index, payload, info.grainSize);
             info.flags = _invalidEvery != 0 && index % _invalidEvery == 0 ? MXL_GRAIN_FLAG_INVALID : 0;
             info.validSlices = info.totalSlices;
             mxlFlowWriterCommitGrain(_writer, &info);
         }
+    }
+
+    void FlowFeeder::fillGrain(std::uint64_t index, std::uint8_t* payload, std::size_t size) const
+    {
+        if (_config.common.format != MXL_DATA_FORMAT_DATA)
+        {
+            for (std::size_t offset = 0; offset < size; ++offset)
+            {
+                payload[offset] = grainByte(index, offset);
+            }
+            return;
+        }
+        // Payloads are a few dozen bytes; a grain holds 4096.
+        auto const bytes = dataPayload(index, _config.common.grainRate);
+        auto const used = std::min(bytes.size(), size);
+        std::memcpy(payload, bytes.data(), used);
+        std::fill(payload + used, payload + size, std::uint8_t{0});
     }
 
     void FlowFeeder::writeSamples()

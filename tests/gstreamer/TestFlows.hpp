@@ -18,6 +18,7 @@ namespace mxl::test::gst
     std::string videoDefinition(std::string const& id, std::uint32_t width, std::uint32_t height, mxlRational rate,
                                 char const* mediaType = "video/v210");
     std::string audioDefinition(std::string const& id, std::uint32_t channels, std::int64_t rate);
+    std::string dataDefinition(std::string const& id, mxlRational rate);
 
     // A domain whose flows keep `historyNs` of grains: enough for a whole test pipeline to be read after it ran.
     void setHistory(TempDomain const& domain, std::uint64_t historyNs);
@@ -25,6 +26,10 @@ namespace mxl::test::gst
     // The payload byte at `offset` of grain `index`, and the sample of `channel` at `index`, as FlowFeeder writes them.
     std::uint8_t grainByte(std::uint64_t index, std::size_t offset);
     float sampleValue(std::uint32_t channel, std::uint64_t index);
+
+    // The RFC 8331 payload of data grain `index`, as FlowFeeder writes it (the rest of the grain zero), made by
+    // mxl-test-source's generators: the grain's time code packet and a packet whose length changes with the index.
+    std::vector<std::uint8_t> dataPayload(std::uint64_t index, mxlRational rate);
 
     // An instance and a reader of its own on a flow another party writes.
     class FlowProbe
@@ -53,7 +58,7 @@ namespace mxl::test::gst
         mxlFlowReader _reader = nullptr;
     };
 
-    // Writes a flow in real time on a thread of its own: each grain (grainByte) at its index's time, or each batch of
+    // Writes a flow in real time on a thread of its own: each grain (grainByte; data: dataPayload) at its index's time, or each batch of
     // samples (sampleValue) at the time of its last sample, until destroyed. `invalidEvery` N > 0 flags every grain
     // whose index is a multiple of N invalid.
     class FlowFeeder
@@ -79,6 +84,7 @@ namespace mxl::test::gst
         std::thread _thread;
 
         void writeGrains();
+        void fillGrain(std::uint64_t index, std::uint8_t* payload, std::size_t size) const;
         void writeSamples();
     };
 }

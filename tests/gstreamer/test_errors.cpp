@@ -53,7 +53,7 @@ TEST_CASE("mxlsink: wrong properties and uncarried caps stop the pipeline with a
                   "sink", "caps do not match"},
              Case{fmt::format("videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=64,height=8 ! mxlsink name=sink domain={}",
                               domain.str()),
-                  "sink", "caps format I420 cannot be carried: mxlsink takes v210 video or F32LE/F64LE audio"},
+                  "sink", "caps format I420 cannot be carried: mxlsink takes v210 video, F32LE/F64LE audio or meta/x-mxl-rfc8331 data"},
              Case{fmt::format("videotestsrc num-buffers=3 ! video/x-raw,format=v210,width=64,height=8,framerate=0/1 ! mxlsink name=sink "
                               "domain={}",
                               domain.str()),

@@ -1,5 +1,5 @@
-// gst-inspect-1.0 describes every property of both elements with a sentence, docs/gstreamer.md names each of them,
-// and both elements offer the TAI clock.
+// gst-inspect-1.0 describes every property of both elements with a sentence and the caps of data flows,
+// docs/gstreamer.md names each of them, and both elements offer the TAI clock.
 #include "GstHarness.hpp"
 #include "Process.hpp"
 #include "TempDomain.hpp"
@@ -59,6 +59,8 @@ namespace
         auto const output = inspect.drainOutput(std::chrono::seconds{60});
         REQUIRE(inspect.wait(std::chrono::seconds{60}) == 0);
         CHECK(output.find("element provides a clock: mxl-tai-clock") != std::string::npos);
+        // The pad template names the caps of data flows, which docs/gstreamer.md explains.
+        CHECK(output.find("meta/x-mxl-rfc8331") != std::string::npos);
 
         auto const docs = readFile(sourcePath("docs/gstreamer.md"));
         auto const properties = ownProperties(element);
@@ -71,6 +73,7 @@ namespace
             CHECK(std::regex_search(output, documented));
             CHECK(docs.find("`" + property + "`") != std::string::npos);
         }
+        CHECK(docs.find("`meta/x-mxl-rfc8331") != std::string::npos);
     }
 }
 

@@ -1,0 +1,90 @@
+// mxlsrc with SMPTE 291 data: a writer of the C API feeds a data flow in real time (payloads made by mxl-test-source's
+// generators); each buffer is one grain's RFC 8331 payload, byte for byte and no longer, with meta/x-mxl-rfc8331 caps
+// at the grain rate, consecutive indices and the grains' times. A grain flagged invalid becomes a gap event.
+#include "GstHarness.hpp"
+#include "TestFlows.hpp"
+
+#include <mxl/time.h>
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+using namespace mxl::test;
+using namespace mxl::test::gst;
+
+namespace
+{
+    constexpr std::uint64_t twoSecondsNs = 2'000'000'000;
+    constexpr auto flowId = "b8d2f4a6-1e37-4c59-9a0b-6f3e2d1c7a84";
+    constexpr mxlRational rate{60000, 1001};
+}
+
+TEST_CASE("mxlsrc: data grains come out as their RFC 8331 payloads, indices consecutive, timestamps the grains' times")
+{
+    TempDomain domain{"gst-src-data"};
+    setHistory(domain, twoSecondsNs);
+    FlowFeeder feeder{domain, dataDefinition(flowId, rate)};
+    constexpr std::size_t buffers = 12;
+    Pipeline pipeline{fmt::format("mxlsrc name=src domain={} flow-id={} num-buffers={} ! meta/x-mxl-rfc8331,framerate=60000/1001 "
+                                  "! appsink name=out",
+                                  domain.str(), flowId, buffers)};
+    auto& out = pipeline.collect("out");
+    REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
+    REQUIRE(sawEos(pipeline.runUntilEnd(std::chrono::seconds{60})));
+
+    auto const received = out.received();
+    REQUIRE(received.size() == buffers);
+    std::size_t sizes = 0;
+    for (std::size_t i = 0; i < received.size(); ++i)
+    {
+        auto const& buffer = received[i];
+        INFO("buffer ", i, " of grain ", buffer.offset);
+        CHECK(buffer.offsetEnd == buffer.offset + 1);
+        if (i > 0)
+        {
+            CHECK(buffer.offset == received[i - 1].offset + 1);
+            sizes += buffer.bytes.size() != received[i - 1].bytes.size() ? 1 : 0;
+        }
+        CHECK(pipeline.baseTime() + buffer.runningTime == mxlIndexToTimestamp(&rate, buffer.offset));
+        CHECK(buffer.bytes == dataPayload(buffer.offset, rate));
+    }
+    // The payloads' lengths change from grain to grain: each buffer is cut at its own Length field.
+    CHECK(sizes > 0);
+}
+
+TEST_CASE("mxlsrc: a data grain flagged invalid becomes a gap event at its time, not a buffer")
+{
+    TempDomain domain{"gst-src-data-invalid"};
+    setHistory(domain, twoSecondsNs);
+    constexpr std::uint64_t invalidEvery = 4;
+    FlowFeeder feeder{domain, dataDefinition(flowId, rate), invalidEvery};
+    constexpr std::size_t buffers = 12;
+    Pipeline pipeline{fmt::format("mxlsrc name=src domain={} flow-id={} num-buffers={} ! appsink name=out", domain.str(), flowId, buffers)};
+    auto& out = pipeline.collect("out");
+    REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
+    REQUIRE(sawEos(pipeline.runUntilEnd(std::chrono::seconds{60})));
+
+    auto const received = out.received();
+    REQUIRE(received.size() == buffers);
+    auto const gaps = out.gaps();
+    std::uint64_t skippedInvalid = 0;
+    for (std::size_t i = 1; i < received.size(); ++i)
+    {
+        auto const& buffer = received[i];
+        INFO("buffer ", i, " of grain ", buffer.offset);
+        CHECK(buffer.offset % invalidEvery != 0);
+        CHECK(buffer.bytes == dataPayload(buffer.offset, rate));
+        for (auto index = received[i - 1].offset + 1; index < buffer.offset; ++index)
+        {
+            INFO("skipped grain ", index);
+            CHECK(index % invalidEvery == 0);
+            auto const gapTime = mxlIndexToTimestamp(&rate, index) - pipeline.baseTime();
+            CHECK(std::find(gaps.begin(), gaps.end(), gapTime) != gaps.end());
+            ++skippedInvalid;
+        }
+    }
+    CHECK(skippedInvalid >= 2);
+    CHECK(counter(pipeline.element("src"), "invalid-grains") >= skippedInvalid);
+}
