@@ -45,6 +45,15 @@ namespace mxl::test
             ServiceDirectories directories;
             PatternWriter source{directories.source.path(), serviceTestFlow()};
 
+            // A target publishing in etcd, ready and with its ticket in the key.
+            std::unique_ptr<ServiceProcess> startTarget(NotifySocket& notify) const
+            {
+                auto target = std::make_unique<ServiceProcess>(publishingTarget(directories, etcd), notifyEnvironment(notify));
+                REQUIRE(notify.waitFor("READY=1", 10s));
+                REQUIRE(target->waitForLine(fmt::format("ticket published at '{}' (lease ", ticketKey()), 10s));
+                return target;
+            }
+
             [[nodiscard]] std::string ticketUrl() const
             {
                 return fmt::format("etcd://{}{}", etcd.endpoint(), ticketKey());
@@ -70,9 +79,7 @@ namespace mxl::test
         EtcdScene scene;
         auto& [etcd, client, directories, source] = scene;
         NotifySocket targetNotify;
-        ServiceProcess target{publishingTarget(directories, etcd), notifyEnvironment(targetNotify)};
-        REQUIRE(targetNotify.waitFor("READY=1", 10s));
-        REQUIRE(target.waitForLine(fmt::format("ticket published at '{}' (lease ", ticketKey()), 10s));
+        auto const target = scene.startTarget(targetNotify);
 
         // The key holds the ticket exactly as the file does (which ends it with a newline), under a lease.
         auto const stored = client.get(ticketKey());
@@ -96,8 +103,8 @@ namespace mxl::test
         }
         CHECK(initiator.output().find(fmt::format("from 'etcd://{}{}'", etcd.endpoint(), ticketKey())) != std::string::npos);
 
-        target.signal(SIGTERM);
-        REQUIRE(target.wait(10s) == 0);
+        target->signal(SIGTERM);
+        REQUIRE(target->wait(10s) == 0);
         // Withdrawn at once on a clean stop, not after the lease.
         CHECK_FALSE(client.get(ticketKey()).has_value());
     }
@@ -111,9 +118,7 @@ namespace mxl::test
         EtcdScene scene;
         auto& [etcd, client, directories, source] = scene;
         NotifySocket targetNotify;
-        ServiceProcess target{publishingTarget(directories, etcd), notifyEnvironment(targetNotify)};
-        REQUIRE(targetNotify.waitFor("READY=1", 10s));
-        REQUIRE(target.waitForLine("ticket published at", 10s));
+        auto const target = scene.startTarget(targetNotify);
 
         auto const missing =
             runBuildTool("tools/mxl-fabrics-demo/mxl-fabrics-demo", {"-i", "-d", directories.source.str(), "-f", serviceTestFlowId, "-t",
@@ -140,8 +145,7 @@ namespace mxl::test
         EtcdScene scene;
         auto& [etcd, client, directories, source] = scene;
         NotifySocket targetNotify;
-        auto first = std::make_unique<ServiceProcess>(publishingTarget(directories, etcd), notifyEnvironment(targetNotify));
-        REQUIRE(targetNotify.waitFor("READY=1", 10s));
+        auto first = scene.startTarget(targetNotify);
         auto const firstEpoch = ticketEpoch(directories.ticketFile());
         NotifySocket initiatorNotify;
         ServiceProcess initiator{initiatorSettings(directories, scene.ticketUrl()), notifyEnvironment(initiatorNotify)};
