@@ -37,11 +37,11 @@ namespace mxl::fabrics
         }
     }
 
-    Initiator::Initiator(std::unique_ptr<OfiDomain> opened, std::unique_ptr<InitiatorTransport> transport, mxlFabricsProvider provider,
-                         FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps)
+    Initiator::Initiator(std::unique_ptr<TransportDomain> opened, std::unique_ptr<InitiatorTransport> transport,
+                         mxlFabricsProvider provider, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps)
         : _opened{std::move(opened)}
         , _provider{provider}
-        , _egress{_opened->domain, memory, _opened->reported.maxGatherSegments, maxMessageBytes(_opened->reported, caps)}
+        , _egress{*_opened, memory, _opened->reported.maxGatherSegments, maxMessageBytes(_opened->reported, caps)}
         , _transport{std::move(transport)}
         , _orderedWrites{_opened->reported.orderedWrites}
     {

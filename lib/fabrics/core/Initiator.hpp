@@ -5,10 +5,10 @@
 #pragma once
 
 #include "common/PollPacer.hpp"
-#include "fabrics/backends/ofi/OfiDomain.hpp"
 #include "fabrics/core/ConnectionEvent.hpp"
 #include "fabrics/core/InitiatorTransport.hpp"
 #include "fabrics/core/TargetLink.hpp"
+#include "fabrics/core/TransportDomain.hpp"
 #include "fabrics/core/WriteCompletion.hpp"
 #include "fabrics/protocol/FlowEgress.hpp"
 
@@ -25,7 +25,7 @@ namespace mxl::fabrics
     public:
         // `transport` is opened over `opened`, whose domain the flow's registrations are made in; `provider` is the one
         // of the initiator's config (tickets must name it or ANY).
-        Initiator(std::unique_ptr<OfiDomain> opened, std::unique_ptr<InitiatorTransport> transport, mxlFabricsProvider provider,
+        Initiator(std::unique_ptr<TransportDomain> opened, std::unique_ptr<InitiatorTransport> transport, mxlFabricsProvider provider,
                   FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps);
         ~Initiator();
         Initiator(Initiator const&) = delete;
@@ -51,7 +51,7 @@ namespace mxl::fabrics
 
         // Torn down in reverse: connections (in the links) before their peers, peers before the transport's queues, the
         // queues before the flow's registrations, those before the domain they were made in.
-        std::unique_ptr<OfiDomain> _opened;
+        std::unique_ptr<TransportDomain> _opened;
         mxlFabricsProvider _provider;
         FlowEgress _egress;
         std::unique_ptr<InitiatorTransport> _transport;

@@ -4,14 +4,15 @@
 
 namespace mxl::fabrics
 {
-    FlowEgress::Grains::Grains(Domain const& domain, FlowMemory const& memory, std::size_t maxMessageBytes)
+    FlowEgress::Grains::Grains(TransportDomain const& domain, FlowMemory const& memory, std::size_t maxMessageBytes)
         : geometry{GrainGeometry::of(memory, "initiator")}
-        , local{domain, memory, geometry, FI_WRITE}
+        , local{domain, memory, geometry, MemoryAccess::LocalSource}
         , egress{domain, geometry, local, maxMessageBytes}
     {
     }
 
-    FlowEgress::FlowEgress(Domain const& domain, FlowMemory const& memory, std::size_t maxGatherSegments, std::size_t maxMessageBytes)
+    FlowEgress::FlowEgress(TransportDomain const& domain, FlowMemory const& memory, std::size_t maxGatherSegments,
+                           std::size_t maxMessageBytes)
     {
         if (carriesSamples(memory))
         {

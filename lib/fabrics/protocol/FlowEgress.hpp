@@ -13,7 +13,7 @@ namespace mxl::fabrics
     class FlowEgress
     {
     public:
-        FlowEgress(Domain const& domain, FlowMemory const& memory, std::size_t maxGatherSegments, std::size_t maxMessageBytes);
+        FlowEgress(TransportDomain const& domain, FlowMemory const& memory, std::size_t maxGatherSegments, std::size_t maxMessageBytes);
 
         // Rejects tickets of the other flavour or of another geometry; prepares per-target state.
         void admit(TargetInfo const& ticket);
@@ -37,7 +37,7 @@ namespace mxl::fabrics
         // Grain registrations and their plan; not movable, the egress refers to the regions.
         struct Grains
         {
-            Grains(Domain const& domain, FlowMemory const& memory, std::size_t maxMessageBytes);
+            Grains(TransportDomain const& domain, FlowMemory const& memory, std::size_t maxMessageBytes);
 
             GrainGeometry geometry;
             GrainRegions local;

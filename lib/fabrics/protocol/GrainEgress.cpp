@@ -12,14 +12,15 @@ namespace mxl::fabrics
 {
     static_assert(offsetof(mxlGrainInfo, reserved) <= GrainEgress::markBytes);
 
-    GrainEgress::StagedHeaders::StagedHeaders(Domain const& domain, std::size_t slotCount)
+    GrainEgress::StagedHeaders::StagedHeaders(TransportDomain const& domain, std::size_t slotCount)
         : slots{slotCount}
         , headers{std::make_unique<mxlGrainInfo[]>(2 * slotCount)}
-        , region{domain, headers.get(), 2 * slotCount * sizeof(mxlGrainInfo), FI_WRITE}
+        , region{domain.registerMemory(headers.get(), 2 * slotCount * sizeof(mxlGrainInfo), MemoryAccess::LocalSource)}
     {
     }
 
-    GrainEgress::GrainEgress(Domain const& domain, GrainGeometry const& geometry, GrainRegions const& local, std::size_t maxMessageBytes)
+    GrainEgress::GrainEgress(TransportDomain const& domain, GrainGeometry const& geometry, GrainRegions const& local,
+                             std::size_t maxMessageBytes)
         : _domain{domain}
         , _geometry{geometry}
         , _local{local}
@@ -115,7 +116,7 @@ namespace mxl::fabrics
         auto const remoteSlot = static_cast<std::uint32_t>(grainIndex % ticket.regions.size());
 
         auto result = TransferPlan::committing(remoteSlot, SourceRange{grainIndex, 0, end}, &staged.headers[remoteSlot],
-                                               sizeof(mxlGrainInfo), staged.region, remoteSlot, remoteSlot | (std::uint32_t{end} << 16));
+                                               sizeof(mxlGrainInfo), *staged.region, remoteSlot, remoteSlot | (std::uint32_t{end} << 16));
         if (!stage(grainIndex, staged.headers[remoteSlot]))
         {
             result.sourceGone = true;
@@ -132,7 +133,7 @@ namespace mxl::fabrics
             mark.flags |= MXL_GRAIN_FLAG_INVALID;
             mark.validSlices = 0;
             RemoteWrite markWrite;
-            markWrite.segments = {{&mark, markBytes, &staged.region}};
+            markWrite.segments = {{&mark, markBytes, staged.region.get()}};
             markWrite.remoteRegion = remoteSlot;
             result.payload.push_back(std::move(markWrite));
         }

@@ -5,7 +5,6 @@
 // header arrive last.
 #pragma once
 
-#include "fabrics/backends/ofi/MemoryRegion.hpp"
 #include "fabrics/protocol/GrainGeometry.hpp"
 #include "fabrics/protocol/GrainRegions.hpp"
 #include "fabrics/protocol/TransferPlan.hpp"
@@ -19,7 +18,7 @@ namespace mxl::fabrics
     class GrainEgress
     {
     public:
-        GrainEgress(Domain const& domain, GrainGeometry const& geometry, GrainRegions const& local, std::size_t maxMessageBytes);
+        GrainEgress(TransportDomain const& domain, GrainGeometry const& geometry, GrainRegions const& local, std::size_t maxMessageBytes);
 
         // Rejects tickets whose regions cannot hold this flow's grains (grain size mismatch, no regions); registers the
         // headers staged for the target.
@@ -55,14 +54,14 @@ namespace mxl::fabrics
         // untouched until its commit completed, and no other grain is planned into that slot meanwhile.
         struct StagedHeaders
         {
-            StagedHeaders(Domain const& domain, std::size_t slotCount);
+            StagedHeaders(TransportDomain const& domain, std::size_t slotCount);
 
             std::size_t slots;
             std::unique_ptr<mxlGrainInfo[]> headers;
-            MemoryRegion region;
+            std::unique_ptr<TransportMemory> region;
         };
 
-        Domain const& _domain;
+        TransportDomain const& _domain;
         GrainGeometry _geometry;
         GrainRegions const& _local;
         std::size_t _maxMessageBytes;

@@ -2,7 +2,7 @@
 // registers its bounce-buffer entries the same way, one region per span.
 #pragma once
 
-#include "fabrics/backends/ofi/MemoryRegion.hpp"
+#include "fabrics/core/TransportDomain.hpp"
 #include "fabrics/protocol/GrainGeometry.hpp"
 #include "fabrics/protocol/RegionSpans.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"
@@ -14,12 +14,12 @@ namespace mxl::fabrics
     class GrainRegions
     {
     public:
-        GrainRegions(Domain const& domain, FlowMemory const& memory, GrainGeometry const& geometry, std::uint64_t access);
-        GrainRegions(Domain const& domain, RegionSpans const& spans, std::uint64_t access);
+        GrainRegions(TransportDomain const& domain, FlowMemory const& memory, GrainGeometry const& geometry, MemoryAccess access);
+        GrainRegions(TransportDomain const& domain, RegionSpans const& spans, MemoryAccess access);
 
-        [[nodiscard]] MemoryRegion const& slot(std::size_t index) const noexcept
+        [[nodiscard]] TransportMemory const& slot(std::size_t index) const noexcept
         {
-            return _regions[index];
+            return *_regions[index];
         }
 
         [[nodiscard]] std::size_t count() const noexcept
@@ -27,10 +27,10 @@ namespace mxl::fabrics
             return _regions.size();
         }
 
-        // What a ticket publishes: regions in ring-slot order, addresses only when the domain uses virtual addresses.
-        [[nodiscard]] std::vector<RemoteRegion> remote(Domain const& domain) const;
+        // What a ticket publishes: regions in ring-slot order.
+        [[nodiscard]] std::vector<RemoteRegion> remote() const;
 
     private:
-        std::vector<MemoryRegion> _regions;
+        std::vector<std::unique_ptr<TransportMemory>> _regions;
     };
 }

@@ -10,14 +10,14 @@
 
 namespace mxl::fabrics
 {
-    class MemoryRegion;
+    class TransportMemory;
 
     // A local range of a write and the registration it lies in.
     struct LocalSegment
     {
         void const* base = nullptr;
         std::size_t length = 0;
-        MemoryRegion const* memory = nullptr;
+        TransportMemory const* memory = nullptr;
     };
 
     struct RemoteWrite

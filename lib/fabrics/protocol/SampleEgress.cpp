@@ -28,17 +28,17 @@ namespace mxl::fabrics
         return result;
     }
 
-    SampleEgress::TargetHeaders::TargetHeaders(Domain const& domain, std::size_t entryCount)
+    SampleEgress::TargetHeaders::TargetHeaders(TransportDomain const& domain, std::size_t entryCount)
         : headers{std::make_unique<SampleEntryHeader[]>(entryCount + 1)}
-        , region{domain, headers.get(), (entryCount + 1) * sizeof(SampleEntryHeader), FI_WRITE}
+        , region{domain.registerMemory(headers.get(), (entryCount + 1) * sizeof(SampleEntryHeader), MemoryAccess::LocalSource)}
     {
     }
 
-    SampleEgress::SampleEgress(Domain const& domain, FlowMemory const& memory, std::size_t iovLimit)
+    SampleEgress::SampleEgress(TransportDomain const& domain, FlowMemory const& memory, std::size_t iovLimit)
         : _domain{domain}
         , _flow{*memory.data}
         , _geometry{SampleGeometry::of(memory, "initiator")}
-        , _ring{domain, memory.channels, _geometry.channelStrideBytes() * _geometry.channels(), FI_WRITE}
+        , _ring{domain.registerMemory(memory.channels, _geometry.channelStrideBytes() * _geometry.channels(), MemoryAccess::LocalSource)}
         , _iovLimit{iovLimit}
     {
     }
@@ -117,7 +117,7 @@ namespace mxl::fabrics
         target.headers[entry] = SampleEntryHeader{headIndex, count};
 
         auto result = TransferPlan::committing(entry, SourceRange{headIndex, count}, &target.headers[entry], sizeof(SampleEntryHeader),
-                                               target.region, entry, entry);
+                                               *target.region, entry, entry);
         if (!sourceHolds(headIndex, count))
         {
             result.sourceGone = true;
@@ -128,16 +128,16 @@ namespace mxl::fabrics
         // entry sees a batch in flight, never an old header over new samples.
         std::vector<LocalSegment> segments;
         segments.reserve(1 + 2 * std::size_t{_geometry.channels()});
-        segments.push_back({&target.headers[ticket.bounceBuffer->entryCount], sizeof(SampleEntryHeader), &target.region});
+        segments.push_back({&target.headers[ticket.bounceBuffer->entryCount], sizeof(SampleEntryHeader), target.region.get()});
         auto const runs = ringRuns(headIndex, count, _geometry.ringLength());
         for (std::uint32_t channel = 0; channel < _geometry.channels(); ++channel)
         {
-            auto const* base = _ring.base() + channel * _geometry.channelStrideBytes();
+            auto const* base = _ring->base() + channel * _geometry.channelStrideBytes();
             for (auto const& run : runs)
             {
                 if (run.count != 0)
                 {
-                    segments.push_back({base + run.offset * _geometry.wordBytes(), run.count * _geometry.wordBytes(), &_ring});
+                    segments.push_back({base + run.offset * _geometry.wordBytes(), run.count * _geometry.wordBytes(), _ring.get()});
                 }
             }
         }
@@ -158,7 +158,7 @@ namespace mxl::fabrics
     RemoteWrite SampleEgress::probe() const
     {
         RemoteWrite write;
-        write.segments = {{_ring.base(), 1, &_ring}};
+        write.segments = {{_ring->base(), 1, _ring.get()}};
         return write;
     }
 }

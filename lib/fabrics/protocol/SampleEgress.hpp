@@ -5,7 +5,7 @@
 // data, is the commit.
 #pragma once
 
-#include "fabrics/backends/ofi/MemoryRegion.hpp"
+#include "fabrics/core/TransportDomain.hpp"
 #include "fabrics/protocol/SampleGeometry.hpp"
 #include "fabrics/protocol/TransferPlan.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"
@@ -24,7 +24,7 @@ namespace mxl::fabrics
     class SampleEgress
     {
     public:
-        SampleEgress(Domain const& domain, FlowMemory const& memory, std::size_t iovLimit);
+        SampleEgress(TransportDomain const& domain, FlowMemory const& memory, std::size_t iovLimit);
 
         // Checks that the ticket's bounce buffer fits this flow and registers the headers this initiator writes to it.
         void admit(TargetInfo const& ticket);
@@ -52,17 +52,17 @@ namespace mxl::fabrics
         // after entryCount transfers.
         struct TargetHeaders
         {
-            TargetHeaders(Domain const& domain, std::size_t entryCount);
+            TargetHeaders(TransportDomain const& domain, std::size_t entryCount);
 
             std::unique_ptr<SampleEntryHeader[]> headers;
-            MemoryRegion region;
+            std::unique_ptr<TransportMemory> region;
             std::size_t next = 0;
         };
 
-        Domain const& _domain;
+        TransportDomain const& _domain;
         layout::FlowData const& _flow;
         SampleGeometry _geometry;
-        MemoryRegion _ring;
+        std::unique_ptr<TransportMemory> _ring;
         std::size_t _iovLimit;
         std::map<std::uint64_t, TargetHeaders> _targets;
 

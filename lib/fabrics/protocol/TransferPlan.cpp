@@ -3,7 +3,7 @@
 namespace mxl::fabrics
 {
     TransferPlan TransferPlan::committing(std::uint32_t unit, SourceRange const& source, void const* header, std::size_t headerBytes,
-                                          MemoryRegion const& memory, std::uint32_t remoteRegion, std::uint32_t immediate)
+                                          TransportMemory const& memory, std::uint32_t remoteRegion, std::uint32_t immediate)
     {
         TransferPlan plan;
         plan.unit = unit;

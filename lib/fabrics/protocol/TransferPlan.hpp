@@ -41,6 +41,6 @@ namespace mxl::fabrics
         // A plan with no payload yet whose commit writes `header` (`headerBytes`, registered in `memory`) to the start of the
         // target's region `remoteRegion`, carrying `immediate`.
         static TransferPlan committing(std::uint32_t unit, SourceRange const& source, void const* header, std::size_t headerBytes,
-                                       MemoryRegion const& memory, std::uint32_t remoteRegion, std::uint32_t immediate);
+                                       TransportMemory const& memory, std::uint32_t remoteRegion, std::uint32_t immediate);
     };
 }

@@ -1,7 +1,7 @@
 #include "fabrics/backends/ofi/Endpoint.hpp"
 
 #include "fabrics/backends/ofi/FabricError.hpp"
-#include "fabrics/backends/ofi/MemoryRegion.hpp"
+#include "fabrics/backends/ofi/OfiMemory.hpp"
 
 #include <rdma/fi_cm.h>
 #include <rdma/fi_endpoint.h>
@@ -73,7 +73,7 @@ namespace mxl::fabrics
         for (auto const& segment : write.segments)
         {
             locals.push_back({const_cast<void*>(segment.base), segment.length});
-            descriptors.push_back(segment.memory->descriptor());
+            descriptors.push_back(ofiMemoryOf(*segment.memory).descriptor());
         }
         auto const& region = regions[write.remoteRegion];
         auto const length = write.length();

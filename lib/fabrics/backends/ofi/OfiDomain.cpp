@@ -1,5 +1,7 @@
 #include "fabrics/backends/ofi/OfiDomain.hpp"
 
+#include "fabrics/backends/ofi/OfiMemory.hpp"
+
 namespace mxl::fabrics
 {
     namespace
@@ -17,12 +19,17 @@ namespace mxl::fabrics
     }
 
     OfiDomain::OfiDomain(SelectedInterface selected)
-        : traits{*selected.traits}
+        : TransportDomain{reportOf(*selected.traits, *selected.info.get(), selected.orderedWrites)}
+        , traits{*selected.traits}
         , info{std::move(selected.info)}
         , fabric{info}
         , domain{fabric, info}
-        , reported{reportOf(traits, *info.get(), selected.orderedWrites)}
     {
+    }
+
+    std::unique_ptr<TransportMemory> OfiDomain::registerMemory(void const* base, std::size_t length, MemoryAccess access) const
+    {
+        return std::make_unique<OfiMemory>(domain, base, length, access);
     }
 
     std::unique_ptr<OfiDomain> openOfiDomain(mxlFabricsInterfaceConfig const& config, Role role)

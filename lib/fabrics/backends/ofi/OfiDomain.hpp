@@ -4,22 +4,24 @@
 
 #include "fabrics/backends/ofi/Domain.hpp"
 #include "fabrics/backends/ofi/InterfaceSelection.hpp"
-#include "fabrics/core/DomainInfo.hpp"
+#include "fabrics/core/TransportDomain.hpp"
 
 #include <memory>
 
 namespace mxl::fabrics
 {
-    class OfiDomain
+    class OfiDomain final : public TransportDomain
     {
     public:
         explicit OfiDomain(SelectedInterface selected);
+
+        [[nodiscard]] std::unique_ptr<TransportMemory> registerMemory(void const* base, std::size_t length,
+                                                                      MemoryAccess access) const override;
 
         OfiProvider const& traits;
         Info info;
         Fabric fabric;
         Domain domain;
-        DomainInfo reported;
     };
 
     // Selects the interface `config` names (the API's checks, InterfaceChecks.hpp, come first) and opens it. Held by

@@ -16,17 +16,15 @@ namespace mxl::fabrics
 
     RcTarget::RcTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId)
         : _id{targetId}
-        , _info{std::move(selected.info)}
-        , _fabric{_info}
-        , _domain{_fabric, _info}
-        , _completions{_domain, cqDepth, selected.traits->blockingCompletions}
-        , _events{_fabric}
-        , _regions{_domain, regions, FI_REMOTE_WRITE}
-        , _listener{_fabric, _info, _events}
-        , _receives{receivesToPost(*_info.get())}
+        , _opened{std::move(selected)}
+        , _completions{_opened.domain, cqDepth, _opened.traits.blockingCompletions}
+        , _events{_opened.fabric}
+        , _regions{_opened, regions, MemoryAccess::RemoteWrite}
+        , _listener{_opened.fabric, _opened.info, _events}
+        , _receives{receivesToPost(*_opened.info.get())}
     {
         _listener.listen();
-        log::info("fabrics target {} listening ({}, {} regions of {} bytes)", _id, selected.traits->name(), _regions.count(),
+        log::info("fabrics target {} listening ({}, {} regions of {} bytes)", _id, _opened.traits.name(), _regions.count(),
                   regions.empty() ? 0 : regions.front().size());
     }
 
@@ -45,12 +43,12 @@ namespace mxl::fabrics
 
     std::uint32_t RcTarget::addressFormat() const noexcept
     {
-        return _info->addr_format;
+        return _opened.info->addr_format;
     }
 
     std::vector<RemoteRegion> RcTarget::regions() const
     {
-        return _regions.remote(_domain);
+        return _regions.remote();
     }
 
     std::optional<std::uint32_t> RcTarget::nextArrival(std::chrono::milliseconds timeout)
@@ -148,7 +146,7 @@ namespace mxl::fabrics
         auto const id = _nextConnectionId++;
         try
         {
-            Endpoint endpoint{_domain, request.get(), contextOf(id)};
+            Endpoint endpoint{_opened.domain, request.get(), contextOf(id)};
             endpoint.bind(_events);
             endpoint.bind(_completions);
             endpoint.enable();

@@ -4,6 +4,7 @@
 
 #include "fabrics/backends/ofi/Endpoint.hpp"
 #include "fabrics/backends/ofi/InterfaceSelection.hpp"
+#include "fabrics/backends/ofi/OfiDomain.hpp"
 #include "fabrics/backends/ofi/PassiveEndpoint.hpp"
 #include "fabrics/core/TargetTransport.hpp"
 #include "fabrics/protocol/GrainRegions.hpp"
@@ -39,9 +40,7 @@ namespace mxl::fabrics
         using Connection = std::variant<Accepting, Established>;
 
         std::uint64_t _id;
-        Info _info;
-        Fabric _fabric;
-        Domain _domain;
+        OfiDomain _opened;
         CompletionQueue _completions;
         EventQueue _events;
         GrainRegions _regions;

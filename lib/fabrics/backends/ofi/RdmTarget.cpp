@@ -6,23 +6,21 @@
 namespace mxl::fabrics
 {
     RdmTarget::RdmTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId)
-        : _info{std::move(selected.info)}
-        , _fabric{_info}
-        , _domain{_fabric, _info}
-        , _completions{_domain, cqDepth, selected.traits->blockingCompletions}
-        , _av{_domain}
-        , _regions{_domain, regions, FI_REMOTE_WRITE}
-        , _endpoint{_domain, _info.get(), nullptr}
-        , _receives{receivesToPost(*_info.get())}
+        : _opened{std::move(selected)}
+        , _completions{_opened.domain, cqDepth, _opened.traits.blockingCompletions}
+        , _av{_opened.domain}
+        , _regions{_opened, regions, MemoryAccess::RemoteWrite}
+        , _endpoint{_opened.domain, _opened.info.get(), nullptr}
+        , _receives{receivesToPost(*_opened.info.get())}
     {
         _endpoint.bind(_completions);
         _endpoint.bind(_av);
-        _regionHold = enableEndpoint(_endpoint, *_info.get(), selected.traits->provider == MXL_FABRICS_PROVIDER_SHM);
+        _regionHold = enableEndpoint(_endpoint, *_opened.info.get(), _opened.traits.provider == MXL_FABRICS_PROVIDER_SHM);
         for (std::size_t i = 0; i < _receives; ++i)
         {
             _endpoint.postReceive(nullptr);
         }
-        log::info("fabrics target {} ready ({}, {} regions of {} bytes)", targetId, selected.traits->name(), _regions.count(),
+        log::info("fabrics target {} ready ({}, {} regions of {} bytes)", targetId, _opened.traits.name(), _regions.count(),
                   regions.empty() ? 0 : regions.front().size());
     }
 
@@ -33,12 +31,12 @@ namespace mxl::fabrics
 
     std::uint32_t RdmTarget::addressFormat() const noexcept
     {
-        return _info->addr_format;
+        return _opened.info->addr_format;
     }
 
     std::vector<RemoteRegion> RdmTarget::regions() const
     {
-        return _regions.remote(_domain);
+        return _regions.remote();
     }
 
     std::optional<std::uint32_t> RdmTarget::nextArrival(std::chrono::milliseconds timeout)

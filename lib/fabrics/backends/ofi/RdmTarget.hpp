@@ -4,6 +4,7 @@
 #include "common/PollPacer.hpp"
 #include "fabrics/backends/ofi/Endpoint.hpp"
 #include "fabrics/backends/ofi/InterfaceSelection.hpp"
+#include "fabrics/backends/ofi/OfiDomain.hpp"
 #include "fabrics/backends/ofi/ShmRegion.hpp"
 #include "fabrics/core/TargetTransport.hpp"
 #include "fabrics/protocol/GrainRegions.hpp"
@@ -21,9 +22,7 @@ namespace mxl::fabrics
         std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout) override;
 
     private:
-        Info _info;
-        Fabric _fabric;
-        Domain _domain;
+        OfiDomain _opened;
         CompletionQueue _completions;
         AddressVector _av;
         GrainRegions _regions;

@@ -1,0 +1,33 @@
+// A range registered in a libfabric domain, as the transport-neutral side holds it: the endpoint that posts a write
+// takes its descriptor, a target's ticket its key and, under FI_MR_VIRT_ADDR, its address.
+#pragma once
+
+#include "fabrics/backends/ofi/Domain.hpp"
+#include "fabrics/backends/ofi/MemoryRegion.hpp"
+#include "fabrics/core/TransportMemory.hpp"
+
+namespace mxl::fabrics
+{
+    class OfiMemory final : public TransportMemory
+    {
+    public:
+        OfiMemory(Domain const& domain, void const* base, std::size_t length, MemoryAccess access);
+
+        [[nodiscard]] void* descriptor() const noexcept
+        {
+            return _region.descriptor();
+        }
+
+        [[nodiscard]] RemoteRegion remote() const override;
+
+    private:
+        MemoryRegion _region;
+        bool _virtualAddresses;
+    };
+
+    // The registration behind a segment of a write this transport posts: every segment's memory was registered here.
+    [[nodiscard]] inline OfiMemory const& ofiMemoryOf(TransportMemory const& memory) noexcept
+    {
+        return static_cast<OfiMemory const&>(memory);
+    }
+}
