@@ -1,8 +1,7 @@
 #include "fabrics/api/Instance.hpp"
 
 #include "common/Status.hpp"
-#include "fabrics/backends/ofi/OfiDomain.hpp"
-#include "fabrics/backends/ofi/OfiInitiator.hpp"
+#include "fabrics/core/Backend.hpp"
 #include "fabrics/core/InterfaceChecks.hpp"
 #include "fabrics/core/SetupOptions.hpp"
 
@@ -25,8 +24,8 @@ namespace mxl::fabrics
         auto const parsed = SetupOptions::parse(options);
         auto const& memory = memoryOf(config.reader);
         checkInterfaceConfig(config.interface);
-        auto opened = openOfiDomain(config.interface, Role::Initiator);
-        auto transport = openOfiInitiator(*opened, parsed.cqDepth.value_or(0));
+        auto opened = backend().openDomain(config.interface, Role::Initiator);
+        auto transport = backend().openInitiator(*opened, parsed.cqDepth.value_or(0));
         return std::make_unique<Initiator>(std::move(opened), std::move(transport), config.interface.provider, memory,
                                            config.interface.caps);
     }

@@ -6,7 +6,7 @@
 
 #include "common/Status.hpp"
 #include "fabrics/api/Instance.hpp"
-#include "fabrics/backends/ofi/OfiInitialise.hpp"
+#include "fabrics/core/Backend.hpp"
 #include "fabrics/core/InterfaceList.hpp"
 #include "fabrics/core/Interrupted.hpp"
 #include "fabrics/core/ProviderNames.hpp"
@@ -104,7 +104,7 @@ extern "C"
                      {
                          require(in_instance, "the mxl instance");
                          require(out_instance, "out_instance");
-                         initialiseOfi();
+                         backend().initialise();
                          *out_instance = new mxlFabricsInstance_t{in_instance, {}, {}};
                          return MXL_STATUS_OK;
                      });

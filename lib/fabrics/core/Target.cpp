@@ -2,9 +2,7 @@
 
 #include "common/Random.hpp"
 #include "common/Status.hpp"
-#include "fabrics/backends/ofi/OfiDomain.hpp"
-#include "fabrics/backends/ofi/OfiInitiator.hpp"
-#include "fabrics/backends/ofi/OfiTarget.hpp"
+#include "fabrics/core/Backend.hpp"
 #include "fabrics/core/InterfaceChecks.hpp"
 #include "fabrics/core/SetupOptions.hpp"
 
@@ -31,12 +29,12 @@ namespace mxl::fabrics
         auto const sampleFlow = carriesSamples(memory);
         auto const geometry = sampleFlow ? std::nullopt : std::optional<GrainGeometry>{GrainGeometry::of(memory, "target")};
         checkInterfaceConfig(config.interface);
-        auto selected = selectInterface(config.interface, Role::Target);
-        auto const provider = selected.traits->provider;
+        auto opened = backend().openDomain(config.interface, Role::Target);
 
         // Re-setup drops the previous endpoint first so that it can listen on the same address.
         ingress.reset();
         transport.reset();
+        domain.reset();
         samples.reset();
         if (sampleFlow)
         {
@@ -46,10 +44,11 @@ namespace mxl::fabrics
         TargetInfo published;
         published.id = randomId();
         published.epoch = randomId();
-        transport = openOfiTarget(std::move(selected), regions, parsed.cqDepth.value_or(0), published.id);
+        domain = std::move(opened);
+        transport = backend().openTarget(*domain, regions, parsed.cqDepth.value_or(0), published.id);
         published.fabricAddress = transport->address();
         published.addressFormat = transport->addressFormat();
-        published.provider = provider;
+        published.provider = config.interface.provider;
         published.regions = transport->regions();
         if (samples)
         {

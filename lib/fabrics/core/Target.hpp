@@ -6,6 +6,7 @@
 
 #include "common/Status.hpp"
 #include "fabrics/core/TargetTransport.hpp"
+#include "fabrics/core/TransportDomain.hpp"
 #include "fabrics/protocol/GrainIngress.hpp"
 #include "fabrics/protocol/SampleIngress.hpp"
 
@@ -22,6 +23,8 @@ namespace mxl::fabrics
     {
         // Sample flows; declared first so that its bounce buffer outlives the transport's registrations of it.
         std::optional<SampleIngress> samples;
+        // The interface the transport was opened over: it outlives the transport.
+        std::unique_ptr<TransportDomain> domain;
         std::unique_ptr<TargetTransport> transport;
         std::optional<GrainIngress> ingress;
 

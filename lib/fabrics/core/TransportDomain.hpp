@@ -10,6 +10,13 @@
 
 namespace mxl::fabrics
 {
+    // What an interface is opened for: a target is written to, an initiator writes.
+    enum class Role
+    {
+        Target,
+        Initiator,
+    };
+
     class TransportDomain
     {
     public:

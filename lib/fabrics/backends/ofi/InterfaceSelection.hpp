@@ -5,15 +5,10 @@
 
 #include "fabrics/backends/ofi/Info.hpp"
 #include "fabrics/backends/ofi/OfiProvider.hpp"
+#include "fabrics/core/TransportDomain.hpp"
 
 namespace mxl::fabrics
 {
-    enum class Role
-    {
-        Target,
-        Initiator,
-    };
-
     struct SelectedInterface
     {
         OfiProvider const* traits;

@@ -9,15 +9,15 @@
 
 namespace mxl::fabrics
 {
-    std::unique_ptr<TargetTransport> openOfiTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth,
+    std::unique_ptr<TargetTransport> openOfiTarget(OfiDomain const& opened, RegionSpans const& regions, std::size_t cqDepth,
                                                    std::uint64_t targetId)
     {
-        auto const depth = cqDepth != 0 ? cqDepth : std::clamp<std::size_t>(selected.info->rx_attr->size, 64, 4096);
-        if (selected.traits->endpointType == FI_EP_MSG)
+        auto const depth = cqDepth != 0 ? cqDepth : std::clamp<std::size_t>(opened.info->rx_attr->size, 64, 4096);
+        if (opened.traits.endpointType == FI_EP_MSG)
         {
-            return std::make_unique<RcTarget>(std::move(selected), regions, depth, targetId);
+            return std::make_unique<RcTarget>(opened, regions, depth, targetId);
         }
-        return std::make_unique<RdmTarget>(std::move(selected), regions, depth, targetId);
+        return std::make_unique<RdmTarget>(opened, regions, depth, targetId);
     }
 
     std::optional<std::uint32_t> immediateOf(Completion const& completion)

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "fabrics/backends/ofi/CompletionQueue.hpp"
-#include "fabrics/backends/ofi/InterfaceSelection.hpp"
+#include "fabrics/backends/ofi/OfiDomain.hpp"
 #include "fabrics/core/TargetTransport.hpp"
 #include "fabrics/protocol/RegionSpans.hpp"
 
@@ -14,10 +14,11 @@
 
 namespace mxl::fabrics
 {
-    // Registers `regions` for remote writes and accepts initiators for as long as the target lives. `cqDepth` 0: room for
-    // a completion per receive the provider can hold, at least 64. `targetId` names the target in log lines.
-    [[nodiscard]] std::unique_ptr<TargetTransport> openOfiTarget(SelectedInterface selected, RegionSpans const& regions,
-                                                                 std::size_t cqDepth, std::uint64_t targetId);
+    // Registers `regions` for remote writes and accepts initiators for as long as the target lives; `opened` outlives it.
+    // `cqDepth` 0: room for a completion per receive the provider can hold, at least 64. `targetId` names the target in
+    // log lines.
+    [[nodiscard]] std::unique_ptr<TargetTransport> openOfiTarget(OfiDomain const& opened, RegionSpans const& regions, std::size_t cqDepth,
+                                                                 std::uint64_t targetId);
 
     // The remote CQ data of a completion, if it is one; failed completions are logged and skipped.
     [[nodiscard]] std::optional<std::uint32_t> immediateOf(Completion const& completion);

@@ -14,9 +14,9 @@ namespace mxl::fabrics
         constexpr std::chrono::milliseconds eventSlice{50};
     }
 
-    RcTarget::RcTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId)
+    RcTarget::RcTarget(OfiDomain const& opened, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId)
         : _id{targetId}
-        , _opened{std::move(selected)}
+        , _opened{opened}
         , _completions{_opened.domain, cqDepth, _opened.traits.blockingCompletions}
         , _events{_opened.fabric}
         , _regions{_opened, regions, MemoryAccess::RemoteWrite}

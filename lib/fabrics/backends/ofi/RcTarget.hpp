@@ -3,7 +3,6 @@
 #pragma once
 
 #include "fabrics/backends/ofi/Endpoint.hpp"
-#include "fabrics/backends/ofi/InterfaceSelection.hpp"
 #include "fabrics/backends/ofi/OfiDomain.hpp"
 #include "fabrics/backends/ofi/PassiveEndpoint.hpp"
 #include "fabrics/core/TargetTransport.hpp"
@@ -17,7 +16,7 @@ namespace mxl::fabrics
     class RcTarget final : public TargetTransport
     {
     public:
-        RcTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId);
+        RcTarget(OfiDomain const& opened, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId);
         ~RcTarget() override;
 
         [[nodiscard]] std::vector<std::uint8_t> address() const override;
@@ -40,7 +39,7 @@ namespace mxl::fabrics
         using Connection = std::variant<Accepting, Established>;
 
         std::uint64_t _id;
-        OfiDomain _opened;
+        OfiDomain const& _opened;
         CompletionQueue _completions;
         EventQueue _events;
         GrainRegions _regions;

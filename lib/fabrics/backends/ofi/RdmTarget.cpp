@@ -5,8 +5,8 @@
 
 namespace mxl::fabrics
 {
-    RdmTarget::RdmTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId)
-        : _opened{std::move(selected)}
+    RdmTarget::RdmTarget(OfiDomain const& opened, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId)
+        : _opened{opened}
         , _completions{_opened.domain, cqDepth, _opened.traits.blockingCompletions}
         , _av{_opened.domain}
         , _regions{_opened, regions, MemoryAccess::RemoteWrite}

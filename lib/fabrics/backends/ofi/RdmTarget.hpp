@@ -3,7 +3,6 @@
 
 #include "common/PollPacer.hpp"
 #include "fabrics/backends/ofi/Endpoint.hpp"
-#include "fabrics/backends/ofi/InterfaceSelection.hpp"
 #include "fabrics/backends/ofi/OfiDomain.hpp"
 #include "fabrics/backends/ofi/ShmRegion.hpp"
 #include "fabrics/core/TargetTransport.hpp"
@@ -14,7 +13,7 @@ namespace mxl::fabrics
     class RdmTarget final : public TargetTransport
     {
     public:
-        RdmTarget(SelectedInterface selected, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId);
+        RdmTarget(OfiDomain const& opened, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId);
 
         [[nodiscard]] std::vector<std::uint8_t> address() const override;
         [[nodiscard]] std::uint32_t addressFormat() const noexcept override;
@@ -22,7 +21,7 @@ namespace mxl::fabrics
         std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout) override;
 
     private:
-        OfiDomain _opened;
+        OfiDomain const& _opened;
         CompletionQueue _completions;
         AddressVector _av;
         GrainRegions _regions;
