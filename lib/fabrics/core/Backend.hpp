@@ -21,8 +21,6 @@ namespace mxl::fabrics
     public:
         virtual ~Backend() = default;
 
-        // Once per process, before the transport is first used: at mxlFabricsCreateInstance.
-        virtual void initialise() = 0;
         // Emits each interface that `query` (may be NULL) lets through; the strings of an entry live only during its
         // emit call.
         virtual void forEachInterface(mxlFabricsInterfaceConfig const* query,
@@ -39,6 +37,7 @@ namespace mxl::fabrics
         [[nodiscard]] virtual std::unique_ptr<InitiatorTransport> openInitiator(TransportDomain const& domain, std::size_t cqDepth) = 0;
     };
 
-    // The backend this library is built with: its entry point, resolved when the library is linked.
+    // The backend, entered (and so initialised) on the first call: mxlFabricsCreateInstance makes that call, before the
+    // transport first reads its environment.
     [[nodiscard]] Backend& backend();
 }

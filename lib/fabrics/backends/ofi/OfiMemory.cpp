@@ -14,12 +14,13 @@ namespace mxl::fabrics
         : TransportMemory{base, length}
         , _region{domain, base, length, accessOf(access)}
         , _virtualAddresses{domain.usesVirtualAddresses()}
+        , _key{_region.key()}
     {
     }
 
     RemoteRegion OfiMemory::remote() const
     {
         auto const addr = _virtualAddresses ? reinterpret_cast<std::uintptr_t>(base()) : 0;
-        return {addr, length(), _region.key()};
+        return {addr, length(), _key};
     }
 }

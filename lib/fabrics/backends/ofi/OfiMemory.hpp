@@ -18,11 +18,18 @@ namespace mxl::fabrics
             return _region.descriptor();
         }
 
+        // Kept, not asked for each time: a table's caller gets the key's bytes for as long as the memory lives.
+        [[nodiscard]] std::uint64_t const& key() const noexcept
+        {
+            return _key;
+        }
+
         [[nodiscard]] RemoteRegion remote() const override;
 
     private:
         MemoryRegion _region;
         bool _virtualAddresses;
+        std::uint64_t _key;
     };
 
     // The registration behind a segment of a write this transport posts: every segment's memory was registered here.
