@@ -3,7 +3,7 @@
 #include "FabricsHarness.hpp"
 #include "SamplePattern.hpp"
 #include "common/Status.hpp"
-#include "fabrics/SampleIngress.hpp"
+#include "fabrics/protocol/SampleIngress.hpp"
 
 #include <doctest/doctest.h>
 

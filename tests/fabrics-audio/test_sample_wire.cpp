@@ -1,7 +1,7 @@
 // The sample protocol's pure pieces (spec §3.4, §5 test 19): ring runs with the inclusive-end convention, bounce-buffer
 // sizing, channel-major unpacking, and scatter-gather writes cut by the provider's iov limit.
-#include "fabrics/SampleEgress.hpp"
-#include "fabrics/SampleGeometry.hpp"
+#include "fabrics/protocol/SampleEgress.hpp"
+#include "fabrics/protocol/SampleGeometry.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 #include "HostilePeer.hpp"
 
-#include "fabrics/TargetInfo.hpp"
+#include "fabrics/ticket/TargetInfo.hpp"
 
 #include <doctest/doctest.h>
 

@@ -5,8 +5,8 @@
 
 #include <mxl/fabrics.h>
 
-#include "fabrics/Fid.hpp"
-#include "fabrics/TargetInfo.hpp"
+#include "fabrics/backends/ofi/Fid.hpp"
+#include "fabrics/ticket/TargetInfo.hpp"
 
 #include <rdma/fabric.h>
 #include <rdma/fi_domain.h>

@@ -1,8 +1,8 @@
 // The wire pieces that must match the MXL SDK byte for byte: base64, the ticket JSON, and which ranges of a grain a
 // transfer writes with which immediate data.
 #include "common/Base64.hpp"
-#include "fabrics/GrainGeometry.hpp"
-#include "fabrics/TargetInfo.hpp"
+#include "fabrics/protocol/GrainGeometry.hpp"
+#include "fabrics/ticket/TargetInfo.hpp"
 
 #include <doctest/doctest.h>
 

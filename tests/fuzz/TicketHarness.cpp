@@ -5,7 +5,7 @@
 #include "FuzzCheck.hpp"
 #include "FuzzEntry.hpp"
 #include "common/Status.hpp"
-#include "fabrics/TargetInfo.hpp"
+#include "fabrics/ticket/TargetInfo.hpp"
 
 #include <mxl/fabrics.h>
 

@@ -1,0 +1,32 @@
+#include "fabrics/api/Instance.hpp"
+
+#include "common/Status.hpp"
+#include "fabrics/core/Backend.hpp"
+#include "fabrics/core/InterfaceChecks.hpp"
+#include "fabrics/core/SetupOptions.hpp"
+
+namespace mxl::fabrics
+{
+    namespace
+    {
+        FlowMemory const& memoryOf(mxlFlowReader reader)
+        {
+            if (reader == nullptr)
+            {
+                fail(MXL_ERR_INVALID_ARG, "the initiator config has no flow reader");
+            }
+            return reader->memory;
+        }
+    }
+
+    std::unique_ptr<Initiator> setupInitiator(mxlFabricsInitiatorConfig const& config, char const* options)
+    {
+        auto const parsed = SetupOptions::parse(options);
+        auto const& memory = memoryOf(config.reader);
+        checkInterfaceConfig(config.interface);
+        auto opened = backend().openDomain(config.interface, Role::Initiator);
+        auto transport = backend().openInitiator(*opened, parsed.cqDepth.value_or(0));
+        return std::make_unique<Initiator>(std::move(opened), std::move(transport), config.interface.provider, memory,
+                                           config.interface.caps);
+    }
+}

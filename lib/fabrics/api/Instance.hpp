@@ -1,0 +1,37 @@
+// The objects behind the C handles: an instance owns its targets and initiators; each is set up (or set up again)
+// from a config and then driven by one thread.
+#pragma once
+
+#include <mxl/fabrics.h>
+
+#include "fabrics/core/Initiator.hpp"
+#include "fabrics/core/Target.hpp"
+#include "fabrics/core/TargetEvents.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace mxl::fabrics
+{
+    // Builds the initiator for the provider of `config`.
+    std::unique_ptr<Initiator> setupInitiator(mxlFabricsInitiatorConfig const& config, char const* options);
+}
+
+struct mxlFabricsTarget_t
+{
+    mxl::fabrics::Target target;
+    // After the target: destroyed first, so that its library thread has stopped before the target goes.
+    mxl::fabrics::TargetEvents events{this};
+};
+
+struct mxlFabricsInitiator_t
+{
+    std::unique_ptr<mxl::fabrics::Initiator> initiator;
+};
+
+struct mxlFabricsInstance_t
+{
+    mxlInstance mxl;
+    std::vector<std::unique_ptr<mxlFabricsTarget_t>> targets;
+    std::vector<std::unique_ptr<mxlFabricsInitiator_t>> initiators;
+};

@@ -1,0 +1,503 @@
+// The C API of include/mxl/fabrics.h, include/mxl/fabrics_state.h and include/mxl/fabrics_events.h: check arguments,
+// call the C++ object, and let guard turn exceptions into statuses.
+#include <mxl/fabrics.h>
+#include <mxl/fabrics_events.h>
+#include <mxl/fabrics_state.h>
+
+#include "common/Status.hpp"
+#include "fabrics/api/Instance.hpp"
+#include "fabrics/core/Backend.hpp"
+#include "fabrics/core/InterfaceList.hpp"
+#include "fabrics/core/Interrupted.hpp"
+#include "fabrics/core/ProviderNames.hpp"
+#include "fabrics/ticket/TargetInfo.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string_view>
+
+namespace
+{
+    using namespace mxl;
+    using namespace mxl::fabrics;
+
+    template <typename T>
+    void require(T const* pointer, char const* name)
+    {
+        if (pointer == nullptr)
+        {
+            fail(MXL_ERR_INVALID_ARG, "{} is NULL", name);
+        }
+    }
+
+    // The size protocol of every string getter: NULL buffer → size needed (with the NUL), short buffer → STRLEN.
+    mxlStatus copyString(std::string_view text, char* out, std::size_t* inoutSize)
+    {
+        require(inoutSize, "the string size");
+        if (out == nullptr)
+        {
+            *inoutSize = text.size() + 1;
+            return MXL_STATUS_OK;
+        }
+        if (*inoutSize <= text.size())
+        {
+            fail(MXL_ERR_STRLEN, "a buffer of {} bytes cannot hold {} characters and the NUL", *inoutSize, text.size());
+        }
+        // copy(), not memcpy: an empty view may have a null data().
+        out[text.copy(out, text.size())] = '\0';
+        return MXL_STATUS_OK;
+    }
+
+    template <typename Owned, typename Handle>
+    void destroyOwned(std::vector<std::unique_ptr<Owned>>& owned, Handle handle, char const* kind)
+    {
+        auto const found = std::find_if(owned.begin(), owned.end(), [&](auto const& object) { return object.get() == handle; });
+        if (found == owned.end())
+        {
+            fail(MXL_ERR_INVALID_ARG, "the {} does not belong to this fabrics instance", kind);
+        }
+        owned.erase(found);
+    }
+
+    // The blocking calls: a signal ending the wait is the caller's business (spec §1.5), not an error to log.
+    template <typename Body>
+    mxlStatus interruptible(Body&& body)
+    {
+        try
+        {
+            return std::forward<Body>(body)();
+        }
+        catch (Interrupted const&)
+        {
+            return MXL_ERR_INTERRUPTED;
+        }
+    }
+
+    mxlStatus readStatus(std::optional<GrainArrival> const& arrival, std::uint64_t* out)
+    {
+        if (!arrival)
+        {
+            return MXL_ERR_NOT_READY;
+        }
+        *out = arrival->index;
+        return MXL_STATUS_OK;
+    }
+
+    mxlStatus samplesStatus(std::optional<SampleArrival> const& arrival, std::uint64_t* outHeadIndex, std::size_t* outCount)
+    {
+        if (!arrival)
+        {
+            return MXL_ERR_NOT_READY;
+        }
+        *outHeadIndex = arrival->headIndex;
+        *outCount = arrival->count;
+        return MXL_STATUS_OK;
+    }
+}
+
+extern "C"
+{
+    mxlStatus mxlFabricsCreateInstance(mxlInstance in_instance, char const*, mxlFabricsInstance* out_instance)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_instance, "the mxl instance");
+                         require(out_instance, "out_instance");
+                         static_cast<void>(backend());
+                         *out_instance = new mxlFabricsInstance_t{in_instance, {}, {}};
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsDestroyInstance(mxlFabricsInstance in_instance)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_instance, "the fabrics instance");
+                         delete in_instance;
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsGetInterfaces(mxlFabricsInstance in_instance, mxlFabricsInterfaceConfig const* in_query,
+                                      mxlFabricsInterfaceList** out_list)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_instance, "the fabrics instance");
+                         require(out_list, "out_list");
+                         *out_list = listInterfaces(in_query);
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsFreeInterfaceList(mxlFabricsInterfaceList* in_list)
+    {
+        freeInterfaces(in_list);
+        return MXL_STATUS_OK;
+    }
+
+    mxlStatus mxlFabricsCreateTarget(mxlFabricsInstance in_instance, mxlFabricsTarget* out_target)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_instance, "the fabrics instance");
+                         require(out_target, "out_target");
+                         *out_target = in_instance->targets.emplace_back(std::make_unique<mxlFabricsTarget_t>()).get();
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsDestroyTarget(mxlFabricsInstance in_instance, mxlFabricsTarget in_target)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_instance, "the fabrics instance");
+                         require(in_target, "the target");
+                         in_target->events.refuseFromHandler();
+                         destroyOwned(in_instance->targets, in_target, "target");
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetSetup(mxlFabricsTarget in_target, mxlFabricsTargetConfig const* in_config, char const* in_options,
+                                    mxlFabricsTargetInfo* out_info)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         require(in_config, "the target config");
+                         require(out_info, "out_info");
+                         in_target->events.stop();
+                         in_target->target.setup(*in_config, in_options);
+                         *out_info = new mxlFabricsTargetInfo_t{in_target->target.ticket()};
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetReadGrainNonBlocking(mxlFabricsTarget in_target, uint64_t* out_grainIndex)
+    {
+        return mxlFabricsTargetReadGrain(in_target, 0, out_grainIndex);
+    }
+
+    mxlStatus mxlFabricsTargetReadGrain(mxlFabricsTarget in_target, uint16_t in_timeoutMs, uint64_t* out_grainIndex)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         require(out_grainIndex, "out_grainIndex");
+                         in_target->events.refuseReadWhileStarted();
+                         return interruptible(
+                             [&]
+                             { return readStatus(in_target->target.readGrain(std::chrono::milliseconds{in_timeoutMs}), out_grainIndex); });
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetReadSamplesNonBlocking(mxlFabricsTarget in_target, uint64_t* out_headIndex, size_t* out_count)
+    {
+        return mxlFabricsTargetReadSamples(in_target, 0, out_headIndex, out_count);
+    }
+
+    mxlStatus mxlFabricsTargetReadSamples(mxlFabricsTarget in_target, uint16_t in_timeoutMs, uint64_t* out_headIndex, size_t* out_count)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         require(out_headIndex, "out_headIndex");
+                         require(out_count, "out_count");
+                         in_target->events.refuseReadWhileStarted();
+                         return interruptible(
+                             [&] {
+                                 return samplesStatus(in_target->target.readSamples(std::chrono::milliseconds{in_timeoutMs}), out_headIndex,
+                                                      out_count);
+                             });
+                     });
+    }
+
+    mxlStatus mxlFabricsCreateInitiator(mxlFabricsInstance in_instance, mxlFabricsInitiator* out_initiator)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_instance, "the fabrics instance");
+                         require(out_initiator, "out_initiator");
+                         *out_initiator = in_instance->initiators.emplace_back(std::make_unique<mxlFabricsInitiator_t>()).get();
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsDestroyInitiator(mxlFabricsInstance in_instance, mxlFabricsInitiator in_initiator)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_instance, "the fabrics instance");
+                         require(in_initiator, "the initiator");
+                         destroyOwned(in_instance->initiators, in_initiator, "initiator");
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsInitiatorSetup(mxlFabricsInitiator in_initiator, mxlFabricsInitiatorConfig const* in_config, char const* in_options)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_initiator, "the initiator");
+                         require(in_config, "the initiator config");
+                         in_initiator->initiator.reset();
+                         in_initiator->initiator = setupInitiator(*in_config, in_options);
+                         return MXL_STATUS_OK;
+                     });
+    }
+}
+
+namespace
+{
+    Initiator& setUp(mxlFabricsInitiator initiator)
+    {
+        require(initiator, "the initiator");
+        if (!initiator->initiator)
+        {
+            fail(MXL_ERR_INVALID_STATE, "the initiator is not set up");
+        }
+        return *initiator->initiator;
+    }
+}
+
+extern "C"
+{
+    mxlStatus mxlFabricsInitiatorAddTarget(mxlFabricsInitiator in_initiator, mxlFabricsTargetInfo in_targetInfo)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_targetInfo, "the target info");
+                         setUp(in_initiator).addTarget(in_targetInfo->info);
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsInitiatorRemoveTarget(mxlFabricsInitiator in_initiator, mxlFabricsTargetInfo in_targetInfo)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_targetInfo, "the target info");
+                         setUp(in_initiator).removeTarget(in_targetInfo->info.id);
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsInitiatorTransferGrain(mxlFabricsInitiator in_initiator, uint64_t in_grainIndex, uint16_t in_startSlice,
+                                               uint16_t in_endSlice)
+    {
+        return guard(__func__, [&] { return setUp(in_initiator).transferGrain(in_grainIndex, in_startSlice, in_endSlice); });
+    }
+
+    mxlStatus mxlFabricsInitiatorTransferSamples(mxlFabricsInitiator in_initiator, uint64_t in_headIndex, size_t in_count)
+    {
+        return guard(__func__, [&] { return setUp(in_initiator).transferSamples(in_headIndex, in_count); });
+    }
+
+    mxlStatus mxlFabricsInitiatorMakeProgressNonBlocking(mxlFabricsInitiator in_initiator)
+    {
+        return guard(__func__, [&] { return setUp(in_initiator).makeProgress(std::chrono::milliseconds{0}); });
+    }
+
+    mxlStatus mxlFabricsInitiatorMakeProgressBlocking(mxlFabricsInitiator in_initiator, uint16_t in_timeoutMs)
+    {
+        return guard(__func__, [&]
+                     { return interruptible([&] { return setUp(in_initiator).makeProgress(std::chrono::milliseconds{in_timeoutMs}); }); });
+    }
+
+    mxlStatus mxlFabricsInitiatorGetTargetState(mxlFabricsInitiator in_initiator, mxlFabricsTargetInfo in_targetInfo,
+                                                mxlFabricsTargetState* out_state, char* out_reason, size_t* inout_reasonSize)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_targetInfo, "the target info");
+                         require(out_state, "out_state");
+                         auto const& link = setUp(in_initiator).link(in_targetInfo->info.id);
+                         *out_state = link.publicState();
+                         if (out_reason == nullptr && inout_reasonSize == nullptr)
+                         {
+                             return MXL_STATUS_OK;
+                         }
+                         auto const* lost = std::get_if<LinkDisconnected>(&link.state);
+                         return copyString(lost != nullptr ? std::string_view{lost->reason} : std::string_view{}, out_reason,
+                                           inout_reasonSize);
+                     });
+    }
+
+    // Programs built against the first header of this extension pass a struct of this size.
+    static_assert(sizeof(mxlFabricsTargetCounters) == 32);
+
+    mxlStatus mxlFabricsInitiatorGetTargetCounters(mxlFabricsInitiator in_initiator, mxlFabricsTargetInfo in_targetInfo,
+                                                   mxlFabricsTargetCounters* out_counters)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_targetInfo, "the target info");
+                         require(out_counters, "out_counters");
+                         auto const& link = setUp(in_initiator).link(in_targetInfo->info.id);
+                         *out_counters =
+                             mxlFabricsTargetCounters{link.transfersPosted, link.transfersSkipped, link.reconnects, link.lagging ? 1U : 0U,
+                                                      static_cast<std::uint32_t>(link.transfersInvalidated)};
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsProviderFromString(char const* in_string, mxlFabricsProvider* out_provider)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_string, "the provider string");
+                         require(out_provider, "out_provider");
+                         auto const provider = providerFromName(in_string);
+                         if (!provider)
+                         {
+                             fail(MXL_ERR_INVALID_ARG, "\"{}\" is not a provider (any, tcp, verbs, efa, shm)", in_string);
+                         }
+                         *out_provider = *provider;
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsProviderToString(mxlFabricsProvider in_provider, char* out_string, size_t* in_stringSize)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         auto const name = providerName(in_provider);
+                         if (!name)
+                         {
+                             fail(MXL_ERR_INVALID_ARG, "provider {} is not an mxlFabricsProvider", static_cast<int>(in_provider));
+                         }
+                         return copyString(*name, out_string, in_stringSize);
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetInfoToString(mxlFabricsTargetInfo in_targetInfo, char* out_string, size_t* in_stringSize)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_targetInfo, "the target info");
+                         return copyString(in_targetInfo->info.toJson(), out_string, in_stringSize);
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetInfoFromString(char const* in_string, mxlFabricsTargetInfo* out_targetInfo)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_string, "the target info string");
+                         require(out_targetInfo, "out_targetInfo");
+                         *out_targetInfo = new mxlFabricsTargetInfo_t{TargetInfo::fromJson(in_string)};
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsFreeTargetInfo(mxlFabricsTargetInfo in_info)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_info, "the target info");
+                         delete in_info;
+                         return MXL_STATUS_OK;
+                     });
+    }
+}
+
+extern "C"
+{
+    mxlStatus mxlFabricsTargetSetEventHandler(mxlFabricsTarget in_target, uint32_t in_type, mxlFabricsEventHandler in_handler,
+                                              void* in_userData)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         in_target->events.handlers().set(in_type, {in_handler, in_userData});
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetStartEvents(mxlFabricsTarget in_target, size_t in_queueCapacity, int* out_fd)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         require(out_fd, "out_fd");
+                         *out_fd = in_target->events.start(in_target->target, in_queueCapacity);
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetDispatchEvents(mxlFabricsTarget in_target, uint16_t in_timeoutMs, size_t* out_dispatched)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         require(out_dispatched, "out_dispatched");
+                         *out_dispatched = in_target->events.dispatch(std::chrono::milliseconds{in_timeoutMs});
+                         return *out_dispatched == 0 ? MXL_ERR_NOT_READY : MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetEmitEvent(mxlFabricsTarget in_target, mxlFabricsEvent const* in_event)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         require(in_event, "the event");
+                         return in_target->events.emit(*in_event) ? MXL_STATUS_OK : MXL_ERR_NOT_READY;
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetStopEvents(mxlFabricsTarget in_target)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         in_target->events.stop();
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsTargetGetEventCounters(mxlFabricsTarget in_target, mxlFabricsEventCounters* out_counters)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         require(out_counters, "out_counters");
+                         if (out_counters->structSize < sizeof(mxlFabricsEventCounters))
+                         {
+                             fail(MXL_ERR_INVALID_ARG,
+                                  "out_counters->structSize is {}, expected at least {} (sizeof(mxlFabricsEventCounters))",
+                                  out_counters->structSize, sizeof(mxlFabricsEventCounters));
+                         }
+                         *out_counters = in_target->events.counters();
+                         return MXL_STATUS_OK;
+                     });
+    }
+}

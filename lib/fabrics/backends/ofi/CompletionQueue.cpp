@@ -1,0 +1,107 @@
+#include "fabrics/backends/ofi/CompletionQueue.hpp"
+
+#include "fabrics/backends/ofi/FabricError.hpp"
+
+#include <rdma/fi_errno.h>
+
+#include <algorithm>
+
+namespace mxl::fabrics
+{
+    CompletionQueue::CompletionQueue(Domain const& domain, std::size_t depth, bool waitable)
+        : _depth{depth}
+        , _waitable{waitable}
+        , _taken(std::max<std::size_t>(1, depth))
+    {
+        fi_cq_attr attr{};
+        attr.size = depth;
+        attr.format = FI_CQ_FORMAT_DATA;
+        attr.wait_obj = waitable ? FI_WAIT_UNSPEC : FI_WAIT_NONE;
+        fid_cq* queue = nullptr;
+        check(fi_cq_open(domain.get(), &attr, &queue, nullptr), "fi_cq_open", fmt::format("completion queue of depth {}", depth));
+        _queue = Fid<fid_cq>{queue};
+    }
+
+    std::optional<Completion> CompletionQueue::read()
+    {
+        if (auto taken = nextTaken())
+        {
+            return taken;
+        }
+        auto const code = fi_cq_read(_queue.get(), _taken.data(), _taken.size());
+        if (code == -FI_EAGAIN)
+        {
+            return std::nullopt;
+        }
+        if (code == -FI_EAVAIL)
+        {
+            return readError();
+        }
+        check(code, "fi_cq_read", "completion queue");
+        return keep(static_cast<std::size_t>(code));
+    }
+
+    std::optional<Completion> CompletionQueue::readBlocking(std::chrono::milliseconds timeout)
+    {
+        if (auto taken = nextTaken())
+        {
+            return taken;
+        }
+        auto const code = fi_cq_sread(_queue.get(), _taken.data(), _taken.size(), nullptr, static_cast<int>(timeout.count()));
+        if (code == -FI_EAGAIN || code == -FI_ETIMEDOUT)
+        {
+            return std::nullopt;
+        }
+        if (code == -FI_EAVAIL)
+        {
+            return readError();
+        }
+        check(code, "fi_cq_sread", "completion queue");
+        return keep(static_cast<std::size_t>(code));
+    }
+
+    std::optional<Completion> CompletionQueue::nextTaken() noexcept
+    {
+        if (_takenNext == _takenCount)
+        {
+            return std::nullopt;
+        }
+        return fromEntry(_taken[_takenNext++]);
+    }
+
+    Completion CompletionQueue::keep(std::size_t count) noexcept
+    {
+        _takenCount = count;
+        _takenNext = 1;
+        return fromEntry(_taken[0]);
+    }
+
+    std::optional<Completion> CompletionQueue::readError()
+    {
+        fi_cq_err_entry entry{};
+        auto const code = fi_cq_readerr(_queue.get(), &entry, 0);
+        if (code == -FI_EAGAIN)
+        {
+            return std::nullopt;
+        }
+        check(code, "fi_cq_readerr", "completion queue");
+
+        Completion completion;
+        completion.context = entry.op_context;
+        completion.flags = entry.flags;
+        completion.data = entry.data;
+        completion.error = entry.err != 0 ? entry.err : FI_EOTHER;
+        completion.errorText =
+            errorText(completion.error, entry.prov_errno, fi_cq_strerror(_queue.get(), entry.prov_errno, entry.err_data, nullptr, 0));
+        return completion;
+    }
+
+    Completion CompletionQueue::fromEntry(fi_cq_data_entry const& entry) noexcept
+    {
+        Completion completion;
+        completion.context = entry.op_context;
+        completion.flags = entry.flags;
+        completion.data = entry.data;
+        return completion;
+    }
+}

@@ -1,0 +1,88 @@
+#include "fabrics/backends/ofi/EventQueue.hpp"
+
+#include "fabrics/backends/ofi/FabricError.hpp"
+
+#include <rdma/fi_errno.h>
+
+namespace mxl::fabrics
+{
+    EventQueue::EventQueue(Fabric const& fabric)
+    {
+        fi_eq_attr attr{};
+        attr.size = 64;
+        attr.wait_obj = FI_WAIT_UNSPEC;
+        fid_eq* queue = nullptr;
+        check(fi_eq_open(fabric.get(), &attr, &queue, nullptr), "fi_eq_open", "connection events");
+        _queue = Fid<fid_eq>{queue};
+    }
+
+    namespace
+    {
+        // Room for a CM entry plus the private data of a connection request or reply.
+        struct alignas(fi_eq_cm_entry) EntryBuffer
+        {
+            std::array<std::uint8_t, sizeof(fi_eq_cm_entry) + 256> bytes;
+
+            [[nodiscard]] fi_eq_cm_entry const& entry() const noexcept
+            {
+                return *reinterpret_cast<fi_eq_cm_entry const*>(bytes.data());
+            }
+        };
+    }
+
+    std::optional<Event> EventQueue::read()
+    {
+        EntryBuffer buffer{};
+        std::uint32_t type = 0;
+        auto const code = fi_eq_read(_queue.get(), &type, &buffer, sizeof(buffer), 0);
+        return decode(code, type, buffer.entry());
+    }
+
+    std::optional<Event> EventQueue::readBlocking(std::chrono::milliseconds timeout)
+    {
+        EntryBuffer buffer{};
+        std::uint32_t type = 0;
+        auto const code = fi_eq_sread(_queue.get(), &type, &buffer, sizeof(buffer), static_cast<int>(timeout.count()), 0);
+        return decode(code == -FI_ETIMEDOUT ? -FI_EAGAIN : code, type, buffer.entry());
+    }
+
+    std::optional<Event> EventQueue::decode(long code, std::uint32_t type, fi_eq_cm_entry const& entry)
+    {
+        if (code == -FI_EAGAIN)
+        {
+            return std::nullopt;
+        }
+        if (code == -FI_EAVAIL)
+        {
+            return readError();
+        }
+        check(code, "fi_eq_read", "connection events");
+
+        Event event;
+        event.type = type;
+        event.source = entry.fid;
+        if (type == FI_CONNREQ)
+        {
+            event.request = Info::adopt(entry.info);
+        }
+        return event;
+    }
+
+    std::optional<Event> EventQueue::readError()
+    {
+        fi_eq_err_entry entry{};
+        auto const code = fi_eq_readerr(_queue.get(), &entry, 0);
+        if (code == -FI_EAGAIN)
+        {
+            return std::nullopt;
+        }
+        check(code, "fi_eq_readerr", "connection events");
+
+        Event event;
+        event.source = entry.fid;
+        event.error = entry.err != 0 ? entry.err : FI_EOTHER;
+        event.errorText =
+            errorText(event.error, entry.prov_errno, fi_eq_strerror(_queue.get(), entry.prov_errno, entry.err_data, nullptr, 0));
+        return event;
+    }
+}

@@ -1,0 +1,48 @@
+// fid_eq: connection-management events (requests, established, shutdown) of passive and MSG endpoints.
+#pragma once
+
+#include "fabrics/backends/ofi/Fabric.hpp"
+
+#include <rdma/fi_eq.h>
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mxl::fabrics
+{
+    struct Event
+    {
+        std::uint32_t type = 0;
+        fid_t source = nullptr;
+        // FI_CONNREQ: the request's description, owned (needed to create the accepting endpoint).
+        Info request = Info::adopt(nullptr);
+        // Error events: the positive errno and the provider's explanation.
+        int error = 0;
+        std::string errorText;
+    };
+
+    class EventQueue
+    {
+    public:
+        explicit EventQueue(Fabric const& fabric);
+
+        [[nodiscard]] fid_eq* get() const noexcept
+        {
+            return _queue.get();
+        }
+
+        // One event, or nothing when the queue is empty; an error entry is returned as an event with `error` set.
+        std::optional<Event> read();
+        // Sleeps up to `timeout` for one event.
+        std::optional<Event> readBlocking(std::chrono::milliseconds timeout);
+
+    private:
+        Fid<fid_eq> _queue;
+
+        std::optional<Event> decode(long code, std::uint32_t type, fi_eq_cm_entry const& entry);
+        std::optional<Event> readError();
+    };
+}

@@ -1,0 +1,13 @@
+#include "fabrics/backends/ofi/Fabric.hpp"
+
+#include "fabrics/backends/ofi/FabricError.hpp"
+
+namespace mxl::fabrics
+{
+    Fabric::Fabric(Info const& info)
+    {
+        fid_fabric* fabric = nullptr;
+        check(fi_fabric(info->fabric_attr, &fabric, nullptr), "fi_fabric", info->fabric_attr->prov_name);
+        _fabric = Fid<fid_fabric>{fabric};
+    }
+}

@@ -1,0 +1,443 @@
+// The libfabric backend behind the C table of transport/fabrics_backend.h: each entry runs the existing classes and
+// turns what they throw into a status and this thread's last error text. Handles are the C++ objects themselves.
+#include "common/Status.hpp"
+#include "fabrics/backends/ofi/OfiDomain.hpp"
+#include "fabrics/backends/ofi/OfiInitialise.hpp"
+#include "fabrics/backends/ofi/OfiInitiator.hpp"
+#include "fabrics/backends/ofi/OfiInterfaces.hpp"
+#include "fabrics/backends/ofi/OfiMemory.hpp"
+#include "fabrics/backends/ofi/OfiTarget.hpp"
+#include "fabrics/core/Interrupted.hpp"
+#include "fabrics/transport/fabrics_backend.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <optional>
+#include <string>
+
+namespace mxl::fabrics
+{
+    namespace
+    {
+        thread_local std::string lastError;
+        // A signal ended a wait: no text, which tells the host there is nothing to log.
+        thread_local bool lastWasSignal = false;
+        // Why a peer ended, as connection_check last said on this thread.
+        thread_local std::string endedReason;
+
+        template <typename Body>
+        mxlStatus run(Body&& body) noexcept
+        {
+            try
+            {
+                std::forward<Body>(body)();
+                return MXL_STATUS_OK;
+            }
+            catch (Interrupted const& e)
+            {
+                lastError = e.what();
+                lastWasSignal = true;
+                return MXL_ERR_INTERRUPTED;
+            }
+            catch (Error const& e)
+            {
+                lastError = e.what();
+                lastWasSignal = false;
+                return e.status();
+            }
+            catch (std::bad_alloc const&)
+            {
+                lastError = "out of memory";
+                lastWasSignal = false;
+                return MXL_ERR_UNKNOWN;
+            }
+            catch (std::exception const& e)
+            {
+                lastError = e.what();
+                lastWasSignal = false;
+                return MXL_ERR_UNKNOWN;
+            }
+        }
+
+        std::uint64_t keyOf(mxlFabricsBackendBlob key) noexcept
+        {
+            std::uint64_t value = 0;
+            std::memcpy(&value, key.bytes, std::min(key.size, sizeof(value)));
+            return value;
+        }
+
+        // What the C side holds for each handle.
+        struct Target
+        {
+            std::unique_ptr<TargetTransport> transport;
+            std::vector<std::uint8_t> address;
+            std::vector<RemoteRegion> regions;
+            std::vector<mxlFabricsBackendRemoteRegion> published;
+        };
+
+        struct Initiator
+        {
+            // Its domain's: the initiator takes only tickets of its own provider.
+            mxlFabricsProvider provider;
+            std::unique_ptr<InitiatorTransport> transport;
+            // What the last polls handed out: their reasons live until the next poll.
+            WriteCompletion completion;
+            ConnectionEvent event;
+        };
+
+        template <typename Object, typename Handle>
+        Object& objectOf(Handle handle) noexcept
+        {
+            return *reinterpret_cast<Object*>(handle);
+        }
+
+        template <typename Handle, typename Object>
+        Handle handleOf(Object* object) noexcept
+        {
+            return reinterpret_cast<Handle>(object);
+        }
+
+        char const* lastErrorText()
+        {
+            return lastWasSignal ? nullptr : lastError.c_str();
+        }
+
+        mxlStatus listInterfaces(mxlFabricsInterfaceConfig const* query, void (*emit)(void*, mxlFabricsInterfaceConfig const*), void* user)
+        {
+            return run([&] { forEachOfiInterface(query, [&](mxlFabricsInterfaceConfig const& entry) { emit(user, &entry); }); });
+        }
+
+        mxlStatus domainOpen(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, mxlFabricsBackendDomain* out,
+                             mxlFabricsBackendDomainInfo* info)
+        {
+            return run(
+                [&]
+                {
+                    auto opened = openOfiDomain(*config, role == MXL_FABRICS_BACKEND_TARGET ? Role::Target : Role::Initiator);
+                    auto const& reported = opened->reported;
+                    *info = {};
+                    info->structSize = sizeof(*info);
+                    info->flags = (reported.connectionless ? MXL_FABRICS_BACKEND_CONNECTIONLESS : 0u) |
+                                  (reported.orderedWrites ? MXL_FABRICS_BACKEND_ORDERED_WRITES : 0u) |
+                                  (reported.canWait ? MXL_FABRICS_BACKEND_CAN_WAIT : 0u);
+                    info->maxMessageBytes = reported.maxMessageBytes;
+                    info->maxGatherSegments = static_cast<std::uint32_t>(reported.maxGatherSegments);
+                    *out = handleOf<mxlFabricsBackendDomain>(opened.release());
+                });
+        }
+
+        void domainClose(mxlFabricsBackendDomain domain)
+        {
+            delete &objectOf<OfiDomain>(domain);
+        }
+
+        mxlStatus memoryRegister(mxlFabricsBackendDomain domain, void const* base, std::size_t length, std::uint32_t access,
+                                 mxlFabricsBackendMemory* out, mxlFabricsBackendRemoteRegion* remote)
+        {
+            return run(
+                [&]
+                {
+                    auto const kind =
+                        (access & MXL_FABRICS_BACKEND_REMOTE_WRITE) != 0 ? MemoryAccess::RemoteWrite : MemoryAccess::LocalSource;
+                    auto memory = std::make_unique<OfiMemory>(objectOf<OfiDomain>(domain).domain, base, length, kind);
+                    if (remote != nullptr)
+                    {
+                        auto const region = memory->remote();
+                        remote->address = region.addr;
+                        remote->length = region.len;
+                        remote->key = {reinterpret_cast<std::uint8_t const*>(&memory->key()), sizeof(std::uint64_t)};
+                    }
+                    *out = handleOf<mxlFabricsBackendMemory>(memory.release());
+                });
+        }
+
+        void memoryDeregister(mxlFabricsBackendMemory memory)
+        {
+            delete &objectOf<OfiMemory>(memory);
+        }
+
+        mxlStatus targetOpen(mxlFabricsBackendDomain domain, mxlFabricsBackendSegment const* regions, std::uint32_t regionCount,
+                             std::size_t depth, std::uint64_t targetId, mxlFabricsBackendTarget* out)
+        {
+            return run(
+                [&]
+                {
+                    RegionSpans spans;
+                    spans.reserve(regionCount);
+                    for (std::uint32_t index = 0; index < regionCount; ++index)
+                    {
+                        // Written by peers, so writable: the table's segment type is only const for the initiator's sources.
+                        spans.emplace_back(static_cast<std::uint8_t*>(const_cast<void*>(regions[index].base)), regions[index].length);
+                    }
+                    auto target = std::make_unique<Target>();
+                    target->transport = openOfiTarget(objectOf<OfiDomain>(domain), spans, depth, targetId);
+                    target->address = target->transport->address();
+                    target->regions = target->transport->regions();
+                    for (auto const& region : target->regions)
+                    {
+                        target->published.push_back(
+                            {region.addr, region.len, {reinterpret_cast<std::uint8_t const*>(&region.rkey), sizeof(region.rkey)}});
+                    }
+                    *out = handleOf<mxlFabricsBackendTarget>(target.release());
+                });
+        }
+
+        void targetClose(mxlFabricsBackendTarget target)
+        {
+            delete &objectOf<Target>(target);
+        }
+
+        mxlStatus targetAddress(mxlFabricsBackendTarget handle, mxlFabricsBackendBlob* address, std::uint32_t* format)
+        {
+            auto& target = objectOf<Target>(handle);
+            *address = {target.address.data(), target.address.size()};
+            *format = target.transport->addressFormat();
+            return MXL_STATUS_OK;
+        }
+
+        mxlStatus targetRegions(mxlFabricsBackendTarget handle, mxlFabricsBackendRemoteRegion const** regions, std::uint32_t* count)
+        {
+            auto& target = objectOf<Target>(handle);
+            *regions = target.published.data();
+            *count = static_cast<std::uint32_t>(target.published.size());
+            return MXL_STATUS_OK;
+        }
+
+        mxlStatus targetNextArrival(mxlFabricsBackendTarget handle, std::uint32_t timeoutMs, mxlFabricsBackendConnectionObserver observer,
+                                    void* user, int* arrived, std::uint32_t* immediate)
+        {
+            auto& target = objectOf<Target>(handle);
+            *arrived = 0;
+            auto const status = run(
+                [&]
+                {
+                    if (observer != nullptr)
+                    {
+                        target.transport->observeConnections(
+                            [&](ConnectionChange const& change) {
+                                observer(user, change.connectionId, change.connected ? 1 : 0,
+                                         change.connected ? nullptr : change.reason.c_str());
+                            });
+                    }
+                    else
+                    {
+                        target.transport->observeConnections({});
+                    }
+                    auto const arrival = target.transport->nextArrival(std::chrono::milliseconds{timeoutMs});
+                    target.transport->observeConnections({});
+                    if (arrival)
+                    {
+                        *immediate = *arrival;
+                        *arrived = 1;
+                    }
+                });
+            if (status != MXL_STATUS_OK)
+            {
+                target.transport->observeConnections({});
+            }
+            return status;
+        }
+
+        mxlStatus initiatorOpen(mxlFabricsBackendDomain domain, std::size_t depth, mxlFabricsBackendInitiator* out)
+        {
+            return run(
+                [&]
+                {
+                    auto const& opened = objectOf<OfiDomain>(domain);
+                    auto initiator = std::make_unique<Initiator>();
+                    initiator->provider = opened.traits.provider;
+                    initiator->transport = openOfiInitiator(opened, depth);
+                    *out = handleOf<mxlFabricsBackendInitiator>(initiator.release());
+                });
+        }
+
+        void initiatorClose(mxlFabricsBackendInitiator initiator)
+        {
+            delete &objectOf<Initiator>(initiator);
+        }
+
+        mxlStatus initiatorPollCompletion(mxlFabricsBackendInitiator handle, mxlFabricsBackendCompletion* out, std::uint32_t* count)
+        {
+            auto& initiator = objectOf<Initiator>(handle);
+            return run(
+                [&]
+                {
+                    *count = 0;
+                    if (auto completion = initiator.transport->pollCompletion())
+                    {
+                        initiator.completion = std::move(*completion);
+                        *out = {initiator.completion.writeId, initiator.completion.status, initiator.completion.reason.c_str()};
+                        *count = 1;
+                    }
+                });
+        }
+
+        std::uint32_t eventTypeOf(ConnectionEvent::Type type) noexcept
+        {
+            switch (type)
+            {
+            case ConnectionEvent::Type::Established:
+                return MXL_FABRICS_BACKEND_ESTABLISHED;
+            case ConnectionEvent::Type::Failed:
+                return MXL_FABRICS_BACKEND_FAILED;
+            case ConnectionEvent::Type::ClosedByPeer:
+                return MXL_FABRICS_BACKEND_CLOSED_BY_PEER;
+            }
+            return MXL_FABRICS_BACKEND_FAILED;
+        }
+
+        mxlStatus initiatorPollEvent(mxlFabricsBackendInitiator handle, mxlFabricsBackendEvent* out, std::uint32_t* count)
+        {
+            auto& initiator = objectOf<Initiator>(handle);
+            return run(
+                [&]
+                {
+                    *count = 0;
+                    if (auto event = initiator.transport->pollEvent())
+                    {
+                        initiator.event = std::move(*event);
+                        *out = {initiator.event.token, eventTypeOf(initiator.event.type), initiator.event.reason.c_str()};
+                        *count = 1;
+                    }
+                });
+        }
+
+        mxlStatus initiatorWait(mxlFabricsBackendInitiator handle, std::uint32_t timeoutMs, std::uint32_t flags, int* completion)
+        {
+            auto& initiator = objectOf<Initiator>(handle);
+            return run(
+                [&]
+                {
+                    auto const connecting = (flags & MXL_FABRICS_BACKEND_WAIT_CONNECTING) != 0;
+                    *completion = initiator.transport->wait(std::chrono::milliseconds{timeoutMs}, connecting) ? 1 : 0;
+                });
+        }
+
+        mxlStatus peerOpen(mxlFabricsBackendInitiator handle, std::uint64_t targetId, mxlFabricsBackendBlob address, std::uint32_t format,
+                           mxlFabricsBackendRemoteRegion const* regions, std::uint32_t regionCount, mxlFabricsBackendPeer* out)
+        {
+            auto& initiator = objectOf<Initiator>(handle);
+            return run(
+                [&]
+                {
+                    TargetInfo ticket;
+                    ticket.id = targetId;
+                    ticket.provider = initiator.provider;
+                    ticket.fabricAddress.assign(address.bytes, address.bytes + address.size);
+                    ticket.addressFormat = format;
+                    for (std::uint32_t index = 0; index < regionCount; ++index)
+                    {
+                        ticket.regions.push_back({regions[index].address, regions[index].length, keyOf(regions[index].key)});
+                    }
+                    *out = handleOf<mxlFabricsBackendPeer>(initiator.transport->peer(ticket).release());
+                });
+        }
+
+        void peerClose(mxlFabricsBackendPeer peer)
+        {
+            delete &objectOf<TransportPeer>(peer);
+        }
+
+        mxlStatus connectionOpen(mxlFabricsBackendPeer peer, std::uint64_t context, mxlFabricsBackendConnection* out)
+        {
+            return run([&] { *out = handleOf<mxlFabricsBackendConnection>(objectOf<TransportPeer>(peer).connect(context).release()); });
+        }
+
+        void connectionShutdown(mxlFabricsBackendConnection connection)
+        {
+            objectOf<TransportConnection>(connection).disconnect();
+        }
+
+        void connectionClose(mxlFabricsBackendConnection connection)
+        {
+            delete &objectOf<TransportConnection>(connection);
+        }
+
+        mxlStatus connectionCheck(mxlFabricsBackendConnection connection, char const** ended)
+        {
+            *ended = nullptr;
+            return run(
+                [&]
+                {
+                    if (auto reason = objectOf<TransportConnection>(connection).check())
+                    {
+                        endedReason = std::move(*reason);
+                        *ended = endedReason.c_str();
+                    }
+                });
+        }
+
+        mxlStatus connectionWrite(mxlFabricsBackendConnection connection, mxlFabricsBackendWrite const* write, std::uint64_t context,
+                                  int* posted)
+        {
+            *posted = 0;
+            return run(
+                [&]
+                {
+                    RemoteWrite converted;
+                    converted.segments.reserve(write->segmentCount);
+                    for (std::uint32_t index = 0; index < write->segmentCount; ++index)
+                    {
+                        auto const& segment = write->segments[index];
+                        converted.segments.push_back({segment.base, segment.length, &objectOf<OfiMemory>(segment.memory)});
+                    }
+                    converted.remoteRegion = write->remoteRegion;
+                    converted.remoteOffset = write->remoteOffset;
+                    if ((write->flags & MXL_FABRICS_BACKEND_WRITE_IMMEDIATE) != 0)
+                    {
+                        converted.immediate = write->immediate;
+                    }
+                    converted.completesWhenRead = (write->flags & MXL_FABRICS_BACKEND_WRITE_COMPLETE_WHEN_READ) != 0;
+                    *posted = objectOf<TransportConnection>(connection).write(converted, context) ? 1 : 0;
+                });
+        }
+
+        constexpr mxlFabricsBackend table{
+            MXL_FABRICS_BACKEND_ABI_VERSION,
+            sizeof(mxlFabricsBackend),
+            "ofi",
+            lastErrorText,
+            listInterfaces,
+            domainOpen,
+            domainClose,
+            memoryRegister,
+            memoryDeregister,
+            targetOpen,
+            targetClose,
+            targetAddress,
+            targetRegions,
+            targetNextArrival,
+            initiatorOpen,
+            initiatorClose,
+            initiatorPollCompletion,
+            initiatorPollEvent,
+            initiatorWait,
+            peerOpen,
+            peerClose,
+            connectionOpen,
+            connectionShutdown,
+            connectionClose,
+            connectionCheck,
+            connectionWrite,
+        };
+    }
+}
+
+extern "C" mxlStatus mxlFabricsBackendEntry(std::uint32_t hostAbiVersion, mxlFabricsBackendHost const* /*host*/,
+                                            mxlFabricsBackend const** out_backend)
+{
+    using namespace mxl::fabrics;
+    if ((hostAbiVersion >> 16) != MXL_FABRICS_BACKEND_ABI_MAJOR)
+    {
+        lastError = fmt::format("the ofi backend implements backend ABI {}.x, the host needs {}.x", MXL_FABRICS_BACKEND_ABI_MAJOR,
+                                hostAbiVersion >> 16);
+        lastWasSignal = false;
+        return MXL_ERR_UNSUPPORTED_OPERATION;
+    }
+    static std::once_flag initialised;
+    std::call_once(initialised, initialiseOfi);
+    *out_backend = &table;
+    return MXL_STATUS_OK;
+}

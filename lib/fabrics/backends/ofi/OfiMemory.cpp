@@ -1,0 +1,26 @@
+#include "fabrics/backends/ofi/OfiMemory.hpp"
+
+namespace mxl::fabrics
+{
+    namespace
+    {
+        std::uint64_t accessOf(MemoryAccess access) noexcept
+        {
+            return access == MemoryAccess::RemoteWrite ? FI_REMOTE_WRITE : FI_WRITE;
+        }
+    }
+
+    OfiMemory::OfiMemory(Domain const& domain, void const* base, std::size_t length, MemoryAccess access)
+        : TransportMemory{base, length}
+        , _region{domain, base, length, accessOf(access)}
+        , _virtualAddresses{domain.usesVirtualAddresses()}
+        , _key{_region.key()}
+    {
+    }
+
+    RemoteRegion OfiMemory::remote() const
+    {
+        auto const addr = _virtualAddresses ? reinterpret_cast<std::uintptr_t>(base()) : 0;
+        return {addr, length(), _key};
+    }
+}

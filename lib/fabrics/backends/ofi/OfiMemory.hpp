@@ -1,0 +1,40 @@
+// A range registered in a libfabric domain, as the transport-neutral side holds it: the endpoint that posts a write
+// takes its descriptor, a target's ticket its key and, under FI_MR_VIRT_ADDR, its address.
+#pragma once
+
+#include "fabrics/backends/ofi/Domain.hpp"
+#include "fabrics/backends/ofi/MemoryRegion.hpp"
+#include "fabrics/core/TransportMemory.hpp"
+
+namespace mxl::fabrics
+{
+    class OfiMemory final : public TransportMemory
+    {
+    public:
+        OfiMemory(Domain const& domain, void const* base, std::size_t length, MemoryAccess access);
+
+        [[nodiscard]] void* descriptor() const noexcept
+        {
+            return _region.descriptor();
+        }
+
+        // Kept, not asked for each time: a table's caller gets the key's bytes for as long as the memory lives.
+        [[nodiscard]] std::uint64_t const& key() const noexcept
+        {
+            return _key;
+        }
+
+        [[nodiscard]] RemoteRegion remote() const override;
+
+    private:
+        MemoryRegion _region;
+        bool _virtualAddresses;
+        std::uint64_t _key;
+    };
+
+    // The registration behind a segment of a write this transport posts: every segment's memory was registered here.
+    [[nodiscard]] inline OfiMemory const& ofiMemoryOf(TransportMemory const& memory) noexcept
+    {
+        return static_cast<OfiMemory const&>(memory);
+    }
+}

@@ -1,0 +1,42 @@
+#include "fabrics/backends/ofi/OfiTarget.hpp"
+
+#include "common/Log.hpp"
+#include "fabrics/backends/ofi/RcTarget.hpp"
+#include "fabrics/backends/ofi/RdmTarget.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace mxl::fabrics
+{
+    std::unique_ptr<TargetTransport> openOfiTarget(OfiDomain const& opened, RegionSpans const& regions, std::size_t cqDepth,
+                                                   std::uint64_t targetId)
+    {
+        auto const depth = cqDepth != 0 ? cqDepth : std::clamp<std::size_t>(opened.info->rx_attr->size, 64, 4096);
+        if (opened.traits.endpointType == FI_EP_MSG)
+        {
+            return std::make_unique<RcTarget>(opened, regions, depth, targetId);
+        }
+        return std::make_unique<RdmTarget>(opened, regions, depth, targetId);
+    }
+
+    std::optional<std::uint32_t> immediateOf(Completion const& completion)
+    {
+        if (completion.error != 0)
+        {
+            log::warn("target: a completion failed: {} ({})", completion.errorText, completion.error);
+            return std::nullopt;
+        }
+        if ((completion.flags & FI_REMOTE_CQ_DATA) == 0)
+        {
+            return std::nullopt;
+        }
+        return static_cast<std::uint32_t>(completion.data);
+    }
+
+    std::size_t receivesToPost(fi_info const& info) noexcept
+    {
+        auto const needed = ((info.mode | info.rx_attr->mode) & FI_RX_CQ_DATA) != 0;
+        return needed ? info.rx_attr->size : 0;
+    }
+}

@@ -1,0 +1,179 @@
+#include "fabrics/backends/ofi/RcTarget.hpp"
+
+#include "fabrics/backends/ofi/FabricError.hpp"
+#include "fabrics/backends/ofi/OfiContext.hpp"
+#include "fabrics/backends/ofi/OfiTarget.hpp"
+
+#include <algorithm>
+
+namespace mxl::fabrics
+{
+    namespace
+    {
+        // fi_cq_sread/fi_eq_sread slices: connection events are looked at at least this often while waiting.
+        constexpr std::chrono::milliseconds eventSlice{50};
+    }
+
+    RcTarget::RcTarget(OfiDomain const& opened, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId)
+        : _id{targetId}
+        , _opened{opened}
+        , _completions{_opened.domain, cqDepth, _opened.traits.blockingCompletions}
+        , _events{_opened.fabric}
+        , _regions{_opened, regions, MemoryAccess::RemoteWrite}
+        , _listener{_opened.fabric, _opened.info, _events}
+        , _receives{receivesToPost(*_opened.info.get())}
+    {
+        _listener.listen();
+        log::info("fabrics target {} listening ({}, {} regions of {} bytes)", _id, _opened.traits.name(), _regions.count(),
+                  regions.empty() ? 0 : regions.front().size());
+    }
+
+    RcTarget::~RcTarget()
+    {
+        for (auto& [id, connection] : _connections)
+        {
+            std::visit([](auto& state) { state.endpoint.shutdown(); }, connection);
+        }
+    }
+
+    std::vector<std::uint8_t> RcTarget::address() const
+    {
+        return _listener.name();
+    }
+
+    std::uint32_t RcTarget::addressFormat() const noexcept
+    {
+        return _opened.info->addr_format;
+    }
+
+    std::vector<RemoteRegion> RcTarget::regions() const
+    {
+        return _regions.remote();
+    }
+
+    std::optional<std::uint32_t> RcTarget::nextArrival(std::chrono::milliseconds timeout)
+    {
+        auto const deadline = std::chrono::steady_clock::now() + timeout;
+        for (;;)
+        {
+            while (auto event = _events.read())
+            {
+                handle(*event);
+            }
+            if (auto completion = _completions.read())
+            {
+                if (auto immediate = handle(*completion))
+                {
+                    return immediate;
+                }
+                continue;
+            }
+            auto const now = std::chrono::steady_clock::now();
+            if (now >= deadline)
+            {
+                return std::nullopt;
+            }
+            auto const slice =
+                std::clamp(std::chrono::ceil<std::chrono::milliseconds>(deadline - now), std::chrono::milliseconds{1}, eventSlice);
+            if (_connections.empty())
+            {
+                if (auto event = _events.readBlocking(slice))
+                {
+                    handle(*event);
+                }
+            }
+            else if (auto completion = _completions.readBlocking(slice))
+            {
+                if (auto immediate = handle(*completion))
+                {
+                    return immediate;
+                }
+            }
+        }
+    }
+
+    void RcTarget::handle(Event const& event)
+    {
+        if (event.source == _listener.fid())
+        {
+            if (event.error != 0)
+            {
+                log::warn("fabrics target {}: listener error: {}", _id, event.errorText);
+            }
+            else if (event.type == FI_CONNREQ)
+            {
+                accept(event.request);
+            }
+            return;
+        }
+        auto const id = event.source != nullptr ? idOf(event.source->context) : 0;
+        auto const found = _connections.find(id);
+        if (found == _connections.end())
+        {
+            return;
+        }
+        // Only a connection that was reported up is reported down: one that failed while being accepted never was.
+        auto const established = std::holds_alternative<Established>(found->second);
+        if (event.error != 0)
+        {
+            log::warn("fabrics target {}: connection {} failed: {}", _id, id, event.errorText);
+            _connections.erase(found);
+            if (established)
+            {
+                reportConnection({id, false, event.errorText});
+            }
+        }
+        else if (event.type == FI_CONNECTED)
+        {
+            auto& accepting = std::get<Accepting>(found->second);
+            found->second = Established{std::move(accepting.endpoint)};
+            log::info("fabrics target {}: initiator connected (connection {})", _id, id);
+            reportConnection({id, true, {}});
+        }
+        else if (event.type == FI_SHUTDOWN)
+        {
+            log::info("fabrics target {}: initiator disconnected (connection {})", _id, id);
+            _connections.erase(found);
+            if (established)
+            {
+                reportConnection({id, false, "the initiator closed the connection"});
+            }
+        }
+    }
+
+    void RcTarget::accept(Info const& request)
+    {
+        auto const id = _nextConnectionId++;
+        try
+        {
+            Endpoint endpoint{_opened.domain, request.get(), contextOf(id)};
+            endpoint.bind(_events);
+            endpoint.bind(_completions);
+            endpoint.enable();
+            for (std::size_t i = 0; i < _receives; ++i)
+            {
+                endpoint.postReceive(contextOf(id));
+            }
+            endpoint.accept();
+            _connections.emplace(id, Accepting{std::move(endpoint)});
+        }
+        catch (Error const& e)
+        {
+            // A failed accept must not wedge the target: the listener stays up for the next request.
+            log::warn("fabrics target {}: could not accept a connection request: {}", _id, e.what());
+        }
+    }
+
+    std::optional<std::uint32_t> RcTarget::handle(Completion const& completion)
+    {
+        if (_receives > 0 && completion.error == 0 && (completion.flags & FI_RECV) != 0)
+        {
+            auto const found = _connections.find(idOf(completion.context));
+            if (found != _connections.end())
+            {
+                std::visit([&](auto& state) { state.endpoint.postReceive(completion.context); }, found->second);
+            }
+        }
+        return immediateOf(completion);
+    }
+}

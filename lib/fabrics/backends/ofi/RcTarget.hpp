@@ -1,0 +1,56 @@
+// A connection-oriented target (tcp, verbs): listens for as long as it lives, so that a new initiator can connect
+// while or after another one is connected (the reference closes its listener on the first request and can wedge).
+#pragma once
+
+#include "fabrics/backends/ofi/Endpoint.hpp"
+#include "fabrics/backends/ofi/OfiDomain.hpp"
+#include "fabrics/backends/ofi/PassiveEndpoint.hpp"
+#include "fabrics/core/TargetTransport.hpp"
+#include "fabrics/protocol/GrainRegions.hpp"
+
+#include <map>
+#include <variant>
+
+namespace mxl::fabrics
+{
+    class RcTarget final : public TargetTransport
+    {
+    public:
+        RcTarget(OfiDomain const& opened, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId);
+        ~RcTarget() override;
+
+        [[nodiscard]] std::vector<std::uint8_t> address() const override;
+        [[nodiscard]] std::uint32_t addressFormat() const noexcept override;
+        [[nodiscard]] std::vector<RemoteRegion> regions() const override;
+        std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout) override;
+
+    private:
+        // Accepted, waiting for FI_CONNECTED.
+        struct Accepting
+        {
+            Endpoint endpoint;
+        };
+
+        struct Established
+        {
+            Endpoint endpoint;
+        };
+
+        using Connection = std::variant<Accepting, Established>;
+
+        std::uint64_t _id;
+        OfiDomain const& _opened;
+        CompletionQueue _completions;
+        EventQueue _events;
+        GrainRegions _regions;
+        PassiveEndpoint _listener;
+        std::size_t _receives;
+        // Keyed by the id each endpoint carries as its context; events and receives are routed by it.
+        std::map<std::uint64_t, Connection> _connections;
+        std::uint64_t _nextConnectionId = 1;
+
+        void handle(Event const& event);
+        void accept(Info const& request);
+        std::optional<std::uint32_t> handle(Completion const& completion);
+    };
+}

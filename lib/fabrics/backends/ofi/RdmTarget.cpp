@@ -1,0 +1,72 @@
+#include "fabrics/backends/ofi/RdmTarget.hpp"
+
+#include "common/Log.hpp"
+#include "fabrics/backends/ofi/OfiTarget.hpp"
+
+namespace mxl::fabrics
+{
+    RdmTarget::RdmTarget(OfiDomain const& opened, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId)
+        : _opened{opened}
+        , _completions{_opened.domain, cqDepth, _opened.traits.blockingCompletions}
+        , _av{_opened.domain}
+        , _regions{_opened, regions, MemoryAccess::RemoteWrite}
+        , _endpoint{_opened.domain, _opened.info.get(), nullptr}
+        , _receives{receivesToPost(*_opened.info.get())}
+    {
+        _endpoint.bind(_completions);
+        _endpoint.bind(_av);
+        _regionHold = enableEndpoint(_endpoint, *_opened.info.get(), _opened.traits.provider == MXL_FABRICS_PROVIDER_SHM);
+        for (std::size_t i = 0; i < _receives; ++i)
+        {
+            _endpoint.postReceive(nullptr);
+        }
+        log::info("fabrics target {} ready ({}, {} regions of {} bytes)", targetId, _opened.traits.name(), _regions.count(),
+                  regions.empty() ? 0 : regions.front().size());
+    }
+
+    std::vector<std::uint8_t> RdmTarget::address() const
+    {
+        return _endpoint.name();
+    }
+
+    std::uint32_t RdmTarget::addressFormat() const noexcept
+    {
+        return _opened.info->addr_format;
+    }
+
+    std::vector<RemoteRegion> RdmTarget::regions() const
+    {
+        return _regions.remote();
+    }
+
+    std::optional<std::uint32_t> RdmTarget::nextArrival(std::chrono::milliseconds timeout)
+    {
+        auto const deadline = std::chrono::steady_clock::now() + timeout;
+        PollPacer pacer;
+        for (;;)
+        {
+            if (auto completion = _completions.read())
+            {
+                if (auto immediate = handle(*completion))
+                {
+                    return immediate;
+                }
+                continue;
+            }
+            if (std::chrono::steady_clock::now() >= deadline)
+            {
+                return std::nullopt;
+            }
+            pacer.pause(deadline);
+        }
+    }
+
+    std::optional<std::uint32_t> RdmTarget::handle(Completion const& completion)
+    {
+        if (_receives > 0 && completion.error == 0 && (completion.flags & FI_RECV) != 0)
+        {
+            _endpoint.postReceive(nullptr);
+        }
+        return immediateOf(completion);
+    }
+}

@@ -1,0 +1,43 @@
+// A transport as the core reaches it: one object per backend, found through one entry point, and the only way into the
+// transport's objects (domains, targets, initiators). The core never names the classes behind it.
+#pragma once
+
+#include <mxl/fabrics.h>
+
+#include "fabrics/core/InitiatorTransport.hpp"
+#include "fabrics/core/TargetTransport.hpp"
+#include "fabrics/core/TransportDomain.hpp"
+#include "fabrics/protocol/RegionSpans.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+namespace mxl::fabrics
+{
+    class Backend
+    {
+    public:
+        virtual ~Backend() = default;
+
+        // Emits each interface that `query` (may be NULL) lets through; the strings of an entry live only during its
+        // emit call.
+        virtual void forEachInterface(mxlFabricsInterfaceConfig const* query,
+                                      std::function<void(mxlFabricsInterfaceConfig const&)> const& emit) = 0;
+        // Opens the interface `config` names; the API's checks (InterfaceChecks.hpp) come first.
+        [[nodiscard]] virtual std::unique_ptr<TransportDomain> openDomain(mxlFabricsInterfaceConfig const& config, Role role) = 0;
+        // Registers `regions` for remote writes and accepts initiators for as long as the target lives; `domain` (a
+        // target domain of this backend) outlives it. `cqDepth` 0: the backend's default. `targetId` names the target in
+        // log lines.
+        [[nodiscard]] virtual std::unique_ptr<TargetTransport> openTarget(TransportDomain const& domain, RegionSpans const& regions,
+                                                                          std::size_t cqDepth, std::uint64_t targetId) = 0;
+        // The queues of an initiator over `domain` (an initiator domain of this backend), which outlives them.
+        // `cqDepth` 0: the backend's default.
+        [[nodiscard]] virtual std::unique_ptr<InitiatorTransport> openInitiator(TransportDomain const& domain, std::size_t cqDepth) = 0;
+    };
+
+    // The backend, entered (and so initialised) on the first call: mxlFabricsCreateInstance makes that call, before the
+    // transport first reads its environment.
+    [[nodiscard]] Backend& backend();
+}

@@ -1,0 +1,199 @@
+#include "fabrics/core/EventDispatcher.hpp"
+
+#include "common/Status.hpp"
+
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace mxl::fabrics
+{
+    namespace
+    {
+        constexpr std::size_t defaultCapacity = 1024;
+        constexpr std::size_t maximumCapacity = 65536;
+
+        std::size_t capacityOf(std::size_t requested)
+        {
+            if (requested > maximumCapacity)
+            {
+                fail(MXL_ERR_INVALID_ARG, "an event queue of {} events was asked for; it holds at most {} (0 for the default {})",
+                     requested, maximumCapacity, defaultCapacity);
+            }
+            return requested == 0 ? defaultCapacity : requested;
+        }
+    }
+
+    EventDispatcher::EventDispatcher(mxlFabricsTarget owner, EventHandlers const& handlers, std::size_t capacity, std::string name)
+        : _owner{owner}
+        , _handlers{handlers}
+        , _name{std::move(name)}
+        , _descriptor{-1}
+        , _ring(capacityOf(capacity))
+    {
+        _descriptor = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+        if (_descriptor < 0)
+        {
+            fail(MXL_ERR_UNKNOWN, "{}: could not create the event descriptor: {}", _name, std::strerror(errno));
+        }
+        _counters.structSize = sizeof(_counters);
+        _counters.queueCapacity = static_cast<std::uint32_t>(_ring.size());
+    }
+
+    EventDispatcher::~EventDispatcher()
+    {
+        ::close(_descriptor);
+    }
+
+    bool EventDispatcher::post(mxlFabricsEvent const& event, std::stop_token const& stop)
+    {
+        std::unique_lock lock{_mutex};
+        if (_size == _ring.size())
+        {
+            if (_counters.fullWaits++ == 0)
+            {
+                log::warn("{}: the event queue is full ({} undispatched events): arrivals are not read until the application dispatches, "
+                          "so initiators may find this target lagging; dispatch more often or start events with a larger queue",
+                          _name, _ring.size());
+            }
+            if (!_tookOne.wait(lock, stop, [&] { return _size < _ring.size(); }))
+            {
+                return false;
+            }
+        }
+        enqueue(event);
+        return true;
+    }
+
+    bool EventDispatcher::emit(mxlFabricsEvent const& event)
+    {
+        std::lock_guard lock{_mutex};
+        if (_dispatchingThread == std::this_thread::get_id())
+        {
+            _emittedByHandlers.push_back(event);
+            return true;
+        }
+        if (_size == _ring.size())
+        {
+            ++_counters.emitsRefused;
+            return false;
+        }
+        enqueue(event);
+        return true;
+    }
+
+    void EventDispatcher::enqueue(mxlFabricsEvent const& event)
+    {
+        // The descriptor's counter is non-zero exactly while the queue is not empty: set on the first event, cleared by
+        // the take that empties it, both under the mutex.
+        if (_size == 0)
+        {
+            std::uint64_t const one = 1;
+            if (::write(_descriptor, &one, sizeof(one)) != static_cast<ssize_t>(sizeof(one)))
+            {
+                fail(MXL_ERR_UNKNOWN, "{}: could not signal the event descriptor: {}", _name, std::strerror(errno));
+            }
+        }
+        _ring[(_head + _size) % _ring.size()] = event;
+        ++_size;
+        ++_counters.queued;
+        _counters.highWater = std::max<std::uint64_t>(_counters.highWater, _size);
+        _queuedOne.notify_one();
+    }
+
+    mxlFabricsEvent EventDispatcher::take()
+    {
+        std::lock_guard lock{_mutex};
+        auto const event = _ring[_head];
+        _head = (_head + 1) % _ring.size();
+        --_size;
+        if (_size == 0)
+        {
+            // EAGAIN only if the application read the descriptor itself: cleared all the same.
+            std::uint64_t count = 0;
+            if (::read(_descriptor, &count, sizeof(count)) < 0 && errno != EAGAIN)
+            {
+                log::warn("{}: could not clear the event descriptor: {}", _name, std::strerror(errno));
+            }
+        }
+        _tookOne.notify_one();
+        return event;
+    }
+
+    std::size_t EventDispatcher::dispatch(std::chrono::milliseconds timeout)
+    {
+        std::size_t queuedAtStart = 0;
+        {
+            std::unique_lock lock{_mutex};
+            if (_dispatchingThread != std::thread::id{})
+            {
+                fail(MXL_ERR_INVALID_STATE, "{}: its events are being dispatched already ({})", _name,
+                     _dispatchingThread == std::this_thread::get_id() ? "DispatchEvents was called from an event handler"
+                                                                      : "by another thread");
+            }
+            _queuedOne.wait_for(lock, timeout, [&] { return _size > 0; });
+            queuedAtStart = _size;
+            if (queuedAtStart == 0)
+            {
+                return 0;
+            }
+            _dispatchingThread = std::this_thread::get_id();
+        }
+        // Events that arrive meanwhile wait for the next call, so that a busy target cannot keep one call running.
+        struct Ending
+        {
+            EventDispatcher& dispatcher;
+            ~Ending()
+            {
+                dispatcher.endDispatch();
+            }
+        } const ending{*this};
+        std::size_t dispatched = 0;
+        for (std::size_t i = 0; i < queuedAtStart; ++i)
+        {
+            deliver(take());
+            ++dispatched;
+            while (!_emittedByHandlers.empty())
+            {
+                auto const emitted = _emittedByHandlers.front();
+                _emittedByHandlers.pop_front();
+                deliver(emitted);
+                ++dispatched;
+            }
+        }
+        return dispatched;
+    }
+
+    void EventDispatcher::deliver(mxlFabricsEvent const& event)
+    {
+        auto const handler = _handlers.find(event.type);
+        if (handler.function != nullptr)
+        {
+            handler.function(_owner, &event, handler.userData);
+        }
+        std::lock_guard lock{_mutex};
+        ++_counters.dispatched;
+    }
+
+    void EventDispatcher::endDispatch() noexcept
+    {
+        std::lock_guard lock{_mutex};
+        _dispatchingThread = {};
+        _emittedByHandlers.clear();
+    }
+
+    bool EventDispatcher::dispatchingOnThisThread() const
+    {
+        std::lock_guard lock{_mutex};
+        return _dispatchingThread == std::this_thread::get_id();
+    }
+
+    mxlFabricsEventCounters EventDispatcher::counters() const
+    {
+        std::lock_guard lock{_mutex};
+        return _counters;
+    }
+}

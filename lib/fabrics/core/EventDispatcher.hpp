@@ -1,0 +1,75 @@
+// The queue between the producers of a target's events (its library thread, and emitters) and the application thread
+// that dispatches them, with an eventfd that is readable exactly while the queue holds events. Bounded without loss:
+// the library thread waits for room instead of dropping an arrival.
+#pragma once
+
+#include "fabrics/core/EventHandlers.hpp"
+
+#include <mxl/fabrics_events.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <mutex>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace mxl::fabrics
+{
+    class EventDispatcher
+    {
+    public:
+        // `owner` is handed to every handler; `name` ("fabrics target <id>") begins its log lines. A capacity of 0 takes
+        // the default.
+        EventDispatcher(mxlFabricsTarget owner, EventHandlers const& handlers, std::size_t capacity, std::string name);
+        ~EventDispatcher();
+
+        EventDispatcher(EventDispatcher const&) = delete;
+        EventDispatcher& operator=(EventDispatcher const&) = delete;
+
+        [[nodiscard]] int descriptor() const noexcept
+        {
+            return _descriptor;
+        }
+
+        // The library thread: queues `event`, waiting while the queue is full; false when `stop` came first.
+        bool post(mxlFabricsEvent const& event, std::stop_token const& stop);
+
+        // An application's event: from a handler on the dispatching thread it joins the running dispatch, otherwise it is
+        // queued; false when the queue is full.
+        bool emit(mxlFabricsEvent const& event);
+
+        // Runs the handlers of the events queued now, or of the first ones to come within `timeout`; how many ran.
+        std::size_t dispatch(std::chrono::milliseconds timeout);
+
+        [[nodiscard]] bool dispatchingOnThisThread() const;
+
+        [[nodiscard]] mxlFabricsEventCounters counters() const;
+
+    private:
+        mxlFabricsTarget _owner;
+        EventHandlers const& _handlers;
+        std::string _name;
+        int _descriptor;
+
+        mutable std::mutex _mutex;
+        std::condition_variable _queuedOne;
+        std::condition_variable_any _tookOne;
+        // A ring of _ring.size() events: [_head, _head + _size).
+        std::vector<mxlFabricsEvent> _ring;
+        std::size_t _head = 0;
+        std::size_t _size = 0;
+        std::thread::id _dispatchingThread;
+        // Emitted by handlers during the running dispatch; only the dispatching thread touches it.
+        std::deque<mxlFabricsEvent> _emittedByHandlers;
+        mxlFabricsEventCounters _counters{};
+
+        void enqueue(mxlFabricsEvent const& event);
+        [[nodiscard]] mxlFabricsEvent take();
+        void deliver(mxlFabricsEvent const& event);
+        void endDispatch() noexcept;
+    };
+}

@@ -1,0 +1,121 @@
+// The sending side: registers the reader's grains, keeps a link per target and fans every transfer out to all
+// connected targets. A failing target is reported (log line naming it, a status from the next MakeProgress, its
+// state) and reconnected with back-off; a lagging one is skipped until it catches up. Neither stops the transfers to
+// the others.
+#pragma once
+
+#include "common/PollPacer.hpp"
+#include "fabrics/core/ConnectionEvent.hpp"
+#include "fabrics/core/InitiatorTransport.hpp"
+#include "fabrics/core/TargetLink.hpp"
+#include "fabrics/core/TransportDomain.hpp"
+#include "fabrics/core/WriteCompletion.hpp"
+#include "fabrics/protocol/FlowEgress.hpp"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace mxl::fabrics
+{
+    class Initiator final
+    {
+    public:
+        // `transport` is opened over `opened`, whose domain the flow's registrations are made in; `provider` is the one
+        // of the initiator's config (tickets must name it or ANY).
+        Initiator(std::unique_ptr<TransportDomain> opened, std::unique_ptr<InitiatorTransport> transport, mxlFabricsProvider provider,
+                  FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps);
+        ~Initiator();
+        Initiator(Initiator const&) = delete;
+        Initiator& operator=(Initiator const&) = delete;
+
+        void addTarget(TargetInfo const& ticket);
+        void removeTarget(std::uint64_t targetId);
+        mxlStatus transferGrain(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end);
+        mxlStatus transferSamples(std::uint64_t headIndex, std::size_t count);
+        // Zero timeout: one non-blocking pass.
+        mxlStatus makeProgress(std::chrono::milliseconds timeout);
+
+        [[nodiscard]] TargetLink const& link(std::uint64_t targetId) const;
+
+    private:
+        // Who posted a write: the link's connection attempt (its token) and the transfer, 0 for a probe.
+        struct WriteOwner
+        {
+            std::uint64_t token = 0;
+            std::uint64_t transferId = 0;
+            bool commit = false;
+        };
+
+        // Torn down in reverse: connections (in the links) before their peers, peers before the transport's queues, the
+        // queues before the flow's registrations, those before the domain they were made in.
+        std::unique_ptr<TransportDomain> _opened;
+        mxlFabricsProvider _provider;
+        FlowEgress _egress;
+        std::unique_ptr<InitiatorTransport> _transport;
+        std::vector<std::unique_ptr<TargetLink>> _links;
+        // Writes to one target land in posting order, so payload writes need only complete when read (the commit after
+        // them is delivery-complete); otherwise they complete when delivered.
+        bool _orderedWrites;
+        std::uint64_t _lastToken = 0;
+        std::uint64_t _lastWrite = 0;
+        std::uint64_t _lastTransfer = 0;
+        // Every write in flight, by the context it was posted with.
+        std::unordered_map<std::uint64_t, WriteOwner> _writes;
+
+        // Starts a connection attempt on the link's current token.
+        void connect(TargetLink& link);
+        // Tears the link's connection down (orderly when it was established); the link is idle after it.
+        void disconnect(TargetLink& link) noexcept;
+        // Consumes connection events; connectionless, drops connected targets that have ended and posts the probe writes
+        // the provider refused so far.
+        void pollEvents();
+        // A connected target with writes waiting whose process has ended will never complete them (shm never reports a
+        // dead peer), and waiting the full completion patience for them would hold back the caller for the others.
+        void dropEndedPeers();
+        // Connectionless: posts the probe write of a connecting link; false while the provider answers EAGAIN.
+        bool postProbe(TargetLink& link);
+        // Sleeps until something may have happened, at most `timeout`: in the transport where the domain can wait,
+        // otherwise by pacing polls up to `deadline`.
+        void wait(std::chrono::milliseconds timeout, PollPacer& pacer, Clock::time_point deadline);
+
+        void pass();
+        // Targets whose writes stopped completing (a dead shm peer) are dropped and retried like lost connections.
+        void expireStalledLinks();
+        // Targets whose writes wait for completions longer than a live target should are skipped until they catch up.
+        void markLaggingLinks();
+        void retryDueLinks();
+        TargetLink* linkOf(std::uint64_t token) noexcept;
+        std::uint64_t nextToken() noexcept;
+        // The link's connection attempt succeeded: its connection takes writes from now on.
+        void connected(TargetLink& link);
+        // The connection failed or was lost: drop it, report once, retry after the link's back-off.
+        void disconnected(TargetLink& link, std::string reason, mxlStatus status);
+        // Decides what a connection event means for its target; events of a dropped attempt are ignored.
+        void onEvent(ConnectionEvent const& event);
+        void handle(WriteCompletion const& completion);
+        void completed(TargetLink& link, WriteOwner const& owner);
+        // Reads one completion if there is one, then posts the commits it made ready; false when there was none.
+        bool drive();
+        // Decides and posts the commit of every transfer whose payload writes all completed (read safety).
+        void postReadyCommits(TargetLink& link);
+        // Posts one write, draining completions while the transmit queue is full for up to `patience` (zero: one attempt,
+        // nothing drained); false when it stayed full. Throws on other errors, and INTERRUPTED when the link was lost
+        // meanwhile.
+        bool post(TargetLink& link, RemoteWrite const& write, WriteOwner const& owner, std::chrono::milliseconds patience);
+        // Waits (draining completions) until no transfer of other data is in flight to the unit of the target that a
+        // transfer of `source` fills; NOT_READY when that takes longer than the post patience (a target a ring behind).
+        void awaitUnit(TargetLink& link, SourceRange const& source);
+        void transferTo(TargetLink& link, TransferPlan plan);
+        // A transfer whose payload writes could not all be posted (`unposted` of them): with none posted it is dropped
+        // and may be sent again; otherwise the target holds part of it, and it can only be announced lost.
+        void abandon(TargetLink& link, std::uint64_t id, SourceRange const& source, std::size_t unposted, bool nothingPosted);
+        // Plans and posts one transfer of `source` to each connected target; a target that fails is reported, the others
+        // go on.
+        mxlStatus fanOut(std::string const& what, SourceRange const& source,
+                         std::function<std::optional<TransferPlan>(TargetLink&)> const& plan);
+        mxlStatus summary();
+    };
+}

@@ -1,0 +1,144 @@
+#include "fabrics/core/Target.hpp"
+
+#include "common/Random.hpp"
+#include "common/Status.hpp"
+#include "fabrics/core/Backend.hpp"
+#include "fabrics/core/InterfaceChecks.hpp"
+#include "fabrics/core/SetupOptions.hpp"
+
+#include <algorithm>
+
+namespace mxl::fabrics
+{
+    namespace
+    {
+        FlowMemory const& memoryOf(mxlFlowWriter writer)
+        {
+            if (writer == nullptr)
+            {
+                fail(MXL_ERR_INVALID_ARG, "the target config has no flow writer");
+            }
+            return writer->memory;
+        }
+    }
+
+    void Target::setup(mxlFabricsTargetConfig const& config, char const* options)
+    {
+        auto const parsed = SetupOptions::parse(options);
+        auto const& memory = memoryOf(config.writer);
+        auto const sampleFlow = carriesSamples(memory);
+        auto const geometry = sampleFlow ? std::nullopt : std::optional<GrainGeometry>{GrainGeometry::of(memory, "target")};
+        checkInterfaceConfig(config.interface);
+        auto opened = backend().openDomain(config.interface, Role::Target);
+
+        // Re-setup drops the previous endpoint first so that it can listen on the same address.
+        ingress.reset();
+        transport.reset();
+        domain.reset();
+        samples.reset();
+        if (sampleFlow)
+        {
+            samples.emplace(config.writer);
+        }
+        auto const regions = sampleFlow ? samples->bounceBuffer().spans() : grainSpans(memory, *geometry);
+        TargetInfo published;
+        published.id = randomId();
+        published.epoch = randomId();
+        domain = std::move(opened);
+        transport = backend().openTarget(*domain, regions, parsed.cqDepth.value_or(0), published.id);
+        published.fabricAddress = transport->address();
+        published.addressFormat = transport->addressFormat();
+        published.provider = config.interface.provider;
+        published.regions = transport->regions();
+        if (samples)
+        {
+            published.bounceBuffer = samples->bounceBuffer().info();
+        }
+        _ticket = std::move(published);
+        if (!sampleFlow)
+        {
+            ingress.emplace(config.writer, *geometry);
+        }
+    }
+
+    TargetTransport& Target::setUp()
+    {
+        if (!transport)
+        {
+            fail(MXL_ERR_INVALID_STATE, "the target is not set up");
+        }
+        return *transport;
+    }
+
+    TargetInfo const& Target::ticket() const noexcept
+    {
+        return _ticket;
+    }
+
+    std::optional<GrainArrival> Target::readGrain(std::chrono::milliseconds timeout)
+    {
+        setUp();
+        if (!ingress)
+        {
+            fail(MXL_ERR_INVALID_STATE, "this target's flow carries samples: read it with ReadSamples, not ReadGrain");
+        }
+        return nextWellFormed<GrainArrival>(timeout, [&](std::uint32_t immediate) { return ingress->arrive(immediate); });
+    }
+
+    std::optional<SampleArrival> Target::readSamples(std::chrono::milliseconds timeout)
+    {
+        setUp();
+        if (!samples)
+        {
+            fail(MXL_ERR_INVALID_STATE, "this target's flow carries grains: read it with ReadGrain, not ReadSamples");
+        }
+        return nextWellFormed<SampleArrival>(timeout, [&](std::uint32_t immediate) { return samples->arrive(immediate); });
+    }
+
+    template <typename Arrival>
+    std::optional<Arrival> Target::nextWellFormed(std::chrono::milliseconds timeout, std::function<Arrival(std::uint32_t)> const& arrive)
+    {
+        auto const deadline = std::chrono::steady_clock::now() + timeout;
+        for (;;)
+        {
+            auto const left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            auto const immediate = transport->nextArrival(std::max(left, std::chrono::milliseconds{0}));
+            if (!immediate)
+            {
+                return std::nullopt;
+            }
+            try
+            {
+                return arrive(*immediate);
+            }
+            catch (Error const& e)
+            {
+                // Only INVALID_ARG says the completion itself is malformed; TOO_LATE (a slot being rewritten) and the
+                // flow's own failures are the caller's to see.
+                if (e.status() != MXL_ERR_INVALID_ARG)
+                {
+                    throw;
+                }
+                skipMalformed(e);
+            }
+            if (std::chrono::steady_clock::now() >= deadline)
+            {
+                return std::nullopt;
+            }
+        }
+    }
+
+    void Target::skipMalformed(Error const& error)
+    {
+        ++_malformedArrivals;
+        // The kind is the message up to its first number: the same fault with other values is not logged again.
+        std::string message{error.what()};
+        auto const kind = message.substr(0, message.find_first_of("0123456789"));
+        if (_malformedKindsLogged.insert(kind).second)
+        {
+            log::warn("fabrics target {}: ignored a malformed completion from an initiator ({}); nothing outside this target's ring was "
+                      "touched; further completions of this kind are skipped without a log line ({} malformed so far)",
+                      _ticket.id, message, _malformedArrivals);
+        }
+    }
+}

@@ -1,0 +1,53 @@
+// A target: set up (or set up again) from a config, it publishes a ticket and then reads what initiators wrote, driven
+// by one thread.
+#pragma once
+
+#include <mxl/fabrics.h>
+
+#include "common/Status.hpp"
+#include "fabrics/core/TargetTransport.hpp"
+#include "fabrics/core/TransportDomain.hpp"
+#include "fabrics/protocol/GrainIngress.hpp"
+#include "fabrics/protocol/SampleIngress.hpp"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mxl::fabrics
+{
+    struct Target
+    {
+        // Sample flows; declared first so that its bounce buffer outlives the transport's registrations of it.
+        std::optional<SampleIngress> samples;
+        // The interface the transport was opened over: it outlives the transport.
+        std::unique_ptr<TransportDomain> domain;
+        std::unique_ptr<TargetTransport> transport;
+        std::optional<GrainIngress> ingress;
+
+        void setup(mxlFabricsTargetConfig const& config, char const* options);
+        // What the last setup published: a fresh id and epoch, the transport's address and regions, and bounceBufferInfo
+        // for a sample flow.
+        [[nodiscard]] TargetInfo const& ticket() const noexcept;
+        // The next grain that arrived (published to local readers), or nullopt after `timeout`.
+        std::optional<GrainArrival> readGrain(std::chrono::milliseconds timeout);
+        // The next sample batch that arrived (committed to the flow), or nullopt after `timeout`.
+        std::optional<SampleArrival> readSamples(std::chrono::milliseconds timeout);
+
+    private:
+        TargetInfo _ticket;
+        // Completions that named no slot or entry of this target, or an impossible range (a broken or hostile initiator):
+        // each kind is logged once, with how to tell it; all are counted and skipped.
+        std::uint64_t _malformedArrivals = 0;
+        std::set<std::string> _malformedKindsLogged;
+
+        TargetTransport& setUp();
+        // Runs `arrive` on the next arrival; a malformed one is skipped (and the next one tried, within `timeout`).
+        template <typename Arrival>
+        std::optional<Arrival> nextWellFormed(std::chrono::milliseconds timeout, std::function<Arrival(std::uint32_t)> const& arrive);
+        void skipMalformed(mxl::Error const& error);
+    };
+}

@@ -1,0 +1,133 @@
+#include "fabrics/core/TargetEvents.hpp"
+
+#include "common/Status.hpp"
+#include "fabrics/api/Instance.hpp"
+
+#include <cstring>
+
+namespace mxl::fabrics
+{
+    namespace
+    {
+        // The size of mxlFabricsEvent in the first version of the header; emitters built against it pass no less.
+        constexpr std::uint32_t firstEventSize = 144;
+        static_assert(sizeof(mxlFabricsEvent) == firstEventSize);
+
+        // The user's event as the library's struct: fields its emitter did not know are zero.
+        mxlFabricsEvent userEvent(mxlFabricsEvent const& emitted)
+        {
+            if (emitted.structSize < firstEventSize)
+            {
+                fail(MXL_ERR_INVALID_ARG, "the event's structSize is {}, expected at least {} (sizeof(mxlFabricsEvent))",
+                     emitted.structSize, firstEventSize);
+            }
+            if (!isUserEventType(emitted.type))
+            {
+                fail(MXL_ERR_INVALID_ARG, "event type {} is not a user type (>= MXL_FABRICS_EVENT_USER, {}); types below are the library's",
+                     emitted.type, static_cast<int>(MXL_FABRICS_EVENT_USER));
+            }
+            mxlFabricsEvent event{};
+            std::memcpy(&event, &emitted, sizeof(event));
+            event.structSize = sizeof(event);
+            return event;
+        }
+    }
+
+    TargetEvents::TargetEvents(mxlFabricsTarget owner) noexcept
+        : _owner{owner}
+    {
+    }
+
+    TargetEvents::~TargetEvents()
+    {
+        halt();
+    }
+
+    int TargetEvents::start(Target& target, std::size_t queueCapacity)
+    {
+        if (!target.transport)
+        {
+            fail(MXL_ERR_INVALID_STATE, "the target is not set up: set it up before starting its events");
+        }
+        std::lock_guard lock{_mutex};
+        if (_dispatcher)
+        {
+            fail(MXL_ERR_INVALID_STATE, "the target's events are started already (descriptor {})", _dispatcher->descriptor());
+        }
+        auto dispatcher =
+            std::make_shared<EventDispatcher>(_owner, _handlers, queueCapacity, fmt::format("fabrics target {}", target.ticket().id));
+        _pump = std::make_unique<TargetEventPump>(target, dispatcher);
+        _dispatcher = std::move(dispatcher);
+        return _dispatcher->descriptor();
+    }
+
+    void TargetEvents::stop()
+    {
+        refuseFromHandler();
+        halt();
+    }
+
+    void TargetEvents::halt() noexcept
+    {
+        std::unique_ptr<TargetEventPump> pump;
+        {
+            std::lock_guard lock{_mutex};
+            pump = std::move(_pump);
+            _dispatcher.reset();
+        }
+        // Joined outside the lock, so that emitters on other threads are not held for the up to 20 ms the thread takes to
+        // see the stop.
+        pump.reset();
+    }
+
+    std::shared_ptr<EventDispatcher> TargetEvents::started() const
+    {
+        std::lock_guard lock{_mutex};
+        if (!_dispatcher)
+        {
+            fail(MXL_ERR_INVALID_STATE, "the target's events are not started (mxlFabricsTargetStartEvents)");
+        }
+        return _dispatcher;
+    }
+
+    std::size_t TargetEvents::dispatch(std::chrono::milliseconds timeout)
+    {
+        return started()->dispatch(timeout);
+    }
+
+    bool TargetEvents::emit(mxlFabricsEvent const& event)
+    {
+        auto const checked = userEvent(event);
+        return started()->emit(checked);
+    }
+
+    mxlFabricsEventCounters TargetEvents::counters() const
+    {
+        return started()->counters();
+    }
+
+    void TargetEvents::refuseReadWhileStarted() const
+    {
+        std::lock_guard lock{_mutex};
+        if (_dispatcher)
+        {
+            fail(MXL_ERR_INVALID_STATE,
+                 "the target's events are started, so a library thread reads its arrivals: wait on the event descriptor and call "
+                 "mxlFabricsTargetDispatchEvents, or call mxlFabricsTargetStopEvents before reading");
+        }
+    }
+
+    void TargetEvents::refuseFromHandler() const
+    {
+        std::shared_ptr<EventDispatcher> dispatcher;
+        {
+            std::lock_guard lock{_mutex};
+            dispatcher = _dispatcher;
+        }
+        if (dispatcher && dispatcher->dispatchingOnThisThread())
+        {
+            fail(MXL_ERR_INVALID_STATE, "called from an event handler of this target: stopping its events, setting it up and destroying it "
+                                        "are refused there (they would end the dispatch that runs the handler)");
+        }
+    }
+}

@@ -1,0 +1,59 @@
+// The events of one target (include/mxl/fabrics_events.h): its handlers, which it keeps, and while events are started,
+// the queue and the library thread that fills it.
+#pragma once
+
+#include "fabrics/core/EventDispatcher.hpp"
+#include "fabrics/core/EventHandlers.hpp"
+#include "fabrics/core/TargetEventPump.hpp"
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+
+namespace mxl::fabrics
+{
+    struct Target;
+
+    class TargetEvents
+    {
+    public:
+        // `owner` is what handlers are given.
+        explicit TargetEvents(mxlFabricsTarget owner) noexcept;
+        ~TargetEvents();
+
+        TargetEvents(TargetEvents const&) = delete;
+        TargetEvents& operator=(TargetEvents const&) = delete;
+
+        [[nodiscard]] EventHandlers& handlers() noexcept
+        {
+            return _handlers;
+        }
+
+        // Starts the library thread on a set-up `target`; returns the queue's descriptor.
+        int start(Target& target, std::size_t queueCapacity);
+        // Nothing to do when not started; refused from a handler, which would be stopping the call it runs in.
+        void stop();
+        [[nodiscard]] std::size_t dispatch(std::chrono::milliseconds timeout);
+        // False when the queue is full.
+        [[nodiscard]] bool emit(mxlFabricsEvent const& event);
+        [[nodiscard]] mxlFabricsEventCounters counters() const;
+
+        // Fails while started: the library thread reads the arrivals then.
+        void refuseReadWhileStarted() const;
+        // Fails inside a handler, for the calls that would end the dispatch it runs in (setup, destroy).
+        void refuseFromHandler() const;
+
+    private:
+        mxlFabricsTarget _owner;
+        EventHandlers _handlers;
+        mutable std::mutex _mutex;
+        // Shared with emitters on other threads, so that a stop cannot free the queue under them.
+        std::shared_ptr<EventDispatcher> _dispatcher;
+        std::unique_ptr<TargetEventPump> _pump;
+
+        // Fails when not started.
+        [[nodiscard]] std::shared_ptr<EventDispatcher> started() const;
+        void halt() noexcept;
+    };
+}

@@ -1,0 +1,61 @@
+// How a target meets its initiators, whatever the transport: the address and regions its ticket publishes, and the
+// immediate data of each transfer that arrived. What the immediate data means (slots, entries, read safety) is the
+// caller's business.
+#pragma once
+
+#include "fabrics/ticket/TargetInfo.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mxl::fabrics
+{
+    // An initiator's connection came up or went away (connection-oriented transports only).
+    struct ConnectionChange
+    {
+        std::uint64_t connectionId = 0;
+        bool connected = false;
+        // Why it went away; empty when it came up.
+        std::string reason;
+    };
+
+    class TargetTransport
+    {
+    public:
+        using ConnectionObserver = std::function<void(ConnectionChange const&)>;
+
+        virtual ~TargetTransport() = default;
+
+        // Called from inside nextArrival, on its thread; an empty observer stops the reports.
+        void observeConnections(ConnectionObserver observer)
+        {
+            _connectionObserver = std::move(observer);
+        }
+
+        // Where initiators reach this target, and the ticket's number for the format of that address.
+        [[nodiscard]] virtual std::vector<std::uint8_t> address() const = 0;
+        [[nodiscard]] virtual std::uint32_t addressFormat() const noexcept = 0;
+        // The registered spans as a ticket publishes them, in the order they were given.
+        [[nodiscard]] virtual std::vector<RemoteRegion> regions() const = 0;
+
+        // Drives connections and returns the immediate data of the next arrived transfer, waiting up to `timeout`
+        // (zero: one non-blocking pass).
+        virtual std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout) = 0;
+
+    protected:
+        void reportConnection(ConnectionChange const& change) const
+        {
+            if (_connectionObserver)
+            {
+                _connectionObserver(change);
+            }
+        }
+
+    private:
+        ConnectionObserver _connectionObserver;
+    };
+}

@@ -1,0 +1,37 @@
+// One interface a transport opened for one role: the facts the protocol plans with, and where the memory its writes
+// read from is registered. It outlives every registration, queue and connection made over it.
+#pragma once
+
+#include "fabrics/core/DomainInfo.hpp"
+#include "fabrics/core/TransportMemory.hpp"
+
+#include <cstddef>
+#include <memory>
+
+namespace mxl::fabrics
+{
+    // What an interface is opened for: a target is written to, an initiator writes.
+    enum class Role
+    {
+        Target,
+        Initiator,
+    };
+
+    class TransportDomain
+    {
+    public:
+        explicit TransportDomain(DomainInfo info) noexcept
+            : reported{info}
+        {
+        }
+
+        TransportDomain(TransportDomain const&) = delete;
+        TransportDomain& operator=(TransportDomain const&) = delete;
+        virtual ~TransportDomain() = default;
+
+        [[nodiscard]] virtual std::unique_ptr<TransportMemory> registerMemory(void const* base, std::size_t length,
+                                                                              MemoryAccess access) const = 0;
+
+        DomainInfo const reported;
+    };
+}

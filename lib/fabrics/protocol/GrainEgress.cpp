@@ -1,0 +1,172 @@
+#include "fabrics/protocol/GrainEgress.hpp"
+
+#include "common/SharedAtomics.hpp"
+#include "common/Status.hpp"
+
+#include <atomic>
+#include <cstddef>
+#include <cstring>
+#include <utility>
+
+namespace mxl::fabrics
+{
+    static_assert(offsetof(mxlGrainInfo, reserved) <= GrainEgress::markBytes);
+
+    GrainEgress::StagedHeaders::StagedHeaders(TransportDomain const& domain, std::size_t slotCount)
+        : slots{slotCount}
+        , headers{std::make_unique<mxlGrainInfo[]>(2 * slotCount)}
+        , region{domain.registerMemory(headers.get(), 2 * slotCount * sizeof(mxlGrainInfo), MemoryAccess::LocalSource)}
+    {
+    }
+
+    GrainEgress::GrainEgress(TransportDomain const& domain, GrainGeometry const& geometry, GrainRegions const& local,
+                             std::size_t maxMessageBytes)
+        : _domain{domain}
+        , _geometry{geometry}
+        , _local{local}
+        , _maxMessageBytes{maxMessageBytes}
+    {
+    }
+
+    void GrainEgress::admit(TargetInfo const& ticket)
+    {
+        if (ticket.regions.empty())
+        {
+            fail(MXL_ERR_INVALID_ARG, "target {} has no grain regions (a sample-flow target, or an empty ticket?)", ticket.id);
+        }
+        if (ticket.regions.size() > 0x10000)
+        {
+            fail(MXL_ERR_INVALID_ARG, "target {} has {} grain regions; ring slots travel in 16 bits", ticket.id, ticket.regions.size());
+        }
+        for (std::size_t slot = 0; slot < ticket.regions.size(); ++slot)
+        {
+            if (ticket.regions[slot].len != _geometry.regionBytes())
+            {
+                fail(MXL_ERR_INVALID_ARG,
+                     "grain size mismatch: target {} region {} is {} bytes, local grains are {} (8192 + {} payload bytes)", ticket.id, slot,
+                     ticket.regions[slot].len, _geometry.regionBytes(), _geometry.payloadBytes());
+            }
+        }
+        _staged.erase(ticket.id);
+        _staged.emplace(std::piecewise_construct, std::forward_as_tuple(ticket.id), std::forward_as_tuple(_domain, ticket.regions.size()));
+    }
+
+    void GrainEgress::forget(std::uint64_t targetId) noexcept
+    {
+        _staged.erase(targetId);
+    }
+
+    void GrainEgress::checkRange(std::uint16_t start, std::uint16_t end) const
+    {
+        if (start > end || end > _geometry.totalSlices())
+        {
+            fail(MXL_ERR_INVALID_ARG, "slice range [{}, {}) is not within the grain's {} slices", start, end, _geometry.totalSlices());
+        }
+    }
+
+    RemoteWrite GrainEgress::probe() const
+    {
+        RemoteWrite write;
+        write.segments = {{_local.slot(0).base(), 1, &_local.slot(0)}};
+        return write;
+    }
+
+    mxlGrainInfo const& GrainEgress::sourceHeader(std::uint64_t grainIndex) const noexcept
+    {
+        return *reinterpret_cast<mxlGrainInfo const*>(_local.slot(grainIndex % _local.count()).base());
+    }
+
+    GrainEgress::StagedHeaders& GrainEgress::stagedFor(TargetInfo const& ticket)
+    {
+        auto const found = _staged.find(ticket.id);
+        if (found == _staged.end())
+        {
+            fail(MXL_ERR_NOT_FOUND, "target {} was not added to this grain initiator", ticket.id);
+        }
+        return found->second;
+    }
+
+    bool GrainEgress::stage(std::uint64_t grainIndex, mxlGrainInfo& copy) const noexcept
+    {
+        auto const& source = sourceHeader(grainIndex);
+        if (loadAcquire(source.index) != grainIndex)
+        {
+            return false;
+        }
+        std::memcpy(&copy, &source, sizeof copy);
+        std::atomic_thread_fence(std::memory_order_acquire);
+        return sourceHolds(grainIndex) && copy.index == grainIndex;
+    }
+
+    bool GrainEgress::sourceHolds(std::uint64_t grainIndex) const noexcept
+    {
+        std::atomic_thread_fence(std::memory_order_acquire);
+        return loadAcquire(sourceHeader(grainIndex).index) == grainIndex;
+    }
+
+    std::optional<TransferPlan> GrainEgress::plan(TargetInfo const& ticket, std::uint64_t grainIndex, std::uint16_t start,
+                                                  std::uint16_t end)
+    {
+        checkRange(start, end);
+        if (start == end && end != 0)
+        {
+            return std::nullopt;
+        }
+        auto& staged = stagedFor(ticket);
+        auto const remoteSlot = static_cast<std::uint32_t>(grainIndex % ticket.regions.size());
+
+        auto result = TransferPlan::committing(remoteSlot, SourceRange{grainIndex, 0, end}, &staged.headers[remoteSlot],
+                                               sizeof(mxlGrainInfo), *staged.region, remoteSlot, remoteSlot | (std::uint32_t{end} << 16));
+        if (!stage(grainIndex, staged.headers[remoteSlot]))
+        {
+            result.sourceGone = true;
+            return result;
+        }
+
+        if (start == 0)
+        {
+            // Lands before the payload (writes to one target are ordered): a target still reading an older completion for
+            // this slot sees a grain in flight, never the old header over new bytes. Later slice ranges of the grain leave
+            // the header alone, so that the slices already committed stay readable.
+            auto& mark = staged.headers[staged.slots + remoteSlot];
+            std::memcpy(&mark, &staged.headers[remoteSlot], markBytes);
+            mark.flags |= MXL_GRAIN_FLAG_INVALID;
+            mark.validSlices = 0;
+            RemoteWrite markWrite;
+            markWrite.segments = {{&mark, markBytes, staged.region.get()}};
+            markWrite.remoteRegion = remoteSlot;
+            result.payload.push_back(std::move(markWrite));
+        }
+
+        auto const& local = _local.slot(grainIndex % _local.count());
+        for (auto const& piece : splitRanges(_geometry.payloadRanges(start, end), _maxMessageBytes))
+        {
+            RemoteWrite write;
+            write.segments = {{local.base() + piece.offset, piece.length, &local}};
+            write.remoteRegion = remoteSlot;
+            write.remoteOffset = piece.offset;
+            result.payload.push_back(std::move(write));
+        }
+        return result;
+    }
+
+    RemoteWrite GrainEgress::lossCommit(TargetInfo const& ticket, TransferPlan const& plan)
+    {
+        auto& header = stagedFor(ticket).headers[plan.unit];
+        if (plan.sourceGone)
+        {
+            // Nothing of the source slot belongs to this grain any more: the header is made from the flow's geometry.
+            std::memset(&header, 0, sizeof header);
+            header.version = layout::grainInfoVersion;
+            header.size = sizeof header;
+            header.grainSize = static_cast<std::uint32_t>(_geometry.payloadBytes());
+            header.totalSlices = _geometry.totalSlices();
+        }
+        header.index = plan.source.index;
+        header.flags |= MXL_GRAIN_FLAG_INVALID;
+        header.validSlices = 0;
+        auto commit = plan.commit;
+        commit.immediate = plan.unit;
+        return commit;
+    }
+}

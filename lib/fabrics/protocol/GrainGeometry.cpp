@@ -1,0 +1,102 @@
+#include "fabrics/protocol/GrainGeometry.hpp"
+
+#include "common/Status.hpp"
+
+#include <mxl/dataformat.h>
+
+#include <algorithm>
+
+namespace mxl::fabrics
+{
+    GrainGeometry::GrainGeometry(std::array<std::uint32_t, MXL_MAX_PLANES_PER_GRAIN> const& sliceSizes, std::uint16_t totalSlices)
+        : _sliceSizes{sliceSizes}
+        , _totalSlices{totalSlices}
+    {
+    }
+
+    GrainGeometry GrainGeometry::of(FlowMemory const& memory, char const* role)
+    {
+        if (memory.data == nullptr)
+        {
+            fail(MXL_ERR_INVALID_ARG, "the {} has no mapped flow", role);
+        }
+        auto const& config = memory.data->info.config;
+        if (!mxlIsDiscreteDataFormat(static_cast<int>(config.common.format)))
+        {
+            fail(MXL_ERR_INVALID_ARG, "the {}'s flow carries samples (format {}), not grains", role, config.common.format);
+        }
+        if (config.common.payloadLocation != MXL_PAYLOAD_LOCATION_HOST_MEMORY)
+        {
+            fail(MXL_ERR_UNKNOWN, "the {}'s flow payload is in device memory, which fabrics does not register yet", role);
+        }
+        if (memory.grains == nullptr || memory.grainCount == 0)
+        {
+            fail(MXL_ERR_INVALID_ARG, "the {}'s flow has no grain mappings", role);
+        }
+        auto const* header = reinterpret_cast<mxlGrainInfo const*>(memory.grains[0]);
+        std::array<std::uint32_t, MXL_MAX_PLANES_PER_GRAIN> sliceSizes{};
+        std::copy(std::begin(config.discrete.sliceSizes), std::end(config.discrete.sliceSizes), sliceSizes.begin());
+        GrainGeometry geometry{sliceSizes, header->totalSlices};
+        if (geometry.payloadBytes() != header->grainSize || geometry.regionBytes() > memory.grainFileBytes)
+        {
+            fail(MXL_ERR_INVALID_ARG,
+                 "the {}'s grains are inconsistent: {} slices of {}/{}/{}/{} bytes make {} bytes, header says {}, file {}", role,
+                 geometry.totalSlices(), sliceSizes[0], sliceSizes[1], sliceSizes[2], sliceSizes[3], geometry.payloadBytes(),
+                 header->grainSize, memory.grainFileBytes);
+        }
+        return geometry;
+    }
+
+    std::size_t GrainGeometry::payloadBytes() const noexcept
+    {
+        std::size_t bytes = 0;
+        for (auto const sliceSize : _sliceSizes)
+        {
+            bytes += std::size_t{sliceSize} * _totalSlices;
+        }
+        return bytes;
+    }
+
+    std::size_t GrainGeometry::regionBytes() const noexcept
+    {
+        return layout::grainPayloadOffset + payloadBytes();
+    }
+
+    std::vector<GrainRange> GrainGeometry::payloadRanges(std::uint16_t start, std::uint16_t end) const
+    {
+        std::vector<GrainRange> result;
+        if (start == end)
+        {
+            return result;
+        }
+        if (start == 0 && end == _totalSlices)
+        {
+            result.push_back({layout::grainPayloadOffset, payloadBytes()});
+            return result;
+        }
+        auto planeBase = layout::grainPayloadOffset;
+        for (auto const sliceSize : _sliceSizes)
+        {
+            if (sliceSize == 0)
+            {
+                continue;
+            }
+            result.push_back({planeBase + std::size_t{start} * sliceSize, std::size_t{static_cast<std::size_t>(end - start)} * sliceSize});
+            planeBase += std::size_t{sliceSize} * _totalSlices;
+        }
+        return result;
+    }
+
+    std::vector<GrainRange> splitRanges(std::vector<GrainRange> const& ranges, std::size_t maxMessageBytes)
+    {
+        std::vector<GrainRange> pieces;
+        for (auto const& range : ranges)
+        {
+            for (std::size_t done = 0; done < range.length; done += maxMessageBytes)
+            {
+                pieces.push_back({range.offset + done, std::min(maxMessageBytes, range.length - done)});
+            }
+        }
+        return pieces;
+    }
+}

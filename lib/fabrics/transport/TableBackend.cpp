@@ -1,0 +1,422 @@
+// The core's objects over a backend's C table (fabrics_backend.h): each owns one handle and closes it once, turns a
+// failed status into the exception the core expects (Interrupted, without a text to log, for a signal) and converts
+// between the table's plain structs and the core's vocabulary.
+#include "common/Status.hpp"
+#include "fabrics/core/Backend.hpp"
+#include "fabrics/core/Interrupted.hpp"
+#include "fabrics/transport/fabrics_backend.h"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mxl::fabrics
+{
+    namespace
+    {
+        void checkStatus(mxlFabricsBackend const& table, mxlStatus status)
+        {
+            if (status == MXL_STATUS_OK)
+            {
+                return;
+            }
+            auto const* text = table.last_error();
+            if (text == nullptr)
+            {
+                throw Interrupted{"a signal ended the wait"};
+            }
+            throw Error{status, text};
+        }
+
+        std::uint64_t keyOf(mxlFabricsBackendBlob key) noexcept
+        {
+            std::uint64_t value = 0;
+            std::memcpy(&value, key.bytes, std::min(key.size, sizeof(value)));
+            return value;
+        }
+
+        RemoteRegion regionOf(mxlFabricsBackendRemoteRegion const& region) noexcept
+        {
+            return {region.address, region.length, keyOf(region.key)};
+        }
+
+        class BackendMemory final : public TransportMemory
+        {
+        public:
+            BackendMemory(mxlFabricsBackend const& table, mxlFabricsBackendMemory handle, void const* base, std::size_t length,
+                          RemoteRegion remote) noexcept
+                : TransportMemory{base, length}
+                , _table{table}
+                , _handle{handle}
+                , _remote{remote}
+            {
+            }
+
+            ~BackendMemory() override
+            {
+                _table.memory_deregister(_handle);
+            }
+
+            [[nodiscard]] RemoteRegion remote() const override
+            {
+                return _remote;
+            }
+
+            [[nodiscard]] mxlFabricsBackendMemory handle() const noexcept
+            {
+                return _handle;
+            }
+
+        private:
+            mxlFabricsBackend const& _table;
+            mxlFabricsBackendMemory _handle;
+            RemoteRegion _remote;
+        };
+
+        DomainInfo domainInfoOf(mxlFabricsBackendDomainInfo const& info) noexcept
+        {
+            DomainInfo result;
+            result.connectionless = (info.flags & MXL_FABRICS_BACKEND_CONNECTIONLESS) != 0;
+            result.orderedWrites = (info.flags & MXL_FABRICS_BACKEND_ORDERED_WRITES) != 0;
+            result.canWait = (info.flags & MXL_FABRICS_BACKEND_CAN_WAIT) != 0;
+            result.maxMessageBytes = info.maxMessageBytes;
+            result.maxGatherSegments = info.maxGatherSegments;
+            return result;
+        }
+
+        class BackendDomain final : public TransportDomain
+        {
+        public:
+            BackendDomain(mxlFabricsBackend const& table, mxlFabricsBackendDomain handle, mxlFabricsBackendDomainInfo const& info) noexcept
+                : TransportDomain{domainInfoOf(info)}
+                , _table{table}
+                , _handle{handle}
+            {
+            }
+
+            ~BackendDomain() override
+            {
+                _table.domain_close(_handle);
+            }
+
+            [[nodiscard]] std::unique_ptr<TransportMemory> registerMemory(void const* base, std::size_t length,
+                                                                          MemoryAccess access) const override
+            {
+                auto const flags =
+                    access == MemoryAccess::RemoteWrite ? MXL_FABRICS_BACKEND_REMOTE_WRITE : MXL_FABRICS_BACKEND_LOCAL_SOURCE;
+                mxlFabricsBackendMemory memory = nullptr;
+                mxlFabricsBackendRemoteRegion remote{};
+                checkStatus(_table, _table.memory_register(_handle, base, length, flags, &memory, &remote));
+                return std::make_unique<BackendMemory>(_table, memory, base, length, regionOf(remote));
+            }
+
+            [[nodiscard]] mxlFabricsBackendDomain handle() const noexcept
+            {
+                return _handle;
+            }
+
+        private:
+            mxlFabricsBackend const& _table;
+            mxlFabricsBackendDomain _handle;
+        };
+
+        class BackendTarget final : public TargetTransport
+        {
+        public:
+            BackendTarget(mxlFabricsBackend const& table, mxlFabricsBackendTarget handle) noexcept
+                : _table{table}
+                , _handle{handle}
+            {
+            }
+
+            ~BackendTarget() override
+            {
+                _table.target_close(_handle);
+            }
+
+            [[nodiscard]] std::vector<std::uint8_t> address() const override
+            {
+                mxlFabricsBackendBlob address{};
+                std::uint32_t format = 0;
+                checkStatus(_table, _table.target_address(_handle, &address, &format));
+                return {address.bytes, address.bytes + address.size};
+            }
+
+            [[nodiscard]] std::uint32_t addressFormat() const noexcept override
+            {
+                mxlFabricsBackendBlob address{};
+                std::uint32_t format = 0;
+                static_cast<void>(_table.target_address(_handle, &address, &format));
+                return format;
+            }
+
+            [[nodiscard]] std::vector<RemoteRegion> regions() const override
+            {
+                mxlFabricsBackendRemoteRegion const* regions = nullptr;
+                std::uint32_t count = 0;
+                checkStatus(_table, _table.target_regions(_handle, &regions, &count));
+                std::vector<RemoteRegion> result;
+                result.reserve(count);
+                for (std::uint32_t index = 0; index < count; ++index)
+                {
+                    result.push_back(regionOf(regions[index]));
+                }
+                return result;
+            }
+
+            std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout) override
+            {
+                int arrived = 0;
+                std::uint32_t immediate = 0;
+                checkStatus(_table, _table.target_next_arrival(_handle, static_cast<std::uint32_t>(timeout.count()),
+                                                               &BackendTarget::observe, this, &arrived, &immediate));
+                return arrived != 0 ? std::optional{immediate} : std::nullopt;
+            }
+
+        private:
+            mxlFabricsBackend const& _table;
+            mxlFabricsBackendTarget _handle;
+
+            static void observe(void* user, std::uint64_t connectionId, int connected, char const* reason)
+            {
+                static_cast<BackendTarget*>(user)->reportConnection({connectionId, connected != 0, reason != nullptr ? reason : ""});
+            }
+        };
+
+        class BackendConnection final : public TransportConnection
+        {
+        public:
+            BackendConnection(mxlFabricsBackend const& table, mxlFabricsBackendConnection handle) noexcept
+                : _table{table}
+                , _handle{handle}
+            {
+            }
+
+            ~BackendConnection() override
+            {
+                _table.connection_close(_handle);
+            }
+
+            bool write(RemoteWrite const& write, std::uint64_t context) override
+            {
+                std::vector<mxlFabricsBackendSegment> segments;
+                segments.reserve(write.segments.size());
+                for (auto const& segment : write.segments)
+                {
+                    segments.push_back({segment.base, segment.length, static_cast<BackendMemory const*>(segment.memory)->handle()});
+                }
+                mxlFabricsBackendWrite converted{};
+                converted.segments = segments.data();
+                converted.segmentCount = static_cast<std::uint32_t>(segments.size());
+                converted.flags = (write.immediate ? MXL_FABRICS_BACKEND_WRITE_IMMEDIATE : 0u) |
+                                  (write.completesWhenRead ? MXL_FABRICS_BACKEND_WRITE_COMPLETE_WHEN_READ : 0u);
+                converted.remoteRegion = write.remoteRegion;
+                converted.immediate = write.immediate.value_or(0);
+                converted.remoteOffset = write.remoteOffset;
+                int posted = 0;
+                checkStatus(_table, _table.connection_write(_handle, &converted, context, &posted));
+                return posted != 0;
+            }
+
+            [[nodiscard]] std::optional<std::string> check() override
+            {
+                char const* ended = nullptr;
+                checkStatus(_table, _table.connection_check(_handle, &ended));
+                return ended != nullptr ? std::optional<std::string>{ended} : std::nullopt;
+            }
+
+            void disconnect() noexcept override
+            {
+                _table.connection_shutdown(_handle);
+            }
+
+        private:
+            mxlFabricsBackend const& _table;
+            mxlFabricsBackendConnection _handle;
+        };
+
+        class BackendPeer final : public TransportPeer
+        {
+        public:
+            BackendPeer(mxlFabricsBackend const& table, mxlFabricsBackendPeer handle) noexcept
+                : _table{table}
+                , _handle{handle}
+            {
+            }
+
+            ~BackendPeer() override
+            {
+                _table.peer_close(_handle);
+            }
+
+            [[nodiscard]] std::unique_ptr<TransportConnection> connect(std::uint64_t token) override
+            {
+                mxlFabricsBackendConnection connection = nullptr;
+                checkStatus(_table, _table.connection_open(_handle, token, &connection));
+                return std::make_unique<BackendConnection>(_table, connection);
+            }
+
+        private:
+            mxlFabricsBackend const& _table;
+            mxlFabricsBackendPeer _handle;
+        };
+
+        ConnectionEvent::Type eventTypeOf(std::uint32_t type) noexcept
+        {
+            switch (type)
+            {
+            case MXL_FABRICS_BACKEND_ESTABLISHED:
+                return ConnectionEvent::Type::Established;
+            case MXL_FABRICS_BACKEND_CLOSED_BY_PEER:
+                return ConnectionEvent::Type::ClosedByPeer;
+            default:
+                return ConnectionEvent::Type::Failed;
+            }
+        }
+
+        class BackendInitiator final : public InitiatorTransport
+        {
+        public:
+            BackendInitiator(mxlFabricsBackend const& table, mxlFabricsBackendInitiator handle) noexcept
+                : _table{table}
+                , _handle{handle}
+            {
+            }
+
+            ~BackendInitiator() override
+            {
+                _table.initiator_close(_handle);
+            }
+
+            [[nodiscard]] std::unique_ptr<TransportPeer> peer(TargetInfo const& ticket) override
+            {
+                // The keys' bytes only need to live during peer_open: the backend copies the regions.
+                std::vector<mxlFabricsBackendRemoteRegion> regions;
+                regions.reserve(ticket.regions.size());
+                for (auto const& region : ticket.regions)
+                {
+                    regions.push_back(
+                        {region.addr, region.len, {reinterpret_cast<std::uint8_t const*>(&region.rkey), sizeof(region.rkey)}});
+                }
+                mxlFabricsBackendPeer peer = nullptr;
+                checkStatus(_table,
+                            _table.peer_open(_handle, ticket.id, {ticket.fabricAddress.data(), ticket.fabricAddress.size()},
+                                             ticket.addressFormat, regions.data(), static_cast<std::uint32_t>(regions.size()), &peer));
+                return std::make_unique<BackendPeer>(_table, peer);
+            }
+
+            std::optional<WriteCompletion> pollCompletion() override
+            {
+                mxlFabricsBackendCompletion completion{};
+                std::uint32_t count = 0;
+                checkStatus(_table, _table.initiator_poll_completion(_handle, &completion, &count));
+                if (count == 0)
+                {
+                    return std::nullopt;
+                }
+                return WriteCompletion{completion.context, completion.status, completion.reason != nullptr ? completion.reason : ""};
+            }
+
+            std::optional<ConnectionEvent> pollEvent() override
+            {
+                mxlFabricsBackendEvent event{};
+                std::uint32_t count = 0;
+                checkStatus(_table, _table.initiator_poll_event(_handle, &event, &count));
+                if (count == 0)
+                {
+                    return std::nullopt;
+                }
+                return ConnectionEvent{event.context, eventTypeOf(event.type), event.reason != nullptr ? event.reason : ""};
+            }
+
+            bool wait(std::chrono::milliseconds timeout, bool connecting) override
+            {
+                int completion = 0;
+                checkStatus(_table, _table.initiator_wait(_handle, static_cast<std::uint32_t>(timeout.count()),
+                                                          connecting ? MXL_FABRICS_BACKEND_WAIT_CONNECTING : 0u, &completion));
+                return completion != 0;
+            }
+
+        private:
+            mxlFabricsBackend const& _table;
+            mxlFabricsBackendInitiator _handle;
+        };
+
+        mxlFabricsBackend const& enter()
+        {
+            mxlFabricsBackendHost const host{sizeof(mxlFabricsBackendHost)};
+            mxlFabricsBackend const* table = nullptr;
+            auto const status = mxlFabricsBackendEntry(MXL_FABRICS_BACKEND_ABI_VERSION, &host, &table);
+            if (status != MXL_STATUS_OK)
+            {
+                fail(status, "the fabrics backend failed to initialise");
+            }
+            return *table;
+        }
+
+        class TableBackend final : public Backend
+        {
+        public:
+            TableBackend()
+                : _table{enter()}
+            {
+            }
+
+            void forEachInterface(mxlFabricsInterfaceConfig const* query,
+                                  std::function<void(mxlFabricsInterfaceConfig const&)> const& emit) override
+            {
+                checkStatus(_table,
+                            _table.list_interfaces(query, &TableBackend::emitOne, const_cast<void*>(static_cast<void const*>(&emit))));
+            }
+
+            [[nodiscard]] std::unique_ptr<TransportDomain> openDomain(mxlFabricsInterfaceConfig const& config, Role role) override
+            {
+                mxlFabricsBackendDomain domain = nullptr;
+                mxlFabricsBackendDomainInfo info{};
+                info.structSize = sizeof(info);
+                checkStatus(_table,
+                            _table.domain_open(&config, role == Role::Target ? MXL_FABRICS_BACKEND_TARGET : MXL_FABRICS_BACKEND_INITIATOR,
+                                               &domain, &info));
+                return std::make_unique<BackendDomain>(_table, domain, info);
+            }
+
+            [[nodiscard]] std::unique_ptr<TargetTransport> openTarget(TransportDomain const& domain, RegionSpans const& regions,
+                                                                      std::size_t cqDepth, std::uint64_t targetId) override
+            {
+                std::vector<mxlFabricsBackendSegment> segments;
+                segments.reserve(regions.size());
+                for (auto const& region : regions)
+                {
+                    segments.push_back({region.data(), region.size(), nullptr});
+                }
+                mxlFabricsBackendTarget target = nullptr;
+                checkStatus(_table, _table.target_open(static_cast<BackendDomain const&>(domain).handle(), segments.data(),
+                                                       static_cast<std::uint32_t>(segments.size()), cqDepth, targetId, &target));
+                return std::make_unique<BackendTarget>(_table, target);
+            }
+
+            [[nodiscard]] std::unique_ptr<InitiatorTransport> openInitiator(TransportDomain const& domain, std::size_t cqDepth) override
+            {
+                mxlFabricsBackendInitiator initiator = nullptr;
+                checkStatus(_table, _table.initiator_open(static_cast<BackendDomain const&>(domain).handle(), cqDepth, &initiator));
+                return std::make_unique<BackendInitiator>(_table, initiator);
+            }
+
+        private:
+            mxlFabricsBackend const& _table;
+
+            static void emitOne(void* user, mxlFabricsInterfaceConfig const* entry)
+            {
+                (*static_cast<std::function<void(mxlFabricsInterfaceConfig const&)> const*>(user))(*entry);
+            }
+        };
+    }
+
+    Backend& backend()
+    {
+        static TableBackend linked;
+        return linked;
+    }
+}

@@ -1,0 +1,216 @@
+/*
+ * What libmxl-fabrics needs from a transport, and nothing more. libmxl-fabrics holds the protocol (which bytes go where,
+ * in which order, when a transfer may be committed), read safety, lagging and reconnection; a backend moves bytes.
+ * The table is versioned: fields are only ever appended, so a host checks the major version and the table's size.
+ */
+#pragma once
+
+#include <mxl/fabrics.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C"
+{
+#endif
+
+#define MXL_FABRICS_BACKEND_ABI_MAJOR 1u
+#define MXL_FABRICS_BACKEND_ABI_MINOR 0u
+#define MXL_FABRICS_BACKEND_ABI_VERSION ((MXL_FABRICS_BACKEND_ABI_MAJOR << 16) | MXL_FABRICS_BACKEND_ABI_MINOR)
+/* The only symbol a backend exports. */
+#define MXL_FABRICS_BACKEND_ENTRY_SYMBOL "mxlFabricsBackendEntry"
+
+    typedef struct mxlFabricsBackendDomain_t* mxlFabricsBackendDomain;         /* one interface opened for one role */
+    typedef struct mxlFabricsBackendMemory_t* mxlFabricsBackendMemory;         /* one registered range */
+    typedef struct mxlFabricsBackendTarget_t* mxlFabricsBackendTarget;         /* where initiators write to */
+    typedef struct mxlFabricsBackendInitiator_t* mxlFabricsBackendInitiator;   /* completion and event queues */
+    typedef struct mxlFabricsBackendPeer_t* mxlFabricsBackendPeer;             /* a ticket as the transport knows it */
+    typedef struct mxlFabricsBackendConnection_t* mxlFabricsBackendConnection; /* a live path to a peer */
+
+    /* Bytes owned by whoever produced them; valid for as long as the object that produced them. */
+    typedef struct mxlFabricsBackendBlob_t
+    {
+        uint8_t const* bytes;
+        size_t size;
+    } mxlFabricsBackendBlob;
+
+    typedef enum mxlFabricsBackendRole_t
+    {
+        MXL_FABRICS_BACKEND_TARGET = 0,
+        MXL_FABRICS_BACKEND_INITIATOR = 1,
+    } mxlFabricsBackendRole;
+
+/* Domain flags: facts the protocol plans with. */
+/* No handshake: the core confirms a path by a one-byte write (the probe) and reports OK when an initiator has no
+ * targets. Without it the backend reports ESTABLISHED/FAILED/CLOSED_BY_PEER events. */
+#define MXL_FABRICS_BACKEND_CONNECTIONLESS (1u << 0)
+/* Writes on one connection are placed at the target in posting order: payload writes may complete when read. */
+#define MXL_FABRICS_BACKEND_ORDERED_WRITES (1u << 1)
+/* initiator_wait sleeps in the kernel. Without it the core polls and pauses itself. */
+#define MXL_FABRICS_BACKEND_CAN_WAIT (1u << 2)
+
+    typedef struct mxlFabricsBackendDomainInfo_t
+    {
+        uint32_t structSize;
+        uint32_t flags;
+        /* Longest single write; the core splits grain payloads (and clamps further by caps.maxMessageSize). */
+        uint64_t maxMessageBytes;
+        /* Most local segments in one write. */
+        uint32_t maxGatherSegments;
+    } mxlFabricsBackendDomainInfo;
+
+/* Memory access. */
+#define MXL_FABRICS_BACKEND_LOCAL_SOURCE (1u << 0) /* read by this side's writes (initiator) */
+#define MXL_FABRICS_BACKEND_REMOTE_WRITE (1u << 1) /* written by peers (target); published in the ticket */
+
+    /* One region of a ticket: writes add their offset to `address` (a virtual address, or 0 for offset addressing). */
+    typedef struct mxlFabricsBackendRemoteRegion_t
+    {
+        uint64_t address;
+        uint64_t length;
+        mxlFabricsBackendBlob key; /* 8 bytes: the ticket's rkey as a little-endian u64 */
+    } mxlFabricsBackendRemoteRegion;
+
+    /* A local range; `memory` is the registration it lies in (NULL for the ranges a target is opened over). */
+    typedef struct mxlFabricsBackendSegment_t
+    {
+        void const* base;
+        size_t length;
+        mxlFabricsBackendMemory memory;
+    } mxlFabricsBackendSegment;
+
+/* Write flags. */
+/* The target reports `immediate` once this write's bytes are visible there. */
+#define MXL_FABRICS_BACKEND_WRITE_IMMEDIATE (1u << 0)
+/* Complete when the local bytes were read, not when delivered: only with ORDERED_WRITES, for payload writes. */
+#define MXL_FABRICS_BACKEND_WRITE_COMPLETE_WHEN_READ (1u << 1)
+
+    typedef struct mxlFabricsBackendWrite_t
+    {
+        mxlFabricsBackendSegment const* segments; /* landing back to back from remoteOffset */
+        uint32_t segmentCount;                    /* 1..maxGatherSegments */
+        uint32_t flags;
+        uint32_t remoteRegion; /* index into the peer's regions: keys stay inside the backend */
+        uint32_t immediate;
+        uint64_t remoteOffset;
+    } mxlFabricsBackendWrite;
+
+    /* Exactly one per accepted write, unless its connection is closed first: lagging and stall detection count on it. */
+    typedef struct mxlFabricsBackendCompletion_t
+    {
+        uint64_t context;
+        mxlStatus status;   /* OK; INTERRUPTED when the peer is gone; else as spec §1.5 */
+        char const* reason; /* failed only: the transport's words, valid until the next poll on this initiator */
+    } mxlFabricsBackendCompletion;
+
+    typedef enum mxlFabricsBackendEventType_t
+    {
+        MXL_FABRICS_BACKEND_ESTABLISHED = 1,
+        MXL_FABRICS_BACKEND_FAILED = 2,         /* could not connect, or the connection broke: `reason` says why */
+        MXL_FABRICS_BACKEND_CLOSED_BY_PEER = 3, /* the target shut the connection down in order */
+    } mxlFabricsBackendEventType;
+
+    typedef struct mxlFabricsBackendEvent_t
+    {
+        uint64_t context; /* the context given to connection_open */
+        uint32_t type;
+        char const* reason; /* valid until the next poll on this initiator */
+    } mxlFabricsBackendEvent;
+
+/* initiator_wait flags: some target is not connected yet, so wake for connection progress too. */
+#define MXL_FABRICS_BACKEND_WAIT_CONNECTING (1u << 0)
+
+    /* A target's report of an initiator's connection (connection-oriented backends only), from inside
+     * target_next_arrival; `reason` (why it went away, NULL when it came up) lives during the call. */
+    typedef void (*mxlFabricsBackendConnectionObserver)(void* user, uint64_t connectionId, int connected, char const* reason);
+
+    /*
+     * Every function returns an mxlStatus. On failure last_error() gives the text (the host logs it once, with context).
+     * INTERRUPTED with last_error() NULL: a signal ended a wait; not a failure, nothing to log. No C++ exception crosses.
+     * One object is driven by one thread at a time, as the public API says.
+     */
+    typedef struct mxlFabricsBackend_t
+    {
+        uint32_t abiVersion; /* MXL_FABRICS_BACKEND_ABI_VERSION the backend was built with */
+        uint32_t structSize; /* sizeof(mxlFabricsBackend) as the backend knows it; the host reads no field beyond it */
+        char const* name;    /* names the file, libmxl-fabrics-<name>.so, and log lines */
+
+        /* Text of the last failure on this thread; valid until the next call on this thread. */
+        char const* (*last_error)(void);
+
+        /* Emits one entry per usable interface that `query` (may be NULL) lets through; its strings live during the emit. */
+        mxlStatus (*list_interfaces)(mxlFabricsInterfaceConfig const* query,
+                                     void (*emit)(void* user, mxlFabricsInterfaceConfig const* entry), void* user);
+
+        /* The host has checked provider, caps and node/service presence already (spec §3.1 steps 1-2). */
+        mxlStatus (*domain_open)(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, mxlFabricsBackendDomain* out_domain,
+                                 mxlFabricsBackendDomainInfo* out_info);
+        void (*domain_close)(mxlFabricsBackendDomain domain); /* after everything opened over it */
+
+        /* `out_remote` (REMOTE_WRITE only, may be NULL) is what a ticket publishes; its key lives as long as the memory. */
+        mxlStatus (*memory_register)(mxlFabricsBackendDomain domain, void const* base, size_t length, uint32_t access,
+                                     mxlFabricsBackendMemory* out_memory, mxlFabricsBackendRemoteRegion* out_remote);
+        void (*memory_deregister)(mxlFabricsBackendMemory memory);
+
+        /* Registers `regions` for remote writes and accepts initiators for as long as the target lives. completionDepth 0:
+         * the backend's default. targetId names the target in log lines. */
+        mxlStatus (*target_open)(mxlFabricsBackendDomain domain, mxlFabricsBackendSegment const* regions, uint32_t regionCount,
+                                 size_t completionDepth, uint64_t targetId, mxlFabricsBackendTarget* out_target);
+        void (*target_close)(mxlFabricsBackendTarget target);
+        /* Where initiators reach the target and the ticket's number for its format; valid as long as the target. */
+        mxlStatus (*target_address)(mxlFabricsBackendTarget target, mxlFabricsBackendBlob* out_address, uint32_t* out_addressFormat);
+        /* The registered regions as a ticket publishes them, in the order given; valid as long as the target. */
+        mxlStatus (*target_regions)(mxlFabricsBackendTarget target, mxlFabricsBackendRemoteRegion const** out_regions, uint32_t* out_count);
+        /* The immediate of the next completed transfer (*out_arrived 1), waiting up to timeoutMs (0: one pass). Every
+         * completion one progress step produced is handed out before the transport is progressed again (read safety).
+         * `observer` (may be NULL) hears of connections while it runs. */
+        mxlStatus (*target_next_arrival)(mxlFabricsBackendTarget target, uint32_t timeoutMs, mxlFabricsBackendConnectionObserver observer,
+                                         void* user, int* out_arrived, uint32_t* out_immediate);
+
+        mxlStatus (*initiator_open)(mxlFabricsBackendDomain domain, size_t completionDepth, mxlFabricsBackendInitiator* out_initiator);
+        void (*initiator_close)(mxlFabricsBackendInitiator initiator); /* after every connection and peer of it */
+        /* Non-blocking; *out_count 0 or 1. Same batching rule as target_next_arrival. */
+        mxlStatus (*initiator_poll_completion)(mxlFabricsBackendInitiator initiator, mxlFabricsBackendCompletion* out, uint32_t* out_count);
+        /* Non-blocking; *out_count 0 or 1. CONNECTIONLESS backends report none. */
+        mxlStatus (*initiator_poll_event)(mxlFabricsBackendInitiator initiator, mxlFabricsBackendEvent* out, uint32_t* out_count);
+        /* CAN_WAIT only: sleeps until a completion or event may be ready, at most timeoutMs. What it took is returned by
+         * the next polls, in order; *out_completion is 1 when that is a completion. INTERRUPTED on a signal. */
+        mxlStatus (*initiator_wait)(mxlFabricsBackendInitiator initiator, uint32_t timeoutMs, uint32_t flags, int* out_completion);
+
+        /* INVALID_ARG when this initiator cannot reach the address format. targetId names the target in texts. The
+         * regions are copied. A peer outlives its connections: what the backend learns about it stays. */
+        mxlStatus (*peer_open)(mxlFabricsBackendInitiator initiator, uint64_t targetId, mxlFabricsBackendBlob address,
+                               uint32_t addressFormat, mxlFabricsBackendRemoteRegion const* regions, uint32_t regionCount,
+                               mxlFabricsBackendPeer* out_peer);
+        void (*peer_close)(mxlFabricsBackendPeer peer);
+
+        /* Starts connecting (never blocks on the peer). NOT_READY with a reason when the backend knows the peer ended. */
+        mxlStatus (*connection_open)(mxlFabricsBackendPeer peer, uint64_t context, mxlFabricsBackendConnection* out_connection);
+        /* Tells the target an established connection is being closed. */
+        void (*connection_shutdown)(mxlFabricsBackendConnection connection);
+        /* Releases the path; completions of its writes may still come and carry their contexts. */
+        void (*connection_close)(mxlFabricsBackendConnection connection);
+        /* *out_ended: NULL while the peer may live, else why it has ended (valid until the next call on this thread). */
+        mxlStatus (*connection_check)(mxlFabricsBackendConnection connection, char const** out_ended);
+        /* *out_posted 0: the transmit queue is full (poll completions, try again). A failure: this connection takes no
+         * more writes. */
+        mxlStatus (*connection_write)(mxlFabricsBackendConnection connection, mxlFabricsBackendWrite const* write, uint64_t context,
+                                      int* out_posted);
+    } mxlFabricsBackend;
+
+    /* What the host gives a backend; fields are only ever appended. */
+    typedef struct mxlFabricsBackendHost_t
+    {
+        uint32_t structSize;
+    } mxlFabricsBackendHost;
+
+    /* Checks hostAbiVersion (same major) and initialises the transport once per process. Never unloaded. */
+    typedef mxlStatus (*mxlFabricsBackendEntryFunction)(uint32_t hostAbiVersion, mxlFabricsBackendHost const* host,
+                                                        mxlFabricsBackend const** out_backend);
+
+    mxlStatus mxlFabricsBackendEntry(uint32_t hostAbiVersion, mxlFabricsBackendHost const* host, mxlFabricsBackend const** out_backend);
+
+#ifdef __cplusplus
+}
+#endif
