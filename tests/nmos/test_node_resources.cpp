@@ -71,7 +71,10 @@ TEST_CASE("every Node API document of receivers and senders of video, audio and 
     {
         for (auto const* flow : {"flows/v210_1080p25.json", "flows/audio_48k_16ch.json", "flows/smpte291_59.94.json"})
         {
-            NodeResources const resources{describe(role, flow)};
+            auto description = describe(role, flow);
+            // MXL definitions may leave out what IS-04 requires (colorspace); the documents must still be valid.
+            description.flowDefinition.erase("colorspace");
+            NodeResources const resources{description};
             for (auto const& [path, document] : resources.paths())
             {
                 if (!path.starts_with("/x-nmos/node/v1.3/"))
@@ -124,15 +127,11 @@ TEST_CASE("the schema check rejects invalid documents, naming where")
     CHECK(schemaErrors("is-04-v1.3/sender.json", sender).find("at 'subscription': 'active' is a required property") != std::string::npos);
 }
 
-TEST_CASE("a video flow definition without colorspace is described as BT709, which IS-04 requires")
+TEST_CASE("a video flow definition without colorspace is described as BT709, which IS-04 requires, the rest kept")
 {
     auto description = describe(Role::Receiver, "flows/v210_1080p25.json");
     description.flowDefinition.erase("colorspace");
     NodeResources const resources{description};
     CHECK(resources.flow()["colorspace"] == "BT709");
-    if (auto const why = schemaCheckUnavailable())
-    {
-        MXL_SKIP(why->c_str());
-    }
-    CHECK(schemaErrors("is-04-v1.3/flow.json", resources.flow()) == "");
+    CHECK(resources.flow()["frame_width"] == 1920);
 }
