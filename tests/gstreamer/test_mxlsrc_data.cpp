@@ -2,14 +2,13 @@
 // generators); each buffer is one grain's RFC 8331 payload, byte for byte and no longer, with meta/x-mxl-rfc8331 caps
 // at the grain rate, consecutive indices and the grains' times. A grain flagged invalid becomes a gap event.
 #include "GstHarness.hpp"
+#include "InvalidGrainGaps.hpp"
 #include "TestFlows.hpp"
 
 #include <mxl/time.h>
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
-
-#include <algorithm>
 
 using namespace mxl::test;
 using namespace mxl::test::gst;
@@ -69,22 +68,8 @@ TEST_CASE("mxlsrc: a data grain flagged invalid becomes a gap event at its time,
     auto const received = out.received();
     REQUIRE(received.size() == buffers);
     auto const gaps = out.gaps();
-    std::uint64_t skippedInvalid = 0;
-    for (std::size_t i = 1; i < received.size(); ++i)
-    {
-        auto const& buffer = received[i];
-        INFO("buffer ", i, " of grain ", buffer.offset);
-        CHECK(buffer.offset % invalidEvery != 0);
-        CHECK(buffer.bytes == dataPayload(buffer.offset, rate));
-        for (auto index = received[i - 1].offset + 1; index < buffer.offset; ++index)
-        {
-            INFO("skipped grain ", index);
-            CHECK(index % invalidEvery == 0);
-            auto const gapTime = mxlIndexToTimestamp(&rate, index) - pipeline.baseTime();
-            CHECK(std::find(gaps.begin(), gaps.end(), gapTime) != gaps.end());
-            ++skippedInvalid;
-        }
-    }
+    auto const skippedInvalid = checkInvalidGrainsBecameGaps(pipeline, received, gaps, rate, invalidEvery,
+                                                             [](Received const& buffer) { return dataPayload(buffer.offset, rate); });
     CHECK(skippedInvalid >= 2);
     CHECK(counter(pipeline.element("src"), "invalid-grains") >= skippedInvalid);
 }

@@ -1,6 +1,7 @@
 // mxlsrc with video: a writer of the C API feeds a flow in real time; what comes out of the pipeline is what it
 // wrote, grain after grain, each buffer timestamped with its grain's time. Invalid and lost grains are reported.
 #include "GstHarness.hpp"
+#include "InvalidGrainGaps.hpp"
 #include "TestFlows.hpp"
 
 #include <mxl/time.h>
@@ -82,22 +83,9 @@ TEST_CASE("mxlsrc: a grain flagged invalid becomes a gap event at its time, not 
     auto const received = out.received();
     REQUIRE(received.size() == buffers);
     auto const gaps = out.gaps();
-    std::uint64_t skippedInvalid = 0;
-    for (std::size_t i = 1; i < received.size(); ++i)
-    {
-        auto const& buffer = received[i];
-        INFO("buffer ", i, " of grain ", buffer.offset);
-        CHECK(buffer.offset % invalidEvery != 0);
-        CHECK(buffer.bytes == expectedGrain(buffer.offset, buffer.bytes.size()));
-        for (auto index = received[i - 1].offset + 1; index < buffer.offset; ++index)
-        {
-            INFO("skipped grain ", index);
-            CHECK(index % invalidEvery == 0);
-            auto const gapTime = mxlIndexToTimestamp(&rate, index) - pipeline.baseTime();
-            CHECK(std::find(gaps.begin(), gaps.end(), gapTime) != gaps.end());
-            ++skippedInvalid;
-        }
-    }
+    auto const skippedInvalid =
+        checkInvalidGrainsBecameGaps(pipeline, received, gaps, rate, invalidEvery,
+                                     [](Received const& buffer) { return expectedGrain(buffer.offset, buffer.bytes.size()); });
     CHECK(skippedInvalid >= 2);
     CHECK(counter(pipeline.element("src"), "invalid-grains") >= skippedInvalid);
     CHECK(counter(pipeline.element("src"), "lost") == 0);
