@@ -1,6 +1,7 @@
 #include "common/Log.hpp"
 
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -28,6 +29,8 @@ namespace mxl::log
             }
             return Level::Warn;
         }
+
+        std::atomic<Sink> redirected{nullptr};
     }
 
     Level threshold() noexcept
@@ -41,8 +44,18 @@ namespace mxl::log
         return level != Level::Off && level >= threshold();
     }
 
+    void redirect(Sink sink) noexcept
+    {
+        redirected.store(sink);
+    }
+
     void write(Level level, std::string_view message) noexcept
     {
+        if (auto const sink = redirected.load(); sink != nullptr)
+        {
+            sink(level, message);
+            return;
+        }
         // One fwrite per line so lines of concurrent threads never interleave.
         static std::mutex mutex;
         auto const name = levelNames[static_cast<std::size_t>(level)];

@@ -25,7 +25,13 @@ namespace mxl::log
 
     bool enabled(Level level) noexcept;
 
+    // Writes one line to the sink: stderr, unless redirect() named another.
     void write(Level level, std::string_view message) noexcept;
+
+    // Where write() sends its lines from now on (nullptr: stderr again). A fabrics backend module holds its own copy of
+    // this code, and sends its lines through the host's callback so that they reach the host's sink.
+    using Sink = void (*)(Level level, std::string_view message) noexcept;
+    void redirect(Sink sink) noexcept;
 
     template <typename... Args>
     void emit(Level level, fmt::format_string<Args...> format, Args&&... args) noexcept

@@ -13,6 +13,12 @@ libdir=${libdir%/}
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 export LD_LIBRARY_PATH="$libdir"
 
+# The fabrics transports are modules beside the library, where libmxl-fabrics looks for them; it links no transport.
+if [ -e "$libdir/libmxl-fabrics.so" ]; then
+    test -f "$libdir/mxl-fabrics/libmxl-fabrics-ofi.so"
+    ! readelf -d "$libdir/libmxl-fabrics.so" | grep -q libfabric
+fi
+
 cc -std=c17 -Wall -Werror "$source_dir/consumer.c" $(pkg-config --cflags --libs libmxl) -o "$work/consumer-pc"
 "$work/consumer-pc" | grep -q "consumer linked against mxl"
 

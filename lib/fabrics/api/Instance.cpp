@@ -1,7 +1,6 @@
 #include "fabrics/api/Instance.hpp"
 
 #include "common/Status.hpp"
-#include "fabrics/core/Backend.hpp"
 #include "fabrics/core/InterfaceChecks.hpp"
 #include "fabrics/core/SetupOptions.hpp"
 
@@ -19,14 +18,14 @@ namespace mxl::fabrics
         }
     }
 
-    std::unique_ptr<Initiator> setupInitiator(mxlFabricsInitiatorConfig const& config, char const* options)
+    std::unique_ptr<Initiator> setupInitiator(Backend& backend, mxlFabricsInitiatorConfig const& config, char const* options)
     {
         auto const parsed = SetupOptions::parse(options);
         auto const& memory = memoryOf(config.reader);
         checkInterfaceConfig(config.interface);
-        auto opened = backend().openDomain(config.interface, Role::Initiator);
-        auto transport = backend().openInitiator(*opened, parsed.cqDepth.value_or(0));
-        return std::make_unique<Initiator>(std::move(opened), std::move(transport), config.interface.provider, memory,
-                                           config.interface.caps);
+        auto opened = backend.openDomain(config.interface, Role::Initiator);
+        auto transport = backend.openInitiator(*opened, parsed.cqDepth.value_or(0));
+        return std::make_unique<Initiator>(std::move(opened), std::move(transport), backend.identity().name, config.interface.provider,
+                                           memory, config.interface.caps);
     }
 }

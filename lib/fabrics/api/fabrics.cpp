@@ -6,11 +6,12 @@
 
 #include "common/Status.hpp"
 #include "fabrics/api/Instance.hpp"
-#include "fabrics/core/Backend.hpp"
+#include "fabrics/api/InstanceOptions.hpp"
 #include "fabrics/core/InterfaceList.hpp"
 #include "fabrics/core/Interrupted.hpp"
 #include "fabrics/core/ProviderNames.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"
+#include "fabrics/transport/BackendLoader.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -97,15 +98,16 @@ namespace
 
 extern "C"
 {
-    mxlStatus mxlFabricsCreateInstance(mxlInstance in_instance, char const*, mxlFabricsInstance* out_instance)
+    mxlStatus mxlFabricsCreateInstance(mxlInstance in_instance, char const* in_options, mxlFabricsInstance* out_instance)
     {
         return guard(__func__,
                      [&]
                      {
                          require(in_instance, "the mxl instance");
                          require(out_instance, "out_instance");
-                         static_cast<void>(backend());
-                         *out_instance = new mxlFabricsInstance_t{in_instance, {}, {}};
+                         // Loading the backend enters (and so initialises) it, before its transport first reads its environment.
+                         auto& backend = backendNamed(InstanceOptions::parse(in_options).backend);
+                         *out_instance = new mxlFabricsInstance_t{in_instance, backend, {}, {}};
                          return MXL_STATUS_OK;
                      });
     }
@@ -121,6 +123,19 @@ extern "C"
                      });
     }
 
+    mxlStatus mxlFabricsGetBackendInfo(mxlFabricsInstance in_instance, mxlFabricsBackendInfo* out_info)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_instance, "the fabrics instance");
+                         require(out_info, "out_info");
+                         auto const& identity = in_instance->backend.identity();
+                         *out_info = {identity.name.c_str(), identity.path.c_str(), identity.abiVersion};
+                         return MXL_STATUS_OK;
+                     });
+    }
+
     mxlStatus mxlFabricsGetInterfaces(mxlFabricsInstance in_instance, mxlFabricsInterfaceConfig const* in_query,
                                       mxlFabricsInterfaceList** out_list)
     {
@@ -129,7 +144,7 @@ extern "C"
                      {
                          require(in_instance, "the fabrics instance");
                          require(out_list, "out_list");
-                         *out_list = listInterfaces(in_query);
+                         *out_list = listInterfaces(in_instance->backend, in_query);
                          return MXL_STATUS_OK;
                      });
     }
@@ -147,7 +162,7 @@ extern "C"
                      {
                          require(in_instance, "the fabrics instance");
                          require(out_target, "out_target");
-                         *out_target = in_instance->targets.emplace_back(std::make_unique<mxlFabricsTarget_t>()).get();
+                         *out_target = in_instance->targets.emplace_back(std::make_unique<mxlFabricsTarget_t>(in_instance->backend)).get();
                          return MXL_STATUS_OK;
                      });
     }
@@ -229,7 +244,8 @@ extern "C"
                      {
                          require(in_instance, "the fabrics instance");
                          require(out_initiator, "out_initiator");
-                         *out_initiator = in_instance->initiators.emplace_back(std::make_unique<mxlFabricsInitiator_t>()).get();
+                         *out_initiator =
+                             in_instance->initiators.emplace_back(std::make_unique<mxlFabricsInitiator_t>(in_instance->backend)).get();
                          return MXL_STATUS_OK;
                      });
     }
@@ -254,7 +270,7 @@ extern "C"
                          require(in_initiator, "the initiator");
                          require(in_config, "the initiator config");
                          in_initiator->initiator.reset();
-                         in_initiator->initiator = setupInitiator(*in_config, in_options);
+                         in_initiator->initiator = setupInitiator(in_initiator->backend, *in_config, in_options);
                          return MXL_STATUS_OK;
                      });
     }

@@ -1,5 +1,5 @@
-// A transport as the core reaches it: one object per backend, found through one entry point, and the only way into the
-// transport's objects (domains, targets, initiators). The core never names the classes behind it.
+// A transport as the core reaches it: one object per loaded backend (transport/BackendLoader.hpp), and the only way into
+// the transport's objects (domains, targets, initiators). The core never names the classes behind it.
 #pragma once
 
 #include <mxl/fabrics.h>
@@ -13,13 +13,24 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace mxl::fabrics
 {
+    // Which backend this is, for tickets, log lines and mxl-fabrics-info.
+    struct BackendIdentity
+    {
+        std::string name;             // "ofi": the file is libmxl-fabrics-<name>.so
+        std::string path;             // the file it was loaded from
+        std::uint32_t abiVersion = 0; // the backend ABI it was built with: major << 16 | minor
+    };
+
     class Backend
     {
     public:
         virtual ~Backend() = default;
+
+        [[nodiscard]] virtual BackendIdentity const& identity() const noexcept = 0;
 
         // Emits each interface that `query` (may be NULL) lets through; the strings of an entry live only during its
         // emit call.
@@ -36,8 +47,4 @@ namespace mxl::fabrics
         // `cqDepth` 0: the backend's default.
         [[nodiscard]] virtual std::unique_ptr<InitiatorTransport> openInitiator(TransportDomain const& domain, std::size_t cqDepth) = 0;
     };
-
-    // The backend, entered (and so initialised) on the first call: mxlFabricsCreateInstance makes that call, before the
-    // transport first reads its environment.
-    [[nodiscard]] Backend& backend();
 }

@@ -37,9 +37,10 @@ namespace mxl::fabrics
         }
     }
 
-    Initiator::Initiator(std::unique_ptr<TransportDomain> opened, std::unique_ptr<InitiatorTransport> transport,
+    Initiator::Initiator(std::unique_ptr<TransportDomain> opened, std::unique_ptr<InitiatorTransport> transport, std::string backend,
                          mxlFabricsProvider provider, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps)
         : _opened{std::move(opened)}
+        , _backend{std::move(backend)}
         , _provider{provider}
         , _egress{*_opened, memory, _opened->reported.maxGatherSegments, maxMessageBytes(_opened->reported, caps)}
         , _transport{std::move(transport)}
@@ -82,6 +83,11 @@ namespace mxl::fabrics
         if (std::any_of(_links.begin(), _links.end(), [&](auto const& link) { return link->ticket.id == ticket.id; }))
         {
             fail(MXL_ERR_EXISTS, "target {} was already added", ticket.id);
+        }
+        if (ticket.backend != _backend)
+        {
+            fail(MXL_ERR_INVALID_ARG, "target {} was set up with fabrics backend \"{}\", this initiator uses backend \"{}\"", ticket.id,
+                 ticket.backend, _backend);
         }
         if (ticket.provider != MXL_FABRICS_PROVIDER_ANY && ticket.provider != _provider)
         {

@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -23,10 +24,10 @@ namespace mxl::fabrics
     class Initiator final
     {
     public:
-        // `transport` is opened over `opened`, whose domain the flow's registrations are made in; `provider` is the one
-        // of the initiator's config (tickets must name it or ANY).
-        Initiator(std::unique_ptr<TransportDomain> opened, std::unique_ptr<InitiatorTransport> transport, mxlFabricsProvider provider,
-                  FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps);
+        // `transport` is opened over `opened`, whose domain the flow's registrations are made in, by the backend named
+        // `backend` (tickets must name it); `provider` is the one of the initiator's config (tickets must name it or ANY).
+        Initiator(std::unique_ptr<TransportDomain> opened, std::unique_ptr<InitiatorTransport> transport, std::string backend,
+                  mxlFabricsProvider provider, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps);
         ~Initiator();
         Initiator(Initiator const&) = delete;
         Initiator& operator=(Initiator const&) = delete;
@@ -52,6 +53,7 @@ namespace mxl::fabrics
         // Torn down in reverse: connections (in the links) before their peers, peers before the transport's queues, the
         // queues before the flow's registrations, those before the domain they were made in.
         std::unique_ptr<TransportDomain> _opened;
+        std::string _backend;
         mxlFabricsProvider _provider;
         FlowEgress _egress;
         std::unique_ptr<InitiatorTransport> _transport;

@@ -1,6 +1,5 @@
 #include "fabrics/core/InterfaceList.hpp"
 
-#include "fabrics/core/Backend.hpp"
 #include "fabrics/core/InterfaceChecks.hpp"
 
 #include <cstring>
@@ -18,28 +17,28 @@ namespace mxl::fabrics
         }
     }
 
-    mxlFabricsInterfaceList* listInterfaces(mxlFabricsInterfaceConfig const* query)
+    mxlFabricsInterfaceList* listInterfaces(Backend& backend, mxlFabricsInterfaceConfig const* query)
     {
         checkInterfaceQuery(query);
         mxlFabricsInterfaceList* head = nullptr;
         mxlFabricsInterfaceList** tail = &head;
         try
         {
-            backend().forEachInterface(query,
-                                       [&](mxlFabricsInterfaceConfig const& found)
-                                       {
-                                           auto* entry = new mxlFabricsInterfaceList{};
-                                           *tail = entry;
-                                           tail = &entry->next;
-                                           auto& config = entry->interface;
-                                           // Field by field: the entry never holds the transport's strings, which freeing would delete.
-                                           config.version = found.version;
-                                           config.provider = found.provider;
-                                           config.caps = found.caps;
-                                           config.address.node = duplicate(found.address.node);
-                                           config.address.service = duplicate(found.address.service);
-                                           config.attr = duplicate(found.attr);
-                                       });
+            backend.forEachInterface(query,
+                                     [&](mxlFabricsInterfaceConfig const& found)
+                                     {
+                                         auto* entry = new mxlFabricsInterfaceList{};
+                                         *tail = entry;
+                                         tail = &entry->next;
+                                         auto& config = entry->interface;
+                                         // Field by field: the entry never holds the transport's strings, which freeing would delete.
+                                         config.version = found.version;
+                                         config.provider = found.provider;
+                                         config.caps = found.caps;
+                                         config.address.node = duplicate(found.address.node);
+                                         config.address.service = duplicate(found.address.service);
+                                         config.attr = duplicate(found.attr);
+                                     });
         }
         catch (...)
         {

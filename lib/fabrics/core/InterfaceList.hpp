@@ -4,9 +4,12 @@
 
 #include <mxl/fabrics.h>
 
+#include "fabrics/core/Backend.hpp"
+
 namespace mxl::fabrics
 {
-    // A NULL-terminated list allocated with new; `query` filters by provider (unless ANY) and node.
-    mxlFabricsInterfaceList* listInterfaces(mxlFabricsInterfaceConfig const* query);
+    // The interfaces of `backend` as a NULL-terminated list allocated with new; `query` filters by provider (unless ANY)
+    // and node.
+    mxlFabricsInterfaceList* listInterfaces(Backend& backend, mxlFabricsInterfaceConfig const* query);
     void freeInterfaces(mxlFabricsInterfaceList* list) noexcept;
 }

@@ -2,7 +2,6 @@
 
 #include "common/Random.hpp"
 #include "common/Status.hpp"
-#include "fabrics/core/Backend.hpp"
 #include "fabrics/core/InterfaceChecks.hpp"
 #include "fabrics/core/SetupOptions.hpp"
 
@@ -22,6 +21,11 @@ namespace mxl::fabrics
         }
     }
 
+    Target::Target(Backend& backend) noexcept
+        : _backend{backend}
+    {
+    }
+
     void Target::setup(mxlFabricsTargetConfig const& config, char const* options)
     {
         auto const parsed = SetupOptions::parse(options);
@@ -29,7 +33,7 @@ namespace mxl::fabrics
         auto const sampleFlow = carriesSamples(memory);
         auto const geometry = sampleFlow ? std::nullopt : std::optional<GrainGeometry>{GrainGeometry::of(memory, "target")};
         checkInterfaceConfig(config.interface);
-        auto opened = backend().openDomain(config.interface, Role::Target);
+        auto opened = _backend.openDomain(config.interface, Role::Target);
 
         // Re-setup drops the previous endpoint first so that it can listen on the same address.
         ingress.reset();
@@ -45,10 +49,11 @@ namespace mxl::fabrics
         published.id = randomId();
         published.epoch = randomId();
         domain = std::move(opened);
-        transport = backend().openTarget(*domain, regions, parsed.cqDepth.value_or(0), published.id);
+        transport = _backend.openTarget(*domain, regions, parsed.cqDepth.value_or(0), published.id);
         published.fabricAddress = transport->address();
         published.addressFormat = transport->addressFormat();
         published.provider = config.interface.provider;
+        published.backend = _backend.identity().name;
         published.regions = transport->regions();
         if (samples)
         {

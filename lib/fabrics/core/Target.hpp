@@ -5,6 +5,7 @@
 #include <mxl/fabrics.h>
 
 #include "common/Status.hpp"
+#include "fabrics/core/Backend.hpp"
 #include "fabrics/core/TargetTransport.hpp"
 #include "fabrics/core/TransportDomain.hpp"
 #include "fabrics/protocol/GrainIngress.hpp"
@@ -21,6 +22,9 @@ namespace mxl::fabrics
 {
     struct Target
     {
+        // Every setup opens its transport over `backend`, which outlives the target.
+        explicit Target(Backend& backend) noexcept;
+
         // Sample flows; declared first so that its bounce buffer outlives the transport's registrations of it.
         std::optional<SampleIngress> samples;
         // The interface the transport was opened over: it outlives the transport.
@@ -38,6 +42,7 @@ namespace mxl::fabrics
         std::optional<SampleArrival> readSamples(std::chrono::milliseconds timeout);
 
     private:
+        Backend& _backend;
         TargetInfo _ticket;
         // Completions that named no slot or entry of this target, or an impossible range (a broken or hostile initiator):
         // each kind is logged once, with how to tell it; all are counted and skipped.

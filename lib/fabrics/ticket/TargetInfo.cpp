@@ -92,6 +92,10 @@ namespace mxl::fabrics
         {
             json["epoch"] = decimal(epoch);
         }
+        if (backend != defaultBackendName)
+        {
+            json["backend"] = backend;
+        }
         return json.dump();
     }
 
@@ -179,6 +183,10 @@ namespace mxl::fabrics
         if (json.contains("epoch"))
         {
             info.epoch = decimalMember(json, "epoch", "the ticket");
+        }
+        if (json.contains("backend"))
+        {
+            info.backend = stringMember(json, "backend", "the ticket");
         }
         return info;
     }

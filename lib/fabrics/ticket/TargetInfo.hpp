@@ -8,10 +8,15 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mxl::fabrics
 {
+    // The backend every instance uses unless its options name another, and that of every ticket without a "backend"
+    // key: the MXL SDK's (libfabric), so that its tickets stay byte for byte the SDK's.
+    inline constexpr std::string_view defaultBackendName = "ofi";
+
     struct RemoteRegion
     {
         // A virtual address under FI_MR_VIRT_ADDR, otherwise 0 (offsets into the region).
@@ -42,6 +47,8 @@ namespace mxl::fabrics
         std::optional<BounceBufferInfo> bounceBuffer;
         // Our extension: a random nonce per target incarnation (the SDK's parser ignores unknown keys). 0 = absent.
         std::uint64_t epoch = 0;
+        // Our extension: the fabrics backend that made the ticket, written only when it is not defaultBackendName.
+        std::string backend{defaultBackendName};
 
         bool operator==(TargetInfo const&) const = default;
 

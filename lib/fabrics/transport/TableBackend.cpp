@@ -1,15 +1,16 @@
 // The core's objects over a backend's C table (fabrics_backend.h): each owns one handle and closes it once, turns a
 // failed status into the exception the core expects (Interrupted, without a text to log, for a signal) and converts
 // between the table's plain structs and the core's vocabulary.
+#include "fabrics/transport/TableBackend.hpp"
+
 #include "common/Status.hpp"
-#include "fabrics/core/Backend.hpp"
 #include "fabrics/core/Interrupted.hpp"
-#include "fabrics/transport/fabrics_backend.h"
 
 #include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mxl::fabrics
@@ -344,24 +345,18 @@ namespace mxl::fabrics
             mxlFabricsBackendInitiator _handle;
         };
 
-        mxlFabricsBackend const& enter()
-        {
-            mxlFabricsBackendHost const host{sizeof(mxlFabricsBackendHost)};
-            mxlFabricsBackend const* table = nullptr;
-            auto const status = mxlFabricsBackendEntry(MXL_FABRICS_BACKEND_ABI_VERSION, &host, &table);
-            if (status != MXL_STATUS_OK)
-            {
-                fail(status, "the fabrics backend failed to initialise");
-            }
-            return *table;
-        }
-
         class TableBackend final : public Backend
         {
         public:
-            TableBackend()
-                : _table{enter()}
+            TableBackend(mxlFabricsBackend const& table, BackendIdentity identity)
+                : _table{table}
+                , _identity{std::move(identity)}
             {
+            }
+
+            [[nodiscard]] BackendIdentity const& identity() const noexcept override
+            {
+                return _identity;
             }
 
             void forEachInterface(mxlFabricsInterfaceConfig const* query,
@@ -406,6 +401,7 @@ namespace mxl::fabrics
 
         private:
             mxlFabricsBackend const& _table;
+            BackendIdentity _identity;
 
             static void emitOne(void* user, mxlFabricsInterfaceConfig const* entry)
             {
@@ -414,9 +410,8 @@ namespace mxl::fabrics
         };
     }
 
-    Backend& backend()
+    std::unique_ptr<Backend> tableBackend(mxlFabricsBackend const& table, BackendIdentity identity)
     {
-        static TableBackend linked;
-        return linked;
+        return std::make_unique<TableBackend>(table, std::move(identity));
     }
 }

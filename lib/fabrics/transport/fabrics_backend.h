@@ -16,7 +16,7 @@ extern "C"
 #endif
 
 #define MXL_FABRICS_BACKEND_ABI_MAJOR 1u
-#define MXL_FABRICS_BACKEND_ABI_MINOR 0u
+#define MXL_FABRICS_BACKEND_ABI_MINOR 1u /* 1.1: mxlFabricsBackendHost.log; the entry's failure text */
 #define MXL_FABRICS_BACKEND_ABI_VERSION ((MXL_FABRICS_BACKEND_ABI_MAJOR << 16) | MXL_FABRICS_BACKEND_ABI_MINOR)
 /* The only symbol a backend exports. */
 #define MXL_FABRICS_BACKEND_ENTRY_SYMBOL "mxlFabricsBackendEntry"
@@ -132,6 +132,7 @@ extern "C"
      */
     typedef struct mxlFabricsBackend_t
     {
+        /* These four fields stay where they are in every major version: a host reads them to refuse a backend. */
         uint32_t abiVersion; /* MXL_FABRICS_BACKEND_ABI_VERSION the backend was built with */
         uint32_t structSize; /* sizeof(mxlFabricsBackend) as the backend knows it; the host reads no field beyond it */
         char const* name;    /* names the file, libmxl-fabrics-<name>.so, and log lines */
@@ -199,17 +200,35 @@ extern "C"
                                       int* out_posted);
     } mxlFabricsBackend;
 
-    /* What the host gives a backend; fields are only ever appended. */
+    /* Levels of mxlFabricsBackendHost.log, in increasing severity. */
+    typedef enum mxlFabricsBackendLogLevel_t
+    {
+        MXL_FABRICS_BACKEND_LOG_TRACE = 0,
+        MXL_FABRICS_BACKEND_LOG_DEBUG = 1,
+        MXL_FABRICS_BACKEND_LOG_INFO = 2,
+        MXL_FABRICS_BACKEND_LOG_WARN = 3,
+        MXL_FABRICS_BACKEND_LOG_ERROR = 4,
+        MXL_FABRICS_BACKEND_LOG_CRITICAL = 5,
+    } mxlFabricsBackendLogLevel;
+
+    /* What the host gives a backend; fields are only ever appended, so a backend reads a field only when structSize
+     * covers it. Valid for the life of the process. */
     typedef struct mxlFabricsBackendHost_t
     {
         uint32_t structSize;
+        /* 1.1: where the backend's log lines go (one line, no newline, `message` lives during the call), so that they
+         * reach the host's sink and filter and never interleave with the host's own lines. Any thread may call it. */
+        void (*log)(uint32_t level, char const* message, size_t length);
     } mxlFabricsBackendHost;
 
-    /* Checks hostAbiVersion (same major) and initialises the transport once per process. Never unloaded. */
+    /* Checks hostAbiVersion (same major) and initialises the transport once per process. Never unloaded. On failure it
+     * sets *out_backend, where it can, to its table so that the host reads the reason from last_error(). */
     typedef mxlStatus (*mxlFabricsBackendEntryFunction)(uint32_t hostAbiVersion, mxlFabricsBackendHost const* host,
                                                         mxlFabricsBackend const** out_backend);
 
-    mxlStatus mxlFabricsBackendEntry(uint32_t hostAbiVersion, mxlFabricsBackendHost const* host, mxlFabricsBackend const** out_backend);
+    /* Exported by each backend module (its only export); the host finds it with dlsym. */
+    MXL_EXPORT mxlStatus mxlFabricsBackendEntry(uint32_t hostAbiVersion, mxlFabricsBackendHost const* host,
+                                                mxlFabricsBackend const** out_backend);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 #include "fabrics/backends/ofi/OfiMemory.hpp"
 #include "fabrics/backends/ofi/OfiTarget.hpp"
 #include "fabrics/core/Interrupted.hpp"
+#include "fabrics/transport/HostLog.hpp"
 #include "fabrics/transport/fabrics_backend.h"
 
 #include <algorithm>
@@ -425,7 +426,7 @@ namespace mxl::fabrics
     }
 }
 
-extern "C" mxlStatus mxlFabricsBackendEntry(std::uint32_t hostAbiVersion, mxlFabricsBackendHost const* /*host*/,
+extern "C" mxlStatus mxlFabricsBackendEntry(std::uint32_t hostAbiVersion, mxlFabricsBackendHost const* host,
                                             mxlFabricsBackend const** out_backend)
 {
     using namespace mxl::fabrics;
@@ -434,8 +435,10 @@ extern "C" mxlStatus mxlFabricsBackendEntry(std::uint32_t hostAbiVersion, mxlFab
         lastError = fmt::format("the ofi backend implements backend ABI {}.x, the host needs {}.x", MXL_FABRICS_BACKEND_ABI_MAJOR,
                                 hostAbiVersion >> 16);
         lastWasSignal = false;
+        *out_backend = &table;
         return MXL_ERR_UNSUPPORTED_OPERATION;
     }
+    logThroughHost(host);
     static std::once_flag initialised;
     std::call_once(initialised, initialiseOfi);
     *out_backend = &table;

@@ -1,0 +1,32 @@
+#include "fabrics/api/InstanceOptions.hpp"
+
+#include "common/Status.hpp"
+#include "fabrics/ticket/TargetInfo.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace mxl::fabrics
+{
+    InstanceOptions InstanceOptions::parse(char const* text)
+    {
+        InstanceOptions options{std::string{defaultBackendName}};
+        if (text == nullptr || *text == '\0')
+        {
+            return options;
+        }
+        auto const json = nlohmann::json::parse(text, nullptr, false);
+        if (json.is_discarded() || !json.is_object())
+        {
+            fail(MXL_ERR_INVALID_ARG, "instance options must be a JSON object, got: {}", text);
+        }
+        if (auto const backend = json.find("backend"); backend != json.end())
+        {
+            if (!backend->is_string())
+            {
+                fail(MXL_ERR_INVALID_ARG, "instance option backend must be a string such as \"ofi\", not {}", backend->dump());
+            }
+            options.backend = backend->get<std::string>();
+        }
+        return options;
+    }
+}

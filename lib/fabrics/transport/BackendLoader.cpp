@@ -1,0 +1,158 @@
+#include "fabrics/transport/BackendLoader.hpp"
+
+#include "common/Status.hpp"
+#include "fabrics/transport/BackendInstallDir.hpp"
+#include "fabrics/transport/HostLog.hpp"
+#include "fabrics/transport/TableBackend.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstddef>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace mxl::fabrics
+{
+    namespace
+    {
+        std::string dlerrorText()
+        {
+            auto const* text = ::dlerror();
+            return text != nullptr ? text : "(no reason given)";
+        }
+
+        // Names become file names: nothing that could leave the directory or hide in a path.
+        void checkName(std::string_view name)
+        {
+            auto const allowed = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_'; };
+            if (name.empty() || !std::ranges::all_of(name, allowed))
+            {
+                fail(MXL_ERR_INVALID_ARG, "fabrics backend name \"{}\" must be letters, digits, '-' or '_'", name);
+            }
+        }
+
+        // mxl-fabrics/ beside the file this code was loaded from: libmxl-fabrics.so, or a program that compiles the core in.
+        std::string besideThisLibrary()
+        {
+            Dl_info info{};
+            if (::dladdr(reinterpret_cast<void const*>(&backendNamed), &info) == 0 || info.dli_fname == nullptr)
+            {
+                return {};
+            }
+            return (std::filesystem::path{info.dli_fname}.parent_path() / "mxl-fabrics").string();
+        }
+
+        // In search order, each directory once.
+        std::vector<std::string> searchDirectories()
+        {
+            std::vector<std::string> directories;
+            auto const add = [&](std::string directory)
+            {
+                if (!directory.empty() && std::ranges::find(directories, directory) == directories.end())
+                {
+                    directories.push_back(std::move(directory));
+                }
+            };
+            if (auto const* path = std::getenv("MXL_FABRICS_BACKEND_PATH"); path != nullptr)
+            {
+                std::string_view rest{path};
+                while (!rest.empty())
+                {
+                    auto const colon = rest.find(':');
+                    add(std::string{rest.substr(0, colon)});
+                    rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+                }
+            }
+            add(besideThisLibrary());
+            add(std::string{backendInstallDir});
+            return directories;
+        }
+
+        std::string findFile(std::string_view name, std::string const& file)
+        {
+            auto const directories = searchDirectories();
+            for (auto const& directory : directories)
+            {
+                auto candidate = std::filesystem::path{directory} / file;
+                std::error_code ignored;
+                if (std::filesystem::exists(candidate, ignored))
+                {
+                    return candidate.string();
+                }
+            }
+            std::string searched;
+            for (auto const& directory : directories)
+            {
+                searched += (searched.empty() ? "" : ":") + directory;
+            }
+            auto const* variable = std::getenv("MXL_FABRICS_BACKEND_PATH");
+            fail(MXL_ERR_NO_FABRIC, "no fabrics backend \"{}\" ({}) in {} (MXL_FABRICS_BACKEND_PATH={})", name, file, searched,
+                 variable != nullptr ? variable : "unset");
+        }
+
+        mxlFabricsBackend const& enter(std::string const& path)
+        {
+            // RTLD_LOCAL: each backend keeps its own copies of lib/common and its transport's symbols to itself.
+            auto* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+            if (handle == nullptr)
+            {
+                fail(MXL_ERR_NO_FABRIC, "cannot load fabrics backend {}: {}", path, dlerrorText());
+            }
+            static_cast<void>(::dlerror());
+            auto* symbol = ::dlsym(handle, MXL_FABRICS_BACKEND_ENTRY_SYMBOL);
+            if (symbol == nullptr)
+            {
+                fail(MXL_ERR_NO_FABRIC, "fabrics backend {} has no {}: {}", path, MXL_FABRICS_BACKEND_ENTRY_SYMBOL, dlerrorText());
+            }
+            auto const entry = reinterpret_cast<mxlFabricsBackendEntryFunction>(symbol);
+            static mxlFabricsBackendHost const host{sizeof(mxlFabricsBackendHost), &writeBackendLine};
+            mxlFabricsBackend const* table = nullptr;
+            if (auto const status = entry(MXL_FABRICS_BACKEND_ABI_VERSION, &host, &table); status != MXL_STATUS_OK)
+            {
+                auto const* reason = table != nullptr ? table->last_error() : nullptr;
+                fail(MXL_ERR_NO_FABRIC, "fabrics backend {} failed to initialise: {}", path,
+                     reason != nullptr ? std::string{reason} : fmt::format("status {} and no reason", static_cast<int>(status)));
+            }
+            if (table == nullptr)
+            {
+                fail(MXL_ERR_NO_FABRIC, "fabrics backend {} returned no table from {}", path, MXL_FABRICS_BACKEND_ENTRY_SYMBOL);
+            }
+            if ((table->abiVersion >> 16) != MXL_FABRICS_BACKEND_ABI_MAJOR)
+            {
+                fail(MXL_ERR_UNSUPPORTED_OPERATION, "fabrics backend {} implements backend ABI {}.{}, this libmxl-fabrics needs {}.x", path,
+                     table->abiVersion >> 16, table->abiVersion & 0xffffu, MXL_FABRICS_BACKEND_ABI_MAJOR);
+            }
+            if (table->structSize < sizeof(mxlFabricsBackend))
+            {
+                fail(MXL_ERR_UNSUPPORTED_OPERATION, "fabrics backend {} has a table of {} bytes, this libmxl-fabrics needs at least {}",
+                     path, table->structSize, sizeof(mxlFabricsBackend));
+            }
+            return *table;
+        }
+    }
+
+    Backend& backendNamed(std::string_view name)
+    {
+        checkName(name);
+        // Loading runs a backend's initialisation: one at a time, and once per name for the life of the process.
+        static std::mutex mutex;
+        static std::map<std::string, std::unique_ptr<Backend>, std::less<>> loaded;
+        std::lock_guard lock{mutex};
+        if (auto const found = loaded.find(name); found != loaded.end())
+        {
+            return *found->second;
+        }
+        auto const file = fmt::format("libmxl-fabrics-{}.so", name);
+        auto path = findFile(name, file);
+        auto const& table = enter(path);
+        auto backend = tableBackend(table, {std::string{name}, std::move(path), table.abiVersion});
+        return *loaded.emplace(std::string{name}, std::move(backend)).first->second;
+    }
+}
