@@ -4,6 +4,7 @@
 // Header-only so that tools without fabrics never link libmxl-fabrics.
 #pragma once
 
+#include "FabricsBackend.hpp"
 #include "StatusName.hpp"
 
 #include <mxl/fabrics.h>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace mxl::tools
@@ -18,11 +20,14 @@ namespace mxl::tools
     class FabricsOnInstance
     {
     public:
-        explicit FabricsOnInstance(mxlInstance instance)
+        // `backend` names the transport (libmxl-fabrics-<backend>.so); the library logs why it cannot be loaded.
+        FabricsOnInstance(mxlInstance instance, std::string const& backend)
         {
-            if (auto const status = ::mxlFabricsCreateInstance(instance, nullptr, &_fabrics); status != MXL_STATUS_OK)
+            if (auto const status = ::mxlFabricsCreateInstance(instance, fabricsInstanceOptions(backend).c_str(), &_fabrics);
+                status != MXL_STATUS_OK)
             {
-                throw std::runtime_error{fmt::format("cannot create the fabrics instance: {}", statusName(status))};
+                throw std::runtime_error{
+                    fmt::format("cannot create the fabrics instance with backend \"{}\": {}", backend, statusName(status))};
             }
         }
 

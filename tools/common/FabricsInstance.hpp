@@ -2,6 +2,8 @@
 // fabrics instance must go first). Header-only so that tools without fabrics never link libmxl-fabrics.
 #pragma once
 
+#include "FabricsBackend.hpp"
+
 #include <mxl/fabrics.h>
 #include <mxl/mxl.h>
 
@@ -15,17 +17,20 @@ namespace mxl::tools
     class FabricsInstance
     {
     public:
-        explicit FabricsInstance(std::string const& domain)
+        // `backend` names the transport (libmxl-fabrics-<backend>.so); the library logs why it cannot be loaded.
+        FabricsInstance(std::string const& domain, std::string const& backend)
             : _instance{::mxlCreateInstance(domain.c_str(), nullptr)}
         {
             if (_instance == nullptr)
             {
                 throw std::runtime_error{fmt::format("cannot open MXL domain '{}'", domain)};
             }
-            if (auto const status = ::mxlFabricsCreateInstance(_instance, nullptr, &_fabrics); status != MXL_STATUS_OK)
+            if (auto const status = ::mxlFabricsCreateInstance(_instance, fabricsInstanceOptions(backend).c_str(), &_fabrics);
+                status != MXL_STATUS_OK)
             {
                 ::mxlDestroyInstance(_instance);
-                throw std::runtime_error{fmt::format("cannot create the fabrics instance (mxlStatus {})", static_cast<int>(status))};
+                throw std::runtime_error{fmt::format("cannot create the fabrics instance with backend \"{}\" (mxlStatus {})", backend,
+                                                     static_cast<int>(status))};
             }
         }
 

@@ -2,6 +2,7 @@
 
 #include "ToolError.hpp"
 
+#include <FabricsBackend.hpp>
 #include <FabricsInterfaces.hpp>
 
 #include <boost/program_options.hpp>
@@ -25,7 +26,8 @@ namespace mxl::demo
   mxl-fabrics-demo -d DOMAIN -g GROUP -f A.json -f V.json ...          (source target, flows in group order)
   mxl-fabrics-demo -i -d DOMAIN -g GROUP -t TICKET -t TICKET ...       (source initiator: the group's flows)
 
-Moves an MXL flow between two domains (hosts) over libfabric. The target creates the flow from its
+Moves an MXL flow between two domains (hosts) over libfabric, or the fabrics backend --backend names
+(both ends the same). The target creates the flow from its
 definition, registers its memory and prints "Target info: <base64>", the ticket the initiator needs.
 The initiator reads grains from its local flow at the flow's grain rate and writes them into every
 target it was given, by remote memory write. Audio flows move in batches of the flow's commit hint,
@@ -99,6 +101,9 @@ Exit status:
                 ("provider,p", po::value<std::string>()->value_name("PROVIDER"),
                  "tcp, verbs, efa or shm; default: the target picks efa > verbs > tcp > shm among this host's interfaces, "
                  "the initiator uses its ticket's provider") //
+                ("backend", po::value<std::string>()->value_name("NAME")->default_value(tools::defaultFabricsBackend),
+                 "fabrics backend (transport) to load, libmxl-fabrics-NAME.so (docs/fabrics-backends.md); target and "
+                 "initiator must use the same one: an initiator refuses a ticket of another backend") //
                 ("target-info,t", po::value<std::vector<std::string>>()->value_name("TICKET"),
                  "target: also write the ticket JSON to this file ('@FILE' works too); initiator: the base64 ticket, "
                  "@FILE for its JSON, or etcd://HOST:PORT/KEY for the ticket a target service publishes in etcd; repeat for several "
@@ -174,6 +179,7 @@ Exit status:
         options.initiator = values["initiator"].as<bool>();
         options.node = optionalString(values, "node");
         options.service = optionalString(values, "service");
+        options.backend = values["backend"].as<std::string>();
         if (auto const provider = optionalString(values, "provider"); !provider.empty())
         {
             auto const parsed = tools::parseProvider(provider);

@@ -34,6 +34,8 @@ namespace mxl::demo
         std::string service;
         // ANY: choose automatically (efa > verbs > tcp > shm; the initiator follows its ticket's provider).
         mxlFabricsProvider provider = MXL_FABRICS_PROVIDER_ANY;
+        // The fabrics backend (transport) both ends use: libmxl-fabrics-<backend>.so.
+        std::string backend;
         // Target: none, or one file per flow to write its ticket JSON to. Initiator with one flow: one ticket per target;
         // with several flows: one ticket per flow, in -f order.
         std::vector<std::string> targetInfo;

@@ -62,7 +62,7 @@ namespace mxl::demo
         : _count{options.count}
         , _connectTimeout{options.connectTimeoutSeconds}
         , _flowId{options.flow}
-        , _instance{options.domain}
+        , _instance{options.domain, options.backend}
     {
         loadTargets(options.targetInfo, options.ticketKeys);
         openFlow(options.domain);

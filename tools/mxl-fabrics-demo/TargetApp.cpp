@@ -58,7 +58,7 @@ namespace mxl::demo
 
     TargetApp::TargetApp(DemoOptions const& options)
         : _count{options.count}
-        , _instance{options.domain}
+        , _instance{options.domain, options.backend}
     {
         // The interface first: a wrong provider, node or service should not leave a flow behind.
         _interface = chooseInterface(_instance.fabrics(), options.provider, options.node, options.service, EndpointRole::Target);

@@ -2,6 +2,7 @@
 // node, with their capabilities and provider attributes in verbose mode.
 #include "ScratchDomain.hpp"
 
+#include <FabricsBackend.hpp>
 #include <FabricsInstance.hpp>
 #include <FabricsInterfaces.hpp>
 
@@ -16,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,15 +26,17 @@ namespace
     namespace po = boost::program_options;
     using mxl::tools::FabricsInterface;
 
-    constexpr char const* usage = R"(Usage: mxl-fabrics-info [-p PROVIDER] [-n NODE] [-d DOMAIN] [-v]
+    constexpr char const* usage = R"(Usage: mxl-fabrics-info [--backend NAME] [-p PROVIDER] [-n NODE] [-d DOMAIN] [-v]
 
-Lists the fabrics interfaces libmxl-fabrics can use on this host, one line each:
+Lists the fabrics interfaces libmxl-fabrics can use on this host through one fabrics backend
+(transport; default ofi, libfabric), after a line naming the backend:
+  backend <name> ABI <major>.<minor> <file it was loaded from>
   interface <provider>-<k> node <node> dev <device>
 With -v, a block per interface (provider, node, service, max message size, capabilities and the
 provider's attributes) and a count per provider on stderr.
 
 Exit status: 0 (also when nothing matches: "No matching interfaces found." on stderr), 1 on errors
-(unknown provider, bad command line, domain or query failure).
+(unknown provider, bad command line, a backend that cannot be found or loaded, domain or query failure).
 )";
 
     struct InfoOptions
@@ -40,14 +44,17 @@ Exit status: 0 (also when nothing matches: "No matching interfaces found." on st
         mxlFabricsProvider provider = MXL_FABRICS_PROVIDER_ANY;
         std::string node;
         std::string domain;
+        std::string backend;
         bool verbose = false;
     };
 
     std::optional<InfoOptions> parseOptions(int argc, char** argv)
     {
         po::options_description description{"Options"};
-        description.add_options()                                                                                                     //
-            ("help,h", "print this help and exit")                                                                                    //
+        description.add_options()                  //
+            ("help,h", "print this help and exit") //
+            ("backend", po::value<std::string>()->default_value(mxl::tools::defaultFabricsBackend)->value_name("NAME"),
+             "fabrics backend to load and list: libmxl-fabrics-NAME.so (docs/fabrics-backends.md)")                                   //
             ("provider,p", po::value<std::string>()->default_value("any")->value_name("PROVIDER"), "any, tcp, verbs, efa or shm")     //
             ("node,n", po::value<std::string>()->value_name("NODE"), "only interfaces with this node (IP address, GID or host name)") //
             ("domain,d", po::value<std::string>()->value_name("DIR"), "MXL domain to use (default: a temporary one)")                 //
@@ -74,6 +81,7 @@ Exit status: 0 (also when nothing matches: "No matching interfaces found." on st
         options.node = values.count("node") != 0 ? values["node"].as<std::string>() : std::string{};
         options.domain = values.count("domain") != 0 ? values["domain"].as<std::string>() : std::string{};
         options.verbose = values["verbose"].as<bool>();
+        options.backend = values["backend"].as<std::string>();
         return options;
     }
 
@@ -121,6 +129,17 @@ Exit status: 0 (also when nothing matches: "No matching interfaces found." on st
         }
     }
 
+    void printBackend(mxlFabricsInstance fabrics)
+    {
+        mxlFabricsBackendInfo backend{};
+        if (auto const status = ::mxlFabricsGetBackendInfo(fabrics, &backend); status != MXL_STATUS_OK)
+        {
+            throw std::runtime_error{
+                fmt::format("cannot read the fabrics backend of the instance (mxlStatus {})", static_cast<int>(status))};
+        }
+        fmt::print("backend {} ABI {}.{} {}\n", backend.name, backend.abiVersion >> 16, backend.abiVersion & 0xffffu, backend.path);
+    }
+
     int listInterfaces(InfoOptions const& options)
     {
         std::unique_ptr<mxl::fabricsinfo::ScratchDomain> scratch;
@@ -128,7 +147,8 @@ Exit status: 0 (also when nothing matches: "No matching interfaces found." on st
         {
             scratch = std::make_unique<mxl::fabricsinfo::ScratchDomain>();
         }
-        mxl::tools::FabricsInstance instance{scratch ? scratch->path() : options.domain};
+        mxl::tools::FabricsInstance instance{scratch ? scratch->path() : options.domain, options.backend};
+        printBackend(instance.fabrics());
         auto const interfaces = mxl::tools::listFabricsInterfaces(instance.fabrics(), options.provider, options.node);
         if (interfaces.empty())
         {

@@ -67,7 +67,7 @@ namespace mxl::service
         , _reader{_instance, config.flowId}
         , _flow{configOf(_reader, config.flowId)}
         , _source{makeSourceCursor(_reader.get(), _flow, config.flowId)}
-        , _fabrics{_instance.get()}
+        , _fabrics{_instance.get(), config.backend}
         , _interface{selectInterface(_fabrics.get(), config)}
         , _initiator{_fabrics.get()} // An unreachable target must not hold the loop (and the watchdog pings) for longer than a poll.
         , _tickets{config.ticketSources, std::min<std::chrono::milliseconds>(config.ticketPoll, std::chrono::milliseconds{500}),

@@ -64,6 +64,8 @@ namespace mxl::service
         std::string origin;
         std::filesystem::path domain;
         mxlFabricsProvider provider = MXL_FABRICS_PROVIDER_TCP;
+        // The fabrics backend (transport): libmxl-fabrics-<backend>.so.
+        std::string backend;
         std::string node;
         std::string service;
         // Ticket (target) and /metrics (both); nullopt serves nothing over HTTP.

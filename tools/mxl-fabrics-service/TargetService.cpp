@@ -53,7 +53,7 @@ namespace mxl::service
         , _flowId{flowIdOf(_writer.config())}
         , _unit{transferUnitOf(_writer.config())}
         , _reader{_instance, _flowId}
-        , _fabrics{_instance.get()}
+        , _fabrics{_instance.get(), config.backend}
         , _interface{selectInterface(_fabrics.get(), config)}
         , _metrics{"target", _flowId, _unit}
         , _statusFile{config}

@@ -1,0 +1,230 @@
+// How libmxl-fabrics finds and enters a backend (docs/fabrics-backends.md): each refusal is one logged line naming the
+// backend's file and the loader's or the backend's words, with the status the API documents.
+#include "FabricsHarness.hpp"
+#include "Process.hpp"
+#include "StderrCapture.hpp"
+#include "TempDomain.hpp"
+
+#include <mxl/fabrics.h>
+
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+using namespace std::chrono_literals;
+using mxl::test::Process;
+using mxl::test::StderrCapture;
+using mxl::test::TempDomain;
+
+namespace
+{
+    std::string const fakes = MXL_FAKE_BACKENDS_DIR;
+
+    // MXL_FABRICS_BACKEND_PATH for as long as it lives (unset when `value` is nullopt).
+    class BackendPath
+    {
+    public:
+        explicit BackendPath(std::optional<std::string> const& value)
+        {
+            if (auto const* previous = ::getenv("MXL_FABRICS_BACKEND_PATH"); previous != nullptr)
+            {
+                _previous = previous;
+            }
+            if (value)
+            {
+                ::setenv("MXL_FABRICS_BACKEND_PATH", value->c_str(), 1);
+            }
+            else
+            {
+                ::unsetenv("MXL_FABRICS_BACKEND_PATH");
+            }
+        }
+
+        ~BackendPath()
+        {
+            if (_previous)
+            {
+                ::setenv("MXL_FABRICS_BACKEND_PATH", _previous->c_str(), 1);
+            }
+            else
+            {
+                ::unsetenv("MXL_FABRICS_BACKEND_PATH");
+            }
+        }
+
+        BackendPath(BackendPath const&) = delete;
+        BackendPath& operator=(BackendPath const&) = delete;
+
+    private:
+        std::optional<std::string> _previous;
+    };
+
+    struct Attempt
+    {
+        mxlStatus status = MXL_STATUS_OK;
+        std::string logged;
+    };
+
+    // mxlFabricsCreateInstance with `options`, searching `path`; the instance is destroyed again when it was made.
+    Attempt createInstance(std::optional<std::string> const& path, char const* options)
+    {
+        TempDomain domain{"loader"};
+        auto* instance = mxlCreateInstance(domain.str().c_str(), nullptr);
+        REQUIRE(instance != nullptr);
+        BackendPath backendPath{path};
+        Attempt attempt;
+        mxlFabricsInstance fabrics = nullptr;
+        {
+            StderrCapture capture;
+            attempt.status = mxlFabricsCreateInstance(instance, options, &fabrics);
+            attempt.logged = capture.text();
+        }
+        if (fabrics != nullptr)
+        {
+            CHECK(mxlFabricsDestroyInstance(fabrics) == MXL_STATUS_OK);
+        }
+        CHECK(mxlDestroyInstance(instance) == MXL_STATUS_OK);
+        return attempt;
+    }
+
+    bool contains(std::string const& text, std::string const& part)
+    {
+        return text.find(part) != std::string::npos;
+    }
+
+    // Runs `command` in sh with stderr joined to stdout; returns its exit status and everything it printed.
+    std::pair<int, std::string> runShell(std::string const& command)
+    {
+        Process process{{"/bin/sh", "-c", command + " 2>&1"}};
+        auto output = process.drainOutput(60s);
+        auto const status = process.wait(60s);
+        REQUIRE(status.has_value());
+        return {*status, output};
+    }
+}
+
+TEST_CASE("loader: a backend file that is no ELF object is refused with NO_FABRIC, its path and dlerror")
+{
+    auto const attempt = createInstance(fakes + "/not-elf", R"({"backend": "notelf"})");
+    CHECK(attempt.status == MXL_ERR_NO_FABRIC);
+    INFO("logged: ", attempt.logged);
+    CHECK(contains(attempt.logged, "cannot load fabrics backend " + fakes + "/not-elf/libmxl-fabrics-notelf.so: "));
+    // dlerror()'s words for it.
+    CHECK(contains(attempt.logged, "invalid ELF header"));
+}
+
+TEST_CASE("loader: a module without mxlFabricsBackendEntry is refused with NO_FABRIC, its path and dlerror")
+{
+    auto const attempt = createInstance(fakes + "/no-entry", R"({"backend": "noentry"})");
+    CHECK(attempt.status == MXL_ERR_NO_FABRIC);
+    INFO("logged: ", attempt.logged);
+    CHECK(contains(attempt.logged, "fabrics backend " + fakes + "/no-entry/libmxl-fabrics-noentry.so has no mxlFabricsBackendEntry: "));
+    CHECK(contains(attempt.logged, "undefined symbol: mxlFabricsBackendEntry"));
+}
+
+TEST_CASE("loader: a backend of ABI 2.0 is refused with UNSUPPORTED_OPERATION, naming both versions")
+{
+    auto const attempt = createInstance(fakes + "/abi2", R"({"backend": "abi2"})");
+    CHECK(attempt.status == MXL_ERR_UNSUPPORTED_OPERATION);
+    INFO("logged: ", attempt.logged);
+    CHECK(contains(attempt.logged,
+                   "fabrics backend " + fakes + "/abi2/libmxl-fabrics-abi2.so implements backend ABI 2.0, this libmxl-fabrics needs 1.x"));
+}
+
+TEST_CASE("loader: a backend whose entry fails is refused with NO_FABRIC and the backend's reason")
+{
+    auto const attempt = createInstance(fakes + "/failing", R"({"backend": "failing"})");
+    CHECK(attempt.status == MXL_ERR_NO_FABRIC);
+    INFO("logged: ", attempt.logged);
+    CHECK(contains(attempt.logged, "fabrics backend " + fakes +
+                                       "/failing/libmxl-fabrics-failing.so failed to initialise: fake transport: no device answered"));
+}
+
+TEST_CASE("loader: an unknown backend names every directory searched and the environment variable")
+{
+    auto const path = fakes + "/abi2:" + fakes + "/failing";
+    auto const attempt = createInstance(path, R"({"backend": "nosuch"})");
+    CHECK(attempt.status == MXL_ERR_NO_FABRIC);
+    INFO("logged: ", attempt.logged);
+    // The variable's directories in order, then mxl-fabrics/ beside libmxl-fabrics.so, then the install directory.
+    auto const beside = (std::filesystem::path{MXL_FABRICS_LIBRARY}.parent_path() / "mxl-fabrics").string();
+    CHECK(contains(attempt.logged, "no fabrics backend \"nosuch\" (libmxl-fabrics-nosuch.so) in " + path + ":" + beside + ":"));
+    CHECK(contains(attempt.logged, "(MXL_FABRICS_BACKEND_PATH=" + path + ")"));
+}
+
+TEST_CASE("loader: backend names that are no file name and options that are no object are INVALID_ARG")
+{
+    auto const traversal = createInstance(std::nullopt, R"({"backend": "../ofi"})");
+    CHECK(traversal.status == MXL_ERR_INVALID_ARG);
+    CHECK(contains(traversal.logged, "fabrics backend name \"../ofi\" must be letters, digits, '-' or '_'"));
+
+    auto const number = createInstance(std::nullopt, R"({"backend": 7})");
+    CHECK(number.status == MXL_ERR_INVALID_ARG);
+    CHECK(contains(number.logged, "instance option backend must be a string such as \"ofi\", not 7"));
+
+    auto const array = createInstance(std::nullopt, "[1]");
+    CHECK(array.status == MXL_ERR_INVALID_ARG);
+    CHECK(contains(array.logged, "instance options must be a JSON object, got: [1]"));
+}
+
+TEST_CASE("loader: without options an instance uses the ofi module beside libmxl-fabrics.so")
+{
+    TempDomain domain{"loader"};
+    auto* instance = mxlCreateInstance(domain.str().c_str(), nullptr);
+    REQUIRE(instance != nullptr);
+    mxlFabricsInstance fabrics = nullptr;
+    {
+        BackendPath unset{std::nullopt};
+        REQUIRE(mxlFabricsCreateInstance(instance, nullptr, &fabrics) == MXL_STATUS_OK);
+    }
+    mxlFabricsBackendInfo info{};
+    REQUIRE(mxlFabricsGetBackendInfo(fabrics, &info) == MXL_STATUS_OK);
+    CHECK(std::string{info.name} == "ofi");
+    CHECK(std::filesystem::path{info.path} == std::filesystem::path{MXL_OFI_BACKEND});
+    CHECK(std::filesystem::path{info.path}.parent_path() == std::filesystem::path{MXL_FABRICS_LIBRARY}.parent_path() / "mxl-fabrics");
+    CHECK(info.abiVersion == ((1u << 16) | 1u));
+    CHECK(mxlFabricsGetBackendInfo(fabrics, nullptr) == MXL_ERR_INVALID_ARG);
+    CHECK(mxlFabricsDestroyInstance(fabrics) == MXL_STATUS_OK);
+    CHECK(mxlDestroyInstance(instance) == MXL_STATUS_OK);
+}
+
+TEST_CASE("loader: MXL_FABRICS_BACKEND_PATH wins over the directory beside libmxl-fabrics.so (mxl-fabrics-info)")
+{
+    // A fresh process: this one may have loaded the real ofi already, and a backend is loaded once per process.
+    auto const [status, output] =
+        runShell(std::string{"MXL_FABRICS_BACKEND_PATH=/nonexistent:"} + fakes + "/shadow " + MXL_FABRICS_INFO + " --backend ofi");
+    INFO("output: ", output);
+    CHECK(status == 1);
+    CHECK(contains(output, "fabrics backend " + fakes + "/shadow/libmxl-fabrics-ofi.so implements backend ABI 2.0"));
+    CHECK(contains(output, "mxl-fabrics-info: error: cannot create the fabrics instance with backend \"ofi\""));
+}
+
+TEST_CASE("loader: a copy of the build tree without the ofi module fails with the clear error, and works once it is back")
+{
+    TempDomain tree{"loader-tree"};
+    auto const lib = tree.path() / "lib";
+    std::filesystem::create_directories(lib);
+    std::filesystem::copy_file(MXL_FABRICS_LIBRARY, lib / MXL_FABRICS_LIBRARY_SONAME);
+    std::filesystem::copy_file(MXL_LIBRARY, lib / MXL_LIBRARY_SONAME);
+    std::filesystem::copy_file(MXL_FABRICS_INFO, tree.path() / "mxl-fabrics-info");
+    // LD_LIBRARY_PATH goes before the programs' RUNPATH into the original build tree.
+    auto const command =
+        "env -u MXL_FABRICS_BACKEND_PATH LD_LIBRARY_PATH=" + lib.string() + " " + (tree.path() / "mxl-fabrics-info").string();
+
+    auto const [missingStatus, missing] = runShell(command);
+    INFO("without the module: ", missing);
+    CHECK(missingStatus == 1);
+    CHECK(contains(missing, "no fabrics backend \"ofi\" (libmxl-fabrics-ofi.so) in " + (lib / "mxl-fabrics").string() + ":"));
+    CHECK(contains(missing, "(MXL_FABRICS_BACKEND_PATH=unset)"));
+
+    std::filesystem::create_directories(lib / "mxl-fabrics");
+    std::filesystem::copy_file(MXL_OFI_BACKEND, lib / "mxl-fabrics" / "libmxl-fabrics-ofi.so");
+    auto const [presentStatus, present] = runShell(command + " -p tcp");
+    INFO("with the module: ", present);
+    CHECK(presentStatus == 0);
+    CHECK(contains(present, "backend ofi ABI 1.1 " + (lib / "mxl-fabrics" / "libmxl-fabrics-ofi.so").string() + "\n"));
+}
