@@ -160,10 +160,10 @@ namespace mxl::demo
         {
             if (auto const addStatus = ::mxlFabricsInitiatorAddTarget(initiator, _targets[i].info.get()); addStatus != MXL_STATUS_OK)
             {
-                tools::badInput(
-                    "target info {} does not fit flow '{}': a different provider, or grains of another size or layout (mxlStatus {}; "
-                    "the library's message above says which)",
-                    i + 1, _flowId, static_cast<int>(addStatus));
+                tools::badInput("target info {} does not fit flow '{}': a different backend or provider, or grains of another size or "
+                                "layout (mxlStatus {}; "
+                                "the library's message above says which)",
+                                i + 1, _flowId, static_cast<int>(addStatus));
             }
         }
     }
