@@ -8,6 +8,7 @@
 #include <mxl/fabrics.h>
 
 #include <doctest/doctest.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include <chrono>
@@ -227,4 +228,43 @@ TEST_CASE("loader: a copy of the build tree without the ofi module fails with th
     INFO("with the module: ", present);
     CHECK(presentStatus == 0);
     CHECK(contains(present, "backend ofi ABI 1.1 " + (lib / "mxl-fabrics" / "libmxl-fabrics-ofi.so").string() + "\n"));
+}
+
+namespace
+{
+    extern "C" void programHandler(int) {}
+}
+
+TEST_CASE("loader: the program's signal handlers survive loading the ofi backend's libraries")
+{
+    // A fresh process: the libraries' constructors only run when the backend is first loaded. mxl-fabrics-demo sets
+    // SIGINT and SIGTERM handlers before it creates its instance and prints its summary when one of them stops it.
+    TempDomain domain{"loader-signal"};
+    auto const definition = mxl::test::sourcePath("flows/v210_1080p59.94.json").string();
+    Process target{{MXL_FABRICS_DEMO, "-d", domain.str(), "-f", definition, "-p", "tcp", "-n", "127.0.0.1", "-s", "0"}};
+    REQUIRE(target.waitForLine("Target info:", 30s).has_value());
+    target.signal(SIGINT);
+    auto const rest = target.drainOutput(30s);
+    CHECK(target.wait(30s) == std::optional<int>{0});
+    INFO("output after SIGINT: ", rest);
+    CHECK(contains(rest, "summary: received 0 grains, 0 bytes, 0 lost"));
+
+    // In this process too, whether or not the backend was loaded already.
+    struct sigaction mine
+    {
+    };
+    mine.sa_handler = programHandler;
+    sigemptyset(&mine.sa_mask);
+    struct sigaction previous
+    {
+    };
+    REQUIRE(::sigaction(SIGTERM, &mine, &previous) == 0);
+    auto const attempt = createInstance(std::nullopt, nullptr);
+    CHECK(attempt.status == MXL_STATUS_OK);
+    struct sigaction now
+    {
+    };
+    REQUIRE(::sigaction(SIGTERM, nullptr, &now) == 0);
+    CHECK((now.sa_handler == &programHandler));
+    REQUIRE(::sigaction(SIGTERM, &previous, nullptr) == 0);
 }

@@ -3,6 +3,7 @@
 #include "common/Status.hpp"
 #include "fabrics/transport/BackendInstallDir.hpp"
 #include "fabrics/transport/HostLog.hpp"
+#include "fabrics/transport/ProgramSignalHandlers.hpp"
 #include "fabrics/transport/TableBackend.hpp"
 
 #include <dlfcn.h>
@@ -151,7 +152,11 @@ namespace mxl::fabrics
         }
         auto const file = fmt::format("libmxl-fabrics-{}.so", name);
         auto path = findFile(name, file);
-        auto const& table = enter(path);
+        auto const& table = [&]() -> mxlFabricsBackend const&
+        {
+            ProgramSignalHandlers const kept;
+            return enter(path);
+        }();
         auto backend = tableBackend(table, {std::string{name}, std::move(path), table.abiVersion});
         return *loaded.emplace(std::string{name}, std::move(backend)).first->second;
     }
