@@ -126,6 +126,11 @@ namespace mxl::service
     TargetService::~TargetService()
     {
         withdrawTicketFile();
+        if (_handover)
+        {
+            // Like the ticket file: a stopped target's ticket is stale, and the sender had better know it at once.
+            _handover->release();
+        }
         if (_directory)
         {
             _directory->withdraw();
