@@ -365,3 +365,32 @@ namespace mxl::test
         CHECK(log.find("refused (400): the body is not JSON") != std::string::npos);
     }
 }
+
+namespace mxl::test
+{
+    TEST_CASE("is-05: master_enable false on the receiver takes its ticket back from the sender, which stops sending")
+    {
+        UnconnectedPair pair;
+        GrainVerifier verifier{pair.directories.destination.path(), serviceTestFlowId};
+        pair.connectNow();
+        requireFlowing(verifier, 25, "after connecting");
+
+        auto const answer = pair.receiverApi.patch(pair.receiverPath("staged"),
+                                                   R"({"master_enable": false, "activation": {"mode": "activate_immediate"}})");
+        REQUIRE(answer.status == 200);
+        checkValid("is-05-v1.1/receiver-response-schema.json", answer.body);
+        REQUIRE(pair.target.waitForLine("IS-05: ticket taken back from sender", 10s));
+        REQUIRE(pair.initiator.waitForLine("receiver none, no ticket", 10s));
+        verifier.check(1000, 500ms);
+        CHECK(verifier.check(1, 1500ms).verified == 0);
+        auto const sender = pair.senderApi.document(pair.senderPath("active"), "is-05-v1.1/sender-response-schema.json");
+        CHECK(sender["receiver_id"].is_null());
+        CHECK(sender["transport_params"][0]["ext_mxl_target_ticket"].is_null());
+        // The receiver keeps what it was connected with; activating it again reconnects.
+        auto const receiver = pair.receiverApi.document(pair.receiverPath("active"), "is-05-v1.1/receiver-response-schema.json");
+        CHECK(receiver["sender_id"] == pair.senderId);
+        CHECK(receiver["transport_params"][0]["ext_mxl_sender_api"].is_string());
+        pair.connectNow();
+        requireFlowing(verifier, 25, "after activating the receiver again");
+    }
+}
