@@ -1,6 +1,7 @@
 #include "NodeResources.hpp"
 
 #include "NameUuid.hpp"
+#include "TaiText.hpp"
 
 #include <fmt/format.h>
 #include <mxl/time.h>
@@ -61,8 +62,7 @@ namespace mxl::nmos
 
     std::string versionNow()
     {
-        auto const now = mxlGetTime();
-        return fmt::format("{}:{}", now / 1'000'000'000ULL, now % 1'000'000'000ULL);
+        return taiText(mxlGetTime());
     }
 
     NodeResources::NodeResources(NodeDescription const& description)
@@ -137,7 +137,8 @@ namespace mxl::nmos
             answers[path] = document;
             answers[path + "/"] = document;
         };
-        both("/x-nmos", json{"node/"});
+        // The services serve the IS-05 Connection API beside this one (NmosConnectionApi).
+        both("/x-nmos", json{"node/", "connection/"});
         both("/x-nmos/node", json{"v1.3/"});
         both("/x-nmos/node/v1.3", json{"self/", "sources/", "flows/", "devices/", "senders/", "receivers/"});
         both("/x-nmos/node/v1.3/self", _node);

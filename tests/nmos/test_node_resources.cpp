@@ -104,7 +104,7 @@ TEST_CASE("the Node API ties the resources together: the flow keeps the MXL id, 
     CHECK(paths.at("/x-nmos/node/v1.3/senders/") == nlohmann::json::array());
     CHECK(paths.at("/x-nmos/node/v1.3/receivers") == nlohmann::json::array({receiver.endpoint()}));
     CHECK(paths.at("/x-nmos/node/v1.3/flows/5d1e7c0a-3f52-4b8e-9a61-2c7f0e4b9d13") == receiver.flow());
-    CHECK(paths.at("/x-nmos/") == nlohmann::json::array({"node/"}));
+    CHECK(paths.at("/x-nmos/") == nlohmann::json::array({"node/", "connection/"}));
 
     NodeResources const sender{describe(Role::Sender, "flows/audio_48k_16ch.json")};
     CHECK(sender.endpoint()["flow_id"] == sender.flow()["id"]);

@@ -38,7 +38,7 @@ namespace mxl::test
         {
             httplib::Client client{"127.0.0.1", port};
             client.set_read_timeout(10, 0);
-            CHECK(get(client, "/x-nmos/") == json{"node/"});
+            CHECK(get(client, "/x-nmos/") == json{"node/", "connection/"});
             CHECK(get(client, "/x-nmos/node/") == json{"v1.3/"});
             checkSchema("is-04-v1.3/nodeapi-base.json", get(client, "/x-nmos/node/v1.3/"));
             std::map<std::string, json> collections;

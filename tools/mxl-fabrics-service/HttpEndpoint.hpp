@@ -1,5 +1,6 @@
-// A small read-only HTTP server (libmicrohttpd, its own thread): each path maps to a function producing the body, or
-// nullopt for 404 (a target's /ticket before the ticket exists). Only GET and HEAD are answered.
+// A small HTTP server (libmicrohttpd, its own thread). Each path maps to a function producing the body, or nullopt for
+// 503 (a target's /ticket before the ticket exists); those paths answer GET and HEAD only. A handler registered for a
+// path prefix (the NMOS Connection API) answers every method below it itself, with the request body (PATCH).
 #pragma once
 
 #include "ServiceConfig.hpp"
@@ -20,11 +21,28 @@ namespace mxl::service
         std::function<std::optional<std::string>()> body;
     };
 
+    struct HttpReply
+    {
+        unsigned status = 200;
+        std::string contentType;
+        std::string body;
+    };
+
+    struct HttpRequest
+    {
+        std::string method;
+        std::string path;
+        std::string body;
+    };
+
+    using HttpHandler = std::function<HttpReply(HttpRequest const&)>;
+
     class HttpEndpoint
     {
     public:
         // Throws ConfigError naming http_listen when the address cannot be bound.
-        HttpEndpoint(HttpListen const& listen, std::string const& origin, std::map<std::string, HttpResource> resources);
+        HttpEndpoint(HttpListen const& listen, std::string const& origin, std::map<std::string, HttpResource> resources,
+                     std::map<std::string, HttpHandler> prefixHandlers = {});
         ~HttpEndpoint();
 
         HttpEndpoint(HttpEndpoint const&) = delete;
@@ -38,6 +56,7 @@ namespace mxl::service
 
     private:
         std::map<std::string, HttpResource> _resources;
+        std::map<std::string, HttpHandler> _prefixHandlers;
         MHD_Daemon* _daemon = nullptr;
         std::uint16_t _port = 0;
 

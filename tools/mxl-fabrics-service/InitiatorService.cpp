@@ -85,17 +85,30 @@ namespace mxl::service
             throw ConfigError{fmt::format("{}: the {} initiator cannot use node '{}' (keys 'provider', 'node'): {}", config.origin,
                                           tools::providerName(_interface.provider), _interface.node, tools::statusName(status))};
         }
+        _enabled = !_tickets.empty();
         if (config.http)
         {
             std::map<std::string, HttpResource> resources;
             resources["/metrics"] = {"text/plain; version=0.0.4", [this] { return std::optional{_metrics.prometheus()}; }};
             _nmos = std::make_unique<NmosNodeApi>(nmos::Role::Sender, tools::readFlowDefinition(_instance, config.flowId),
                                                   config.http->host, config.origin, resources);
-            _http = std::make_unique<HttpEndpoint>(*config.http, config.origin, std::move(resources));
+            _connection = std::make_unique<NmosConnectionApi>(nmos::Role::Sender, _nmos->endpointId(), _nmos->apiHost(), _enabled,
+                                                              [this](std::string const& url) { return transportParams(url); });
+            _http = std::make_unique<HttpEndpoint>(
+                *config.http, config.origin, std::move(resources),
+                std::map<std::string, HttpHandler>{
+                    {NmosConnectionApi::pathPrefix, [this](HttpRequest const& request) { return _connection->handle(request); }}});
             _nmos->start(_http->port());
-            log::info("http: listening on {}:{} (/metrics, /x-nmos/node/v1.3/)", config.http->host, _http->port());
+            _connection->start(_http->port());
+            log::info("http: listening on {}:{} (/metrics, /x-nmos/node/v1.3/, /x-nmos/connection/v1.1/)", config.http->host,
+                      _http->port());
         }
-        _metrics.setState("waiting");
+        _metrics.setState(_enabled ? "waiting" : "disabled");
+        if (!_enabled)
+        {
+            log::info("no 'ticket' configured: waiting for an IS-05 activation of sender {} (a receiver hands over its ticket)",
+                      _nmos->endpointId());
+        }
         log::info("initiator for flow {} in domain '{}' over {}", config.flowId, config.domain.string(),
                   tools::providerName(_interface.provider));
     }
@@ -107,7 +120,8 @@ namespace mxl::service
             auto const now = Clock::now();
             _notifier.keepAlive();
             statusTick(now);
-            if (now >= _nextTicketPoll)
+            applyActivation(now);
+            if (_enabled && now >= _nextTicketPoll)
             {
                 pollTicket(now);
             }
@@ -133,12 +147,13 @@ namespace mxl::service
     void InitiatorService::pollTicket(Clock::time_point now)
     {
         _nextTicketPoll = now + _config.ticketPoll;
-        auto ticket = _tickets.fetch();
+        std::string missing;
+        auto ticket = fetchTicket(missing);
         if (!ticket)
         {
-            if (_tickets.lastFailure() != _lastTicketProblem)
+            if (missing != _lastTicketProblem)
             {
-                _lastTicketProblem = _tickets.lastFailure();
+                _lastTicketProblem = missing;
                 log::warning("no ticket{}: {}; still fetching", _target ? " now (keeping the current one)" : "", _lastTicketProblem);
             }
             return;
@@ -146,7 +161,7 @@ namespace mxl::service
         _lastTicketProblem.clear();
         if (ticket->provider != tools::providerName(_interface.provider))
         {
-            auto const problem = fmt::format("the ticket from '{}' is for provider {}, this initiator uses {}", _tickets.lastOrigin(),
+            auto const problem = fmt::format("the ticket from '{}' is for provider {}, this initiator uses {}", _ticketOrigin,
                                              ticket->provider, tools::providerName(_interface.provider));
             if (problem != _lastTicketProblem)
             {
@@ -158,8 +173,8 @@ namespace mxl::service
         if (bool const samples = _source->unit() == TransferUnit::Batch; ticket->carriesSamples != samples)
         {
             // The library would refuse it too, but could not say why in these words.
-            auto const problem = fmt::format("the ticket from '{}' is for {}, flow {} is {}", _tickets.lastOrigin(),
-                                             kindOf(ticket->carriesSamples), _config.flowId, kindOf(samples));
+            auto const problem = fmt::format("the ticket from '{}' is for {}, flow {} is {}", _ticketOrigin, kindOf(ticket->carriesSamples),
+                                             _config.flowId, kindOf(samples));
             if (problem != _lastTicketProblem)
             {
                 _lastTicketProblem = problem;
@@ -176,6 +191,79 @@ namespace mxl::service
         establish(std::move(*ticket), why);
     }
 
+    std::optional<Ticket> InitiatorService::fetchTicket(std::string& problem)
+    {
+        if (_activatedTicket)
+        {
+            _ticketOrigin = "IS-05 ext_mxl_target_ticket";
+            auto ticket = _tickets.verifiedTicket(*_activatedTicket, problem);
+            if (!ticket)
+            {
+                problem = fmt::format("the ticket of the IS-05 activation (ext_mxl_target_ticket): {}", problem);
+            }
+            return ticket;
+        }
+        if (_tickets.empty())
+        {
+            problem = "no 'ticket' is configured and the IS-05 activation carries none (ext_mxl_target_ticket null)";
+            return std::nullopt;
+        }
+        auto ticket = _tickets.fetch();
+        _ticketOrigin = _tickets.lastOrigin();
+        problem = _tickets.lastFailure();
+        return ticket;
+    }
+
+    std::vector<nmos::TransportParam> InitiatorService::transportParams(std::string const& resourceUrl) const
+    {
+        auto const ownUrl = nlohmann::json(resourceUrl);
+        return {{"ext_mxl_sender_api",
+                 ownUrl,
+                 {{"enum", {resourceUrl}}},
+                 [ownUrl](nlohmann::json const& value)
+                 { return value == ownUrl ? std::string{} : "this sender's own Connection API resource cannot be changed"; }},
+                {"ext_mxl_target_ticket", nullptr, nlohmann::json::object(),
+                 [](nlohmann::json const& value)
+                 {
+                     if (value.is_null())
+                     {
+                         return std::string{};
+                     }
+                     std::string why = "expected the target's ticket as a JSON text, or null";
+                     return value.is_string() && parseTicket(value.get<std::string>(), why) ? std::string{} : why;
+                 }}};
+    }
+
+    void InitiatorService::applyActivation(Clock::time_point now)
+    {
+        auto const active = _connection ? _connection->takeActivated() : std::nullopt;
+        if (!active)
+        {
+            return;
+        }
+        auto const& ticket = (*active)["transport_params"][0]["ext_mxl_target_ticket"];
+        auto activatedTicket = ticket.is_string() ? std::optional{ticket.get<std::string>()} : std::nullopt;
+        bool const enabled = (*active)["master_enable"].get<bool>();
+        log::info("IS-05: sender {} activated: master_enable {}, receiver {}, {}", _connection->endpointId(), enabled,
+                  (*active)["receiver_id"].is_string() ? (*active)["receiver_id"].get<std::string>() : "none",
+                  activatedTicket ? "its ticket handed over"
+                                  : (_tickets.empty() ? "no ticket" : "no ticket handed over (the configured sources apply)"));
+        if (_activatedTicket && !activatedTicket)
+        {
+            // The receiver let go: its target is not to be written any more.
+            dropTarget();
+        }
+        _activatedTicket = std::move(activatedTicket);
+        if (!enabled && _enabled)
+        {
+            dropTarget();
+            _metrics.setState("disabled");
+            log::info("IS-05: master_enable false: sending stopped (target removed); the staged and active parameters are kept");
+        }
+        _enabled = enabled;
+        _nextTicketPoll = now;
+    }
+
     bool InitiatorService::establish(Ticket ticket, std::string const& why)
     {
         bool const replacing = _target.has_value();
@@ -189,7 +277,7 @@ namespace mxl::service
         mxlFabricsTargetInfo info = nullptr;
         if (auto const status = ::mxlFabricsTargetInfoFromString(ticket.json.c_str(), &info); status != MXL_STATUS_OK)
         {
-            log::warning("the ticket from '{}' (epoch {}) was rejected by the fabrics library: {}; still fetching", _tickets.lastOrigin(),
+            log::warning("the ticket from '{}' (epoch {}) was rejected by the fabrics library: {}; still fetching", _ticketOrigin,
                          ticket.epoch, tools::statusName(status));
             _metrics.setState("stale");
             return false;
@@ -199,12 +287,12 @@ namespace mxl::service
         {
             log::warning("the target of the ticket from '{}' (epoch {}) does not fit flow {} (another provider, or grains of another "
                          "size, or audio of another channel count or sample format): {}; still fetching",
-                         _tickets.lastOrigin(), ticket.epoch, _config.flowId, tools::statusName(status));
+                         _ticketOrigin, ticket.epoch, _config.flowId, tools::statusName(status));
             _metrics.setState("stale");
             return false;
         }
         auto const now = Clock::now();
-        log::info("{} target from '{}': {}", replacing ? "re-establishing with the" : "adding the", _tickets.lastOrigin(), why);
+        log::info("{} target from '{}': {}", replacing ? "re-establishing with the" : "adding the", _ticketOrigin, why);
         if (replacing)
         {
             _metrics.reestablished();
@@ -305,7 +393,7 @@ namespace mxl::service
         _metrics.setState("stale");
         _nextTicketPoll = now;
         log::warning("the ticket from '{}' (epoch {}) looks stale: {}; the target restarted or is unreachable; still fetching",
-                     _tickets.lastOrigin(), _target->ticket.epoch, why);
+                     _ticketOrigin, _target->ticket.epoch, why);
     }
 
     void InitiatorService::sendNext()
@@ -436,8 +524,8 @@ namespace mxl::service
 
     void InitiatorService::refuseTicket(std::string const& why)
     {
-        log::warning("the target of the ticket from '{}' (epoch {}) does not fit flow {}: {}; dropping it, still fetching",
-                     _tickets.lastOrigin(), _target->ticket.epoch, _config.flowId, why);
+        log::warning("the target of the ticket from '{}' (epoch {}) does not fit flow {}: {}; dropping it, still fetching", _ticketOrigin,
+                     _target->ticket.epoch, _config.flowId, why);
         _misfit = _target->ticket;
         dropTarget();
         _metrics.setState("stale");

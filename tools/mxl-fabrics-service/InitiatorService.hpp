@@ -2,11 +2,14 @@
 // SourceCursor), and writes each unit into the target named by the current ticket. It fetches the ticket again every ticket_poll_ms; a new
 // epoch means the target restarted, and the old target is removed and the new one added. It re-establishes with back-off when writes fail,
 // when the connection is lost for longer than stall_timeout_ms, or when the source produces while nothing is delivered (a stall). A ticket
-// that gives no connection (or no delivery) for connect_timeout_ms is reported as stale, and fetching goes on.
+// that gives no connection (or no delivery) for connect_timeout_ms is reported as stale, and fetching goes on. Over the IS-05
+// Connection API a receiver hands over its ticket, which replaces the configured sources, and master_enable=false stops
+// sending (the target is removed) until it is true again; an initiator without configured tickets waits for that.
 #pragma once
 
 #include "Backoff.hpp"
 #include "HttpEndpoint.hpp"
+#include "NmosConnectionApi.hpp"
 #include "NmosNodeApi.hpp"
 #include "Notifier.hpp"
 #include "ServiceConfig.hpp"
@@ -73,6 +76,7 @@ namespace mxl::service
         StatusFile _statusFile;
         // Before _http, whose thread calls into it: destroyed after the endpoint stopped.
         std::unique_ptr<NmosNodeApi> _nmos;
+        std::unique_ptr<NmosConnectionApi> _connection;
         std::unique_ptr<HttpEndpoint> _http;
         Backoff _backoff;
 
@@ -83,6 +87,19 @@ namespace mxl::service
         std::string _lastTicketProblem;
         // A ticket whose target refused every batch (its bounce-buffer entries are too small for them): not added again.
         std::optional<Ticket> _misfit;
+        // What the IS-05 Connection API made active: whether to send at all (master_enable), and the ticket a receiver
+        // handed over (ext_mxl_target_ticket), which takes the place of the configured sources.
+        bool _enabled = true;
+        std::optional<std::string> _activatedTicket;
+        // Where the current ticket came from, for messages.
+        std::string _ticketOrigin;
+
+        // Takes what an IS-05 activation made active.
+        void applyActivation(Clock::time_point now);
+        // The ticket of the IS-05 activation, or else the first the configured sources give; nullopt with `problem`.
+        std::optional<Ticket> fetchTicket(std::string& problem);
+        // ext_mxl_sender_api (this sender's own Connection API resource, read only) and ext_mxl_target_ticket.
+        [[nodiscard]] std::vector<nmos::TransportParam> transportParams(std::string const& resourceUrl) const;
 
         void pollTicket(Clock::time_point now);
         // Removes the current target (if any) and adds the one of `ticket`; false when the library refused it.

@@ -34,8 +34,10 @@ namespace mxl::service
         _description.version = nmos::versionNow();
         try
         {
-            // Only the paths are wanted here; they do not depend on the port.
-            for (auto const& [path, document] : nmos::NodeResources{_description}.paths())
+            // Only the paths and the ids are wanted here; they do not depend on the port.
+            nmos::NodeResources const portless{_description};
+            _endpointId = portless.endpoint()["id"].get<std::string>();
+            for (auto const& [path, document] : portless.paths())
             {
                 resources[path] = {"application/json",
                                    [this, path]() -> std::optional<std::string>

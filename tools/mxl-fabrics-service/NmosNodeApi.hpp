@@ -24,8 +24,21 @@ namespace mxl::service
 
         void start(std::uint16_t port);
 
+        // The id of the service's Sender or Receiver, which the Connection API shares.
+        [[nodiscard]] std::string const& endpointId() const noexcept
+        {
+            return _endpointId;
+        }
+
+        // Where peers reach this endpoint: http_listen's host, or the host name for a wildcard address.
+        [[nodiscard]] std::string const& apiHost() const noexcept
+        {
+            return _description.apiHost;
+        }
+
     private:
         nmos::NodeDescription _description;
+        std::string _endpointId;
         mutable std::mutex _mutex;
         std::map<std::string, std::string> _documents;
     };

@@ -37,7 +37,9 @@ namespace mxl::service
             add("provider", "fabrics provider: tcp, verbs, efa or shm (default tcp)");
             add("node", "fabric address to bind (target: the address peers reach; default: the provider's first interface)");
             add("service", "port (tcp, verbs) or endpoint name (shm); target default 0 = any free port");
-            add("http_listen", "host:port of the HTTP endpoint (/ticket on targets, /metrics on both); port 0 = any free port");
+            add("http_listen",
+                "host:port of the HTTP endpoint (/ticket on targets, /metrics and the NMOS Node and Connection APIs on both); "
+                "port 0 = any free port");
             add("stall_timeout_ms",
                 "no grain or batch committed (target) or delivered (initiator) for this long is a stall (500-600000, default 5000)");
             add("status_interval_ms", "how often STATUS= and the log report state and rates (100-60000, default 1000)");
@@ -59,7 +61,7 @@ namespace mxl::service
             keys.add_options()(
                 "ticket", po::value<std::vector<std::string>>(),
                 "initiator: ticket file path, http://host:port/ticket URL or etcd://host:port/mxl/tickets/<domain>/<flow id> "
-                "key; repeat to give fallbacks");
+                "key; repeat to give fallbacks; none (with http_listen): wait for an IS-05 activation");
             add("ticket_poll_ms", "initiator: how often the ticket is fetched again to see a new epoch (100-60000, default 1000)");
             add("connect_timeout_ms",
                 "initiator: a ticket that gives no connection for this long is reported stale (500-600000, default 10000)");
@@ -341,9 +343,10 @@ namespace mxl::service
             }
             config.flowId = *canonical;
             config.ticketSources = reader.all("ticket");
-            if (config.ticketSources.empty())
+            if (config.ticketSources.empty() && !reader.has("http_listen"))
             {
-                reader.missing("ticket", "an initiator needs the target's ticket file, http:// URL or etcd:// key");
+                reader.missing("ticket", "an initiator needs the target's ticket file, http:// URL or etcd:// key, or http_listen to "
+                                         "be connected over the IS-05 Connection API");
             }
             for (auto const& source : config.ticketSources)
             {

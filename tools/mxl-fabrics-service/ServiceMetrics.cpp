@@ -16,8 +16,8 @@ namespace mxl::service
         // a 0.99 quantile.
         constexpr std::size_t latencyWindow = 512;
         constexpr double quantiles[] = {0.5, 0.9, 0.99};
-        constexpr char const* states[] = {"starting", "waiting", "connecting",   "active",  "idle",
-                                          "stalled",  "stale",   "reconnecting", "stopping"};
+        constexpr char const* states[] = {"starting", "waiting", "connecting",   "active",   "idle",
+                                          "stalled",  "stale",   "reconnecting", "disabled", "stopping"};
     }
 
     TransferUnit transferUnitOf(mxlFlowConfigInfo const& flow) noexcept

@@ -42,6 +42,18 @@ namespace mxl::service
         {
             return path.empty() ? std::string{} : tools::readTextFile(path, what);
         }
+
+        // ext_mxl_sender_api: the Connection API resource of the sender to connect, as the sender's own parameter names it.
+        std::vector<nmos::TransportParam> receiverParams()
+        {
+            return {{"ext_mxl_sender_api", nullptr, nlohmann::json::object(),
+                     [](nlohmann::json const& value)
+                     {
+                         return value.is_null() || (value.is_string() && value.get<std::string>().starts_with("http://"))
+                                    ? std::string{}
+                                    : std::string{"expected the sender's ext_mxl_sender_api (an http:// URL), or null"};
+                     }}};
+        }
     }
 
     TargetService::TargetService(ServiceConfig const& config, Notifier& notifier)
@@ -97,9 +109,16 @@ namespace mxl::service
             resources["/metrics"] = {"text/plain; version=0.0.4", [this] { return std::optional{_metrics.prometheus()}; }};
             _nmos = std::make_unique<NmosNodeApi>(nmos::Role::Receiver, tools::readTextFile(config.flowDefinition, "flow definition"),
                                                   config.http->host, config.origin, resources);
-            _http = std::make_unique<HttpEndpoint>(*config.http, config.origin, std::move(resources));
+            _connection = std::make_unique<NmosConnectionApi>(nmos::Role::Receiver, _nmos->endpointId(), _nmos->apiHost(), false,
+                                                              [](std::string const&) { return receiverParams(); });
+            _http = std::make_unique<HttpEndpoint>(
+                *config.http, config.origin, std::move(resources),
+                std::map<std::string, HttpHandler>{
+                    {NmosConnectionApi::pathPrefix, [this](HttpRequest const& request) { return _connection->handle(request); }}});
             _nmos->start(_http->port());
-            log::info("http: listening on {}:{} (/ticket, /metrics, /x-nmos/node/v1.3/)", config.http->host, _http->port());
+            _connection->start(_http->port());
+            log::info("http: listening on {}:{} (/ticket, /metrics, /x-nmos/node/v1.3/, /x-nmos/connection/v1.1/)", config.http->host,
+                      _http->port());
         }
         buildTarget();
     }
@@ -107,6 +126,11 @@ namespace mxl::service
     TargetService::~TargetService()
     {
         withdrawTicketFile();
+        if (_handover)
+        {
+            // Like the ticket file: a stopped target's ticket is stale, and the sender had better know it at once.
+            _handover->release();
+        }
         if (_directory)
         {
             _directory->withdraw();
@@ -207,6 +231,7 @@ namespace mxl::service
             receive();
             auto const now = Clock::now();
             checkHealth(now);
+            applyActivation(now);
             if (_directory)
             {
                 _directory->maintain(now);
@@ -221,6 +246,38 @@ namespace mxl::service
         _metrics.setState("stopping");
         _notifier.stopping(_metrics.statusLine());
         log::info("stopping: {}", _metrics.statusLine());
+    }
+
+    void TargetService::applyActivation(Clock::time_point now)
+    {
+        if (auto const active = _connection ? _connection->takeActivated() : std::nullopt)
+        {
+            auto const& sender = (*active)["transport_params"][0]["ext_mxl_sender_api"];
+            bool const enabled = (*active)["master_enable"].get<bool>();
+            log::info("IS-05: receiver {} activated: master_enable {}, sender {}", _connection->endpointId(), enabled,
+                      sender.is_string() ? sender.get<std::string>() : "none");
+            if (_handover)
+            {
+                // A receiver connects one sender; the previous one stops writing into this flow.
+                _handover->release();
+                _handover.reset();
+            }
+            if (enabled && sender.is_string())
+            {
+                _handover.emplace(sender.get<std::string>(), _connection->endpointId(), true);
+            }
+        }
+        if (!_handover)
+        {
+            return;
+        }
+        std::unique_lock lock{_ticketMutex};
+        auto const ticket = _ticket ? _ticket->json : std::string{};
+        lock.unlock();
+        if (!ticket.empty())
+        {
+            _handover->maintain(ticket, now);
+        }
     }
 
     void TargetService::receive()

@@ -2,10 +2,12 @@
 // HTTP and/or etcd), announces READY=1, and then watches what arrives. The fabrics library commits each grain (video, data)
 // or batch of samples (audio) itself; for audio its ticket also carries the bounce buffer initiators write batches
 // into. The service judges health from the flow's head index and, when nothing arrives for stall_timeout_ms after
-// units had been flowing, rebuilds the target under a new epoch so that initiators re-establish from scratch.
+// units had been flowing, rebuilds the target under a new epoch so that initiators re-establish from scratch. As an
+// IS-05 receiver it connects the sender it is activated with by handing its ticket over (TicketHandover).
 #pragma once
 
 #include "HttpEndpoint.hpp"
+#include "NmosConnectionApi.hpp"
 #include "NmosNodeApi.hpp"
 #include "Notifier.hpp"
 #include "ServiceConfig.hpp"
@@ -13,6 +15,7 @@
 #include "ServiceMetrics.hpp"
 #include "StatusFile.hpp"
 #include "Ticket.hpp"
+#include "TicketHandover.hpp"
 
 #include <FabricsHandles.hpp>
 #include <MxlHandles.hpp>
@@ -57,7 +60,10 @@ namespace mxl::service
         std::optional<Ticket> _ticket;
         // Before _http, whose thread calls into it: destroyed after the endpoint stopped.
         std::unique_ptr<NmosNodeApi> _nmos;
+        std::unique_ptr<NmosConnectionApi> _connection;
         std::unique_ptr<HttpEndpoint> _http;
+        // The sender an IS-05 activation connected this receiver to.
+        std::optional<TicketHandover> _handover;
         // The ticket in the facility's etcd, when configured.
         std::unique_ptr<directory::TicketPublication> _directory;
 
@@ -85,5 +91,7 @@ namespace mxl::service
         // Indices [first, last] arrived as one unit of `bytes` (`samples` per channel, 0 for a grain).
         void arrived(std::uint64_t first, std::uint64_t last, std::uint64_t bytes, std::uint64_t samples);
         void checkHealth(Clock::time_point now);
+        // Takes what an IS-05 activation made active, and keeps the connected sender's ticket current.
+        void applyActivation(Clock::time_point now);
     };
 }

@@ -33,14 +33,20 @@ namespace mxl::service
             return _lastOrigin;
         }
 
+        // The ticket (without its signature, when this side holds keys and the signature holds), or nullopt with `why`;
+        // also for tickets that come from elsewhere (an IS-05 activation).
+        [[nodiscard]] std::optional<Ticket> verifiedTicket(std::string text, std::string& why) const;
+
+        [[nodiscard]] bool empty() const noexcept
+        {
+            return _sources.empty();
+        }
+
     private:
         std::vector<std::string> _sources;
         std::chrono::milliseconds _httpTimeout;
         std::optional<signing::SigningKeys> _keys;
         std::string _lastFailure;
         std::string _lastOrigin;
-
-        // The ticket (without its signature, when this side holds keys and the signature holds), or nullopt with `why`.
-        [[nodiscard]] std::optional<Ticket> verifiedTicket(std::string text, std::string& why) const;
     };
 }

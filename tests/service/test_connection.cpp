@@ -1,0 +1,396 @@
+// The services' IS-05 v1.1 Connection API over real HTTP: a target (receiver) and an initiator (sender) started
+// unconnected; a client PATCHes the receiver with the sender's transport parameters and the pair connects, grains
+// checked byte by byte; master_enable on the sender stops and resumes them; a scheduled activation happens on time; bad
+// requests get NMOS errors while grains keep moving. Every document is validated against AMWA's IS-05 v1.1 schemas
+// where they are present.
+#include "SchemaCheck.hpp"
+#include "ServiceScenario.hpp"
+#include "TestFlow.hpp"
+
+#include <TaiText.hpp>
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <httplib.h>
+#include <mxl/time.h>
+#include <nlohmann/json.hpp>
+
+#include <thread>
+
+namespace mxl::test
+{
+    namespace
+    {
+        using namespace std::chrono_literals;
+        using json = nlohmann::json;
+        using Clock = std::chrono::steady_clock;
+
+        constexpr char const* api = "/x-nmos/connection/v1.1";
+        // The test flow's grain period (50 grains/s).
+        constexpr std::uint64_t grainNs = 20'000'000;
+
+        void checkValid(std::string const& schema, json const& document)
+        {
+            if (schemaCheckUnavailable())
+            {
+                return;
+            }
+            INFO(schema, ": ", document.dump());
+            CHECK(schemaErrors(schema, document) == "");
+        }
+
+        struct Answer
+        {
+            int status = 0;
+            json body;
+        };
+
+        class ApiClient
+        {
+        public:
+            explicit ApiClient(int port)
+                : _client{"127.0.0.1", port}
+            {
+                _client.set_read_timeout(10, 0);
+            }
+
+            Answer get(std::string const& path)
+            {
+                return answer("GET", path, _client.Get(path));
+            }
+
+            Answer patch(std::string const& path, std::string const& body)
+            {
+                return answer("PATCH", path, _client.Patch(path, body, "application/json"));
+            }
+
+            Answer send(std::string const& method, std::string const& path)
+            {
+                httplib::Request request;
+                request.method = method;
+                request.path = path;
+                return answer(method, path, _client.send(request));
+            }
+
+            // GET of a document that must be there and valid against `schema`.
+            json document(std::string const& path, std::string const& schema)
+            {
+                auto const got = get(path);
+                INFO("GET ", path, " -> ", got.status, " ", got.body.dump());
+                REQUIRE(got.status == 200);
+                checkValid(schema, got.body);
+                return got.body;
+            }
+
+        private:
+            httplib::Client _client;
+
+            static Answer answer(std::string const& method, std::string const& path, httplib::Result const& result)
+            {
+                REQUIRE_MESSAGE(result, method, " ", path, " failed");
+                INFO(method, " ", path, " -> ", result->status, " ", result->body);
+                CHECK(result->get_header_value("Content-Type") == "application/json");
+                return {result->status, json::parse(result->body, nullptr, false)};
+            }
+        };
+
+        // An NMOS error with `status` whose message contains `says`.
+        void checkError(Answer const& answer, int status, std::string const& says)
+        {
+            INFO(answer.body.dump());
+            CHECK(answer.status == status);
+            checkValid("is-05-v1.1/error.json", answer.body);
+            CHECK(answer.body["code"] == status);
+            CHECK(answer.body["error"].get<std::string>().find(says) != std::string::npos);
+        }
+
+        // A target and an initiator, both with HTTP, neither told about the other; the source flow written by the test.
+        struct UnconnectedPair
+        {
+            ServiceDirectories directories;
+            PatternWriter source{directories.source.path(), serviceTestFlow()};
+            NotifySocket targetNotify;
+            ServiceProcess target{targetSettings(directories), notifyEnvironment(targetNotify)};
+            int targetPort = target.httpPort();
+            ServiceProcess initiator{unconnectedInitiator(directories)};
+            int initiatorPort = initiator.httpPort();
+            ApiClient receiverApi{targetPort};
+            ApiClient senderApi{initiatorPort};
+            std::string receiverId;
+            std::string senderId;
+
+            UnconnectedPair()
+            {
+                REQUIRE(targetNotify.waitFor("READY=1", 10s));
+                REQUIRE(targetPort != 0);
+                REQUIRE(initiatorPort != 0);
+                REQUIRE(initiator.waitForLine("waiting for an IS-05 activation of sender", 10s));
+                auto const receivers =
+                    receiverApi.document(fmt::format("{}/single/receivers/", api), "is-05-v1.1/sender-receiver-base.json");
+                auto const senders = senderApi.document(fmt::format("{}/single/senders/", api), "is-05-v1.1/sender-receiver-base.json");
+                REQUIRE(receivers.size() == 1);
+                REQUIRE(senders.size() == 1);
+                receiverId = receivers[0].get<std::string>();
+                receiverId.pop_back();
+                senderId = senders[0].get<std::string>();
+                senderId.pop_back();
+            }
+
+            static Settings unconnectedInitiator(ServiceDirectories const& directories)
+            {
+                auto settings = initiatorSettings(directories, "");
+                std::erase_if(settings, [](auto const& setting) { return setting.first == "ticket"; });
+                settings.emplace_back("http_listen", "127.0.0.1:0");
+                return settings;
+            }
+
+            [[nodiscard]] std::string receiverPath(std::string const& what) const
+            {
+                return fmt::format("{}/single/receivers/{}/{}", api, receiverId, what);
+            }
+
+            [[nodiscard]] std::string senderPath(std::string const& what) const
+            {
+                return fmt::format("{}/single/senders/{}/{}", api, senderId, what);
+            }
+
+            // What a controller copies from the sender into the receiver: the sender's own transport parameter.
+            json senderTransportParams()
+            {
+                auto const active = senderApi.document(senderPath("active"), "is-05-v1.1/sender-response-schema.json");
+                auto const url = active["transport_params"][0]["ext_mxl_sender_api"];
+                REQUIRE(url.is_string());
+                return json::array({{{"ext_mxl_sender_api", url}}});
+            }
+
+            json receiverPatch(json const& activation)
+            {
+                json const body{{"sender_id", senderId},
+                                {"master_enable", true},
+                                {"transport_params", senderTransportParams()},
+                                {"activation", activation}};
+                checkValid("is-05-v1.1/receiver-stage-schema.json", body);
+                return body;
+            }
+
+            void connectNow()
+            {
+                auto const answer = receiverApi.patch(receiverPath("staged"), receiverPatch({{"mode", "activate_immediate"}}).dump());
+                INFO(answer.body.dump());
+                REQUIRE(answer.status == 200);
+                checkValid("is-05-v1.1/receiver-response-schema.json", answer.body);
+            }
+
+            void setSenderEnabled(bool enabled)
+            {
+                json const body{{"master_enable", enabled}, {"activation", {{"mode", "activate_immediate"}}}};
+                checkValid("is-05-v1.1/sender-stage-schema.json", body);
+                auto const answer = senderApi.patch(senderPath("staged"), body.dump());
+                INFO(answer.body.dump());
+                REQUIRE(answer.status == 200);
+                checkValid("is-05-v1.1/sender-response-schema.json", answer.body);
+                CHECK(answer.body["master_enable"] == enabled);
+            }
+        };
+
+        void requireFlowing(GrainVerifier& verifier, std::uint64_t grains, std::string const& when)
+        {
+            auto const result = verifier.check(grains, 10s);
+            INFO(when);
+            CHECK(result.mismatched == 0);
+            REQUIRE(result.verified >= grains);
+        }
+
+        // Walks a service's Connection API as a controller would; every answer valid against its schema.
+        void walkConnectionApi(ApiClient& client, bool sender, std::string const& id)
+        {
+            // The version listing has no schema.
+            auto const versions = client.get("/x-nmos/connection/");
+            CHECK(versions.status == 200);
+            CHECK(versions.body == json{"v1.1/"});
+            CHECK(client.document(fmt::format("{}/", api), "is-05-v1.1/connectionapi-base.json") == json{"bulk/", "single/"});
+            CHECK(client.document(fmt::format("{}/single", api), "is-05-v1.1/connectionapi-single.json") == json{"senders/", "receivers/"});
+            auto const kind = sender ? "senders" : "receivers";
+            CHECK(
+                client.document(fmt::format("{}/single/{}/", api, sender ? "receivers" : "senders"), "is-05-v1.1/sender-receiver-base.json")
+                    .empty());
+            auto const base = fmt::format("{}/single/{}/{}/", api, kind, id);
+            auto const listing =
+                client.document(base, sender ? "is-05-v1.1/connectionapi-sender.json" : "is-05-v1.1/connectionapi-receiver.json");
+            CHECK(listing.size() == (sender ? 5U : 4U));
+            auto const response = sender ? "is-05-v1.1/sender-response-schema.json" : "is-05-v1.1/receiver-response-schema.json";
+            auto const staged = client.document(base + "staged", response);
+            auto const active = client.document(base + "active", response);
+            CHECK(staged["master_enable"] == false);
+            CHECK(active["activation"]["mode"].is_null());
+            // The v1.1 constraint schemas require their transports' own parameters (rtp, websocket, mqtt), and the
+            // transport type schema enumerates only IS-05's transports: these two are checked by value.
+            auto const constraints = client.get(base + "constraints");
+            REQUIRE(constraints.status == 200);
+            CHECK(constraints.body[0].contains("ext_mxl_sender_api"));
+            auto const type = client.get(base + "transporttype");
+            REQUIRE(type.status == 200);
+            CHECK(type.body == "urn:x-mxl:transport:fabrics");
+            if (sender)
+            {
+                CHECK(constraints.body[0].contains("ext_mxl_target_ticket"));
+                checkError(client.get(base + "transportfile"), 404, "has no transport file");
+            }
+        }
+    }
+
+    TEST_CASE("is-05: a receiver PATCHed with the sender's transport parameters and activate_immediate connects the pair, grains "
+              "arrive byte-exact, and master_enable false on the sender stops them until true")
+    {
+        UnconnectedPair pair;
+        walkConnectionApi(pair.receiverApi, false, pair.receiverId);
+        walkConnectionApi(pair.senderApi, true, pair.senderId);
+        GrainVerifier verifier{pair.directories.destination.path(), serviceTestFlowId};
+        CHECK(verifier.check(1, 1s).verified == 0);
+
+        pair.connectNow();
+        requireFlowing(verifier, 50, "after the receiver's activation");
+        REQUIRE(pair.target.waitForLine("IS-05: ticket handed to sender", 10s));
+        auto const receiverActive = pair.receiverApi.document(pair.receiverPath("active"), "is-05-v1.1/receiver-response-schema.json");
+        CHECK(receiverActive["sender_id"] == pair.senderId);
+        CHECK(receiverActive["master_enable"] == true);
+        auto const senderActive = pair.senderApi.document(pair.senderPath("active"), "is-05-v1.1/sender-response-schema.json");
+        CHECK(senderActive["receiver_id"] == pair.receiverId);
+        CHECK(senderActive["master_enable"] == true);
+        auto const ticket = senderActive["transport_params"][0]["ext_mxl_target_ticket"];
+        REQUIRE(ticket.is_string());
+        CHECK(json::parse(ticket.get<std::string>())["epoch"] == std::to_string(ticketEpoch(pair.directories.ticketFile())));
+
+        pair.setSenderEnabled(false);
+        REQUIRE(pair.initiator.waitForLine("IS-05: master_enable false: sending stopped", 10s));
+        // What was in flight when the target was removed lands; after that the flow's head stands still.
+        verifier.check(1000, 500ms);
+        CHECK(verifier.check(1, 1500ms).verified == 0);
+        auto const stopped = pair.senderApi.document(pair.senderPath("active"), "is-05-v1.1/sender-response-schema.json");
+        CHECK(stopped["master_enable"] == false);
+        CHECK(stopped["transport_params"][0]["ext_mxl_target_ticket"].is_string());
+
+        pair.setSenderEnabled(true);
+        requireFlowing(verifier, 50, "after master_enable true");
+    }
+
+    TEST_CASE("is-05: a scheduled relative activation of the receiver happens within a grain of its time, and grains follow")
+    {
+        UnconnectedPair pair;
+        GrainVerifier verifier{pair.directories.destination.path(), serviceTestFlowId};
+        auto const before = ::mxlGetTime();
+        auto const answer = pair.receiverApi.patch(
+            pair.receiverPath("staged"), pair.receiverPatch({{"mode", "activate_scheduled_relative"}, {"requested_time", "2:0"}}).dump());
+        INFO(answer.body.dump());
+        REQUIRE(answer.status == 202);
+        checkValid("is-05-v1.1/receiver-response-schema.json", answer.body);
+        CHECK(answer.body["activation"]["mode"] == "activate_scheduled_relative");
+        CHECK(answer.body["activation"]["requested_time"] == "2:0");
+        auto const due = nmos::parseTaiText(answer.body["activation"]["activation_time"].get<std::string>());
+        REQUIRE(due);
+        CHECK(*due >= before + 2'000'000'000ULL);
+        CHECK(*due <= ::mxlGetTime() + 2'000'000'000ULL);
+
+        // Nothing moves before the activation.
+        CHECK(verifier.check(1, 1s).verified == 0);
+        json active;
+        auto const deadline = Clock::now() + 10s;
+        while (Clock::now() < deadline)
+        {
+            active = pair.receiverApi.document(pair.receiverPath("active"), "is-05-v1.1/receiver-response-schema.json");
+            if (active["master_enable"] == true)
+            {
+                break;
+            }
+            std::this_thread::sleep_for(50ms);
+        }
+        INFO(active.dump());
+        REQUIRE(active["master_enable"] == true);
+        CHECK(active["activation"]["mode"] == "activate_scheduled_relative");
+        auto const activatedAt = nmos::parseTaiText(active["activation"]["activation_time"].get<std::string>());
+        REQUIRE(activatedAt);
+        CHECK(*activatedAt >= *due);
+        CHECK(*activatedAt - *due < grainNs);
+        CHECK(pair.receiverApi.document(pair.receiverPath("staged"), "is-05-v1.1/receiver-response-schema.json")["activation"]["mode"]
+                  .is_null());
+        requireFlowing(verifier, 50, "after the scheduled activation");
+    }
+
+    TEST_CASE("is-05: malformed bodies, unknown ids, locked and past activations get NMOS errors or documented answers, and "
+              "grains keep moving")
+    {
+        UnconnectedPair pair;
+        GrainVerifier verifier{pair.directories.destination.path(), serviceTestFlowId};
+        pair.connectNow();
+        requireFlowing(verifier, 25, "after connecting");
+
+        checkError(pair.receiverApi.patch(pair.receiverPath("staged"), "{\"master_enable\": tru"), 400, "the body is not JSON");
+        checkError(pair.receiverApi.patch(pair.receiverPath("staged"), "{\"master_enable\": 1}"), 400,
+                   "'master_enable' is 1; expected true or false");
+        checkError(pair.senderApi.patch(pair.senderPath("staged"), R"({"transport_params": [{"ext_mxl_target_ticket": "not a ticket"}]})"),
+                   400, "transport parameter 'ext_mxl_target_ticket' value \"not a ticket\"");
+        checkError(
+            pair.senderApi.patch(pair.senderPath("staged"), R"({"transport_params": [{"ext_mxl_sender_api": "http://elsewhere/"}]})"), 400,
+            "cannot be changed");
+        auto const unknown = "00000000-0000-4000-8000-000000000000";
+        checkError(pair.senderApi.patch(fmt::format("{}/single/senders/{}/staged", api, unknown), R"({"master_enable": false})"), 404,
+                   fmt::format("this service's only sender is {}", pair.senderId));
+        checkError(pair.receiverApi.get(fmt::format("{}/single/receivers/{}/active", api, unknown)), 404, "only receiver is");
+        checkError(pair.senderApi.send("DELETE", pair.senderPath("staged")), 405, "only GET, HEAD and PATCH");
+        checkError(pair.senderApi.send("POST", fmt::format("{}/bulk/senders", api)), 405, "bulk activation is not implemented");
+
+        // An absolute time already past is met at once (activation_time is when it happened), a documented answer.
+        auto const past = pair.senderApi.patch(pair.senderPath("staged"),
+                                               R"({"activation": {"mode": "activate_scheduled_absolute", "requested_time": "1000:0"}})");
+        INFO(past.body.dump());
+        CHECK(past.status == 200);
+        checkValid("is-05-v1.1/sender-response-schema.json", past.body);
+        CHECK(past.body["activation"]["requested_time"] == "1000:0");
+        CHECK(nmos::parseTaiText(past.body["activation"]["activation_time"].get<std::string>()) > 1000'000'000'000ULL);
+
+        // A pending scheduled activation locks staged until it happens or is cancelled.
+        auto const scheduled = pair.receiverApi.patch(
+            pair.receiverPath("staged"), R"({"activation": {"mode": "activate_scheduled_relative", "requested_time": "60:0"}})");
+        CHECK(scheduled.status == 202);
+        checkError(pair.receiverApi.patch(pair.receiverPath("staged"), R"({"master_enable": false})"), 423, "locked by the activation");
+        auto const cancelled = pair.receiverApi.patch(pair.receiverPath("staged"), R"({"activation": {"mode": null}})");
+        CHECK(cancelled.status == 200);
+        checkValid("is-05-v1.1/receiver-response-schema.json", cancelled.body);
+
+        requireFlowing(verifier, 50, "after the bad requests");
+        CHECK_FALSE(pair.target.wait(0ms));
+        CHECK_FALSE(pair.initiator.wait(0ms));
+        auto const log = pair.target.output();
+        CHECK(log.find("IS-05: PATCH /x-nmos/connection/v1.1/single/receivers/") != std::string::npos);
+        CHECK(log.find("refused (400): the body is not JSON") != std::string::npos);
+    }
+}
+
+namespace mxl::test
+{
+    TEST_CASE("is-05: master_enable false on the receiver takes its ticket back from the sender, which stops sending")
+    {
+        UnconnectedPair pair;
+        GrainVerifier verifier{pair.directories.destination.path(), serviceTestFlowId};
+        pair.connectNow();
+        requireFlowing(verifier, 25, "after connecting");
+
+        auto const answer = pair.receiverApi.patch(pair.receiverPath("staged"),
+                                                   R"({"master_enable": false, "activation": {"mode": "activate_immediate"}})");
+        REQUIRE(answer.status == 200);
+        checkValid("is-05-v1.1/receiver-response-schema.json", answer.body);
+        REQUIRE(pair.target.waitForLine("IS-05: ticket taken back from sender", 10s));
+        REQUIRE(pair.initiator.waitForLine("receiver none, no ticket", 10s));
+        verifier.check(1000, 500ms);
+        CHECK(verifier.check(1, 1500ms).verified == 0);
+        auto const sender = pair.senderApi.document(pair.senderPath("active"), "is-05-v1.1/sender-response-schema.json");
+        CHECK(sender["receiver_id"].is_null());
+        CHECK(sender["transport_params"][0]["ext_mxl_target_ticket"].is_null());
+        // The receiver keeps what it was connected with; activating it again reconnects.
+        auto const receiver = pair.receiverApi.document(pair.receiverPath("active"), "is-05-v1.1/receiver-response-schema.json");
+        CHECK(receiver["sender_id"] == pair.senderId);
+        CHECK(receiver["transport_params"][0]["ext_mxl_sender_api"].is_string());
+        pair.connectNow();
+        requireFlowing(verifier, 25, "after activating the receiver again");
+    }
+}

@@ -1,0 +1,224 @@
+#include "NmosConnectionApi.hpp"
+
+#include "ServiceLog.hpp"
+
+#include <NodeResources.hpp>
+#include <TaiText.hpp>
+
+#include <mxl/time.h>
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+namespace mxl::service
+{
+    namespace
+    {
+        using json = nlohmann::json;
+
+        HttpReply jsonReply(unsigned status, json const& document)
+        {
+            return {status, "application/json", document.dump()};
+        }
+
+        HttpReply errorReply(nmos::ConnectionError const& error)
+        {
+            return jsonReply(static_cast<unsigned>(error.status()), error.document());
+        }
+
+        HttpReply notAllowed(HttpRequest const& request, std::string const& allowed)
+        {
+            return errorReply(nmos::ConnectionError{405, fmt::format("{} {}: only {} here", request.method, request.path, allowed)});
+        }
+
+        bool reads(HttpRequest const& request)
+        {
+            return request.method == "GET" || request.method == "HEAD";
+        }
+
+        // A listing of sub-resources, answered to GET and HEAD only.
+        HttpReply listing(HttpRequest const& request, json const& entries)
+        {
+            return reads(request) ? jsonReply(200, entries) : notAllowed(request, "GET and HEAD");
+        }
+
+        std::string urlHost(std::string const& host)
+        {
+            return host.find(':') == std::string::npos ? host : fmt::format("[{}]", host);
+        }
+    }
+
+    NmosConnectionApi::NmosConnectionApi(nmos::Role role, std::string endpointId, std::string apiHost, bool masterEnable, ParamsOf params)
+        : _role{role}
+        , _endpointId{std::move(endpointId)}
+        , _apiHost{std::move(apiHost)}
+        , _masterEnable{masterEnable}
+        , _params{std::move(params)}
+        , _timer{[this] { runTimer(); }}
+    {
+    }
+
+    NmosConnectionApi::~NmosConnectionApi()
+    {
+        {
+            std::lock_guard lock{_mutex};
+            _stopping = true;
+        }
+        _changed.notify_all();
+        _timer.join();
+    }
+
+    void NmosConnectionApi::start(std::uint16_t port)
+    {
+        auto const kind = _role == nmos::Role::Sender ? "senders" : "receivers";
+        auto const url = fmt::format("http://{}:{}{}/v1.1/single/{}/{}/", urlHost(_apiHost), port, pathPrefix, kind, _endpointId);
+        auto resource = std::make_unique<nmos::ConnectionResource>(_role, _params(url), _masterEnable);
+        std::lock_guard lock{_mutex};
+        _resource = std::move(resource);
+    }
+
+    std::optional<json> NmosConnectionApi::takeActivated()
+    {
+        std::lock_guard lock{_mutex};
+        if (!_resource || _resource->activations() == _takenActivations)
+        {
+            return std::nullopt;
+        }
+        _takenActivations = _resource->activations();
+        return _resource->active();
+    }
+
+    HttpReply NmosConnectionApi::handle(HttpRequest const& request)
+    {
+        try
+        {
+            return route(request);
+        }
+        catch (nmos::ConnectionError const& error)
+        {
+            log::warning("IS-05: {} {} refused ({}): {}", request.method, request.path, error.status(), error.what());
+            return errorReply(error);
+        }
+    }
+
+    HttpReply NmosConnectionApi::route(HttpRequest const& request)
+    {
+        // Collections are named with and without their trailing slash.
+        auto path = request.path.substr(std::string_view{pathPrefix}.size());
+        while (path.ends_with('/'))
+        {
+            path.pop_back();
+        }
+        if (path.empty())
+        {
+            return listing(request, json{"v1.1/"});
+        }
+        if (path == "/v1.1")
+        {
+            return listing(request, json{"bulk/", "single/"});
+        }
+        if (path == "/v1.1/single" || path == "/v1.1/bulk")
+        {
+            return listing(request, json{"senders/", "receivers/"});
+        }
+        if (path == "/v1.1/bulk/senders" || path == "/v1.1/bulk/receivers")
+        {
+            throw nmos::ConnectionError{405, fmt::format("{} {}: bulk activation is not implemented; PATCH single/{}/{{id}}/staged instead",
+                                                         request.method, request.path, path.substr(path.rfind('/') + 1))};
+        }
+        auto const ours = fmt::format("/v1.1/single/{}", _role == nmos::Role::Sender ? "senders" : "receivers");
+        if (path == "/v1.1/single/senders" || path == "/v1.1/single/receivers")
+        {
+            return listing(request, path == ours ? json::array({_endpointId + "/"}) : json::array());
+        }
+        auto const own = ours + "/" + _endpointId;
+        if (path != own && !path.starts_with(own + "/"))
+        {
+            throw nmos::ConnectionError{404, fmt::format("no resource {}: this service's only {} is {}", request.path,
+                                                         _role == nmos::Role::Sender ? "sender" : "receiver", _endpointId)};
+        }
+        return answerEndpoint(request, path.substr(own.size()));
+    }
+
+    HttpReply NmosConnectionApi::answerEndpoint(HttpRequest const& request, std::string const& what)
+    {
+        bool const sender = _role == nmos::Role::Sender;
+        if (what.empty())
+        {
+            return listing(request, sender ? json{"constraints/", "staged/", "active/", "transportfile/", "transporttype/"}
+                                           : json{"constraints/", "staged/", "active/", "transporttype/"});
+        }
+        if (what == "/staged" && request.method == "PATCH")
+        {
+            return patchStaged(request.body);
+        }
+        if (what == "/transportfile" && sender)
+        {
+            throw nmos::ConnectionError{404, "the fabrics transport (urn:x-mxl:transport:fabrics) has no transport file: the transport "
+                                             "parameters (staged/, active/) carry everything"};
+        }
+        if (what != "/constraints" && what != "/staged" && what != "/active" && what != "/transporttype")
+        {
+            throw nmos::ConnectionError{404, fmt::format("no resource {}", request.path)};
+        }
+        if (!reads(request))
+        {
+            return notAllowed(request, what == "/staged" ? "GET, HEAD and PATCH" : "GET and HEAD");
+        }
+        if (what == "/transporttype")
+        {
+            return jsonReply(200, json(nmos::mxlTransport));
+        }
+        std::lock_guard lock{_mutex};
+        if (!_resource)
+        {
+            throw nmos::ConnectionError{503, "the Connection API is starting"};
+        }
+        if (what == "/constraints")
+        {
+            return jsonReply(200, _resource->constraints());
+        }
+        return jsonReply(200, what == "/staged" ? _resource->staged() : _resource->active());
+    }
+
+    HttpReply NmosConnectionApi::patchStaged(std::string const& body)
+    {
+        auto const document = json::parse(body, nullptr, false);
+        std::unique_lock lock{_mutex};
+        if (!_resource)
+        {
+            throw nmos::ConnectionError{503, "the Connection API is starting"};
+        }
+        auto const outcome = _resource->patch(document, ::mxlGetTime());
+        if (auto const at = _resource->scheduledFor())
+        {
+            log::info("IS-05: activation of {} {} scheduled for {}", _role == nmos::Role::Sender ? "sender" : "receiver", _endpointId,
+                      nmos::taiText(*at));
+        }
+        lock.unlock();
+        _changed.notify_all();
+        return jsonReply(static_cast<unsigned>(outcome.status), outcome.body);
+    }
+
+    void NmosConnectionApi::runTimer()
+    {
+        std::unique_lock lock{_mutex};
+        while (!_stopping)
+        {
+            auto const at = _resource ? _resource->scheduledFor() : std::nullopt;
+            if (!at)
+            {
+                _changed.wait(lock);
+                continue;
+            }
+            auto const now = ::mxlGetTime();
+            if (_resource->activateIfDue(now))
+            {
+                continue;
+            }
+            // TAI and the steady clock run at the same rate; waking is re-checked against TAI.
+            _changed.wait_for(lock, std::chrono::nanoseconds{*at - now});
+        }
+    }
+}

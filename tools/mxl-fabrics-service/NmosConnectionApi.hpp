@@ -1,0 +1,70 @@
+// The IS-05 v1.1 Connection API of a service, below /x-nmos/connection/ on its HTTP endpoint: the one Sender
+// (initiator) or Receiver (target) of its Node API, with the fabrics transport's `ext_` parameters (docs/operations.md,
+// "NMOS Connection API (IS-05)"). The HTTP thread stages and activates; scheduled activations run on a timer thread of
+// this class; the service's loop picks up what became active with takeActivated() and acts on it.
+#pragma once
+
+#include "HttpEndpoint.hpp"
+
+#include <ConnectionResource.hpp>
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace mxl::service
+{
+    class NmosConnectionApi
+    {
+    public:
+        static constexpr char const* pathPrefix = "/x-nmos/connection";
+
+        // The transport parameters, given the URL of this endpoint's own Connection API resource.
+        using ParamsOf = std::function<std::vector<nmos::TransportParam>(std::string const& resourceUrl)>;
+
+        NmosConnectionApi(nmos::Role role, std::string endpointId, std::string apiHost, bool masterEnable, ParamsOf params);
+        ~NmosConnectionApi();
+
+        NmosConnectionApi(NmosConnectionApi const&) = delete;
+        NmosConnectionApi& operator=(NmosConnectionApi const&) = delete;
+
+        // Every request below pathPrefix; answers 503 until start().
+        HttpReply handle(HttpRequest const& request);
+
+        // Once the endpoint's port is known: builds the resource, whose parameters may name this endpoint's URL.
+        void start(std::uint16_t port);
+
+        // The active document after activations the caller has not taken yet, or nullopt.
+        std::optional<nlohmann::json> takeActivated();
+
+        [[nodiscard]] std::string const& endpointId() const noexcept
+        {
+            return _endpointId;
+        }
+
+    private:
+        nmos::Role _role;
+        std::string _endpointId;
+        std::string _apiHost;
+        bool _masterEnable;
+        ParamsOf _params;
+
+        std::mutex _mutex;
+        std::condition_variable _changed;
+        std::unique_ptr<nmos::ConnectionResource> _resource;
+        std::uint64_t _takenActivations = 0;
+        bool _stopping = false;
+        std::thread _timer;
+
+        HttpReply route(HttpRequest const& request);
+        HttpReply answerEndpoint(HttpRequest const& request, std::string const& what);
+        HttpReply patchStaged(std::string const& body);
+        void runTimer();
+    };
+}

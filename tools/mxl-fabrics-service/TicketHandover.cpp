@@ -1,0 +1,108 @@
+#include "TicketHandover.hpp"
+
+#include "ServiceLog.hpp"
+
+#include <fmt/format.h>
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <optional>
+
+namespace mxl::service
+{
+    namespace
+    {
+        using json = nlohmann::json;
+
+        // A sender on another host may be slow to answer; the target's loop waits this long at most per attempt.
+        constexpr std::chrono::milliseconds patchTimeout{1000};
+        constexpr std::chrono::milliseconds retryInterval{1000};
+
+        // PATCHes `body` to the staged/ of the Connection API resource `resourceUrl`; the failure, or nullopt.
+        std::optional<std::string> patchStaged(std::string const& resourceUrl, json const& body)
+        {
+            constexpr std::string_view scheme = "http://";
+            auto const slash = resourceUrl.find('/', scheme.size());
+            if (!resourceUrl.starts_with(scheme) || slash == std::string::npos)
+            {
+                return fmt::format("'{}' is not an http://host:port/path URL", resourceUrl);
+            }
+            auto path = resourceUrl.substr(slash);
+            path += path.ends_with('/') ? "staged" : "/staged";
+            httplib::Client client{resourceUrl.substr(0, slash)};
+            client.set_connection_timeout(patchTimeout);
+            client.set_read_timeout(patchTimeout);
+            client.set_write_timeout(patchTimeout);
+            auto const result = client.Patch(path, body.dump(), "application/json");
+            if (!result)
+            {
+                return fmt::format("PATCH {}{}: {}", resourceUrl.substr(0, slash), path, httplib::to_string(result.error()));
+            }
+            if (result->status / 100 != 2)
+            {
+                return fmt::format("PATCH {}{} answered {}: {}", resourceUrl.substr(0, slash), path, result->status, result->body);
+            }
+            return std::nullopt;
+        }
+
+        json handover(std::string const& receiverId, json ticket)
+        {
+            return {{"receiver_id", receiverId},
+                    {"transport_params", json::array({{{"ext_mxl_target_ticket", std::move(ticket)}}})},
+                    {"activation", {{"mode", "activate_immediate"}}}};
+        }
+    }
+
+    TicketHandover::TicketHandover(std::string senderUrl, std::string receiverId, bool enable)
+        : _senderUrl{std::move(senderUrl)}
+        , _receiverId{std::move(receiverId)}
+        , _enable{enable}
+    {
+    }
+
+    void TicketHandover::maintain(std::string const& ticketJson, Clock::time_point now)
+    {
+        if (ticketJson == _handedOver || now < _nextAttempt)
+        {
+            return;
+        }
+        auto body = handover(_receiverId, ticketJson);
+        if (_enable)
+        {
+            body["master_enable"] = true;
+        }
+        if (auto const problem = patchStaged(_senderUrl, body))
+        {
+            _nextAttempt = now + retryInterval;
+            if (*problem != _lastProblem)
+            {
+                _lastProblem = *problem;
+                log::warning("IS-05: cannot hand the ticket to sender {}: {}; retrying every {} ms", _senderUrl, *problem,
+                             retryInterval.count());
+            }
+            return;
+        }
+        log::info("IS-05: ticket handed to sender {}{}", _senderUrl, _enable ? " (master_enable true)" : "");
+        _handedOver = ticketJson;
+        _enable = false;
+        _lastProblem.clear();
+    }
+
+    void TicketHandover::release()
+    {
+        if (_handedOver.empty())
+        {
+            return;
+        }
+        auto body = handover(_receiverId, nullptr);
+        body["receiver_id"] = nullptr;
+        if (auto const problem = patchStaged(_senderUrl, body))
+        {
+            log::warning("IS-05: cannot take the ticket back from sender {}: {}; it keeps writing until the target's next epoch",
+                         _senderUrl, *problem);
+            return;
+        }
+        log::info("IS-05: ticket taken back from sender {}", _senderUrl);
+        _handedOver.clear();
+    }
+}
