@@ -4,7 +4,9 @@
 
 #include <mxl/fabrics.h>
 
+#include "fabrics/core/Batches.hpp"
 #include "fabrics/core/Initiator.hpp"
+#include "fabrics/core/InitiatorEvents.hpp"
 #include "fabrics/core/Target.hpp"
 #include "fabrics/core/TargetEvents.hpp"
 
@@ -26,6 +28,9 @@ struct mxlFabricsTarget_t
 
 struct mxlFabricsInitiator_t
 {
+    // Both outlive the initiator, which queues events and settles batch transfers until it is gone.
+    mxl::fabrics::InitiatorEvents events{this};
+    mxl::fabrics::Batches batches;
     std::unique_ptr<mxl::fabrics::Initiator> initiator;
 };
 
