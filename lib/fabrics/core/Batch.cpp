@@ -165,10 +165,11 @@ namespace mxl::fabrics
             return;
         }
         queueTransferEvent(index, status);
-        auto const batch = summary();
-        if (batch.state != MXL_FABRICS_TRANSFER_WAITING)
+        ++_settledTransfers;
+        _failedTransfers += status.state == MXL_FABRICS_TRANSFER_FAILED ? 1U : 0U;
+        if (_settledTransfers == _transfers.size())
         {
-            queueBatchEvent(batch);
+            queueBatchEvent();
         }
     }
 
@@ -192,10 +193,11 @@ namespace mxl::fabrics
         _events.queue(event);
     }
 
-    void Batch::queueBatchEvent(mxlFabricsBatchSummary const& summary)
+    void Batch::queueBatchEvent()
     {
+        auto const transfers = static_cast<std::uint32_t>(_transfers.size());
         auto event = eventOf(MXL_FABRICS_EVENT_BATCH_COMPLETED);
-        event.batch = {_id, summary.transfers, summary.transfersCompleted, summary.transfersFailed};
+        event.batch = {_id, transfers, transfers - _failedTransfers, _failedTransfers};
         _events.queue(event);
     }
 }

@@ -54,11 +54,15 @@ namespace mxl::fabrics
         InitiatorEvents& _events;
         std::vector<Transfer> _transfers;
         bool _submitted = false;
+        // Transfers whose every leg settled, and those of them that failed: each leg settles once, so each transfer
+        // is counted once, when its last leg settles.
+        std::uint32_t _settledTransfers = 0;
+        std::uint32_t _failedTransfers = 0;
 
         std::uint32_t add(Initiator const& initiator, std::optional<std::uint64_t> targetId, Transfer transfer);
         [[nodiscard]] Transfer const& transfer(std::uint32_t index) const;
         [[nodiscard]] static mxlFabricsTransferState stateOf(std::uint32_t targets, std::uint32_t completed, std::uint32_t failed) noexcept;
         void queueTransferEvent(std::uint32_t index, mxlFabricsTransferStatus const& status);
-        void queueBatchEvent(mxlFabricsBatchSummary const& summary);
+        void queueBatchEvent();
     };
 }
