@@ -1,7 +1,8 @@
 /*
  * An extension of this implementation, not part of the MXL SDK's fabrics API: a target tells the application what
  * arrived through typed events, so that the application waits in its own poll/epoll loop instead of a thread spinning
- * on mxlFabricsTargetReadGrain.
+ * on mxlFabricsTargetReadGrain. An initiator tells it, the same way, when its targets come and go and when the
+ * transfers of its batches (fabrics_batch.h) settle: see mxlFabricsInitiatorStartEvents below.
  *
  * While events are started, a library thread progresses the target (tcp and shm move bytes only while the target
  * reads), publishes each arrival to local readers as ReadGrain/ReadSamples do, and queues an event for it. The queue's

@@ -73,8 +73,8 @@ namespace mxl::fabrics
         for (auto const& transfer : _transfers)
         {
             auto const status = transfer.count == 0
-                                    ? initiator.transferGrain(transfer.index, transfer.startSlice, transfer.endSlice, transfer.legs)
-                                    : initiator.transferSamples(transfer.index, transfer.count, transfer.legs);
+                                    ? initiator.transferGrain(transfer.index, transfer.startSlice, transfer.endSlice, &transfer.legs)
+                                    : initiator.transferSamples(transfer.index, transfer.count, &transfer.legs);
             if (result == MXL_STATUS_OK)
             {
                 result = status;

@@ -156,38 +156,21 @@ namespace mxl::fabrics
         _egress.forget(targetId);
     }
 
-    mxlStatus Initiator::transferGrain(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end)
+    mxlStatus Initiator::transferGrain(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end, TransferLegs const* legs)
     {
         auto& grains = _egress.grains();
         grains.checkRange(start, end);
         return fanOut(
             fmt::format("grain {}", grainIndex), SourceRange{grainIndex, 0},
-            [&](TargetLink& link) { return grains.plan(link.ticket, grainIndex, link.firstSliceFor(grainIndex, start), end); }, nullptr);
+            [&](TargetLink& link) { return grains.plan(link.ticket, grainIndex, link.firstSliceFor(grainIndex, start), end); }, legs);
     }
 
-    mxlStatus Initiator::transferSamples(std::uint64_t headIndex, std::size_t count)
+    mxlStatus Initiator::transferSamples(std::uint64_t headIndex, std::size_t count, TransferLegs const* legs)
     {
         auto& samples = _egress.samples();
         return fanOut(
             fmt::format("samples up to {} (count {})", headIndex, count), SourceRange{headIndex, count},
-            [&](TargetLink& link) { return std::optional{samples.plan(link.ticket, headIndex, count)}; }, nullptr);
-    }
-
-    mxlStatus Initiator::transferGrain(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end, TransferLegs const& legs)
-    {
-        auto& grains = _egress.grains();
-        grains.checkRange(start, end);
-        return fanOut(
-            fmt::format("grain {}", grainIndex), SourceRange{grainIndex, 0},
-            [&](TargetLink& link) { return grains.plan(link.ticket, grainIndex, link.firstSliceFor(grainIndex, start), end); }, &legs);
-    }
-
-    mxlStatus Initiator::transferSamples(std::uint64_t headIndex, std::size_t count, TransferLegs const& legs)
-    {
-        auto& samples = _egress.samples();
-        return fanOut(
-            fmt::format("samples up to {} (count {})", headIndex, count), SourceRange{headIndex, count},
-            [&](TargetLink& link) { return std::optional{samples.plan(link.ticket, headIndex, count)}; }, &legs);
+            [&](TargetLink& link) { return std::optional{samples.plan(link.ticket, headIndex, count)}; }, legs);
     }
 
     void Initiator::checkGrainRange(std::uint16_t start, std::uint16_t end)

@@ -36,12 +36,10 @@ namespace mxl::fabrics
 
         void addTarget(TargetInfo const& ticket);
         void removeTarget(std::uint64_t targetId);
-        mxlStatus transferGrain(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end);
-        mxlStatus transferSamples(std::uint64_t headIndex, std::size_t count);
-        // A transfer of a batch: to the targets of `legs` only, each leg settled as the transfer to its target goes. A leg
-        // whose target this initiator does not have fails at once.
-        mxlStatus transferGrain(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end, TransferLegs const& legs);
-        mxlStatus transferSamples(std::uint64_t headIndex, std::size_t count, TransferLegs const& legs);
+        // To every target; with `legs` (a batch's transfer), to their targets only, each leg settled as the transfer to its
+        // target goes, and a leg whose target this initiator does not have failed at once.
+        mxlStatus transferGrain(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end, TransferLegs const* legs = nullptr);
+        mxlStatus transferSamples(std::uint64_t headIndex, std::size_t count, TransferLegs const* legs = nullptr);
         // What a batch checks when a transfer is added: INVALID_ARG for a slice range out of the grain or no samples,
         // INVALID_STATE for a flow of the other flavour.
         void checkGrainRange(std::uint16_t start, std::uint16_t end);
