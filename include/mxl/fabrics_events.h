@@ -1,7 +1,8 @@
 /*
  * An extension of this implementation, not part of the MXL SDK's fabrics API: a target tells the application what
  * arrived through typed events, so that the application waits in its own poll/epoll loop instead of a thread spinning
- * on mxlFabricsTargetReadGrain.
+ * on mxlFabricsTargetReadGrain. An initiator tells it, the same way, when its targets come and go and when the
+ * transfers of its batches (fabrics_batch.h) settle: see mxlFabricsInitiatorStartEvents below.
  *
  * While events are started, a library thread progresses the target (tcp and shm move bytes only while the target
  * reads), publishes each arrival to local readers as ReadGrain/ReadSamples do, and queues an event for it. The queue's
@@ -44,6 +45,17 @@ extern "C"
         /* Reading arrivals failed (`problem`): the library thread has stopped and no further event is queued. Stop events
            (and set the target up again) to go on. */
         MXL_FABRICS_EVENT_TARGET_FAILED = 6,
+        /* The initiator's events (mxlFabricsInitiatorStartEvents), queued by its progress calls. A target it was given
+           connected, or lost its connection (`target`; shm counts a target as connected once its probe write completed, and
+           as lost when its writes stop completing). Failed reconnection attempts are not reported again. */
+        MXL_FABRICS_EVENT_TARGET_CONNECTED = 0x101,
+        MXL_FABRICS_EVENT_TARGET_DISCONNECTED = 0x102,
+        /* Every target of one transfer of a batch (include/mxl/fabrics_batch.h) settled: all completed, or at least one
+           failed (`transfer`). */
+        MXL_FABRICS_EVENT_TRANSFER_COMPLETED = 0x103,
+        MXL_FABRICS_EVENT_TRANSFER_FAILED = 0x104,
+        /* Every transfer of a submitted batch settled (`batch`), queued right after the last TRANSFER_ event of the batch. */
+        MXL_FABRICS_EVENT_BATCH_COMPLETED = 0x105,
         /* Types from here to UINT32_MAX belong to the application (mxlFabricsTargetEmitEvent, `user`); the library never
            queues them. Types below are the library's: new ones may be added, and applications cannot emit them. */
         MXL_FABRICS_EVENT_USER = 0x10000,
@@ -86,6 +98,39 @@ extern "C"
         char text[MXL_FABRICS_EVENT_TEXT_SIZE];
     } mxlFabricsEventProblem;
 
+    typedef struct mxlFabricsTargetChange_t
+    {
+        /* The id of the target's ticket (mxlFabricsTargetInfo). */
+        uint64_t targetId;
+        /* DISCONNECTED: why, NUL-terminated and cut to fit (the reason mxlFabricsInitiatorGetTargetState gives). CONNECTED:
+           empty. */
+        char reason[MXL_FABRICS_EVENT_TEXT_SIZE];
+    } mxlFabricsTargetChange;
+
+/* Smaller than MXL_FABRICS_EVENT_TEXT_SIZE so that the union keeps its size; mxlFabricsBatchGetTargetStatus has it whole. */
+#define MXL_FABRICS_EVENT_TRANSFER_TEXT_SIZE 108
+
+    typedef struct mxlFabricsTransferOutcome_t
+    {
+        /* The batch (mxlFabricsBatch) and the transfer's index in it. */
+        uint64_t batch;
+        /* FAILED: the first of the transfer's targets that failed; COMPLETED: 0. */
+        uint64_t targetId;
+        uint32_t transfer;
+        uint32_t targetsCompleted;
+        uint32_t targetsFailed;
+        /* FAILED: why that target failed, NUL-terminated and cut to fit; COMPLETED: empty. */
+        char reason[MXL_FABRICS_EVENT_TRANSFER_TEXT_SIZE];
+    } mxlFabricsTransferOutcome;
+
+    typedef struct mxlFabricsBatchOutcome_t
+    {
+        uint64_t batch;
+        uint32_t transfers;
+        uint32_t transfersCompleted;
+        uint32_t transfersFailed;
+    } mxlFabricsBatchOutcome;
+
     typedef struct mxlFabricsUserEvent_t
     {
         /* Carried unchanged from the emitter to the handler; the library never looks at them. */
@@ -108,6 +153,9 @@ extern "C"
             mxlFabricsConnectionChange connection;
             mxlFabricsEventProblem problem;
             mxlFabricsUserEvent user;
+            mxlFabricsTargetChange target;
+            mxlFabricsTransferOutcome transfer;
+            mxlFabricsBatchOutcome batch;
         };
     } mxlFabricsEvent;
 
@@ -189,6 +237,46 @@ extern "C"
 
     /* MXL_ERR_INVALID_STATE when events are not started. */
     MXL_EXPORT mxlStatus mxlFabricsTargetGetEventCounters(mxlFabricsTarget in_target, mxlFabricsEventCounters* out_counters);
+
+    /*
+     * The initiator's events. An initiator has no library thread: the application's progress calls (MakeProgress,
+     * TransferGrain/TransferSamples, mxlFabricsBatchSubmit) are what move its data, so they are also what queue its
+     * events; the descriptor polls readable from the progress call that queued one until a dispatch ran them all. An
+     * application sleeping in poll() on it therefore still drives the initiator in between (MakeProgressBlocking with a
+     * short timeout, or a poll timeout), as it would without events. Queueing never blocks a progress call: when the
+     * queue is full, events wait inside the initiator, in order, and join the queue after the next dispatch (counted in
+     * fullWaits). Every call, handlers and dispatch included, belongs to the thread that drives the initiator, except
+     * SetEventHandler and EmitEvent, which may come from any thread.
+     */
+    typedef void (*mxlFabricsInitiatorEventHandler)(mxlFabricsInitiator in_initiator, mxlFabricsEvent const* in_event, void* in_userData);
+
+    /*
+     * As mxlFabricsTargetSetEventHandler, for the initiator's types (TARGET_CONNECTED to BATCH_COMPLETED) and user types.
+     * A handler may emit events, set handlers, make progress, submit batches and read or free them; it must not dispatch,
+     * stop events, set the initiator up or destroy it (MXL_ERR_INVALID_STATE). Events queued by a progress call made from
+     * a handler are dispatched by the next dispatch call, after those queued before them.
+     */
+    MXL_EXPORT mxlStatus mxlFabricsInitiatorSetEventHandler(mxlFabricsInitiator in_initiator, uint32_t in_type,
+                                                            mxlFabricsInitiatorEventHandler in_handler, void* in_userData);
+
+    /*
+     * Starts queueing the initiator's events and returns the queue's descriptor (see mxlFabricsTargetStartEvents: level-
+     * triggered, do not read or close it). The initiator need not be set up; its handlers and events survive setting it
+     * up again. MXL_ERR_INVALID_STATE when started already.
+     */
+    MXL_EXPORT mxlStatus mxlFabricsInitiatorStartEvents(mxlFabricsInitiator in_initiator, size_t in_queueCapacity, int* out_fd);
+
+    /* As mxlFabricsTargetDispatchEvents. The wait does not progress the initiator: events come from its progress calls. */
+    MXL_EXPORT mxlStatus mxlFabricsInitiatorDispatchEvents(mxlFabricsInitiator in_initiator, uint16_t in_timeoutMs, size_t* out_dispatched);
+
+    /* As mxlFabricsTargetEmitEvent. */
+    MXL_EXPORT mxlStatus mxlFabricsInitiatorEmitEvent(mxlFabricsInitiator in_initiator, mxlFabricsEvent const* in_event);
+
+    /* Drops the undispatched events (those waiting inside the initiator too) and closes the descriptor. */
+    MXL_EXPORT mxlStatus mxlFabricsInitiatorStopEvents(mxlFabricsInitiator in_initiator);
+
+    /* As mxlFabricsTargetGetEventCounters; fullWaits counts the events that found the queue full and waited. */
+    MXL_EXPORT mxlStatus mxlFabricsInitiatorGetEventCounters(mxlFabricsInitiator in_initiator, mxlFabricsEventCounters* out_counters);
 
 #ifdef __cplusplus
 }

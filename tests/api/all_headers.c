@@ -1,6 +1,7 @@
 /* Every public header compiles as strict C17, and the layouts C programs see match the shared-memory contract. */
 #include <mxl/dataformat.h>
 #include <mxl/fabrics.h>
+#include <mxl/fabrics_batch.h>
 #include <mxl/fabrics_events.h>
 #include <mxl/fabrics_state.h>
 #include <mxl/flow.h>
@@ -36,6 +37,13 @@ _Static_assert(MXL_ERR_UNSUPPORTED_OPERATION == 1032, "status block");
 _Static_assert(sizeof(mxlFabricsEvent) == 144, "mxlFabricsEvent");
 _Static_assert(offsetof(mxlFabricsEvent, grain) == 8, "event payload offset");
 _Static_assert(sizeof(mxlFabricsEventCounters) == 48, "mxlFabricsEventCounters");
+_Static_assert(sizeof(mxlFabricsTransferOutcome) == 136, "initiator events keep mxlFabricsEvent's size");
+_Static_assert(sizeof(mxlFabricsTargetChange) == 136, "initiator events keep mxlFabricsEvent's size");
+_Static_assert(offsetof(mxlFabricsEvent, transfer) == 8, "initiator event payload offset");
+_Static_assert(sizeof(mxlFabricsBatch) == 8, "mxlFabricsBatch");
+_Static_assert(sizeof(mxlFabricsTransferStatus) == 40, "mxlFabricsTransferStatus");
+_Static_assert(sizeof(mxlFabricsTransferTargetStatus) == 288, "mxlFabricsTransferTargetStatus");
+_Static_assert(sizeof(mxlFabricsBatchSummary) == 40, "mxlFabricsBatchSummary");
 
 int main(void)
 {

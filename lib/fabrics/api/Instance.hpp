@@ -5,7 +5,9 @@
 #include <mxl/fabrics.h>
 
 #include "fabrics/core/Backend.hpp"
+#include "fabrics/core/Batches.hpp"
 #include "fabrics/core/Initiator.hpp"
+#include "fabrics/core/InitiatorEvents.hpp"
 #include "fabrics/core/Target.hpp"
 #include "fabrics/core/TargetEvents.hpp"
 
@@ -39,6 +41,10 @@ struct mxlFabricsInitiator_t
 
     // The instance's: every setup opens the initiator over it.
     mxl::fabrics::Backend& backend;
+
+    // Both outlive the initiator, which queues events and settles batch transfers until it is gone.
+    mxl::fabrics::InitiatorEvents events{this};
+    mxl::fabrics::Batches batches;
     std::unique_ptr<mxl::fabrics::Initiator> initiator;
 };
 

@@ -1,6 +1,7 @@
-// The C API of include/mxl/fabrics.h, include/mxl/fabrics_state.h and include/mxl/fabrics_events.h: check arguments,
-// call the C++ object, and let guard turn exceptions into statuses.
+// The C API of include/mxl/fabrics.h, include/mxl/fabrics_state.h, include/mxl/fabrics_events.h and
+// include/mxl/fabrics_batch.h: check arguments, call the C++ object, and let guard turn exceptions into statuses.
 #include <mxl/fabrics.h>
+#include <mxl/fabrics_batch.h>
 #include <mxl/fabrics_events.h>
 #include <mxl/fabrics_state.h>
 
@@ -71,6 +72,17 @@ namespace
         catch (Interrupted const&)
         {
             return MXL_ERR_INTERRUPTED;
+        }
+    }
+
+    // The callers of the extension's getters set structSize; a smaller one is a struct the library would overrun.
+    template <typename Struct>
+    void requireStructSize(Struct const* out, char const* name)
+    {
+        require(out, name);
+        if (out->structSize < sizeof(Struct))
+        {
+            fail(MXL_ERR_INVALID_ARG, "{}->structSize is {}, expected at least {}", name, out->structSize, sizeof(Struct));
         }
     }
 
@@ -257,6 +269,7 @@ extern "C"
                      {
                          require(in_instance, "the fabrics instance");
                          require(in_initiator, "the initiator");
+                         in_initiator->events.refuseFromHandler();
                          destroyOwned(in_instance->initiators, in_initiator, "initiator");
                          return MXL_STATUS_OK;
                      });
@@ -269,8 +282,10 @@ extern "C"
                      {
                          require(in_initiator, "the initiator");
                          require(in_config, "the initiator config");
+                         in_initiator->events.refuseFromHandler();
                          in_initiator->initiator.reset();
                          in_initiator->initiator = setupInitiator(in_initiator->backend, *in_config, in_options);
+                         in_initiator->initiator->reportTo(&in_initiator->events);
                          return MXL_STATUS_OK;
                      });
     }
@@ -505,14 +520,211 @@ extern "C"
                      [&]
                      {
                          require(in_target, "the target");
-                         require(out_counters, "out_counters");
-                         if (out_counters->structSize < sizeof(mxlFabricsEventCounters))
-                         {
-                             fail(MXL_ERR_INVALID_ARG,
-                                  "out_counters->structSize is {}, expected at least {} (sizeof(mxlFabricsEventCounters))",
-                                  out_counters->structSize, sizeof(mxlFabricsEventCounters));
-                         }
+                         requireStructSize(out_counters, "out_counters");
                          *out_counters = in_target->events.counters();
+                         return MXL_STATUS_OK;
+                     });
+    }
+}
+
+extern "C"
+{
+    mxlStatus mxlFabricsInitiatorSetEventHandler(mxlFabricsInitiator in_initiator, uint32_t in_type,
+                                                 mxlFabricsInitiatorEventHandler in_handler, void* in_userData)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_initiator, "the initiator");
+                         in_initiator->events.handlers().set(in_type, {in_handler, in_userData});
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsInitiatorStartEvents(mxlFabricsInitiator in_initiator, size_t in_queueCapacity, int* out_fd)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_initiator, "the initiator");
+                         require(out_fd, "out_fd");
+                         *out_fd = in_initiator->events.start(in_queueCapacity);
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsInitiatorDispatchEvents(mxlFabricsInitiator in_initiator, uint16_t in_timeoutMs, size_t* out_dispatched)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_initiator, "the initiator");
+                         require(out_dispatched, "out_dispatched");
+                         *out_dispatched = in_initiator->events.dispatch(std::chrono::milliseconds{in_timeoutMs});
+                         return *out_dispatched == 0 ? MXL_ERR_NOT_READY : MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsInitiatorEmitEvent(mxlFabricsInitiator in_initiator, mxlFabricsEvent const* in_event)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_initiator, "the initiator");
+                         require(in_event, "the event");
+                         return in_initiator->events.emit(*in_event) ? MXL_STATUS_OK : MXL_ERR_NOT_READY;
+                     });
+    }
+
+    mxlStatus mxlFabricsInitiatorStopEvents(mxlFabricsInitiator in_initiator)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_initiator, "the initiator");
+                         in_initiator->events.stop();
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsInitiatorGetEventCounters(mxlFabricsInitiator in_initiator, mxlFabricsEventCounters* out_counters)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_initiator, "the initiator");
+                         requireStructSize(out_counters, "out_counters");
+                         *out_counters = in_initiator->events.counters();
+                         return MXL_STATUS_OK;
+                     });
+    }
+}
+
+namespace
+{
+    Batch& batchOf(mxlFabricsInitiator initiator, mxlFabricsBatch batch)
+    {
+        require(initiator, "the initiator");
+        return initiator->batches.find(batch);
+    }
+
+    std::optional<std::uint64_t> targetIdOf(mxlFabricsTargetInfo target)
+    {
+        return target != nullptr ? std::optional{target->info.id} : std::nullopt;
+    }
+
+    void copyLegStatus(TransferLeg const& leg, mxlFabricsTransferTargetStatus* out)
+    {
+        out->structSize = sizeof(*out);
+        out->state = leg.state();
+        out->targetId = leg.targetId();
+        out->bytesPlaced = leg.bytesPlaced();
+        out->bytesTotal = leg.bytesTotal();
+        out->reason[std::string_view{leg.reason()}.copy(out->reason, sizeof(out->reason) - 1)] = '\0';
+    }
+}
+
+extern "C"
+{
+    mxlStatus mxlFabricsInitiatorCreateBatch(mxlFabricsInitiator in_initiator, mxlFabricsBatch* out_batch)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_initiator, "the initiator");
+                         require(out_batch, "out_batch");
+                         *out_batch = in_initiator->batches.create(in_initiator->events);
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsBatchAddGrain(mxlFabricsInitiator in_initiator, mxlFabricsBatch in_batch, mxlFabricsTargetInfo in_target,
+                                      uint64_t in_grainIndex, uint16_t in_startSlice, uint16_t in_endSlice, uint32_t* out_transfer)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(out_transfer, "out_transfer");
+                         auto& batch = batchOf(in_initiator, in_batch);
+                         *out_transfer =
+                             batch.addGrain(setUp(in_initiator), targetIdOf(in_target), in_grainIndex, in_startSlice, in_endSlice);
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsBatchAddSamples(mxlFabricsInitiator in_initiator, mxlFabricsBatch in_batch, mxlFabricsTargetInfo in_target,
+                                        uint64_t in_headIndex, size_t in_count, uint32_t* out_transfer)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(out_transfer, "out_transfer");
+                         auto& batch = batchOf(in_initiator, in_batch);
+                         *out_transfer = batch.addSamples(setUp(in_initiator), targetIdOf(in_target), in_headIndex, in_count);
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsBatchSubmit(mxlFabricsInitiator in_initiator, mxlFabricsBatch in_batch)
+    {
+        return guard(__func__, [&] { return batchOf(in_initiator, in_batch).submit(setUp(in_initiator)); });
+    }
+
+    mxlStatus mxlFabricsBatchGetTransferStatus(mxlFabricsInitiator in_initiator, mxlFabricsBatch in_batch, uint32_t in_transfer,
+                                               mxlFabricsTransferStatus* out_status)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         requireStructSize(out_status, "out_status");
+                         *out_status = batchOf(in_initiator, in_batch).transferStatus(in_transfer);
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsBatchGetTargetStatus(mxlFabricsInitiator in_initiator, mxlFabricsBatch in_batch, uint32_t in_transfer,
+                                             uint32_t in_targetIndex, mxlFabricsTransferTargetStatus* out_status)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         requireStructSize(out_status, "out_status");
+                         copyLegStatus(batchOf(in_initiator, in_batch).leg(in_transfer, in_targetIndex), out_status);
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsBatchGetTargetStatusOf(mxlFabricsInitiator in_initiator, mxlFabricsBatch in_batch, uint32_t in_transfer,
+                                               mxlFabricsTargetInfo in_target, mxlFabricsTransferTargetStatus* out_status)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target info");
+                         requireStructSize(out_status, "out_status");
+                         copyLegStatus(batchOf(in_initiator, in_batch).legOf(in_transfer, in_target->info.id), out_status);
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsBatchGetSummary(mxlFabricsInitiator in_initiator, mxlFabricsBatch in_batch, mxlFabricsBatchSummary* out_summary)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         requireStructSize(out_summary, "out_summary");
+                         *out_summary = batchOf(in_initiator, in_batch).summary();
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsInitiatorFreeBatch(mxlFabricsInitiator in_initiator, mxlFabricsBatch in_batch)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_initiator, "the initiator");
+                         in_initiator->batches.free(in_batch);
                          return MXL_STATUS_OK;
                      });
     }

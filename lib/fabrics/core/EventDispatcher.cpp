@@ -27,7 +27,8 @@ namespace mxl::fabrics
         }
     }
 
-    EventDispatcher::EventDispatcher(mxlFabricsTarget owner, EventHandlers const& handlers, std::size_t capacity, std::string name)
+    template <typename Owner>
+    EventDispatcher<Owner>::EventDispatcher(Owner owner, EventHandlers<Owner> const& handlers, std::size_t capacity, std::string name)
         : _owner{owner}
         , _handlers{handlers}
         , _name{std::move(name)}
@@ -43,12 +44,14 @@ namespace mxl::fabrics
         _counters.queueCapacity = static_cast<std::uint32_t>(_ring.size());
     }
 
-    EventDispatcher::~EventDispatcher()
+    template <typename Owner>
+    EventDispatcher<Owner>::~EventDispatcher()
     {
         ::close(_descriptor);
     }
 
-    bool EventDispatcher::post(mxlFabricsEvent const& event, std::stop_token const& stop)
+    template <typename Owner>
+    bool EventDispatcher<Owner>::post(mxlFabricsEvent const& event, std::stop_token const& stop)
     {
         std::unique_lock lock{_mutex};
         if (_size == _ring.size())
@@ -68,7 +71,32 @@ namespace mxl::fabrics
         return true;
     }
 
-    bool EventDispatcher::emit(mxlFabricsEvent const& event)
+    template <typename Owner>
+    bool EventDispatcher<Owner>::offer(mxlFabricsEvent const& event)
+    {
+        std::lock_guard lock{_mutex};
+        if (_size == _ring.size())
+        {
+            return false;
+        }
+        enqueue(event);
+        return true;
+    }
+
+    template <typename Owner>
+    void EventDispatcher<Owner>::noteFullWait()
+    {
+        std::lock_guard lock{_mutex};
+        if (_counters.fullWaits++ == 0)
+        {
+            log::warn("{}: the event queue is full ({} undispatched events): events wait until the application dispatches; dispatch "
+                      "more often or start events with a larger queue",
+                      _name, _ring.size());
+        }
+    }
+
+    template <typename Owner>
+    bool EventDispatcher<Owner>::emit(mxlFabricsEvent const& event)
     {
         std::lock_guard lock{_mutex};
         if (_dispatchingThread == std::this_thread::get_id())
@@ -85,7 +113,8 @@ namespace mxl::fabrics
         return true;
     }
 
-    void EventDispatcher::enqueue(mxlFabricsEvent const& event)
+    template <typename Owner>
+    void EventDispatcher<Owner>::enqueue(mxlFabricsEvent const& event)
     {
         // The descriptor's counter is non-zero exactly while the queue is not empty: set on the first event, cleared by
         // the take that empties it, both under the mutex.
@@ -104,7 +133,8 @@ namespace mxl::fabrics
         _queuedOne.notify_one();
     }
 
-    mxlFabricsEvent EventDispatcher::take()
+    template <typename Owner>
+    mxlFabricsEvent EventDispatcher<Owner>::take()
     {
         std::lock_guard lock{_mutex};
         auto const event = _ring[_head];
@@ -123,7 +153,8 @@ namespace mxl::fabrics
         return event;
     }
 
-    std::size_t EventDispatcher::dispatch(std::chrono::milliseconds timeout)
+    template <typename Owner>
+    std::size_t EventDispatcher<Owner>::dispatch(std::chrono::milliseconds timeout)
     {
         std::size_t queuedAtStart = 0;
         {
@@ -145,7 +176,7 @@ namespace mxl::fabrics
         // Events that arrive meanwhile wait for the next call, so that a busy target cannot keep one call running.
         struct Ending
         {
-            EventDispatcher& dispatcher;
+            EventDispatcher<Owner>& dispatcher;
             ~Ending()
             {
                 dispatcher.endDispatch();
@@ -167,7 +198,8 @@ namespace mxl::fabrics
         return dispatched;
     }
 
-    void EventDispatcher::deliver(mxlFabricsEvent const& event)
+    template <typename Owner>
+    void EventDispatcher<Owner>::deliver(mxlFabricsEvent const& event)
     {
         auto const handler = _handlers.find(event.type);
         if (handler.function != nullptr)
@@ -178,22 +210,28 @@ namespace mxl::fabrics
         ++_counters.dispatched;
     }
 
-    void EventDispatcher::endDispatch() noexcept
+    template <typename Owner>
+    void EventDispatcher<Owner>::endDispatch() noexcept
     {
         std::lock_guard lock{_mutex};
         _dispatchingThread = {};
         _emittedByHandlers.clear();
     }
 
-    bool EventDispatcher::dispatchingOnThisThread() const
+    template <typename Owner>
+    bool EventDispatcher<Owner>::dispatchingOnThisThread() const
     {
         std::lock_guard lock{_mutex};
         return _dispatchingThread == std::this_thread::get_id();
     }
 
-    mxlFabricsEventCounters EventDispatcher::counters() const
+    template <typename Owner>
+    mxlFabricsEventCounters EventDispatcher<Owner>::counters() const
     {
         std::lock_guard lock{_mutex};
         return _counters;
     }
+
+    template class EventDispatcher<mxlFabricsTarget>;
+    template class EventDispatcher<mxlFabricsInitiator>;
 }

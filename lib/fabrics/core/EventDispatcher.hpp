@@ -1,6 +1,7 @@
-// The queue between the producers of a target's events (its library thread, and emitters) and the application thread
-// that dispatches them, with an eventfd that is readable exactly while the queue holds events. Bounded without loss:
-// the library thread waits for room instead of dropping an arrival.
+// The queue between the producers of a target's or an initiator's events (a target's library thread, an initiator's
+// progress calls, and emitters) and the application thread that dispatches them, with an eventfd that is readable
+// exactly while the queue holds events. Bounded without loss: a target's library thread waits for room, an initiator
+// keeps what does not fit (InitiatorEvents) instead of dropping an event.
 #pragma once
 
 #include "fabrics/core/EventHandlers.hpp"
@@ -19,12 +20,13 @@
 
 namespace mxl::fabrics
 {
+    template <typename Owner>
     class EventDispatcher
     {
     public:
         // `owner` is handed to every handler; `name` ("fabrics target <id>") begins its log lines. A capacity of 0 takes
         // the default.
-        EventDispatcher(mxlFabricsTarget owner, EventHandlers const& handlers, std::size_t capacity, std::string name);
+        EventDispatcher(Owner owner, EventHandlers<Owner> const& handlers, std::size_t capacity, std::string name);
         ~EventDispatcher();
 
         EventDispatcher(EventDispatcher const&) = delete;
@@ -38,6 +40,12 @@ namespace mxl::fabrics
         // The library thread: queues `event`, waiting while the queue is full; false when `stop` came first.
         bool post(mxlFabricsEvent const& event, std::stop_token const& stop);
 
+        // A library event queued from the dispatching thread itself, which cannot wait for room: false when the queue is
+        // full. Never joins a running dispatch, so that library events keep their order.
+        bool offer(mxlFabricsEvent const& event);
+        // A library event found the queue full and waits elsewhere (counted in fullWaits, logged the first time).
+        void noteFullWait();
+
         // An application's event: from a handler on the dispatching thread it joins the running dispatch, otherwise it is
         // queued; false when the queue is full.
         bool emit(mxlFabricsEvent const& event);
@@ -50,8 +58,8 @@ namespace mxl::fabrics
         [[nodiscard]] mxlFabricsEventCounters counters() const;
 
     private:
-        mxlFabricsTarget _owner;
-        EventHandlers const& _handlers;
+        Owner _owner;
+        EventHandlers<Owner> const& _handlers;
         std::string _name;
         int _descriptor;
 
@@ -72,4 +80,7 @@ namespace mxl::fabrics
         void deliver(mxlFabricsEvent const& event);
         void endDispatch() noexcept;
     };
+
+    extern template class EventDispatcher<mxlFabricsTarget>;
+    extern template class EventDispatcher<mxlFabricsInitiator>;
 }

@@ -1,5 +1,6 @@
-// The handler of each event type of a target (include/mxl/fabrics_events.h): set from any thread, looked up by the
-// dispatching one. A target keeps its handlers across StopEvents and setup.
+// The handler of each event type of a target or an initiator (include/mxl/fabrics_events.h): set from any thread,
+// looked up by the dispatching one. Handlers are kept across StopEvents and setup. `Owner` is the C handle that
+// handlers are given (mxlFabricsTarget or mxlFabricsInitiator).
 #pragma once
 
 #include <mxl/fabrics_events.h>
@@ -10,19 +11,39 @@
 
 namespace mxl::fabrics
 {
-    [[nodiscard]] bool isLibraryEventType(std::uint32_t type) noexcept;
     [[nodiscard]] bool isUserEventType(std::uint32_t type) noexcept;
 
+    // An application's event as the library's struct, fields its emitter did not know zeroed; INVALID_ARG for a library
+    // type or a structSize below the first version's.
+    [[nodiscard]] mxlFabricsEvent userEvent(mxlFabricsEvent const& emitted);
+
+    // The types the library queues for an owner: [first, last].
+    struct LibraryEventTypes
+    {
+        std::uint32_t first;
+        std::uint32_t last;
+
+        [[nodiscard]] bool contains(std::uint32_t type) const noexcept
+        {
+            return type >= first && type <= last;
+        }
+    };
+
+    template <typename Owner>
+    [[nodiscard]] LibraryEventTypes libraryEventTypes() noexcept;
+
+    template <typename Owner>
     class EventHandlers
     {
     public:
         struct Handler
         {
-            mxlFabricsEventHandler function = nullptr;
+            void (*function)(Owner, mxlFabricsEvent const*, void*) = nullptr;
             void* userData = nullptr;
         };
 
-        // A null function removes the handler of `type`; a type that is neither the library's nor a user type is refused.
+        // A null function removes the handler of `type`; a type that is neither the owner's library type nor a user type
+        // is refused.
         void set(std::uint32_t type, Handler handler);
 
         // A copy, so that a handler may replace or remove itself while it runs.
@@ -32,4 +53,7 @@ namespace mxl::fabrics
         mutable std::mutex _mutex;
         std::unordered_map<std::uint32_t, Handler> _handlers;
     };
+
+    extern template class EventHandlers<mxlFabricsTarget>;
+    extern template class EventHandlers<mxlFabricsInitiator>;
 }

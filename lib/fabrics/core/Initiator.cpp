@@ -52,6 +52,7 @@ namespace mxl::fabrics
     {
         for (auto& link : _links)
         {
+            failLegs(*link, "the initiator was destroyed or set up again");
             disconnect(*link);
         }
         _links.clear();
@@ -76,6 +77,47 @@ namespace mxl::fabrics
             fail(MXL_ERR_NOT_FOUND, "target {} was not added to this initiator", targetId);
         }
         return **found;
+    }
+
+    std::vector<std::uint64_t> Initiator::targetIds() const
+    {
+        std::vector<std::uint64_t> ids;
+        ids.reserve(_links.size());
+        for (auto const& link : _links)
+        {
+            ids.push_back(link->ticket.id);
+        }
+        return ids;
+    }
+
+    void Initiator::reportTo(InitiatorEvents* events) noexcept
+    {
+        _events = events;
+    }
+
+    void Initiator::report(mxlFabricsEventType type, TargetLink const& link, std::string_view reason)
+    {
+        if (_events == nullptr)
+        {
+            return;
+        }
+        mxlFabricsEvent event{};
+        event.structSize = sizeof(event);
+        event.type = type;
+        event.target.targetId = link.ticket.id;
+        event.target.reason[reason.copy(event.target.reason, sizeof(event.target.reason) - 1)] = '\0';
+        _events->queue(event);
+    }
+
+    void Initiator::failLegs(TargetLink const& link, std::string_view reason)
+    {
+        for (auto const& pending : link.transfers)
+        {
+            if (pending.leg)
+            {
+                pending.leg->fail(fmt::format("{}: {}", link.name, reason));
+            }
+        }
     }
 
     void Initiator::addTarget(TargetInfo const& ticket)
@@ -112,6 +154,7 @@ namespace mxl::fabrics
         {
             fail(MXL_ERR_NOT_FOUND, "target {} was not added to this initiator", targetId);
         }
+        failLegs(**found, "the target was removed from the initiator");
         disconnect(**found);
         auto const token = (*found)->token;
         std::erase_if(_writes, [&](auto const& entry) { return entry.second.token == token; });
@@ -119,23 +162,39 @@ namespace mxl::fabrics
         _egress.forget(targetId);
     }
 
-    mxlStatus Initiator::transferGrain(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end)
+    mxlStatus Initiator::transferGrain(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end, TransferLegs const* legs)
     {
         auto& grains = _egress.grains();
         grains.checkRange(start, end);
-        return fanOut(fmt::format("grain {}", grainIndex), SourceRange{grainIndex, 0},
-                      [&](TargetLink& link) { return grains.plan(link.ticket, grainIndex, link.firstSliceFor(grainIndex, start), end); });
+        return fanOut(
+            fmt::format("grain {}", grainIndex), SourceRange{grainIndex, 0},
+            [&](TargetLink& link) { return grains.plan(link.ticket, grainIndex, link.firstSliceFor(grainIndex, start), end); }, legs);
     }
 
-    mxlStatus Initiator::transferSamples(std::uint64_t headIndex, std::size_t count)
+    mxlStatus Initiator::transferSamples(std::uint64_t headIndex, std::size_t count, TransferLegs const* legs)
     {
         auto& samples = _egress.samples();
-        return fanOut(fmt::format("samples up to {} (count {})", headIndex, count), SourceRange{headIndex, count},
-                      [&](TargetLink& link) { return std::optional{samples.plan(link.ticket, headIndex, count)}; });
+        return fanOut(
+            fmt::format("samples up to {} (count {})", headIndex, count), SourceRange{headIndex, count},
+            [&](TargetLink& link) { return std::optional{samples.plan(link.ticket, headIndex, count)}; }, legs);
+    }
+
+    void Initiator::checkGrainRange(std::uint16_t start, std::uint16_t end)
+    {
+        _egress.grains().checkRange(start, end);
+    }
+
+    void Initiator::checkSampleCount(std::size_t count)
+    {
+        static_cast<void>(_egress.samples());
+        if (count == 0)
+        {
+            fail(MXL_ERR_INVALID_ARG, "a sample transfer of 0 samples per channel was asked for; it needs at least 1");
+        }
     }
 
     mxlStatus Initiator::fanOut(std::string const& what, SourceRange const& source,
-                                std::function<std::optional<TransferPlan>(TargetLink&)> const& plan)
+                                std::function<std::optional<TransferPlan>(TargetLink&)> const& plan, TransferLegs const* legs)
     {
         // Commits made ready since the last call go out first: the sooner a commit is decided, the less source history a
         // transfer needs (a caller may post several transfers between progress calls).
@@ -146,9 +205,28 @@ namespace mxl::fabrics
         auto result = MXL_STATUS_OK;
         for (auto& link : _links)
         {
+            std::shared_ptr<TransferLeg> leg;
+            if (legs != nullptr)
+            {
+                auto const found = std::find_if(legs->begin(), legs->end(),
+                                                [&](auto const& candidate) { return candidate->targetId() == link->ticket.id; });
+                if (found == legs->end())
+                {
+                    continue;
+                }
+                leg = *found;
+            }
             if (!std::holds_alternative<LinkConnected>(link->state) || link->lagging)
             {
                 ++link->transfersSkipped;
+                if (leg)
+                {
+                    auto const* lost = std::get_if<LinkDisconnected>(&link->state);
+                    leg->fail(link->lagging     ? fmt::format("{} was skipped: it is lagging (no write completed for {} ms)", link->name,
+                                                              lagPatience.count())
+                              : lost != nullptr ? fmt::format("{} was skipped: it is not connected ({})", link->name, lost->reason)
+                                                : fmt::format("{} was skipped: it is not connected yet", link->name));
+                }
                 continue;
             }
             try
@@ -156,7 +234,12 @@ namespace mxl::fabrics
                 awaitUnit(*link, source);
                 if (auto planned = plan(*link))
                 {
-                    transferTo(*link, std::move(*planned));
+                    transferTo(*link, std::move(*planned), leg);
+                }
+                else if (leg)
+                {
+                    // Nothing left to send: the target holds these slices already.
+                    leg->complete();
                 }
                 ++link->transfersPosted;
             }
@@ -164,9 +247,25 @@ namespace mxl::fabrics
             {
                 // Recorded for this target only; the loop goes on to the others.
                 log::error("fabrics initiator: {} to {}: {}", what, link->name, e.what());
+                if (leg)
+                {
+                    leg->fail(fmt::format("{}: {}", link->name, e.what()));
+                }
                 if (result == MXL_STATUS_OK)
                 {
                     result = e.status();
+                }
+            }
+        }
+        if (legs != nullptr)
+        {
+            for (auto const& leg : *legs)
+            {
+                if (!leg->settled() &&
+                    std::none_of(_links.begin(), _links.end(), [&](auto const& link) { return link->ticket.id == leg->targetId(); }))
+                {
+                    leg->fail(fmt::format("target {} is not added to this initiator (removed, or the initiator was set up again)",
+                                          leg->targetId()));
                 }
             }
         }
@@ -207,25 +306,33 @@ namespace mxl::fabrics
         }
     }
 
-    void Initiator::transferTo(TargetLink& link, TransferPlan plan)
+    void Initiator::transferTo(TargetLink& link, TransferPlan plan, std::shared_ptr<TransferLeg> leg)
     {
         auto const token = link.token;
         auto const id = ++_lastTransfer;
         auto const source = plan.source;
         auto const announcesLoss = plan.sourceGone;
         auto payload = std::move(plan.payload);
+        std::uint64_t flowBytes = 0;
         for (auto& write : payload)
         {
             write.completesWhenRead = _orderedWrites;
+            flowBytes += write.length() - write.markBytes;
+        }
+        if (leg)
+        {
+            leg->posted(flowBytes);
         }
         // Counted as left before the first post, so that no commit is decided while later payload writes are unposted.
-        link.transfers.push_back(PendingTransfer{id, std::move(plan), payload.size(), false, PendingTransfer::Step::Payload});
+        link.transfers.push_back(
+            PendingTransfer{id, std::move(plan), payload.size(), false, PendingTransfer::Step::Payload, std::move(leg), false});
         for (std::size_t posted = 0; posted < payload.size(); ++posted)
         {
             auto accepted = false;
             try
             {
-                accepted = post(link, payload[posted], WriteOwner{token, id, false}, postPatience);
+                accepted = post(link, payload[posted], WriteOwner{token, id, false, payload[posted].length() - payload[posted].markBytes},
+                                postPatience);
             }
             catch (Error const& e)
             {
@@ -487,11 +594,24 @@ namespace mxl::fabrics
         }
         if (owner.commit)
         {
+            if (pending->leg && pending->lost)
+            {
+                pending->leg->fail(
+                    fmt::format("{}: the source changed before the data was read; the target was told it is lost", link.name));
+            }
+            else if (pending->leg)
+            {
+                pending->leg->complete();
+            }
             link.transfers.erase(pending);
         }
         else if (pending->payloadLeft > 0)
         {
             --pending->payloadLeft;
+            if (pending->leg)
+            {
+                pending->leg->placed(owner.bytes);
+            }
         }
     }
 
@@ -528,10 +648,16 @@ namespace mxl::fabrics
                     auto loss = _egress.lossCommit(link.ticket, pending->plan);
                     if (!loss)
                     {
+                        if (pending->leg)
+                        {
+                            pending->leg->fail(
+                                fmt::format("{}: the source changed before the samples were read; they are never announced", link.name));
+                        }
                         pending = link.transfers.erase(pending);
                         continue;
                     }
                     pending->plan.commit = *loss;
+                    pending->lost = true;
                 }
                 pending->step = PendingTransfer::Step::Commit;
             }
@@ -635,6 +761,7 @@ namespace mxl::fabrics
         auto const lostToken = std::exchange(link.token, nextToken());
         std::erase_if(_writes, [&](auto const& entry) { return entry.second.token == lostToken; });
         link.outstandingWrites = 0;
+        failLegs(link, reason);
         link.transfers.clear();
         link.slicesSent.clear();
         link.lagging = false;
@@ -645,6 +772,7 @@ namespace mxl::fabrics
         if (wasConnected)
         {
             link.pendingError = status;
+            report(MXL_FABRICS_EVENT_TARGET_DISCONNECTED, link, reason);
         }
         link.state = LinkDisconnected{std::move(reason), Clock::now() + retryIn};
     }
@@ -685,6 +813,7 @@ namespace mxl::fabrics
         link.reconnects += link.everConnected ? 1 : 0;
         link.everConnected = true;
         log::info("fabrics initiator: {} connected", link.name);
+        report(MXL_FABRICS_EVENT_TARGET_CONNECTED, link, {});
     }
 
     bool Initiator::postProbe(TargetLink& link)

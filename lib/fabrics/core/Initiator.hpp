@@ -6,8 +6,10 @@
 
 #include "common/PollPacer.hpp"
 #include "fabrics/core/ConnectionEvent.hpp"
+#include "fabrics/core/InitiatorEvents.hpp"
 #include "fabrics/core/InitiatorTransport.hpp"
 #include "fabrics/core/TargetLink.hpp"
+#include "fabrics/core/TransferLeg.hpp"
 #include "fabrics/core/TransportDomain.hpp"
 #include "fabrics/core/WriteCompletion.hpp"
 #include "fabrics/protocol/FlowEgress.hpp"
@@ -16,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -34,12 +37,23 @@ namespace mxl::fabrics
 
         void addTarget(TargetInfo const& ticket);
         void removeTarget(std::uint64_t targetId);
-        mxlStatus transferGrain(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end);
-        mxlStatus transferSamples(std::uint64_t headIndex, std::size_t count);
+        // To every target; with `legs` (a batch's transfer), to their targets only, each leg settled as the transfer to its
+        // target goes, and a leg whose target this initiator does not have failed at once.
+        mxlStatus transferGrain(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end, TransferLegs const* legs = nullptr);
+        mxlStatus transferSamples(std::uint64_t headIndex, std::size_t count, TransferLegs const* legs = nullptr);
+        // What a batch checks when a transfer is added: INVALID_ARG for a slice range out of the grain or no samples,
+        // INVALID_STATE for a flow of the other flavour.
+        void checkGrainRange(std::uint16_t start, std::uint16_t end);
+        void checkSampleCount(std::size_t count);
         // Zero timeout: one non-blocking pass.
         mxlStatus makeProgress(std::chrono::milliseconds timeout);
 
         [[nodiscard]] TargetLink const& link(std::uint64_t targetId) const;
+        // The ids of the targets, in the order they were added.
+        [[nodiscard]] std::vector<std::uint64_t> targetIds() const;
+
+        // Target connections are queued to `events` from now on; null: to no one.
+        void reportTo(InitiatorEvents* events) noexcept;
 
     private:
         // Who posted a write: the link's connection attempt (its token) and the transfer, 0 for a probe.
@@ -48,6 +62,8 @@ namespace mxl::fabrics
             std::uint64_t token = 0;
             std::uint64_t transferId = 0;
             bool commit = false;
+            // Payload writes: the flow's bytes the write carries (its length without the protocol's marks).
+            std::uint64_t bytes = 0;
         };
 
         // Torn down in reverse: connections (in the links) before their peers, peers before the transport's queues, the
@@ -66,6 +82,7 @@ namespace mxl::fabrics
         std::uint64_t _lastTransfer = 0;
         // Every write in flight, by the context it was posted with.
         std::unordered_map<std::uint64_t, WriteOwner> _writes;
+        InitiatorEvents* _events = nullptr;
 
         // Starts a connection attempt on the link's current token.
         void connect(TargetLink& link);
@@ -110,14 +127,17 @@ namespace mxl::fabrics
         // Waits (draining completions) until no transfer of other data is in flight to the unit of the target that a
         // transfer of `source` fills; NOT_READY when that takes longer than the post patience (a target a ring behind).
         void awaitUnit(TargetLink& link, SourceRange const& source);
-        void transferTo(TargetLink& link, TransferPlan plan);
+        void transferTo(TargetLink& link, TransferPlan plan, std::shared_ptr<TransferLeg> leg);
         // A transfer whose payload writes could not all be posted (`unposted` of them): with none posted it is dropped
         // and may be sent again; otherwise the target holds part of it, and it can only be announced lost.
         void abandon(TargetLink& link, std::uint64_t id, SourceRange const& source, std::size_t unposted, bool nothingPosted);
-        // Plans and posts one transfer of `source` to each connected target; a target that fails is reported, the others
-        // go on.
+        // Plans and posts one transfer of `source` to each connected target (with `legs`, to their targets only, settling
+        // them); a target that fails is reported, the others go on.
         mxlStatus fanOut(std::string const& what, SourceRange const& source,
-                         std::function<std::optional<TransferPlan>(TargetLink&)> const& plan);
+                         std::function<std::optional<TransferPlan>(TargetLink&)> const& plan, TransferLegs const* legs);
+        // The batch transfers in flight to the link will not complete: `reason` says why.
+        static void failLegs(TargetLink const& link, std::string_view reason);
+        void report(mxlFabricsEventType type, TargetLink const& link, std::string_view reason);
         mxlStatus summary();
     };
 }

@@ -83,7 +83,7 @@ namespace mxl::fabrics
         };
     }
 
-    TargetEventPump::TargetEventPump(Target& target, std::shared_ptr<EventDispatcher> dispatcher)
+    TargetEventPump::TargetEventPump(Target& target, std::shared_ptr<EventDispatcher<mxlFabricsTarget>> dispatcher)
         : _target{target}
         , _dispatcher{std::move(dispatcher)}
     {

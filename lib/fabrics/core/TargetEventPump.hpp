@@ -18,7 +18,7 @@ namespace mxl::fabrics
     {
     public:
         // `target` must be set up, and stay so until the pump is destroyed.
-        TargetEventPump(Target& target, std::shared_ptr<EventDispatcher> dispatcher);
+        TargetEventPump(Target& target, std::shared_ptr<EventDispatcher<mxlFabricsTarget>> dispatcher);
         // Stops and joins the thread; the target stops reporting connections.
         ~TargetEventPump();
 
@@ -27,7 +27,7 @@ namespace mxl::fabrics
 
     private:
         Target& _target;
-        std::shared_ptr<EventDispatcher> _dispatcher;
+        std::shared_ptr<EventDispatcher<mxlFabricsTarget>> _dispatcher;
         std::jthread _thread;
 
         void run(std::stop_token const& stop) noexcept;

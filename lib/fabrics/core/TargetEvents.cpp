@@ -3,36 +3,8 @@
 #include "common/Status.hpp"
 #include "fabrics/api/Instance.hpp"
 
-#include <cstring>
-
 namespace mxl::fabrics
 {
-    namespace
-    {
-        // The size of mxlFabricsEvent in the first version of the header; emitters built against it pass no less.
-        constexpr std::uint32_t firstEventSize = 144;
-        static_assert(sizeof(mxlFabricsEvent) == firstEventSize);
-
-        // The user's event as the library's struct: fields its emitter did not know are zero.
-        mxlFabricsEvent userEvent(mxlFabricsEvent const& emitted)
-        {
-            if (emitted.structSize < firstEventSize)
-            {
-                fail(MXL_ERR_INVALID_ARG, "the event's structSize is {}, expected at least {} (sizeof(mxlFabricsEvent))",
-                     emitted.structSize, firstEventSize);
-            }
-            if (!isUserEventType(emitted.type))
-            {
-                fail(MXL_ERR_INVALID_ARG, "event type {} is not a user type (>= MXL_FABRICS_EVENT_USER, {}); types below are the library's",
-                     emitted.type, static_cast<int>(MXL_FABRICS_EVENT_USER));
-            }
-            mxlFabricsEvent event{};
-            std::memcpy(&event, &emitted, sizeof(event));
-            event.structSize = sizeof(event);
-            return event;
-        }
-    }
-
     TargetEvents::TargetEvents(mxlFabricsTarget owner) noexcept
         : _owner{owner}
     {
@@ -54,8 +26,8 @@ namespace mxl::fabrics
         {
             fail(MXL_ERR_INVALID_STATE, "the target's events are started already (descriptor {})", _dispatcher->descriptor());
         }
-        auto dispatcher =
-            std::make_shared<EventDispatcher>(_owner, _handlers, queueCapacity, fmt::format("fabrics target {}", target.ticket().id));
+        auto dispatcher = std::make_shared<EventDispatcher<mxlFabricsTarget>>(_owner, _handlers, queueCapacity,
+                                                                              fmt::format("fabrics target {}", target.ticket().id));
         _pump = std::make_unique<TargetEventPump>(target, dispatcher);
         _dispatcher = std::move(dispatcher);
         return _dispatcher->descriptor();
@@ -80,7 +52,7 @@ namespace mxl::fabrics
         pump.reset();
     }
 
-    std::shared_ptr<EventDispatcher> TargetEvents::started() const
+    std::shared_ptr<EventDispatcher<mxlFabricsTarget>> TargetEvents::started() const
     {
         std::lock_guard lock{_mutex};
         if (!_dispatcher)
@@ -119,7 +91,7 @@ namespace mxl::fabrics
 
     void TargetEvents::refuseFromHandler() const
     {
-        std::shared_ptr<EventDispatcher> dispatcher;
+        std::shared_ptr<EventDispatcher<mxlFabricsTarget>> dispatcher;
         {
             std::lock_guard lock{_mutex};
             dispatcher = _dispatcher;

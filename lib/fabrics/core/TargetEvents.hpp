@@ -25,7 +25,7 @@ namespace mxl::fabrics
         TargetEvents(TargetEvents const&) = delete;
         TargetEvents& operator=(TargetEvents const&) = delete;
 
-        [[nodiscard]] EventHandlers& handlers() noexcept
+        [[nodiscard]] EventHandlers<mxlFabricsTarget>& handlers() noexcept
         {
             return _handlers;
         }
@@ -46,14 +46,14 @@ namespace mxl::fabrics
 
     private:
         mxlFabricsTarget _owner;
-        EventHandlers _handlers;
+        EventHandlers<mxlFabricsTarget> _handlers;
         mutable std::mutex _mutex;
         // Shared with emitters on other threads, so that a stop cannot free the queue under them.
-        std::shared_ptr<EventDispatcher> _dispatcher;
+        std::shared_ptr<EventDispatcher<mxlFabricsTarget>> _dispatcher;
         std::unique_ptr<TargetEventPump> _pump;
 
         // Fails when not started.
-        [[nodiscard]] std::shared_ptr<EventDispatcher> started() const;
+        [[nodiscard]] std::shared_ptr<EventDispatcher<mxlFabricsTarget>> started() const;
         void halt() noexcept;
     };
 }

@@ -3,6 +3,7 @@
 
 #include <mxl/fabrics_state.h>
 
+#include "fabrics/core/TransferLeg.hpp"
 #include "fabrics/core/TransportConnection.hpp"
 #include "fabrics/core/TransportPeer.hpp"
 #include "fabrics/protocol/TransferPlan.hpp"
@@ -64,6 +65,10 @@ namespace mxl::fabrics
         // A payload write could not be posted: the target holds part of it, so the transfer can only be announced lost.
         bool payloadFailed = false;
         Step step = Step::Payload;
+        // A batch's transfers only: settled when the commit completed or the transfer is dropped.
+        std::shared_ptr<TransferLeg> leg;
+        // The commit decided is the loss commit: the target is told the data is lost.
+        bool lost = false;
     };
 
     struct TargetLink

@@ -135,6 +135,7 @@ namespace mxl::fabrics
             RemoteWrite markWrite;
             markWrite.segments = {{&mark, markBytes, staged.region.get()}};
             markWrite.remoteRegion = remoteSlot;
+            markWrite.markBytes = markBytes;
             result.payload.push_back(std::move(markWrite));
         }
 

@@ -32,6 +32,9 @@ namespace mxl::fabrics
         // The completion only says that the local bytes were read (FI_INJECT_COMPLETE), not that they arrived: for payload
         // writes on providers that order writes, whose commit is delivery-complete and lands after them.
         bool completesWhenRead = false;
+        // Of length(), the bytes of the protocol's in-flight mark rather than of the flow's data (batch progress counts
+        // only those).
+        std::size_t markBytes = 0;
 
         [[nodiscard]] std::size_t length() const noexcept
         {

@@ -142,6 +142,7 @@ namespace mxl::fabrics
             }
         }
         result.payload = gatherWrites(segments, _iovLimit, entry, 0);
+        result.payload.front().markBytes = sizeof(SampleEntryHeader);
         return result;
     }
 
