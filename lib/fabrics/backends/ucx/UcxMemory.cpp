@@ -22,14 +22,16 @@ namespace mxl::fabrics::ucx
         }
         void* packed = nullptr;
         std::size_t packedSize = 0;
-        if (auto const status = ucp_rkey_pack(_context, _handle, &packed, &packedSize); status != UCS_OK)
+        auto const status = ucp_rkey_pack(_context, _handle, &packed, &packedSize);
+        if (status == UCS_OK)
         {
-            ucp_mem_unmap(_context, _handle);
-            checkUcx(status, fmt::format("ucx: packing the rkey of {} bytes at {}", length, base));
+            auto const* bytes = static_cast<std::uint8_t const*>(packed);
+            _packedKey.assign(bytes, bytes + packedSize);
+            ucp_rkey_buffer_release(packed);
+            return;
         }
-        auto const* bytes = static_cast<std::uint8_t const*>(packed);
-        _packedKey.assign(bytes, bytes + packedSize);
-        ucp_rkey_buffer_release(packed);
+        ucp_mem_unmap(_context, _handle);
+        checkUcx(status, fmt::format("ucx: packing the rkey of {} bytes at {}", length, base));
     }
 
     UcxMemory::~UcxMemory()

@@ -35,25 +35,25 @@ namespace mxl::fabrics::ucx
         {
             _presence.emplace(_address);
         }
-        setHandler(&UcxTarget::onImmediate);
+        checkUcx(setHandler(&UcxTarget::onImmediate), fmt::format("ucx target {}: setting the handler of immediates", targetId));
         domain.hostsTarget = true;
     }
 
     UcxTarget::~UcxTarget()
     {
-        setHandler(nullptr);
+        // Only fails for an invalid id, which this one is not.
+        static_cast<void>(setHandler(nullptr));
         _domain.hostsTarget = false;
     }
 
-    void UcxTarget::setHandler(ucp_am_recv_callback_t callback)
+    ucs_status_t UcxTarget::setHandler(ucp_am_recv_callback_t callback) noexcept
     {
         ucp_am_handler_param_t params{};
         params.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
         params.id = immediateMessageId;
         params.cb = callback;
         params.arg = this;
-        checkUcx(ucp_worker_set_am_recv_handler(_domain.worker(), &params),
-                 fmt::format("ucx target {}: setting the handler of immediates", _targetId));
+        return ucp_worker_set_am_recv_handler(_domain.worker(), &params);
     }
 
     ucs_status_t UcxTarget::onImmediate(void* self, void const* header, std::size_t headerLength, void* /*data*/, std::size_t /*length*/,

@@ -50,6 +50,6 @@ namespace mxl::fabrics::ucx
 
         static ucs_status_t onImmediate(void* self, void const* header, std::size_t headerLength, void* data, std::size_t length,
                                         ucp_am_recv_param_t const* param);
-        void setHandler(ucp_am_recv_callback_t callback);
+        ucs_status_t setHandler(ucp_am_recv_callback_t callback) noexcept;
     };
 }
