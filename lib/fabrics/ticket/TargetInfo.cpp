@@ -63,6 +63,26 @@ namespace mxl::fabrics
                                        [&](TicketAddressFormat candidate) { return format == static_cast<std::int64_t>(candidate); });
         }
 
+        RemoteRegion regionOf(Json const& region)
+        {
+            RemoteRegion parsed;
+            parsed.addr = decimalMember(region, "addr", "a region");
+            parsed.len = decimalMember(region, "len", "a region");
+            if (!region.contains("rkeyBlob"))
+            {
+                parsed.rkey = decimalMember(region, "rkey", "a region");
+                return parsed;
+            }
+            auto const& text = stringMember(region, "rkeyBlob", "a region");
+            auto const key = decodeBase64(text);
+            if (!key || key->empty())
+            {
+                fail(MXL_ERR_UNKNOWN, "target info: \"rkeyBlob\" of a region must be non-empty standard base64, not \"{}\"", text);
+            }
+            parsed.keyBlob.assign(key->begin(), key->end());
+            return parsed;
+        }
+
         bool hasFormat(TargetInfo const& info, TicketAddressFormat format)
         {
             return info.addressFormat == static_cast<std::uint32_t>(format);
@@ -75,7 +95,16 @@ namespace mxl::fabrics
         Json regionArray = Json::array();
         for (auto const& region : regions)
         {
-            regionArray.push_back({{"addr", decimal(region.addr)}, {"len", decimal(region.len)}, {"rkey", decimal(region.rkey)}});
+            Json entry = {{"addr", decimal(region.addr)}, {"len", decimal(region.len)}};
+            if (region.keyBlob.empty())
+            {
+                entry["rkey"] = decimal(region.rkey);
+            }
+            else
+            {
+                entry["rkeyBlob"] = encodeBase64({reinterpret_cast<char const*>(region.keyBlob.data()), region.keyBlob.size()});
+            }
+            regionArray.push_back(std::move(entry));
         }
         Json json = {
             {"addressFormat", addressFormat},
@@ -140,7 +169,9 @@ namespace mxl::fabrics
         auto const& format = member(json, "addressFormat", "the ticket");
         if (!format.is_number_integer() || !isKnownAddressFormat(format.get<std::int64_t>()))
         {
-            fail(MXL_ERR_INVALID_ARG, "target info: addressFormat {} is not a libfabric address format MXL uses", format.dump());
+            fail(MXL_ERR_INVALID_ARG,
+                 "target info: addressFormat {} is not an address format MXL uses (a libfabric one or a UCX worker address)",
+                 format.dump());
         }
         info.addressFormat = format.get<std::uint32_t>();
 
@@ -167,8 +198,7 @@ namespace mxl::fabrics
             {
                 fail(MXL_ERR_UNKNOWN, "target info: every region must be an object, not {}", region.type_name());
             }
-            info.regions.push_back({decimalMember(region, "addr", "a region"), decimalMember(region, "len", "a region"),
-                                    decimalMember(region, "rkey", "a region")});
+            info.regions.push_back(regionOf(region));
         }
 
         if (auto const bounce = json.find("bounceBufferInfo"); bounce != json.end())

@@ -19,10 +19,22 @@ namespace mxl::fabrics
 
     struct RemoteRegion
     {
+        RemoteRegion() = default;
+        // A libfabric region: its key is the 64-bit rkey.
+        RemoteRegion(std::uint64_t address, std::uint64_t length, std::uint64_t key) noexcept
+            : addr{address}
+            , len{length}
+            , rkey{key}
+        {
+        }
+
         // A virtual address under FI_MR_VIRT_ADDR, otherwise 0 (offsets into the region).
         std::uint64_t addr = 0;
         std::uint64_t len = 0;
         std::uint64_t rkey = 0;
+        // A backend's key that is not a 64-bit rkey (UCX's packed rkey), written as base64 "rkeyBlob" instead of "rkey".
+        // Empty when `rkey` is the key, so that libfabric tickets keep the SDK's bytes.
+        std::vector<std::uint8_t> keyBlob;
 
         bool operator==(RemoteRegion const&) const = default;
     };

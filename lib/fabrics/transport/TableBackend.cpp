@@ -31,16 +31,30 @@ namespace mxl::fabrics
             throw Error{status, text};
         }
 
-        std::uint64_t keyOf(mxlFabricsBackendBlob key) noexcept
+        // A key of 8 bytes is a libfabric rkey and keeps the ticket's numeric "rkey"; any other size travels as bytes.
+        RemoteRegion regionOf(mxlFabricsBackendRemoteRegion const& region)
         {
-            std::uint64_t value = 0;
-            std::memcpy(&value, key.bytes, std::min(key.size, sizeof(value)));
-            return value;
+            RemoteRegion result;
+            result.addr = region.address;
+            result.len = region.length;
+            if (region.key.size == sizeof(result.rkey))
+            {
+                std::memcpy(&result.rkey, region.key.bytes, sizeof(result.rkey));
+            }
+            else
+            {
+                result.keyBlob.assign(region.key.bytes, region.key.bytes + region.key.size);
+            }
+            return result;
         }
 
-        RemoteRegion regionOf(mxlFabricsBackendRemoteRegion const& region) noexcept
+        mxlFabricsBackendBlob keyOf(RemoteRegion const& region) noexcept
         {
-            return {region.address, region.length, keyOf(region.key)};
+            if (region.keyBlob.empty())
+            {
+                return {reinterpret_cast<std::uint8_t const*>(&region.rkey), sizeof(region.rkey)};
+            }
+            return {region.keyBlob.data(), region.keyBlob.size()};
         }
 
         class BackendMemory final : public TransportMemory
@@ -298,8 +312,7 @@ namespace mxl::fabrics
                 regions.reserve(ticket.regions.size());
                 for (auto const& region : ticket.regions)
                 {
-                    regions.push_back(
-                        {region.addr, region.len, {reinterpret_cast<std::uint8_t const*>(&region.rkey), sizeof(region.rkey)}});
+                    regions.push_back({region.addr, region.len, keyOf(region)});
                 }
                 mxlFabricsBackendPeer peer = nullptr;
                 checkStatus(_table,

@@ -69,7 +69,9 @@ extern "C"
     {
         uint64_t address;
         uint64_t length;
-        mxlFabricsBackendBlob key; /* 8 bytes: the ticket's rkey as a little-endian u64 */
+        /* Any size. Exactly 8 bytes: a little-endian u64, the ticket's numeric "rkey" (libfabric); any other size travels
+         * in the ticket as base64 "rkeyBlob" (UCX's packed rkey). */
+        mxlFabricsBackendBlob key;
     } mxlFabricsBackendRemoteRegion;
 
     /* A local range; `memory` is the registration it lies in (NULL for the ranges a target is opened over). */

@@ -1,0 +1,309 @@
+// The UCX backend behind the C table of transport/fabrics_backend.h, built as its own module (libmxl-fabrics-ucx.so,
+// exporting only mxlFabricsBackendEntry). Each entry runs the classes of this folder and turns what they throw into a
+// status and this thread's last error text; handles are the C++ objects themselves. Nothing here waits in the kernel
+// for a signal to end, so no status comes without a text.
+#include "common/Status.hpp"
+#include "fabrics/backends/ucx/UcxConnection.hpp"
+#include "fabrics/backends/ucx/UcxDomain.hpp"
+#include "fabrics/backends/ucx/UcxInitiator.hpp"
+#include "fabrics/backends/ucx/UcxInterfaces.hpp"
+#include "fabrics/backends/ucx/UcxMemory.hpp"
+#include "fabrics/backends/ucx/UcxPeer.hpp"
+#include "fabrics/backends/ucx/UcxTarget.hpp"
+#include "fabrics/ticket/TicketAddressFormat.hpp"
+#include "fabrics/transport/HostLog.hpp"
+#include "fabrics/transport/fabrics_backend.h"
+
+#include <chrono>
+#include <memory>
+#include <new>
+#include <string>
+
+namespace mxl::fabrics::ucx
+{
+    namespace
+    {
+        thread_local std::string lastError;
+        // Why a peer ended, as connection_check last said on this thread.
+        thread_local std::string endedReason;
+
+        template <typename Body>
+        mxlStatus run(Body&& body) noexcept
+        {
+            try
+            {
+                std::forward<Body>(body)();
+                return MXL_STATUS_OK;
+            }
+            catch (Error const& e)
+            {
+                lastError = e.what();
+                return e.status();
+            }
+            catch (std::bad_alloc const&)
+            {
+                lastError = "out of memory";
+                return MXL_ERR_UNKNOWN;
+            }
+            catch (std::exception const& e)
+            {
+                lastError = e.what();
+                return MXL_ERR_UNKNOWN;
+            }
+        }
+
+        template <typename Object, typename Handle>
+        Object& objectOf(Handle handle) noexcept
+        {
+            return *reinterpret_cast<Object*>(handle);
+        }
+
+        template <typename Handle, typename Object>
+        Handle handleOf(Object* object) noexcept
+        {
+            return reinterpret_cast<Handle>(object);
+        }
+
+        char const* lastErrorText()
+        {
+            return lastError.c_str();
+        }
+
+        mxlStatus listInterfaces(mxlFabricsInterfaceConfig const* query, void (*emit)(void*, mxlFabricsInterfaceConfig const*), void* user)
+        {
+            return run([&] { forEachUcxInterface(query, [&](mxlFabricsInterfaceConfig const& entry) { emit(user, &entry); }); });
+        }
+
+        mxlStatus domainOpen(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole /*role*/, mxlFabricsBackendDomain* out,
+                             mxlFabricsBackendDomainInfo* info)
+        {
+            return run(
+                [&]
+                {
+                    auto domain = std::make_unique<UcxDomain>(*config);
+                    *info = UcxDomain::info();
+                    *out = handleOf<mxlFabricsBackendDomain>(domain.release());
+                });
+        }
+
+        void domainClose(mxlFabricsBackendDomain domain)
+        {
+            delete &objectOf<UcxDomain>(domain);
+        }
+
+        mxlStatus memoryRegister(mxlFabricsBackendDomain domain, void const* base, std::size_t length, std::uint32_t access,
+                                 mxlFabricsBackendMemory* out, mxlFabricsBackendRemoteRegion* remote)
+        {
+            return run(
+                [&]
+                {
+                    auto const remoteWrite = (access & MXL_FABRICS_BACKEND_REMOTE_WRITE) != 0;
+                    auto memory = std::make_unique<UcxMemory>(objectOf<UcxDomain>(domain), base, length, remoteWrite);
+                    if (remote != nullptr && remoteWrite)
+                    {
+                        *remote = memory->remote();
+                    }
+                    *out = handleOf<mxlFabricsBackendMemory>(memory.release());
+                });
+        }
+
+        void memoryDeregister(mxlFabricsBackendMemory memory)
+        {
+            delete &objectOf<UcxMemory>(memory);
+        }
+
+        // completionDepth: arrivals wait in an unbounded queue of immediates, so the target has no depth to size.
+        mxlStatus targetOpen(mxlFabricsBackendDomain domain, mxlFabricsBackendSegment const* regions, std::uint32_t regionCount,
+                             std::size_t /*completionDepth*/, std::uint64_t targetId, mxlFabricsBackendTarget* out)
+        {
+            return run(
+                [&]
+                {
+                    auto target = std::make_unique<UcxTarget>(objectOf<UcxDomain>(domain), regions, regionCount, targetId);
+                    *out = handleOf<mxlFabricsBackendTarget>(target.release());
+                });
+        }
+
+        void targetClose(mxlFabricsBackendTarget target)
+        {
+            delete &objectOf<UcxTarget>(target);
+        }
+
+        mxlStatus targetAddress(mxlFabricsBackendTarget handle, mxlFabricsBackendBlob* address, std::uint32_t* format)
+        {
+            auto const& bytes = objectOf<UcxTarget>(handle).address();
+            *address = {bytes.data(), bytes.size()};
+            *format = static_cast<std::uint32_t>(TicketAddressFormat::UcxWorkerAddress);
+            return MXL_STATUS_OK;
+        }
+
+        mxlStatus targetRegions(mxlFabricsBackendTarget handle, mxlFabricsBackendRemoteRegion const** regions, std::uint32_t* count)
+        {
+            auto const& published = objectOf<UcxTarget>(handle).regions();
+            *regions = published.data();
+            *count = static_cast<std::uint32_t>(published.size());
+            return MXL_STATUS_OK;
+        }
+
+        // Connectionless: the observer is never called (a worker does not report who reaches it).
+        mxlStatus targetNextArrival(mxlFabricsBackendTarget handle, std::uint32_t timeoutMs,
+                                    mxlFabricsBackendConnectionObserver /*observer*/, void* /*user*/, int* arrived,
+                                    std::uint32_t* immediate)
+        {
+            *arrived = 0;
+            return run(
+                [&]
+                {
+                    if (auto const arrival = objectOf<UcxTarget>(handle).nextArrival(std::chrono::milliseconds{timeoutMs}))
+                    {
+                        *immediate = *arrival;
+                        *arrived = 1;
+                    }
+                });
+        }
+
+        mxlStatus initiatorOpen(mxlFabricsBackendDomain domain, std::size_t depth, mxlFabricsBackendInitiator* out)
+        {
+            return run(
+                [&]
+                {
+                    auto initiator = std::make_unique<UcxInitiator>(objectOf<UcxDomain>(domain), depth);
+                    *out = handleOf<mxlFabricsBackendInitiator>(initiator.release());
+                });
+        }
+
+        void initiatorClose(mxlFabricsBackendInitiator initiator)
+        {
+            delete &objectOf<UcxInitiator>(initiator);
+        }
+
+        mxlStatus initiatorPollCompletion(mxlFabricsBackendInitiator handle, mxlFabricsBackendCompletion* out, std::uint32_t* count)
+        {
+            *count = 0;
+            return run(
+                [&]
+                {
+                    if (auto const completion = objectOf<UcxInitiator>(handle).pollCompletion())
+                    {
+                        *out = *completion;
+                        *count = 1;
+                    }
+                });
+        }
+
+        mxlStatus initiatorPollEvent(mxlFabricsBackendInitiator /*handle*/, mxlFabricsBackendEvent* /*out*/, std::uint32_t* count)
+        {
+            *count = 0;
+            return MXL_STATUS_OK;
+        }
+
+        mxlStatus initiatorWait(mxlFabricsBackendInitiator /*handle*/, std::uint32_t /*timeoutMs*/, std::uint32_t /*flags*/,
+                                int* completion)
+        {
+            *completion = 0;
+            lastError = "ucx: initiator_wait is not offered (the domain has no CAN_WAIT flag): poll the completions";
+            return MXL_ERR_UNSUPPORTED_OPERATION;
+        }
+
+        mxlStatus peerOpen(mxlFabricsBackendInitiator handle, std::uint64_t targetId, mxlFabricsBackendBlob address, std::uint32_t format,
+                           mxlFabricsBackendRemoteRegion const* regions, std::uint32_t regionCount, mxlFabricsBackendPeer* out)
+        {
+            return run(
+                [&]
+                {
+                    auto peer = std::make_unique<UcxPeer>(objectOf<UcxInitiator>(handle), targetId, address, format, regions, regionCount);
+                    *out = handleOf<mxlFabricsBackendPeer>(peer.release());
+                });
+        }
+
+        void peerClose(mxlFabricsBackendPeer peer)
+        {
+            delete &objectOf<UcxPeer>(peer);
+        }
+
+        // Never NOT_READY: an endpoint is created without the peer, and a vanished one shows as a failed write.
+        mxlStatus connectionOpen(mxlFabricsBackendPeer peer, std::uint64_t /*context*/, mxlFabricsBackendConnection* out)
+        {
+            return run(
+                [&]
+                {
+                    auto connection = std::make_unique<UcxConnection>(objectOf<UcxPeer>(peer));
+                    *out = handleOf<mxlFabricsBackendConnection>(connection.release());
+                });
+        }
+
+        // Connectionless: the target keeps nothing per initiator, so there is nothing to tell it before the close.
+        void connectionShutdown(mxlFabricsBackendConnection /*connection*/) {}
+
+        void connectionClose(mxlFabricsBackendConnection connection)
+        {
+            delete &objectOf<UcxConnection>(connection);
+        }
+
+        mxlStatus connectionCheck(mxlFabricsBackendConnection connection, char const** ended)
+        {
+            *ended = nullptr;
+            return run(
+                [&]
+                {
+                    if (auto const& reason = objectOf<UcxConnection>(connection).check())
+                    {
+                        endedReason = *reason;
+                        *ended = endedReason.c_str();
+                    }
+                });
+        }
+
+        mxlStatus connectionWrite(mxlFabricsBackendConnection connection, mxlFabricsBackendWrite const* write, std::uint64_t context,
+                                  int* posted)
+        {
+            *posted = 0;
+            return run([&] { *posted = objectOf<UcxConnection>(connection).write(*write, context) ? 1 : 0; });
+        }
+
+        constexpr mxlFabricsBackend table{
+            MXL_FABRICS_BACKEND_ABI_VERSION,
+            sizeof(mxlFabricsBackend),
+            "ucx",
+            lastErrorText,
+            listInterfaces,
+            domainOpen,
+            domainClose,
+            memoryRegister,
+            memoryDeregister,
+            targetOpen,
+            targetClose,
+            targetAddress,
+            targetRegions,
+            targetNextArrival,
+            initiatorOpen,
+            initiatorClose,
+            initiatorPollCompletion,
+            initiatorPollEvent,
+            initiatorWait,
+            peerOpen,
+            peerClose,
+            connectionOpen,
+            connectionShutdown,
+            connectionClose,
+            connectionCheck,
+            connectionWrite,
+        };
+    }
+}
+
+extern "C" MXL_EXPORT mxlStatus mxlFabricsBackendEntry(std::uint32_t hostAbiVersion, mxlFabricsBackendHost const* host,
+                                                       mxlFabricsBackend const** out_backend)
+{
+    using namespace mxl::fabrics::ucx;
+    if ((hostAbiVersion >> 16) != MXL_FABRICS_BACKEND_ABI_MAJOR)
+    {
+        lastError = fmt::format("the ucx backend implements backend ABI {}.x, the host needs {}.x", MXL_FABRICS_BACKEND_ABI_MAJOR,
+                                hostAbiVersion >> 16);
+        *out_backend = &table;
+        return MXL_ERR_UNSUPPORTED_OPERATION;
+    }
+    mxl::fabrics::logThroughHost(host);
+    *out_backend = &table;
+    return MXL_STATUS_OK;
+}

@@ -1,0 +1,179 @@
+#include "fabrics/backends/ucx/UcxConnection.hpp"
+
+#include "common/Status.hpp"
+#include "fabrics/backends/ucx/UcxError.hpp"
+#include "fabrics/backends/ucx/UcxImmediate.hpp"
+#include "fabrics/backends/ucx/UcxInitiator.hpp"
+#include "fabrics/backends/ucx/UcxMemory.hpp"
+#include "fabrics/backends/ucx/UcxPresence.hpp"
+
+namespace mxl::fabrics::ucx
+{
+    UcxConnection::UcxConnection(UcxPeer& peer)
+        : _peer{peer}
+        , _sharedMemory{peer.initiator.sharedMemory()}
+    {
+        ucp_ep_params_t params{};
+        params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
+        params.address = reinterpret_cast<ucp_address_t const*>(peer.workerAddress.data());
+        // UCX 1.13 refuses peer error handling on posix and sysv (no peer failure handler): shm uses the presence file.
+        if (!_sharedMemory)
+        {
+            params.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER;
+            params.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+            params.err_handler.cb = &UcxConnection::onError;
+            params.err_handler.arg = this;
+        }
+        checkUcx(ucp_ep_create(peer.initiator.worker(), &params, &_endpoint),
+                 fmt::format("ucx initiator: creating an endpoint to target {}", peer.targetId));
+        try
+        {
+            for (std::size_t index = 0; index < peer.regions.size(); ++index)
+            {
+                ucp_rkey_h rkey = nullptr;
+                checkUcx(ucp_ep_rkey_unpack(_endpoint, peer.regions[index].packedKey.data(), &rkey),
+                         fmt::format("ucx initiator: unpacking the rkey of region {} of target {}", index, peer.targetId));
+                _rkeys.push_back(rkey);
+            }
+        }
+        catch (...)
+        {
+            release();
+            throw;
+        }
+    }
+
+    UcxConnection::~UcxConnection()
+    {
+        release();
+    }
+
+    void UcxConnection::release() noexcept
+    {
+        _peer.initiator.forget(*this);
+        for (auto* rkey : _rkeys)
+        {
+            ucp_rkey_destroy(rkey);
+        }
+        _rkeys.clear();
+        // Forced: a flush could wait for a target that is gone. Writes still under way complete as cancelled.
+        ucp_request_param_t params{};
+        params.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+        params.flags = UCP_EP_CLOSE_FLAG_FORCE;
+        auto* request = ucp_ep_close_nbx(_endpoint, &params);
+        if (UCS_PTR_IS_PTR(request))
+        {
+            while (ucp_request_check_status(request) == UCS_INPROGRESS)
+            {
+                ucp_worker_progress(_peer.initiator.worker());
+            }
+            ucp_request_free(request);
+        }
+    }
+
+    void UcxConnection::onError(void* self, ucp_ep_h /*endpoint*/, ucs_status_t status) noexcept
+    {
+        auto& connection = *static_cast<UcxConnection*>(self);
+        try
+        {
+            connection._ended = fmt::format("the target is gone ({})", ucs_status_string(status));
+        }
+        catch (...)
+        {
+            connection._ended.emplace();
+        }
+    }
+
+    std::optional<std::string> const& UcxConnection::check()
+    {
+        if (_sharedMemory && !_ended)
+        {
+            _ended = absenceOf(_peer.workerAddress);
+        }
+        return _ended;
+    }
+
+    void UcxConnection::put(mxlFabricsBackendSegment const& segment, std::uint64_t remoteAddress, ucp_rkey_h rkey)
+    {
+        ucp_request_param_t params{};
+        if (segment.memory != nullptr)
+        {
+            params.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH;
+            params.memh = reinterpret_cast<UcxMemory const*>(segment.memory)->handle();
+        }
+        auto* request = ucp_put_nbx(_endpoint, segment.base, segment.length, remoteAddress, rkey, &params);
+        if (UCS_PTR_IS_ERR(request))
+        {
+            checkUcx(UCS_PTR_STATUS(request), fmt::format("ucx: target {}: posting a put of {} bytes", _peer.targetId, segment.length));
+        }
+        // Its completion is covered by the flush that follows the write's puts.
+        if (request != nullptr)
+        {
+            ucp_request_free(request);
+        }
+    }
+
+    bool UcxConnection::write(mxlFabricsBackendWrite const& write, std::uint64_t context)
+    {
+        auto const targetId = _peer.targetId;
+        if (_ended)
+        {
+            fail(MXL_ERR_INTERRUPTED, "ucx: target {}: the connection has ended: {}", targetId, *_ended);
+        }
+        if (write.remoteRegion >= _peer.regions.size())
+        {
+            fail(MXL_ERR_INVALID_ARG, "ucx: target {}: a write to region {}; its ticket has {} regions", targetId, write.remoteRegion,
+                 _peer.regions.size());
+        }
+        if (write.segmentCount == 0 || write.segmentCount > UcxDomain::info().maxGatherSegments)
+        {
+            fail(MXL_ERR_INVALID_ARG, "ucx: target {}: a write of {} segments; expected 1 to {}", targetId, write.segmentCount,
+                 UcxDomain::info().maxGatherSegments);
+        }
+        auto const& region = _peer.regions[write.remoteRegion];
+        std::uint64_t bytes = 0;
+        for (std::uint32_t index = 0; index < write.segmentCount; ++index)
+        {
+            bytes += write.segments[index].length;
+        }
+        if (write.remoteOffset > region.length || bytes > region.length - write.remoteOffset)
+        {
+            fail(MXL_ERR_INVALID_ARG, "ucx: target {}: a write of {} bytes at offset {} of region {}, which holds {} bytes", targetId,
+                 bytes, write.remoteOffset, write.remoteRegion, region.length);
+        }
+        auto& initiator = _peer.initiator;
+        if (initiator.full())
+        {
+            return false;
+        }
+        auto remoteAddress = region.address + write.remoteOffset;
+        for (std::uint32_t index = 0; index < write.segmentCount; ++index)
+        {
+            put(write.segments[index], remoteAddress, _rkeys[write.remoteRegion]);
+            remoteAddress += write.segments[index].length;
+        }
+        // A put completes when its source may be reused; only a flush says the bytes are in the target's memory. Its
+        // completion is therefore the write's (payload writes), or what lets the immediate go (UcxInitiator::advance).
+        // ucp_worker_fence would save the round trip, but in UCX 1.13 it only fences each transport interface, and an
+        // endpoint's puts and active messages may take different lanes: the immediate could overtake the bytes.
+        auto& accepted = initiator.add(*this, context, write);
+        ucp_request_param_t params{};
+        params.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+        params.cb.send = &UcxWrite::onRequestDone;
+        params.user_data = &accepted;
+        accepted.track(ucp_ep_flush_nbx(_endpoint, &params), UcxWrite::Step::Flushing);
+        return true;
+    }
+
+    void UcxConnection::announce(UcxWrite& write) noexcept
+    {
+        ucp_request_param_t params{};
+        params.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS;
+        params.cb.send = &UcxWrite::onRequestDone;
+        params.user_data = &write;
+        params.flags = UCP_AM_SEND_FLAG_EAGER;
+        write.announced = true;
+        write.track(ucp_am_send_nbx(_endpoint, immediateMessageId, &write.immediate, immediateBytes, nullptr, 0, &params),
+                    UcxWrite::Step::Announcing);
+    }
+}

@@ -1,0 +1,99 @@
+#include "fabrics/backends/ucx/UcxDomain.hpp"
+
+#include "common/Status.hpp"
+#include "fabrics/backends/ucx/UcxError.hpp"
+#include "fabrics/backends/ucx/UcxInterfaces.hpp"
+
+#include <limits>
+#include <memory>
+#include <string>
+
+namespace mxl::fabrics::ucx
+{
+    namespace
+    {
+        // Writes are one put per segment: the count only bounds how many requests one write queues at once.
+        constexpr std::uint32_t maxGatherSegments = 16;
+
+        struct ConfigRelease
+        {
+            void operator()(ucp_config_t* config) const noexcept
+            {
+                ucp_config_release(config);
+            }
+        };
+
+        using Config = std::unique_ptr<ucp_config_t, ConfigRelease>;
+
+        void set(ucp_config_t* config, char const* name, std::string const& value)
+        {
+            checkUcx(ucp_config_modify(config, name, value.c_str()), fmt::format("ucx: setting {} to \"{}\"", name, value));
+        }
+
+        Config configFor(mxlFabricsInterfaceConfig const& interface)
+        {
+            ucp_config_t* raw = nullptr;
+            checkUcx(ucp_config_read(nullptr, nullptr, &raw), "ucx: reading the UCP configuration");
+            Config config{raw};
+            switch (interface.provider)
+            {
+            case MXL_FABRICS_PROVIDER_TCP:
+                set(config.get(), "TLS", "tcp");
+                // UCX's tcp sends a put in 8 KiB segments and reads 64 KiB per progress step: 1080p grains (5.5 MB)
+                // moved about 2.5x faster with 256 KiB and 1 MiB (docs/fabrics-backends-ucx.md). Transport options
+                // are named without their "TCP_" prefix here: ucp_config_modify hands them to the interface's table.
+                set(config.get(), "TX_SEG_SIZE", "256K");
+                set(config.get(), "RX_SEG_SIZE", "1M");
+                if (interface.address.node != nullptr && *interface.address.node != '\0')
+                {
+                    set(config.get(), "NET_DEVICES", deviceOwning(interface.address.node));
+                }
+                break;
+            case MXL_FABRICS_PROVIDER_SHM:
+                // posix/sysv carry the active messages, cma moves the puts (process_vm_writev) into any registered memory.
+                set(config.get(), "TLS", "posix,sysv,cma");
+                break;
+            default:
+                fail(MXL_ERR_NO_FABRIC, "the ucx backend carries provider tcp (1) or shm (4), not provider {}",
+                     static_cast<int>(interface.provider));
+            }
+            return config;
+        }
+    }
+
+    UcxDomain::UcxDomain(mxlFabricsInterfaceConfig const& interface)
+        : _sharedMemory{interface.provider == MXL_FABRICS_PROVIDER_SHM}
+    {
+        auto const config = configFor(interface);
+        ucp_params_t params{};
+        params.field_mask = UCP_PARAM_FIELD_FEATURES;
+        params.features = UCP_FEATURE_RMA | UCP_FEATURE_AM;
+        checkUcx(ucp_init(&params, config.get(), &_context), "ucx: creating a context");
+
+        ucp_worker_params_t workerParams{};
+        workerParams.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+        // One object is driven by one thread at a time, though not always the same one (a target's event thread).
+        workerParams.thread_mode = UCS_THREAD_MODE_SERIALIZED;
+        if (auto const status = ucp_worker_create(_context, &workerParams, &_worker); status != UCS_OK)
+        {
+            ucp_cleanup(_context);
+            checkUcx(status, "ucx: creating a worker");
+        }
+    }
+
+    UcxDomain::~UcxDomain()
+    {
+        ucp_worker_destroy(_worker);
+        ucp_cleanup(_context);
+    }
+
+    mxlFabricsBackendDomainInfo UcxDomain::info() noexcept
+    {
+        mxlFabricsBackendDomainInfo info{};
+        info.structSize = sizeof(info);
+        info.flags = MXL_FABRICS_BACKEND_CONNECTIONLESS;
+        info.maxMessageBytes = std::numeric_limits<std::uint64_t>::max();
+        info.maxGatherSegments = maxGatherSegments;
+        return info;
+    }
+}

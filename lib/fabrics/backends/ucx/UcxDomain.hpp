@@ -1,0 +1,48 @@
+// One interface opened for one role: a UCP context restricted to the provider's transports and the one worker that
+// drives everything opened over it (memory, a target or an initiator). Configured through ucp_config_modify, so that
+// two domains of one process may use different transports and devices; never through the environment.
+#pragma once
+
+#include "fabrics/transport/fabrics_backend.h"
+
+#include <ucp/api/ucp.h>
+
+namespace mxl::fabrics::ucx
+{
+    class UcxDomain
+    {
+    public:
+        explicit UcxDomain(mxlFabricsInterfaceConfig const& config);
+        ~UcxDomain();
+
+        UcxDomain(UcxDomain const&) = delete;
+        UcxDomain& operator=(UcxDomain const&) = delete;
+
+        [[nodiscard]] ucp_context_h context() const noexcept
+        {
+            return _context;
+        }
+
+        [[nodiscard]] ucp_worker_h worker() const noexcept
+        {
+            return _worker;
+        }
+
+        // shm: no transport of it reports a vanished peer, a presence file does (UcxPresence.hpp).
+        [[nodiscard]] bool sharedMemory() const noexcept
+        {
+            return _sharedMemory;
+        }
+
+        // What the protocol plans with: connectionless (the core's probe confirms a path), unordered, polled.
+        [[nodiscard]] static mxlFabricsBackendDomainInfo info() noexcept;
+
+        // A worker has one handler per active-message id, so a domain carries at most one target.
+        bool hostsTarget = false;
+
+    private:
+        ucp_context_h _context = nullptr;
+        ucp_worker_h _worker = nullptr;
+        bool _sharedMemory;
+    };
+}

@@ -1,0 +1,122 @@
+#include "fabrics/backends/ucx/UcxInitiator.hpp"
+
+#include "fabrics/backends/ucx/UcxConnection.hpp"
+#include "fabrics/backends/ucx/UcxError.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace mxl::fabrics::ucx
+{
+    namespace
+    {
+        // Writes in flight when the core asks for the backend's default: as many as libfabric tcp's transmit queue.
+        constexpr std::size_t defaultDepth = 256;
+    }
+
+    UcxInitiator::UcxInitiator(UcxDomain& domain, std::size_t completionDepth)
+        : _domain{domain}
+        , _depth{completionDepth != 0 ? completionDepth : defaultDepth}
+    {
+    }
+
+    UcxWrite& UcxInitiator::add(UcxConnection& connection, std::uint64_t context, mxlFabricsBackendWrite const& write)
+    {
+        auto& added = _inFlight.emplace_back();
+        added.context = context;
+        added.targetId = connection.targetId();
+        added.connection = &connection;
+        added.announces = (write.flags & MXL_FABRICS_BACKEND_WRITE_IMMEDIATE) != 0;
+        added.immediate = write.immediate;
+        return added;
+    }
+
+    void UcxInitiator::forget(UcxConnection const& connection) noexcept
+    {
+        for (auto& write : _inFlight)
+        {
+            if (write.connection != &connection)
+            {
+                continue;
+            }
+            write.connection = nullptr;
+            if (write.step == UcxWrite::Step::Flushed)
+            {
+                write.step = UcxWrite::Step::Done;
+            }
+        }
+    }
+
+    void UcxInitiator::advance()
+    {
+        // Connections with a write still flushing: the immediates of their later writes wait, to keep their order.
+        std::vector<UcxConnection const*> waiting;
+        for (auto write = _inFlight.begin(); write != _inFlight.end();)
+        {
+            auto const blocked = std::find(waiting.begin(), waiting.end(), write->connection) != waiting.end();
+            if (write->step == UcxWrite::Step::Flushed && !blocked)
+            {
+                if (write->status == UCS_OK && write->announces && write->connection != nullptr)
+                {
+                    write->connection->announce(*write);
+                }
+                else
+                {
+                    write->step = UcxWrite::Step::Done;
+                }
+            }
+            if (write->step == UcxWrite::Step::Flushing || write->step == UcxWrite::Step::Flushed)
+            {
+                waiting.push_back(write->connection);
+            }
+            if (write->step != UcxWrite::Step::Done)
+            {
+                ++write;
+                continue;
+            }
+            finish(*write);
+            write = _inFlight.erase(write);
+        }
+    }
+
+    void UcxInitiator::finish(UcxWrite const& write)
+    {
+        if (write.status == UCS_OK && write.announces == write.announced)
+        {
+            _finished.push_back({write.context, MXL_STATUS_OK, {}});
+            return;
+        }
+        if (write.connection != nullptr && write.connection->ended())
+        {
+            _finished.push_back({write.context, MXL_ERR_INTERRUPTED, *write.connection->ended()});
+            return;
+        }
+        if (write.status == UCS_OK || write.status == UCS_ERR_CANCELED)
+        {
+            _finished.push_back({write.context, MXL_ERR_INTERRUPTED,
+                                 fmt::format("the connection to target {} was closed before the write completed", write.targetId)});
+            return;
+        }
+        _finished.push_back({write.context, statusOf(write.status),
+                             fmt::format("a write to target {} failed: {}", write.targetId, ucs_status_string(write.status))});
+    }
+
+    std::optional<mxlFabricsBackendCompletion> UcxInitiator::pollCompletion()
+    {
+        if (_finished.empty())
+        {
+            ucp_worker_progress(_domain.worker());
+            advance();
+        }
+        if (_finished.empty())
+        {
+            return std::nullopt;
+        }
+        _handedOut = std::move(_finished.front());
+        _finished.pop_front();
+        return mxlFabricsBackendCompletion{_handedOut.context, _handedOut.status,
+                                           _handedOut.status == MXL_STATUS_OK ? nullptr : _handedOut.reason.c_str()};
+    }
+}

@@ -1,0 +1,62 @@
+// The initiator side of a domain: the writes in flight (each with its single completion to come) and the completions
+// ready to hand out. UCX has no transmit queue of fixed size, so the completion depth bounds the writes in flight and
+// a write beyond it is refused as "queue full" until completions are polled.
+#pragma once
+
+#include "fabrics/backends/ucx/UcxDomain.hpp"
+#include "fabrics/backends/ucx/UcxWrite.hpp"
+
+#include <cstddef>
+#include <deque>
+#include <list>
+#include <optional>
+#include <string>
+
+namespace mxl::fabrics::ucx
+{
+    class UcxInitiator
+    {
+    public:
+        UcxInitiator(UcxDomain& domain, std::size_t completionDepth);
+
+        [[nodiscard]] ucp_worker_h worker() const noexcept
+        {
+            return _domain.worker();
+        }
+
+        [[nodiscard]] bool sharedMemory() const noexcept
+        {
+            return _domain.sharedMemory();
+        }
+
+        [[nodiscard]] bool full() const noexcept
+        {
+            return _inFlight.size() >= _depth;
+        }
+
+        UcxWrite& add(UcxConnection& connection, std::uint64_t context, mxlFabricsBackendWrite const& write);
+        // The connection is closing: its writes announce nothing more and complete INTERRUPTED.
+        void forget(UcxConnection const& connection) noexcept;
+
+        // Hands out what one progress step finished before progressing again. The reason lives until the next call.
+        std::optional<mxlFabricsBackendCompletion> pollCompletion();
+
+    private:
+        struct Finished
+        {
+            std::uint64_t context;
+            mxlStatus status;
+            std::string reason;
+        };
+
+        UcxDomain& _domain;
+        std::size_t _depth;
+        // In posting order: immediates are announced in it, per connection.
+        std::list<UcxWrite> _inFlight;
+        std::deque<Finished> _finished;
+        Finished _handedOut{};
+
+        void advance();
+        void finish(UcxWrite const& write);
+    };
+}

@@ -1,0 +1,46 @@
+#include "fabrics/backends/ucx/UcxMemory.hpp"
+
+#include "fabrics/backends/ucx/UcxError.hpp"
+
+#include <fmt/format.h>
+
+namespace mxl::fabrics::ucx
+{
+    UcxMemory::UcxMemory(UcxDomain const& domain, void const* base, std::size_t length, bool remoteWrite)
+        : _context{domain.context()}
+        , _base{base}
+        , _length{length}
+    {
+        ucp_mem_map_params_t params{};
+        params.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+        params.address = const_cast<void*>(base);
+        params.length = length;
+        checkUcx(ucp_mem_map(_context, &params, &_handle), fmt::format("ucx: mapping {} bytes at {}", length, base));
+        if (!remoteWrite)
+        {
+            return;
+        }
+        void* packed = nullptr;
+        std::size_t packedSize = 0;
+        auto const status = ucp_rkey_pack(_context, _handle, &packed, &packedSize);
+        if (status == UCS_OK)
+        {
+            auto const* bytes = static_cast<std::uint8_t const*>(packed);
+            _packedKey.assign(bytes, bytes + packedSize);
+            ucp_rkey_buffer_release(packed);
+            return;
+        }
+        ucp_mem_unmap(_context, _handle);
+        checkUcx(status, fmt::format("ucx: packing the rkey of {} bytes at {}", length, base));
+    }
+
+    UcxMemory::~UcxMemory()
+    {
+        ucp_mem_unmap(_context, _handle);
+    }
+
+    mxlFabricsBackendRemoteRegion UcxMemory::remote() const noexcept
+    {
+        return {reinterpret_cast<std::uintptr_t>(_base), _length, {_packedKey.data(), _packedKey.size()}};
+    }
+}

@@ -1,0 +1,55 @@
+// Where initiators write to: the regions mapped for remote writes, the worker's address, and the immediates that
+// initiators announce by an active message once their puts are visible here (UcxConnection.cpp says why they are).
+// Connectionless: a worker does not report the initiators that reach it, so no connection observer is called.
+#pragma once
+
+#include "fabrics/backends/ucx/UcxDomain.hpp"
+#include "fabrics/backends/ucx/UcxMemory.hpp"
+#include "fabrics/backends/ucx/UcxPresence.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace mxl::fabrics::ucx
+{
+    class UcxTarget
+    {
+    public:
+        UcxTarget(UcxDomain& domain, mxlFabricsBackendSegment const* regions, std::uint32_t regionCount, std::uint64_t targetId);
+        ~UcxTarget();
+
+        UcxTarget(UcxTarget const&) = delete;
+        UcxTarget& operator=(UcxTarget const&) = delete;
+
+        [[nodiscard]] std::vector<std::uint8_t> const& address() const noexcept
+        {
+            return _address;
+        }
+
+        [[nodiscard]] std::vector<mxlFabricsBackendRemoteRegion> const& regions() const noexcept
+        {
+            return _published;
+        }
+
+        // Hands out what one progress step queued before progressing again; polls with short pauses until the timeout.
+        std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout);
+
+    private:
+        UcxDomain& _domain;
+        std::uint64_t _targetId;
+        std::vector<std::unique_ptr<UcxMemory>> _regions;
+        std::vector<mxlFabricsBackendRemoteRegion> _published;
+        std::vector<std::uint8_t> _address;
+        std::optional<PresenceFile> _presence;
+        std::deque<std::uint32_t> _arrivals;
+        bool _toldMalformed = false;
+
+        static ucs_status_t onImmediate(void* self, void const* header, std::size_t headerLength, void* data, std::size_t length,
+                                        ucp_am_recv_param_t const* param);
+        ucs_status_t setHandler(ucp_am_recv_callback_t callback) noexcept;
+    };
+}

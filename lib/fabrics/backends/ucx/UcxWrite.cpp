@@ -1,0 +1,41 @@
+#include "fabrics/backends/ucx/UcxWrite.hpp"
+
+#include <ucp/api/ucp.h>
+
+namespace mxl::fabrics::ucx
+{
+    namespace
+    {
+        UcxWrite::Step after(UcxWrite::Step step) noexcept
+        {
+            return step == UcxWrite::Step::Flushing ? UcxWrite::Step::Flushed : UcxWrite::Step::Done;
+        }
+    }
+
+    void UcxWrite::onRequestDone(void* request, ucs_status_t status, void* user) noexcept
+    {
+        auto& write = *static_cast<UcxWrite*>(user);
+        if (write.status == UCS_OK)
+        {
+            write.status = status;
+        }
+        write.step = after(write.step);
+        ucp_request_free(request);
+    }
+
+    void UcxWrite::track(void* request, Step next) noexcept
+    {
+        if (request == nullptr)
+        {
+            step = after(next);
+            return;
+        }
+        if (UCS_PTR_IS_ERR(request))
+        {
+            status = UCS_PTR_STATUS(request);
+            step = Step::Done;
+            return;
+        }
+        step = next;
+    }
+}

@@ -1,0 +1,40 @@
+// One accepted write on its way to its single completion. The initiator owns it (UCX's callbacks hold its address,
+// and may come after its connection was closed); the connection that posted it drives its steps.
+#pragma once
+
+#include <ucs/type/status.h>
+
+#include <cstdint>
+
+namespace mxl::fabrics::ucx
+{
+    class UcxConnection;
+
+    struct UcxWrite
+    {
+        enum class Step
+        {
+            Flushing,   // puts posted, then a flush of the endpoint: its completion says they are visible at the target
+            Flushed,    // waits to announce its immediate behind the writes posted before it on the same connection
+            Announcing, // the active message carrying the immediate is under way
+            Done,
+        };
+
+        std::uint64_t context = 0;
+        std::uint64_t targetId = 0;
+        // Null once the connection is closed: nothing is announced any more.
+        UcxConnection* connection = nullptr;
+        bool announces = false;
+        // Its active message was posted: the immediate left even if the connection is closed before the send completes.
+        bool announced = false;
+        // The active message's header: it must live until the send completes.
+        std::uint32_t immediate = 0;
+        Step step = Step::Flushing;
+        ucs_status_t status = UCS_OK;
+
+        // UCX's completion callback of a flush or an active message (user data: the write).
+        static void onRequestDone(void* request, ucs_status_t status, void* write) noexcept;
+        // A request call's result: done at once (NULL), failed, or under way (its callback moves the step on).
+        void track(void* request, Step next) noexcept;
+    };
+}

@@ -1,0 +1,56 @@
+// The UCX backend as the tests reach it: its module dlopen'd by its build path and entered as the core does, plus the
+// small pieces every test of the table needs (interface configs, statuses with their texts, the write plan).
+#pragma once
+
+#include "fabrics/transport/fabrics_backend.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mxl::test::ucx
+{
+    // The table, or null when the module is not built or cannot be loaded (then `whyMissing()` says why).
+    mxlFabricsBackend const* backend();
+    std::string const& whyMissing();
+    // The entry point itself, for the ABI check.
+    mxlFabricsBackendEntryFunction entry();
+
+    mxlFabricsInterfaceConfig interfaceOf(mxlFabricsProvider provider, char const* node);
+
+    // "status N: text" of a failed call, for test messages.
+    std::string describe(mxlFabricsBackend const& table, mxlStatus status);
+
+    // The write plan both ends of a transfer know: write `index` lands `length` bytes at `offset` of region `region`,
+    // byte k holding patternByte(index, k), and announces immediate 1000 + index.
+    struct PlannedWrite
+    {
+        std::uint32_t region;
+        std::uint64_t offset;
+        std::uint64_t length;
+    };
+
+    inline constexpr std::uint32_t planRegionCount = 4;
+    inline constexpr std::uint64_t planRegionBytes = 256 * 1024;
+
+    PlannedWrite plannedWrite(std::uint32_t index);
+    std::uint8_t patternByte(std::uint32_t index, std::uint64_t position);
+    std::vector<std::uint8_t> plannedBytes(std::uint32_t index);
+
+    // The bytes of a ticket's address and regions as one text line (hex), for a target in another process.
+    std::string encodeTicket(mxlFabricsBackendBlob address, std::uint32_t format, mxlFabricsBackendRemoteRegion const* regions,
+                             std::uint32_t count);
+
+    struct DecodedTicket
+    {
+        std::vector<std::uint8_t> address;
+        std::uint32_t format = 0;
+        std::vector<std::uint64_t> regionAddresses;
+        std::vector<std::uint64_t> regionLengths;
+        std::vector<std::vector<std::uint8_t>> keys;
+
+        [[nodiscard]] std::vector<mxlFabricsBackendRemoteRegion> regions() const;
+    };
+
+    DecodedTicket decodeTicket(std::string const& line);
+}
