@@ -41,7 +41,7 @@ namespace
 
     mxlFabricsBackend const* enter(mxlFabricsBackendEntryFunction entry)
     {
-        mxlFabricsBackendHost const host{sizeof(mxlFabricsBackendHost)};
+        mxlFabricsBackendHost const host{sizeof(mxlFabricsBackendHost), nullptr};
         mxlFabricsBackend const* table = nullptr;
         return entry(MXL_FABRICS_BACKEND_ABI_VERSION, &host, &table) == MXL_STATUS_OK ? table : nullptr;
     }

@@ -40,7 +40,7 @@ namespace mxl::test::ucx
                 loaded.whyMissing = fmt::format("{} has no {}", path, MXL_FABRICS_BACKEND_ENTRY_SYMBOL);
                 return loaded;
             }
-            mxlFabricsBackendHost const host{sizeof(mxlFabricsBackendHost)};
+            mxlFabricsBackendHost const host{sizeof(mxlFabricsBackendHost), nullptr};
             if (auto const status = loaded.entry(MXL_FABRICS_BACKEND_ABI_VERSION, &host, &loaded.table); status != MXL_STATUS_OK)
             {
                 loaded.whyMissing = fmt::format("{}: the entry failed with status {}", path, static_cast<int>(status));

@@ -286,7 +286,7 @@ TEST_CASE("ucx: bad input gives the documented status and text")
     CHECK(completion == 0);
 
     mxlFabricsBackend const* again = nullptr;
-    mxlFabricsBackendHost const host{sizeof(mxlFabricsBackendHost)};
+    mxlFabricsBackendHost const host{sizeof(mxlFabricsBackendHost), nullptr};
     CHECK(entry()(2u << 16, &host, &again) == MXL_ERR_UNSUPPORTED_OPERATION);
     CHECK(text() == "the ucx backend implements backend ABI 1.x, the host needs 2.x");
 }
