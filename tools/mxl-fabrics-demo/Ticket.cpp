@@ -114,9 +114,23 @@ namespace mxl::demo
                 {
                     tools::badInput("target info {}: not an object", where);
                 }
-                for (char const* key : {"addr", "len", "rkey"})
+                for (char const* key : {"addr", "len"})
                 {
                     checkDecimalField((*regions)[i], key, where);
+                }
+                // A libfabric key is the SDK's decimal rkey; another backend's key (UCX) is base64 text, which the
+                // library checks when it adds the target.
+                auto const& region = (*regions)[i];
+                if (region.contains("rkeyBlob"))
+                {
+                    if (!region["rkeyBlob"].is_string() || region["rkeyBlob"].get_ref<std::string const&>().empty())
+                    {
+                        tools::badInput("target info {}: 'rkeyBlob' must be a non-empty string", where);
+                    }
+                }
+                else
+                {
+                    checkDecimalField(region, "rkey", where);
                 }
             }
 
