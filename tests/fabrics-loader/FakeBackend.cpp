@@ -2,6 +2,8 @@
 // CMakeLists.txt): an entry the loader must refuse never gets as far as a transport, so no table function is called.
 #include "fabrics/transport/fabrics_backend.h"
 
+#include <cstddef>
+
 #if defined(FAKE_NO_ENTRY)
 
 // Exports a symbol, just not the entry.
@@ -36,10 +38,17 @@ namespace
     mxlFabricsBackend const table = makeTable();
 }
 
-extern "C" MXL_EXPORT mxlStatus mxlFabricsBackendEntry(uint32_t, mxlFabricsBackendHost const*, mxlFabricsBackend const** out_backend)
+extern "C" MXL_EXPORT mxlStatus mxlFabricsBackendEntry(uint32_t, [[maybe_unused]] mxlFabricsBackendHost const* host,
+                                                       mxlFabricsBackend const** out_backend)
 {
     *out_backend = &table;
 #    if defined(FAKE_FAILING)
+    // A line through the host's sink first, as a backend's mxl::log lines go (transport/HostLog.hpp).
+    if (host->structSize >= offsetof(mxlFabricsBackendHost, log) + sizeof(host->log) && host->log != nullptr)
+    {
+        char const line[] = "fake transport: probing devices";
+        host->log(MXL_FABRICS_BACKEND_LOG_WARN, line, sizeof(line) - 1);
+    }
     return MXL_ERR_NO_FABRIC;
 #    else
     return MXL_STATUS_OK;

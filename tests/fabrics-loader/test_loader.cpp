@@ -141,6 +141,8 @@ TEST_CASE("loader: a backend whose entry fails is refused with NO_FABRIC and the
     auto const attempt = createInstance(fakes + "/failing", R"({"backend": "failing"})");
     CHECK(attempt.status == MXL_ERR_NO_FABRIC);
     INFO("logged: ", attempt.logged);
+    // What the backend logged through mxlFabricsBackendHost.log reached the host's sink, as one line at its level.
+    CHECK(contains(attempt.logged, "mxl warn: fake transport: probing devices\n"));
     CHECK(contains(attempt.logged, "fabrics backend " + fakes +
                                        "/failing/libmxl-fabrics-failing.so failed to initialise: fake transport: no device answered"));
 }
