@@ -7,12 +7,13 @@
 
 namespace mxl::tools
 {
-    // libmxl-fabrics's own default: libfabric, whose tickets the MXL SDK reads.
-    inline constexpr char const* defaultFabricsBackend = "ofi";
+    // What the tools' help says of an empty `backend`.
+    inline constexpr char const* defaultFabricsBackendHelp = "default: $MXL_FABRICS_BACKEND, else ofi (libfabric, the MXL SDK's)";
 
-    // The options JSON of mxlFabricsCreateInstance that chooses `backend`.
+    // The options JSON of mxlFabricsCreateInstance that chooses `backend`; none for an empty one, so that the library's
+    // default (MXL_FABRICS_BACKEND, else ofi) applies.
     inline std::string fabricsInstanceOptions(std::string const& backend)
     {
-        return nlohmann::json{{"backend", backend}}.dump();
+        return backend.empty() ? std::string{} : nlohmann::json{{"backend", backend}}.dump();
     }
 }

@@ -101,9 +101,10 @@ Exit status:
                 ("provider,p", po::value<std::string>()->value_name("PROVIDER"),
                  "tcp, verbs, efa or shm; default: the target picks efa > verbs > tcp > shm among this host's interfaces, "
                  "the initiator uses its ticket's provider") //
-                ("backend", po::value<std::string>()->value_name("NAME")->default_value(tools::defaultFabricsBackend),
-                 "fabrics backend (transport) to load, libmxl-fabrics-NAME.so (docs/fabrics-backends.md); target and "
-                 "initiator must use the same one: an initiator refuses a ticket of another backend") //
+                ("backend", po::value<std::string>()->value_name("NAME"),
+                 "fabrics backend (transport) to load, libmxl-fabrics-NAME.so: ofi or ucx (docs/fabrics-backends.md; "
+                 "default: $MXL_FABRICS_BACKEND, else ofi); target and initiator must use the same one: an initiator "
+                 "refuses a ticket of another backend") //
                 ("target-info,t", po::value<std::vector<std::string>>()->value_name("TICKET"),
                  "target: also write the ticket JSON to this file ('@FILE' works too); initiator: the base64 ticket, "
                  "@FILE for its JSON, or etcd://HOST:PORT/KEY for the ticket a target service publishes in etcd; repeat for several "
@@ -179,7 +180,7 @@ Exit status:
         options.initiator = values["initiator"].as<bool>();
         options.node = optionalString(values, "node");
         options.service = optionalString(values, "service");
-        options.backend = values["backend"].as<std::string>();
+        options.backend = optionalString(values, "backend");
         if (auto const provider = optionalString(values, "provider"); !provider.empty())
         {
             auto const parsed = tools::parseProvider(provider);

@@ -53,8 +53,9 @@ Exit status: 0 (also when nothing matches: "No matching interfaces found." on st
         po::options_description description{"Options"};
         description.add_options()                  //
             ("help,h", "print this help and exit") //
-            ("backend", po::value<std::string>()->default_value(mxl::tools::defaultFabricsBackend)->value_name("NAME"),
-             "fabrics backend to load and list: libmxl-fabrics-NAME.so (docs/fabrics-backends.md)")                                   //
+            ("backend", po::value<std::string>()->value_name("NAME"),
+             "fabrics backend to load and list: libmxl-fabrics-NAME.so, ofi or ucx (docs/fabrics-backends.md; "
+             "default: $MXL_FABRICS_BACKEND, else ofi)")                                   //
             ("provider,p", po::value<std::string>()->default_value("any")->value_name("PROVIDER"), "any, tcp, verbs, efa or shm")     //
             ("node,n", po::value<std::string>()->value_name("NODE"), "only interfaces with this node (IP address, GID or host name)") //
             ("domain,d", po::value<std::string>()->value_name("DIR"), "MXL domain to use (default: a temporary one)")                 //
@@ -81,7 +82,7 @@ Exit status: 0 (also when nothing matches: "No matching interfaces found." on st
         options.node = values.count("node") != 0 ? values["node"].as<std::string>() : std::string{};
         options.domain = values.count("domain") != 0 ? values["domain"].as<std::string>() : std::string{};
         options.verbose = values["verbose"].as<bool>();
-        options.backend = values["backend"].as<std::string>();
+        options.backend = values.count("backend") != 0 ? values["backend"].as<std::string>() : std::string{};
         return options;
     }
 

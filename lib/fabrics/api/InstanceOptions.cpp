@@ -5,11 +5,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
+
 namespace mxl::fabrics
 {
     InstanceOptions InstanceOptions::parse(char const* text)
     {
-        InstanceOptions options{std::string{defaultBackendName}};
+        auto const* environment = std::getenv("MXL_FABRICS_BACKEND");
+        InstanceOptions options{std::string{environment != nullptr && *environment != '\0' ? environment : defaultBackendName}};
         if (text == nullptr || *text == '\0')
         {
             return options;

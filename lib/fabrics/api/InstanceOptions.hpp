@@ -1,5 +1,7 @@
 // The options JSON of mxlFabricsCreateInstance: NULL, "" or an object; "backend" names the transport every target and
-// initiator of the instance uses (default "ofi"). Unknown keys are ignored, as in the setup options.
+// initiator of the instance uses. Without it the environment's MXL_FABRICS_BACKEND names it, so that an application
+// built for the MXL SDK (which passes no options) can be moved onto another backend; without that, "ofi". Unknown keys
+// are ignored, as in the setup options.
 #pragma once
 
 #include <string>
