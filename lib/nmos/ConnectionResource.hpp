@@ -2,8 +2,8 @@
 // activations (immediate, scheduled absolute or relative). No HTTP and no clock of its own: callers pass the TAI time
 // (nanoseconds) and perform scheduled activations when scheduledFor() has come.
 //
-// The transport has one leg whose parameters are all `ext_` names (the MXL fabrics transport is not one of IS-05's;
-// the v1.1 transport-parameter schemas admit `ext_` names in every variant).
+// The transport has one leg whose parameters are all `ext_` names: the MXL fabrics transport is not one of IS-05's, and
+// the v1.1 rtp, websocket and mqtt parameter schemas admit `ext_` names (and require none of their own).
 #pragma once
 
 #include "NodeResources.hpp"

@@ -17,6 +17,9 @@ namespace mxl::service
     {
         using json = nlohmann::json;
 
+        // How long before a scheduled activation the timer stops sleeping (see runTimer()).
+        constexpr std::chrono::milliseconds earlyWake{5};
+
         HttpReply jsonReply(unsigned status, json const& document)
         {
             return {status, "application/json", document.dump()};
@@ -217,8 +220,18 @@ namespace mxl::service
             {
                 continue;
             }
-            // TAI and the steady clock run at the same rate; waking is re-checked against TAI.
-            _changed.wait_for(lock, std::chrono::nanoseconds{*at - now});
+            auto const left = std::chrono::nanoseconds{*at - now};
+            if (left > earlyWake)
+            {
+                // TAI and the steady clock run at the same rate; waking is re-checked against TAI.
+                _changed.wait_for(lock, left - earlyWake);
+                continue;
+            }
+            // The last stretch without sleeping: on a busy host a sleeping thread can wake a scheduler slice (tens of
+            // ms) late, one already running meets the time within microseconds.
+            lock.unlock();
+            std::this_thread::yield();
+            lock.lock();
         }
     }
 }
