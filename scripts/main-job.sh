@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The main job: moves a real 1080p v210 flow between two MXL domains through mxl-fabrics-demo, first over tcp on
-# 127.0.0.1, then over shm, and prints what moved. For each provider:
+# 127.0.0.1, then over shm, through the libfabric backend, then the same two through the UCX backend where it is built,
+# and prints what moved. For each run:
 #   source domain --(mxl-test-source writes colour bars)--> flow --(initiator)==fabric==>(target)--> target domain
 # The target's flow is checked with mxl-info while the demo runs (its head index must advance); the demos' summary
-# lines give grains, bytes, lost grains and transfer latency. Exits non-zero if nothing moved over either provider.
+# lines give grains, bytes, lost grains and transfer latency. Exits non-zero if nothing moved in any one of the runs.
 #
 # Usage: scripts/main-job.sh BUILD_DIR
 # Environment: MXL_MAIN_JOB_FLOW (flow definition, default flows/v210_1080p50.json),
-#              MXL_MAIN_JOB_SECONDS (how long each provider runs, default 5).
+#              MXL_MAIN_JOB_SECONDS (how long each run lasts, default 5).
 set -euo pipefail
 
 build=$(cd "${1:?usage: main-job.sh BUILD_DIR}" && pwd)
@@ -91,10 +92,11 @@ fail() {
     return 1
 }
 
-# run_provider PROVIDER TARGET-ARGUMENTS...: one source -> initiator -> target run; prints the result line.
+# run_provider LABEL BACKEND TARGET-ARGUMENTS...: one source -> initiator -> target run; prints the result line.
 run_provider() {
     provider=$1
-    shift
+    local backend=$2
+    shift 2
     dir=$work/$provider
     mkdir -p "$dir/source-domain" "$dir/target-domain"
 
@@ -105,12 +107,12 @@ run_provider() {
     flow_line=$(wait_for_line "$dir/source.out" '^flow ' 10 "$source_pid") || { fail "mxl-test-source did not start"; return 1; }
     flow_id=$(awk '{print $2}' <<<"$flow_line")
 
-    "$demo" -d "$dir/target-domain" -f "$flow_definition" "$@" -t "$dir/ticket.json" >"$dir/target.out" 2>"$dir/target.err" &
+    "$demo" --backend "$backend" -d "$dir/target-domain" -f "$flow_definition" "$@" -t "$dir/ticket.json" >"$dir/target.out" 2>"$dir/target.err" &
     local target_pid=$!
     pids+=("$target_pid")
     wait_for_line "$dir/target.out" '^Target info: ' 10 "$target_pid" >/dev/null || { fail "the target printed no ticket"; return 1; }
 
-    "$demo" -i -d "$dir/source-domain" -f "$flow_id" -t "@$dir/ticket.json" >"$dir/initiator.out" 2>"$dir/initiator.err" &
+    "$demo" --backend "$backend" -i -d "$dir/source-domain" -f "$flow_id" -t "@$dir/ticket.json" >"$dir/initiator.out" 2>"$dir/initiator.err" &
     local initiator_pid=$!
     pids+=("$initiator_pid")
     wait_for_line "$dir/initiator.out" '^connected to ' 15 "$initiator_pid" >/dev/null || { fail "the initiator did not connect"; return 1; }
@@ -160,12 +162,20 @@ run_provider() {
     fi
 }
 
-echo "main-job: $(basename "$flow_definition"), ${run_seconds} s per provider"
+echo "main-job: $(basename "$flow_definition"), ${run_seconds} s per run"
+runs=(tcp shm)
 failures=0
-run_provider tcp -p tcp -n 127.0.0.1 -s 0 || failures=$((failures + 1))
-run_provider shm -p shm || failures=$((failures + 1))
+run_provider tcp ofi -p tcp -n 127.0.0.1 -s 0 || failures=$((failures + 1))
+run_provider shm ofi -p shm || failures=$((failures + 1))
+if [[ -e $build/lib/fabrics/mxl-fabrics/libmxl-fabrics-ucx.so ]]; then
+    runs+=(ucx-tcp ucx-shm)
+    run_provider ucx-tcp ucx -p tcp -n 127.0.0.1 -s 0 || failures=$((failures + 1))
+    run_provider ucx-shm ucx -p shm || failures=$((failures + 1))
+else
+    echo "main-job: the UCX backend is not built (MXL_FABRICS_BACKEND_UCX OFF): only the libfabric backend ran"
+fi
 if ((failures > 0)); then
-    echo "main-job: $failures of 2 providers failed" >&2
+    echo "main-job: $failures of ${#runs[@]} runs failed" >&2
     exit 1
 fi
 echo "main-job: ok"
