@@ -14,8 +14,10 @@ namespace mxl::bench
     class MxlEnd
     {
     public:
-        // `writerOptions` as mxlCreateFlowWriter takes them; nullptr for the defaults.
-        MxlEnd(std::string const& domain, std::string const& flowDefinition, char const* writerOptions);
+        // `writerOptions` as mxlCreateFlowWriter takes them; nullptr for the defaults. `fabricsOptions` as
+        // mxlFabricsCreateInstance takes them (the backend); empty for the defaults.
+        MxlEnd(std::string const& domain, std::string const& flowDefinition, char const* writerOptions,
+               std::string const& fabricsOptions = {});
 
         [[nodiscard]] mxlInstance instance() const noexcept
         {

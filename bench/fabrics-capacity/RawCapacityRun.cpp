@@ -90,7 +90,7 @@ namespace mxl::bench::capacity
 
         TransportConfig transportConfig(RunShape const& shape)
         {
-            return {shape.provider, shape.format.rawUnit, completionQueueDepth, ringSlots, {}};
+            return {shape.provider, shape.format.rawUnit, completionQueueDepth, ringSlots, {}, {}};
         }
 
         class RawRun

@@ -9,8 +9,10 @@
 namespace mxl::bench
 {
     char const* const benchUsage = "usage: mxl-fabrics-bench [--providers tcp,shm] [--sizes 1080p,2160p] [--seconds S] [--depth N]\n"
-                                   "                         [--repeat N] [--placement across|same|none]\n"
+                                   "                         [--repeat N] [--placement across|same|none] [--backends ofi,ucx]\n"
                                    "  --providers   libfabric providers to measure (default tcp,shm)\n"
+                                   "  --backends    libmxl-fabrics backends to measure beside raw libfabric, a row each\n"
+                                   "                (default ofi,ucx; ucx needs libmxl-fabrics-ucx.so)\n"
                                    "  --sizes       v210 grain sizes to move (default 1080p,2160p)\n"
                                    "  --seconds S   measured seconds per run, after 0.5 s of warm-up (default 3)\n"
                                    "  --depth N     grains in flight and completion queue size, 1-16 (default 4)\n"
@@ -19,7 +21,7 @@ namespace mxl::bench
                                    "  --placement   initiator on vCPU 0 and target on vCPU 1 (across, the default), both on\n"
                                    "                vCPU 0 (same), or not pinned (none)\n"
                                    "Prints one markdown table per provider: plain libfabric RMA writes (raw) beside\n"
-                                   "libmxl-fabrics (mxl), measured in the same run, with PASS/MISS against the targets\n"
+                                   "libmxl-fabrics over each backend (mxl ofi, mxl ucx), measured in the same run, with PASS/MISS against the targets\n"
                                    "mxl >= 0.9x raw throughput and mxl CPU/GB <= 1.1x raw.\n";
 
     namespace
@@ -95,6 +97,17 @@ namespace mxl::bench
                     }
                 }
             }
+            else if (option == "--backends")
+            {
+                options.backends = splitList(value);
+                for (auto const& backend : options.backends)
+                {
+                    if (backend != "ofi" && backend != "ucx")
+                    {
+                        throw std::invalid_argument{fmt::format("--backends: '{}' is not ofi or ucx", backend)};
+                    }
+                }
+            }
             else if (option == "--sizes")
             {
                 sizes = splitList(value);
@@ -129,9 +142,9 @@ namespace mxl::bench
             }
             options.formats.push_back(*format);
         }
-        if (options.providers.empty() || options.formats.empty())
+        if (options.providers.empty() || options.formats.empty() || options.backends.empty())
         {
-            throw std::invalid_argument{"--providers and --sizes need at least one entry each"};
+            throw std::invalid_argument{"--providers, --sizes and --backends need at least one entry each"};
         }
         return options;
     }

@@ -14,6 +14,8 @@ namespace mxl::bench
     struct BenchOptions
     {
         std::vector<std::string> providers{"tcp", "shm"};
+        // libmxl-fabrics backends measured, one mxl row each.
+        std::vector<std::string> backends{"ofi", "ucx"};
         std::vector<GrainFormat> formats;
         double seconds = 3.0;
         std::uint32_t depth = 4;

@@ -20,7 +20,7 @@ namespace
     // The mxl flows are 50 Hz, so a domain history of n × 20 ms gives rings of n grains.
     constexpr std::uint64_t nanosecondsPerGrain = 20'000'000;
 
-    MeasuredRow measure(RunConfig const& config, TransportFactory const& factory, char const* path)
+    MeasuredRow measure(RunConfig const& config, TransportFactory const& factory, std::string const& path)
     {
         fmt::print(stderr, "mxl-fabrics-bench: {} {} {} ...\n", config.transport.provider, config.transport.format.name, path);
         try
@@ -90,23 +90,34 @@ int main(int argc, char** argv)
             std::vector<SizeRows> rows;
             for (auto const& format : options.formats)
             {
-                RunConfig config{{provider, format, options.depth, ringSlots, {}},
+                RunConfig config{{provider, format, options.depth, ringSlots, {}, {}},
                                  domains.target(),
                                  domains.initiator(),
                                  warmupSeconds,
                                  options.seconds,
                                  options.placement};
-                // raw and mxl alternate, so that a burst of load on the shared machine hits both paths alike.
+                // raw and each backend alternate, so that a burst of load on the shared machine hits every path alike.
                 std::vector<MeasuredRow> rawRuns;
-                std::vector<MeasuredRow> mxlRuns;
+                std::vector<std::vector<MeasuredRow>> mxlRuns(options.backends.size());
                 for (std::uint32_t run = 0; run < options.repeat; ++run)
                 {
                     rawRuns.push_back(measure(config, raw, "raw"));
-                    mxlRuns.push_back(mxlTransportAvailable() ? measure(config, mxl, "mxl")
-                                                              : MeasuredRow{std::nullopt, "not measured (built without libmxl-fabrics)"});
+                    for (std::size_t b = 0; b < options.backends.size(); ++b)
+                    {
+                        auto backendConfig = config;
+                        backendConfig.transport.backend = options.backends[b];
+                        mxlRuns[b].push_back(mxlTransportAvailable()
+                                                 ? measure(backendConfig, mxl, "mxl " + options.backends[b])
+                                                 : MeasuredRow{std::nullopt, "not measured (built without libmxl-fabrics)"});
+                    }
                 }
-                SizeRows size{format, medianRun(std::move(rawRuns)), medianRun(std::move(mxlRuns))};
-                anyFailed = anyFailed || !size.raw.result || (mxlTransportAvailable() && !size.mxl.result);
+                SizeRows size{format, medianRun(std::move(rawRuns)), {}};
+                anyFailed = anyFailed || !size.raw.result;
+                for (std::size_t b = 0; b < options.backends.size(); ++b)
+                {
+                    size.mxl.push_back({options.backends[b], medianRun(std::move(mxlRuns[b]))});
+                    anyFailed = anyFailed || (mxlTransportAvailable() && !size.mxl.back().row.result);
+                }
                 rows.push_back(std::move(size));
             }
             printProviderTable(provider, rows);

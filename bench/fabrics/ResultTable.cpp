@@ -22,14 +22,14 @@ namespace mxl::bench
             return met ? "PASS" : "MISS";
         }
 
-        std::string comparison(SizeRows const& rows)
+        std::string comparison(MeasuredRow const& rawRow, MeasuredRow const& mxlRow)
         {
-            if (!rows.raw.result || !rows.mxl.result)
+            if (!rawRow.result || !mxlRow.result)
             {
                 return " | ";
             }
-            auto const& raw = *rows.raw.result;
-            auto const& mxl = *rows.mxl.result;
+            auto const& raw = *rawRow.result;
+            auto const& mxl = *mxlRow.result;
             auto const throughput = mxl.grainsPerSecond / raw.grainsPerSecond;
             auto const initiatorCpu = mxl.initiatorCpuSecondsPerGigabyte / raw.initiatorCpuSecondsPerGigabyte;
             auto const targetCpu = mxl.targetCpuSecondsPerGigabyte / raw.targetCpuSecondsPerGigabyte;
@@ -48,7 +48,10 @@ namespace mxl::bench
         for (auto const& size : rows)
         {
             fmt::print("| {} | raw | {} | | |\n", size.format.name, figures(size.raw));
-            fmt::print("| {} | mxl | {} | {} |\n", size.format.name, figures(size.mxl), comparison(size));
+            for (auto const& mxl : size.mxl)
+            {
+                fmt::print("| {} | mxl {} | {} | {} |\n", size.format.name, mxl.backend, figures(mxl.row), comparison(size.raw, mxl.row));
+            }
         }
         std::fflush(stdout);
     }

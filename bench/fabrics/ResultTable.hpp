@@ -17,11 +17,18 @@ namespace mxl::bench
         std::string failure;
     };
 
+    // libmxl-fabrics over one backend.
+    struct BackendRow
+    {
+        std::string backend;
+        MeasuredRow row;
+    };
+
     struct SizeRows
     {
         GrainFormat format;
         MeasuredRow raw;
-        MeasuredRow mxl;
+        std::vector<BackendRow> mxl;
     };
 
     // mxl >= 0.9x raw throughput; mxl CPU per GB <= 1.1x raw on each side.

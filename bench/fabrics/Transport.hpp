@@ -23,6 +23,8 @@ namespace mxl::bench
         std::uint32_t ringSlots;
         // Each end's own directory (the mxl flow domain); the raw ends do not use it.
         std::string domain;
+        // The libmxl-fabrics backend of the mxl ends; the raw ends do not use it.
+        std::string backend;
     };
 
     class TargetTransport
