@@ -12,7 +12,7 @@ install(TARGETS ${MXL_INSTALL_TARGETS} EXPORT mxlTargets
 
 file(GLOB MXL_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/include/mxl/*.h)
 if(NOT TARGET mxl-fabrics)
-    list(FILTER MXL_PUBLIC_HEADERS EXCLUDE REGEX "fabrics\\.h$")
+    list(FILTER MXL_PUBLIC_HEADERS EXCLUDE REGEX "fabrics(_[a-z]+)?\\.h$")
 endif()
 install(FILES ${MXL_PUBLIC_HEADERS} ${MXL_GENERATED_INCLUDE_DIR}/mxl/version.h
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mxl)

@@ -95,19 +95,9 @@ extern "C"
         mxlFlowReader reader;
     } mxlFabricsInitiatorConfig;
 
-    /* The transport an instance moves bytes with. */
-    typedef struct mxlFabricsBackendInfo_t
-    {
-        /* "ofi" (libfabric), or the name its options gave: the file is libmxl-fabrics-<name>.so. */
-        char const* name;
-        /* The file it was loaded from. */
-        char const* path;
-        /* The backend ABI it implements: major << 16 | minor. */
-        uint32_t abiVersion;
-    } mxlFabricsBackendInfo;
-
     /*
-     * `options` is NULL or a JSON object: {"backend": "ofi"} names the transport (default "ofi"), loaded from
+     * `options` is NULL or a JSON object: {"backend": "ofi"} names the transport (without it: the environment's
+     * MXL_FABRICS_BACKEND, else "ofi"; include/mxl/fabrics_backends.h), loaded from
      * libmxl-fabrics-<name>.so in MXL_FABRICS_BACKEND_PATH, beside libmxl-fabrics.so in mxl-fabrics/, or the install
      * directory (docs/fabrics-backends.md). NO_FABRIC when it cannot be found, loaded or initialised, UNSUPPORTED_OPERATION
      * when it implements another backend ABI; the logged line names the file and why. The mxl instance must outlive the
@@ -115,8 +105,6 @@ extern "C"
      */
     MXL_EXPORT mxlStatus mxlFabricsCreateInstance(mxlInstance in_instance, char const* in_options, mxlFabricsInstance* out_instance);
     MXL_EXPORT mxlStatus mxlFabricsDestroyInstance(mxlFabricsInstance in_instance);
-    /* The instance's backend; the strings live as long as the process. */
-    MXL_EXPORT mxlStatus mxlFabricsGetBackendInfo(mxlFabricsInstance in_instance, mxlFabricsBackendInfo* out_info);
 
     /* Lists usable interfaces, filtered by `in_query`'s provider and node when it is not NULL. Free with FreeInterfaceList. */
     MXL_EXPORT mxlStatus mxlFabricsGetInterfaces(mxlFabricsInstance in_instance, mxlFabricsInterfaceConfig const* in_query,

@@ -6,6 +6,7 @@
 #include "TempDomain.hpp"
 
 #include <mxl/fabrics.h>
+#include <mxl/fabrics_backends.h>
 
 #include <doctest/doctest.h>
 #include <signal.h>
@@ -14,7 +15,9 @@
 #include <chrono>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 using namespace std::chrono_literals;
 using mxl::test::Process;
@@ -204,6 +207,60 @@ TEST_CASE("loader: MXL_FABRICS_BACKEND_PATH wins over the directory beside libmx
     CHECK(status == 1);
     CHECK(contains(output, "fabrics backend " + fakes + "/shadow/libmxl-fabrics-ofi.so implements backend ABI 2.0"));
     CHECK(contains(output, "mxl-fabrics-info: error: cannot create the fabrics instance with backend \"ofi\""));
+}
+
+TEST_CASE("loader: mxlFabricsGetBackends lists the first module of each name in search order, without loading any")
+{
+    std::vector<std::pair<std::string, std::string>> listed;
+    {
+        BackendPath path{fakes + "/shadow:" + fakes + "/failing:/nonexistent:" + fakes + "/abi2"};
+        mxlFabricsBackendList* list = nullptr;
+        REQUIRE(mxlFabricsGetBackends(&list) == MXL_STATUS_OK);
+        REQUIRE(list != nullptr);
+        for (std::size_t i = 0; i < list->count; ++i)
+        {
+            CHECK(list->backends[i].abiVersion == 0u);
+            listed.emplace_back(list->backends[i].name, list->backends[i].path);
+        }
+        CHECK(mxlFabricsFreeBackendList(list) == MXL_STATUS_OK);
+    }
+    REQUIRE(listed.size() >= 3);
+    CHECK(listed[0] == std::pair<std::string, std::string>{"ofi", fakes + "/shadow/libmxl-fabrics-ofi.so"});
+    CHECK(listed[1] == std::pair<std::string, std::string>{"failing", fakes + "/failing/libmxl-fabrics-failing.so"});
+    CHECK(listed[2] == std::pair<std::string, std::string>{"abi2", fakes + "/abi2/libmxl-fabrics-abi2.so"});
+    std::set<std::string> names;
+    for (auto const& [name, file] : listed)
+    {
+        CHECK_MESSAGE(names.insert(name).second, "listed twice: ", name);
+    }
+    // Nothing was entered: the failing backend's reason is only logged by an instance that loads it.
+    auto const attempt = createInstance(fakes + "/failing", R"({"backend": "failing"})");
+    CHECK(attempt.status == MXL_ERR_NO_FABRIC);
+    CHECK(contains(attempt.logged, "failed to initialise"));
+
+    CHECK(mxlFabricsGetBackends(nullptr) == MXL_ERR_INVALID_ARG);
+    CHECK(mxlFabricsFreeBackendList(nullptr) == MXL_ERR_INVALID_ARG);
+}
+
+TEST_CASE("loader: mxl-fabrics-info --all-backends lists each backend with its interfaces, and names the one it cannot load")
+{
+    auto const [status, output] = runShell(std::string{"MXL_FABRICS_BACKEND_PATH="} + fakes + "/failing " + MXL_FABRICS_INFO +
+                                           " --all-backends -p tcp -n 127.0.0.1");
+    INFO("output: ", output);
+    CHECK(status == 1);
+    CHECK(contains(output, "fabrics backend " + fakes + "/failing/libmxl-fabrics-failing.so failed to initialise"));
+    CHECK(contains(output, "backend failing " + fakes + "/failing/libmxl-fabrics-failing.so: not loaded\n"));
+    CHECK(contains(output, std::string{"backend ofi ABI 1.1 "} + MXL_OFI_BACKEND + "\ninterface tcp-0 node 127.0.0.1"));
+
+    auto const [healthyStatus, healthy] = runShell(std::string{"env -u MXL_FABRICS_BACKEND_PATH "} + MXL_FABRICS_INFO + " --all-backends -p tcp");
+    INFO("output: ", healthy);
+    CHECK(healthyStatus == 0);
+    CHECK(contains(healthy, std::string{"backend ofi ABI 1.1 "} + MXL_OFI_BACKEND + "\n"));
+    CHECK(!contains(healthy, "not loaded"));
+
+    auto const [bothStatus, both] = runShell(std::string{MXL_FABRICS_INFO} + " --all-backends --backend ofi");
+    CHECK(bothStatus == 1);
+    CHECK(contains(both, "--backend and --all-backends exclude each other"));
 }
 
 TEST_CASE("loader: a copy of the build tree without the ofi module fails with the clear error, and works once it is back")

@@ -6,6 +6,8 @@
 #include <FabricsInstance.hpp>
 #include <FabricsInterfaces.hpp>
 
+#include <mxl/fabrics_backends.h>
+
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -26,17 +28,22 @@ namespace
     namespace po = boost::program_options;
     using mxl::tools::FabricsInterface;
 
-    constexpr char const* usage = R"(Usage: mxl-fabrics-info [--backend NAME] [-p PROVIDER] [-n NODE] [-d DOMAIN] [-v]
+    constexpr char const* usage = R"(Usage: mxl-fabrics-info [--backend NAME | --all-backends] [-p PROVIDER] [-n NODE] [-d DOMAIN] [-v]
 
 Lists the fabrics interfaces libmxl-fabrics can use on this host through one fabrics backend
-(transport; default ofi, libfabric), after a line naming the backend:
+(transport; default $MXL_FABRICS_BACKEND, else ofi, libfabric), or through every backend installed
+(--all-backends: each libmxl-fabrics-<name>.so of the search path, docs/fabrics-backends.md), after a
+line naming the backend:
   backend <name> ABI <major>.<minor> <file it was loaded from>
   interface <provider>-<k> node <node> dev <device>
+A backend that cannot be loaded prints "backend <name> <file>: not loaded" after the library's line
+saying why.
 With -v, a block per interface (provider, node, service, max message size, capabilities and the
 provider's attributes) and a count per provider on stderr.
 
 Exit status: 0 (also when nothing matches: "No matching interfaces found." on stderr), 1 on errors
-(unknown provider, bad command line, a backend that cannot be found or loaded, domain or query failure).
+(unknown provider, bad command line, a backend that cannot be found or loaded, domain or query failure;
+with --all-backends, any one of them).
 )";
 
     struct InfoOptions
@@ -45,6 +52,7 @@ Exit status: 0 (also when nothing matches: "No matching interfaces found." on st
         std::string node;
         std::string domain;
         std::string backend;
+        bool allBackends = false;
         bool verbose = false;
     };
 
@@ -56,6 +64,7 @@ Exit status: 0 (also when nothing matches: "No matching interfaces found." on st
             ("backend", po::value<std::string>()->value_name("NAME"),
              "fabrics backend to load and list: libmxl-fabrics-NAME.so, ofi or ucx (docs/fabrics-backends.md; "
              "default: $MXL_FABRICS_BACKEND, else ofi)")                                   //
+            ("all-backends", po::bool_switch(), "list every installed backend, each with its interfaces")          //
             ("provider,p", po::value<std::string>()->default_value("any")->value_name("PROVIDER"), "any, tcp, verbs, efa or shm")     //
             ("node,n", po::value<std::string>()->value_name("NODE"), "only interfaces with this node (IP address, GID or host name)") //
             ("domain,d", po::value<std::string>()->value_name("DIR"), "MXL domain to use (default: a temporary one)")                 //
@@ -83,6 +92,11 @@ Exit status: 0 (also when nothing matches: "No matching interfaces found." on st
         options.domain = values.count("domain") != 0 ? values["domain"].as<std::string>() : std::string{};
         options.verbose = values["verbose"].as<bool>();
         options.backend = values.count("backend") != 0 ? values["backend"].as<std::string>() : std::string{};
+        options.allBackends = values["all-backends"].as<bool>();
+        if (options.allBackends && !options.backend.empty())
+        {
+            throw std::invalid_argument{"--backend and --all-backends exclude each other"};
+        }
         return options;
     }
 
@@ -141,14 +155,9 @@ Exit status: 0 (also when nothing matches: "No matching interfaces found." on st
         fmt::print("backend {} ABI {}.{} {}\n", backend.name, backend.abiVersion >> 16, backend.abiVersion & 0xffffu, backend.path);
     }
 
-    int listInterfaces(InfoOptions const& options)
+    int listInterfaces(InfoOptions const& options, std::string const& domain, std::string const& backend)
     {
-        std::unique_ptr<mxl::fabricsinfo::ScratchDomain> scratch;
-        if (options.domain.empty())
-        {
-            scratch = std::make_unique<mxl::fabricsinfo::ScratchDomain>();
-        }
-        mxl::tools::FabricsInstance instance{scratch ? scratch->path() : options.domain, options.backend};
+        mxl::tools::FabricsInstance instance{domain, backend};
         printBackend(instance.fabrics());
         auto const interfaces = mxl::tools::listFabricsInterfaces(instance.fabrics(), options.provider, options.node);
         if (interfaces.empty())
@@ -181,6 +190,48 @@ Exit status: 0 (also when nothing matches: "No matching interfaces found." on st
         }
         return 0;
     }
+
+    int listAllBackends(InfoOptions const& options, std::string const& domain)
+    {
+        mxlFabricsBackendList* found = nullptr;
+        if (auto const status = ::mxlFabricsGetBackends(&found); status != MXL_STATUS_OK)
+        {
+            throw std::runtime_error{fmt::format("cannot list the fabrics backends (mxlStatus {})", static_cast<int>(status))};
+        }
+        std::unique_ptr<mxlFabricsBackendList, decltype(&::mxlFabricsFreeBackendList)> const list{found, &::mxlFabricsFreeBackendList};
+        if (list->count == 0)
+        {
+            throw std::runtime_error{"no fabrics backend is installed (no libmxl-fabrics-<name>.so in the search path)"};
+        }
+        auto failed = false;
+        for (std::size_t i = 0; i < list->count; ++i)
+        {
+            auto const& backend = list->backends[i];
+            try
+            {
+                listInterfaces(options, domain, backend.name);
+            }
+            catch (std::exception const&)
+            {
+                std::fflush(stderr);
+                fmt::print("backend {} {}: not loaded\n", backend.name, backend.path);
+                failed = true;
+            }
+            std::fflush(stdout);
+        }
+        return failed ? 1 : 0;
+    }
+
+    int run(InfoOptions const& options)
+    {
+        std::unique_ptr<mxl::fabricsinfo::ScratchDomain> scratch;
+        if (options.domain.empty())
+        {
+            scratch = std::make_unique<mxl::fabricsinfo::ScratchDomain>();
+        }
+        auto const domain = scratch ? scratch->path() : options.domain;
+        return options.allBackends ? listAllBackends(options, domain) : listInterfaces(options, domain, options.backend);
+    }
 }
 
 int main(int argc, char** argv)
@@ -188,7 +239,7 @@ int main(int argc, char** argv)
     try
     {
         auto const options = parseOptions(argc, argv);
-        return options ? listInterfaces(*options) : 0;
+        return options ? run(*options) : 0;
     }
     catch (std::exception const& error)
     {

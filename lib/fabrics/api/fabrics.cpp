@@ -1,6 +1,7 @@
-// The C API of include/mxl/fabrics.h, include/mxl/fabrics_state.h, include/mxl/fabrics_events.h and
-// include/mxl/fabrics_batch.h: check arguments, call the C++ object, and let guard turn exceptions into statuses.
+// The C API of include/mxl/fabrics.h, include/mxl/fabrics_state.h, include/mxl/fabrics_events.h,
+// include/mxl/fabrics_batch.h and include/mxl/fabrics_backends.h: check arguments, call the C++ object, and let guard turn exceptions into statuses.
 #include <mxl/fabrics.h>
+#include <mxl/fabrics_backends.h>
 #include <mxl/fabrics_batch.h>
 #include <mxl/fabrics_events.h>
 #include <mxl/fabrics_state.h>
@@ -8,6 +9,7 @@
 #include "common/Status.hpp"
 #include "fabrics/api/Instance.hpp"
 #include "fabrics/api/InstanceOptions.hpp"
+#include "fabrics/api/BackendList.hpp"
 #include "fabrics/core/InterfaceList.hpp"
 #include "fabrics/core/Interrupted.hpp"
 #include "fabrics/core/ProviderNames.hpp"
@@ -144,6 +146,28 @@ extern "C"
                          require(out_info, "out_info");
                          auto const& identity = in_instance->backend.identity();
                          *out_info = {identity.name.c_str(), identity.path.c_str(), identity.abiVersion};
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsGetBackends(mxlFabricsBackendList** out_list)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(out_list, "out_list");
+                         *out_list = listBackends(backendFiles());
+                         return MXL_STATUS_OK;
+                     });
+    }
+
+    mxlStatus mxlFabricsFreeBackendList(mxlFabricsBackendList* in_list)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_list, "the backend list");
+                         freeBackends(in_list);
                          return MXL_STATUS_OK;
                      });
     }

@@ -139,6 +139,36 @@ namespace mxl::fabrics
         }
     }
 
+    std::vector<BackendFile> backendFiles()
+    {
+        constexpr std::string_view prefix = "libmxl-fabrics-";
+        constexpr std::string_view suffix = ".so";
+        std::vector<BackendFile> files;
+        for (auto const& directory : searchDirectories())
+        {
+            std::error_code error;
+            std::vector<BackendFile> here;
+            for (auto const& entry : std::filesystem::directory_iterator{directory, error})
+            {
+                auto const file = entry.path().filename().string();
+                if (file.size() <= prefix.size() + suffix.size() || !file.starts_with(prefix) || !file.ends_with(suffix))
+                {
+                    continue;
+                }
+                auto name = file.substr(prefix.size(), file.size() - prefix.size() - suffix.size());
+                auto const taken = [&](BackendFile const& known) { return known.name == name; };
+                if (std::ranges::none_of(files, taken) && std::ranges::none_of(here, taken))
+                {
+                    here.push_back({std::move(name), entry.path().string()});
+                }
+            }
+            // A directory lists its files in no particular order; a listing should read the same every time.
+            std::ranges::sort(here, {}, &BackendFile::name);
+            files.insert(files.end(), here.begin(), here.end());
+        }
+        return files;
+    }
+
     Backend& backendNamed(std::string_view name)
     {
         checkName(name);

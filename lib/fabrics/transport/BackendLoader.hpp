@@ -5,7 +5,9 @@
 
 #include "fabrics/core/Backend.hpp"
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace mxl::fabrics
 {
@@ -14,4 +16,14 @@ namespace mxl::fabrics
     // words: MXL_ERR_INVALID_ARG for a name that cannot name a file, MXL_ERR_NO_FABRIC when no file is found, it cannot
     // be loaded or its entry fails, MXL_ERR_UNSUPPORTED_OPERATION when it implements another backend ABI.
     [[nodiscard]] Backend& backendNamed(std::string_view name);
+
+    struct BackendFile
+    {
+        std::string name;
+        std::string path;
+    };
+
+    // Every libmxl-fabrics-<name>.so of the search path, in search order, the first file of each name (the one
+    // backendNamed loads); nothing is loaded.
+    [[nodiscard]] std::vector<BackendFile> backendFiles();
 }
