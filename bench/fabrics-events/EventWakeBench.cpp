@@ -56,11 +56,16 @@ namespace
                            flowId);
     }
 
-    std::uint64_t monotonicNs()
+    std::uint64_t clockNs(clockid_t clock)
     {
         timespec now{};
-        ::clock_gettime(CLOCK_MONOTONIC, &now);
+        ::clock_gettime(clock, &now);
         return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000ULL + static_cast<std::uint64_t>(now.tv_nsec);
+    }
+
+    std::uint64_t monotonicNs()
+    {
+        return clockNs(CLOCK_MONOTONIC);
     }
 
     void waitReadable(int fd)
@@ -184,6 +189,14 @@ namespace
             });
     }
 
+    struct ArrivalResult
+    {
+        Percentiles latency;
+        // CPU of every thread but the sender's (the target side: the application's thread, and the library's thread
+        // while events are started) per grain, over the sending loop.
+        double targetCpuUsPerGrain;
+    };
+
     // The two ends of one tcp loopback link in fresh domains, the grains' send times, and the arrival latencies.
     struct ArrivalRun
     {
@@ -220,9 +233,11 @@ namespace
         }
 
         // Sends every grain once the application thread (started by the caller) is idle again, and waits for its arrival.
-        Percentiles send()
+        ArrivalResult send()
         {
             mxl::bench::FabricsInitiator initiator{initiatorEnd, flowId, "tcp", std::nullopt, target.ticket()};
+            auto const processCpuStart = clockNs(CLOCK_PROCESS_CPUTIME_ID);
+            auto const senderCpuStart = clockNs(CLOCK_THREAD_CPUTIME_ID);
             for (std::size_t i = 0; i < sentNs.size(); ++i)
             {
                 auto const index = firstGrain + i;
@@ -247,13 +262,14 @@ namespace
                     arrived.wait(seen, std::memory_order_acquire);
                 }
             }
+            auto const targetCpuNs = (clockNs(CLOCK_PROCESS_CPUTIME_ID) - processCpuStart) - (clockNs(CLOCK_THREAD_CPUTIME_ID) - senderCpuStart);
             stopping = true;
-            return mxl::bench::percentiles(latencies);
+            return {mxl::bench::percentiles(latencies), static_cast<double>(targetCpuNs) / 1e3 / static_cast<double>(sentNs.size())};
         }
     };
 
     // Runs `application` in a thread of its own while `run` sends its grains; the thread ends once they all arrived.
-    Percentiles sendWhile(ArrivalRun& run, std::function<void()> const& application)
+    ArrivalResult sendWhile(ArrivalRun& run, std::function<void()> const& application)
     {
         std::thread worker{application};
         struct Joined
@@ -270,7 +286,7 @@ namespace
         return run.send();
     }
 
-    Percentiles arrivalsThroughReadGrain(int grains)
+    ArrivalResult arrivalsThroughReadGrain(int grains)
     {
         ArrivalRun run{grains};
         return sendWhile(run,
@@ -286,7 +302,7 @@ namespace
                          });
     }
 
-    Percentiles arrivalsThroughEvents(int grains)
+    ArrivalResult arrivalsThroughEvents(int grains)
     {
         ArrivalRun run{grains};
         auto const target = run.target.handle();
@@ -349,11 +365,13 @@ int main(int argc, char** argv)
         auto const readGrain = arrivalsThroughReadGrain(grains);
         auto const events = arrivalsThroughEvents(grains);
         fmt::print("## Grain arrival to the application, tcp loopback, 320x180 v210, {} grains per row, threads unpinned\n\n", grains);
-        fmt::print("| application waits in | transfer → application median / p99 (µs) | median vs ReadGrain |\n|---|---|---|\n");
-        fmt::print("| mxlFabricsTargetReadGrain, a thread of its own (baseline) | {:.1f} / {:.1f} | 1.00x |\n", readGrain.medianUs,
-                   readGrain.p99Us);
-        fmt::print("| poll() on the event descriptor, then DispatchEvents | {:.1f} / {:.1f} | {:.2f}x |\n", events.medianUs, events.p99Us,
-                   events.medianUs / readGrain.medianUs);
+        fmt::print("| application waits in | transfer → application median / p99 (µs) | median vs ReadGrain | target-side CPU per grain "
+                   "(µs) | CPU vs ReadGrain |\n|---|---|---|---|---|\n");
+        fmt::print("| mxlFabricsTargetReadGrain, a thread of its own (baseline) | {:.1f} / {:.1f} | 1.00x | {:.1f} | 1.00x |\n",
+                   readGrain.latency.medianUs, readGrain.latency.p99Us, readGrain.targetCpuUsPerGrain);
+        fmt::print("| poll() on the event descriptor, then DispatchEvents | {:.1f} / {:.1f} | {:.2f}x | {:.1f} | {:.2f}x |\n",
+                   events.latency.medianUs, events.latency.p99Us, events.latency.medianUs / readGrain.latency.medianUs,
+                   events.targetCpuUsPerGrain, events.targetCpuUsPerGrain / readGrain.targetCpuUsPerGrain);
 
         mxl::bench::TemporaryDomains domains{"mxl-fabrics-events-bench", 200'000'000};
         mxl::bench::MxlEnd end{domains.target(), flowDefinition(), nullptr};
