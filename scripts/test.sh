@@ -18,5 +18,7 @@ echo "== build (Release, the benchmarks' build in docs/performance.md; libraries
 echo "== build (address,undefined sanitizers) =="
 "$root/scripts/build.sh" "$root/build-sanitize" -DMXL_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug
 echo "== tests under sanitizers =="
+# UCX's own leaks (tests/sanitizers/lsan-ucx.supp says which) are suppressed; the processes the tests start inherit it.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan-ucx.supp" \
     ctest --test-dir "$root/build-sanitize" --output-on-failure --parallel "$jobs" --timeout 600

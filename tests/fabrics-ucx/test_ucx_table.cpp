@@ -262,7 +262,7 @@ TEST_CASE("ucx: bad input gives the documented status and text")
 
     auto const named = interfaceOf(MXL_FABRICS_PROVIDER_TCP, "localhost");
     CHECK(table->domain_open(&named, MXL_FABRICS_BACKEND_TARGET, &domain, &info) == MXL_ERR_INVALID_ARG);
-    CHECK(text() == "ucx tcp: node \"localhost\" is not an IPv4 address");
+    CHECK(text() == "ucx tcp: node \"localhost\" is not an IPv4 or IPv6 address");
 
     auto const source = randomBytes(4096, 1);
     Pair pair{*table, MXL_FABRICS_PROVIDER_TCP, {4096, 4096}, source};
@@ -291,7 +291,7 @@ TEST_CASE("ucx: bad input gives the documented status and text")
     CHECK(text() == "the ucx backend implements backend ABI 1.x, the host needs 2.x");
 }
 
-TEST_CASE("ucx: interfaces are one tcp entry per IPv4 interface and one shm entry")
+TEST_CASE("ucx: interfaces are one tcp entry per IP address of an interface and one shm entry")
 {
     auto const* table = backend();
     if (table == nullptr)
@@ -314,6 +314,11 @@ TEST_CASE("ucx: interfaces are one tcp entry per IPv4 interface and one shm entr
     REQUIRE(loopback != entries.end());
     CHECK(loopback->provider == MXL_FABRICS_PROVIDER_TCP);
     CHECK(loopback->attr == R"({"device":"lo","transports":"tcp"})");
+    auto const ipv6Loopback = std::find_if(entries.begin(), entries.end(), [](auto const& e) { return e.node == "::1"; });
+    if (ipv6Loopback != entries.end())
+    {
+        CHECK(ipv6Loopback->attr == R"({"device":"lo","transports":"tcp"})");
+    }
 
     entries.clear();
     auto const query = interfaceOf(MXL_FABRICS_PROVIDER_SHM, nullptr);

@@ -196,6 +196,13 @@ namespace mxl::test::fabrics
         return result;
     }
 
+    std::string backendOf(mxlFabricsInstance instance)
+    {
+        mxlFabricsBackendInfo info{};
+        REQUIRE(mxlFabricsGetBackendInfo(instance, &info) == MXL_STATUS_OK);
+        return info.name;
+    }
+
     bool hasIpv6Loopback()
     {
         auto const fd = ::socket(AF_INET6, SOCK_STREAM, 0);

@@ -101,6 +101,10 @@ namespace mxl::test::fabrics
     };
     std::optional<ReadBack> readBack(Flow& flow, std::uint64_t index, std::uint16_t minValidSlices = MXL_GRAIN_VALID_SLICES_ALL);
 
+    // The name of the backend `instance` loaded ("ofi", "ucx"): cases that test one backend's own behaviour skip under
+    // the others, saying why.
+    std::string backendOf(mxlFabricsInstance instance);
+
     // Whether this host can bind an IPv6 loopback endpoint.
     bool hasIpv6Loopback();
 }

@@ -349,6 +349,11 @@ TEST_CASE("transfer: the initiator reconnects to a target that comes back on the
     Flow destination{targetDomain, flowDefinition("smpte291_59.94.json")};
     auto const interface = interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", port.c_str());
 
+    if (backendOf(targetDomain.fabrics) == "ucx")
+    {
+        MXL_SKIP("a ucx target's address is its worker's address, new for every target (the service port is not used), so no "
+                 "target comes back on the same address");
+    }
     auto first = std::make_unique<TargetEnd>(targetDomain, destination, interface);
     REQUIRE(first->setupStatus == MXL_STATUS_OK);
     std::size_t size = 0;

@@ -191,9 +191,15 @@ namespace mxl::fabrics::ucx
                 });
         }
 
-        mxlStatus initiatorPollEvent(mxlFabricsBackendInitiator /*handle*/, mxlFabricsBackendEvent* /*out*/, std::uint32_t* count)
+        // Only FAILED: a connection is usable as soon as it is open, and a target tells nobody it leaves.
+        mxlStatus initiatorPollEvent(mxlFabricsBackendInitiator handle, mxlFabricsBackendEvent* out, std::uint32_t* count)
         {
             *count = 0;
+            if (auto const event = objectOf<UcxInitiator>(handle).pollEvent())
+            {
+                *out = *event;
+                *count = 1;
+            }
             return MXL_STATUS_OK;
         }
 
@@ -221,13 +227,14 @@ namespace mxl::fabrics::ucx
             delete &objectOf<UcxPeer>(peer);
         }
 
-        // Never NOT_READY: an endpoint is created without the peer, and a vanished one shows as a failed write.
-        mxlStatus connectionOpen(mxlFabricsBackendPeer peer, std::uint64_t /*context*/, mxlFabricsBackendConnection* out)
+        // Never NOT_READY: an endpoint is created without the peer, and a vanished one shows as a FAILED event (tcp) or
+        // through connection_check (shm), and as failed writes.
+        mxlStatus connectionOpen(mxlFabricsBackendPeer peer, std::uint64_t context, mxlFabricsBackendConnection* out)
         {
             return run(
                 [&]
                 {
-                    auto connection = std::make_unique<UcxConnection>(objectOf<UcxPeer>(peer));
+                    auto connection = std::make_unique<UcxConnection>(objectOf<UcxPeer>(peer), context);
                     *out = handleOf<mxlFabricsBackendConnection>(connection.release());
                 });
         }

@@ -9,8 +9,9 @@
 
 namespace mxl::fabrics::ucx
 {
-    UcxConnection::UcxConnection(UcxPeer& peer)
+    UcxConnection::UcxConnection(UcxPeer& peer, std::uint64_t context)
         : _peer{peer}
+        , _context{context}
         , _sharedMemory{peer.initiator.sharedMemory()}
     {
         ucp_ep_params_t params{};
@@ -77,6 +78,7 @@ namespace mxl::fabrics::ucx
         try
         {
             connection._ended = fmt::format("the target is gone ({})", ucs_status_string(status));
+            connection._peer.initiator.connectionFailed(connection._context, *connection._ended);
         }
         catch (...)
         {

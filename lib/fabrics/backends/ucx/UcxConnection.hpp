@@ -16,7 +16,8 @@ namespace mxl::fabrics::ucx
     class UcxConnection
     {
     public:
-        explicit UcxConnection(UcxPeer& peer);
+        // `context`: what the core gave connection_open, carried by the event that reports the endpoint failed.
+        UcxConnection(UcxPeer& peer, std::uint64_t context);
         // Cancels what is still under way: those writes complete INTERRUPTED.
         ~UcxConnection();
 
@@ -44,6 +45,7 @@ namespace mxl::fabrics::ucx
 
     private:
         UcxPeer& _peer;
+        std::uint64_t _context;
         ucp_ep_h _endpoint = nullptr;
         std::vector<ucp_rkey_h> _rkeys;
         std::optional<std::string> _ended;

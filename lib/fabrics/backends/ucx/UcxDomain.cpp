@@ -46,7 +46,15 @@ namespace mxl::fabrics::ucx
                 set(config.get(), "RX_SEG_SIZE", "1M");
                 if (interface.address.node != nullptr && *interface.address.node != '\0')
                 {
-                    set(config.get(), "NET_DEVICES", deviceOwning(interface.address.node));
+                    auto const node = tcpNodeOf(interface.address.node);
+                    set(config.get(), "NET_DEVICES", node.device);
+                    // An IPv6 node is reached over IPv6 where UCX can (its default, UCX_TCP_AF_PRIO=inet,inet6, takes a
+                    // device's IPv4 address first). UCX 1.13 offers no device for the IPv6 loopback address (with
+                    // AF_PRIO=inet6 alone, ucx_info -d lists no lo): "::1" falls back to lo's IPv4 address.
+                    if (node.ipv6)
+                    {
+                        set(config.get(), "AF_PRIO", "inet6,inet");
+                    }
                 }
                 break;
             case MXL_FABRICS_PROVIDER_SHM:

@@ -119,4 +119,20 @@ namespace mxl::fabrics::ucx
         return mxlFabricsBackendCompletion{_handedOut.context, _handedOut.status,
                                            _handedOut.status == MXL_STATUS_OK ? nullptr : _handedOut.reason.c_str()};
     }
+
+    void UcxInitiator::connectionFailed(std::uint64_t context, std::string reason)
+    {
+        _failures.push_back({context, std::move(reason)});
+    }
+
+    std::optional<mxlFabricsBackendEvent> UcxInitiator::pollEvent()
+    {
+        if (_failures.empty())
+        {
+            return std::nullopt;
+        }
+        _failureHandedOut = std::move(_failures.front());
+        _failures.pop_front();
+        return mxlFabricsBackendEvent{_failureHandedOut.context, MXL_FABRICS_BACKEND_FAILED, _failureHandedOut.reason.c_str()};
+    }
 }

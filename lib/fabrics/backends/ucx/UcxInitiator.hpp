@@ -41,6 +41,12 @@ namespace mxl::fabrics::ucx
         // Hands out what one progress step finished before progressing again. The reason lives until the next call.
         std::optional<mxlFabricsBackendCompletion> pollCompletion();
 
+        // A connection's endpoint failed (UCX's peer error callback, run inside a progress step): the core learns it as
+        // a FAILED event even when no write of that connection is under way to fail with it.
+        void connectionFailed(std::uint64_t context, std::string reason);
+        // The next such event; its reason lives until the next call.
+        std::optional<mxlFabricsBackendEvent> pollEvent();
+
     private:
         struct Finished
         {
@@ -55,6 +61,15 @@ namespace mxl::fabrics::ucx
         std::list<UcxWrite> _inFlight;
         std::deque<Finished> _finished;
         Finished _handedOut{};
+
+        struct Failure
+        {
+            std::uint64_t context;
+            std::string reason;
+        };
+
+        std::deque<Failure> _failures;
+        Failure _failureHandedOut{};
 
         void advance();
         void finish(UcxWrite const& write);

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace mxl::fabrics::ucx
@@ -37,21 +38,60 @@ namespace mxl::fabrics::ucx
             return Addresses{list};
         }
 
-        // Calls `visit(name, dotted address)` for every IPv4 address of an interface that is up.
+        // The address of an interface entry as text, or nothing when it is not an IPv4 or IPv6 address of an interface
+        // that is up. IPv6 link-local addresses keep no scope here: UCX picks the device by name, not by this text.
+        std::optional<std::string> textOf(ifaddrs const& entry)
+        {
+            if (entry.ifa_addr == nullptr || (entry.ifa_flags & IFF_UP) == 0)
+            {
+                return std::nullopt;
+            }
+            char text[INET6_ADDRSTRLEN] = {};
+            switch (entry.ifa_addr->sa_family)
+            {
+            case AF_INET:
+                ::inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in const*>(entry.ifa_addr)->sin_addr, text, sizeof(text));
+                return text;
+            case AF_INET6:
+                ::inet_ntop(AF_INET6, &reinterpret_cast<sockaddr_in6 const*>(entry.ifa_addr)->sin6_addr, text, sizeof(text));
+                return text;
+            default:
+                return std::nullopt;
+            }
+        }
+
+        // Calls `visit(name, address text)` for every IPv4 and IPv6 address of an interface that is up.
         template <typename Visit>
-        void forEachIpv4(Visit&& visit)
+        void forEachIpAddress(Visit&& visit)
         {
             auto const addresses = interfaceAddresses();
             for (auto const* entry = addresses.get(); entry != nullptr; entry = entry->ifa_next)
             {
-                if (entry->ifa_addr == nullptr || entry->ifa_addr->sa_family != AF_INET || (entry->ifa_flags & IFF_UP) == 0)
+                if (auto const text = textOf(*entry))
                 {
-                    continue;
+                    visit(entry->ifa_name, *text);
                 }
-                char text[INET_ADDRSTRLEN] = {};
-                ::inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in const*>(entry->ifa_addr)->sin_addr, text, sizeof(text));
-                visit(entry->ifa_name, text);
             }
+        }
+
+        // `node` in the form inet_ntop writes, so that "0:0::1" finds the interface listed as "::1".
+        std::optional<TcpNode> parseNode(char const* node)
+        {
+            in_addr ipv4{};
+            if (::inet_pton(AF_INET, node, &ipv4) == 1)
+            {
+                char text[INET_ADDRSTRLEN] = {};
+                ::inet_ntop(AF_INET, &ipv4, text, sizeof(text));
+                return TcpNode{text, {}, false};
+            }
+            in6_addr ipv6{};
+            if (::inet_pton(AF_INET6, node, &ipv6) == 1)
+            {
+                char text[INET6_ADDRSTRLEN] = {};
+                ::inet_ntop(AF_INET6, &ipv6, text, sizeof(text));
+                return TcpNode{text, {}, true};
+            }
+            return std::nullopt;
         }
 
         std::string hostName()
@@ -90,7 +130,7 @@ namespace mxl::fabrics::ucx
 
     void forEachUcxInterface(mxlFabricsInterfaceConfig const* query, std::function<void(mxlFabricsInterfaceConfig const&)> const& emit)
     {
-        forEachIpv4(
+        forEachIpAddress(
             [&](char const* device, std::string const& node)
             {
                 if (wanted(query, MXL_FABRICS_PROVIDER_TCP, node))
@@ -105,26 +145,25 @@ namespace mxl::fabrics::ucx
         }
     }
 
-    std::string deviceOwning(char const* node)
+    TcpNode tcpNodeOf(char const* node)
     {
-        in_addr wantedAddress{};
-        if (::inet_pton(AF_INET, node, &wantedAddress) != 1)
+        auto parsed = parseNode(node);
+        if (!parsed)
         {
-            fail(MXL_ERR_INVALID_ARG, "ucx tcp: node \"{}\" is not an IPv4 address", node);
+            fail(MXL_ERR_INVALID_ARG, "ucx tcp: node \"{}\" is not an IPv4 or IPv6 address", node);
         }
-        std::string device;
-        forEachIpv4(
+        forEachIpAddress(
             [&](char const* name, std::string const& address)
             {
-                if (device.empty() && address == node)
+                if (parsed->device.empty() && address == parsed->address)
                 {
-                    device = name;
+                    parsed->device = name;
                 }
             });
-        if (device.empty())
+        if (parsed->device.empty())
         {
             fail(MXL_ERR_NO_FABRIC, "ucx tcp: no interface of this host that is up has the address {}", node);
         }
-        return device;
+        return *parsed;
     }
 }
