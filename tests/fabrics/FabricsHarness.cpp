@@ -1,5 +1,7 @@
 #include "FabricsHarness.hpp"
 
+#include <mxl/fabrics_backends.h>
+
 #include "Checksum.hpp"
 
 #include <doctest/doctest.h>
