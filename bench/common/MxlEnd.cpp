@@ -6,7 +6,8 @@
 
 namespace mxl::bench
 {
-    MxlEnd::MxlEnd(std::string const& domain, std::string const& flowDefinition, char const* writerOptions, std::string const& fabricsOptions)
+    MxlEnd::MxlEnd(std::string const& domain, std::string const& flowDefinition, char const* writerOptions,
+                   std::string const& fabricsOptions)
         : _instance{mxlCreateInstance(domain.c_str(), nullptr)}
     {
         if (_instance == nullptr)

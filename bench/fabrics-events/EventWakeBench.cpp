@@ -262,7 +262,8 @@ namespace
                     arrived.wait(seen, std::memory_order_acquire);
                 }
             }
-            auto const targetCpuNs = (clockNs(CLOCK_PROCESS_CPUTIME_ID) - processCpuStart) - (clockNs(CLOCK_THREAD_CPUTIME_ID) - senderCpuStart);
+            auto const targetCpuNs =
+                (clockNs(CLOCK_PROCESS_CPUTIME_ID) - processCpuStart) - (clockNs(CLOCK_THREAD_CPUTIME_ID) - senderCpuStart);
             stopping = true;
             return {mxl::bench::percentiles(latencies), static_cast<double>(targetCpuNs) / 1e3 / static_cast<double>(sentNs.size())};
         }

@@ -8,21 +8,22 @@
 
 namespace mxl::bench
 {
-    char const* const benchUsage = "usage: mxl-fabrics-bench [--providers tcp,shm] [--sizes 1080p,2160p] [--seconds S] [--depth N]\n"
-                                   "                         [--repeat N] [--placement across|same|none] [--backends ofi,ucx]\n"
-                                   "  --providers   libfabric providers to measure (default tcp,shm)\n"
-                                   "  --backends    libmxl-fabrics backends to measure beside raw libfabric, a row each\n"
-                                   "                (default ofi,ucx; ucx needs libmxl-fabrics-ucx.so)\n"
-                                   "  --sizes       v210 grain sizes to move (default 1080p,2160p)\n"
-                                   "  --seconds S   measured seconds per run, after 0.5 s of warm-up (default 3)\n"
-                                   "  --depth N     grains in flight and completion queue size, 1-16 (default 4)\n"
-                                   "  --repeat N    runs per row, raw and mxl alternating; the run with the median\n"
-                                   "                grains/s is shown (default 1)\n"
-                                   "  --placement   initiator on vCPU 0 and target on vCPU 1 (across, the default), both on\n"
-                                   "                vCPU 0 (same), or not pinned (none)\n"
-                                   "Prints one markdown table per provider: plain libfabric RMA writes (raw) beside\n"
-                                   "libmxl-fabrics over each backend (mxl ofi, mxl ucx), measured in the same run, with PASS/MISS against the targets\n"
-                                   "mxl >= 0.9x raw throughput and mxl CPU/GB <= 1.1x raw.\n";
+    char const* const benchUsage =
+        "usage: mxl-fabrics-bench [--providers tcp,shm] [--sizes 1080p,2160p] [--seconds S] [--depth N]\n"
+        "                         [--repeat N] [--placement across|same|none] [--backends ofi,ucx]\n"
+        "  --providers   libfabric providers to measure (default tcp,shm)\n"
+        "  --backends    libmxl-fabrics backends to measure beside raw libfabric, a row each\n"
+        "                (default ofi,ucx; ucx needs libmxl-fabrics-ucx.so)\n"
+        "  --sizes       v210 grain sizes to move (default 1080p,2160p)\n"
+        "  --seconds S   measured seconds per run, after 0.5 s of warm-up (default 3)\n"
+        "  --depth N     grains in flight and completion queue size, 1-16 (default 4)\n"
+        "  --repeat N    runs per row, raw and mxl alternating; the run with the median\n"
+        "                grains/s is shown (default 1)\n"
+        "  --placement   initiator on vCPU 0 and target on vCPU 1 (across, the default), both on\n"
+        "                vCPU 0 (same), or not pinned (none)\n"
+        "Prints one markdown table per provider: plain libfabric RMA writes (raw) beside\n"
+        "libmxl-fabrics over each backend (mxl ofi, mxl ucx), measured in the same run, with\n"
+        "PASS/MISS against the targets mxl >= 0.9x raw throughput and mxl CPU/GB <= 1.1x raw.\n";
 
     namespace
     {

@@ -244,15 +244,16 @@ TEST_CASE("loader: mxlFabricsGetBackends lists the first module of each name in 
 
 TEST_CASE("loader: mxl-fabrics-info --all-backends lists each backend with its interfaces, and names the one it cannot load")
 {
-    auto const [status, output] = runShell(std::string{"MXL_FABRICS_BACKEND_PATH="} + fakes + "/failing " + MXL_FABRICS_INFO +
-                                           " --all-backends -p tcp -n 127.0.0.1");
+    auto const [status, output] =
+        runShell(std::string{"MXL_FABRICS_BACKEND_PATH="} + fakes + "/failing " + MXL_FABRICS_INFO + " --all-backends -p tcp -n 127.0.0.1");
     INFO("output: ", output);
     CHECK(status == 1);
     CHECK(contains(output, "fabrics backend " + fakes + "/failing/libmxl-fabrics-failing.so failed to initialise"));
     CHECK(contains(output, "backend failing " + fakes + "/failing/libmxl-fabrics-failing.so: not loaded\n"));
     CHECK(contains(output, std::string{"backend ofi ABI 1.1 "} + MXL_OFI_BACKEND + "\ninterface tcp-0 node 127.0.0.1"));
 
-    auto const [healthyStatus, healthy] = runShell(std::string{"env -u MXL_FABRICS_BACKEND_PATH "} + MXL_FABRICS_INFO + " --all-backends -p tcp");
+    auto const [healthyStatus, healthy] =
+        runShell(std::string{"env -u MXL_FABRICS_BACKEND_PATH "} + MXL_FABRICS_INFO + " --all-backends -p tcp");
     INFO("output: ", healthy);
     CHECK(healthyStatus == 0);
     CHECK(contains(healthy, std::string{"backend ofi ABI 1.1 "} + MXL_OFI_BACKEND + "\n"));

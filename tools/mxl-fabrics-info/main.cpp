@@ -63,8 +63,8 @@ with --all-backends, any one of them).
             ("help,h", "print this help and exit") //
             ("backend", po::value<std::string>()->value_name("NAME"),
              "fabrics backend to load and list: libmxl-fabrics-NAME.so, ofi or ucx (docs/fabrics-backends.md; "
-             "default: $MXL_FABRICS_BACKEND, else ofi)")                                   //
-            ("all-backends", po::bool_switch(), "list every installed backend, each with its interfaces")          //
+             "default: $MXL_FABRICS_BACKEND, else ofi)")                                                                              //
+            ("all-backends", po::bool_switch(), "list every installed backend, each with its interfaces")                             //
             ("provider,p", po::value<std::string>()->default_value("any")->value_name("PROVIDER"), "any, tcp, verbs, efa or shm")     //
             ("node,n", po::value<std::string>()->value_name("NODE"), "only interfaces with this node (IP address, GID or host name)") //
             ("domain,d", po::value<std::string>()->value_name("DIR"), "MXL domain to use (default: a temporary one)")                 //

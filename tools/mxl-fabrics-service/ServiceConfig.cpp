@@ -33,7 +33,8 @@ namespace mxl::service
             auto const add = [&](char const* name, char const* help) { keys.add_options()(name, po::value<std::string>(), help); };
             add("role", "target or initiator");
             add("domain", "MXL domain directory (must exist)");
-            add("backend", "fabrics backend (transport) to load, libmxl-fabrics-<backend>.so: ofi or ucx (default: $MXL_FABRICS_BACKEND, else ofi); both ends must use the same");
+            add("backend", "fabrics backend (transport) to load, libmxl-fabrics-<backend>.so: ofi or ucx (default: $MXL_FABRICS_BACKEND, "
+                           "else ofi); both ends must use the same");
             add("provider", "fabrics provider: tcp, verbs, efa or shm (default tcp)");
             add("node", "fabric address to bind (target: the address peers reach; default: the provider's first interface)");
             add("service", "port (tcp, verbs) or endpoint name (shm); target default 0 = any free port");

@@ -1,5 +1,6 @@
 // The C API of include/mxl/fabrics.h, include/mxl/fabrics_state.h, include/mxl/fabrics_events.h,
-// include/mxl/fabrics_batch.h and include/mxl/fabrics_backends.h: check arguments, call the C++ object, and let guard turn exceptions into statuses.
+// include/mxl/fabrics_batch.h and include/mxl/fabrics_backends.h: check arguments, call the C++ object, and let guard turn exceptions into
+// statuses.
 #include <mxl/fabrics.h>
 #include <mxl/fabrics_backends.h>
 #include <mxl/fabrics_batch.h>
@@ -7,9 +8,9 @@
 #include <mxl/fabrics_state.h>
 
 #include "common/Status.hpp"
+#include "fabrics/api/BackendList.hpp"
 #include "fabrics/api/Instance.hpp"
 #include "fabrics/api/InstanceOptions.hpp"
-#include "fabrics/api/BackendList.hpp"
 #include "fabrics/core/InterfaceList.hpp"
 #include "fabrics/core/Interrupted.hpp"
 #include "fabrics/core/ProviderNames.hpp"
