@@ -1,20 +1,11 @@
 #include "fabrics/api/BackendList.hpp"
 
-#include <cstring>
+#include "common/CString.hpp"
+
 #include <memory>
 
 namespace mxl::fabrics
 {
-    namespace
-    {
-        char* duplicate(std::string const& text)
-        {
-            auto copy = std::make_unique<char[]>(text.size() + 1);
-            std::memcpy(copy.get(), text.c_str(), text.size() + 1);
-            return copy.release();
-        }
-    }
-
     mxlFabricsBackendList* listBackends(std::vector<BackendFile> const& files)
     {
         auto list = std::make_unique<mxlFabricsBackendList>();
@@ -24,8 +15,8 @@ namespace mxl::fabrics
             for (auto const& file : files)
             {
                 auto& entry = list->backends[list->count];
-                entry.name = duplicate(file.name);
-                entry.path = duplicate(file.path);
+                entry.name = newCString(file.name);
+                entry.path = newCString(file.path);
                 ++list->count;
             }
         }

@@ -1,22 +1,10 @@
 #include "fabrics/core/InterfaceList.hpp"
 
+#include "common/CString.hpp"
 #include "fabrics/core/InterfaceChecks.hpp"
-
-#include <cstring>
 
 namespace mxl::fabrics
 {
-    namespace
-    {
-        char* duplicate(char const* text)
-        {
-            auto const size = std::strlen(text) + 1;
-            auto* copy = new char[size];
-            std::memcpy(copy, text, size);
-            return copy;
-        }
-    }
-
     mxlFabricsInterfaceList* listInterfaces(Backend& backend, mxlFabricsInterfaceConfig const* query)
     {
         checkInterfaceQuery(query);
@@ -35,9 +23,9 @@ namespace mxl::fabrics
                                          config.version = found.version;
                                          config.provider = found.provider;
                                          config.caps = found.caps;
-                                         config.address.node = duplicate(found.address.node);
-                                         config.address.service = duplicate(found.address.service);
-                                         config.attr = duplicate(found.attr);
+                                         config.address.node = newCString(found.address.node);
+                                         config.address.service = newCString(found.address.service);
+                                         config.attr = newCString(found.attr);
                                      });
         }
         catch (...)
