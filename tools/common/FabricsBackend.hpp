@@ -7,9 +7,6 @@
 
 namespace mxl::tools
 {
-    // What the tools' help says of an empty `backend`.
-    inline constexpr char const* defaultFabricsBackendHelp = "default: $MXL_FABRICS_BACKEND, else ofi (libfabric, the MXL SDK's)";
-
     // The options JSON of mxlFabricsCreateInstance that chooses `backend`; none for an empty one, so that the library's
     // default (MXL_FABRICS_BACKEND, else ofi) applies.
     inline std::string fabricsInstanceOptions(std::string const& backend)
