@@ -64,6 +64,11 @@ namespace mxl::test
                 return answer("PATCH", path, _client.Patch(path, body, "application/json"));
             }
 
+            Answer post(std::string const& path, std::string const& body)
+            {
+                return answer("POST", path, _client.Post(path, body, "application/json"));
+            }
+
             Answer send(std::string const& method, std::string const& path)
             {
                 httplib::Request request;
@@ -341,7 +346,7 @@ namespace mxl::test
                    fmt::format("this service's only sender is {}", pair.senderId));
         checkError(pair.receiverApi.get(fmt::format("{}/single/receivers/{}/active", api, unknown)), 404, "only receiver is");
         checkError(pair.senderApi.send("DELETE", pair.senderPath("staged")), 405, "only GET, HEAD and PATCH");
-        checkError(pair.senderApi.send("POST", fmt::format("{}/bulk/senders", api)), 405, "bulk activation is not implemented");
+        checkError(pair.senderApi.get(fmt::format("{}/bulk/senders", api)), 405, "only POST here");
 
         // An absolute time already past is met at once (activation_time is when it happened), a documented answer.
         auto const past = pair.senderApi.patch(pair.senderPath("staged"),
@@ -396,5 +401,66 @@ namespace mxl::test
         CHECK(receiver["transport_params"][0]["ext_mxl_sender_api"].is_string());
         pair.connectNow();
         requireFlowing(verifier, 25, "after activating the receiver again");
+    }
+}
+
+namespace mxl::test
+{
+    TEST_CASE("is-05: bulk activation applies each entry as its own PATCH would, answers a code per entry, and connects the pair")
+    {
+        UnconnectedPair pair;
+        GrainVerifier verifier{pair.directories.destination.path(), serviceTestFlowId};
+        auto const unknown = "00000000-0000-4000-8000-000000000000";
+        auto const bulkReceivers = fmt::format("{}/bulk/receivers", api);
+        auto const bulkSenders = fmt::format("{}/bulk/senders", api);
+
+        // A malformed entry refuses the whole body, naming it, and stages nothing.
+        json const malformed =
+            json::array({{{"id", pair.receiverId}, {"params", pair.receiverPatch({{"mode", "activate_immediate"}})}}, {{"id", unknown}}});
+        checkError(pair.receiverApi.post(bulkReceivers, malformed.dump()), 400, "entry 1 of the body is {\"id\":");
+        checkError(pair.receiverApi.post(bulkReceivers, R"({"id": "x"})"), 400, "the body is not a JSON array");
+        CHECK(verifier.check(1, 1s).verified == 0);
+        CHECK(pair.receiverApi.document(pair.receiverPath("staged"), "is-05-v1.1/receiver-response-schema.json")["master_enable"] == false);
+
+        json const request = json::array({{{"id", unknown}, {"params", {{"master_enable", true}}}},
+                                          {{"id", pair.receiverId}, {"params", pair.receiverPatch({{"mode", "activate_immediate"}})}},
+                                          {{"id", pair.receiverId}, {"params", {{"master_enable", "yes"}}}}});
+        // The last entry is meant to be refused: its value is not the schema's.
+        checkValid("is-05-v1.1/bulk-receiver-post-schema.json", json::array({request[0], request[1]}));
+        auto const answer = pair.receiverApi.post(bulkReceivers, request.dump());
+        INFO(answer.body.dump());
+        REQUIRE(answer.status == 200);
+        checkValid("is-05-v1.1/bulk-response-schema.json", answer.body);
+        REQUIRE(answer.body.size() == 3);
+        CHECK(answer.body[0]["id"] == unknown);
+        CHECK(answer.body[0]["code"] == 404);
+        CHECK(answer.body[0]["error"].get<std::string>().find(fmt::format("this service's only receiver is {}", pair.receiverId)) !=
+              std::string::npos);
+        CHECK(answer.body[1] == json{{"id", pair.receiverId}, {"code", 200}});
+        CHECK(answer.body[2]["code"] == 400);
+        CHECK(answer.body[2]["error"].get<std::string>().find("'master_enable' is \"yes\"") != std::string::npos);
+        requireFlowing(verifier, 25, "after the bulk activation of the receiver");
+        auto const active = pair.receiverApi.document(pair.receiverPath("active"), "is-05-v1.1/receiver-response-schema.json");
+        CHECK(active["sender_id"] == pair.senderId);
+        CHECK(active["master_enable"] == true);
+
+        // A sender's service has no receivers: every entry of bulk/receivers there is a 404.
+        auto const elsewhere =
+            pair.senderApi.post(bulkReceivers, json::array({{{"id", pair.receiverId}, {"params", json::object()}}}).dump());
+        REQUIRE(elsewhere.status == 200);
+        checkValid("is-05-v1.1/bulk-response-schema.json", elsewhere.body);
+        CHECK(elsewhere.body[0]["code"] == 404);
+        CHECK(elsewhere.body[0]["error"].get<std::string>().find("this service has no receivers") != std::string::npos);
+
+        // master_enable false on the sender through bulk/senders stops the grains, as the single PATCH does.
+        json const stop = json::array(
+            {{{"id", pair.senderId}, {"params", {{"master_enable", false}, {"activation", {{"mode", "activate_immediate"}}}}}}});
+        checkValid("is-05-v1.1/bulk-sender-post-schema.json", stop);
+        auto const stopped = pair.senderApi.post(bulkSenders, stop.dump());
+        REQUIRE(stopped.status == 200);
+        CHECK(stopped.body == json::array({{{"id", pair.senderId}, {"code", 200}}}));
+        REQUIRE(pair.initiator.waitForLine("IS-05: master_enable false: sending stopped", 10s));
+        verifier.check(1000, 500ms);
+        CHECK(verifier.check(1, 1500ms).verified == 0);
     }
 }

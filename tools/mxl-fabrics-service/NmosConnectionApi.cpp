@@ -125,12 +125,16 @@ namespace mxl::service
         {
             return listing(request, json{"senders/", "receivers/"});
         }
+        auto const kind = _role == nmos::Role::Sender ? "senders" : "receivers";
         if (path == "/v1.1/bulk/senders" || path == "/v1.1/bulk/receivers")
         {
-            throw nmos::ConnectionError{405, fmt::format("{} {}: bulk activation is not implemented; PATCH single/{}/{{id}}/staged instead",
-                                                         request.method, request.path, path.substr(path.rfind('/') + 1))};
+            if (request.method != "POST")
+            {
+                return notAllowed(request, "POST");
+            }
+            return postBulk(request.body, path.ends_with(kind));
         }
-        auto const ours = fmt::format("/v1.1/single/{}", _role == nmos::Role::Sender ? "senders" : "receivers");
+        auto const ours = fmt::format("/v1.1/single/{}", kind);
         if (path == "/v1.1/single/senders" || path == "/v1.1/single/receivers")
         {
             return listing(request, path == ours ? json::array({_endpointId + "/"}) : json::array());
@@ -187,7 +191,58 @@ namespace mxl::service
 
     HttpReply NmosConnectionApi::patchStaged(std::string const& body)
     {
-        auto const document = json::parse(body, nullptr, false);
+        auto const outcome = applyStaged(json::parse(body, nullptr, false));
+        return jsonReply(static_cast<unsigned>(outcome.status), outcome.body);
+    }
+
+    HttpReply NmosConnectionApi::postBulk(std::string const& body, bool ourKind)
+    {
+        auto const requests = json::parse(body, nullptr, false);
+        auto const what =
+            ourKind ? (_role == nmos::Role::Sender ? "sender" : "receiver") : (_role == nmos::Role::Sender ? "receiver" : "sender");
+        if (!requests.is_array())
+        {
+            throw nmos::ConnectionError{400,
+                                        fmt::format("the body is not a JSON array of {{\"id\", \"params\"}} objects (one per {})", what)};
+        }
+        // The whole body is checked before anything is staged, so a malformed entry stages nothing.
+        for (std::size_t i = 0; i < requests.size(); ++i)
+        {
+            auto const& entry = requests[i];
+            if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string() || !entry.contains("params") ||
+                !entry["params"].is_object() || entry.size() != 2)
+            {
+                throw nmos::ConnectionError{400, fmt::format("entry {} of the body is {}; expected an object with exactly a string \"id\" "
+                                                             "and an object \"params\"",
+                                                             i, entry.dump())};
+            }
+        }
+        // Each entry answers what a PATCH of its own staged resource would have.
+        auto results = json::array();
+        for (auto const& entry : requests)
+        {
+            auto const id = entry["id"].get<std::string>();
+            try
+            {
+                if (!ourKind || id != _endpointId)
+                {
+                    throw nmos::ConnectionError{404,
+                                                ourKind ? fmt::format("no {} {}: this service's only {} is {}", what, id, what, _endpointId)
+                                                        : fmt::format("no {} {}: this service has no {}s", what, id, what)};
+                }
+                results.push_back({{"id", id}, {"code", applyStaged(entry["params"]).status}});
+            }
+            catch (nmos::ConnectionError const& error)
+            {
+                log::warning("IS-05: bulk activation of {} {} refused ({}): {}", what, id, error.status(), error.what());
+                results.push_back({{"id", id}, {"code", error.status()}, {"error", error.what()}, {"debug", nullptr}});
+            }
+        }
+        return jsonReply(200, results);
+    }
+
+    nmos::ConnectionResource::PatchOutcome NmosConnectionApi::applyStaged(json const& document)
+    {
         std::unique_lock lock{_mutex};
         if (!_resource)
         {
@@ -201,7 +256,7 @@ namespace mxl::service
         }
         lock.unlock();
         _changed.notify_all();
-        return jsonReply(static_cast<unsigned>(outcome.status), outcome.body);
+        return outcome;
     }
 
     void NmosConnectionApi::runTimer()

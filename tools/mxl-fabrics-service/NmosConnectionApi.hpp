@@ -65,6 +65,9 @@ namespace mxl::service
         HttpReply route(HttpRequest const& request);
         HttpReply answerEndpoint(HttpRequest const& request, std::string const& what);
         HttpReply patchStaged(std::string const& body);
+        // POST of bulk/senders or bulk/receivers; `ourKind` when the path names this service's kind of endpoint.
+        HttpReply postBulk(std::string const& body, bool ourKind);
+        nmos::ConnectionResource::PatchOutcome applyStaged(nlohmann::json const& document);
         void runTimer();
     };
 }
