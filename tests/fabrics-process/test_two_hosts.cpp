@@ -30,7 +30,7 @@ namespace mxl::test
                                         namespaces->inSecond());
 
         FlowChecker checker{targetDomain.str(), source.flowId()};
-        checkIntact(checker.check(source, 300, std::chrono::seconds{15}), 300, *initiator, "two hosts");
+        checkIntact(checker.check(source, 300, std::chrono::seconds{60}), 300, *initiator, "two hosts");
         stopCleanly(*initiator, "initiator");
         stopCleanly(*target.process, "target");
     }
