@@ -113,7 +113,10 @@ namespace mxl::nmos
         _flow["source_id"] = _source["id"];
         _flow["device_id"] = _device["id"];
 
-        _endpoint = core(endpointId, version, label, fmt::format("{} of MXL flow {} over the fabric", roleName, flowId));
+        auto const& subscription = description.subscription;
+        auto const peer = subscription.peerId ? json(*subscription.peerId) : json(nullptr);
+        _endpoint = core(endpointId, subscription.version.empty() ? version : subscription.version, label,
+                         fmt::format("{} of MXL flow {} over the fabric", roleName, flowId));
         _endpoint["transport"] = mxlTransport;
         _endpoint["device_id"] = _device["id"];
         _endpoint["interface_bindings"] = json::array();
@@ -121,12 +124,21 @@ namespace mxl::nmos
         {
             _endpoint["flow_id"] = flowId;
             _endpoint["manifest_href"] = nullptr;
-            _endpoint["subscription"] = {{"receiver_id", nullptr}, {"active", true}};
+            _endpoint["subscription"] = {{"receiver_id", peer}, {"active", subscription.active}};
             return;
         }
         _endpoint["format"] = format;
         _endpoint["caps"] = {{"media_types", {definition.value("media_type", "application/octet-stream")}}};
-        _endpoint["subscription"] = {{"sender_id", nullptr}, {"active", true}};
+        _endpoint["subscription"] = {{"sender_id", peer}, {"active", subscription.active}};
+    }
+
+    std::vector<std::pair<std::string, json>> NodeResources::registrationOrder() const
+    {
+        if (_role == Role::Receiver)
+        {
+            return {{"node", _node}, {"device", _device}, {"receiver", _endpoint}};
+        }
+        return {{"node", _node}, {"device", _device}, {"source", _source}, {"flow", _flow}, {"sender", _endpoint}};
     }
 
     std::map<std::string, json> NodeResources::paths() const

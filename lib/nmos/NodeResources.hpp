@@ -11,7 +11,10 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mxl::nmos
 {
@@ -23,6 +26,17 @@ namespace mxl::nmos
         Receiver,
         // An initiator service: sends its flow.
         Sender,
+    };
+
+    // The IS-04 subscription of the Sender or Receiver, which follows its IS-05 active parameters.
+    struct Subscription
+    {
+        // The Receiver a Sender sends to, or the Sender a Receiver takes from (IS-05 receiver_id / sender_id).
+        std::optional<std::string> peerId;
+        // IS-05 master_enable.
+        bool active = true;
+        // The version of the Sender or Receiver once an activation changed it; empty: the description's version.
+        std::string version;
     };
 
     struct NodeDescription
@@ -37,6 +51,7 @@ namespace mxl::nmos
         nlohmann::json flowDefinition;
         // "<seconds>:<nanoseconds>" of when the resources were made (IS-04 version).
         std::string version;
+        Subscription subscription;
     };
 
     class NodeResources
@@ -66,6 +81,12 @@ namespace mxl::nmos
         {
             return _endpoint;
         }
+
+        // The resources as an IS-04 Registration API takes them, (type, document), parents before children: node,
+        // device, source, flow and sender; or node, device and receiver. In NMOS a flow belongs to its sender's node:
+        // the flow a target receives into has the sender's flow id, and a registry holds one resource per id, so a
+        // receiver registering it too would take it over (and delete it on stopping).
+        [[nodiscard]] std::vector<std::pair<std::string, nlohmann::json>> registrationOrder() const;
 
         // Every path of the Node API (below /x-nmos/), with and without the trailing slash of collections, and the
         // document it answers with.

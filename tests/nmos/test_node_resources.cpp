@@ -135,3 +135,36 @@ TEST_CASE("a video flow definition without colorspace is described as BT709, whi
     CHECK(resources.flow()["colorspace"] == "BT709");
     CHECK(resources.flow()["frame_width"] == 1920);
 }
+
+TEST_CASE("the registration order puts parents first, leaves the sender's flow to the sender, and an activation's subscription "
+          "versions only the sender or receiver")
+{
+    auto description = describe(Role::Receiver, "flows/v210_1080p25.json");
+    NodeResources const before{description};
+    using Registered = std::vector<std::pair<std::string, nlohmann::json>>;
+    CHECK(before.registrationOrder() == Registered{{"node", before.node()}, {"device", before.device()}, {"receiver", before.endpoint()}});
+    CHECK(before.endpoint()["subscription"] == nlohmann::json{{"sender_id", nullptr}, {"active", true}});
+
+    description.subscription = {"0b4e8f2c-6f3a-4c1d-9e7b-3a5d2c1f0e9a", true, "1764072001:5"};
+    NodeResources const after{description};
+    CHECK(after.endpoint()["subscription"] == nlohmann::json{{"sender_id", "0b4e8f2c-6f3a-4c1d-9e7b-3a5d2c1f0e9a"}, {"active", true}});
+    CHECK(after.endpoint()["version"] == "1764072001:5");
+    CHECK(after.node()["version"] == "1764072000:123456789");
+    CHECK(after.flow() == before.flow());
+
+    auto senderDescription = describe(Role::Sender, "flows/v210_1080p25.json");
+    senderDescription.subscription = {std::nullopt, false, "1764072002:0"};
+    NodeResources const sender{senderDescription};
+    CHECK(sender.registrationOrder() == Registered{{"node", sender.node()},
+                                                   {"device", sender.device()},
+                                                   {"source", sender.source()},
+                                                   {"flow", sender.flow()},
+                                                   {"sender", sender.endpoint()}});
+    CHECK(sender.endpoint()["subscription"] == nlohmann::json{{"receiver_id", nullptr}, {"active", false}});
+    if (schemaCheckUnavailable())
+    {
+        return;
+    }
+    CHECK(schemaErrors("is-04-v1.3/receiver.json", after.endpoint()) == "");
+    CHECK(schemaErrors("is-04-v1.3/sender.json", sender.endpoint()) == "");
+}
