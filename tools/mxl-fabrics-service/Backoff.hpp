@@ -31,6 +31,12 @@ namespace mxl::service
             return true;
         }
 
+        // When attemptDue() will next say yes.
+        [[nodiscard]] Clock::time_point nextAttempt() const noexcept
+        {
+            return _nextAttempt;
+        }
+
         void succeeded() noexcept
         {
             _delay = _initial;

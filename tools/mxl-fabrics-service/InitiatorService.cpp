@@ -102,6 +102,11 @@ namespace mxl::service
             _connection->start(_http->port());
             log::info("http: listening on {}:{} (/metrics, /x-nmos/node/v1.3/, /x-nmos/connection/v1.1/)", config.http->host,
                       _http->port());
+            // After that line, so that the registration's own lines follow the port they concern.
+            if (config.nmosRegistry)
+            {
+                _registration = std::make_unique<NmosRegistration>(*config.nmosRegistry, *_nmos);
+            }
         }
         _metrics.setState(_enabled ? "waiting" : "disabled");
         if (!_enabled)
@@ -248,6 +253,12 @@ namespace mxl::service
                   (*active)["receiver_id"].is_string() ? (*active)["receiver_id"].get<std::string>() : "none",
                   activatedTicket ? "its ticket handed over"
                                   : (_tickets.empty() ? "no ticket" : "no ticket handed over (the configured sources apply)"));
+        // The Node API's sender or receiver follows the activation; the registry hears of it from there.
+        _nmos->activated(*active);
+        if (_registration)
+        {
+            _registration->resourcesChanged();
+        }
         if (_activatedTicket && !activatedTicket)
         {
             // The receiver let go: its target is not to be written any more.

@@ -11,6 +11,7 @@
 #include "HttpEndpoint.hpp"
 #include "NmosConnectionApi.hpp"
 #include "NmosNodeApi.hpp"
+#include "NmosRegistration.hpp"
 #include "Notifier.hpp"
 #include "ServiceConfig.hpp"
 #include "ServiceInterface.hpp"
@@ -78,6 +79,8 @@ namespace mxl::service
         std::unique_ptr<NmosNodeApi> _nmos;
         std::unique_ptr<NmosConnectionApi> _connection;
         std::unique_ptr<HttpEndpoint> _http;
+        // After _nmos, which it reads: destroyed first, deleting the registered resources.
+        std::unique_ptr<NmosRegistration> _registration;
         Backoff _backoff;
 
         std::optional<Established> _target;

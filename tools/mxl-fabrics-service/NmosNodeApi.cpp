@@ -56,13 +56,33 @@ namespace mxl::service
 
     void NmosNodeApi::start(std::uint16_t port)
     {
-        _description.apiPort = port;
-        std::map<std::string, std::string> documents;
-        for (auto const& [path, document] : nmos::NodeResources{_description}.paths())
-        {
-            documents[path] = document.dump();
-        }
         std::lock_guard lock{_mutex};
-        _documents = std::move(documents);
+        _description.apiPort = port;
+        publish();
+    }
+
+    void NmosNodeApi::activated(nlohmann::json const& active)
+    {
+        auto const peer = active.value(_description.role == nmos::Role::Sender ? "receiver_id" : "sender_id", nlohmann::json{});
+        std::lock_guard lock{_mutex};
+        _description.subscription = {peer.is_string() ? std::optional{peer.get<std::string>()} : std::nullopt,
+                                     active.value("master_enable", false), nmos::versionNow()};
+        publish();
+    }
+
+    std::optional<nmos::NodeResources> NmosNodeApi::resources() const
+    {
+        std::lock_guard lock{_mutex};
+        return _resources;
+    }
+
+    void NmosNodeApi::publish()
+    {
+        _resources.emplace(_description);
+        _documents.clear();
+        for (auto const& [path, document] : _resources->paths())
+        {
+            _documents[path] = document.dump();
+        }
     }
 }

@@ -1,6 +1,7 @@
 // The IS-04 v1.3 Node API of a service (lib/nmos/NodeResources.hpp) on its HTTP endpoint, at the standard paths below
 // /x-nmos/. The documents name the endpoint's port, which is only known once the endpoint is bound (http_listen port
-// 0), so the paths are registered first and answer 404 until start() has the port.
+// 0), so the paths are registered first and answer 404 until start() has the port. An IS-05 activation changes the
+// Sender's or Receiver's subscription, and with it its version.
 #pragma once
 
 #include "HttpEndpoint.hpp"
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace mxl::service
@@ -24,6 +26,13 @@ namespace mxl::service
 
         void start(std::uint16_t port);
 
+        // Takes the subscription of an IS-05 active document (NmosConnectionApi::takeActivated) into the Sender or
+        // Receiver, with a new version.
+        void activated(nlohmann::json const& active);
+
+        // What the Node API serves now; nullopt before start().
+        [[nodiscard]] std::optional<nmos::NodeResources> resources() const;
+
         // The id of the service's Sender or Receiver, which the Connection API shares.
         [[nodiscard]] std::string const& endpointId() const noexcept
         {
@@ -37,9 +46,13 @@ namespace mxl::service
         }
 
     private:
-        nmos::NodeDescription _description;
         std::string _endpointId;
         mutable std::mutex _mutex;
+        nmos::NodeDescription _description;
+        std::optional<nmos::NodeResources> _resources;
         std::map<std::string, std::string> _documents;
+
+        // Builds the documents of `_description`; with _mutex held.
+        void publish();
     };
 }

@@ -41,6 +41,11 @@ namespace mxl::service
             add("http_listen",
                 "host:port of the HTTP endpoint (/ticket on targets, /metrics and the NMOS Node and Connection APIs on both); "
                 "port 0 = any free port");
+            add("nmos_registry",
+                "both, with http_listen: http://host:port of an AMWA IS-04 v1.3 Registration API to register the Node API's "
+                "resources with; /x-nmos/registration/v1.3 is appended unless the URL ends with it (no DNS-SD discovery)");
+            add("nmos_heartbeat_s", "both, with nmos_registry: seconds between heartbeats to the registry (1-10, default 5; a registry "
+                                    "forgets a node 12 s after its last heartbeat)");
             add("stall_timeout_ms",
                 "no grain or batch committed (target) or delivered (initiator) for this long is a stall (500-600000, default 5000)");
             add("status_interval_ms", "how often STATUS= and the log report state and rates (100-60000, default 1000)");
@@ -234,6 +239,39 @@ namespace mxl::service
                 reader.fail("http_listen", value, "the port must be a number from 0 to 65535");
             }
             return {host, *port};
+        }
+
+        NmosRegistry parseNmosRegistry(Reader const& reader, std::string const& url)
+        {
+            constexpr std::string_view scheme = "http://";
+            constexpr std::string_view registrationApi = "/x-nmos/registration/v1.3";
+            auto const expected = "expected http://host:port of an IS-04 Registration API, optionally ending in "
+                                  "/x-nmos/registration/v1.3 (no https)";
+            if (!url.starts_with(scheme))
+            {
+                reader.fail("nmos_registry", url, expected);
+            }
+            auto const rest = url.substr(scheme.size());
+            auto const slash = rest.find('/');
+            auto const authority = rest.substr(0, slash);
+            auto path = slash == std::string::npos ? std::string{} : rest.substr(slash);
+            while (path.ends_with('/'))
+            {
+                path.pop_back();
+            }
+            if (path.ends_with(registrationApi))
+            {
+                path.resize(path.size() - registrationApi.size());
+            }
+            auto const colon = authority.rfind(':');
+            auto const portGiven = colon != std::string::npos && authority.find(']', colon) == std::string::npos;
+            if (authority.empty() || authority.front() == ':' || (portGiven && !parsePort(std::string_view{authority}.substr(colon + 1))))
+            {
+                reader.fail("nmos_registry", url, expected);
+            }
+            NmosRegistry registry{url, std::string{scheme} + authority, path + std::string{registrationApi}};
+            registry.heartbeatInterval = reader.seconds("nmos_heartbeat_s", registry.heartbeatInterval, 1, 10);
+            return registry;
         }
 
         bool isAbsolute(std::string const& path)
@@ -432,6 +470,18 @@ namespace mxl::service
             if (auto const http = reader.text("http_listen"))
             {
                 config.http = parseHttpListen(reader, *http);
+            }
+            if (auto const registry = reader.text("nmos_registry"))
+            {
+                if (!config.http)
+                {
+                    reader.fail("nmos_registry", *registry, "registers the NMOS Node API, which needs 'http_listen'");
+                }
+                config.nmosRegistry = parseNmosRegistry(reader, *registry);
+            }
+            else if (reader.has("nmos_heartbeat_s"))
+            {
+                reader.fail("nmos_heartbeat_s", reader.all("nmos_heartbeat_s").front(), "only takes effect with 'nmos_registry'");
             }
             config.stallTimeout = reader.milliseconds("stall_timeout_ms", config.stallTimeout, 500, 600000);
             config.statusInterval = reader.milliseconds("status_interval_ms", config.statusInterval, 100, 60000);

@@ -57,6 +57,17 @@ namespace mxl::service
         std::chrono::seconds lease{10};
     };
 
+    // The IS-04 v1.3 Registration API the service registers its Node API's resources with (NmosRegistration.hpp).
+    struct NmosRegistry
+    {
+        // As configured, for messages.
+        std::string url;
+        // "http://host:port", and the path of the Registration API there (ending in /x-nmos/registration/v1.3).
+        std::string origin;
+        std::string apiPath;
+        std::chrono::seconds heartbeatInterval{5};
+    };
+
     struct ServiceConfig
     {
         Role role = Role::Target;
@@ -74,6 +85,8 @@ namespace mxl::service
         std::chrono::milliseconds statusInterval{1000};
         // A grain moved later than this after its own timestamp counts as late.
         std::chrono::milliseconds lateAfter{100};
+        // Needs http: what is registered is what the Node API serves.
+        std::optional<NmosRegistry> nmosRegistry;
         LogLevel logLevel = LogLevel::Info;
         // Targets sign their tickets with the current key; initiators accept only tickets signed with it (or with the
         // previous key in its grace period).

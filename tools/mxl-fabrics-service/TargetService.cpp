@@ -119,6 +119,11 @@ namespace mxl::service
             _connection->start(_http->port());
             log::info("http: listening on {}:{} (/ticket, /metrics, /x-nmos/node/v1.3/, /x-nmos/connection/v1.1/)", config.http->host,
                       _http->port());
+            // After that line, so that the registration's own lines follow the port they concern.
+            if (config.nmosRegistry)
+            {
+                _registration = std::make_unique<NmosRegistration>(*config.nmosRegistry, *_nmos);
+            }
         }
         buildTarget();
     }
@@ -256,6 +261,12 @@ namespace mxl::service
             bool const enabled = (*active)["master_enable"].get<bool>();
             log::info("IS-05: receiver {} activated: master_enable {}, sender {}", _connection->endpointId(), enabled,
                       sender.is_string() ? sender.get<std::string>() : "none");
+            // The Node API's sender or receiver follows the activation; the registry hears of it from there.
+            _nmos->activated(*active);
+            if (_registration)
+            {
+                _registration->resourcesChanged();
+            }
             if (_handover)
             {
                 // A receiver connects one sender; the previous one stops writing into this flow.

@@ -9,6 +9,7 @@
 #include "HttpEndpoint.hpp"
 #include "NmosConnectionApi.hpp"
 #include "NmosNodeApi.hpp"
+#include "NmosRegistration.hpp"
 #include "Notifier.hpp"
 #include "ServiceConfig.hpp"
 #include "ServiceInterface.hpp"
@@ -62,6 +63,8 @@ namespace mxl::service
         std::unique_ptr<NmosNodeApi> _nmos;
         std::unique_ptr<NmosConnectionApi> _connection;
         std::unique_ptr<HttpEndpoint> _http;
+        // After _nmos, which it reads: destroyed first, deleting the registered resources.
+        std::unique_ptr<NmosRegistration> _registration;
         // The sender an IS-05 activation connected this receiver to.
         std::optional<TicketHandover> _handover;
         // The ticket in the facility's etcd, when configured.

@@ -1,0 +1,232 @@
+#include "NmosRegistration.hpp"
+
+#include "Backoff.hpp"
+#include "ServiceLog.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <httplib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iterator>
+#include <variant>
+
+namespace mxl::service
+{
+    namespace
+    {
+        using Clock = std::chrono::steady_clock;
+        using json = nlohmann::json;
+
+        // One request; a registry slower than this counts as unreachable.
+        constexpr auto requestTimeout = std::chrono::milliseconds{2000};
+        // All the DELETEs of a stop together: a dead registry must not hold the service's stop.
+        constexpr auto withdrawTimeout = std::chrono::milliseconds{2000};
+        // Registration attempts while the registry is unreachable; the longest wait stays well below the 12 s after
+        // which a registry forgets a node, so that a registry that is back soon sees the node again soon.
+        constexpr auto retryInitial = std::chrono::milliseconds{200};
+        constexpr auto retryMax = std::chrono::milliseconds{5000};
+
+        struct Answer
+        {
+            int status = 0;
+            std::string body;
+        };
+
+        // The answer, or why there is none.
+        std::variant<Answer, std::string> request(std::string const& origin, std::string const& method, std::string const& path,
+                                                  std::string const& body, std::chrono::milliseconds timeout)
+        {
+            httplib::Client client{origin};
+            auto const seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout);
+            auto const micros = std::chrono::duration_cast<std::chrono::microseconds>(timeout - seconds);
+            client.set_connection_timeout(seconds.count(), micros.count());
+            client.set_read_timeout(seconds.count(), micros.count());
+            client.set_write_timeout(seconds.count(), micros.count());
+            auto const result = method == "POST" ? client.Post(path.c_str(), body, "application/json") : client.Delete(path.c_str());
+            if (!result)
+            {
+                return fmt::format("{} {}{} failed: {}", method, origin, path, httplib::to_string(result.error()));
+            }
+            return Answer{result->status, result->body};
+        }
+
+        std::string describe(std::string const& origin, std::string const& method, std::string const& path, Answer const& answer)
+        {
+            return fmt::format("{} {}{} answered {}: {}", method, origin, path, answer.status, answer.body);
+        }
+    }
+
+    NmosRegistration::NmosRegistration(NmosRegistry registry, NmosNodeApi const& node)
+        : _registry{std::move(registry)}
+        , _node{node}
+        , _nodeId{node.resources().value().node()["id"].get<std::string>()}
+        , _thread{[this] { run(); }}
+    {
+    }
+
+    NmosRegistration::~NmosRegistration()
+    {
+        {
+            std::lock_guard lock{_mutex};
+            _stopping = true;
+        }
+        _wake.notify_one();
+        _thread.join();
+    }
+
+    void NmosRegistration::resourcesChanged()
+    {
+        {
+            std::lock_guard lock{_mutex};
+            _changed = true;
+        }
+        _wake.notify_one();
+    }
+
+    void NmosRegistration::run()
+    {
+        Backoff backoff{retryInitial, retryMax};
+        bool registered = false;
+        bool outageLogged = false;
+        auto nextHeartbeat = Clock::now();
+        std::unique_lock lock{_mutex};
+        while (!_stopping)
+        {
+            auto const changed = std::exchange(_changed, false);
+            lock.unlock();
+            auto const now = Clock::now();
+            std::optional<std::string> problem;
+            if ((!registered && backoff.attemptDue(now)) || (registered && changed))
+            {
+                problem = registerResources();
+                if (!problem && !registered)
+                {
+                    std::vector<std::string> types;
+                    std::ranges::transform(_held, std::back_inserter(types), [](auto const& entry) { return entry.first; });
+                    log::info("NMOS registry {}: node {} registered ({})", _registry.url, _nodeId, fmt::join(types, ", "));
+                    nextHeartbeat = now + _registry.heartbeatInterval;
+                }
+                registered = !problem;
+            }
+            else if (registered && now >= nextHeartbeat)
+            {
+                problem = heartbeat();
+                nextHeartbeat = now + _registry.heartbeatInterval;
+                registered = !problem;
+            }
+            if (problem && !outageLogged)
+            {
+                log::warning("NMOS registry {}: {}; registering again with back-off (grains keep moving)", _registry.url, *problem);
+            }
+            else if (problem)
+            {
+                log::debug("NMOS registry {}: {}", _registry.url, *problem);
+            }
+            outageLogged = problem.has_value() || (outageLogged && !registered);
+            if (registered)
+            {
+                backoff.succeeded();
+            }
+            lock.lock();
+            auto const wakeAt = registered ? nextHeartbeat : backoff.nextAttempt();
+            _wake.wait_until(lock, wakeAt, [&] { return _stopping || _changed; });
+        }
+        lock.unlock();
+        withdraw();
+    }
+
+    std::optional<std::string> NmosRegistration::registerResources()
+    {
+        auto const resources = _node.resources();
+        auto const path = _registry.apiPath + "/resource";
+        for (auto const& [type, document] : resources.value().registrationOrder())
+        {
+            auto const id = document["id"].get<std::string>();
+            auto held = std::ranges::find_if(_held, [&](auto const& entry) { return entry.second["id"] == id; });
+            if (!_resendAll && held != _held.end() && held->second == document)
+            {
+                continue;
+            }
+            auto const outcome = request(_registry.origin, "POST", path, json{{"type", type}, {"data", document}}.dump(), requestTimeout);
+            if (auto const* why = std::get_if<std::string>(&outcome))
+            {
+                _resendAll = true;
+                return fmt::format("cannot register {} {}: {}", type, id, *why);
+            }
+            auto const& answer = std::get<Answer>(outcome);
+            if (answer.status != 200 && answer.status != 201)
+            {
+                _resendAll = true;
+                return fmt::format("the registry refused {} {}: {}", type, id, describe(_registry.origin, "POST", path, answer));
+            }
+            if (held == _held.end())
+            {
+                _held.emplace_back(type, document);
+            }
+            else
+            {
+                if (!_resendAll)
+                {
+                    log::info("NMOS registry {}: {} {} registered again, version {}", _registry.url, type, id,
+                              document["version"].get<std::string>());
+                }
+                held->second = document;
+            }
+        }
+        _resendAll = false;
+        return std::nullopt;
+    }
+
+    std::optional<std::string> NmosRegistration::heartbeat()
+    {
+        auto const path = fmt::format("{}/health/nodes/{}", _registry.apiPath, _nodeId);
+        auto const outcome = request(_registry.origin, "POST", path, "", requestTimeout);
+        if (auto const* why = std::get_if<std::string>(&outcome))
+        {
+            // The registry may come back empty: everything is POSTed again once it answers.
+            _resendAll = true;
+            return fmt::format("heartbeat failed: {}", *why);
+        }
+        auto const& answer = std::get<Answer>(outcome);
+        if (answer.status == 200)
+        {
+            return std::nullopt;
+        }
+        _resendAll = true;
+        if (answer.status == 404)
+        {
+            _held.clear();
+            return fmt::format("the heartbeat of node {} answered 404: the registry restarted or forgot the node", _nodeId);
+        }
+        return fmt::format("heartbeat refused: {}", describe(_registry.origin, "POST", path, answer));
+    }
+
+    void NmosRegistration::withdraw()
+    {
+        auto const deadline = Clock::now() + withdrawTimeout;
+        std::size_t deleted = 0;
+        for (auto entry = _held.rbegin(); entry != _held.rend(); ++entry)
+        {
+            auto const left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+            auto const path = fmt::format("{}/resource/{}s/{}", _registry.apiPath, entry->first, entry->second["id"].get<std::string>());
+            auto const outcome =
+                left.count() > 0 ? request(_registry.origin, "DELETE", path, "", left) : std::variant<Answer, std::string>{"no time left"};
+            auto const* answer = std::get_if<Answer>(&outcome);
+            if (answer == nullptr || (answer->status != 204 && answer->status != 200 && answer->status != 404))
+            {
+                log::warning("NMOS registry {}: stopping without deleting node {}: {}; the registry drops it 12 s after its last heartbeat",
+                             _registry.url, _nodeId,
+                             answer == nullptr ? std::get<std::string>(outcome) : describe(_registry.origin, "DELETE", path, *answer));
+                return;
+            }
+            ++deleted;
+        }
+        if (deleted != 0)
+        {
+            log::info("NMOS registry {}: node {} and its resources deleted ({} resources, children first)", _registry.url, _nodeId,
+                      deleted);
+        }
+    }
+}
