@@ -14,11 +14,6 @@ namespace mxl::test
 {
     namespace
     {
-        std::filesystem::path schemaDirectory()
-        {
-            return std::filesystem::path{MXL_NMOS_SCHEMA_DIR};
-        }
-
         // Exit status and output of a short command.
         std::pair<std::optional<int>, std::string> run(std::vector<std::string> const& command)
         {
@@ -30,11 +25,16 @@ namespace mxl::test
         }
     }
 
+    std::filesystem::path nmosSchemaDirectory()
+    {
+        return std::filesystem::path{MXL_NMOS_SCHEMA_DIR};
+    }
+
     std::optional<std::string> schemaCheckUnavailable()
     {
-        if (!std::filesystem::is_directory(schemaDirectory() / "is-04-v1.3"))
+        if (!std::filesystem::is_directory(nmosSchemaDirectory() / "is-04-v1.3"))
         {
-            return fmt::format("the AMWA schemas are not at {}", schemaDirectory().string());
+            return fmt::format("the AMWA schemas are not at {}", nmosSchemaDirectory().string());
         }
         if (run({"/usr/bin/python3", "-c", "import jsonschema"}).first != 0)
         {
@@ -49,7 +49,7 @@ namespace mxl::test
         auto const file = std::filesystem::temp_directory_path() / fmt::format("mxl-nmos-{}-{}.json", ::getpid(), counter++);
         std::ofstream{file} << document.dump(2);
         auto const [status, output] =
-            run({"/usr/bin/python3", std::string{MXL_NMOS_VALIDATOR}, (schemaDirectory() / schema).string(), file.string()});
+            run({"/usr/bin/python3", std::string{MXL_NMOS_VALIDATOR}, (nmosSchemaDirectory() / schema).string(), file.string()});
         std::filesystem::remove(file);
         if (status != 0 && output.empty())
         {

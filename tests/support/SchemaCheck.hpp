@@ -4,11 +4,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <optional>
 #include <string>
 
 namespace mxl::test
 {
+    // Where the schemas are: ../shared/spec/nmos beside the source tree.
+    std::filesystem::path nmosSchemaDirectory();
+
     // Why schemas cannot be checked here (no schema directory, no python3-jsonschema), or nullopt.
     std::optional<std::string> schemaCheckUnavailable();
 
