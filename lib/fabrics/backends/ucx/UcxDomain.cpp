@@ -58,8 +58,18 @@ namespace mxl::fabrics::ucx
                 }
                 break;
             case MXL_FABRICS_PROVIDER_SHM:
-                // posix/sysv carry the active messages, cma moves the puts (process_vm_writev) into any registered memory.
+                // posix/sysv carry the active messages and the puts; cma only UCX's rendezvous. UCX 1.13 puts over a
+                // transport with short and bcopy puts alone, and posix/sysv put only into memory they allocated, so a put
+                // into the flow's memory travels as active messages of one segment each, which the target's progress
+                // copies into place (docs/fabrics-backends-ucx.md).
                 set(config.get(), "TLS", "posix,sysv,cma");
+                // Segments of 8 KiB made a 1080p grain 675 messages through the 64-entry FIFO; 60 KiB makes it 90. Not
+                // 64 KiB or more: grains arrived corrupted then (the byte-exact tests fail; a FIFO entry seems to hold
+                // a message's length in 16 bits). Each FIFO entry is given a receive segment up front: 64 at a time
+                // (instead of 512) keeps that at 4 MiB per transport, as before. Named after the table posix and sysv
+                // share ("MM_"): unprefixed, "SEG_SIZE" is UCP's own.
+                set(config.get(), "MM_SEG_SIZE", "60K");
+                set(config.get(), "MM_RX_BUFS_GROW", "64");
                 break;
             default:
                 fail(MXL_ERR_NO_FABRIC, "the ucx backend carries provider tcp (1) or shm (4), not provider {}",
