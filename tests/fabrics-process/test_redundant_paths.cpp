@@ -1,0 +1,239 @@
+// Redundant paths (mxl-fabrics-demo --path twice): every grain reaches the target's flow byte-exact while either path
+// is cut, over tcp between two network namespaces joined by two veth links, and over shm with one path's initiator
+// killed. The checker reads the target's real flow from the first grain on, so "zero missing" covers the whole run.
+#include "FlowChecker.hpp"
+#include "NetworkNamespaces.hpp"
+#include "PatternSource.hpp"
+#include "Scenario.hpp"
+#include "Skip.hpp"
+#include "TestFlows.hpp"
+
+#include "TempDomain.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <fstream>
+#include <unistd.h>
+
+namespace mxl::test
+{
+    namespace
+    {
+        constexpr std::uint64_t grainsPerSecond = 50;
+
+        // A target domain whose flows keep 3 s of grains: the checker pauses while a path report is read (a little over a
+        // second) and must find the grains it has not looked at yet still there. The path flows' private domains inherit
+        // the history from this file.
+        void keepThreeSeconds(TempDomain const& domain)
+        {
+            std::ofstream{domain.path() / "options.json"} << R"({"urn:x-mxl:option:history_duration/v1.0": 3000000000})";
+        }
+
+        // The redundant target and the ticket of each path, in --path order.
+        struct RedundantTarget
+        {
+            RunningTarget running;
+            std::string secondTicket;
+        };
+
+        RedundantTarget startRedundantTarget(std::string const& domain, std::vector<std::string> const& arguments,
+                                             std::vector<std::string> const& launcher = {})
+        {
+            RedundantTarget target{startTarget(domain, testFlow(smallV210At50).string(), arguments, launcher), {}};
+            target.secondTicket = target.running.process->waitForTicket();
+            REQUIRE_MESSAGE(!target.secondTicket.empty(), "the target printed no second ticket; stderr:\n",
+                            target.running.process->errors());
+            return target;
+        }
+
+        // What the checker saw over several phases of one run.
+        struct RunTotals
+        {
+            CheckResult sum;
+
+            // Checks for `duration`: the source writes fewer grains than asked for, so the check runs the whole time.
+            void checkFor(FlowChecker& checker, PatternSource const& source, std::chrono::seconds duration)
+            {
+                auto const result = checker.check(source, 1'000'000, duration);
+                sum.verified += result.verified;
+                sum.mismatched += result.mismatched;
+                sum.unknown += result.unknown;
+                sum.missing += result.missing;
+                sum.overrun += result.overrun;
+                sum.invalidated += result.invalidated;
+                if (sum.firstProblem.empty())
+                {
+                    sum.firstProblem = result.firstProblem;
+                }
+            }
+
+            // Not one grain missing, flagged invalid, wrong or passed over since the first one the checker saw, and the
+            // grains verified cover `seconds` of the source's rate, less one second of slack for the checker's start.
+            void requireWhole(std::uint64_t seconds) const
+            {
+                INFO("verified ", sum.verified, ", mismatched ", sum.mismatched, ", unknown ", sum.unknown, ", missing ", sum.missing,
+                     ", invalidated ", sum.invalidated, ", overrun ", sum.overrun, "; ", sum.firstProblem);
+                CHECK(sum.missing == 0);
+                CHECK(sum.invalidated == 0);
+                CHECK(sum.mismatched == 0);
+                CHECK(sum.unknown == 0);
+                CHECK(sum.overrun == 0);
+                CHECK(sum.verified >= (seconds - 1) * grainsPerSecond);
+            }
+        };
+
+        PathReport requirePathReport(DemoProcess& target)
+        {
+            auto report = target.pathReport();
+            REQUIRE_MESSAGE(report.has_value(), "the target printed no paths: line; stderr:\n", target.errors());
+            REQUIRE(report->first.size() == 2);
+            return *report;
+        }
+
+        // Checks on while a restored path reconnects until it delivers (first or late) most grains of two successive
+        // report periods, and returns the last report. The initiator retries with back-off, and its first connection after
+        // the link came back can stall once more (the target still tears down the connection that the cut left behind):
+        // cutting the other path before this one is steady would leave no path, which is no test of redundancy.
+        PathReport waitForRejoin(std::size_t path, PathReport const& cut, DemoProcess& target, FlowChecker& checker,
+                                 PatternSource const& source, RunTotals& totals)
+        {
+            auto const start = std::chrono::steady_clock::now();
+            auto previous = cut;
+            int steadyPeriods = 0;
+            for (;;)
+            {
+                auto const periodStart = std::chrono::steady_clock::now();
+                totals.checkFor(checker, source, std::chrono::seconds{2});
+                auto const report = requirePathReport(target);
+                auto const now = std::chrono::steady_clock::now();
+                auto const delivered = report.first[path] + report.late[path] - previous.first[path] - previous.late[path];
+                auto const written = std::chrono::duration<double>(now - periodStart).count() * grainsPerSecond;
+                steadyPeriods = static_cast<double>(delivered) >= 0.6 * written ? steadyPeriods + 1 : 0;
+                previous = report;
+                auto const waited = std::chrono::duration<double>(now - start).count();
+                if (steadyPeriods == 2)
+                {
+                    MESSAGE("path ", path + 1, " delivered steadily again ", waited, " s after its link came back");
+                    return report;
+                }
+                REQUIRE_MESSAGE(waited < 60.0, "path ", path + 1,
+                                " did not deliver steadily within 60 s of its link coming back; target stderr:\n", target.errors());
+            }
+        }
+
+        // How many grains each path delivered first between two reports.
+        std::pair<std::uint64_t, std::uint64_t> firstsBetween(PathReport const& before, PathReport const& after)
+        {
+            return {after.first[0] - before.first[0], after.first[1] - before.first[1]};
+        }
+    }
+
+    TEST_CASE("redundant paths over two veth links: link A cut for 10 s, then link B, and no grain is missing")
+    {
+        std::string whyNot;
+        auto namespaces = NetworkNamespaces::create(whyNot, 2);
+        if (!namespaces)
+        {
+            MXL_SKIP(whyNot.c_str());
+        }
+        TempDomain sourceDomain{"fp-source"};
+        TempDomain targetDomain{"fp-target"};
+        keepThreeSeconds(targetDomain);
+        PatternSource source{sourceDomain.str(), testFlow(smallV210At50)};
+        auto target = startRedundantTarget(
+            targetDomain.str(),
+            {"-p", "tcp", "--path", NetworkNamespaces::firstAddress, "--path", NetworkNamespaces::firstAddressB, "-s", "0"},
+            namespaces->inFirst());
+        auto& targetProcess = *target.running.process;
+        // No -n: the kernel sends to each path's address over that path's link. A cut path must not make the initiator
+        // give up within the 10 s it stays cut.
+        auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {target.running.ticket, target.secondTicket},
+                                        {"--connect-timeout", "60"}, namespaces->inSecond());
+
+        FlowChecker checker{targetDomain.str(), source.flowId()};
+        RunTotals totals;
+        totals.checkFor(checker, source, std::chrono::seconds{3});
+        auto const bothUp = requirePathReport(targetProcess);
+
+        REQUIRE(namespaces->setLink(false, NetworkNamespaces::Link::A));
+        totals.checkFor(checker, source, std::chrono::seconds{10});
+        REQUIRE(namespaces->setLink(true, NetworkNamespaces::Link::A));
+        auto const aCut = requirePathReport(targetProcess);
+        auto const aBack = waitForRejoin(0, aCut, targetProcess, checker, source, totals);
+
+        REQUIRE(namespaces->setLink(false, NetworkNamespaces::Link::B));
+        totals.checkFor(checker, source, std::chrono::seconds{10});
+        REQUIRE(namespaces->setLink(true, NetworkNamespaces::Link::B));
+        auto const bCut = requirePathReport(targetProcess);
+        waitForRejoin(1, bCut, targetProcess, checker, source, totals);
+
+        // The run covers at least 3 + 10 + 3 + 10 + 3 s of checking.
+        totals.requireWhole(29);
+        // While a link was cut (10 s, 500 grains) the other path served all of it; the cut path's share is what it served
+        // between the report before the cut (printed up to a second earlier) and the cut, and after it came back.
+        auto const [aFirstWhileCut, bFirstWhileACut] = firstsBetween(bothUp, aCut);
+        auto const [aFirstWhileBCut, bFirstWhileCut] = firstsBetween(aBack, bCut);
+        INFO("path 1 / path 2 first while A was cut: ", aFirstWhileCut, " / ", bFirstWhileACut, "; while B was cut: ", aFirstWhileBCut,
+             " / ", bFirstWhileCut, "; late ", bCut.late[0], ",", bCut.late[1], "; missing ", bCut.missing[0], ",", bCut.missing[1],
+             "; dropped ", bCut.dropped[0], ",", bCut.dropped[1], "\ntarget stderr:\n", targetProcess.errors(), "\ninitiator stderr:\n",
+             initiator->errors());
+        MESSAGE("verified ", totals.sum.verified, " grains, none missing; first while A was cut: ", aFirstWhileCut, " / ", bFirstWhileACut,
+                ", while B was cut: ", aFirstWhileBCut, " / ", bFirstWhileCut);
+        CHECK(bFirstWhileACut >= 9 * grainsPerSecond);
+        CHECK(aFirstWhileCut <= 2 * grainsPerSecond);
+        CHECK(aFirstWhileBCut >= 9 * grainsPerSecond);
+        CHECK(bFirstWhileCut <= 2 * grainsPerSecond);
+        // Each path missed the grains of its own cut, and took part again after it.
+        CHECK(bCut.missing[0] >= 9 * grainsPerSecond);
+        CHECK(bCut.missing[1] >= 9 * grainsPerSecond);
+        CHECK(bCut.late[0] + bCut.late[1] > 0);
+        CHECK(bCut.dropped[0] + bCut.dropped[1] == 0);
+
+        stopCleanly(*initiator, "initiator");
+        stopCleanly(targetProcess, "target");
+    }
+
+    TEST_CASE("redundant paths over shm: one path's initiator killed mid-stream, and no grain is missing")
+    {
+        TempDomain sourceDomain{"fp-source"};
+        TempDomain targetDomain{"fp-target"};
+        keepThreeSeconds(targetDomain);
+        PatternSource source{sourceDomain.str(), testFlow(smallV210At50)};
+        // shm endpoint names are host-wide: make them unique to this test process.
+        auto const label = fmt::format("redundant-{}", ::getpid());
+        auto target = startRedundantTarget(targetDomain.str(), {"-p", "shm", "--path", label + "-a", "--path", label + "-b"});
+        auto& targetProcess = *target.running.process;
+        // Two sources' initiators, as on two hosts: one path each.
+        auto first = startInitiator(sourceDomain.str(), source.flowId(), {target.running.ticket});
+        auto second = startInitiator(sourceDomain.str(), source.flowId(), {target.secondTicket});
+
+        FlowChecker checker{targetDomain.str(), source.flowId()};
+        RunTotals totals;
+        totals.checkFor(checker, source, std::chrono::seconds{3});
+        auto const bothUp = requirePathReport(targetProcess);
+        first->kill();
+        totals.checkFor(checker, source, std::chrono::seconds{5});
+        auto const afterKill = requirePathReport(targetProcess);
+
+        totals.requireWhole(8);
+        auto const [firstAfterKill, secondAfterKill] = firstsBetween(bothUp, afterKill);
+        INFO("first after the kill: ", firstAfterKill, " / ", secondAfterKill, "; missing ", afterKill.missing[0], ",",
+             afterKill.missing[1], "\ntarget stderr:\n", targetProcess.errors());
+        MESSAGE("verified ", totals.sum.verified, " grains, none missing; first after the kill: ", firstAfterKill, " / ", secondAfterKill);
+        CHECK(firstAfterKill <= 2 * grainsPerSecond);
+        CHECK(secondAfterKill >= 5 * grainsPerSecond);
+        // A dead path's grains count missing once they are a ring (3 s) behind the newest: over 6 s, at least 2 s of them.
+        CHECK(afterKill.missing[0] >= 2 * grainsPerSecond);
+        CHECK(afterKill.dropped[0] + afterKill.dropped[1] == 0);
+
+        stopCleanly(*second, "surviving initiator");
+        auto const summary = stopCleanly(targetProcess, "target");
+        CHECK(summary.lost == 0);
+        // A clean stop leaves only the real flow's files: the path flows' private directories are gone.
+        for (auto const& entry : std::filesystem::directory_iterator{targetDomain.path()})
+        {
+            CHECK_MESSAGE(!entry.path().filename().string().starts_with(".mxl-private-"), entry.path().string(), " was left behind");
+        }
+    }
+}
