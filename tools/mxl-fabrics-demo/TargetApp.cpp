@@ -4,7 +4,6 @@
 #include "ToolError.hpp"
 
 #include <ExitRequest.hpp>
-#include <FabricsInterfaces.hpp>
 #include <common/Log.hpp>
 
 #include <mxl/dataformat.h>
@@ -18,7 +17,6 @@
 #include <cerrno>
 #include <cstring>
 #include <utility>
-#include <vector>
 
 namespace mxl::demo
 {
