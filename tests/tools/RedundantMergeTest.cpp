@@ -167,8 +167,11 @@ TEST_CASE("redundant merge: indices the other path committed count missing for a
     // Path 2 jumps to 7 (5 missing), and has gone past 6 when path 1 commits that.
     CHECK(fixture.deliver(1, 7) == Outcome::Committed);
     CHECK(fixture.counters(1).missing == 3);
+    CHECK(fixture.merge.uncommitted() == 1);
     CHECK(fixture.deliver(0, 6) == Outcome::Committed);
     CHECK(fixture.counters(1).missing == 4);
+    // 6 came after 7: the gap it left is filled.
+    CHECK(fixture.merge.uncommitted() == 0);
     // Path 1 never delivered 7.
     CHECK(fixture.deliver(0, 8) == Outcome::Committed);
     CHECK(fixture.counters(0).missing == 1);

@@ -142,6 +142,9 @@ namespace mxl::tools
 
     void RedundantMerge::markCommitted(std::uint64_t index)
     {
+        // A path behind the one that committed first may still commit older indices: the span starts at the lowest.
+        _firstCommitted = _highest ? std::min(_firstCommitted, index) : index;
+        ++_committedCount;
         _highest = std::max(_highest.value_or(index), index);
         auto const next = _committed.upper_bound(index);
         bool const joinsNext = next != _committed.end() && next->first == index + 1;

@@ -64,12 +64,22 @@ namespace mxl::tools
             return _counters;
         }
 
+        // Indices between the first and the newest commit that no path has delivered (yet): grains lost unless they still
+        // come. Commits follow arrival, so a path that joins ahead of the other moves the head past indices the other
+        // delivers a moment later; those count here only until then.
+        [[nodiscard]] std::uint64_t uncommitted() const noexcept
+        {
+            return _highest ? *_highest - _firstCommitted + 1 - _committedCount : 0;
+        }
+
     private:
         mxlFlowWriter _realWriter;
         std::vector<mxlFlowReader> _pathReaders;
         // The flows' ring length: how far behind the newest commit a grain may still be committed.
         std::uint64_t _grainCount = 0;
         std::optional<std::uint64_t> _highest;
+        std::uint64_t _firstCommitted = 0;
+        std::uint64_t _committedCount = 0;
         std::vector<PathCounters> _counters;
         // Per path, the index after the last complete grain it delivered (0 before the first).
         std::vector<std::uint64_t> _nextIndex;

@@ -3,6 +3,7 @@
 #include "ToolError.hpp"
 
 #include <ExitRequest.hpp>
+#include <common/Log.hpp>
 
 #include <mxl/dataformat.h>
 #include <mxl/fabrics.h>
@@ -12,7 +13,6 @@
 
 #include <poll.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -23,6 +23,22 @@ namespace mxl::demo
     {
         // Long enough to keep the loop idle while nothing arrives, short enough to see a signal or --count promptly.
         constexpr int pollTimeoutMs = 200;
+
+        char const* outcomeName(tools::RedundantMerge::Outcome outcome)
+        {
+            switch (outcome)
+            {
+            case tools::RedundantMerge::Outcome::Committed:
+                return "committed";
+            case tools::RedundantMerge::Outcome::Late:
+                return "late";
+            case tools::RedundantMerge::Outcome::Dropped:
+                return "dropped";
+            case tools::RedundantMerge::Outcome::Incomplete:
+                return "incomplete";
+            }
+            return "?";
+        }
     }
 
     RedundantTargetApp::Path::Path(RedundantTargetApp& owner, std::size_t position, DemoOptions const& options)
@@ -134,23 +150,23 @@ namespace mxl::demo
 
     void RedundantTargetApp::merge(std::size_t path, mxlFabricsGrainArrival const& arrival)
     {
+        auto outcome = tools::RedundantMerge::Outcome::Incomplete;
         try
         {
-            if (_merge->arrived(path, arrival) != tools::RedundantMerge::Outcome::Committed)
-            {
-                return;
-            }
+            outcome = _merge->arrived(path, arrival);
         }
         catch (std::exception const& error)
         {
             _failure = error.what();
             return;
         }
-        if (_highestCommitted && arrival.index > *_highestCommitted + 1)
+        log::debug("path {} grain {} slices {}/{} flags {}: {}", path + 1, arrival.index, arrival.validSlices, arrival.totalSlices,
+                   arrival.flags, outcomeName(outcome));
+        if (outcome != tools::RedundantMerge::Outcome::Committed)
         {
-            _stats.grainsLost(arrival.index - *_highestCommitted - 1);
+            return;
         }
-        _highestCommitted = std::max(_highestCommitted.value_or(arrival.index), arrival.index);
+        _stats.setGrainsLost(_merge->uncommitted());
         _stats.bytesMoved(arrival.totalSlices * bytesPerSlice(_flow.config));
         _stats.grainCompleted();
     }

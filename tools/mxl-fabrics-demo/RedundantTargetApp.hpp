@@ -56,8 +56,6 @@ namespace mxl::demo
         std::vector<std::unique_ptr<Path>> _paths;
         std::optional<tools::RedundantMerge> _merge;
         TransferStats _stats{TransferStats::Role::Target};
-        // The highest index committed so far: a commit beyond the next one leaves a gap, counted lost.
-        std::optional<std::uint64_t> _highestCommitted;
         // A failure a handler saw, thrown by the loop: a handler cannot throw through the C API.
         std::optional<std::string> _failure;
 
