@@ -11,6 +11,18 @@ namespace mxl::test
 {
     namespace
     {
+        // "1,2,3" -> {1, 2, 3}; "" -> {}.
+        std::vector<std::uint64_t> parseCounts(std::string const& list)
+        {
+            std::vector<std::uint64_t> result;
+            std::istringstream stream{list};
+            for (std::string count; std::getline(stream, count, ',');)
+            {
+                result.push_back(std::stoull(count));
+            }
+            return result;
+        }
+
         std::vector<std::string> commandLine(std::string const& log, std::vector<std::string> const& launcher,
                                              std::vector<std::string> const& arguments)
         {
@@ -77,17 +89,16 @@ namespace mxl::test
         return DemoSummary{std::stoull(match[1]), std::stoull(match[2]), std::stoull(match[3])};
     }
 
-    std::optional<ReportedLosses> DemoProcess::reportedLosses()
+    std::optional<std::vector<std::string>> DemoProcess::newestMatch(std::string const& needle, std::regex const& pattern)
     {
         // Stats lines are cumulative and come once a second, so the last one read in a little over a second was printed
         // after this call began, and covers every grain a checker looked at before it.
-        static std::regex const pattern{R"(\blost=(\d+) skipped=([\d,]*)(?: invalidated=([\d,]*))?)"};
         auto const deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds{1300};
-        std::optional<ReportedLosses> losses;
+        std::optional<std::vector<std::string>> groups;
         for (auto left = std::chrono::milliseconds{1300}; left.count() > 0;
              left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()))
         {
-            auto const line = _process.waitForLine("stats:", left);
+            auto const line = _process.waitForLine(needle, left);
             std::smatch match;
             if (!line)
             {
@@ -95,20 +106,32 @@ namespace mxl::test
             }
             if (std::regex_search(*line, match, pattern))
             {
-                auto const counts = [](std::string const& list)
-                {
-                    std::vector<std::uint64_t> result;
-                    std::istringstream stream{list};
-                    for (std::string count; std::getline(stream, count, ',');)
-                    {
-                        result.push_back(std::stoull(count));
-                    }
-                    return result;
-                };
-                losses = ReportedLosses{std::stoull(match[1]), counts(match[2].str()), counts(match[3].str())};
+                groups.emplace(match.begin(), match.end());
             }
         }
-        return losses;
+        return groups;
+    }
+
+    std::optional<ReportedLosses> DemoProcess::reportedLosses()
+    {
+        static std::regex const pattern{R"(\blost=(\d+) skipped=([\d,]*)(?: invalidated=([\d,]*))?)"};
+        auto const groups = newestMatch("stats:", pattern);
+        if (!groups)
+        {
+            return std::nullopt;
+        }
+        return ReportedLosses{std::stoull((*groups)[1]), parseCounts((*groups)[2]), parseCounts((*groups)[3])};
+    }
+
+    std::optional<PathReport> DemoProcess::pathReport()
+    {
+        static std::regex const pattern{R"(paths: first=([\d,]*) late=([\d,]*) missing=([\d,]*) dropped=([\d,]*))"};
+        auto const groups = newestMatch("paths:", pattern);
+        if (!groups)
+        {
+            return std::nullopt;
+        }
+        return PathReport{parseCounts((*groups)[1]), parseCounts((*groups)[2]), parseCounts((*groups)[3]), parseCounts((*groups)[4])};
     }
 
     std::string DemoProcess::errors() const

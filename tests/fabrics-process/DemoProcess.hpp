@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,16 @@ namespace mxl::test
             { return number >= 1 && number <= counts.size() ? counts[number - 1] : 0; };
             return lost + of(skipped) + of(invalidated);
         }
+    };
+
+    // A redundant target's "paths:" line: per path, in --path order, the grains it delivered first, late, not at all,
+    // and first ones whose copy was dropped.
+    struct PathReport
+    {
+        std::vector<std::uint64_t> first;
+        std::vector<std::uint64_t> late;
+        std::vector<std::uint64_t> missing;
+        std::vector<std::uint64_t> dropped;
     };
 
     class DemoProcess
@@ -76,6 +87,9 @@ namespace mxl::test
         // (one stats period) and consumes the stdout lines up to that one. nullopt without a stats line.
         std::optional<ReportedLosses> reportedLosses();
 
+        // Target with --path: its newest "paths:" line, read like reportedLosses(). nullopt without one.
+        std::optional<PathReport> pathReport();
+
         // Everything written to stderr so far.
         [[nodiscard]] std::string errors() const;
 
@@ -84,6 +98,10 @@ namespace mxl::test
     private:
         TempDomain _logDirectory{"demo-log"};
         Process _process;
+
+        // The capture groups of the last line containing `needle` that matches `pattern`, among the lines that come in a
+        // little over a second (one stats period); nullopt when none does.
+        std::optional<std::vector<std::string>> newestMatch(std::string const& needle, std::regex const& pattern);
     };
 
     // Runs the demo to completion (it must exit within `timeout`) and returns its exit status; stderr in `errors`.

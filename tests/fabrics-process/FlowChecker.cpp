@@ -76,6 +76,21 @@ namespace mxl::test
             std::uint16_t const minValidSlices = watchPartials ? 1 : MXL_GRAIN_VALID_SLICES_ALL;
             auto status = head > _next ? ::mxlFlowReaderGetGrainSliceNonBlocking(_reader, _next, minValidSlices, &grain, &payload)
                                        : ::mxlFlowReaderGetGrainSlice(_reader, _next, minValidSlices, pollTimeoutNs, &grain, &payload);
+            if (status == MXL_ERR_OUT_OF_RANGE_TOO_EARLY && head > _next && _lateCommitWait.count() > 0)
+            {
+                // One wait per gap, not per grain: a gap of grains that never come costs the wait once.
+                auto const now = std::chrono::steady_clock::now();
+                _gapSeenAt = _gapSeenAt.value_or(now);
+                if (auto const left = *_gapSeenAt + _lateCommitWait - now; left.count() > 0)
+                {
+                    auto const leftNs = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(left).count());
+                    status = ::mxlFlowReaderGetGrainSlice(_reader, _next, minValidSlices, leftNs, &grain, &payload);
+                }
+            }
+            if (status == MXL_STATUS_OK)
+            {
+                _gapSeenAt.reset();
+            }
             if (status == MXL_STATUS_OK && watchPartials && (grain.flags & MXL_GRAIN_FLAG_INVALID) == 0 &&
                 grain.validSlices < grain.totalSlices)
             {

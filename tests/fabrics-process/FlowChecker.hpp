@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace mxl::test
@@ -52,6 +53,14 @@ namespace mxl::test
         // The flow's head index (0 until a grain arrived).
         [[nodiscard]] std::uint64_t headIndex() const;
 
+        // A grain behind the head that is not there yet is waited for up to `wait` before it counts missing: a redundant
+        // target commits in arrival order, so the path that joins ahead of the other moves the head past grains the other
+        // path commits a moment later (docs/fabrics-demo.md, "Redundant paths"). 0, the default: not waited for.
+        void waitForLateCommits(std::chrono::milliseconds wait) noexcept
+        {
+            _lateCommitWait = wait;
+        }
+
         // The next check starts at the newest grain: after a planned gap (a new initiator) that is not a loss.
         void restartAtHead() noexcept
         {
@@ -65,5 +74,8 @@ namespace mxl::test
         mxlInstance _instance = nullptr;
         mxlFlowReader _reader = nullptr;
         std::uint64_t _next = 0;
+        std::chrono::milliseconds _lateCommitWait{0};
+        // When the checker first found a grain behind the head missing, in the gap it is working through.
+        std::optional<std::chrono::steady_clock::time_point> _gapSeenAt;
     };
 }

@@ -1,4 +1,4 @@
-// Two "hosts": target and initiator in two network namespaces joined by a veth pair (198.51.100.1/24 and .2/24),
+// Two "hosts": target and initiator in two network namespaces joined by a veth pair (198.51.100.1/25 and .2/25),
 // over tcp. The domains stay on the shared /dev/shm, so the test reads both ends directly.
 #include "FlowChecker.hpp"
 #include "NetworkNamespaces.hpp"

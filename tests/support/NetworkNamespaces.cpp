@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 
 namespace mxl::test
 {
@@ -57,9 +58,36 @@ namespace mxl::test
             }
             return false;
         }
+
+        // Link A keeps the device names it always had ("<tag>v0", "<tag>v1"); link B's are "<tag>w0", "<tag>w1".
+        std::string deviceName(std::string const& tag, int link)
+        {
+            return tag + (link == 0 ? "v" : "w");
+        }
+
+        // The policy routing table of link `link` in the first namespace.
+        int routingTable(int link)
+        {
+            return 101 + link;
+        }
+
+        // The route of link `link`'s table; taking the link down deletes it, so bringing it up adds it again.
+        bool addOwnLinkRoute(std::string const& tag, int link)
+        {
+            return ip(
+                fmt::format("-n {0}a route replace 198.51.100.0/24 dev {1}0 table {2}", tag, deviceName(tag, link), routingTable(link)));
+        }
+
+        // With two links the first namespace answers from each address over that address's own link (policy routing,
+        // as a host with two NICs is set up): the initiator's tcp provider may bind its connections to either link's
+        // address, and the target's replies must not then cross, and depend on, the other link.
+        bool answerOverOwnLink(std::string const& tag, int link, char const* address)
+        {
+            return ip(fmt::format("-n {0}a rule add from {1} table {2}", tag, address, routingTable(link))) && addOwnLinkRoute(tag, link);
+        }
     }
 
-    std::unique_ptr<NetworkNamespaces> NetworkNamespaces::create(std::string& whyNot)
+    std::unique_ptr<NetworkNamespaces> NetworkNamespaces::create(std::string& whyNot, int links)
     {
         if (ipCommand().empty())
         {
@@ -67,28 +95,44 @@ namespace mxl::test
             return nullptr;
         }
         // Names unique to this process: test cases run in parallel.
-        std::unique_ptr<NetworkNamespaces> namespaces{new NetworkNamespaces{fmt::format("mxlns{}", ::getpid())}};
+        std::unique_ptr<NetworkNamespaces> namespaces{new NetworkNamespaces{fmt::format("mxlns{}", ::getpid()), links}};
         auto const& tag = namespaces->_tag;
         if (!ip(fmt::format("netns add {}a", tag)) || !ip(fmt::format("netns add {}b", tag)))
         {
             whyNot = "cannot create network namespaces (ip netns add failed: needs root or CAP_SYS_ADMIN)";
             return nullptr;
         }
-        bool const wired = ip(fmt::format("link add {0}v0 netns {0}a type veth peer name {0}v1 netns {0}b", tag)) &&
-                           ip(fmt::format("-n {0}a addr add {1}/24 dev {0}v0", tag, firstAddress)) &&
-                           ip(fmt::format("-n {0}b addr add {1}/24 dev {0}v1", tag, secondAddress)) &&
-                           ip(fmt::format("-n {0}a link set {0}v0 up", tag)) && ip(fmt::format("-n {0}b link set {0}v1 up", tag)) &&
-                           ip(fmt::format("-n {0}a link set lo up", tag)) && ip(fmt::format("-n {0}b link set lo up", tag));
-        if (!wired || !carrierUp(tag + "a", tag + "v0") || !carrierUp(tag + "b", tag + "v1"))
+        for (int link = 0; link < links; ++link)
         {
-            whyNot = "cannot join the network namespaces with a veth pair (ip link add ... type veth failed)";
+            auto const [first, second] = link == 0 ? std::pair{firstAddress, secondAddress} : std::pair{firstAddressB, secondAddressB};
+            auto const name = deviceName(tag, link);
+            bool const wired = ip(fmt::format("link add {0}0 netns {1}a type veth peer name {0}1 netns {1}b", name, tag)) &&
+                               ip(fmt::format("-n {0}a addr add {1}/25 dev {2}0", tag, first, name)) &&
+                               ip(fmt::format("-n {0}b addr add {1}/25 dev {2}1", tag, second, name)) &&
+                               ip(fmt::format("-n {0}a link set {1}0 up", tag, name)) &&
+                               ip(fmt::format("-n {0}b link set {1}1 up", tag, name));
+            if (!wired || !carrierUp(tag + "a", name + "0") || !carrierUp(tag + "b", name + "1"))
+            {
+                whyNot = "cannot join the network namespaces with a veth pair (ip link add ... type veth failed)";
+                return nullptr;
+            }
+            if (links > 1 && !answerOverOwnLink(tag, link, first))
+            {
+                whyNot = "cannot set up policy routing in the first network namespace (ip rule add failed)";
+                return nullptr;
+            }
+        }
+        if (!ip(fmt::format("-n {0}a link set lo up", tag)) || !ip(fmt::format("-n {0}b link set lo up", tag)))
+        {
+            whyNot = "cannot bring up the network namespaces' loopback (ip link set lo up failed)";
             return nullptr;
         }
         return namespaces;
     }
 
-    NetworkNamespaces::NetworkNamespaces(std::string tag)
+    NetworkNamespaces::NetworkNamespaces(std::string tag, int links)
         : _tag{std::move(tag)}
+        , _links{links}
     {
     }
 
@@ -110,12 +154,15 @@ namespace mxl::test
         return {ipCommand(), "netns", "exec", _tag + "b"};
     }
 
-    bool NetworkNamespaces::setLink(bool up) const
+    bool NetworkNamespaces::setLink(bool up, Link link) const
     {
-        if (!ip(fmt::format("-n {0}a link set {0}v0 {1}", _tag, up ? "up" : "down")))
+        auto const number = link == Link::A ? 0 : 1;
+        auto const name = deviceName(_tag, number);
+        if (!ip(fmt::format("-n {0}a link set {1}0 {2}", _tag, name, up ? "up" : "down")) ||
+            (up && _links > 1 && !addOwnLinkRoute(_tag, number)))
         {
             return false;
         }
-        return !up || (carrierUp(_tag + "a", _tag + "v0") && carrierUp(_tag + "b", _tag + "v1"));
+        return !up || (carrierUp(_tag + "a", name + "0") && carrierUp(_tag + "b", name + "1"));
     }
 }

@@ -21,6 +21,7 @@ namespace mxl::demo
         constexpr char const* synopsis = R"(Usage:
   mxl-fabrics-demo -d DOMAIN -f FLOW.json [-n NODE] [-s SERVICE] [-p PROVIDER] [-t FILE]      (target)
   mxl-fabrics-demo -i -d DOMAIN -f FLOW-ID -t TICKET [-t TICKET...] [-n NODE] [-p PROVIDER]   (initiator)
+  mxl-fabrics-demo -d DOMAIN -f FLOW.json --path NODE --path NODE [-s SERVICE] [-p PROVIDER]  (redundant target)
   mxl-fabrics-demo -d DOMAIN -f V.json -f A.json -f D.json ... [-t FILE -t FILE -t FILE ...]   (source target)
   mxl-fabrics-demo -i -d DOMAIN -f V-ID -f A-ID -f D-ID ... -t TICKET -t TICKET -t TICKET ...  (source initiator)
   mxl-fabrics-demo -d DOMAIN -g GROUP -f A.json -f V.json ...          (source target, flows in group order)
@@ -66,6 +67,15 @@ Output (stdout, one line each):
         target i got flagged invalid, or not at all for audio, because the source overwrote them before that
         target read them; the stats line carries the same as lost=, skipped= and invalidated=)
 
+Redundant paths (target, --path NODE twice): each path gets a private flow of the same definition
+(in a hidden directory of DOMAIN, removed at exit) and a fabrics target on it; the target prints
+"Path N: node NODE" and then its "Target info:" line, path 1 first. The initiator, given both tickets,
+sends every grain over both. The first complete arrival of each grain index is copied into the flow;
+later ones are "late". Grains are taken whole from one path, never slices of two. Video and data flows only.
+  paths: first=F1,F2 late=L1,L2 missing=M1,M2 dropped=D1,D2                  (target with --path, after each
+        stats: line and at exit: per path, grains it delivered first, after the other path, not at all (that the
+        other path delivered), and first ones whose copy was dropped because the path flow's slot moved on)
+
 SIGINT or SIGTERM ends the current grain, disconnects and prints the summary.
 Per-grain lines are logged on stderr with MXL_LOG_LEVEL=debug.
 
@@ -95,6 +105,10 @@ Exit status:
                 ("initiator,i", po::bool_switch(), "run as initiator (default: target)")                 //
                 ("node,n", po::value<std::string>()->value_name("NODE"),
                  "local address to bind: IP for tcp/verbs, GID for efa, a name for shm; also filters the interface choice") //
+                ("path", po::value<std::vector<std::string>>()->value_name("NODE"),
+                 "target: a redundant path, given exactly twice: one fabrics target per path (NODE: its listen address for "
+                 "tcp/verbs, any label for shm; -s applies to both), one ticket per path, and each grain index committed "
+                 "into the flow from the first path that delivers it complete (see Redundant paths below)") //
                 ("service,s", po::value<std::string>()->value_name("SERVICE"),
                  "port (tcp/verbs, 0 = any free port) or name (shm) to listen on; without -n the selected interface's node is "
                  "used with it, as in the SDK's demo (-p shm -s 28343 names the endpoint <host>:28343)") //
@@ -142,6 +156,37 @@ Exit status:
             options.flow = options.flows.front();
         }
 
+        // --path: two paths of one target, which takes its nodes from them and prints its tickets.
+        void checkPaths(DemoOptions const& options)
+        {
+            if (options.initiator)
+            {
+                tools::badInput("--path applies to the target only: give the initiator both tickets with -t");
+            }
+            if (options.paths.size() != 2)
+            {
+                tools::badInput("--path was given {} time(s); redundant paths need it exactly twice, one listen address (tcp) or "
+                                "label (shm) per path",
+                                options.paths.size());
+            }
+            if (options.paths[0] == options.paths[1])
+            {
+                tools::badInput("--path '{}' was given twice: the two paths need two different nodes", options.paths[0]);
+            }
+            if (options.flows.size() != 1)
+            {
+                tools::badInput("--path takes one flow, not {}", options.flows.size());
+            }
+            if (!options.node.empty())
+            {
+                tools::badInput("-n/--node '{}' and --path exclude each other: each --path names its own node", options.node);
+            }
+            if (!options.targetInfo.empty())
+            {
+                tools::badInput("-t/--target-info with --path: a redundant target prints one ticket per path and writes none");
+            }
+        }
+
         std::string optionalString(po::variables_map const& values, char const* name)
         {
             return values.count(name) != 0 ? values[name].as<std::string>() : std::string{};
@@ -180,6 +225,10 @@ Exit status:
         options.initiator = values["initiator"].as<bool>();
         options.node = optionalString(values, "node");
         options.service = optionalString(values, "service");
+        if (values.count("path") != 0)
+        {
+            options.paths = values["path"].as<std::vector<std::string>>();
+        }
         options.backend = optionalString(values, "backend");
         if (auto const provider = optionalString(values, "provider"); !provider.empty())
         {
@@ -266,6 +315,10 @@ Exit status:
         if (!options.initiator && options.flows.size() == 1 && options.targetInfo.size() > 1)
         {
             tools::badInput("a target writes one ticket file, but -t/--target-info was given {} times", options.targetInfo.size());
+        }
+        if (!options.paths.empty())
+        {
+            checkPaths(options);
         }
         return options;
     }

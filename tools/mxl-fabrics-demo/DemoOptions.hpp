@@ -31,6 +31,8 @@ namespace mxl::demo
         std::string flowOptionsFile;
         bool initiator = false;
         std::string node;
+        // Target: --path, the node of each redundant path (none: a plain target; otherwise exactly two).
+        std::vector<std::string> paths;
         std::string service;
         // ANY: choose automatically (efa > verbs > tcp > shm; the initiator follows its ticket's provider).
         mxlFabricsProvider provider = MXL_FABRICS_PROVIDER_ANY;

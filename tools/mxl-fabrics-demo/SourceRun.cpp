@@ -1,6 +1,7 @@
 #include "SourceRun.hpp"
 
 #include "InitiatorApp.hpp"
+#include "RedundantTargetApp.hpp"
 #include "SyncConsumer.hpp"
 #include "TargetApp.hpp"
 
@@ -106,6 +107,11 @@ namespace mxl::demo
 
     void runTargets(std::vector<DemoOptions> const& flows)
     {
+        if (!flows.front().paths.empty())
+        {
+            RedundantTargetApp{flows.front()}.run();
+            return;
+        }
         auto apps = makeApps<TargetApp>(flows);
         std::vector<std::function<void()>> jobs;
         std::vector<std::string> flowIds;

@@ -13,7 +13,7 @@ namespace mxl::demo
     // The options of each flow: flow i, with ticket i when there are several flows (all tickets with one flow).
     [[nodiscard]] std::vector<DemoOptions> optionsPerFlow(DemoOptions const& options);
 
-    // A target per flow, and the SyncConsumer over them when there are several.
+    // A target per flow, and the SyncConsumer over them when there are several; a RedundantTargetApp with --path.
     void runTargets(std::vector<DemoOptions> const& flows);
 
     void runInitiators(std::vector<DemoOptions> const& flows);

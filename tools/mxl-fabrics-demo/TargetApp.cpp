@@ -1,14 +1,9 @@
 #include "TargetApp.hpp"
 
-#include <TicketSignature.hpp>
-
-#include "TextFile.hpp"
-#include "Ticket.hpp"
+#include "TargetSetup.hpp"
 #include "ToolError.hpp"
-#include "common/Base64.hpp"
 
 #include <ExitRequest.hpp>
-#include <FabricsInterfaces.hpp>
 #include <common/Log.hpp>
 
 #include <mxl/dataformat.h>
@@ -22,7 +17,6 @@
 #include <cerrno>
 #include <cstring>
 #include <utility>
-#include <vector>
 
 namespace mxl::demo
 {
@@ -30,30 +24,6 @@ namespace mxl::demo
     {
         // Long enough to keep the loop idle while nothing arrives, short enough to see a signal or --count promptly.
         constexpr int pollTimeoutMs = 200;
-
-        std::string formatUuid(std::uint8_t const (&id)[16])
-        {
-            std::string text;
-            for (std::size_t i = 0; i < 16; ++i)
-            {
-                if (i == 4 || i == 6 || i == 8 || i == 10)
-                {
-                    text += '-';
-                }
-                text += fmt::format("{:02x}", id[i]);
-            }
-            return text;
-        }
-
-        std::uint64_t bytesPerSlice(mxlFlowConfigInfo const& config)
-        {
-            std::uint64_t bytes = 0;
-            for (auto const size : config.discrete.sliceSizes)
-            {
-                bytes += size;
-            }
-            return bytes;
-        }
     }
 
     TargetApp::TargetApp(DemoOptions const& options)
@@ -68,93 +38,19 @@ namespace mxl::demo
 
     void TargetApp::createFlow(DemoOptions const& options)
     {
-        auto const definition = tools::readTextFile(options.flow, "flow definition");
-        auto const writerOptions =
-            options.flowOptionsFile.empty() ? std::string{} : tools::readTextFile(options.flowOptionsFile, "flow options");
-
-        mxlFlowWriter writer = nullptr;
-        bool created = false;
-        auto const status = ::mxlCreateFlowWriter(_instance.mxl(), definition.c_str(),
-                                                  writerOptions.empty() ? nullptr : writerOptions.c_str(), &writer, &_config, &created);
-        if (status == MXL_ERR_UNKNOWN || status == MXL_ERR_INVALID_ARG)
-        {
-            tools::badInput("flow definition '{}'{} rejected (mxlStatus {}; MXL_LOG_LEVEL=warn shows why)", options.flow,
-                            writerOptions.empty() ? "" : fmt::format(" with options '{}'", options.flowOptionsFile),
-                            static_cast<int>(status));
-        }
-        if (status != MXL_STATUS_OK)
-        {
-            tools::runtimeFailure("cannot create a writer for flow definition '{}' in domain '{}' (mxlStatus {})", options.flow,
-                                  options.domain, static_cast<int>(status));
-        }
-        _writer = FlowWriter{_instance.mxl(), writer};
-        _flowId = formatUuid(_config.common.id);
-        if (!created)
-        {
-            fmt::print(stderr, "mxl-fabrics-demo: warning: reusing existing flow {} in domain '{}' (its definition file was ignored)\n",
-                       _flowId, options.domain);
-        }
-
-        mxlFlowReader reader = nullptr;
-        if (auto const readerStatus = ::mxlCreateFlowReader(_instance.mxl(), _flowId.c_str(), nullptr, &reader);
-            readerStatus != MXL_STATUS_OK)
-        {
-            tools::runtimeFailure("cannot read back flow {} (mxlStatus {})", _flowId, static_cast<int>(readerStatus));
-        }
-        _reader = FlowReader{_instance.mxl(), reader};
+        auto flow = createTargetFlow(_instance.mxl(), options.domain, options);
+        _writer = std::move(flow.writer);
+        _config = flow.config;
+        _flowId = std::move(flow.flowId);
+        _reader = openFlowReader(_instance.mxl(), _flowId);
         fmt::print("Target flow: {}\n", _flowId);
     }
 
     void TargetApp::setUpTarget(std::string const& ticketFile, DemoOptions const& options)
     {
-        mxlFabricsTarget target = nullptr;
-        if (auto const status = ::mxlFabricsCreateTarget(_instance.fabrics(), &target); status != MXL_STATUS_OK)
-        {
-            tools::runtimeFailure("cannot create a fabrics target (mxlStatus {})", static_cast<int>(status));
-        }
-        _target = FabricsTarget{_instance.fabrics(), target};
-
-        mxlFabricsTargetConfig config{};
-        config.version = MXL_FABRICS_API_VERSION;
-        config.interface = interfaceConfig(_interface);
-        config.writer = _writer.get();
-        mxlFabricsTargetInfo info = nullptr;
-        auto const status = ::mxlFabricsTargetSetup(target, &config, nullptr, &info);
-        if (status == MXL_ERR_INVALID_ARG)
-        {
-            tools::badInput("the {} target cannot listen on node '{}' service '{}' (mxlStatus {})",
-                            tools::providerName(_interface.provider), _interface.node, _interface.service, static_cast<int>(status));
-        }
-        if (status != MXL_STATUS_OK)
-        {
-            tools::runtimeFailure("{} target setup on node '{}' service '{}' failed (mxlStatus {})",
-                                  tools::providerName(_interface.provider), _interface.node, _interface.service, static_cast<int>(status));
-        }
-        _targetInfo = TargetInfo{info};
-
-        std::size_t size = 0;
-        if (auto const sizeStatus = ::mxlFabricsTargetInfoToString(info, nullptr, &size); sizeStatus != MXL_STATUS_OK || size == 0)
-        {
-            tools::runtimeFailure("cannot serialize the target info (mxlStatus {})", static_cast<int>(sizeStatus));
-        }
-        std::vector<char> text(size);
-        if (auto const textStatus = ::mxlFabricsTargetInfoToString(info, text.data(), &size); textStatus != MXL_STATUS_OK)
-        {
-            tools::runtimeFailure("cannot serialize the target info (mxlStatus {})", static_cast<int>(textStatus));
-        }
-        // The size counts the terminating NUL, which belongs neither in the base64 nor in the file.
-        std::string json{text.data()};
-        if (options.ticketKeys)
-        {
-            json = signing::signTicket(json, options.ticketKeys->current, std::chrono::system_clock::now() + options.ticketLifetime);
-            fmt::print("Ticket signed with key '{}', valid for {} s\n", options.ticketKeys->current.id, options.ticketLifetime.count());
-        }
-        if (!ticketFile.empty())
-        {
-            writeTicketFile(ticketFile, json);
-        }
-        fmt::print("Target info: {}\n", mxl::encodeBase64(json));
-        std::fflush(stdout);
+        auto listening = listenOnFlow(_instance.fabrics(), _interface, _writer.get(), ticketFile, options);
+        _target = std::move(listening.target);
+        _targetInfo = std::move(listening.info);
     }
 
     bool TargetApp::done() const
@@ -170,24 +66,12 @@ namespace mxl::demo
 
     int TargetApp::startEvents()
     {
-        auto* const target = _target.get();
-        for (auto const& [type, handler] : {std::pair{MXL_FABRICS_EVENT_GRAIN_ARRIVED, &TargetApp::onGrain},
-                                            std::pair{MXL_FABRICS_EVENT_SAMPLES_ARRIVED, &TargetApp::onSamples},
-                                            std::pair{MXL_FABRICS_EVENT_ARRIVAL_LOST, &TargetApp::onLost},
-                                            std::pair{MXL_FABRICS_EVENT_TARGET_FAILED, &TargetApp::onFailure}})
-        {
-            if (auto const status = ::mxlFabricsTargetSetEventHandler(target, type, handler, this); status != MXL_STATUS_OK)
-            {
-                tools::runtimeFailure("cannot set the target's event handler of type {} (mxlStatus {})", static_cast<int>(type),
-                                      static_cast<int>(status));
-            }
-        }
-        int eventFd = -1;
-        if (auto const status = ::mxlFabricsTargetStartEvents(target, 0, &eventFd); status != MXL_STATUS_OK)
-        {
-            tools::runtimeFailure("cannot start the target's events (mxlStatus {})", static_cast<int>(status));
-        }
-        return eventFd;
+        return startTargetEvents(_target.get(),
+                                 {{MXL_FABRICS_EVENT_GRAIN_ARRIVED, &TargetApp::onGrain},
+                                  {MXL_FABRICS_EVENT_SAMPLES_ARRIVED, &TargetApp::onSamples},
+                                  {MXL_FABRICS_EVENT_ARRIVAL_LOST, &TargetApp::onLost},
+                                  {MXL_FABRICS_EVENT_TARGET_FAILED, &TargetApp::onFailure}},
+                                 this);
     }
 
     void TargetApp::receive(int eventFd)
@@ -204,12 +88,7 @@ namespace mxl::demo
             }
             if (ready > 0)
             {
-                std::size_t dispatched = 0;
-                if (auto const status = ::mxlFabricsTargetDispatchEvents(_target.get(), 0, &dispatched);
-                    status != MXL_STATUS_OK && status != MXL_ERR_NOT_READY)
-                {
-                    tools::runtimeFailure("dispatching the target's events failed (mxlStatus {})", static_cast<int>(status));
-                }
+                dispatchTargetEvents(_target.get());
             }
             if (_readFailure)
             {

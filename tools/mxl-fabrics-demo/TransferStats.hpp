@@ -24,6 +24,11 @@ namespace mxl::demo
         void bytesMoved(std::uint64_t bytes) noexcept;
         // Grains that never reached the other side: skipped after falling behind, failed, or (target) index gaps.
         void grainsLost(std::uint64_t count) noexcept;
+        // The grains lost so far, where the count can also go down (a redundant target's gaps that the slower path fills).
+        void setGrainsLost(std::uint64_t total) noexcept
+        {
+            _lost = total;
+        }
         // The initiator fell behind the source's ring and jumped to the current grain.
         void fellBehind() noexcept;
         // Time from posting a transfer to its completion at every target.

@@ -1,0 +1,53 @@
+// The steps of setting a target up that a plain target and each path of a redundant one share: the flow from its
+// definition, a reader of it, a fabrics target listening on it with its ticket printed, and the target's events.
+#pragma once
+
+#include "DemoOptions.hpp"
+#include "Handles.hpp"
+#include "InterfaceChoice.hpp"
+
+#include <mxl/fabrics_events.h>
+#include <mxl/flowinfo.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <utility>
+
+namespace mxl::demo
+{
+    struct CreatedFlow
+    {
+        FlowWriter writer;
+        mxlFlowConfigInfo config{};
+        std::string flowId;
+    };
+
+    // Creates the flow of `options.flow` (with `options.flowOptionsFile`) in `instance`, whose domain `domain` names in
+    // messages; an existing flow of that id is reused with a warning. Throws ToolError.
+    CreatedFlow createTargetFlow(mxlInstance instance, std::string const& domain, DemoOptions const& options);
+
+    // Throws ToolError(Failure) naming the flow.
+    FlowReader openFlowReader(mxlInstance instance, std::string const& flowId);
+
+    struct ListeningTarget
+    {
+        FabricsTarget target;
+        TargetInfo info;
+    };
+
+    // A fabrics target on `writer`'s flow, listening on `interface`; prints its ticket ("Target info: <base64>", signed
+    // when the options carry a key) and writes it to `ticketFile` unless that is empty. Throws ToolError.
+    ListeningTarget listenOnFlow(mxlFabricsInstance fabrics, ChosenInterface const& interface, mxlFlowWriter writer,
+                                 std::string const& ticketFile, DemoOptions const& options);
+
+    // Sets the handlers (each called with `userData`), starts the target's events and returns their descriptor.
+    int startTargetEvents(mxlFabricsTarget target, std::initializer_list<std::pair<mxlFabricsEventType, mxlFabricsEventHandler>> handlers,
+                          void* userData);
+
+    // The payload bytes of one slice of a grain (all planes).
+    [[nodiscard]] std::uint64_t bytesPerSlice(mxlFlowConfigInfo const& config) noexcept;
+
+    // Runs the handlers of the events queued now; throws ToolError(Failure) when dispatching fails.
+    void dispatchTargetEvents(mxlFabricsTarget target);
+}
