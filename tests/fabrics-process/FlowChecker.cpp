@@ -14,6 +14,22 @@ namespace mxl::test
         constexpr std::uint64_t pollTimeoutNs = 20'000'000;
     }
 
+    CheckResult& CheckResult::operator+=(CheckResult const& later)
+    {
+        verified += later.verified;
+        mismatched += later.mismatched;
+        unknown += later.unknown;
+        missing += later.missing;
+        overrun += later.overrun;
+        partial += later.partial;
+        invalidated += later.invalidated;
+        if (firstProblem.empty())
+        {
+            firstProblem = later.firstProblem;
+        }
+        return *this;
+    }
+
     FlowChecker::FlowChecker(std::string const& domain, std::string const& flowId)
         : _instance{::mxlCreateInstance(domain.c_str(), nullptr)}
     {

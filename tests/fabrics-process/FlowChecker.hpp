@@ -33,6 +33,9 @@ namespace mxl::test
         std::uint64_t invalidated = 0;
         // The first mismatch or unknown grain, for the failure message.
         std::string firstProblem;
+
+        // Adds a later check's counts; the first problem stays the earliest one.
+        CheckResult& operator+=(CheckResult const& later);
     };
 
     class FlowChecker

@@ -48,17 +48,7 @@ namespace mxl::test
                 // read.
                 CHECK(source.grainsWritten() - grainsBefore > 20);
                 // No restart at the head: every grain the target commits from here on is looked at.
-                auto const after = checker.check(source, 25, std::chrono::seconds{10}, watchPartials);
-                total.verified += after.verified;
-                total.mismatched += after.mismatched;
-                total.unknown += after.unknown;
-                total.missing += after.missing;
-                total.invalidated += after.invalidated;
-                total.overrun += after.overrun;
-                if (total.firstProblem.empty())
-                {
-                    total.firstProblem = after.firstProblem;
-                }
+                total += checker.check(source, 25, std::chrono::seconds{10}, watchPartials);
             }
             auto const losses = checkIntact(total, 25 * stops, *initiator, "after the stops");
             MESSAGE(std::string{transport.name}, ": over ", stops, " stops of ", stopLength.count(), " ms the target held ",
