@@ -1,11 +1,11 @@
 #include "NmosRegistration.hpp"
 
 #include "Backoff.hpp"
+#include "HttpRequest.hpp"
 #include "ServiceLog.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <httplib.h>
 
 #include <algorithm>
 #include <chrono>
@@ -27,35 +27,6 @@ namespace mxl::service
         // which a registry forgets a node, so that a registry that is back soon sees the node again soon.
         constexpr auto retryInitial = std::chrono::milliseconds{200};
         constexpr auto retryMax = std::chrono::milliseconds{5000};
-
-        struct Answer
-        {
-            int status = 0;
-            std::string body;
-        };
-
-        // The answer, or why there is none.
-        std::variant<Answer, std::string> request(std::string const& origin, std::string const& method, std::string const& path,
-                                                  std::string const& body, std::chrono::milliseconds timeout)
-        {
-            httplib::Client client{origin};
-            auto const seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout);
-            auto const micros = std::chrono::duration_cast<std::chrono::microseconds>(timeout - seconds);
-            client.set_connection_timeout(seconds.count(), micros.count());
-            client.set_read_timeout(seconds.count(), micros.count());
-            client.set_write_timeout(seconds.count(), micros.count());
-            auto const result = method == "POST" ? client.Post(path.c_str(), body, "application/json") : client.Delete(path.c_str());
-            if (!result)
-            {
-                return fmt::format("{} {}{} failed: {}", method, origin, path, httplib::to_string(result.error()));
-            }
-            return Answer{result->status, result->body};
-        }
-
-        std::string describe(std::string const& origin, std::string const& method, std::string const& path, Answer const& answer)
-        {
-            return fmt::format("{} {}{} answered {}: {}", method, origin, path, answer.status, answer.body);
-        }
     }
 
     NmosRegistration::NmosRegistration(NmosRegistry registry, NmosNodeApi const& node)
@@ -149,17 +120,18 @@ namespace mxl::service
             {
                 continue;
             }
-            auto const outcome = request(_registry.origin, "POST", path, json{{"type", type}, {"data", document}}.dump(), requestTimeout);
+            auto const outcome =
+                httpRequest(_registry.origin, "POST", path, json{{"type", type}, {"data", document}}.dump(), requestTimeout);
             if (auto const* why = std::get_if<std::string>(&outcome))
             {
                 _resendAll = true;
                 return fmt::format("cannot register {} {}: {}", type, id, *why);
             }
-            auto const& answer = std::get<Answer>(outcome);
+            auto const& answer = std::get<HttpAnswer>(outcome);
             if (answer.status != 200 && answer.status != 201)
             {
                 _resendAll = true;
-                return fmt::format("the registry refused {} {}: {}", type, id, describe(_registry.origin, "POST", path, answer));
+                return fmt::format("the registry refused {} {}: {}", type, id, describeAnswer(_registry.origin, "POST", path, answer));
             }
             if (held == _held.end())
             {
@@ -182,14 +154,14 @@ namespace mxl::service
     std::optional<std::string> NmosRegistration::heartbeat()
     {
         auto const path = fmt::format("{}/health/nodes/{}", _registry.apiPath, _nodeId);
-        auto const outcome = request(_registry.origin, "POST", path, "", requestTimeout);
+        auto const outcome = httpRequest(_registry.origin, "POST", path, "", requestTimeout);
         if (auto const* why = std::get_if<std::string>(&outcome))
         {
             // The registry may come back empty: everything is POSTed again once it answers.
             _resendAll = true;
             return fmt::format("heartbeat failed: {}", *why);
         }
-        auto const& answer = std::get<Answer>(outcome);
+        auto const& answer = std::get<HttpAnswer>(outcome);
         if (answer.status == 200)
         {
             return std::nullopt;
@@ -200,7 +172,7 @@ namespace mxl::service
             _held.clear();
             return fmt::format("the heartbeat of node {} answered 404: the registry restarted or forgot the node", _nodeId);
         }
-        return fmt::format("heartbeat refused: {}", describe(_registry.origin, "POST", path, answer));
+        return fmt::format("heartbeat refused: {}", describeAnswer(_registry.origin, "POST", path, answer));
     }
 
     void NmosRegistration::withdraw()
@@ -211,14 +183,15 @@ namespace mxl::service
         {
             auto const left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
             auto const path = fmt::format("{}/resource/{}s/{}", _registry.apiPath, entry->first, entry->second["id"].get<std::string>());
-            auto const outcome =
-                left.count() > 0 ? request(_registry.origin, "DELETE", path, "", left) : std::variant<Answer, std::string>{"no time left"};
-            auto const* answer = std::get_if<Answer>(&outcome);
+            auto const outcome = left.count() > 0 ? httpRequest(_registry.origin, "DELETE", path, "", left)
+                                                  : std::variant<HttpAnswer, std::string>{"no time left"};
+            auto const* answer = std::get_if<HttpAnswer>(&outcome);
             if (answer == nullptr || (answer->status != 204 && answer->status != 200 && answer->status != 404))
             {
                 log::warning("NMOS registry {}: stopping without deleting node {}: {}; the registry drops it 12 s after its last heartbeat",
                              _registry.url, _nodeId,
-                             answer == nullptr ? std::get<std::string>(outcome) : describe(_registry.origin, "DELETE", path, *answer));
+                             answer == nullptr ? std::get<std::string>(outcome)
+                                               : describeAnswer(_registry.origin, "DELETE", path, *answer));
                 return;
             }
             ++deleted;

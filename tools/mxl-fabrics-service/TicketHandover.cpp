@@ -1,9 +1,9 @@
 #include "TicketHandover.hpp"
 
+#include "HttpRequest.hpp"
 #include "ServiceLog.hpp"
 
 #include <fmt/format.h>
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -29,18 +29,15 @@ namespace mxl::service
             }
             auto path = resourceUrl.substr(slash);
             path += path.ends_with('/') ? "staged" : "/staged";
-            httplib::Client client{resourceUrl.substr(0, slash)};
-            client.set_connection_timeout(patchTimeout);
-            client.set_read_timeout(patchTimeout);
-            client.set_write_timeout(patchTimeout);
-            auto const result = client.Patch(path, body.dump(), "application/json");
-            if (!result)
+            auto const origin = resourceUrl.substr(0, slash);
+            auto const outcome = httpRequest(origin, "PATCH", path, body.dump(), patchTimeout);
+            if (auto const* failure = std::get_if<std::string>(&outcome))
             {
-                return fmt::format("PATCH {}{}: {}", resourceUrl.substr(0, slash), path, httplib::to_string(result.error()));
+                return *failure;
             }
-            if (result->status / 100 != 2)
+            if (auto const& answer = std::get<HttpAnswer>(outcome); answer.status / 100 != 2)
             {
-                return fmt::format("PATCH {}{} answered {}: {}", resourceUrl.substr(0, slash), path, result->status, result->body);
+                return describeAnswer(origin, "PATCH", path, answer);
             }
             return std::nullopt;
         }
