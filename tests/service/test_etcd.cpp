@@ -12,7 +12,9 @@
 #include <fmt/format.h>
 
 #include <csignal>
+#include <memory>
 #include <thread>
+#include <vector>
 
 namespace mxl::test
 {
@@ -182,5 +184,58 @@ namespace mxl::test
         CHECK(pickedUp < 2.0);
         GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 20, "after the restart");
+    }
+    TEST_CASE("etcd: one key change heals three initiators: a target restarted on a new epoch is picked up by all of them within 2 s")
+    {
+        if (auto const why = EtcdServer::unavailable())
+        {
+            MXL_SKIP(why->c_str());
+        }
+        EtcdScene scene;
+        auto& [etcd, client, directories, source] = scene;
+        NotifySocket targetNotify;
+        auto first = scene.startTarget(targetNotify);
+        auto const firstEpoch = ticketEpoch(directories.ticketFile());
+
+        // Three senders of the same source flow, each watching the key; they write the same bytes into the same slots.
+        std::vector<std::unique_ptr<NotifySocket>> notifies;
+        std::vector<std::unique_ptr<ServiceProcess>> initiators;
+        for (int i = 0; i < 3; ++i)
+        {
+            notifies.push_back(std::make_unique<NotifySocket>());
+            initiators.push_back(
+                std::make_unique<ServiceProcess>(initiatorSettings(directories, scene.ticketUrl()), notifyEnvironment(*notifies.back())));
+        }
+        for (std::size_t i = 0; i < initiators.size(); ++i)
+        {
+            CAPTURE(i);
+            REQUIRE(notifies[i]->waitFor("READY=1", 10s));
+            REQUIRE(initiators[i]->waitForLine(fmt::format("epoch {}", firstEpoch), 10s));
+        }
+        {
+            GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+            requireFlowing(verifier, 20, "from three initiators before the restart");
+        }
+
+        first->signal(SIGTERM);
+        REQUIRE(first->wait(10s) == 0);
+        first.reset();
+        NotifySocket restartedNotify;
+        ServiceProcess restarted{publishingTarget(directories, etcd), notifyEnvironment(restartedNotify)};
+        REQUIRE(restartedNotify.waitFor("READY=1", 10s));
+        auto const restartedAt = Clock::now();
+        auto const secondEpoch = ticketEpoch(directories.ticketFile());
+        REQUIRE(secondEpoch != firstEpoch);
+        // Each waits no longer than the slowest: the time after the last wait bounds every pick-up.
+        for (std::size_t i = 0; i < initiators.size(); ++i)
+        {
+            CAPTURE(i);
+            REQUIRE(initiators[i]->waitForLine(fmt::format("new epoch {}", secondEpoch), 10s));
+        }
+        auto const slowest = std::chrono::duration<double>(Clock::now() - restartedAt).count();
+        INFO("the last of the three initiators took the new ticket ", slowest, " s after the new target was ready");
+        CHECK(slowest < 2.0);
+        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        requireFlowing(verifier, 20, "from three initiators after the restart");
     }
 }
