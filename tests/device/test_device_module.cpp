@@ -1,7 +1,8 @@
 // The real device module (libmxl-cuda.so) and its absence: a host flow never loads it; a build without CUDA, a missing
-// module and a machine without a driver or device refuse device flows; where a GPU is present, a writer and a reader
-// in two processes, a reader in the writer's process and mxl-test-source --device share device payloads byte-exact.
-// The GPU cases print "MXL-SKIP: no CUDA device (...)" and count as skipped where the module finds none.
+// module and a machine without a driver or device refuse device flows. A writer and a reader in two processes, a reader
+// in the writer's process and mxl-test-source --device (read back, and shown by mxl-info) share device payloads
+// byte-exact, through the fake module everywhere and through the real one where a GPU is present: the GPU cases print
+// "MXL-SKIP: no CUDA device (...)" and count as skipped where the module finds none.
 #include "DeviceTestSupport.hpp"
 #include "Process.hpp"
 #include "Skip.hpp"
@@ -16,6 +17,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <optional>
 #include <sstream>
 
 using namespace mxl::test;
@@ -147,109 +149,175 @@ TEST_CASE("device module: a libmxl without its module refuses device flows")
     CHECK(domainEntries(fixture.domain.path()).empty());
 }
 
-TEST_CASE("device module: a reader in the writer's process uses the writer's device payloads")
+// The scenarios below run twice: with the working fake module (shared host memory standing in for a GPU, so they run
+// on every machine with a CUDA build) and with the build's libmxl-cuda.so, where they skip without a GPU.
+namespace
 {
-    DomainFixture fixture{"device"};
-    auto const created = createDeviceWriter(fixture.instance);
-    if (created.writer == nullptr)
+    // A reason to skip where the real module finds no GPU; the module stays loaded for the case.
+    std::optional<std::string> realModuleMissesGpu(mxlInstance instance)
     {
-        MXL_SKIP(skipReason(created.refusal).c_str());
-    }
-    mxlFlowReader reader = nullptr;
-    REQUIRE(mxlCreateFlowReader(fixture.instance, flowId(videoFlowFile).c_str(), nullptr, &reader) == MXL_STATUS_OK);
-    std::uint64_t const index = 500;
-    mxlGrainInfo grain{};
-    std::uint8_t* payload = nullptr;
-    REQUIRE(mxlFlowWriterOpenGrain(created.writer, index, &grain, &payload) == MXL_STATUS_OK);
-    std::vector<std::uint8_t> pattern(grain.grainSize);
-    fillPattern(pattern.data(), pattern.size(), index);
-    REQUIRE(mxlFlowWriterCopyToDevice(created.writer, payload, pattern.data(), pattern.size()) == MXL_STATUS_OK);
-    grain.validSlices = grain.totalSlices;
-    REQUIRE(mxlFlowWriterCommitGrain(created.writer, &grain) == MXL_STATUS_OK);
-    mxlGrainInfo seen{};
-    std::uint8_t* seenPayload = nullptr;
-    REQUIRE(mxlFlowReaderGetGrain(reader, index, 1'000'000'000, &seen, &seenPayload) == MXL_STATUS_OK);
-    CHECK(seenPayload == payload);
-    std::vector<std::uint8_t> back(pattern.size());
-    REQUIRE(mxlFlowReaderCopyToHost(reader, back.data(), seenPayload, back.size()) == MXL_STATUS_OK);
-    CHECK(fnv1a(back.data(), back.size()) == fnv1a(pattern.data(), pattern.size()));
-    mxlReleaseFlowReader(fixture.instance, reader);
-    mxlReleaseFlowWriter(fixture.instance, created.writer);
-}
-
-TEST_CASE("device module: a writer and a reader in two processes agree on every device grain and slice")
-{
-    DomainFixture fixture{"device"};
-    {
-        auto const probe = createDeviceWriter(fixture.instance);
+        auto const probe = createDeviceWriter(instance);
         if (probe.writer == nullptr)
         {
-            MXL_SKIP(skipReason(probe.refusal).c_str());
+            return skipReason(probe.refusal);
         }
-        mxlReleaseFlowWriter(fixture.instance, probe.writer);
+        mxlReleaseFlowWriter(instance, probe.writer);
+        return std::nullopt;
     }
-    mxlRational const rate{25, 1};
-    auto const start = mxlGetCurrentIndex(&rate) + 1'000'000;
-    Process writer{peer({"write", "--domain", fixture.domain.str(), "--flow", sourcePath(videoFlowFile).string(), "--options",
-                         deviceOptions, "--start", std::to_string(start), "--count", "5", "--slices", "4", "--interval-ms", "100",
-                         "--delay-ms", "0", "--hold-ms", "-1"})};
-    REQUIRE(writer.waitForLine("created 1", 30s).has_value());
-    Process reader{peer({"read", "--domain", fixture.domain.str(), "--id", flowId(videoFlowFile), "--start", std::to_string(start),
-                         "--count", "5", "--timeout-ms", "20000"})};
-    REQUIRE(reader.waitForLine("ready", 30s).has_value());
-    auto const address = reader.waitForLine("payload ", 30s);
-    REQUIRE(address.has_value());
-    for (std::uint64_t index = start; index < start + 5; ++index)
+
+    void checkSameProcessReader(DomainFixture& fixture)
     {
-        auto const wrote = writer.waitForLine("wrote ", 30s);
-        auto const read = reader.waitForLine("grain ", 30s);
-        REQUIRE(wrote.has_value());
-        REQUIRE(read.has_value());
-        auto const written = fields(*wrote);
-        auto const seen = fields(*read);
-        CHECK(written[0] == index);
-        CHECK(seen[0] == index);
-        CHECK(seen[1] == MXL_STATUS_OK);
-        CHECK(seen[2] == videoSlices);
-        CHECK(seen[4] == written[1]);
+        auto const created = createWriter(fixture.instance, flowDefinition(videoFlowFile), deviceOptions);
+        REQUIRE(created.status == MXL_STATUS_OK);
+        mxlFlowReader reader = nullptr;
+        REQUIRE(mxlCreateFlowReader(fixture.instance, flowId(videoFlowFile).c_str(), nullptr, &reader) == MXL_STATUS_OK);
+        std::uint64_t const index = 500;
+        mxlGrainInfo grain{};
+        std::uint8_t* payload = nullptr;
+        REQUIRE(mxlFlowWriterOpenGrain(created.writer, index, &grain, &payload) == MXL_STATUS_OK);
+        std::vector<std::uint8_t> pattern(grain.grainSize);
+        fillPattern(pattern.data(), pattern.size(), index);
+        REQUIRE(mxlFlowWriterCopyToDevice(created.writer, payload, pattern.data(), pattern.size()) == MXL_STATUS_OK);
+        grain.validSlices = grain.totalSlices;
+        REQUIRE(mxlFlowWriterCommitGrain(created.writer, &grain) == MXL_STATUS_OK);
+        mxlGrainInfo seen{};
+        std::uint8_t* seenPayload = nullptr;
+        REQUIRE(mxlFlowReaderGetGrain(reader, index, 1'000'000'000, &seen, &seenPayload) == MXL_STATUS_OK);
+        CHECK(seenPayload == payload);
+        std::vector<std::uint8_t> back(pattern.size());
+        REQUIRE(mxlFlowReaderCopyToHost(reader, back.data(), seenPayload, back.size()) == MXL_STATUS_OK);
+        CHECK(fnv1a(back.data(), back.size()) == fnv1a(pattern.data(), pattern.size()));
+        mxlReleaseFlowReader(fixture.instance, reader);
+        mxlReleaseFlowWriter(fixture.instance, created.writer);
     }
-    CHECK(reader.wait(30s) == 0);
-    writer.signal(SIGTERM);
-    writer.wait(30s);
+
+    // flow-peer processes (which inherit the module choice through the environment): a writer committing each grain in
+    // four parts, a reader waiting for every slice and copying each grain back.
+    void checkTwoProcesses(DomainFixture const& fixture)
+    {
+        mxlRational const rate{25, 1};
+        auto const start = mxlGetCurrentIndex(&rate) + 1'000'000;
+        Process writer{
+            peer({"write", "--domain", fixture.domain.str(), "--flow", sourcePath(videoFlowFile).string(), "--options", deviceOptions,
+                  "--start", std::to_string(start), "--count", "5", "--slices", "4", "--interval-ms", "100", "--hold-ms", "-1"})};
+        REQUIRE(writer.waitForLine("created 1", 30s).has_value());
+        Process reader{peer({"read", "--domain", fixture.domain.str(), "--id", flowId(videoFlowFile), "--start", std::to_string(start),
+                             "--count", "5", "--timeout-ms", "20000"})};
+        REQUIRE(reader.waitForLine("ready", 30s).has_value());
+        REQUIRE(reader.waitForLine("payload ", 30s).has_value());
+        for (std::uint64_t index = start; index < start + 5; ++index)
+        {
+            auto const wrote = writer.waitForLine("wrote ", 30s);
+            auto const read = reader.waitForLine("grain ", 30s);
+            REQUIRE(wrote.has_value());
+            REQUIRE(read.has_value());
+            auto const written = fields(*wrote);
+            auto const seen = fields(*read);
+            CHECK(written[0] == index);
+            CHECK(seen[0] == index);
+            CHECK(seen[1] == MXL_STATUS_OK);
+            CHECK(seen[2] == videoSlices);
+            CHECK(seen[4] == written[1]);
+            CHECK(seen[4] == patternChecksum(videoGrainBytes, index));
+        }
+        CHECK(reader.wait(30s) == 0);
+        writer.signal(SIGTERM);
+        writer.wait(30s);
+    }
+
+    // mxl-test-source --device 0 draws colour bars into device payloads; this process reads a grain back and compares
+    // it with the renderer's bytes, and mxl-info shows the flow's location and draws a snapshot of it.
+    void checkTestSource(DomainFixture const& fixture)
+    {
+        Process source{{MXL_TEST_SOURCE, "-d", fixture.domain.str(), "-v", sourcePath(videoFlowFile).string(), "--device", "0"}};
+        REQUIRE(source.waitForLine("flow " + flowId(videoFlowFile), 30s).has_value());
+        mxlFlowReader reader = nullptr;
+        REQUIRE(mxlCreateFlowReader(fixture.instance, flowId(videoFlowFile).c_str(), nullptr, &reader) == MXL_STATUS_OK);
+        mxlFlowConfigInfo config{};
+        REQUIRE(mxlFlowReaderGetConfigInfo(reader, &config) == MXL_STATUS_OK);
+        CHECK(config.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY);
+        CHECK(config.common.deviceIndex == 0);
+        auto const index = mxlGetCurrentIndex(&config.common.grainRate) + 2;
+        mxlGrainInfo grain{};
+        std::uint8_t* payload = nullptr;
+        REQUIRE(mxlFlowReaderGetGrain(reader, index, 10'000'000'000, &grain, &payload) == MXL_STATUS_OK);
+        CHECK((grain.flags & MXL_GRAIN_FLAG_INVALID) == 0);
+        std::vector<std::uint8_t> back(grain.grainSize);
+        REQUIRE(mxlFlowReaderCopyToHost(reader, back.data(), payload, back.size()) == MXL_STATUS_OK);
+        std::vector<std::uint8_t> expected(grain.grainSize);
+        mxl::tools::patterns::TestPatternRenderer const renderer{1920, 1080, false};
+        renderer.render(index, 0, 1080, expected);
+        CHECK(fnv1a(back.data(), back.size()) == fnv1a(expected.data(), expected.size()));
+        mxlReleaseFlowReader(fixture.instance, reader);
+
+        Process detail{{MXL_INFO, "-d", fixture.domain.str(), "-f", flowId(videoFlowFile)}};
+        auto const text = detail.drainOutput(30s);
+        INFO("mxl-info: ", text);
+        CHECK(detail.wait(30s) == 0);
+        CHECK(text.find("  Payload location  : device memory\n") != std::string::npos);
+        CHECK(text.find("  Device index      : 0\n") != std::string::npos);
+        auto const picture = fixture.domain.path().parent_path() / (fixture.domain.path().filename().string() + "-snapshot.png");
+        Process snapshot{{MXL_INFO, "-d", fixture.domain.str(), "--snapshot", flowId(videoFlowFile), picture.string()}};
+        auto const written = snapshot.drainOutput(30s);
+        INFO("mxl-info --snapshot: ", written);
+        CHECK(snapshot.wait(30s) == 0);
+        CHECK(written.find("written to " + picture.string()) != std::string::npos);
+        CHECK(std::filesystem::file_size(picture) > 1000);
+        std::filesystem::remove(picture);
+        source.signal(SIGTERM);
+        CHECK(source.wait(30s) == 0);
+    }
 }
 
-TEST_CASE("device module: mxl-test-source --device writes colour bars another process reads from the device")
+TEST_CASE("device flows (fake module): a reader in the writer's process uses the writer's payloads")
+{
+    useFakeModule("working");
+    DomainFixture fixture{"device"};
+    checkSameProcessReader(fixture);
+}
+
+TEST_CASE("device flows (GPU): a reader in the writer's process uses the writer's payloads")
 {
     DomainFixture fixture{"device"};
+    if (auto const reason = realModuleMissesGpu(fixture.instance))
     {
-        auto const probe = createDeviceWriter(fixture.instance);
-        if (probe.writer == nullptr)
-        {
-            MXL_SKIP(skipReason(probe.refusal).c_str());
-        }
-        mxlReleaseFlowWriter(fixture.instance, probe.writer);
+        MXL_SKIP(reason->c_str());
     }
-    Process source{{MXL_TEST_SOURCE, "-d", fixture.domain.str(), "-v", sourcePath(videoFlowFile).string(), "--device", "0"}};
-    REQUIRE(source.waitForLine("flow " + flowId(videoFlowFile), 30s).has_value());
-    mxlFlowReader reader = nullptr;
-    REQUIRE(mxlCreateFlowReader(fixture.instance, flowId(videoFlowFile).c_str(), nullptr, &reader) == MXL_STATUS_OK);
-    mxlFlowConfigInfo config{};
-    REQUIRE(mxlFlowReaderGetConfigInfo(reader, &config) == MXL_STATUS_OK);
-    CHECK(config.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY);
-    auto const index = mxlGetCurrentIndex(&config.common.grainRate) + 2;
-    mxlGrainInfo grain{};
-    std::uint8_t* payload = nullptr;
-    REQUIRE(mxlFlowReaderGetGrain(reader, index, 10'000'000'000, &grain, &payload) == MXL_STATUS_OK);
-    CHECK((grain.flags & MXL_GRAIN_FLAG_INVALID) == 0);
-    std::vector<std::uint8_t> back(grain.grainSize);
-    REQUIRE(mxlFlowReaderCopyToHost(reader, back.data(), payload, back.size()) == MXL_STATUS_OK);
-    std::vector<std::uint8_t> expected(grain.grainSize);
-    mxl::tools::patterns::TestPatternRenderer const renderer{1920, 1080, false};
-    renderer.render(index, 0, 1080, expected);
-    CHECK(fnv1a(back.data(), back.size()) == fnv1a(expected.data(), expected.size()));
-    mxlReleaseFlowReader(fixture.instance, reader);
-    source.signal(SIGTERM);
-    CHECK(source.wait(30s) == 0);
+    checkSameProcessReader(fixture);
+}
+
+TEST_CASE("device flows (fake module): a writer and a reader in two processes agree on every grain and slice")
+{
+    useFakeModule("working");
+    DomainFixture fixture{"device"};
+    checkTwoProcesses(fixture);
+}
+
+TEST_CASE("device flows (GPU): a writer and a reader in two processes agree on every grain and slice")
+{
+    DomainFixture fixture{"device"};
+    if (auto const reason = realModuleMissesGpu(fixture.instance))
+    {
+        MXL_SKIP(reason->c_str());
+    }
+    checkTwoProcesses(fixture);
+}
+
+TEST_CASE("device flows (fake module): mxl-test-source --device writes colour bars that readers and mxl-info see")
+{
+    useFakeModule("working");
+    DomainFixture fixture{"device"};
+    checkTestSource(fixture);
+}
+
+TEST_CASE("device flows (GPU): mxl-test-source --device writes colour bars that readers and mxl-info see")
+{
+    DomainFixture fixture{"device"};
+    if (auto const reason = realModuleMissesGpu(fixture.instance))
+    {
+        MXL_SKIP(reason->c_str());
+    }
+    checkTestSource(fixture);
 }
 
 #endif

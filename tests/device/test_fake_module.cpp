@@ -89,7 +89,7 @@ TEST_CASE("device flows (fake module): a reader in the writer's process gets the
     auto const created = createWriter(fixture.instance, flowDefinition(videoFlowFile), deviceOptions);
     REQUIRE(created.status == MXL_STATUS_OK);
     mxlFlowReader reader = nullptr;
-    // The fake refuses every import, as CUDA refuses one in the exporting process: the reader must not try.
+    // The fake refuses an import in the exporting process, as CUDA does: the reader must not try.
     REQUIRE(mxlCreateFlowReader(fixture.instance, flowId(videoFlowFile).c_str(), nullptr, &reader) == MXL_STATUS_OK);
     mxlFlowConfigInfo config{};
     REQUIRE(mxlFlowReaderGetConfigInfo(reader, &config) == MXL_STATUS_OK);
