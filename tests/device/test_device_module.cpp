@@ -229,40 +229,53 @@ namespace
     // it with the renderer's bytes, and mxl-info shows the flow's location and draws a snapshot of it.
     void checkTestSource(DomainFixture const& fixture)
     {
-        Process source{{MXL_TEST_SOURCE, "-d", fixture.domain.str(), "-v", sourcePath(videoFlowFile).string(), "--device", "0"}};
-        REQUIRE(source.waitForLine("flow " + flowId(videoFlowFile), 30s).has_value());
+        // 100x60 pictures: small enough that a loaded machine seldom makes the source late.
+        auto const definition = sourcePath("tests/tools/data/video_v210_100x60p25.json");
+        auto const id = nlohmann::json::parse(readFile(definition))["id"].get<std::string>();
+        Process source{{MXL_TEST_SOURCE, "-d", fixture.domain.str(), "-v", definition.string(), "--device", "0"}};
+        REQUIRE(source.waitForLine("flow " + id, 30s).has_value());
         mxlFlowReader reader = nullptr;
-        REQUIRE(mxlCreateFlowReader(fixture.instance, flowId(videoFlowFile).c_str(), nullptr, &reader) == MXL_STATUS_OK);
+        REQUIRE(mxlCreateFlowReader(fixture.instance, id.c_str(), nullptr, &reader) == MXL_STATUS_OK);
         mxlFlowConfigInfo config{};
         REQUIRE(mxlFlowReaderGetConfigInfo(reader, &config) == MXL_STATUS_OK);
         CHECK(config.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY);
         CHECK(config.common.deviceIndex == 0);
-        auto const index = mxlGetCurrentIndex(&config.common.grainRate) + 2;
+        // A loaded machine makes the source late now and then, and a late grain is committed invalid: the first valid
+        // one of the next 50 is compared.
+        auto index = mxlGetCurrentIndex(&config.common.grainRate) + 2;
+        auto const last = index + 50;
         mxlGrainInfo grain{};
         std::uint8_t* payload = nullptr;
-        REQUIRE(mxlFlowReaderGetGrain(reader, index, 10'000'000'000, &grain, &payload) == MXL_STATUS_OK);
-        CHECK((grain.flags & MXL_GRAIN_FLAG_INVALID) == 0);
+        for (; index < last; ++index)
+        {
+            REQUIRE(mxlFlowReaderGetGrain(reader, index, 10'000'000'000, &grain, &payload) == MXL_STATUS_OK);
+            if ((grain.flags & MXL_GRAIN_FLAG_INVALID) == 0)
+            {
+                break;
+            }
+        }
+        REQUIRE(index < last);
         std::vector<std::uint8_t> back(grain.grainSize);
         REQUIRE(mxlFlowReaderCopyToHost(reader, back.data(), payload, back.size()) == MXL_STATUS_OK);
         std::vector<std::uint8_t> expected(grain.grainSize);
-        mxl::tools::patterns::TestPatternRenderer const renderer{1920, 1080, false};
-        renderer.render(index, 0, 1080, expected);
+        mxl::tools::patterns::TestPatternRenderer const renderer{100, 60, false};
+        renderer.render(index, 0, 60, expected);
         CHECK(fnv1a(back.data(), back.size()) == fnv1a(expected.data(), expected.size()));
         mxlReleaseFlowReader(fixture.instance, reader);
 
-        Process detail{{MXL_INFO, "-d", fixture.domain.str(), "-f", flowId(videoFlowFile)}};
+        Process detail{{MXL_INFO, "-d", fixture.domain.str(), "-f", id}};
         auto const text = detail.drainOutput(30s);
         INFO("mxl-info: ", text);
         CHECK(detail.wait(30s) == 0);
         CHECK(text.find("  Payload location  : device memory\n") != std::string::npos);
         CHECK(text.find("  Device index      : 0\n") != std::string::npos);
         auto const picture = fixture.domain.path().parent_path() / (fixture.domain.path().filename().string() + "-snapshot.png");
-        Process snapshot{{MXL_INFO, "-d", fixture.domain.str(), "--snapshot", flowId(videoFlowFile), picture.string()}};
+        Process snapshot{{MXL_INFO, "-d", fixture.domain.str(), "--snapshot", id, picture.string()}};
         auto const written = snapshot.drainOutput(30s);
         INFO("mxl-info --snapshot: ", written);
         CHECK(snapshot.wait(30s) == 0);
         CHECK(written.find("written to " + picture.string()) != std::string::npos);
-        CHECK(std::filesystem::file_size(picture) > 1000);
+        CHECK(std::filesystem::file_size(picture) > 100);
         std::filesystem::remove(picture);
         source.signal(SIGTERM);
         CHECK(source.wait(30s) == 0);
