@@ -1,5 +1,7 @@
 // The fabrics layer refuses device flows (their transfer is the next part of issue 9) with a status and a message that
 // say so, through a fake device module.
+#if MXL_TEST_WITH_CUDA && MXL_TEST_WITH_FABRICS
+
 #include "DeviceTestSupport.hpp"
 #include "FabricsHarness.hpp"
 
@@ -9,8 +11,6 @@
 
 using namespace mxl::test;
 using mxl::test::fabrics::interfaceConfig;
-
-#if MXL_TEST_WITH_CUDA && MXL_TEST_WITH_FABRICS
 
 TEST_CASE("device flows (fake module): fabrics targets and initiators refuse them")
 {
