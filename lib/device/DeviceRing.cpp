@@ -78,7 +78,7 @@ namespace mxl::device
                               { return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y)); });
         }
 
-        // The module, named in every failure with the flow and the device asked for.
+        // Runs `body`; a failure in it names the flow and the device it was about.
         template <typename Body>
         auto forFlow(std::string_view flowId, std::string_view device, Body&& body)
         {
@@ -183,8 +183,8 @@ namespace mxl::device
                            auto const handle = module.exportHandle(deviceIndex, base);
                            std::memcpy(mapping->record.ipcHandle, handle.data(), handle.size());
                            allocatedRings().add(handle, base);
-                           log::debug("flow {}: {} bytes of payloads on CUDA device {} ({}, PCI {})", flowId, record.allocationBytes,
-                                      deviceIndex, properties.name, properties.pciBusId);
+                           log::debug("flow {}: {} bytes of payloads on CUDA device {} ({}, PCI {}) through {}", flowId,
+                                      record.allocationBytes, deviceIndex, properties.name, properties.pciBusId, module.path());
                            return DeviceRing{std::move(mapping)};
                        });
     }
@@ -271,11 +271,6 @@ namespace mxl::device
     std::uint8_t* DeviceRing::grainPayload(std::uint64_t index) const noexcept
     {
         return _mapping->base + (index % _mapping->record.grainCount) * _mapping->record.grainStrideBytes;
-    }
-
-    Module const& DeviceRing::module() const noexcept
-    {
-        return *_mapping->module;
     }
 
     void DeviceRing::checkInside(std::string_view flowId, std::uint8_t const* device, std::size_t bytes) const

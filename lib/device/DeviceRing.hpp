@@ -40,8 +40,6 @@ namespace mxl::device
 
         [[nodiscard]] std::uint8_t* grainPayload(std::uint64_t index) const noexcept;
 
-        [[nodiscard]] Module const& module() const noexcept;
-
         // Synchronous copies into and out of the ring; MXL_ERR_INVALID_ARG naming the flow when [device, device + bytes)
         // is not inside the ring.
         void copyToDevice(std::string_view flowId, std::uint8_t* device, void const* host, std::size_t bytes) const;
