@@ -2,12 +2,12 @@
 // say so, through a fake device module.
 #if MXL_TEST_WITH_CUDA && MXL_TEST_WITH_FABRICS
 
-#include "DeviceTestSupport.hpp"
-#include "FabricsHarness.hpp"
+#    include "DeviceTestSupport.hpp"
+#    include "FabricsHarness.hpp"
 
-#include <mxl/fabrics.h>
+#    include <mxl/fabrics.h>
 
-#include <doctest/doctest.h>
+#    include <doctest/doctest.h>
 
 using namespace mxl::test;
 using mxl::test::fabrics::interfaceConfig;
