@@ -43,6 +43,9 @@ namespace mxl::test
         std::uint64_t mismatched = 0;
         // The newest verified index.
         std::uint64_t lastIndex = 0;
+        // Indices passed over: not there complete while a later one was the head, or jumped when the check fell more than
+        // 8 grains behind.
+        std::uint64_t missing = 0;
     };
 
     class GrainVerifier
