@@ -32,8 +32,9 @@ namespace
 {
     constexpr std::uint32_t seed = 31;
     constexpr std::uint64_t samplesPerSecond = 48'000;
-    // 1 s of history at the source: a held-up initiator still finds its batches.
-    constexpr std::uint64_t sourceHistoryNs = 1'000'000'000;
+    // 3 s of history at the source: an initiator held up for up to 1.5 s (half the ring) still finds its batches.
+    constexpr std::uint64_t sourceHistoryNs = 3'000'000'000;
+    constexpr std::uint64_t channels = 2;
     // 3 s at the target (the path flows inherit it): the check, which pauses while a path report is read (a little over a
     // second), may trail the head by half of it.
     constexpr std::uint64_t targetHistoryNs = 3'000'000'000;
@@ -133,6 +134,24 @@ namespace
         }
     };
 
+    // The samples the initiator's reported losses may cover: each is a batch it could not send, or a jump over at most the
+    // source ring's readable half after it fell that far behind (a machine loaded far beyond its cores), which no
+    // redundancy helps. An unloaded run reports none.
+    std::uint64_t excusedSamples(DemoProcess& initiator, std::string const& sourceDomain, std::string const& flowId)
+    {
+        auto const losses = initiator.reportedLosses();
+        REQUIRE_MESSAGE(losses.has_value(), "the initiator printed no stats line; stderr:\n", initiator.errors());
+        auto* const instance = mxlCreateInstance(sourceDomain.c_str(), nullptr);
+        REQUIRE(instance != nullptr);
+        mxlFlowReader reader = nullptr;
+        REQUIRE(mxlCreateFlowReader(instance, flowId.c_str(), nullptr, &reader) == MXL_STATUS_OK);
+        std::size_t readableHalf = 0;
+        CHECK(mxlFlowReaderGetMaxReadLengthSamples(reader, &readableHalf) == MXL_STATUS_OK);
+        mxlReleaseFlowReader(instance, reader);
+        mxlDestroyInstance(instance);
+        return losses->lost * readableHalf;
+    }
+
     PathReport requirePathReport(DemoProcess& target)
     {
         auto report = target.pathReport();
@@ -194,14 +213,12 @@ TEST_CASE("redundant audio paths over shm: one path's initiator killed mid-strea
     check.runFor(7s);
     auto const afterKill = requirePathReport(targetProcess);
 
-    // What the survivor reported as not sent (batches of 480 samples): before the kill a sample had to miss both paths to
-    // be lost, after it the survivor alone is every path. An unloaded run reports none.
-    auto const losses = second->reportedLosses();
-    REQUIRE_MESSAGE(losses.has_value(), "the surviving initiator printed no stats line; stderr:\n", second->errors());
-    auto const excusedSamples = losses->lost * 480;
+    // What the survivor reported as not sent: before the kill a sample had to miss both paths to be lost, after it the
+    // survivor alone is every path.
+    auto const excused = excusedSamples(*second, sourceDomain.str(), source.flowId());
     auto const& totals = check.totals;
     INFO("verified ", totals.verified, " samples, corrupt ", totals.corrupt, " (", totals.wordsMismatched, " words), gone ", totals.gone,
-         ", span ", check.span(), ", excused ", excusedSamples, "; first ", afterKill.first[0], ",", afterKill.first[1], " late ",
+         ", span ", check.span(), ", excused ", excused, "; first ", afterKill.first[0], ",", afterKill.first[1], " late ",
          afterKill.late[0], ",", afterKill.late[1], " missing ", afterKill.missing[0], ",", afterKill.missing[1], " dropped ",
          afterKill.dropped[0], ",", afterKill.dropped[1], "\ntarget stderr:\n", targetProcess.errors(), "\nsurvivor stderr:\n",
          second->errors());
@@ -209,12 +226,13 @@ TEST_CASE("redundant audio paths over shm: one path's initiator killed mid-strea
             " corrupt, ", totals.gone, " passed over by the check; first after the kill: ", afterKill.first[0] - bothUp.first[0], " / ",
             afterKill.first[1] - bothUp.first[1]);
     CHECK(source.refused() == 0);
-    // Gap-free: every sample between the first head and the last was looked at, and all but excused ones are the pattern.
+    // Gap-free: every sample between the first head and the last was looked at, and every word but those of excused
+    // samples is the pattern.
     CHECK(totals.verified + totals.corrupt + totals.gone == check.span());
-    CHECK(totals.corrupt <= excusedSamples);
+    CHECK(totals.wordsMismatched <= excused * channels);
     CHECK(totals.gone == 0);
     // 10 s of checking at 48 kHz; a loaded machine may start the check up to a second late.
-    CHECK(totals.verified >= 9 * samplesPerSecond);
+    CHECK(totals.verified + totals.corrupt >= 9 * samplesPerSecond);
     // The survivor served what came after the kill; the killed path served nothing after the report before it.
     CHECK(afterKill.first[1] - bothUp.first[1] >= 5 * samplesPerSecond);
     CHECK(afterKill.first[0] - bothUp.first[0] <= 2 * samplesPerSecond);
@@ -226,7 +244,7 @@ TEST_CASE("redundant audio paths over shm: one path's initiator killed mid-strea
     stopCleanly(*second, "surviving initiator");
     auto const summary = stopCleanly(targetProcess, "target");
     // The target's lost: samples the real flow's head passed over because no path had them.
-    CHECK(summary.lost <= excusedSamples);
+    CHECK(summary.lost <= excused);
     for (auto const& entry : std::filesystem::directory_iterator{targetDomain.str()})
     {
         CHECK_MESSAGE(!entry.path().filename().string().starts_with(".mxl-private-"), entry.path().string(), " was left behind");
@@ -276,25 +294,23 @@ TEST_CASE("redundant audio paths over two veth links: link A cut for 5 s, then l
     auto const bCut = requirePathReport(targetProcess);
     auto const bBack = waitForRejoin(1, bCut, targetProcess, check);
 
-    // What the initiator reported as reaching no target (batches of 480 samples).
-    auto const losses = initiator->reportedLosses();
-    REQUIRE_MESSAGE(losses.has_value(), "the initiator printed no stats line; stderr:\n", initiator->errors());
-    auto const excusedSamples = losses->lost * 480;
+    // What the initiator reported as reaching no target.
+    auto const excused = excusedSamples(*initiator, sourceDomain.str(), source.flowId());
     auto const& totals = check.totals;
     auto const bFirstWhileACut = aCut.first[1] - bothUp.first[1];
     auto const aFirstWhileBCut = bCut.first[0] - aBack.first[0];
     INFO("verified ", totals.verified, " samples, corrupt ", totals.corrupt, " (", totals.wordsMismatched, " words), gone ", totals.gone,
-         ", span ", check.span(), ", excused ", excusedSamples, "; first ", bBack.first[0], ",", bBack.first[1], " late ", bBack.late[0],
-         ",", bBack.late[1], " missing ", bBack.missing[0], ",", bBack.missing[1], " dropped ", bBack.dropped[0], ",", bBack.dropped[1],
+         ", span ", check.span(), ", excused ", excused, "; first ", bBack.first[0], ",", bBack.first[1], " late ", bBack.late[0], ",",
+         bBack.late[1], " missing ", bBack.missing[0], ",", bBack.missing[1], " dropped ", bBack.dropped[0], ",", bBack.dropped[1],
          "\ntarget stderr:\n", targetProcess.errors(), "\ninitiator stderr:\n", initiator->errors());
     MESSAGE("verified ", totals.verified, " samples (", static_cast<double>(totals.verified) / samplesPerSecond, " s), ", totals.corrupt,
             " corrupt; path 2 first while A was cut: ", bFirstWhileACut, ", path 1 first while B was cut: ", aFirstWhileBCut);
     CHECK(source.refused() == 0);
     CHECK(totals.verified + totals.corrupt + totals.gone == check.span());
-    CHECK(totals.corrupt <= excusedSamples);
+    CHECK(totals.wordsMismatched <= excused * channels);
     CHECK(totals.gone == 0);
     // 3 + 5 + 4 + 5 + 4 s of checking at least.
-    CHECK(totals.verified >= 20 * samplesPerSecond);
+    CHECK(totals.verified + totals.corrupt >= 20 * samplesPerSecond);
     // While a link was cut (5 s) the other path served it: all but the second the report before the cut may lag.
     CHECK(bFirstWhileACut >= 4 * samplesPerSecond);
     CHECK(aFirstWhileBCut >= 4 * samplesPerSecond);
@@ -305,5 +321,5 @@ TEST_CASE("redundant audio paths over two veth links: link A cut for 5 s, then l
 
     stopCleanly(*initiator, "initiator");
     // The target's lost: samples the real flow's head passed over because no path had them.
-    CHECK(stopCleanly(targetProcess, "target").lost <= excusedSamples);
+    CHECK(stopCleanly(targetProcess, "target").lost <= excused);
 }

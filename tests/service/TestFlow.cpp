@@ -113,7 +113,7 @@ namespace mxl::test
             // Start at the head, and jump there when the ring has moved past the grain we were at.
             if (_next == 0 || runtime.headIndex - _next > 8)
             {
-                result.missing += _next == 0 ? 0 : runtime.headIndex - _next;
+                result.overrun += _next == 0 ? 0 : runtime.headIndex - _next;
                 _next = runtime.headIndex;
             }
             mxlGrainInfo grain{};

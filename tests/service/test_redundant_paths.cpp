@@ -144,8 +144,9 @@ namespace mxl::test
         auto const output = services.stopTarget();
         INFO("target output:\n", output, "\nsurvivor output:\n", services.second->output());
         MESSAGE("verified ", bothUp.verified, " grains with both paths and ", afterKill.verified, " after the kill; missing ",
-                bothUp.missing + afterKill.missing, ", wrong ", bothUp.mismatched + afterKill.mismatched, "; the survivor reported ",
-                survivorLost, " lost");
+                bothUp.missing + afterKill.missing, ", wrong ", bothUp.mismatched + afterKill.mismatched,
+                ", not looked at (checker overrun) ", bothUp.overrun + afterKill.overrun, "; the survivor reported ", survivorLost,
+                " lost");
         CHECK(bothUp.verified >= 100);
         CHECK(afterKill.verified >= 200);
         // None on an unloaded machine.
