@@ -33,7 +33,7 @@ namespace mxl::fabrics
         auto const sampleFlow = carriesSamples(memory);
         auto const geometry = sampleFlow ? std::nullopt : std::optional<GrainGeometry>{GrainGeometry::of(memory, "target")};
         checkInterfaceConfig(config.interface);
-        auto opened = _backend.openDomain(config.interface, Role::Target);
+        auto opened = _backend.openDomain(config.interface, Role::Target, parsed.transport);
 
         // Re-setup drops the previous endpoint first so that it can listen on the same address.
         ingress.reset();
@@ -55,6 +55,8 @@ namespace mxl::fabrics
         published.provider = config.interface.provider;
         published.backend = _backend.identity().name;
         published.regions = transport->regions();
+        published.transport = std::string{transportName(domain->reported.transport)};
+        logTransportChoice(fmt::format("fabrics target {}", published.id), {domain->reported.transport, domain->reported.transportReason});
         if (samples)
         {
             published.bounceBuffer = samples->bounceBuffer().info();

@@ -25,4 +25,8 @@ namespace mxl::fabrics
 
     // Providers with FI_RX_CQ_DATA consume one posted receive per remote CQ data; one per write that can be in flight.
     [[nodiscard]] std::size_t receivesToPost(fi_info const& info) noexcept;
+
+    // msg transport: receive buffers per endpoint (ReceivePool.hpp), one per completion the queue holds, at most 64 (16
+    // MiB) and never more than the receive queue takes.
+    [[nodiscard]] std::size_t messageBuffersToPost(fi_info const& info, std::size_t cqDepth) noexcept;
 }
