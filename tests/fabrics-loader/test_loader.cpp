@@ -4,6 +4,7 @@
 #include "Process.hpp"
 #include "StderrCapture.hpp"
 #include "TempDomain.hpp"
+#include "fabrics/transport/fabrics_backend.h"
 
 #include <mxl/fabrics.h>
 #include <mxl/fabrics_backends.h>
@@ -137,6 +138,20 @@ TEST_CASE("loader: a backend of ABI 2.0 is refused with UNSUPPORTED_OPERATION, n
     INFO("logged: ", attempt.logged);
     CHECK(contains(attempt.logged,
                    "fabrics backend " + fakes + "/abi2/libmxl-fabrics-abi2.so implements backend ABI 2.0, this libmxl-fabrics needs 1.x"));
+}
+
+TEST_CASE("loader: a backend of ABI 1.1 (a table without domain_open_transport) is still loaded; a shorter table is refused")
+{
+    auto const older = createInstance(fakes + "/abi11", R"({"backend": "abi11"})");
+    INFO("logged: ", older.logged);
+    CHECK(older.status == MXL_STATUS_OK);
+
+    auto const shorter = createInstance(fakes + "/short", R"({"backend": "short"})");
+    CHECK(shorter.status == MXL_ERR_UNSUPPORTED_OPERATION);
+    INFO("logged: ", shorter.logged);
+    CHECK(contains(shorter.logged, "fabrics backend " + fakes + "/short/libmxl-fabrics-short.so has a table of " +
+                                       std::to_string(MXL_FABRICS_BACKEND_TABLE_1_1_SIZE - sizeof(void*)) +
+                                       " bytes, this libmxl-fabrics needs at least " + std::to_string(MXL_FABRICS_BACKEND_TABLE_1_1_SIZE)));
 }
 
 TEST_CASE("loader: a backend whose entry fails is refused with NO_FABRIC and the backend's reason")

@@ -80,10 +80,11 @@ namespace mxl::service
         setup.version = MXL_FABRICS_API_VERSION;
         setup.interface = tools::interfaceConfig(_interface);
         setup.reader = _reader.get();
-        if (auto const status = ::mxlFabricsInitiatorSetup(_initiator.get(), &setup, nullptr); status != MXL_STATUS_OK)
+        if (auto const status = ::mxlFabricsInitiatorSetup(_initiator.get(), &setup, config.setupOptions.c_str()); status != MXL_STATUS_OK)
         {
-            throw ConfigError{fmt::format("{}: the {} initiator cannot use node '{}' (keys 'provider', 'node'): {}", config.origin,
-                                          tools::providerName(_interface.provider), _interface.node, tools::statusName(status))};
+            throw ConfigError{fmt::format("{}: the {} initiator cannot use node '{}' (keys 'provider', 'node', 'transport'): {}",
+                                          config.origin, tools::providerName(_interface.provider), _interface.node,
+                                          tools::statusName(status))};
         }
         _enabled = !_tickets.empty();
         if (config.http)

@@ -152,11 +152,12 @@ namespace mxl::service
         setup.interface = tools::interfaceConfig(_interface);
         setup.writer = _writer.get();
         mxlFabricsTargetInfo info = nullptr;
-        if (auto const status = ::mxlFabricsTargetSetup(_target->get(), &setup, nullptr, &info); status != MXL_STATUS_OK)
+        if (auto const status = ::mxlFabricsTargetSetup(_target->get(), &setup, _config.setupOptions.c_str(), &info);
+            status != MXL_STATUS_OK)
         {
-            throw ConfigError{fmt::format("{}: the {} target cannot listen on node '{}' service '{}' (keys 'node', 'service'): {}",
-                                          _config.origin, tools::providerName(_interface.provider), _interface.node, _interface.service,
-                                          tools::statusName(status))};
+            throw ConfigError{fmt::format(
+                "{}: the {} target cannot listen on node '{}' service '{}' (keys 'node', 'service', 'transport'): {}", _config.origin,
+                tools::providerName(_interface.provider), _interface.node, _interface.service, tools::statusName(status))};
         }
         tools::OwnedTargetInfo const owned{info};
         std::size_t size = 0;
