@@ -140,7 +140,7 @@ TEST_CASE("loader: a backend of ABI 2.0 is refused with UNSUPPORTED_OPERATION, n
                    "fabrics backend " + fakes + "/abi2/libmxl-fabrics-abi2.so implements backend ABI 2.0, this libmxl-fabrics needs 1.x"));
 }
 
-TEST_CASE("loader: a backend of ABI 1.1 (a table without domain_open_transport) is still loaded; a shorter table is refused")
+TEST_CASE("loader: a backend of ABI 1.1 (a table without domain_open_transport) is still loaded, and a shorter table is refused")
 {
     auto const older = createInstance(fakes + "/abi11", R"({"backend": "abi11"})");
     INFO("logged: ", older.logged);
@@ -207,7 +207,7 @@ TEST_CASE("loader: without options an instance uses the ofi module beside libmxl
     CHECK(std::string{info.name} == "ofi");
     CHECK(std::filesystem::path{info.path} == std::filesystem::path{MXL_OFI_BACKEND});
     CHECK(std::filesystem::path{info.path}.parent_path() == std::filesystem::path{MXL_FABRICS_LIBRARY}.parent_path() / "mxl-fabrics");
-    CHECK(info.abiVersion == ((1u << 16) | 1u));
+    CHECK(info.abiVersion == ((1u << 16) | 2u));
     CHECK(mxlFabricsGetBackendInfo(fabrics, nullptr) == MXL_ERR_INVALID_ARG);
     CHECK(mxlFabricsDestroyInstance(fabrics) == MXL_STATUS_OK);
     CHECK(mxlDestroyInstance(instance) == MXL_STATUS_OK);
@@ -265,13 +265,13 @@ TEST_CASE("loader: mxl-fabrics-info --all-backends lists each backend with its i
     CHECK(status == 1);
     CHECK(contains(output, "fabrics backend " + fakes + "/failing/libmxl-fabrics-failing.so failed to initialise"));
     CHECK(contains(output, "backend failing " + fakes + "/failing/libmxl-fabrics-failing.so: not loaded\n"));
-    CHECK(contains(output, std::string{"backend ofi ABI 1.1 "} + MXL_OFI_BACKEND + "\ninterface tcp-0 node 127.0.0.1"));
+    CHECK(contains(output, std::string{"backend ofi ABI 1.2 "} + MXL_OFI_BACKEND + "\ninterface tcp-0 node 127.0.0.1"));
 
     auto const [healthyStatus, healthy] =
         runShell(std::string{"env -u MXL_FABRICS_BACKEND_PATH "} + MXL_FABRICS_INFO + " --all-backends -p tcp");
     INFO("output: ", healthy);
     CHECK(healthyStatus == 0);
-    CHECK(contains(healthy, std::string{"backend ofi ABI 1.1 "} + MXL_OFI_BACKEND + "\n"));
+    CHECK(contains(healthy, std::string{"backend ofi ABI 1.2 "} + MXL_OFI_BACKEND + "\n"));
     CHECK(!contains(healthy, "not loaded"));
 
     auto const [bothStatus, both] = runShell(std::string{MXL_FABRICS_INFO} + " --all-backends --backend ofi");
@@ -302,7 +302,7 @@ TEST_CASE("loader: a copy of the build tree without the ofi module fails with th
     auto const [presentStatus, present] = runShell(command + " -p tcp");
     INFO("with the module: ", present);
     CHECK(presentStatus == 0);
-    CHECK(contains(present, "backend ofi ABI 1.1 " + (lib / "mxl-fabrics" / "libmxl-fabrics-ofi.so").string() + "\n"));
+    CHECK(contains(present, "backend ofi ABI 1.2 " + (lib / "mxl-fabrics" / "libmxl-fabrics-ofi.so").string() + "\n"));
 }
 
 namespace

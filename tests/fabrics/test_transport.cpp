@@ -79,7 +79,7 @@ namespace
     }
 }
 
-TEST_CASE("transport: auto takes rma where the provider has it and msg where not; rma where it is missing is refused")
+TEST_CASE("transport: auto takes rma where the provider has it and msg where not, and rma where it is missing is refused")
 {
     using mxl::fabrics::chooseTransport;
     auto const missing = std::optional<std::string>{"endpoint with FI_RMA and remote CQ data"};
@@ -101,7 +101,7 @@ TEST_CASE("transport: auto takes rma where the provider has it and msg where not
           "transport rma was asked for, but provider efa has no endpoint with FI_RMA and remote CQ data; ask for transport msg or auto");
 }
 
-TEST_CASE("transport: the setup options name it, MXL_FABRICS_TRANSPORT is the default of options that do not")
+TEST_CASE("transport: the setup options name it, and MXL_FABRICS_TRANSPORT is the default of options that do not")
 {
     using mxl::fabrics::SetupOptions;
     {

@@ -102,6 +102,9 @@ namespace mxl::test
         // A decimal string, as in the ticket.
         CHECK(targetStatus["epoch"].get<std::string>() == std::to_string(ticketEpoch(directories.ticketFile())));
         CHECK(targetStatus["epoch"] == initiatorStatus["epoch"]);
+        // Both ends on tcp with the default transport (auto): the ticket's, rma.
+        CHECK(targetStatus["transport"] == "rma");
+        CHECK(initiatorStatus["transport"] == "rma");
         REQUIRE(initiatorStatus["targets"].size() == 1);
         CHECK(initiatorStatus["targets"][0]["state"] == "connected");
         CHECK(initiatorStatus["targets"][0]["epoch"] == initiatorStatus["epoch"]);

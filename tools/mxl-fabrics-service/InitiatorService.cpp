@@ -310,6 +310,7 @@ namespace mxl::service
             _metrics.reestablished();
         }
         _metrics.setEpoch(ticket.epoch);
+        _metrics.setTransport(ticket.transport);
         _metrics.setState("connecting");
         _target = Established{std::move(ticket),
                               std::move(owned),

@@ -182,6 +182,7 @@ namespace mxl::service
     void TargetService::publish(Ticket ticket)
     {
         _metrics.setEpoch(ticket.epoch);
+        _metrics.setTransport(ticket.transport);
         _metrics.setState("waiting");
         _unsignedTicket = ticket;
         distribute(std::move(ticket));
