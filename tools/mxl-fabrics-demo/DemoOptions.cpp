@@ -53,6 +53,8 @@ Output (stdout, one line each):
   Selected interface: provider P node N service S capabilities C max-message M
   Group member: N <uuid> <role> <format>                                      (with -g, per flow, in group order)
   Target flow: <uuid>                                                         (target)
+  Transport: rma | msg                                                        (target before its Target info;
+        initiator once its tickets were added: the transport of its tickets)
   Target info: <base64 of the ticket JSON>                                    (target)
   sync: grain=I video_ts=T skews_us=S1,S2,... batch_us=B                      (source target, per grain:
         for each audio flow, its newest sample's time minus the grain's, when the group returned)
