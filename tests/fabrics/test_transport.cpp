@@ -139,12 +139,12 @@ TEST_CASE("transport: a msg ticket carries \"transport\", an rma ticket has no s
     CHECK(rma.transport == "rma");
 }
 
-TEST_CASE("transport: a msg receive is placed where its header says, and one that disagrees with its header is dropped")
+TEST_CASE("transport: a msg receive is placed where its header says, and one that disagrees with its header or lacks the key is dropped")
 {
     using namespace mxl::fabrics;
     std::vector<std::uint8_t> slotA(64, 0);
     std::vector<std::uint8_t> slotB(64, 0);
-    RegionSpans const regions{{slotA.data(), slotA.size()}, {slotB.data(), slotB.size()}};
+    MessageRegions const regions{{{slotA.data(), slotA.size()}, {slotB.data(), slotB.size()}}, {0x1111, 0x2222}};
     auto const receive = [](MessagePlacement header, std::vector<std::uint8_t> const& bytes)
     {
         std::vector<std::uint8_t> received(sizeof(header));
@@ -154,23 +154,27 @@ TEST_CASE("transport: a msg receive is placed where its header says, and one tha
     };
     std::vector<std::uint8_t> const payload{9, 8, 7, 6};
 
-    CHECK_FALSE(placeMessage(receive({messagePlacementMagic, 1, 60, 4}, payload), regions).has_value());
+    CHECK_FALSE(placeMessage(receive({messagePlacementMagic, 1, 60, 4, 0x2222}, payload), regions).has_value());
     CHECK(std::vector<std::uint8_t>(slotB.begin() + 60, slotB.end()) == payload);
     CHECK(slotB[59] == 0);
     CHECK(std::all_of(slotA.begin(), slotA.end(), [](auto byte) { return byte == 0; }));
 
     // A torn or truncated send: fewer bytes arrived than the header announced. Nothing is written.
-    auto const torn = placeMessage(receive({messagePlacementMagic, 0, 0, 8}, payload), regions);
+    auto const torn = placeMessage(receive({messagePlacementMagic, 0, 0, 8, 0x1111}, payload), regions);
     REQUIRE(torn.has_value());
     CHECK(*torn == "a receive carries 4 bytes after its header, which announced 8");
     CHECK(std::all_of(slotA.begin(), slotA.end(), [](auto byte) { return byte == 0; }));
 
-    CHECK(placeMessage(receive({messagePlacementMagic, 1, 61, 4}, payload), regions) ==
+    CHECK(placeMessage(receive({messagePlacementMagic, 1, 61, 4, 0x2222}, payload), regions) ==
           "a receive of 4 bytes at offset 61 lies outside region 1 of 64 bytes");
-    CHECK(placeMessage(receive({messagePlacementMagic, 2, 0, 4}, payload), regions) == "a receive names region 2, the target has 2");
-    CHECK(placeMessage(receive({0x12345678, 0, 0, 4}, payload), regions) ==
+    CHECK(placeMessage(receive({messagePlacementMagic, 2, 0, 4, 0x2222}, payload), regions) ==
+          "a receive names region 2, the target has 2");
+    // As an RMA write needs the region's key, so does a send: without the ticket nothing is placed.
+    CHECK(placeMessage(receive({messagePlacementMagic, 0, 0, 4, 0x2222}, payload), regions) ==
+          "a receive for region 0 carries a key that is not the region's");
+    CHECK(placeMessage(receive({0x12345678, 0, 0, 4, 0x1111}, payload), regions) ==
           "a receive starts with 0x12345678, not the placement header's magic 0x4d584c31");
-    CHECK(placeMessage(std::vector<std::uint8_t>(10), regions) == "a receive of 10 bytes is shorter than the 24-byte placement header");
+    CHECK(placeMessage(std::vector<std::uint8_t>(10), regions) == "a receive of 10 bytes is shorter than the 32-byte placement header");
     CHECK(std::all_of(slotA.begin(), slotA.end(), [](auto byte) { return byte == 0; }));
 }
 

@@ -6,7 +6,7 @@
 
 namespace mxl::fabrics
 {
-    std::optional<std::string> placeMessage(std::span<std::uint8_t const> received, RegionSpans const& regions)
+    std::optional<std::string> placeMessage(std::span<std::uint8_t const> received, MessageRegions const& regions)
     {
         MessagePlacement header{};
         if (received.size() < sizeof(header))
@@ -23,11 +23,15 @@ namespace mxl::fabrics
         {
             return fmt::format("a receive carries {} bytes after its header, which announced {}", bytes.size(), header.length);
         }
-        if (header.region >= regions.size())
+        if (header.region >= regions.spans.size())
         {
-            return fmt::format("a receive names region {}, the target has {}", header.region, regions.size());
+            return fmt::format("a receive names region {}, the target has {}", header.region, regions.spans.size());
         }
-        auto const region = regions[header.region];
+        if (header.region >= regions.keys.size() || header.key != regions.keys[header.region])
+        {
+            return fmt::format("a receive for region {} carries a key that is not the region's", header.region);
+        }
+        auto const region = regions.spans[header.region];
         if (header.offset > region.size() || header.length > region.size() - header.offset)
         {
             return fmt::format("a receive of {} bytes at offset {} lies outside region {} of {} bytes", header.length, header.offset,

@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace mxl::fabrics
 {
@@ -20,8 +21,9 @@ namespace mxl::fabrics
         std::uint32_t region; // index into the target's ticket regions
         std::uint64_t offset; // where in the region the bytes land
         std::uint64_t length; // how many bytes follow the header
+        std::uint64_t key;    // the region's key from the ticket: as for RMA, only a ticket's holder writes
     };
-    static_assert(sizeof(MessagePlacement) == 24);
+    static_assert(sizeof(MessagePlacement) == 32);
 
     inline constexpr std::uint32_t messagePlacementMagic = 0x4d584c31; // "MXL1"
     // The longest write a msg initiator posts (the core splits grain payloads at it) and so the size of each receive
@@ -29,8 +31,16 @@ namespace mxl::fabrics
     inline constexpr std::size_t messageChunkBytes = std::size_t{256} * 1024;
     inline constexpr std::size_t messageReceiveBytes = sizeof(MessagePlacement) + messageChunkBytes;
 
+    // Where a msg target places what it receives: its regions and, in the same order, the keys its ticket publishes.
+    struct MessageRegions
+    {
+        RegionSpans spans;
+        std::vector<std::uint64_t> keys;
+    };
+
     // Copies the bytes of one received send into `regions` where its header says. Nothing is copied, and the reason is
     // returned, when the receive is not one whole send of this protocol: too short for a header, another magic, a
-    // length other than the header's (a torn or truncated send), or a range outside the region.
-    [[nodiscard]] std::optional<std::string> placeMessage(std::span<std::uint8_t const> received, RegionSpans const& regions);
+    // length other than the header's (a torn or truncated send), an unknown region, a key other than the region's, or a
+    // range outside the region.
+    [[nodiscard]] std::optional<std::string> placeMessage(std::span<std::uint8_t const> received, MessageRegions const& regions);
 }

@@ -40,6 +40,16 @@ namespace mxl::fabrics
         return needed ? info.rx_attr->size : 0;
     }
 
+    std::vector<std::uint64_t> keysOf(GrainRegions const& regions)
+    {
+        std::vector<std::uint64_t> keys;
+        for (auto const& region : regions.remote())
+        {
+            keys.push_back(region.rkey);
+        }
+        return keys;
+    }
+
     std::size_t messageBuffersToPost(fi_info const& info, std::size_t cqDepth) noexcept
     {
         return std::max<std::size_t>(1, std::min<std::size_t>({cqDepth, 64, info.rx_attr->size}));

@@ -11,7 +11,8 @@ namespace mxl::fabrics
         {
             return endpoint.write(write, regions, destination, contextOf(context));
         }
-        auto const& header = sent->hold(context, {messagePlacementMagic, write.remoteRegion, write.remoteOffset, write.length()});
+        auto const& header = sent->hold(
+            context, {messagePlacementMagic, write.remoteRegion, write.remoteOffset, write.length(), regions[write.remoteRegion].rkey});
         if (!endpoint.send(write, header, destination, contextOf(context)))
         {
             sent->release(context);

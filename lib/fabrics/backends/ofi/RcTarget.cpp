@@ -20,7 +20,7 @@ namespace mxl::fabrics
         , _completions{_opened.domain, cqDepth, _opened.traits.blockingCompletions}
         , _events{_opened.fabric}
         , _regions{_opened, regions, MemoryAccess::RemoteWrite}
-        , _spans{regions}
+        , _placement{regions, keysOf(_regions)}
         , _listener{_opened.fabric, _opened.info, _events}
         , _receives{opened.reported.transport == Transport::Msg ? 0 : receivesToPost(*_opened.info.get())}
         , _messageBuffers{opened.reported.transport == Transport::Msg ? messageBuffersToPost(*_opened.info.get(), cqDepth) : 0}
@@ -181,7 +181,7 @@ namespace mxl::fabrics
             {
                 return std::nullopt;
             }
-            return std::visit([&](auto& state) { return state.pool->arrive(completion, state.endpoint, _spans); }, found->second);
+            return std::visit([&](auto& state) { return state.pool->arrive(completion, state.endpoint, _placement); }, found->second);
         }
         if (_receives > 0 && completion.error == 0 && (completion.flags & FI_RECV) != 0)
         {

@@ -48,8 +48,8 @@ namespace mxl::fabrics
         CompletionQueue _completions;
         EventQueue _events;
         GrainRegions _regions;
-        // Where the msg transport places what it receives.
-        RegionSpans _spans;
+        // Where the msg transport places what it receives, and the keys a send must carry.
+        MessageRegions _placement;
         PassiveEndpoint _listener;
         // RMA: zero-byte receives per connection for remote CQ data; msg: receive buffers per connection.
         std::size_t _receives;

@@ -10,7 +10,7 @@ namespace mxl::fabrics
         , _completions{_opened.domain, cqDepth, _opened.traits.blockingCompletions}
         , _av{_opened.domain}
         , _regions{_opened, regions, MemoryAccess::RemoteWrite}
-        , _spans{regions}
+        , _placement{regions, keysOf(_regions)}
         , _endpoint{_opened.domain, _opened.info.get(), nullptr}
         , _receives{opened.reported.transport == Transport::Msg ? 0 : receivesToPost(*_opened.info.get())}
     {
@@ -71,7 +71,7 @@ namespace mxl::fabrics
     {
         if (_pool && (completion.flags & FI_RECV) != 0)
         {
-            return _pool->arrive(completion, _endpoint, _spans);
+            return _pool->arrive(completion, _endpoint, _placement);
         }
         if (_receives > 0 && completion.error == 0 && (completion.flags & FI_RECV) != 0)
         {

@@ -28,8 +28,9 @@ namespace mxl::fabrics
         CompletionQueue _completions;
         AddressVector _av;
         GrainRegions _regions;
-        // msg: where receives are placed, and the buffers, declared before the endpoint so that the endpoint closes first.
-        RegionSpans _spans;
+        // msg: where receives are placed (and the keys they must carry), and the buffers, declared before the endpoint so
+        // that the endpoint closes first.
+        MessageRegions _placement;
         std::unique_ptr<ReceivePool> _pool;
         Endpoint _endpoint;
         // shm: the hold on the endpoint's region file (ShmRegion.hpp).

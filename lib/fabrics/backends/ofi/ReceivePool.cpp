@@ -35,7 +35,7 @@ namespace mxl::fabrics
         }
     }
 
-    std::optional<std::uint32_t> ReceivePool::arrive(Completion const& completion, Endpoint& endpoint, RegionSpans const& regions)
+    std::optional<std::uint32_t> ReceivePool::arrive(Completion const& completion, Endpoint& endpoint, MessageRegions const& regions)
     {
         auto const index = static_cast<std::size_t>(idOf(completion.context) & indexMask);
         if (index >= _count)

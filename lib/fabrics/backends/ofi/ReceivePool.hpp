@@ -6,7 +6,7 @@
 
 #include "fabrics/backends/ofi/CompletionQueue.hpp"
 #include "fabrics/backends/ofi/Endpoint.hpp"
-#include "fabrics/protocol/RegionSpans.hpp"
+#include "fabrics/backends/ofi/MessageFormat.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -25,7 +25,7 @@ namespace mxl::fabrics
         void postAll(Endpoint& endpoint);
         // Places the receive `completion` names, posts its buffer again on `endpoint` and returns the send's immediate
         // data if it carried one. Failed or malformed receives return nothing.
-        std::optional<std::uint32_t> arrive(Completion const& completion, Endpoint& endpoint, RegionSpans const& regions);
+        std::optional<std::uint32_t> arrive(Completion const& completion, Endpoint& endpoint, MessageRegions const& regions);
 
         [[nodiscard]] std::uint64_t dropped() const noexcept
         {
