@@ -7,7 +7,9 @@
 #include "InterruptFlag.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <optional>
@@ -18,12 +20,6 @@
 namespace
 {
     using namespace mxl::bench::capacity;
-
-    enum class Path
-    {
-        mxl,
-        raw
-    };
 
     // Where one path stands while N is raised.
     struct PathProgress
@@ -37,12 +33,12 @@ namespace
 
     PathCell measure(RunShape const& shape, Path path, ToolPaths const& tools)
     {
-        auto const name = path == Path::mxl ? "mxl" : "raw";
+        auto const name = pathName(path);
         fmt::print(stderr, "mxl-fabrics-capacity-bench: {} {} flows {} {} ...\n", shape.provider, shape.format.name, describeFlows(shape),
                    name);
         try
         {
-            return {path == Path::mxl ? runMxlCapacity(shape, tools) : runRawCapacity(shape), {}};
+            return {path == Path::raw ? runRawCapacity(shape) : runMxlCapacity(shape, tools, path == Path::redundant), {}};
         }
         catch (Interrupted const&)
         {
@@ -78,12 +74,8 @@ namespace
         }
     }
 
-    std::string describeCapacity(PathProgress const& progress, bool measured)
+    std::string describeCapacity(PathProgress const& progress)
     {
-        if (!measured)
-        {
-            return "not measured (--paths)";
-        }
         if (progress.unmeasuredAt)
         {
             return fmt::format("{} (the run with N = {} could not be measured)", progress.largestClean, *progress.unmeasuredAt);
@@ -107,19 +99,16 @@ namespace
         void run(std::string const& provider, MediaFormat const& format)
         {
             RunShape shape{provider, format, 1, false, _options.warmupSeconds, _options.seconds};
-            PathProgress mxl;
-            mxl.active = _options.measureMxl;
-            PathProgress raw;
-            raw.active = _options.measureRaw;
-            std::optional<std::pair<PathProgress, PathProgress>> afterOneFlow;
-            raise(shape, 1, mxl, raw, [&] { afterOneFlow = {mxl, raw}; });
-            summarize(shape, mxl, raw);
+            // One per path of --paths, in its order.
+            std::vector<PathProgress> progress(_options.paths.size());
+            std::optional<std::vector<PathProgress>> afterOneFlow;
+            raise(shape, 1, progress, [&] { afterOneFlow = progress; });
+            summarize(shape, progress);
             if (_options.fanOut && _options.maxFlows >= 2 && afterOneFlow)
             {
                 shape.fanOut = true;
-                auto [fanOutMxl, fanOutRaw] = *afterOneFlow;
-                raise(shape, 2, fanOutMxl, fanOutRaw, [] {});
-                summarize(shape, fanOutMxl, fanOutRaw);
+                raise(shape, 2, *afterOneFlow, [] {});
+                summarize(shape, *afterOneFlow);
             }
         }
 
@@ -143,17 +132,23 @@ namespace
         bool _allMeasured = true;
 
         template <typename AfterFirst>
-        void raise(RunShape& shape, std::uint32_t firstFlows, PathProgress& mxl, PathProgress& raw, AfterFirst const& afterFirst)
+        void raise(RunShape& shape, std::uint32_t firstFlows, std::vector<PathProgress>& progress, AfterFirst const& afterFirst)
         {
-            for (auto flows = firstFlows; flows <= _options.maxFlows && (mxl.active || raw.active); ++flows)
+            auto const anyActive = [&] { return std::ranges::any_of(progress, [](PathProgress const& path) { return path.active; }); };
+            for (auto flows = firstFlows; flows <= _options.maxFlows && anyActive(); ++flows)
             {
                 shape.flows = flows;
-                auto const mxlCell = mxl.active ? measure(shape, Path::mxl, _options.tools) : PathCell{};
-                auto const rawCell = raw.active ? measure(shape, Path::raw, _options.tools) : PathCell{};
-                printTableRow(shape, mxlCell, rawCell);
-                _allMeasured = _allMeasured && (mxlCell.skipped() || mxlCell.result) && (rawCell.skipped() || rawCell.result);
-                advance(mxl, mxlCell, flows);
-                advance(raw, rawCell, flows);
+                std::vector<PathCell> cells;
+                for (std::size_t i = 0; i < progress.size(); ++i)
+                {
+                    cells.push_back(progress[i].active ? measure(shape, _options.paths[i], _options.tools) : PathCell{});
+                }
+                printTableRow(shape, cells);
+                for (std::size_t i = 0; i < progress.size(); ++i)
+                {
+                    _allMeasured = _allMeasured && (cells[i].skipped() || cells[i].result);
+                    advance(progress[i], cells[i], flows);
+                }
                 if (flows == firstFlows)
                 {
                     afterFirst();
@@ -161,11 +156,16 @@ namespace
             }
         }
 
-        void summarize(RunShape const& shape, PathProgress const& mxl, PathProgress const& raw)
+        void summarize(RunShape const& shape, std::vector<PathProgress> const& progress)
         {
-            _summaries.push_back(fmt::format("capacity {} {} {}: mxl {}; raw {}", shape.provider, shape.format.name,
+            std::vector<std::string> capacities;
+            for (std::size_t i = 0; i < progress.size(); ++i)
+            {
+                capacities.push_back(fmt::format("{} {}", pathName(_options.paths[i]), describeCapacity(progress[i])));
+            }
+            _summaries.push_back(fmt::format("capacity {} {} {}: {}", shape.provider, shape.format.name,
                                              shape.fanOut ? "fan-out (targets of one initiator)" : "independent flows",
-                                             describeCapacity(mxl, _options.measureMxl), describeCapacity(raw, _options.measureRaw)));
+                                             fmt::join(capacities, "; ")));
         }
     };
 }
@@ -192,7 +192,7 @@ int main(int argc, char** argv)
     fmt::print("# mxl-fabrics-capacity-bench: {} s window after {} s warm-up per run, N up to {}; latency in µs from the TAI "
                "timestamp to arrival, CPU per flow in % of one core (see --help)\n",
                options.seconds, options.warmupSeconds, options.maxFlows);
-    printTableHeader();
+    printTableHeader(options.paths);
     CapacitySearch search{options};
     try
     {

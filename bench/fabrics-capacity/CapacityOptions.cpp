@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
@@ -19,7 +21,7 @@ namespace mxl::bench::capacity
 
         constexpr char const* synopsis =
             R"(Usage: mxl-fabrics-capacity-bench [--providers tcp,shm] [--formats 1080p59.94,2160p59.94,audio16]
-                                   [--max-flows N] [--seconds S] [--warmup S] [--paths mxl,raw] [--no-fan-out]
+                                   [--max-flows N] [--seconds S] [--warmup S] [--paths mxl,mxl-redundant,raw] [--no-fan-out]
                                    [--demo PATH] [--test-source PATH] [--flows DIR]
 
 Real-time capacity: how many independent live flows this host bridges with zero late and zero lost grains, through
@@ -43,11 +45,16 @@ bytes (480 samples of 16 float32 channels) + header per 10 ms, where mxl moves t
 fan-out rows (flows "1->N", from 1->2; 1->1 is the first row's single flow): one source and one initiator feeding N
 targets of the same flow (mxl: one mxl-fabrics-demo -i with N tickets; raw: one initiator process with a connection
 to each of N target processes); they have their own summary line.
+mxl-redundant (only when --paths names it): mxl with every flow over two redundant fabric paths: each mxl-fabrics-demo
+target takes --path twice (tcp: 127.0.0.1 and ::1, so a host without IPv6 loopback cannot measure it; shm: two
+endpoints), receives each path into a private path flow and commits the first complete arrival of every grain to the
+real flow, which the reader follows; the initiator holds both tickets and sends every grain over both. Against the
+mxl columns of the same row it gives what the second path costs in CPU and in latency to the first arrival.
 
 A unit is a grain (video) or a batch of 480 samples, 10 ms (audio). After the warm-up (--warmup seconds after every
 initiator connected), a window of --seconds seconds is measured: the units whose TAI timestamp falls in it.
 
-Columns (each path: mxl, raw):
+Columns (each path of --paths: mxl, mxl-redundant, raw):
   provider, format   libfabric provider; flow format
   flows              N independent flows, or 1->N for fan-out
   late               mxl: grains the sources wrote late or as invalid (mxl-test-source late + invalid) and jumps of
@@ -103,7 +110,7 @@ Options)";
                 ("seconds", po::value(&options.seconds)->value_name("S"), "measured window per run, 1 to 3600 s (default 20)")
                 ("warmup", po::value(&options.warmupSeconds)->value_name("S"),
                     "seconds between every initiator connected and the window, 0 to 600 (default 2)")
-                ("paths", po::value(&paths)->value_name("LIST"), "mxl and/or raw (default mxl,raw)")
+                ("paths", po::value(&paths)->value_name("LIST"), "mxl, mxl-redundant and/or raw (default mxl,raw)")
                 ("fan-out", "include the fan-out rows (the default)")
                 ("no-fan-out", "leave the fan-out rows out")
                 ("demo", po::value(&options.tools.demo)->value_name("PATH"), "mxl-fabrics-demo to run (default: this build's)")
@@ -168,15 +175,17 @@ Options)";
             }
             options.formats.push_back(*format);
         }
-        options.measureMxl = options.measureRaw = false;
-        for (auto const& path : splitList("--paths", paths))
+        auto const named = splitList("--paths", paths);
+        for (auto const& name : named)
         {
-            if (path != "mxl" && path != "raw")
+            if (std::ranges::none_of(allPaths, [&](Path path) { return pathName(path) == name; }))
             {
-                throw std::invalid_argument{fmt::format("--paths: '{}' is not mxl or raw", path)};
+                throw std::invalid_argument{fmt::format("--paths: '{}' is not mxl, mxl-redundant or raw", name)};
             }
-            (path == "mxl" ? options.measureMxl : options.measureRaw) = true;
         }
+        options.paths.clear();
+        std::ranges::copy_if(allPaths, std::back_inserter(options.paths),
+                             [&](Path path) { return std::ranges::find(named, pathName(path)) != named.end(); });
         if (options.maxFlows < 1 || options.maxFlows > mostFlows)
         {
             throw std::invalid_argument{fmt::format("--max-flows {}: expected 1 to {}", options.maxFlows, mostFlows)};
@@ -194,7 +203,7 @@ Options)";
             throw std::invalid_argument{"--fan-out and --no-fan-out contradict each other"};
         }
         options.fanOut = !values.contains("no-fan-out");
-        if (options.measureMxl)
+        if (std::ranges::any_of(options.paths, [](Path path) { return path != Path::raw; }))
         {
             requireExecutable("--demo", options.tools.demo);
             requireExecutable("--test-source", options.tools.testSource);

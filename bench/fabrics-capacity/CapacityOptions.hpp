@@ -14,8 +14,8 @@ namespace mxl::bench::capacity
     {
         std::vector<std::string> providers{"tcp", "shm"};
         std::vector<MediaFormat> formats;
-        bool measureMxl = true;
-        bool measureRaw = true;
+        // In table order.
+        std::vector<Path> paths{Path::mxl, Path::raw};
         std::uint32_t maxFlows = 8;
         double seconds = 20.0;
         double warmupSeconds = 2.0;

@@ -5,11 +5,25 @@
 #include "MediaFormat.hpp"
 #include "Percentiles.hpp"
 
+#include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace mxl::bench::capacity
 {
+    // How a row's flows are bridged: by the mxl tools, by them with every flow over two redundant fabric paths (the demo
+    // target's --path twice, the initiator sending each grain on both), or by plain libfabric. Table order.
+    enum class Path
+    {
+        mxl,
+        redundant,
+        raw
+    };
+    inline constexpr std::array allPaths{Path::mxl, Path::redundant, Path::raw};
+    // "mxl", "mxl-redundant", "raw": as --paths and the table name them.
+    std::string_view pathName(Path path) noexcept;
+
     struct RunShape
     {
         std::string provider;
@@ -50,6 +64,7 @@ namespace mxl::bench::capacity
 
     // Both throw std::runtime_error naming the child or step that failed when the row cannot be measured, and
     // Interrupted on SIGINT/SIGTERM; every child is stopped and every file removed before they return or throw.
-    PathResult runMxlCapacity(RunShape const& shape, ToolPaths const& tools);
+    // `redundant`: each target receives its flow over two fabric paths (tcp: 127.0.0.1 and ::1; shm: two endpoints).
+    PathResult runMxlCapacity(RunShape const& shape, ToolPaths const& tools, bool redundant);
     PathResult runRawCapacity(RunShape const& shape);
 }

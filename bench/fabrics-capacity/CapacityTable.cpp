@@ -33,17 +33,42 @@ namespace mxl::bench::capacity
         return shape.fanOut ? fmt::format("1->{}", shape.flows) : fmt::format("{}", shape.flows);
     }
 
-    void printTableHeader()
+    std::string_view pathName(Path path) noexcept
     {
-        fmt::print("| provider | format | flows | mxl late | mxl lost | mxl units | mxl latency p50 / p99 (µs) | mxl CPU init / tgt (%) "
-                   "| raw late | raw lost | raw units | raw latency p50 / p99 (µs) | raw CPU init / tgt (%) |\n"
-                   "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        switch (path)
+        {
+        case Path::mxl:
+            return "mxl";
+        case Path::redundant:
+            return "mxl-redundant";
+        case Path::raw:
+            return "raw";
+        }
+        return "?";
+    }
+
+    void printTableHeader(std::vector<Path> const& paths)
+    {
+        std::string header = "| provider | format | flows |";
+        std::string rule = "|---|---|---|";
+        for (auto const path : paths)
+        {
+            header +=
+                fmt::format(" {0} late | {0} lost | {0} units | {0} latency p50 / p99 (µs) | {0} CPU init / tgt (%) |", pathName(path));
+            rule += "---|---|---|---|---|";
+        }
+        fmt::print("{}\n{}\n", header, rule);
         std::fflush(stdout);
     }
 
-    void printTableRow(RunShape const& shape, PathCell const& mxl, PathCell const& raw)
+    void printTableRow(RunShape const& shape, std::vector<PathCell> const& cells)
     {
-        fmt::print("| {} | {} | {} | {} | {} |\n", shape.provider, shape.format.name, describeFlows(shape), pathCells(mxl), pathCells(raw));
+        std::string row = fmt::format("| {} | {} | {} |", shape.provider, shape.format.name, describeFlows(shape));
+        for (auto const& cell : cells)
+        {
+            row += fmt::format(" {} |", pathCells(cell));
+        }
+        fmt::print("{}\n", row);
         std::fflush(stdout);
     }
 }

@@ -1,4 +1,4 @@
-// The output of mxl-fabrics-capacity-bench: one markdown table, a row per provider, format and N with the mxl and raw
+// The output of mxl-fabrics-capacity-bench: one markdown table, a row per provider, format and N with the measured
 // paths side by side, then one summary line per provider, format and topology.
 #pragma once
 
@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mxl::bench::capacity
 {
@@ -21,9 +22,11 @@ namespace mxl::bench::capacity
         }
     };
 
-    void printTableHeader();
+    // Five columns for each of `paths`, in their order.
+    void printTableHeader(std::vector<Path> const& paths);
 
-    void printTableRow(RunShape const& shape, PathCell const& mxl, PathCell const& raw);
+    // One cell per path of the header.
+    void printTableRow(RunShape const& shape, std::vector<PathCell> const& cells);
 
     // N as the flows column shows it: "3", or "1->3" for fan-out.
     std::string describeFlows(RunShape const& shape);

@@ -130,9 +130,10 @@ namespace mxl::bench::capacity
         class MxlRun
         {
         public:
-            MxlRun(RunShape const& shape, ToolPaths const& tools)
+            MxlRun(RunShape const& shape, ToolPaths const& tools, bool redundant)
                 : _shape{shape}
                 , _tools{tools}
+                , _redundant{redundant}
             {
             }
 
@@ -175,6 +176,7 @@ namespace mxl::bench::capacity
         private:
             RunShape _shape;
             ToolPaths _tools;
+            bool _redundant;
             ScratchDirectory _scratch{"mxl-fabrics-capacity"};
             LiveWindow _window;
             std::vector<ToolProcess> _sources;
@@ -216,15 +218,30 @@ namespace mxl::bench::capacity
                     std::vector<std::string> argv{
                         _tools.demo,    "-d", targetDomains.back(), "-f", (_scratch.path() / fmt::format("flow-{}.json", k)).string(), "-p",
                         _shape.provider};
-                    if (_shape.provider == "tcp")
+                    auto const tcp = _shape.provider == "tcp";
+                    if (_redundant)
                     {
-                        // Port 0: each target listens on a free port of its own, which its ticket carries.
-                        argv.insert(argv.end(), {"-n", "127.0.0.1", "-s", "0"});
+                        // Two loopback paths that differ in more than the port: IPv4 and IPv6 (tcp), or two endpoints (shm).
+                        argv.insert(argv.end(), {"--path", tcp ? "127.0.0.1" : "a", "--path", tcp ? "::1" : "b"});
+                    }
+                    else if (tcp)
+                    {
+                        argv.insert(argv.end(), {"-n", "127.0.0.1"});
+                    }
+                    if (tcp)
+                    {
+                        // Port 0: each target (each path) listens on a free port of its own, which its ticket carries.
+                        argv.insert(argv.end(), {"-s", "0"});
                     }
                     auto& target = _targets.emplace_back(fmt::format("target {} (mxl-fabrics-demo)", t), argv,
                                                          _scratch.path() / fmt::format("target-{}.stderr", t), "");
                     constexpr std::string_view ticketPrefix{"Target info: "};
-                    ticketsOfSource[k - 1].push_back(target.process().awaitLine(ticketPrefix, startTimeout).substr(ticketPrefix.size()));
+                    // One ticket per path, path 1 first.
+                    for (auto path = 0; path < (_redundant ? 2 : 1); ++path)
+                    {
+                        ticketsOfSource[k - 1].push_back(
+                            target.process().awaitLine(ticketPrefix, startTimeout).substr(ticketPrefix.size()));
+                    }
                 }
 
                 for (std::uint32_t k = 1; k <= sourceCount; ++k)
@@ -335,9 +352,9 @@ namespace mxl::bench::capacity
         };
     }
 
-    PathResult runMxlCapacity(RunShape const& shape, ToolPaths const& tools)
+    PathResult runMxlCapacity(RunShape const& shape, ToolPaths const& tools, bool redundant)
     {
-        MxlRun run{shape, tools};
+        MxlRun run{shape, tools, redundant};
         return run.measure();
     }
 }

@@ -45,6 +45,11 @@ extern "C"
         /* Reading arrivals failed (`problem`): the library thread has stopped and no further event is queued. Stop events
            (and set the target up again) to go on. */
         MXL_FABRICS_EVENT_TARGET_FAILED = 6,
+        /* The target was set up again since its events last started, so the ticket initiators hold is void and a new one
+           (new id and epoch) must reach them: `epoch`. Queued first when events start on the new ticket, so that the
+           handler that republishes tickets need not be told by the code that set the target up. Not queued for the first
+           setup, whose ticket TargetSetup itself returned, nor when events restart on the same ticket. */
+        MXL_FABRICS_EVENT_EPOCH_CHANGED = 7,
         /* The initiator's events (mxlFabricsInitiatorStartEvents), queued by its progress calls. A target it was given
            connected, or lost its connection (`target`; shm counts a target as connected once its probe write completed, and
            as lost when its writes stop completing). Failed reconnection attempts are not reported again. */
@@ -97,6 +102,16 @@ extern "C"
         /* The library's log text for it, NUL-terminated and cut to fit. */
         char text[MXL_FABRICS_EVENT_TEXT_SIZE];
     } mxlFabricsEventProblem;
+
+    typedef struct mxlFabricsEpochChange_t
+    {
+        /* The id and epoch of the ticket now in force (mxlFabricsTargetInfo, the "id" and "epoch" keys). */
+        uint64_t targetId;
+        uint64_t epoch;
+        /* Those of the ticket it replaced: initiators still writing under it have lost their target. */
+        uint64_t previousTargetId;
+        uint64_t previousEpoch;
+    } mxlFabricsEpochChange;
 
     typedef struct mxlFabricsTargetChange_t
     {
@@ -156,6 +171,7 @@ extern "C"
             mxlFabricsTargetChange target;
             mxlFabricsTransferOutcome transfer;
             mxlFabricsBatchOutcome batch;
+            mxlFabricsEpochChange epoch;
         };
     } mxlFabricsEvent;
 

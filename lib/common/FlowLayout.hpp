@@ -2,7 +2,9 @@
 // Readers and writers of every library include this; nothing else computes an offset into a flow file by hand.
 //
 //   <domain>/<uuid>.mxl-flow/data            FlowData (2064 bytes)
-//   <domain>/<uuid>.mxl-flow/grains/data.<i> GrainHeader (8192 bytes) then the payload (discrete flows)
+//   <domain>/<uuid>.mxl-flow/grains/data.<i> GrainHeader (8192 bytes) then the payload (discrete flows); the header
+//                                            alone for device flows, whose payloads are in device memory
+//   <domain>/<uuid>.mxl-flow/device          DeviceRecord (160 bytes): where a device flow's payloads are (ours only)
 //   <domain>/<uuid>.mxl-flow/channels        channelCount planar rings of bufferLength samples (continuous flows)
 #pragma once
 
@@ -42,6 +44,36 @@ namespace mxl::layout
     {
         mxlGrainInfo info;
         std::uint8_t padding[grainPayloadOffset - sizeof(mxlGrainInfo)];
+    };
+
+    inline constexpr std::uint32_t deviceRecordMagic = 0x44'4c'58'4d; // "MXLD" in the file's (little-endian) bytes
+    inline constexpr std::uint32_t deviceRecordVersion = 1;
+    // Each grain's payload starts at a multiple of this in the device ring (beyond the 256 bytes cudaMalloc aligns
+    // to, so that a grain's planes stay aligned for vectorised kernels whatever the grain size).
+    inline constexpr std::uint64_t deviceGrainAlignmentBytes = 4096;
+
+    // The `device` file of a device flow: the writer's ring of payloads in device memory, published for other
+    // processes (docs/memory-layout.md). Written once, before the flow is renamed into place; never changed.
+    struct DeviceRecord
+    {
+        std::uint32_t magic;
+        std::uint32_t version;
+        // The writer's CUDA ordinal; a reader finds its own ordinal for the same GPU by pciBusId.
+        std::int32_t deviceIndex;
+        std::uint32_t grainCount;
+        // NUL terminated, as cudaDeviceGetPCIBusId writes it: "0000:65:00.0".
+        char pciBusId[32];
+        std::uint8_t uuid[16];
+        // cudaIpcMemHandle_t of the whole ring.
+        std::uint8_t ipcHandle[64];
+        std::uint64_t allocationBytes;
+        // Grain slot k's payload is at k × grainStrideBytes; the stride is the grain size rounded up to the alignment.
+        std::uint64_t grainStrideBytes;
+        std::uint64_t grainSizeBytes;
+        // The creating writer's process id, for people and tools: whether a reader is in that process is decided by
+        // the IPC handle (lib/device/DeviceRing.cpp), which pid namespaces cannot confuse.
+        std::int32_t writerProcessId;
+        std::uint32_t reserved;
     };
 
     static_assert(sizeof(mxlRational) == 16);
@@ -84,6 +116,17 @@ namespace mxl::layout
     static_assert(offsetof(FlowData, state) + offsetof(FlowState, syncCounter) == 2056);
     static_assert(sizeof(FlowData) == 2064);
     static_assert(sizeof(GrainHeader) == grainPayloadOffset);
+    static_assert(offsetof(DeviceRecord, deviceIndex) == 8);
+    static_assert(offsetof(DeviceRecord, grainCount) == 12);
+    static_assert(offsetof(DeviceRecord, pciBusId) == 16);
+    static_assert(offsetof(DeviceRecord, uuid) == 48);
+    static_assert(offsetof(DeviceRecord, ipcHandle) == 64);
+    static_assert(offsetof(DeviceRecord, allocationBytes) == 128);
+    static_assert(offsetof(DeviceRecord, grainStrideBytes) == 136);
+    static_assert(offsetof(DeviceRecord, grainSizeBytes) == 144);
+    static_assert(offsetof(DeviceRecord, writerProcessId) == 152);
+    static_assert(sizeof(DeviceRecord) == 160);
+    static_assert(std::has_unique_object_representations_v<DeviceRecord>);
     static_assert(std::has_unique_object_representations_v<mxlFlowInfo>);
     static_assert(std::has_unique_object_representations_v<mxlGrainInfo>);
 }

@@ -14,10 +14,17 @@ namespace mxl
     {
         // The `data` file mapping: read-write for writers, read-only for readers.
         layout::FlowData* data = nullptr;
-        // Discrete flows: one mapping per ring slot, each grainFileBytes long (8192-byte header, then the payload).
+        // Discrete flows: one mapping per ring slot, each grainFileBytes long (8192-byte header, then the payload;
+        // the header alone for a device flow).
         std::uint8_t* const* grains = nullptr;
         std::uint32_t grainCount = 0;
         std::size_t grainFileBytes = 0;
+        // Device flows (data->info.config.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY): slot k's
+        // payload is at devicePayloads + k × deviceGrainStrideBytes in this process's mapping of the writer's ring, on
+        // this process's CUDA ordinal localDeviceIndex (the flow info holds the writer's).
+        std::uint8_t* devicePayloads = nullptr;
+        std::size_t deviceGrainStrideBytes = 0;
+        std::int32_t localDeviceIndex = -1;
         // Continuous flows: the planar `channels` file.
         std::uint8_t* channels = nullptr;
         std::size_t channelBytes = 0;

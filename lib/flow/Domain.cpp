@@ -107,6 +107,30 @@ namespace mxl
             return discrete ? "discrete (video/data)" : "continuous (audio)";
         }
 
+        std::string payloadLocationName(mxlCommonFlowConfigInfo const& common)
+        {
+            if (common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY)
+            {
+                return fmt::format("device memory (CUDA device {})", common.deviceIndex);
+            }
+            return "host memory";
+        }
+
+        // A writer that asked for device payloads must not be handed host pointers (nor the reverse): where its
+        // payloads are decides how it fills them. The device is compared by the index the writer asked for: a second
+        // writer names the GPU as the first did.
+        void checkSamePayloadLocation(std::string_view flowId, mxlCommonFlowConfigInfo const& existing,
+                                      mxlCommonFlowConfigInfo const& asked)
+        {
+            auto const onDevice = [](mxlCommonFlowConfigInfo const& common)
+            { return common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY; };
+            if (onDevice(existing) != onDevice(asked) || (onDevice(asked) && existing.deviceIndex != asked.deviceIndex))
+            {
+                fail(MXL_ERR_UNKNOWN, "flow {} exists with its payloads in {}, but this writer asks for {}", flowId,
+                     payloadLocationName(existing), payloadLocationName(asked));
+            }
+        }
+
         // The inode now at `path` is the one `fd` refers to: false when the file was deleted or replaced meanwhile.
         bool stillLinked(std::filesystem::path const& path, int fd) noexcept
         {
@@ -168,6 +192,7 @@ namespace mxl
                     fail(MXL_ERR_UNKNOWN, "flow {} exists as a {} flow, but the definition describes a {} flow", definition.idString,
                          kindName(files->isDiscrete()), kindName(wantDiscrete));
                 }
+                checkSamePayloadLocation(definition.idString, files->data().info.config.common, config.common);
                 return {std::move(*files), false};
             }
         }

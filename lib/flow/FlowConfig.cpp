@@ -1,6 +1,8 @@
 // The config block of a new flow's header: identity, rate, batch hints and ring geometry.
 #include "flow/FlowDefinition.hpp"
 
+#include "common/Status.hpp"
+
 #include <algorithm>
 
 namespace mxl
@@ -36,12 +38,21 @@ namespace mxl
         std::copy(definition.id.begin(), definition.id.end(), common.id);
         common.format = static_cast<std::uint32_t>(definition.format);
         common.grainRate = definition.rate;
-        common.payloadLocation = MXL_PAYLOAD_LOCATION_HOST_MEMORY;
-        common.deviceIndex = -1;
+        common.payloadLocation = options.deviceIndex ? MXL_PAYLOAD_LOCATION_DEVICE_MEMORY : MXL_PAYLOAD_LOCATION_HOST_MEMORY;
+        common.deviceIndex = options.deviceIndex.value_or(-1);
         setBatchHints(common, defaultBatchSize(definition), options);
 
         if (definition.format == MXL_DATA_FORMAT_AUDIO)
         {
+            // The sample ring hands the application host pointers into two fragments and lets it do the arithmetic
+            // across the wrap; a device pointer there would be dereferenced on the host (docs/device-flows.md).
+            if (options.deviceIndex)
+            {
+                fail(MXL_ERR_UNSUPPORTED_OPERATION,
+                     "flow {} is an audio (continuous) flow and asks for payloads on CUDA device {}: "
+                     "only discrete (video, data) flows can be in device memory",
+                     definition.idString, *options.deviceIndex);
+            }
             config.continuous.channelCount = definition.channelCount;
             config.continuous.bufferLength = continuousBufferLength(definition.rate, historyNs, definition.sampleWordBytes);
         }

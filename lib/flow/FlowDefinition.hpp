@@ -59,6 +59,8 @@ namespace mxl
     {
         std::optional<std::uint32_t> maxCommitBatchSizeHint;
         std::optional<std::uint32_t> maxSyncBatchSizeHint;
+        // "payloadLocation": "device" with "deviceIndex" N (docs/device-flows.md); nullopt: host memory.
+        std::optional<std::int32_t> deviceIndex;
     };
 
     // Throws mxl::Error(MXL_ERR_UNKNOWN) naming the key and value when the options are rejected.
@@ -76,6 +78,7 @@ namespace mxl
     // Samples per channel ring: two history windows (only half the ring is readable), rounded up to a whole page.
     std::uint32_t continuousBufferLength(mxlRational rate, std::uint64_t historyNs, std::uint32_t sampleWordBytes);
 
-    // The complete config of a new flow: common fields, hints (defaults or options) and geometry.
+    // The complete config of a new flow: common fields, hints (defaults or options), payload location and geometry.
+    // Throws mxl::Error(MXL_ERR_UNSUPPORTED_OPERATION) for an audio flow asked into device memory.
     mxlFlowConfigInfo makeFlowConfig(FlowDefinition const& definition, FlowOptions const& options, std::uint64_t historyNs);
 }

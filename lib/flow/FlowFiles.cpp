@@ -1,5 +1,6 @@
 #include "FlowFiles.hpp"
 
+#include "FlowDefinition.hpp"
 #include "FlowPaths.hpp"
 #include "SystemError.hpp"
 #include "Timing.hpp"
@@ -8,6 +9,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace mxl
@@ -22,6 +25,29 @@ namespace mxl
         bool isContinuousFormat(std::uint32_t format) noexcept
         {
             return format == MXL_DATA_FORMAT_AUDIO;
+        }
+
+        bool isDeviceFlow(mxlFlowConfigInfo const& config) noexcept
+        {
+            return config.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY;
+        }
+
+        // A device flow's grain files hold the header alone: its payloads are in device memory.
+        std::size_t grainFileBytes(mxlFlowConfigInfo const& config, std::uint32_t grainSizeBytes) noexcept
+        {
+            return layout::grainPayloadOffset + (isDeviceFlow(config) ? 0 : grainSizeBytes);
+        }
+
+        std::string flowIdOf(std::filesystem::path const& directory)
+        {
+            return directory.stem().string();
+        }
+
+        std::string flowIdOf(mxlFlowConfigInfo const& config)
+        {
+            std::array<std::uint8_t, 16> id{};
+            std::copy(std::begin(config.common.id), std::end(config.common.id), id.begin());
+            return formatUuid(id);
         }
 
         void initializeFlowData(MappedFile const& file, mxlFlowConfigInfo const& config)
@@ -53,10 +79,18 @@ namespace mxl
         initializeFlowData(files._data, config);
         if (isDiscreteFormat(config.common.format))
         {
+            if (isDeviceFlow(config))
+            {
+                // The flow is not yet renamed into place: `directory` is the temporary one, named after no flow.
+                files._device =
+                    device::DeviceRing::allocate(flowIdOf(config), config.common.deviceIndex, config.discrete.grainCount, grainSizeBytes);
+                auto const record = MappedFile::create(paths::deviceFile(directory), sizeof(layout::DeviceRecord));
+                *record.as<layout::DeviceRecord>() = files._device->record();
+            }
             std::filesystem::create_directory(paths::grainsDirectory(directory));
             for (std::uint32_t slot = 0; slot < config.discrete.grainCount; ++slot)
             {
-                auto file = MappedFile::create(paths::grainFile(directory, slot), layout::grainPayloadOffset + grainSizeBytes);
+                auto file = MappedFile::create(paths::grainFile(directory, slot), grainFileBytes(config, grainSizeBytes));
                 auto& header = file.as<layout::GrainHeader>()->info;
                 header.version = layout::grainInfoVersion;
                 header.size = sizeof(mxlGrainInfo);
@@ -117,14 +151,30 @@ namespace mxl
                 fail(MXL_ERR_UNKNOWN, "{} has grain header version {} and size {}, expected version {} and size {}", path.string(),
                      header.version, header.size, layout::grainInfoVersion, sizeof(mxlGrainInfo));
             }
-            if (file.sizeBytes() < layout::grainPayloadOffset + header.grainSize)
+            auto const expectedBytes = grainFileBytes(data().info.config, header.grainSize);
+            if (file.sizeBytes() < expectedBytes)
             {
                 fail(MXL_ERR_UNKNOWN, "{} is {} bytes, expected {} for a {}-byte grain (truncated flow file)", path.string(),
-                     file.sizeBytes(), layout::grainPayloadOffset + header.grainSize, header.grainSize);
+                     file.sizeBytes(), expectedBytes, header.grainSize);
             }
             _grains.push_back(std::move(file));
         }
         indexGrains();
+        if (isDeviceFlow(data().info.config))
+        {
+            openDeviceRing(directory);
+        }
+    }
+
+    void FlowFiles::openDeviceRing(std::filesystem::path const& directory)
+    {
+        auto const path = paths::deviceFile(directory);
+        // Read-only and unlocked whatever the access: the record never changes after the flow is published.
+        auto const file = MappedFile::open(path, MappedFile::Access::ReadOnly, sizeof(layout::DeviceRecord));
+        auto const record = *file.as<layout::DeviceRecord>();
+        device::validateDeviceRecord(record, path.string(), data().info.config.discrete.grainCount,
+                                     _grains.front().as<layout::GrainHeader>()->info.grainSize);
+        _device = device::DeviceRing::open(flowIdOf(directory), record);
     }
 
     void FlowFiles::openChannels(std::filesystem::path const& directory, MappedFile::Access access)
@@ -171,6 +221,12 @@ namespace mxl
             memory.grains = _grainBases.data();
             memory.grainCount = static_cast<std::uint32_t>(_grains.size());
             memory.grainFileBytes = _grains.front().sizeBytes();
+            if (_device)
+            {
+                memory.devicePayloads = _device->base();
+                memory.deviceGrainStrideBytes = _device->record().grainStrideBytes;
+                memory.localDeviceIndex = _device->localDevice();
+            }
             return memory;
         }
         memory.channels = _channels.bytes();

@@ -6,11 +6,13 @@
 
 #include "common/FlowLayout.hpp"
 #include "common/FlowMemory.hpp"
+#include "device/DeviceRing.hpp"
 
 #include <mxl/flowinfo.h>
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 namespace mxl
@@ -19,10 +21,12 @@ namespace mxl
     {
     public:
         // Creates the files of a new flow in `directory` (a fresh temporary directory) and initializes them (spec §2.2).
+        // A device flow (config.common.payloadLocation) also allocates its payload ring and writes the `device` file.
         static FlowFiles create(std::filesystem::path const& directory, mxlFlowConfigInfo const& config, std::uint32_t grainSizeBytes,
                                 std::uint16_t totalSlices, std::uint32_t sampleWordBytes);
 
-        // Maps the files of an existing flow directory; read-write access share-locks every file.
+        // Maps the files of an existing flow directory; read-write access share-locks every file. A device flow's
+        // payload ring is mapped too (docs/device-flows.md).
         static FlowFiles open(std::filesystem::path const& directory, MappedFile::Access access);
 
         FlowFiles(FlowFiles&&) noexcept = default;
@@ -45,8 +49,13 @@ namespace mxl
             return *_grains[index % _grains.size()].as<layout::GrainHeader>();
         }
 
+        // A device pointer for a device flow.
         [[nodiscard]] std::uint8_t* grainPayload(std::uint64_t index) const noexcept
         {
+            if (_device)
+            {
+                return _device->grainPayload(index);
+            }
             return _grains[index % _grains.size()].bytes() + layout::grainPayloadOffset;
         }
 
@@ -60,6 +69,12 @@ namespace mxl
             return _sampleWordBytes;
         }
 
+        // A device flow's payload ring; nullptr for a host flow.
+        [[nodiscard]] device::DeviceRing const* deviceRing() const noexcept
+        {
+            return _device ? &*_device : nullptr;
+        }
+
         // The view libmxl-fabrics registers with the NIC; valid while this object lives.
         [[nodiscard]] FlowMemory memory() const noexcept;
 
@@ -67,6 +82,7 @@ namespace mxl
         FlowFiles() = default;
 
         void openGrains(std::filesystem::path const& directory, MappedFile::Access access);
+        void openDeviceRing(std::filesystem::path const& directory);
         void openChannels(std::filesystem::path const& directory, MappedFile::Access access);
         void indexGrains();
 
@@ -76,5 +92,6 @@ namespace mxl
         std::vector<std::uint8_t*> _grainBases;
         MappedFile _channels;
         std::uint32_t _sampleWordBytes = 0;
+        std::optional<device::DeviceRing> _device;
     };
 }

@@ -1,4 +1,5 @@
-// Writer options (spec §2.8). Unknown keys are ignored so that options meant for newer versions do not break us.
+// Writer options (spec §2.8, and our payloadLocation/deviceIndex: docs/device-flows.md). Unknown keys are ignored so
+// that options meant for newer versions do not break us.
 #include "common/Status.hpp"
 #include "flow/FlowDefinition.hpp"
 #include "flow/JsonFields.hpp"
@@ -25,6 +26,36 @@ namespace mxl
             }
             return static_cast<std::uint32_t>(*hint);
         }
+
+        // "payloadLocation" is "host" (the default) or "device"; "deviceIndex" (0 to 2^31-1) goes with "device" only.
+        std::optional<std::int32_t> readDeviceIndex(json const& options)
+        {
+            auto const location = options.find("payloadLocation");
+            auto const index = options.find("deviceIndex");
+            auto const onDevice = location != options.end() && *location == "device";
+            if (location != options.end() && !onDevice && *location != "host")
+            {
+                fail(MXL_ERR_UNKNOWN, "flow options: \"payloadLocation\" must be \"host\" or \"device\", got {}", quoteJson(*location));
+            }
+            if (!onDevice)
+            {
+                if (index != options.end())
+                {
+                    fail(MXL_ERR_UNKNOWN, "flow options: \"deviceIndex\" ({}) needs \"payloadLocation\": \"device\"", quoteJson(*index));
+                }
+                return std::nullopt;
+            }
+            if (index == options.end())
+            {
+                fail(MXL_ERR_UNKNOWN, "flow options: \"payloadLocation\": \"device\" needs \"deviceIndex\", a CUDA device ordinal from 0");
+            }
+            auto const device = jsonIntegerIn(*index, 0, std::numeric_limits<std::int32_t>::max());
+            if (!device)
+            {
+                fail(MXL_ERR_UNKNOWN, "flow options: \"deviceIndex\" must be an integer from 0 to 2147483647, got {}", quoteJson(*index));
+            }
+            return static_cast<std::int32_t>(*device);
+        }
     }
 
     FlowOptions parseFlowOptions(char const* text)
@@ -47,7 +78,8 @@ namespace mxl
         {
             fail(MXL_ERR_UNKNOWN, "flow options: the root must be a JSON object, got {}", options.type_name());
         }
-        FlowOptions result{readHint(options, "maxCommitBatchSizeHint"), readHint(options, "maxSyncBatchSizeHint")};
+        FlowOptions result{readHint(options, "maxCommitBatchSizeHint"), readHint(options, "maxSyncBatchSizeHint"),
+                           readDeviceIndex(options)};
         // Readers are woken at sync boundaries, which only fall on commit boundaries when sync is a whole number of commits.
         if (result.maxSyncBatchSizeHint && *result.maxSyncBatchSizeHint % result.maxCommitBatchSizeHint.value_or(1) != 0)
         {

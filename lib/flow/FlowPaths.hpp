@@ -42,6 +42,12 @@ namespace mxl::paths
         return grainsDirectory(flowDirectory) / ("data." + std::to_string(slot));
     }
 
+    // Device flows only: the DeviceRecord of the payloads in device memory.
+    inline std::filesystem::path deviceFile(std::filesystem::path const& flowDirectory)
+    {
+        return flowDirectory / "device";
+    }
+
     inline std::filesystem::path channelsFile(std::filesystem::path const& flowDirectory)
     {
         return flowDirectory / "channels";

@@ -40,6 +40,12 @@ namespace mxl
         // False once the flow was deleted or re-created under us (its data file is gone or is another inode).
         [[nodiscard]] bool isFlowValid() const noexcept;
 
+        // A device flow's payload ring; nullptr for a host flow.
+        [[nodiscard]] device::DeviceRing const* deviceRing() const noexcept
+        {
+            return _files.deviceRing();
+        }
+
     protected:
         [[nodiscard]] FlowFiles const& files() const noexcept
         {

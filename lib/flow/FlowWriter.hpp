@@ -47,6 +47,12 @@ namespace mxl
         // holder of this handle. Returns whether the flow was deleted.
         bool deleteFlowIfLastWriter() noexcept;
 
+        // A device flow's payload ring; nullptr for a host flow.
+        [[nodiscard]] device::DeviceRing const* deviceRing() const noexcept
+        {
+            return _files.deviceRing();
+        }
+
     protected:
         [[nodiscard]] FlowFiles const& files() const noexcept
         {

@@ -1,5 +1,6 @@
 /* Every public header compiles as strict C17, and the layouts C programs see match the shared-memory contract. */
 #include <mxl/dataformat.h>
+#include <mxl/device.h>
 #include <mxl/fabrics.h>
 #include <mxl/fabrics_backends.h>
 #include <mxl/fabrics_batch.h>

@@ -19,6 +19,12 @@ if [ -e "$libdir/libmxl-fabrics.so" ]; then
     ! readelf -d "$libdir/libmxl-fabrics.so" | grep -q libfabric
 fi
 
+# The device module, where the build has one, is installed beside libmxl, which links no CUDA runtime itself.
+if [ -e "$build_dir/lib/flow/libmxl-cuda.so" ]; then
+    test -f "$libdir/libmxl-cuda.so"
+fi
+! readelf -d "$libdir/libmxl.so" | grep -q cudart
+
 cc -std=c17 -Wall -Werror "$source_dir/consumer.c" $(pkg-config --cflags --libs libmxl) -o "$work/consumer-pc"
 "$work/consumer-pc" | grep -q "consumer linked against mxl"
 

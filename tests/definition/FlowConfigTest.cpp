@@ -1,7 +1,10 @@
 // The config block of a new flow: common fields, default batch hints and how options override them.
+#include "common/Status.hpp"
 #include "flow/FlowDefinition.hpp"
 
 #include <doctest/doctest.h>
+
+#include <string>
 
 namespace
 {
@@ -96,4 +99,33 @@ TEST_CASE("flow config: the history duration sizes the rings")
     auto const options = mxl::parseFlowOptions(nullptr);
     CHECK(mxl::makeFlowConfig(video1080p(), options, 500'000'000).discrete.grainCount == 14);
     CHECK(mxl::makeFlowConfig(audioStereo(), options, 500'000'000).continuous.bufferLength == 48128);
+}
+
+TEST_CASE("flow config: device options put a discrete flow's payloads on the device")
+{
+    auto const info = config(video1080p(), R"({"payloadLocation": "device", "deviceIndex": 2})");
+    CHECK(info.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY);
+    CHECK(info.common.deviceIndex == 2);
+    auto const host = config(video1080p(), R"({"payloadLocation": "host"})");
+    CHECK(host.common.payloadLocation == MXL_PAYLOAD_LOCATION_HOST_MEMORY);
+    CHECK(host.common.deviceIndex == -1);
+}
+
+TEST_CASE("flow config: an audio flow asked into device memory is refused")
+{
+    std::string message;
+    auto status = MXL_STATUS_OK;
+    try
+    {
+        static_cast<void>(config(audioStereo(), R"({"payloadLocation": "device", "deviceIndex": 0})"));
+    }
+    catch (mxl::Error const& e)
+    {
+        status = e.status();
+        message = e.what();
+    }
+    CHECK(status == MXL_ERR_UNSUPPORTED_OPERATION);
+    CHECK(message ==
+          "flow b3bb5be7-9fe9-4324-a5bb-4c70e1084449 is an audio (continuous) flow and asks for payloads on CUDA device 0: only discrete "
+          "(video, data) flows can be in device memory");
 }

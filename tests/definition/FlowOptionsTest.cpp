@@ -64,3 +64,25 @@ TEST_CASE("flow options: unknown keys are ignored and integral floats accepted")
     CHECK(parsed.maxCommitBatchSizeHint == 480u);
     CHECK_FALSE(parsed.maxSyncBatchSizeHint);
 }
+
+TEST_CASE("flow options: payloadLocation and deviceIndex")
+{
+    CHECK_FALSE(parseFlowOptions(R"({"payloadLocation": "host"})").deviceIndex);
+    CHECK(parseFlowOptions(R"({"payloadLocation": "device", "deviceIndex": 0})").deviceIndex == 0);
+    CHECK(parseFlowOptions(R"({"payloadLocation": "device", "deviceIndex": 3, "maxCommitBatchSizeHint": 8})").deviceIndex == 3);
+    CHECK(parseFlowOptions(R"({"payloadLocation": "device", "deviceIndex": 2147483647})").deviceIndex == 2147483647);
+}
+
+TEST_CASE("flow options: bad payloadLocation and deviceIndex values are refused")
+{
+    checkRejected(R"({"payloadLocation": "gpu"})", {"\"payloadLocation\" must be \"host\" or \"device\"", "got \"gpu\""});
+    checkRejected(R"({"payloadLocation": 1})", {"\"payloadLocation\"", "got 1"});
+    checkRejected(R"({"payloadLocation": "device"})", {"\"payloadLocation\": \"device\" needs \"deviceIndex\""});
+    checkRejected(R"({"deviceIndex": 0})", {"\"deviceIndex\" (0) needs \"payloadLocation\": \"device\""});
+    checkRejected(R"({"payloadLocation": "host", "deviceIndex": 1})", {"\"deviceIndex\" (1) needs"});
+    checkRejected(R"({"payloadLocation": "device", "deviceIndex": -1})",
+                  {"\"deviceIndex\" must be an integer from 0 to 2147483647", "got -1"});
+    checkRejected(R"({"payloadLocation": "device", "deviceIndex": "0"})", {"\"deviceIndex\"", "got \"0\""});
+    checkRejected(R"({"payloadLocation": "device", "deviceIndex": 0.5})", {"\"deviceIndex\"", "got 0.5"});
+    checkRejected(R"({"payloadLocation": "device", "deviceIndex": 2147483648})", {"\"deviceIndex\"", "got 2147483648"});
+}

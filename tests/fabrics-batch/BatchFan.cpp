@@ -2,8 +2,6 @@
 
 #include <doctest/doctest.h>
 
-#include <nlohmann/json.hpp>
-
 #include <poll.h>
 
 #include <algorithm>
@@ -95,13 +93,7 @@ namespace mxl::test::fabrics
 
     std::uint64_t BatchFan::targetId(std::size_t receiver) const
     {
-        std::size_t size = 0;
-        REQUIRE(mxlFabricsTargetInfoToString(ticket(receiver), nullptr, &size) == MXL_STATUS_OK);
-        std::string text(size, '\0');
-        REQUIRE(mxlFabricsTargetInfoToString(ticket(receiver), text.data(), &size) == MXL_STATUS_OK);
-        text.resize(size - 1);
-        // The ticket carries its id as a decimal string (the SDK's format).
-        return std::stoull(nlohmann::json::parse(text).at("id").get<std::string>());
+        return ticketNumber(ticket(receiver), "id");
     }
 
     void BatchFan::step()

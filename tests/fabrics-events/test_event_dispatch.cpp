@@ -340,7 +340,7 @@ TEST_CASE("events: NULL arguments, unknown types and calls in the wrong state ar
     counters.structSize = sizeof(counters);
 
     CHECK(mxlFabricsTargetSetEventHandler(nullptr, userType, &Calls::countFirst, nullptr) == MXL_ERR_INVALID_ARG);
-    for (std::uint32_t type : {0U, 7U, 0xFFFFU})
+    for (std::uint32_t type : {0U, 8U, 0xFFFFU})
     {
         CAPTURE(type);
         CHECK(mxlFabricsTargetSetEventHandler(target, type, &Calls::countFirst, nullptr) == MXL_ERR_INVALID_ARG);
@@ -379,4 +379,57 @@ TEST_CASE("events: NULL arguments, unknown types and calls in the wrong state ar
     CHECK(mxlFabricsTargetGetEventCounters(target, &counters) == MXL_ERR_INVALID_ARG);
     CHECK(mxlFabricsTargetStopEvents(nullptr) == MXL_ERR_INVALID_ARG);
     CHECK(mxlFabricsTargetStopEvents(target) == MXL_STATUS_OK);
+}
+
+TEST_CASE("events: a target set up again announces its new ticket with EPOCH_CHANGED, first and once")
+{
+    struct Epochs
+    {
+        std::vector<mxlFabricsEpochChange> seen;
+        std::vector<std::uint32_t> order;
+
+        static void record(mxlFabricsTarget, mxlFabricsEvent const* event, void* userData)
+        {
+            auto& epochs = *static_cast<Epochs*>(userData);
+            epochs.order.push_back(event->type);
+            if (event->type == MXL_FABRICS_EVENT_EPOCH_CHANGED)
+            {
+                epochs.seen.push_back(event->epoch);
+            }
+        }
+    };
+    BareTarget bare;
+    auto* const target = bare.target.target;
+    Epochs epochs;
+    REQUIRE(mxlFabricsTargetSetEventHandler(target, MXL_FABRICS_EVENT_EPOCH_CHANGED, &Epochs::record, &epochs) == MXL_STATUS_OK);
+    REQUIRE(mxlFabricsTargetSetEventHandler(target, userType, &Epochs::record, &epochs) == MXL_STATUS_OK);
+
+    // The first setup's ticket came from TargetSetup itself: nothing to announce.
+    bare.start();
+    CHECK(bare.dispatch() == 0);
+    REQUIRE(mxlFabricsTargetStopEvents(target) == MXL_STATUS_OK);
+
+    mxlFabricsTargetConfig config{};
+    config.interface = interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr);
+    config.writer = bare.flow.writer;
+    mxlFabricsTargetInfo second = nullptr;
+    REQUIRE(mxlFabricsTargetSetup(target, &config, nullptr, &second) == MXL_STATUS_OK);
+    bare.start();
+    REQUIRE(bare.emit(userType, 1) == MXL_STATUS_OK);
+    CHECK(bare.dispatch() == 2);
+    CHECK(epochs.order == std::vector<std::uint32_t>{MXL_FABRICS_EVENT_EPOCH_CHANGED, userType});
+    REQUIRE(epochs.seen.size() == 1);
+    auto const& change = epochs.seen.front();
+    CHECK(change.targetId == ticketNumber(second, "id"));
+    CHECK(change.epoch == ticketNumber(second, "epoch"));
+    CHECK(change.previousTargetId == ticketNumber(bare.target.ticket, "id"));
+    CHECK(change.previousEpoch == ticketNumber(bare.target.ticket, "epoch"));
+    CHECK(change.epoch != change.previousEpoch);
+
+    // Restarting on the same ticket announces nothing.
+    REQUIRE(mxlFabricsTargetStopEvents(target) == MXL_STATUS_OK);
+    bare.start();
+    CHECK(bare.dispatch() == 0);
+    CHECK(epochs.seen.size() == 1);
+    CHECK(mxlFabricsFreeTargetInfo(second) == MXL_STATUS_OK);
 }

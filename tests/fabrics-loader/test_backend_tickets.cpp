@@ -13,19 +13,6 @@
 using namespace mxl::test::fabrics;
 using mxl::test::StderrCapture;
 
-namespace
-{
-    std::string ticketText(mxlFabricsTargetInfo info)
-    {
-        std::size_t size = 0;
-        REQUIRE(mxlFabricsTargetInfoToString(info, nullptr, &size) == MXL_STATUS_OK);
-        std::string text(size, '\0');
-        REQUIRE(mxlFabricsTargetInfoToString(info, text.data(), &size) == MXL_STATUS_OK);
-        text.resize(size - 1);
-        return text;
-    }
-}
-
 TEST_CASE("backend tickets: an ofi ticket has no backend key, and an ofi initiator refuses a ticket of backend \"x\"")
 {
     FlowDomain sourceDomain{"loader-src"};

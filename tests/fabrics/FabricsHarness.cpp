@@ -205,6 +205,21 @@ namespace mxl::test::fabrics
         return info.name;
     }
 
+    std::string ticketText(mxlFabricsTargetInfo ticket)
+    {
+        std::size_t size = 0;
+        REQUIRE(mxlFabricsTargetInfoToString(ticket, nullptr, &size) == MXL_STATUS_OK);
+        std::string text(size, '\0');
+        REQUIRE(mxlFabricsTargetInfoToString(ticket, text.data(), &size) == MXL_STATUS_OK);
+        text.resize(size - 1);
+        return text;
+    }
+
+    std::uint64_t ticketNumber(mxlFabricsTargetInfo ticket, char const* key)
+    {
+        return std::stoull(nlohmann::json::parse(ticketText(ticket)).at(key).get<std::string>());
+    }
+
     bool hasIpv6Loopback()
     {
         auto const fd = ::socket(AF_INET6, SOCK_STREAM, 0);

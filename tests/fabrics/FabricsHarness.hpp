@@ -105,6 +105,11 @@ namespace mxl::test::fabrics
     // the others, saying why.
     std::string backendOf(mxlFabricsInstance instance);
 
+    // The ticket as the JSON text mxlFabricsTargetInfoToString gives, without the NUL.
+    std::string ticketText(mxlFabricsTargetInfo ticket);
+    // A ticket's "id" or "epoch" (64-bit numbers, decimal strings in the SDK's format).
+    std::uint64_t ticketNumber(mxlFabricsTargetInfo ticket, char const* key);
+
     // Whether this host can bind an IPv6 loopback endpoint.
     bool hasIpv6Loopback();
 }

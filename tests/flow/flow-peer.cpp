@@ -13,12 +13,16 @@
 //       --hold-ms, prints "slots <pid in grain 1> <pid in grain 2>" and releases.
 //   flow-peer create --domain D --flow FILE [--ro-bind]
 //       prints "status <mxlStatus of mxlCreateFlowWriter>".
+// write and create pass --options JSON to mxlCreateFlowWriter. A device flow's grains (options "payloadLocation":
+// "device") are written and read through mxlFlowWriterCopyToDevice and mxlFlowReaderCopyToHost, and checksummed in
+// host memory; read then also prints "payload <device address>" once, before its first grain line.
 // --ro-bind makes the domain a read-only bind mount in a private mount namespace first (prints "skip <reason>" and
 // exits 77 when the kernel refuses). Exit status: 0 on success, 1 on a failed call, 2 on bad arguments.
 #include "Checksum.hpp"
 #include "Pattern.hpp"
 #include "TempDomain.hpp"
 
+#include <mxl/device.h>
 #include <mxl/flow.h>
 #include <mxl/mxl.h>
 #include <mxl/time.h>
@@ -33,6 +37,7 @@
 #include <string>
 #include <sys/mount.h>
 #include <unistd.h>
+#include <vector>
 
 namespace
 {
@@ -135,12 +140,24 @@ namespace
         mxlSleepForNs(static_cast<std::uint64_t>(holdMs) * 1'000'000);
     }
 
+    char const* writerOptions(Options const& options)
+    {
+        auto const found = options.find("options");
+        return found == options.end() ? nullptr : found->second.c_str();
+    }
+
+    bool onDevice(mxlFlowConfigInfo const& config)
+    {
+        return config.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY;
+    }
+
     mxlFlowWriter createWriter(Instance const& instance, Options const& options, mxlFlowConfigInfo& config)
     {
         auto const definition = mxl::test::readFile(option(options, "flow"));
         mxlFlowWriter writer = nullptr;
         bool created = false;
-        check(mxlCreateFlowWriter(instance.handle, definition.c_str(), nullptr, &writer, &config, &created), "mxlCreateFlowWriter");
+        check(mxlCreateFlowWriter(instance.handle, definition.c_str(), writerOptions(options), &writer, &config, &created),
+              "mxlCreateFlowWriter");
         say(fmt::format("created {}", created ? 1 : 0));
         return writer;
     }
@@ -160,7 +177,14 @@ namespace
             mxlGrainInfo grain;
             std::uint8_t* payload = nullptr;
             check(mxlFlowWriterOpenGrain(writer, index, &grain, &payload), "mxlFlowWriterOpenGrain");
-            mxl::test::fillPattern(payload, grain.grainSize, index);
+            // A device grain is painted in host memory and copied: `filled` is what the checksum covers.
+            std::vector<std::uint8_t> hostGrain(onDevice(config) ? grain.grainSize : 0);
+            auto* const filled = onDevice(config) ? hostGrain.data() : payload;
+            mxl::test::fillPattern(filled, grain.grainSize, index);
+            if (onDevice(config))
+            {
+                check(mxlFlowWriterCopyToDevice(writer, payload, filled, grain.grainSize), "mxlFlowWriterCopyToDevice");
+            }
             auto finalCommitNs = std::uint64_t{0};
             for (std::uint16_t part = 1; part <= parts; ++part)
             {
@@ -168,7 +192,7 @@ namespace
                 finalCommitNs = mxlGetTime();
                 check(mxlFlowWriterCommitGrain(writer, &grain), "mxlFlowWriterCommitGrain");
             }
-            say(fmt::format("wrote {} {} {}", index, mxl::test::fnv1a(payload, grain.grainSize), finalCommitNs));
+            say(fmt::format("wrote {} {} {}", index, mxl::test::fnv1a(filled, grain.grainSize), finalCommitNs));
             mxlSleepForNs(static_cast<std::uint64_t>(intervalMs) * 1'000'000);
         }
         say("done");
@@ -187,6 +211,9 @@ namespace
         auto const count = static_cast<std::uint64_t>(number(options, "count", 1));
         auto const timeoutNs = static_cast<std::uint64_t>(number(options, "timeout-ms", 0)) * 1'000'000;
         auto const minSlices = static_cast<std::uint16_t>(number(options, "min-slices", MXL_GRAIN_VALID_SLICES_ALL));
+        mxlFlowConfigInfo config{};
+        check(mxlFlowReaderGetConfigInfo(reader, &config), "mxlFlowReaderGetConfigInfo");
+        bool addressShown = false;
         for (auto index = start; index < start + count; ++index)
         {
             mxlGrainInfo grain{};
@@ -195,6 +222,18 @@ namespace
             auto const returnedNs = mxlGetTime();
             mxlFlowRuntimeInfo runtime{};
             mxlFlowReaderGetRuntimeInfo(reader, &runtime);
+            std::vector<std::uint8_t> hostGrain;
+            if (status == MXL_STATUS_OK && onDevice(config))
+            {
+                if (!addressShown)
+                {
+                    say(fmt::format("payload {}", static_cast<void const*>(payload)));
+                    addressShown = true;
+                }
+                hostGrain.resize(grain.grainSize);
+                check(mxlFlowReaderCopyToHost(reader, hostGrain.data(), payload, grain.grainSize), "mxlFlowReaderCopyToHost");
+                payload = hostGrain.data();
+            }
             auto const checksum = status == MXL_STATUS_OK ? mxl::test::fnv1a(payload, grain.grainSize) : 0;
             say(fmt::format("grain {} {} {} {} {} {} {}", index, static_cast<int>(status), grain.validSlices, grain.flags, checksum,
                             runtime.headIndex, returnedNs));
@@ -234,7 +273,7 @@ namespace
         Instance instance{options};
         auto const definition = mxl::test::readFile(option(options, "flow"));
         mxlFlowWriter writer = nullptr;
-        auto const status = mxlCreateFlowWriter(instance.handle, definition.c_str(), nullptr, &writer, nullptr, nullptr);
+        auto const status = mxlCreateFlowWriter(instance.handle, definition.c_str(), writerOptions(options), &writer, nullptr, nullptr);
         say(fmt::format("status {}", static_cast<int>(status)));
         return 0;
     }

@@ -113,6 +113,7 @@ namespace mxl::test
             // Start at the head, and jump there when the ring has moved past the grain we were at.
             if (_next == 0 || runtime.headIndex - _next > 8)
             {
+                result.overrun += _next == 0 ? 0 : runtime.headIndex - _next;
                 _next = runtime.headIndex;
             }
             mxlGrainInfo grain{};
@@ -123,6 +124,7 @@ namespace mxl::test
                 // Not (completely) arrived: a lost grain once a later one is the head, else wait for it.
                 if (_next < runtime.headIndex)
                 {
+                    ++result.missing;
                     ++_next;
                 }
                 else

@@ -43,6 +43,10 @@ namespace mxl::test
         std::uint64_t mismatched = 0;
         // The newest verified index.
         std::uint64_t lastIndex = 0;
+        // Indices not there complete while a later one was the head.
+        std::uint64_t missing = 0;
+        // Indices not looked at: jumped over when the check fell more than 8 grains behind (the checker's own overrun).
+        std::uint64_t overrun = 0;
     };
 
     class GrainVerifier

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <iterator>
 #include <stdexcept>
 
 namespace mxl::tools
@@ -34,11 +33,11 @@ namespace mxl::tools
         auto& counters = _counters[path];
         if (auto& next = _nextIndex[path]; index >= next)
         {
-            counters.missing += committedBetween(next, index);
+            counters.missing += _committed.countBetween(next, index);
             next = index + 1;
         }
         // A grain a whole ring older than the newest commit would overwrite a newer grain's slot in the real flow.
-        if (isCommitted(index) || (_highest && index + _grainCount <= *_highest))
+        if (_committed.contains(index) || (_highest && index + _grainCount <= *_highest))
         {
             ++counters.late;
             return Outcome::Late;
@@ -67,10 +66,10 @@ namespace mxl::tools
         {
             return;
         }
-        auto const end = std::prev(_committed.end())->second + 1;
+        auto const end = _committed.last() + 1;
         for (std::size_t path = 0; path < _nextIndex.size(); ++path)
         {
-            _counters[path].missing += committedBetween(_nextIndex[path], end);
+            _counters[path].missing += _committed.countBetween(_nextIndex[path], end);
             _nextIndex[path] = std::max(_nextIndex[path], end);
         }
     }
@@ -134,59 +133,13 @@ namespace mxl::tools
         return true;
     }
 
-    bool RedundantMerge::isCommitted(std::uint64_t index) const
-    {
-        auto const after = _committed.upper_bound(index);
-        return after != _committed.begin() && index <= std::prev(after)->second;
-    }
-
     void RedundantMerge::markCommitted(std::uint64_t index)
     {
         // A path behind the one that committed first may still commit older indices: the span starts at the lowest.
         _firstCommitted = _highest ? std::min(_firstCommitted, index) : index;
         ++_committedCount;
         _highest = std::max(_highest.value_or(index), index);
-        auto const next = _committed.upper_bound(index);
-        bool const joinsNext = next != _committed.end() && next->first == index + 1;
-        if (next != _committed.begin())
-        {
-            if (auto const previous = std::prev(next); previous->second + 1 == index)
-            {
-                previous->second = joinsNext ? next->second : index;
-                if (joinsNext)
-                {
-                    _committed.erase(next);
-                }
-                return;
-            }
-        }
-        auto const last = joinsNext ? next->second : index;
-        if (joinsNext)
-        {
-            _committed.erase(next);
-        }
-        _committed.emplace(index, last);
-    }
-
-    std::uint64_t RedundantMerge::committedBetween(std::uint64_t from, std::uint64_t to) const
-    {
-        if (from >= to)
-        {
-            return 0;
-        }
-        auto range = _committed.upper_bound(from);
-        if (range != _committed.begin())
-        {
-            --range;
-        }
-        std::uint64_t count = 0;
-        for (; range != _committed.end() && range->first < to; ++range)
-        {
-            auto const low = std::max(range->first, from);
-            auto const high = std::min(range->second + 1, to);
-            count += high > low ? high - low : 0;
-        }
-        return count;
+        _committed.insert(index, index);
     }
 
     // A grain a whole ring behind the newest commit is late whoever delivers it (see arrived()), so the ranges before it
@@ -199,13 +152,10 @@ namespace mxl::tools
         {
             if (_nextIndex[path] < ringStart)
             {
-                _counters[path].missing += committedBetween(_nextIndex[path], ringStart);
+                _counters[path].missing += _committed.countBetween(_nextIndex[path], ringStart);
                 _nextIndex[path] = ringStart;
             }
         }
-        while (!_committed.empty() && _committed.begin()->second < ringStart)
-        {
-            _committed.erase(_committed.begin());
-        }
+        _committed.forgetBefore(ringStart);
     }
 }

@@ -10,9 +10,10 @@
 #include <mxl/fabrics_events.h>
 #include <mxl/flow.h>
 
+#include "IndexRanges.hpp"
+
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <vector>
 
@@ -83,14 +84,9 @@ namespace mxl::tools
         std::vector<PathCounters> _counters;
         // Per path, the index after the last complete grain it delivered (0 before the first).
         std::vector<std::uint64_t> _nextIndex;
-        // The committed indices as disjoint inclusive ranges, first -> last: grains arrive in order on each path, so a
-        // run of any length stays one entry.
-        std::map<std::uint64_t, std::uint64_t> _committed;
+        IndexRanges _committed;
 
-        [[nodiscard]] bool isCommitted(std::uint64_t index) const;
         void markCommitted(std::uint64_t index);
-        // How many committed indices lie in [from, to).
-        [[nodiscard]] std::uint64_t committedBetween(std::uint64_t from, std::uint64_t to) const;
         void forgetOldRanges();
         // Copies grain `index` from path `path`'s flow into the real flow; false when the slot moved on.
         bool copy(std::size_t path, std::uint64_t index);

@@ -74,10 +74,13 @@ Redundant paths (target, --path NODE twice): each path gets a private flow of th
 (in a hidden directory of DOMAIN, removed at exit) and a fabrics target on it; the target prints
 "Path N: node NODE" and then its "Target info:" line, path 1 first. The initiator, given both tickets,
 sends every grain over both. The first complete arrival of each grain index is copied into the flow;
-later ones are "late". Grains are taken whole from one path, never slices of two. Video and data flows only.
+later ones are "late". Grains are taken whole from one path, never slices of two. Audio: the flow is
+extended from the first path holding the samples after its head; samples no path has are passed over
+(zeroed) once every path went past them or one path is a quarter ring ahead, and counted as lost.
   paths: first=F1,F2 late=L1,L2 missing=M1,M2 dropped=D1,D2                  (target with --path, after each
-        stats: line and at exit: per path, grains it delivered first, after the other path, not at all (that the
-        other path delivered), and first ones whose copy was dropped because the path flow's slot moved on)
+        stats: line and at exit: per path, grains (audio: samples) it delivered first, after the other path, not
+        at all (that the other path delivered), and first ones whose copy was dropped because the path flow's
+        slot (audio: ring) moved on)
 
 SIGINT or SIGTERM ends the current grain, disconnects and prints the summary.
 Per-grain lines are logged on stderr with MXL_LOG_LEVEL=debug.
@@ -110,8 +113,8 @@ Exit status:
                  "local address to bind: IP for tcp/verbs, GID for efa, a name for shm; also filters the interface choice") //
                 ("path", po::value<std::vector<std::string>>()->value_name("NODE"),
                  "target: a redundant path, given exactly twice: one fabrics target per path (NODE: its listen address for "
-                 "tcp/verbs, any label for shm; -s applies to both), one ticket per path, and each grain index committed "
-                 "into the flow from the first path that delivers it complete (see Redundant paths below)") //
+                 "tcp/verbs, any label for shm; -s applies to both), one ticket per path, and each grain index (audio: each "
+                 "sample) committed into the flow from the first path that delivers it complete (see Redundant paths below)") //
                 ("service,s", po::value<std::string>()->value_name("SERVICE"),
                  "port (tcp/verbs, 0 = any free port) or name (shm) to listen on; without -n the selected interface's node is "
                  "used with it, as in the SDK's demo (-p shm -s 28343 names the endpoint <host>:28343)") //

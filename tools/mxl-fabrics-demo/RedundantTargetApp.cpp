@@ -61,12 +61,6 @@ namespace mxl::demo
         , _instance{options.domain}
     {
         _flow = createTargetFlow(_instance.get(), options.domain, options);
-        if (!mxlIsDiscreteDataFormat(static_cast<int>(_flow.config.common.format)))
-        {
-            tools::badInput("--path takes a video or data flow: flow definition '{}' is continuous (audio), which redundant paths do "
-                            "not merge yet",
-                            options.flow);
-        }
         fmt::print("Target flow: {}\n", _flow.flowId);
         std::vector<mxlFlowReader> readers;
         for (std::size_t number = 0; number < options.paths.size(); ++number)
@@ -74,7 +68,14 @@ namespace mxl::demo
             auto const& path = _paths.emplace_back(std::make_unique<Path>(*this, number, options));
             readers.push_back(path->reader.get());
         }
-        _merge.emplace(_flow.writer.get(), std::move(readers));
+        if (mxlIsDiscreteDataFormat(static_cast<int>(_flow.config.common.format)))
+        {
+            _merge.emplace(_flow.writer.get(), std::move(readers));
+        }
+        else
+        {
+            _sampleMerge.emplace(_flow.writer.get(), std::move(readers));
+        }
     }
 
     void RedundantTargetApp::run()
@@ -84,11 +85,19 @@ namespace mxl::demo
         {
             eventFds.push_back(startTargetEvents(path->listening.target.get(),
                                                  {{MXL_FABRICS_EVENT_GRAIN_ARRIVED, &RedundantTargetApp::onGrain},
+                                                  {MXL_FABRICS_EVENT_SAMPLES_ARRIVED, &RedundantTargetApp::onSamples},
                                                   {MXL_FABRICS_EVENT_TARGET_FAILED, &RedundantTargetApp::onFailure}},
                                                  path.get()));
         }
         receive(eventFds);
-        _merge->finish();
+        if (_merge)
+        {
+            _merge->finish();
+        }
+        else
+        {
+            _sampleMerge->finish();
+        }
         _stats.printSummary();
         printPathCounters();
     }
@@ -141,6 +150,15 @@ namespace mxl::demo
         }
     }
 
+    void RedundantTargetApp::onSamples(mxlFabricsTarget, mxlFabricsEvent const* event, void* userData)
+    {
+        auto const& path = *static_cast<Path*>(userData);
+        if (!path.app.done() && !path.app._failure)
+        {
+            path.app.mergeSamples(path.number, event->samples);
+        }
+    }
+
     void RedundantTargetApp::onFailure(mxlFabricsTarget, mxlFabricsEvent const* event, void* userData)
     {
         auto const& path = *static_cast<Path*>(userData);
@@ -171,13 +189,43 @@ namespace mxl::demo
         _stats.grainCompleted();
     }
 
+    // A batch that moves the real flow's head counts as one grain of the stats line, and the samples passed over because
+    // no path had them as its lost.
+    void RedundantTargetApp::mergeSamples(std::size_t path, mxlFabricsSamplesArrival const& batch)
+    {
+        std::uint64_t moved = 0;
+        auto const bytesBefore = _sampleMerge->copiedBytes();
+        try
+        {
+            moved = _sampleMerge->arrived(path, batch);
+        }
+        catch (std::exception const& error)
+        {
+            _failure = error.what();
+            return;
+        }
+        log::debug("path {} samples up to {} count {}: real flow head moved by {}", path + 1, batch.headIndex, batch.count, moved);
+        if (moved == 0)
+        {
+            return;
+        }
+        _stats.setGrainsLost(_sampleMerge->skipped());
+        _stats.bytesMoved(_sampleMerge->copiedBytes() - bytesBefore);
+        _stats.grainCompleted();
+    }
+
+    std::vector<tools::PathCounters> const& RedundantTargetApp::pathCounters() const
+    {
+        return _merge ? _merge->counters() : _sampleMerge->counters();
+    }
+
     void RedundantTargetApp::printPathCounters() const
     {
         std::vector<std::uint64_t> first;
         std::vector<std::uint64_t> late;
         std::vector<std::uint64_t> missing;
         std::vector<std::uint64_t> dropped;
-        for (auto const& counters : _merge->counters())
+        for (auto const& counters : pathCounters())
         {
             first.push_back(counters.first);
             late.push_back(counters.late);

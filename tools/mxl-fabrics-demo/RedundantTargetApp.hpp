@@ -1,5 +1,6 @@
 // Target mode with two redundant paths (--path twice): each path is a fabrics target on a private path flow of the
-// flow's definition, and a RedundantMerge commits each grain into the real flow from the path that delivered it first.
+// flow's definition, and a RedundantMerge commits each grain into the real flow from the path that delivered it first
+// (video, data), or a RedundantSampleMerge extends the real flow from the path that holds the next samples (audio).
 // The initiator side needs nothing new: given both tickets it sends every grain over both, skips a path whose link is
 // cut (a lagging target, docs/fabrics.md) and reconnects it when it answers again.
 #pragma once
@@ -14,6 +15,7 @@
 #include <MxlHandles.hpp>
 #include <PrivateDomain.hpp>
 #include <RedundantMerge.hpp>
+#include <RedundantSampleMerge.hpp>
 
 #include <mxl/fabrics_events.h>
 
@@ -54,18 +56,23 @@ namespace mxl::demo
         tools::Instance _instance;
         CreatedFlow _flow;
         std::vector<std::unique_ptr<Path>> _paths;
+        // One of them, by the flow's kind.
         std::optional<tools::RedundantMerge> _merge;
+        std::optional<tools::RedundantSampleMerge> _sampleMerge;
         TransferStats _stats{TransferStats::Role::Target};
         // A failure a handler saw, thrown by the loop: a handler cannot throw through the C API.
         std::optional<std::string> _failure;
 
         void receive(std::vector<int> const& eventFds);
         void merge(std::size_t path, mxlFabricsGrainArrival const& arrival);
+        void mergeSamples(std::size_t path, mxlFabricsSamplesArrival const& batch);
+        [[nodiscard]] std::vector<tools::PathCounters> const& pathCounters() const;
         void printPathCounters() const;
         [[nodiscard]] bool done() const;
 
         // Event handlers; `userData` is the Path.
         static void onGrain(mxlFabricsTarget target, mxlFabricsEvent const* event, void* userData);
+        static void onSamples(mxlFabricsTarget target, mxlFabricsEvent const* event, void* userData);
         static void onFailure(mxlFabricsTarget target, mxlFabricsEvent const* event, void* userData);
     };
 }

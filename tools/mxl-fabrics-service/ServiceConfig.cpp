@@ -55,7 +55,12 @@ namespace mxl::service
             add("log_level", "debug, info or warning (default info)");
             add("flow_definition", "target: NMOS JSON definition of the flow to receive into (video, audio or data)");
             add("flow_options", "target: JSON flow options file");
-            add("ticket_file", "target: where to publish the ticket (absolute path; written atomically, mode 0600)");
+            add("ticket_file", "target: where to publish the ticket (absolute path; written atomically, mode 0600); with 'path', once "
+                               "per path, in path order");
+            keys.add_options()("path", po::value<std::vector<std::string>>(),
+                               "target: a redundant path, given exactly twice instead of 'node': one fabrics target per path (its "
+                               "listen address for tcp/verbs, any name for shm), each on a private path flow, merged into the flow "
+                               "from the path that delivers each grain (audio: sample) first");
             add("etcd",
                 "target: host:port of an etcd client URL to publish the ticket in, under a lease (the facility's ticket directory)");
             add("etcd_domain", "target: the domain's name in the ticket key /mxl/tickets/<etcd_domain>/<flow id> (default: the last "
@@ -98,7 +103,9 @@ namespace mxl::service
                     continue;
                 }
                 auto& setting = own[option.string_key];
-                if (!setting.values.empty() && option.string_key != "ticket")
+                // A ticket repeats as fallbacks, a path as the redundant paths, and a ticket file once per path (checked later).
+                bool const mayRepeat = option.string_key == "ticket" || option.string_key == "path" || option.string_key == "ticket_file";
+                if (!setting.values.empty() && !mayRepeat)
                 {
                     throw ConfigError{fmt::format("{}: key '{}' is given twice ('{}' and '{}'); give it once", origin, option.string_key,
                                                   setting.values.front(), option.value.empty() ? "" : option.value.front())};
@@ -340,6 +347,29 @@ namespace mxl::service
             config.etcd = std::move(etcd);
         }
 
+        // Redundant paths: exactly two, different, instead of 'node'.
+        void readPathKeys(Reader const& reader, ServiceConfig& config)
+        {
+            config.paths = reader.all("path");
+            if (config.paths.empty())
+            {
+                return;
+            }
+            if (config.paths.size() != 2)
+            {
+                reader.fail("path", config.paths.back(),
+                            fmt::format("given {} time(s); redundant paths need it exactly twice, one node per path", config.paths.size()));
+            }
+            if (config.paths[0] == config.paths[1])
+            {
+                reader.fail("path", config.paths[1], "given twice: the two paths need two different nodes");
+            }
+            if (!config.node.empty())
+            {
+                reader.fail("node", config.node, "excludes 'path': each path names its own node");
+            }
+        }
+
         void readTargetKeys(Reader const& reader, ServiceConfig& config)
         {
             config.flowDefinition = reader.required("flow_definition", "a target needs the definition of the flow it receives into");
@@ -353,10 +383,23 @@ namespace mxl::service
                 }
                 config.flowOptions = *options;
             }
-            if (auto const ticketFile = reader.text("ticket_file"))
+            readPathKeys(reader, config);
+            auto const ticketFiles = reader.all("ticket_file");
+            if (!ticketFiles.empty() && ticketFiles.size() != std::max<std::size_t>(config.paths.size(), 1))
             {
-                checkParentDirectory(reader, "ticket_file", *ticketFile);
-                config.ticketFile = *ticketFile;
+                reader.fail("ticket_file", ticketFiles.back(),
+                            config.paths.empty() ? fmt::format("given {} times; give it once", ticketFiles.size())
+                                                 : fmt::format("given {} times for {} paths; give it once per path, in path order",
+                                                               ticketFiles.size(), config.paths.size()));
+            }
+            for (auto const& ticketFile : ticketFiles)
+            {
+                checkParentDirectory(reader, "ticket_file", ticketFile);
+            }
+            if (!ticketFiles.empty())
+            {
+                config.ticketFile = ticketFiles.front();
+                config.secondTicketFile = ticketFiles.size() > 1 ? std::filesystem::path{ticketFiles[1]} : std::filesystem::path{};
             }
             if (auto const etcd = reader.text("etcd"))
             {
@@ -516,8 +559,8 @@ namespace mxl::service
                 }
             }
 
-            auto const targetOnly = {"flow_definition", "flow_options", "ticket_file",      "etcd",
-                                     "etcd_domain",     "etcd_lease_s", "ticket_lifetime_s"};
+            auto const targetOnly = {"flow_definition", "flow_options", "ticket_file",       "etcd",
+                                     "etcd_domain",     "etcd_lease_s", "ticket_lifetime_s", "path"};
             auto const initiatorOnly = {"flow_id",       "ticket", "ticket_poll_ms", "connect_timeout_ms", "backoff_initial_ms",
                                         "backoff_max_ms"};
             for (auto const* key : config.role == Role::Target ? initiatorOnly : targetOnly)

@@ -98,8 +98,12 @@ namespace mxl::service
         // Target.
         std::filesystem::path flowDefinition;
         std::filesystem::path flowOptions;
+        // The single target's ticket file, or the first path's.
         std::filesystem::path ticketFile;
         std::optional<EtcdPublication> etcd;
+        // Redundant paths: two nodes (none: one target on 'node'), and the second path's ticket file (empty: none).
+        std::vector<std::string> paths;
+        std::filesystem::path secondTicketFile;
 
         // Initiator.
         std::string flowId;

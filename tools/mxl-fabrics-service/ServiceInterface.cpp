@@ -10,14 +10,20 @@ namespace mxl::service
 {
     tools::FabricsInterface selectInterface(mxlFabricsInstance fabrics, ServiceConfig const& config)
     {
-        auto const interfaces = tools::interfacesMatching(fabrics, config.provider, config.node);
+        return selectInterface(fabrics, config, config.node, "node");
+    }
+
+    tools::FabricsInterface selectInterface(mxlFabricsInstance fabrics, ServiceConfig const& config, std::string const& node,
+                                            std::string_view key)
+    {
+        auto const interfaces = tools::interfacesMatching(fabrics, config.provider, node);
         if (interfaces.empty())
         {
-            if (!config.node.empty() && !tools::nodeIsName(config.provider))
+            if (!node.empty() && !tools::nodeIsName(config.provider))
             {
-                throw ConfigError{fmt::format("{}: key 'node' value '{}': no {} interface on this host has that address (mxl-fabrics-info "
+                throw ConfigError{fmt::format("{}: key '{}' value '{}': no {} interface on this host has that address (mxl-fabrics-info "
                                               "lists them)",
-                                              config.origin, config.node, tools::providerName(config.provider))};
+                                              config.origin, key, node, tools::providerName(config.provider))};
             }
             throw ConfigError{fmt::format("{}: key 'provider' value '{}': this host has no such interface (mxl-fabrics-info lists them)",
                                           config.origin, tools::providerName(config.provider))};
@@ -25,6 +31,6 @@ namespace mxl::service
         auto const role = config.role == Role::Target ? tools::EndpointRole::Target : tools::EndpointRole::Initiator;
         bool const providerPicksService =
             config.service.empty() && role == tools::EndpointRole::Target && !tools::nodeIsName(config.provider);
-        return tools::chooseEntry(interfaces.front(), config.node, providerPicksService ? std::string{"0"} : config.service, role);
+        return tools::chooseEntry(interfaces.front(), node, providerPicksService ? std::string{"0"} : config.service, role);
     }
 }

@@ -3,6 +3,7 @@
 #include <mxl/dataformat.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -50,6 +51,18 @@ namespace mxl::service
     {
         std::lock_guard lock{_mutex};
         _lost += units;
+    }
+
+    void ServiceMetrics::setLost(std::uint64_t units)
+    {
+        std::lock_guard lock{_mutex};
+        _lost = units;
+    }
+
+    void ServiceMetrics::setPathCounters(std::vector<tools::PathCounters> counters)
+    {
+        std::lock_guard lock{_mutex};
+        _paths = std::move(counters);
     }
 
     void ServiceMetrics::reestablished()
@@ -169,9 +182,27 @@ namespace mxl::service
         // Audio names its unit and adds the samples; a grain line is unchanged.
         auto const moved =
             _unit == TransferUnit::Grain ? fmt::format("grains={}", _units) : fmt::format("batches={} samples={}", _units, _samples);
-        return fmt::format("state={} epoch={} {} rate={:.1f}/s {:.2f}MB/s late={} lost={} reconnects={} stalls={} latency_p50={}", _state,
-                           _epoch, moved, _unitRate, _byteRate / 1e6, _late, _lost, _reestablished, _stalls,
-                           std::isnan(p50) ? std::string{"n/a"} : fmt::format("{:.2f}ms", p50 * 1e3));
+        auto line = fmt::format("state={} epoch={} {} rate={:.1f}/s {:.2f}MB/s late={} lost={} reconnects={} stalls={} latency_p50={}",
+                                _state, _epoch, moved, _unitRate, _byteRate / 1e6, _late, _lost, _reestablished, _stalls,
+                                std::isnan(p50) ? std::string{"n/a"} : fmt::format("{:.2f}ms", p50 * 1e3));
+        if (!_paths.empty())
+        {
+            // Per path, in path order; grains, or samples for audio (the merge's units).
+            std::vector<std::uint64_t> first;
+            std::vector<std::uint64_t> late;
+            std::vector<std::uint64_t> missing;
+            std::vector<std::uint64_t> dropped;
+            for (auto const& path : _paths)
+            {
+                first.push_back(path.first);
+                late.push_back(path.late);
+                missing.push_back(path.missing);
+                dropped.push_back(path.dropped);
+            }
+            line += fmt::format(" path_first={} path_late={} path_missing={} path_dropped={}", fmt::join(first, ","), fmt::join(late, ","),
+                                fmt::join(missing, ","), fmt::join(dropped, ","));
+        }
+        return line;
     }
 
     void ServiceMetrics::fill(tools::ServiceStatus& status) const

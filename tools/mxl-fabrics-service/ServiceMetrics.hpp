@@ -7,6 +7,7 @@
 // also counts samples (per channel), since batches need not all be the same length.
 #pragma once
 
+#include <RedundantMerge.hpp>
 #include <ServiceStatusFile.hpp>
 
 #include <mxl/flowinfo.h>
@@ -16,6 +17,7 @@
 #include <deque>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace mxl::service
 {
@@ -37,6 +39,10 @@ namespace mxl::service
         // One unit moved; `samples` (per channel) is 0 for a grain.
         void moved(std::uint64_t bytes, std::uint64_t samples, std::chrono::nanoseconds latency, bool late);
         void lost(std::uint64_t units);
+        // Redundant paths: the units lost as the merge sees them now (a slower path may still fill a gap), and the per-path
+        // counters the STATUS= line shows.
+        void setLost(std::uint64_t units);
+        void setPathCounters(std::vector<tools::PathCounters> counters);
         void reestablished();
         void stalled();
         void setState(std::string state);
@@ -71,6 +77,7 @@ namespace mxl::service
         std::uint64_t _lost = 0;
         std::uint64_t _reestablished = 0;
         std::uint64_t _stalls = 0;
+        std::vector<tools::PathCounters> _paths;
         // Seconds, newest last, at most latencyWindow entries.
         std::deque<double> _latencies;
         std::uint64_t _unitsAtLastStatus = 0;

@@ -1,6 +1,7 @@
 #include "TargetService.hpp"
 
 #include "ServiceLog.hpp"
+#include "TargetListen.hpp"
 #include "TicketFile.hpp"
 
 #include <TicketSignature.hpp>
@@ -125,6 +126,14 @@ namespace mxl::service
                 _registration = std::make_unique<NmosRegistration>(*config.nmosRegistry, *_nmos);
             }
         }
+        if (!config.paths.empty())
+        {
+            _paths = std::make_unique<RedundantPaths>(config, tools::readTextFile(config.flowDefinition, "flow definition"),
+                                                      readOptional(config.flowOptions, "flow options"), _writer.get(), _unit,
+                                                      [this](std::uint64_t last, std::uint64_t bytes, std::uint64_t samples)
+                                                      { account(last, bytes, samples); });
+            log::info("redundant paths: path 1 on '{}', path 2 on '{}', merged into flow {}", config.paths[0], config.paths[1], _flowId);
+        }
         buildTarget();
     }
 
@@ -144,37 +153,19 @@ namespace mxl::service
 
     void TargetService::buildTarget()
     {
-        // The old target goes first: it holds the listening port the new one may need.
-        _target.reset();
-        _target = std::make_unique<tools::FabricsTarget>(_fabrics.get());
-        mxlFabricsTargetConfig setup{};
-        setup.version = MXL_FABRICS_API_VERSION;
-        setup.interface = tools::interfaceConfig(_interface);
-        setup.writer = _writer.get();
-        mxlFabricsTargetInfo info = nullptr;
-        if (auto const status = ::mxlFabricsTargetSetup(_target->get(), &setup, _config.setupOptions.c_str(), &info);
-            status != MXL_STATUS_OK)
+        if (_paths)
         {
-            throw ConfigError{fmt::format(
-                "{}: the {} target cannot listen on node '{}' service '{}' (keys 'node', 'service', 'transport'): {}", _config.origin,
-                tools::providerName(_interface.provider), _interface.node, _interface.service, tools::statusName(status))};
+            auto tickets = _paths->listen();
+            _secondUnsignedTicket = std::move(tickets[1]);
+            publish(std::move(tickets[0]));
         }
-        tools::OwnedTargetInfo const owned{info};
-        std::size_t size = 0;
-        ::mxlFabricsTargetInfoToString(info, nullptr, &size);
-        std::vector<char> text(size);
-        if (auto const status = ::mxlFabricsTargetInfoToString(info, text.data(), &size); status != MXL_STATUS_OK || size == 0)
+        else
         {
-            throw std::runtime_error{fmt::format("cannot serialize the ticket: {}", tools::statusName(status))};
+            // The old target goes first: it holds the listening port the new one may need.
+            _target.reset();
+            _target = std::make_unique<tools::FabricsTarget>(_fabrics.get());
+            publish(listenForTicket(*_target, _interface, _writer.get(), _config, "keys 'node', 'service', 'transport'"));
         }
-        std::string why;
-        // The size counts the NUL, which belongs in neither the file nor the HTTP body.
-        auto ticket = parseTicket(std::string{text.data()}, why);
-        if (!ticket || ticket->epoch == 0)
-        {
-            throw std::runtime_error{fmt::format("the fabrics library's ticket {}", ticket ? "has no epoch" : why)};
-        }
-        publish(std::move(*ticket));
         _flowing = false;
         _nextExpected.reset();
     }
@@ -186,8 +177,12 @@ namespace mxl::service
         _metrics.setState("waiting");
         _unsignedTicket = ticket;
         distribute(std::move(ticket));
-        log::info("ticket published: epoch {}{}{}{}{}", _unsignedTicket->epoch,
+        log::info("ticket published: epoch {}{}{}{}{}{}", _unsignedTicket->epoch,
                   _config.ticketFile.empty() ? "" : fmt::format(", file '{}'", _config.ticketFile.string()),
+                  !_secondUnsignedTicket ? ""
+                  : _config.secondTicketFile.empty()
+                      ? fmt::format(", path 2 epoch {} (no file)", _secondUnsignedTicket->epoch)
+                      : fmt::format(", path 2 epoch {} file '{}'", _secondUnsignedTicket->epoch, _config.secondTicketFile.string()),
                   _http ? fmt::format(", http://{}:{}/ticket", _config.http->host, _http->port()) : "",
                   _directory ? fmt::format(", etcd://{}{}", _config.etcd->endpoint, _directory->key()) : "",
                   _config.ticketKeys
@@ -195,14 +190,28 @@ namespace mxl::service
                       : "");
     }
 
+    std::string TargetService::signedWhenKeyed(std::string json)
+    {
+        if (!_config.ticketKeys)
+        {
+            return json;
+        }
+        _resignAt = Clock::now() + _config.ticketLifetime / 2;
+        return signing::signTicket(json, _config.ticketKeys->current, std::chrono::system_clock::now() + _config.ticketLifetime);
+    }
+
+    void TargetService::distributeSecondTicket()
+    {
+        if (_secondUnsignedTicket && !_config.secondTicketFile.empty())
+        {
+            writeTicketFile(_config.secondTicketFile, signedWhenKeyed(_secondUnsignedTicket->json));
+        }
+    }
+
     void TargetService::distribute(Ticket ticket)
     {
-        if (_config.ticketKeys)
-        {
-            ticket.json =
-                signing::signTicket(ticket.json, _config.ticketKeys->current, std::chrono::system_clock::now() + _config.ticketLifetime);
-            _resignAt = Clock::now() + _config.ticketLifetime / 2;
-        }
+        ticket.json = signedWhenKeyed(std::move(ticket.json));
+        distributeSecondTicket();
         if (!_config.ticketFile.empty())
         {
             writeTicketFile(_config.ticketFile, ticket.json);
@@ -219,12 +228,18 @@ namespace mxl::service
     {
         // A stopped target's ticket is stale; leaving no file makes initiators wait instead of connecting to nothing.
         std::lock_guard lock{_ticketMutex};
-        if (_config.ticketFile.empty() || !_ticket)
+        if (!_ticket)
         {
             return;
         }
         std::error_code error;
-        std::filesystem::remove(_config.ticketFile, error);
+        for (auto const& file : {_config.ticketFile, _config.secondTicketFile})
+        {
+            if (!file.empty())
+            {
+                std::filesystem::remove(file, error);
+            }
+        }
     }
 
     void TargetService::run()
@@ -249,6 +264,11 @@ namespace mxl::service
                 distribute(*_unsignedTicket);
                 log::info("ticket signed again: epoch {}, valid for {} s", _unsignedTicket->epoch, _config.ticketLifetime.count());
             }
+        }
+        if (_paths)
+        {
+            _paths->finish();
+            _metrics.setPathCounters(_paths->counters());
         }
         _metrics.setState("stopping");
         _notifier.stopping(_metrics.statusLine());
@@ -295,6 +315,25 @@ namespace mxl::service
 
     void TargetService::receive()
     {
+        if (_paths)
+        {
+            bool arrivedAny = false;
+            auto const status = _paths->receive(arrivedAny);
+            _metrics.setLost(_paths->lost());
+            if (status != MXL_STATUS_OK)
+            {
+                log::warning("reading the paths' {} failed ({}); rebuilding the path targets",
+                             _unit == TransferUnit::Grain ? "grains" : "samples", tools::statusName(status));
+                _metrics.stalled();
+                buildTarget();
+            }
+            else if (!arrivedAny)
+            {
+                // Two targets are read in turn without waiting inside the library.
+                std::this_thread::sleep_for(std::chrono::milliseconds{1});
+            }
+            return;
+        }
         auto const status = _unit == TransferUnit::Grain ? receiveGrain() : receiveSamples();
         if (status == MXL_ERR_NOT_READY && !_interface.blocking())
         {
@@ -375,6 +414,11 @@ namespace mxl::service
             _metrics.lost((first - *_nextExpected + perUnit - 1) / perUnit);
         }
         _nextExpected = last + 1;
+        account(last, bytes, samples);
+    }
+
+    void TargetService::account(std::uint64_t last, std::uint64_t bytes, std::uint64_t samples)
+    {
         auto const rate = _writer.config().common.grainRate;
         auto const now = ::mxlGetTime();
         // A batch is due at the timestamp of its last sample: the initiator cannot send it earlier.
@@ -415,6 +459,10 @@ namespace mxl::service
             {
                 _metrics.setState(quiet < std::max<Clock::duration>(_config.statusInterval, std::chrono::milliseconds{500}) ? "active"
                                                                                                                             : "idle");
+            }
+            if (_paths)
+            {
+                _metrics.setPathCounters(_paths->counters());
             }
             auto const line = _metrics.statusLine();
             _notifier.status(line);

@@ -3,7 +3,9 @@
 // or batch of samples (audio) itself; for audio its ticket also carries the bounce buffer initiators write batches
 // into. The service judges health from the flow's head index and, when nothing arrives for stall_timeout_ms after
 // units had been flowing, rebuilds the target under a new epoch so that initiators re-establish from scratch. As an
-// IS-05 receiver it connects the sender it is activated with by handing its ticket over (TicketHandover).
+// IS-05 receiver it connects the sender it is activated with by handing its ticket over (TicketHandover). With redundant
+// paths ('path' twice) the fabrics targets sit on private path flows and RedundantPaths merges them into the flow; the
+// first path's ticket goes wherever a single target's would (file, HTTP, etcd, IS-05), the second path's to its file.
 #pragma once
 
 #include "HttpEndpoint.hpp"
@@ -11,6 +13,7 @@
 #include "NmosNodeApi.hpp"
 #include "NmosRegistration.hpp"
 #include "Notifier.hpp"
+#include "RedundantPaths.hpp"
 #include "ServiceConfig.hpp"
 #include "ServiceInterface.hpp"
 #include "ServiceMetrics.hpp"
@@ -54,6 +57,8 @@ namespace mxl::service
         tools::FabricsOnInstance _fabrics;
         tools::FabricsInterface _interface;
         std::unique_ptr<tools::FabricsTarget> _target;
+        // With 'path': the path targets and the merge (and _target stays empty).
+        std::unique_ptr<RedundantPaths> _paths;
         ServiceMetrics _metrics;
         StatusFile _statusFile;
         // The HTTP thread reads the ticket.
@@ -83,6 +88,8 @@ namespace mxl::service
         void publish(Ticket ticket);
         // With ticket_key: the ticket as the library made it, signed again at half its lifetime.
         std::optional<Ticket> _unsignedTicket;
+        // With 'path': the second path's ticket as the library made it.
+        std::optional<Ticket> _secondUnsignedTicket;
         Clock::time_point _resignAt{};
         // Signs the ticket when a key is configured, and writes it to the file, HTTP and etcd.
         void distribute(Ticket ticket);
@@ -93,6 +100,11 @@ namespace mxl::service
         mxlStatus receiveSamples();
         // Indices [first, last] arrived as one unit of `bytes` (`samples` per channel, 0 for a grain).
         void arrived(std::uint64_t first, std::uint64_t last, std::uint64_t bytes, std::uint64_t samples);
+        // A unit ending at index `last` moved: its latency after its own timestamp, counted in the metrics.
+        void account(std::uint64_t last, std::uint64_t bytes, std::uint64_t samples);
+        // The second path's ticket, signed when a key is configured, into its file.
+        void distributeSecondTicket();
+        [[nodiscard]] std::string signedWhenKeyed(std::string json);
         void checkHealth(Clock::time_point now);
         // Takes what an IS-05 activation made active, and keeps the connected sender's ticket current.
         void applyActivation(Clock::time_point now);

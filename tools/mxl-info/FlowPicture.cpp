@@ -9,6 +9,7 @@
 #include "StatusName.hpp"
 #include "ToolError.hpp"
 
+#include <mxl/device.h>
 #include <mxl/flow.h>
 
 #include <fmt/format.h>
@@ -47,6 +48,22 @@ namespace mxl::tools::info
             runtimeFailure("reading {} of flow {} failed: {}", what, flowId, statusName(status));
         }
 
+        // A device flow's payload is copied out of device memory through libmxl's module (mxl/device.h).
+        std::vector<std::uint8_t> hostCopyOf(FlowSnapshot const& flow, FlowReader const& reader, std::uint8_t const* payload,
+                                             std::size_t bytes)
+        {
+            if (flow.info.config.common.payloadLocation != MXL_PAYLOAD_LOCATION_DEVICE_MEMORY)
+            {
+                return {payload, payload + bytes};
+            }
+            std::vector<std::uint8_t> copy(bytes);
+            if (auto const status = mxlFlowReaderCopyToHost(reader.get(), copy.data(), payload, bytes); status != MXL_STATUS_OK)
+            {
+                runtimeFailure("copying {} bytes of flow {} out of CUDA device memory failed: {}", bytes, flow.id, statusName(status));
+            }
+            return copy;
+        }
+
         void pictureOfVideoFlow(FlowSnapshot const& flow, FlowReader const& reader, PictureRequest const& request)
         {
             auto const& description = flow.description;
@@ -78,7 +95,7 @@ namespace mxl::tools::info
                 runtimeFailure("{} of flow {} holds {} bytes, but a {}x{} {} grain needs {}", what, flow.id, grain.grainSize,
                                geometry.width, geometry.lines, description.mediaType, geometry.payloadBytes());
             }
-            std::vector<std::uint8_t> const copy(payload, payload + geometry.payloadBytes());
+            auto const copy = hostCopyOf(flow, reader, payload, geometry.payloadBytes());
             // A writer may have reused the slot while it was copied; then the copy mixes two grains.
             if (auto const status = mxlFlowReaderGetGrainNonBlocking(reader.get(), index, &grain, &payload);
                 status != MXL_STATUS_OK || grain.index != index)

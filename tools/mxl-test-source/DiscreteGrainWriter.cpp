@@ -4,6 +4,7 @@
 #include "StatusName.hpp"
 #include "ToolError.hpp"
 
+#include <mxl/device.h>
 #include <mxl/time.h>
 
 #include <fmt/format.h>
@@ -38,6 +39,11 @@ namespace mxl::tools::testsource
         _totalSlices = std::max<std::uint32_t>(1, info.totalSlices);
         _slicesPerCommit = std::clamp<std::uint32_t>(slicesPerCommit, 1, _totalSlices);
         _batchesPerGrain = (_totalSlices + _slicesPerCommit - 1) / _slicesPerCommit;
+        if (config.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY)
+        {
+            _grainBytes = info.grainSize;
+            _hostSlots.resize(_grainBytes * _ringGrains);
+        }
     }
 
     std::uint64_t DiscreteGrainWriter::nextDeadlineNs() const
@@ -112,7 +118,16 @@ namespace mxl::tools::testsource
     {
         auto const firstSlice = _batch * _slicesPerCommit;
         auto const sliceCount = std::min(_slicesPerCommit, _totalSlices - firstSlice);
-        _painter(_index, firstSlice, sliceCount, std::span<std::uint8_t>{_payload, _grain.grainSize});
+        if (_hostSlots.empty())
+        {
+            _painter(_index, firstSlice, sliceCount, std::span<std::uint8_t>{_payload, _grain.grainSize});
+        }
+        else
+        {
+            auto const slot = std::span<std::uint8_t>{_hostSlots}.subspan((_index % _ringGrains) * _grainBytes, _grainBytes);
+            _painter(_index, firstSlice, sliceCount, slot);
+            check(mxlFlowWriterCopyToDevice(_writer, _payload, slot.data(), slot.size()), "mxlFlowWriterCopyToDevice", _index, _stats.kind);
+        }
         _grain.validSlices = static_cast<std::uint16_t>(firstSlice + sliceCount);
         check(mxlFlowWriterCommitGrain(_writer, &_grain), "mxlFlowWriterCommitGrain", _index, _stats.kind);
         if (++_batch == _batchesPerGrain)

@@ -1,7 +1,8 @@
 // Writes one grain per grain period into a discrete flow (video or data). Grain i is due at its TAI timestamp; with
 // several commit batches per grain, batch k of n is due k/n of a grain period later, so readers of partial grains see
 // validSlices grow over the period. A grain whose period has passed before its turn is committed with
-// MXL_GRAIN_FLAG_INVALID, and grains already out of the ring are skipped.
+// MXL_GRAIN_FLAG_INVALID, and grains already out of the ring are skipped. Device flows are painted in host memory and
+// copied to the device through libmxl (mxl/device.h).
 #pragma once
 
 #include "ScheduledTask.hpp"
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <vector>
 
 namespace mxl::tools::testsource
 {
@@ -47,6 +49,10 @@ namespace mxl::tools::testsource
         std::uint64_t _grainsDone = 0;
         mxlGrainInfo _grain{};
         std::uint8_t* _payload = nullptr;
+        // A device flow's grains are painted here, one grain per ring slot (so that a painter that paints each slot
+        // once keeps working), and copied to the device payload after each batch.
+        std::vector<std::uint8_t> _hostSlots;
+        std::size_t _grainBytes = 0;
 
         void startGrain(std::uint64_t lateNs);
         void commitBatch();

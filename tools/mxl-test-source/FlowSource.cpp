@@ -11,6 +11,7 @@
 #include "patterns/TestPatternRenderer.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
@@ -57,11 +58,29 @@ namespace mxl::tools::testsource
             return loaded;
         }
 
+        // The --flow-options text with payloadLocation "device" and deviceIndex added where --device asks for them.
+        std::string writerOptions(SourceSettings const& settings, std::string_view kind)
+        {
+            if (!settings.deviceIndex || kind == "audio")
+            {
+                return settings.flowOptions;
+            }
+            auto options =
+                settings.flowOptions.empty() ? nlohmann::json::object() : nlohmann::json::parse(settings.flowOptions, nullptr, false);
+            if (!options.is_object())
+            {
+                throw ToolError{ExitCode::Usage, "--flow-options must hold a JSON object to be combined with --device"};
+            }
+            options["payloadLocation"] = "device";
+            options["deviceIndex"] = *settings.deviceIndex;
+            return options.dump();
+        }
+
         std::unique_ptr<FlowSource> createFlow(Instance const& instance, LoadedDefinition const& loaded, SourceSettings const& settings,
                                                std::string_view kind, std::string_view mediaType)
         {
             auto source = std::make_unique<FlowSource>();
-            source->writer = std::make_unique<FlowWriter>(instance, loaded.json, settings.flowOptions, loaded.origin);
+            source->writer = std::make_unique<FlowWriter>(instance, loaded.json, writerOptions(settings, kind), loaded.origin);
             source->stats.kind = std::string{kind};
             source->id = canonicalFlowId(loaded.description.id).value_or(loaded.description.id);
             source->mediaType = std::string{mediaType};

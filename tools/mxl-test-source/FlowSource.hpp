@@ -26,6 +26,9 @@ namespace mxl::tools::testsource
         bool prerendered = false;
         // Replaces the definitions' grouphint tag with "<name>:video", "<name>:audio", "<name>:data".
         std::optional<std::string> groupHint;
+        // Video and data payloads on this CUDA device (flow options payloadLocation and deviceIndex); audio stays in host
+        // memory, where libmxl keeps every continuous flow.
+        std::optional<std::int32_t> deviceIndex;
     };
 
     struct FlowSource

@@ -59,6 +59,10 @@ Options)";
                     "period (the same samples). Pacing is unchanged. For measuring transport capacity, not the renderer")
                 ("group-hint", po::value<std::string>()->value_name("NAME"),
                     "replace the definitions' grouphint with NAME:video, NAME:audio and NAME:data")
+                ("device", po::value<std::int32_t>()->value_name("N"),
+                    "put the video and data payloads in the memory of CUDA device N (flow options payloadLocation \"device\", "
+                    "deviceIndex N): each grain is painted in host memory and copied to the device; audio stays in host memory. "
+                    "Needs a build with CUDA, the driver and the device (docs/device-flows.md)")
                 ("help,h", "show this help and exit");
             // clang-format on
             return options;
@@ -97,6 +101,16 @@ Options)";
             if (values.contains("group-hint"))
             {
                 settings.groupHint = values["group-hint"].as<std::string>();
+            }
+
+            if (values.contains("device"))
+            {
+                settings.deviceIndex = values["device"].as<std::int32_t>();
+                if (*settings.deviceIndex < 0)
+                {
+                    throw ToolError{ExitCode::Usage,
+                                    fmt::format("--device {} is not a CUDA device ordinal (expected 0 or more)", *settings.deviceIndex)};
+                }
             }
 
             std::filesystem::path const domain = values["domain"].as<std::string>();

@@ -39,7 +39,7 @@ namespace mxl::fabrics
     template <>
     LibraryEventTypes libraryEventTypes<mxlFabricsTarget>() noexcept
     {
-        return {MXL_FABRICS_EVENT_GRAIN_ARRIVED, MXL_FABRICS_EVENT_TARGET_FAILED};
+        return {MXL_FABRICS_EVENT_GRAIN_ARRIVED, MXL_FABRICS_EVENT_EPOCH_CHANGED};
     }
 
     template <>

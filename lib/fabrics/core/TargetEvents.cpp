@@ -28,9 +28,25 @@ namespace mxl::fabrics
         }
         auto dispatcher = std::make_shared<EventDispatcher<mxlFabricsTarget>>(_owner, _handlers, queueCapacity,
                                                                               fmt::format("fabrics target {}", target.ticket().id));
+        announceNewTicket(*dispatcher, target.ticket());
         _pump = std::make_unique<TargetEventPump>(target, dispatcher);
         _dispatcher = std::move(dispatcher);
         return _dispatcher->descriptor();
+    }
+
+    void TargetEvents::announceNewTicket(EventDispatcher<mxlFabricsTarget>& dispatcher, TargetInfo const& ticket)
+    {
+        auto const now = std::pair{ticket.id, ticket.epoch};
+        if (_startedTicket && *_startedTicket != now)
+        {
+            mxlFabricsEvent event{};
+            event.structSize = sizeof(event);
+            event.type = MXL_FABRICS_EVENT_EPOCH_CHANGED;
+            event.epoch = {now.first, now.second, _startedTicket->first, _startedTicket->second};
+            // The queue is new and empty, so the offer cannot be refused.
+            static_cast<void>(dispatcher.offer(event));
+        }
+        _startedTicket = now;
     }
 
     void TargetEvents::stop()

@@ -5,11 +5,15 @@
 #include "fabrics/core/EventDispatcher.hpp"
 #include "fabrics/core/EventHandlers.hpp"
 #include "fabrics/core/TargetEventPump.hpp"
+#include "fabrics/ticket/TargetInfo.hpp"
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <utility>
 
 namespace mxl::fabrics
 {
@@ -51,7 +55,11 @@ namespace mxl::fabrics
         // Shared with emitters on other threads, so that a stop cannot free the queue under them.
         std::shared_ptr<EventDispatcher<mxlFabricsTarget>> _dispatcher;
         std::unique_ptr<TargetEventPump> _pump;
+        // The ticket the last start ran on, so that a start on a newer one can announce it: {id, epoch}, or nullopt.
+        std::optional<std::pair<std::uint64_t, std::uint64_t>> _startedTicket;
 
+        // Queues EPOCH_CHANGED first when the target was set up again since the last start.
+        void announceNewTicket(EventDispatcher<mxlFabricsTarget>& dispatcher, TargetInfo const& ticket);
         // Fails when not started.
         [[nodiscard]] std::shared_ptr<EventDispatcher<mxlFabricsTarget>> started() const;
         void halt() noexcept;

@@ -27,7 +27,10 @@ namespace mxl::fabrics
         }
         if (config.common.payloadLocation != MXL_PAYLOAD_LOCATION_HOST_MEMORY)
         {
-            fail(MXL_ERR_UNKNOWN, "the {}'s flow payload is in device memory, which fabrics does not register yet", role);
+            fail(MXL_ERR_UNSUPPORTED_OPERATION,
+                 "the {}'s flow has its payloads in the memory of CUDA device {}: device flows cannot cross the fabric in this version "
+                 "(docs/device-flows.md)",
+                 role, config.common.deviceIndex);
         }
         if (memory.grains == nullptr || memory.grainCount == 0)
         {

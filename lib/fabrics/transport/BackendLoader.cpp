@@ -1,5 +1,6 @@
 #include "fabrics/transport/BackendLoader.hpp"
 
+#include "common/ModuleSearch.hpp"
 #include "common/Status.hpp"
 #include "fabrics/transport/BackendInstallDir.hpp"
 #include "fabrics/transport/HostLog.hpp"
@@ -23,12 +24,6 @@ namespace mxl::fabrics
 {
     namespace
     {
-        std::string dlerrorText()
-        {
-            auto const* text = ::dlerror();
-            return text != nullptr ? text : "(no reason given)";
-        }
-
         // Names become file names: nothing that could leave the directory or hide in a path.
         void checkName(std::string_view name)
         {
@@ -40,62 +35,23 @@ namespace mxl::fabrics
         }
 
         // mxl-fabrics/ beside the file this code was loaded from: libmxl-fabrics.so, or a program that compiles the core in.
-        std::string besideThisLibrary()
-        {
-            Dl_info info{};
-            if (::dladdr(reinterpret_cast<void const*>(&backendNamed), &info) == 0 || info.dli_fname == nullptr)
-            {
-                return {};
-            }
-            return (std::filesystem::path{info.dli_fname}.parent_path() / "mxl-fabrics").string();
-        }
-
-        // In search order, each directory once.
         std::vector<std::string> searchDirectories()
         {
-            std::vector<std::string> directories;
-            auto const add = [&](std::string directory)
-            {
-                if (!directory.empty() && std::ranges::find(directories, directory) == directories.end())
-                {
-                    directories.push_back(std::move(directory));
-                }
-            };
-            if (auto const* path = std::getenv("MXL_FABRICS_BACKEND_PATH"); path != nullptr)
-            {
-                std::string_view rest{path};
-                while (!rest.empty())
-                {
-                    auto const colon = rest.find(':');
-                    add(std::string{rest.substr(0, colon)});
-                    rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
-                }
-            }
-            add(besideThisLibrary());
-            add(std::string{backendInstallDir});
-            return directories;
+            auto const here = modules::directoryContaining(reinterpret_cast<void const*>(&backendNamed));
+            return modules::searchDirectories("MXL_FABRICS_BACKEND_PATH", here.empty() ? here : here + "/mxl-fabrics",
+                                              std::string{backendInstallDir});
         }
 
         std::string findFile(std::string_view name, std::string const& file)
         {
             auto const directories = searchDirectories();
-            for (auto const& directory : directories)
+            if (auto found = modules::findInDirectories(directories, file))
             {
-                auto candidate = std::filesystem::path{directory} / file;
-                std::error_code ignored;
-                if (std::filesystem::exists(candidate, ignored))
-                {
-                    return candidate.string();
-                }
-            }
-            std::string searched;
-            for (auto const& directory : directories)
-            {
-                searched += (searched.empty() ? "" : ":") + directory;
+                return std::move(*found);
             }
             auto const* variable = std::getenv("MXL_FABRICS_BACKEND_PATH");
-            fail(MXL_ERR_NO_FABRIC, "no fabrics backend \"{}\" ({}) in {} (MXL_FABRICS_BACKEND_PATH={})", name, file, searched,
-                 variable != nullptr ? variable : "unset");
+            fail(MXL_ERR_NO_FABRIC, "no fabrics backend \"{}\" ({}) in {} (MXL_FABRICS_BACKEND_PATH={})", name, file,
+                 modules::joinDirectories(directories), variable != nullptr ? variable : "unset");
         }
 
         mxlFabricsBackend const& enter(std::string const& path)
@@ -104,13 +60,13 @@ namespace mxl::fabrics
             auto* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
             if (handle == nullptr)
             {
-                fail(MXL_ERR_NO_FABRIC, "cannot load fabrics backend {}: {}", path, dlerrorText());
+                fail(MXL_ERR_NO_FABRIC, "cannot load fabrics backend {}: {}", path, modules::dlerrorText());
             }
             static_cast<void>(::dlerror());
             auto* symbol = ::dlsym(handle, MXL_FABRICS_BACKEND_ENTRY_SYMBOL);
             if (symbol == nullptr)
             {
-                fail(MXL_ERR_NO_FABRIC, "fabrics backend {} has no {}: {}", path, MXL_FABRICS_BACKEND_ENTRY_SYMBOL, dlerrorText());
+                fail(MXL_ERR_NO_FABRIC, "fabrics backend {} has no {}: {}", path, MXL_FABRICS_BACKEND_ENTRY_SYMBOL, modules::dlerrorText());
             }
             auto const entry = reinterpret_cast<mxlFabricsBackendEntryFunction>(symbol);
             static mxlFabricsBackendHost const host{sizeof(mxlFabricsBackendHost), &writeBackendLine};

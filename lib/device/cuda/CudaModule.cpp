@@ -1,0 +1,240 @@
+// libmxl-cuda.so: the device-memory table (lib/device/device_module.h) over the CUDA runtime, linked statically so that
+// the module needs nothing from the system but the driver (libcuda.so.1), which the runtime itself opens on first use.
+// Each function selects its device first: the runtime's current device is per thread, and the caller's thread may
+// have another one current for its own work, so every function puts it back.
+#include "device/device_module.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+#include <cstring>
+
+namespace
+{
+    thread_local char lastErrorText[512] = "";
+
+    int failed(char const* what, int device, cudaError_t error)
+    {
+        std::snprintf(lastErrorText, sizeof lastErrorText, "%s on CUDA device %d: %s (%s)", what, device, cudaGetErrorString(error),
+                      cudaGetErrorName(error));
+        return static_cast<int>(error);
+    }
+
+    // Makes `device` current for the life of the object and restores the caller's device afterwards.
+    class CurrentDevice
+    {
+    public:
+        explicit CurrentDevice(int device)
+            : _device{device}
+        {
+            if (auto const error = cudaGetDevice(&_previous); error != cudaSuccess)
+            {
+                _error = error;
+                return;
+            }
+            _error = cudaSetDevice(device);
+        }
+
+        CurrentDevice(CurrentDevice const&) = delete;
+        CurrentDevice& operator=(CurrentDevice const&) = delete;
+
+        ~CurrentDevice()
+        {
+            if (_error == cudaSuccess && _previous != _device)
+            {
+                static_cast<void>(cudaSetDevice(_previous));
+            }
+        }
+
+        [[nodiscard]] cudaError_t error() const noexcept
+        {
+            return _error;
+        }
+
+    private:
+        int _device;
+        int _previous = 0;
+        cudaError_t _error = cudaSuccess;
+    };
+
+    int deviceCount(int* count)
+    {
+        if (auto const error = cudaGetDeviceCount(count); error != cudaSuccess)
+        {
+            *count = 0;
+            std::snprintf(lastErrorText, sizeof lastErrorText, "cudaGetDeviceCount: %s (%s)", cudaGetErrorString(error),
+                          cudaGetErrorName(error));
+            return static_cast<int>(error);
+        }
+        return 0;
+    }
+
+    int deviceProperties(int device, mxlDeviceProperties* properties)
+    {
+        std::memset(properties, 0, sizeof *properties);
+        cudaDeviceProp cuda{};
+        if (auto const error = cudaGetDeviceProperties(&cuda, device); error != cudaSuccess)
+        {
+            return failed("cudaGetDeviceProperties", device, error);
+        }
+        if (auto const error = cudaDeviceGetPCIBusId(properties->pciBusId, sizeof properties->pciBusId, device); error != cudaSuccess)
+        {
+            return failed("cudaDeviceGetPCIBusId", device, error);
+        }
+        static_assert(sizeof cuda.uuid.bytes == MXL_DEVICE_UUID_BYTES);
+        std::memcpy(properties->uuid, cuda.uuid.bytes, sizeof properties->uuid);
+        // The runtime's name is up to 256 bytes; ours keeps the first 63 and the terminator memset left.
+        static_assert(sizeof cuda.name > sizeof properties->name);
+        std::memcpy(properties->name, cuda.name, sizeof properties->name - 1);
+        properties->totalMemoryBytes = cuda.totalGlobalMem;
+        return 0;
+    }
+
+    int allocate(int device, size_t bytes, void** pointer)
+    {
+        *pointer = nullptr;
+        CurrentDevice const current{device};
+        if (current.error() != cudaSuccess)
+        {
+            return failed("cudaSetDevice", device, current.error());
+        }
+        if (auto const error = cudaMalloc(pointer, bytes); error != cudaSuccess)
+        {
+            *pointer = nullptr;
+            return failed("cudaMalloc", device, error);
+        }
+        if (auto const error = cudaMemset(*pointer, 0, bytes); error != cudaSuccess)
+        {
+            static_cast<void>(cudaFree(*pointer));
+            *pointer = nullptr;
+            return failed("cudaMemset", device, error);
+        }
+        // cudaMemset is asynchronous with respect to the host: the zeros must be there before a reader maps the memory.
+        if (auto const error = cudaDeviceSynchronize(); error != cudaSuccess)
+        {
+            static_cast<void>(cudaFree(*pointer));
+            *pointer = nullptr;
+            return failed("cudaDeviceSynchronize", device, error);
+        }
+        return 0;
+    }
+
+    int release(int device, void* pointer)
+    {
+        CurrentDevice const current{device};
+        if (current.error() != cudaSuccess)
+        {
+            return failed("cudaSetDevice", device, current.error());
+        }
+        if (auto const error = cudaFree(pointer); error != cudaSuccess)
+        {
+            return failed("cudaFree", device, error);
+        }
+        return 0;
+    }
+
+    int exportHandle(int device, void* pointer, uint8_t handle[MXL_DEVICE_IPC_HANDLE_BYTES])
+    {
+        static_assert(sizeof(cudaIpcMemHandle_t) == MXL_DEVICE_IPC_HANDLE_BYTES);
+        CurrentDevice const current{device};
+        if (current.error() != cudaSuccess)
+        {
+            return failed("cudaSetDevice", device, current.error());
+        }
+        cudaIpcMemHandle_t ipc{};
+        if (auto const error = cudaIpcGetMemHandle(&ipc, pointer); error != cudaSuccess)
+        {
+            return failed("cudaIpcGetMemHandle", device, error);
+        }
+        std::memcpy(handle, &ipc, sizeof ipc);
+        return 0;
+    }
+
+    int importHandle(int device, uint8_t const handle[MXL_DEVICE_IPC_HANDLE_BYTES], void** pointer)
+    {
+        *pointer = nullptr;
+        CurrentDevice const current{device};
+        if (current.error() != cudaSuccess)
+        {
+            return failed("cudaSetDevice", device, current.error());
+        }
+        cudaIpcMemHandle_t ipc{};
+        std::memcpy(&ipc, handle, sizeof ipc);
+        if (auto const error = cudaIpcOpenMemHandle(pointer, ipc, cudaIpcMemLazyEnablePeerAccess); error != cudaSuccess)
+        {
+            *pointer = nullptr;
+            return failed("cudaIpcOpenMemHandle", device, error);
+        }
+        return 0;
+    }
+
+    int closeImport(int device, void* pointer)
+    {
+        CurrentDevice const current{device};
+        if (current.error() != cudaSuccess)
+        {
+            return failed("cudaSetDevice", device, current.error());
+        }
+        if (auto const error = cudaIpcCloseMemHandle(pointer); error != cudaSuccess)
+        {
+            return failed("cudaIpcCloseMemHandle", device, error);
+        }
+        return 0;
+    }
+
+    int copy(int device, void* destination, void const* source, size_t bytes, cudaMemcpyKind kind, char const* what)
+    {
+        CurrentDevice const current{device};
+        if (current.error() != cudaSuccess)
+        {
+            return failed("cudaSetDevice", device, current.error());
+        }
+        if (auto const error = cudaMemcpy(destination, source, bytes, kind); error != cudaSuccess)
+        {
+            return failed(what, device, error);
+        }
+        return 0;
+    }
+
+    int copyToDevice(int device, void* destination, void const* source, size_t bytes)
+    {
+        return copy(device, destination, source, bytes, cudaMemcpyHostToDevice, "cudaMemcpy host to device");
+    }
+
+    int copyToHost(int device, void* destination, void const* source, size_t bytes)
+    {
+        return copy(device, destination, source, bytes, cudaMemcpyDeviceToHost, "cudaMemcpy device to host");
+    }
+
+    char const* lastError()
+    {
+        return lastErrorText;
+    }
+
+    constexpr mxlDeviceModule table{
+        sizeof(mxlDeviceModule),
+        MXL_DEVICE_MODULE_ABI_VERSION,
+        &deviceCount,
+        &deviceProperties,
+        &allocate,
+        &release,
+        &exportHandle,
+        &importHandle,
+        &closeImport,
+        &copyToDevice,
+        &copyToHost,
+        &lastError,
+    };
+}
+
+extern "C" __attribute__((visibility("default"))) int mxlDeviceModuleEntry(uint32_t abiVersion, mxlDeviceModule const** result)
+{
+    *result = &table;
+    if ((abiVersion >> 16) != MXL_DEVICE_MODULE_ABI_MAJOR)
+    {
+        std::snprintf(lastErrorText, sizeof lastErrorText, "libmxl-cuda implements device module ABI %u.x, the loader asks for %u.%u",
+                      MXL_DEVICE_MODULE_ABI_MAJOR, abiVersion >> 16, abiVersion & 0xffffu);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,81 @@
+// Shared pieces of the device-flow tests: which device module a test process uses, what it has mapped, what a failed
+// call logged and what a domain holds afterwards.
+#pragma once
+
+#include "FlowTestSupport.hpp"
+#include "StderrCapture.hpp"
+
+#include <mxl/flow.h>
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace mxl::test
+{
+    inline constexpr char const* deviceOptions = R"({"payloadLocation": "device", "deviceIndex": 0})";
+    inline constexpr std::size_t videoGrainBytes = 5120 * 1080;
+    inline constexpr std::uint16_t videoSlices = 1080;
+
+    // The fake module of that name (tests/device/CMakeLists.txt) is found first, for the rest of the process.
+    inline void useFakeModule(char const* name)
+    {
+        ::setenv("MXL_DEVICE_MODULE_PATH", (std::string{MXL_FAKE_DEVICE_MODULES_DIR} + "/" + name).c_str(), 1);
+    }
+
+    // Whether a file whose name contains `name` is mapped into this process.
+    inline bool isMapped(std::string const& name)
+    {
+        std::ifstream maps{"/proc/self/maps"};
+        for (std::string line; std::getline(maps, line);)
+        {
+            if (line.find(name) != std::string::npos)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // The names in a domain directory: after a refused creation there must be none (no flow, no temporary directory).
+    inline std::vector<std::string> domainEntries(std::filesystem::path const& domain)
+    {
+        std::vector<std::string> names;
+        for (auto const& entry : std::filesystem::directory_iterator{domain})
+        {
+            names.push_back(entry.path().filename().string());
+        }
+        return names;
+    }
+
+    struct CreateResult
+    {
+        mxlStatus status;
+        mxlFlowWriter writer;
+        mxlFlowConfigInfo config;
+        std::string log;
+    };
+
+    // mxlCreateFlowWriter with the log it wrote.
+    inline CreateResult createWriter(mxlInstance instance, std::string const& definition, char const* options)
+    {
+        CreateResult result{};
+        StderrCapture capture;
+        result.status = mxlCreateFlowWriter(instance, definition.c_str(), options, &result.writer, &result.config, nullptr);
+        result.log = capture.text();
+        return result;
+    }
+
+    inline void checkLogHas(std::string const& log, std::initializer_list<std::string_view> fragments)
+    {
+        INFO("log: ", log);
+        for (auto const fragment : fragments)
+        {
+            CHECK(log.find(fragment) != std::string::npos);
+        }
+    }
+}

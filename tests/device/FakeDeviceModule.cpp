@@ -1,0 +1,215 @@
+// Fake device modules (libmxl-cuda.so built as FAKE_<behaviour>): shared host memory stands in for device memory, so
+// that libmxl's whole device-flow path (loading, options, the `device` record, payload pointers, IPC handles between
+// processes, refusals) runs on machines without a GPU. An allocation is a memfd; its "IPC handle" names the exporting
+// process and the descriptor, which another process of the same user opens through /proc/<pid>/fd. Like CUDA, a
+// handle cannot be imported in the process that exported it.
+//   FAKE_WORKING    MXL_FAKE_DEVICE_COUNT devices (default 1); device d has PCI bus id 0000:<MXL_FAKE_BUS_BASE + d>:00.0
+//                   (hex, base 0x17 by default), so that a test can make the writer's GPU vanish for a reader
+//   FAKE_NO_DRIVER  the device count fails as cudaGetDeviceCount does without a driver
+//   FAKE_ABI2       a table of device module ABI 2.0
+//   FAKE_NO_ENTRY   no entry symbol
+#include "device/device_module.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace
+{
+    thread_local char lastErrorText[256] = "";
+
+    int failWith(char const* text)
+    {
+        std::snprintf(lastErrorText, sizeof lastErrorText, "%s", text);
+        return 1;
+    }
+
+    int environmentNumber(char const* name, int fallback, int base)
+    {
+        auto const* value = std::getenv(name);
+        return value != nullptr ? static_cast<int>(std::strtol(value, nullptr, base)) : fallback;
+    }
+
+    int deviceCount(int* count)
+    {
+#ifdef FAKE_NO_DRIVER
+        *count = 0;
+        return failWith("cudaGetDeviceCount: CUDA driver version is insufficient for CUDA runtime version (cudaErrorInsufficientDriver)");
+#else
+        *count = environmentNumber("MXL_FAKE_DEVICE_COUNT", 1, 10);
+        return 0;
+#endif
+    }
+
+    int deviceProperties(int device, mxlDeviceProperties* properties)
+    {
+        std::memset(properties, 0, sizeof *properties);
+        std::snprintf(properties->pciBusId, sizeof properties->pciBusId, "0000:%02X:00.0",
+                      environmentNumber("MXL_FAKE_BUS_BASE", 0x17, 16) + device);
+        properties->uuid[0] = static_cast<uint8_t>(device);
+        std::snprintf(properties->name, sizeof properties->name, "fake device %d", device);
+        properties->totalMemoryBytes = 1u << 30;
+        return 0;
+    }
+
+    // What munmap and close need for each mapping this process made, allocated or imported.
+    struct Mapping
+    {
+        int fd;
+        size_t bytes;
+    };
+
+    std::mutex mappingsMutex;
+    std::map<void*, Mapping> mappings;
+
+    void* mapShared(int fd, size_t bytes)
+    {
+        auto* const pointer = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (pointer == MAP_FAILED)
+        {
+            return nullptr;
+        }
+        std::lock_guard lock{mappingsMutex};
+        mappings[pointer] = {fd, bytes};
+        return pointer;
+    }
+
+    int unmap(void* pointer)
+    {
+        std::lock_guard lock{mappingsMutex};
+        auto const found = mappings.find(pointer);
+        if (found == mappings.end())
+        {
+            return failWith("fake: no mapping at that address");
+        }
+        ::munmap(pointer, found->second.bytes);
+        ::close(found->second.fd);
+        mappings.erase(found);
+        return 0;
+    }
+
+    // Zeroed like the real module's: ftruncate gives a memfd zero pages.
+    int allocate(int, size_t bytes, void** pointer)
+    {
+        *pointer = nullptr;
+        auto const fd = ::memfd_create("mxl-fake-device-ring", MFD_CLOEXEC);
+        if (fd < 0 || ::ftruncate(fd, static_cast<off_t>(bytes)) != 0 || (*pointer = mapShared(fd, bytes)) == nullptr)
+        {
+            if (fd >= 0)
+            {
+                ::close(fd);
+            }
+            return failWith("fake cudaMalloc: memfd_create, ftruncate or mmap failed");
+        }
+        return 0;
+    }
+
+    int release(int, void* pointer)
+    {
+        return unmap(pointer);
+    }
+
+    // The handle: the exporting process id, the descriptor and the size.
+    struct Handle
+    {
+        int pid;
+        int fd;
+        size_t bytes;
+    };
+    static_assert(sizeof(Handle) <= MXL_DEVICE_IPC_HANDLE_BYTES);
+
+    int exportHandle(int, void* pointer, uint8_t handle[MXL_DEVICE_IPC_HANDLE_BYTES])
+    {
+        std::lock_guard lock{mappingsMutex};
+        auto const found = mappings.find(pointer);
+        if (found == mappings.end())
+        {
+            return failWith("fake cudaIpcGetMemHandle: not an allocation of this module");
+        }
+        Handle const exported{::getpid(), found->second.fd, found->second.bytes};
+        std::memset(handle, 0, MXL_DEVICE_IPC_HANDLE_BYTES);
+        std::memcpy(handle, &exported, sizeof exported);
+        return 0;
+    }
+
+    int importHandle(int, uint8_t const handle[MXL_DEVICE_IPC_HANDLE_BYTES], void** pointer)
+    {
+        *pointer = nullptr;
+        Handle imported{};
+        std::memcpy(&imported, handle, sizeof imported);
+        if (imported.pid == ::getpid())
+        {
+            return failWith(
+                "fake cudaIpcOpenMemHandle: a handle cannot be opened in the process that exported it (cudaErrorInvalidContext)");
+        }
+        auto const path = "/proc/" + std::to_string(imported.pid) + "/fd/" + std::to_string(imported.fd);
+        auto const fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+        if (fd < 0 || (*pointer = mapShared(fd, imported.bytes)) == nullptr)
+        {
+            if (fd >= 0)
+            {
+                ::close(fd);
+            }
+            return failWith("fake cudaIpcOpenMemHandle: the exporting process's memory cannot be opened (cudaErrorMapBufferObjectFailed)");
+        }
+        return 0;
+    }
+
+    int closeImport(int, void* pointer)
+    {
+        return unmap(pointer);
+    }
+
+    int copy(int, void* destination, void const* source, size_t bytes)
+    {
+        std::memcpy(destination, source, bytes);
+        return 0;
+    }
+
+    char const* lastError()
+    {
+        return lastErrorText;
+    }
+
+#ifdef FAKE_ABI2
+    constexpr uint32_t abiVersion = 2u << 16;
+#else
+    constexpr uint32_t abiVersion = MXL_DEVICE_MODULE_ABI_VERSION;
+#endif
+
+    constexpr mxlDeviceModule table{
+        sizeof(mxlDeviceModule),
+        abiVersion,
+        &deviceCount,
+        &deviceProperties,
+        &allocate,
+        &release,
+        &exportHandle,
+        &importHandle,
+        &closeImport,
+        &copy,
+        &copy,
+        &lastError,
+    };
+}
+
+#ifndef FAKE_NO_ENTRY
+extern "C" __attribute__((visibility("default"))) int mxlDeviceModuleEntry(uint32_t, mxlDeviceModule const** result)
+{
+    *result = &table;
+    return 0;
+}
+#else
+// Keeps the table referenced, so that the module still has the code of a device module and only lacks its entry.
+extern "C" __attribute__((visibility("default"))) mxlDeviceModule const* mxlFakeDeviceTable()
+{
+    return &table;
+}
+#endif

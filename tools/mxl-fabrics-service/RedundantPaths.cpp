@@ -1,0 +1,167 @@
+#include "RedundantPaths.hpp"
+
+#include "ServiceInterface.hpp"
+#include "ServiceLog.hpp"
+#include "TargetListen.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+namespace mxl::service
+{
+    RedundantPaths::Path::Path(ServiceConfig const& config, std::string const& pathNode, std::string const& definition,
+                               std::string const& options)
+        : node{pathNode}
+        , domain{config.domain}
+        , instance{domain.str()}
+        , writer{instance, definition, options, fmt::format("flow_definition '{}'", config.flowDefinition.string())}
+        , reader{instance, nlohmann::json::parse(definition).at("id").get<std::string>()}
+        , fabrics{instance.get(), config.backend}
+        , interface {
+        selectInterface(fabrics.get(), config, pathNode, "path")
+    } {}
+
+    RedundantPaths::RedundantPaths(ServiceConfig const& config, std::string const& definition, std::string const& options,
+                                   mxlFlowWriter realWriter, TransferUnit unit, Committed committed)
+        : _config{config}
+        , _unit{unit}
+        , _committed{std::move(committed)}
+    {
+        std::vector<mxlFlowReader> readers;
+        for (auto const& node : config.paths)
+        {
+            auto const& path = _paths.emplace_back(std::make_unique<Path>(config, node, definition, options));
+            readers.push_back(path->reader.get());
+        }
+        if (unit == TransferUnit::Grain)
+        {
+            for (auto const size : _paths.front()->writer.config().discrete.sliceSizes)
+            {
+                _bytesPerSlice += size;
+            }
+            _grainMerge.emplace(realWriter, std::move(readers));
+        }
+        else
+        {
+            _sampleMerge.emplace(realWriter, std::move(readers));
+        }
+    }
+
+    std::vector<Ticket> RedundantPaths::listen()
+    {
+        std::vector<Ticket> tickets;
+        for (std::size_t number = 0; number < _paths.size(); ++number)
+        {
+            auto& path = *_paths[number];
+            // The old target goes first: it holds the listening port the new one may need.
+            path.target.reset();
+            path.target = std::make_unique<tools::FabricsTarget>(path.fabrics.get());
+            tickets.push_back(listenForTicket(*path.target, path.interface, path.writer.get(), _config,
+                                              fmt::format("path {} '{}', key 'service'", number + 1, path.node)));
+        }
+        return tickets;
+    }
+
+    mxlStatus RedundantPaths::receive(bool& arrivedAny)
+    {
+        arrivedAny = false;
+        for (std::size_t path = 0; path < _paths.size(); ++path)
+        {
+            auto const status = _unit == TransferUnit::Grain ? receiveGrain(path, arrivedAny) : receiveSamples(path, arrivedAny);
+            if (status != MXL_STATUS_OK && status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
+            {
+                log::warning("reading path {} ('{}') failed", path + 1, _paths[path]->node);
+                return status;
+            }
+        }
+        return MXL_STATUS_OK;
+    }
+
+    mxlStatus RedundantPaths::receiveGrain(std::size_t path, bool& arrivedAny)
+    {
+        auto const& state = *_paths[path];
+        std::uint64_t index = 0;
+        auto const status = ::mxlFabricsTargetReadGrainNonBlocking(state.target->get(), &index);
+        if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+        {
+            // The slot was rewritten before this loop read it: that path lost the grain, the other may have it.
+            arrivedAny = true;
+            return MXL_STATUS_OK;
+        }
+        if (status != MXL_STATUS_OK)
+        {
+            return status;
+        }
+        arrivedAny = true;
+        // The read names the index; the path flow's header says whether the grain is whole.
+        mxlGrainInfo grain{};
+        std::uint8_t* payload = nullptr;
+        if (::mxlFlowReaderGetGrainSliceNonBlocking(state.reader.get(), index, MXL_GRAIN_VALID_SLICES_ANY, &grain, &payload) !=
+            MXL_STATUS_OK)
+        {
+            return MXL_STATUS_OK;
+        }
+        auto const outcome = _grainMerge->arrived(path, mxlFabricsGrainArrival{index, grain.validSlices, grain.totalSlices, grain.flags});
+        log::debug("path {} grain {} slices {}/{}: {}", path + 1, index, grain.validSlices, grain.totalSlices,
+                   outcome == tools::RedundantMerge::Outcome::Committed ? "committed" : "not committed");
+        if (outcome == tools::RedundantMerge::Outcome::Committed)
+        {
+            _committed(index, grain.totalSlices * _bytesPerSlice, 0);
+        }
+        return MXL_STATUS_OK;
+    }
+
+    mxlStatus RedundantPaths::receiveSamples(std::size_t path, bool& arrivedAny)
+    {
+        std::uint64_t headIndex = 0;
+        std::size_t count = 0;
+        auto const status = ::mxlFabricsTargetReadSamplesNonBlocking(_paths[path]->target->get(), &headIndex, &count);
+        if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+        {
+            // A bounce-buffer entry was reused before this loop read it: that path lost the batch, the other may have it.
+            arrivedAny = true;
+            return MXL_STATUS_OK;
+        }
+        if (status != MXL_STATUS_OK)
+        {
+            return status;
+        }
+        arrivedAny = true;
+        auto const skippedBefore = _sampleMerge->skipped();
+        auto const bytesBefore = _sampleMerge->copiedBytes();
+        auto const moved = _sampleMerge->arrived(path, mxlFabricsSamplesArrival{headIndex, count});
+        log::debug("path {} samples up to {} count {}: the flow's head moved by {}", path + 1, headIndex, count, moved);
+        if (_sampleMerge->skipped() != skippedBefore)
+        {
+            ++_gapsPassedOver;
+        }
+        if (auto const copied = moved - (_sampleMerge->skipped() - skippedBefore); copied != 0)
+        {
+            _committed(*_sampleMerge->head(), _sampleMerge->copiedBytes() - bytesBefore, copied);
+        }
+        return MXL_STATUS_OK;
+    }
+
+    std::uint64_t RedundantPaths::lost() const
+    {
+        return _grainMerge ? _grainMerge->uncommitted() : _gapsPassedOver;
+    }
+
+    void RedundantPaths::finish()
+    {
+        if (_grainMerge)
+        {
+            _grainMerge->finish();
+        }
+        else
+        {
+            _sampleMerge->finish();
+        }
+    }
+
+    std::vector<tools::PathCounters> const& RedundantPaths::counters() const
+    {
+        return _grainMerge ? _grainMerge->counters() : _sampleMerge->counters();
+    }
+}

@@ -1,0 +1,22 @@
+// Setting one fabrics target up on a flow and reading back its ticket: what the target service does for its flow, and
+// for each path flow of redundant paths.
+#pragma once
+
+#include "ServiceConfig.hpp"
+#include "Ticket.hpp"
+
+#include <FabricsHandles.hpp>
+#include <FabricsInterfaceChoice.hpp>
+
+#include <mxl/flow.h>
+
+#include <string_view>
+
+namespace mxl::service
+{
+    // Sets `target` up to listen on `interface` and receive into `writer`; returns the ticket as the library made it
+    // (unsigned). Throws ConfigError naming `keys` (the settings that chose the interface) when the target cannot listen
+    // there, std::runtime_error when the ticket cannot be read back.
+    Ticket listenForTicket(tools::FabricsTarget const& target, tools::FabricsInterface const& interface, mxlFlowWriter writer,
+                           ServiceConfig const& config, std::string_view keys);
+}
