@@ -53,16 +53,6 @@ namespace
         std::optional<std::string> _old;
     };
 
-    std::string ticketText(mxlFabricsTargetInfo ticket)
-    {
-        std::size_t size = 0;
-        REQUIRE(mxlFabricsTargetInfoToString(ticket, nullptr, &size) == MXL_STATUS_OK);
-        std::string text(size, '\0');
-        REQUIRE(mxlFabricsTargetInfoToString(ticket, text.data(), &size) == MXL_STATUS_OK);
-        text.resize(std::strlen(text.c_str()));
-        return text;
-    }
-
     std::string failureText(auto&& body)
     {
         try
