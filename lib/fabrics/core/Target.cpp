@@ -49,6 +49,15 @@ namespace mxl::fabrics
         published.id = randomId();
         published.epoch = randomId();
         domain = std::move(opened);
+        // An entry's writes are at most the entry: one that fits a single transfer always arrives whole (the msg
+        // transport's receive buffers are that long).
+        if (samples && samples->bounceBuffer().info().entrySize > domain->reported.maxMessageBytes)
+        {
+            fail(MXL_ERR_INVALID_ARG,
+                 "the sample flow's bounce-buffer entries of {} bytes are longer than the {} bytes transport {} carries in one transfer "
+                 "here; use transport rma or smaller sync batches",
+                 samples->bounceBuffer().info().entrySize, domain->reported.maxMessageBytes, transportName(domain->reported.transport));
+        }
         transport = _backend.openTarget(*domain, regions, parsed.cqDepth.value_or(0), published.id);
         published.fabricAddress = transport->address();
         published.addressFormat = transport->addressFormat();
