@@ -1,8 +1,8 @@
 // mxl-fabrics-backend-bench [grains]: moves 1080p v210 grains (5,529,600 bytes) through each backend's table, target
 // and initiator in this process on two domains, over tcp 127.0.0.1 and shm, with 1 and 4 grains in flight, and prints
-// one row per backend, provider and depth. A grain is one write (split at the domain's maxMessageBytes) whose last
-// piece carries an immediate; it counts as moved once its immediate arrived and all its pieces completed. One thread
-// drives both ends, so the figures compare the backends' tables, not the hosts' best throughput.
+// one row per backend, transport (rma; msg where the backend has it), provider and depth. A grain is one write (split at the domain's
+// maxMessageBytes) whose last piece carries an immediate; it counts as moved once its immediate arrived and all its pieces completed. One
+// thread drives both ends, so the figures compare the backends' tables, not the hosts' best throughput.
 #include "fabrics/transport/fabrics_backend.h"
 
 #include <fmt/format.h>
@@ -74,7 +74,7 @@ namespace
     class Session
     {
     public:
-        Session(mxlFabricsBackend const& table, Interface const& interface)
+        Session(mxlFabricsBackend const& table, Interface const& interface, std::uint32_t transport)
             : _table{table}
             , _regions(regionCount, std::vector<std::uint8_t>(grainBytes))
             , _source(grainBytes)
@@ -85,14 +85,17 @@ namespace
             }
             auto const targetConfig = configOf(interface.provider, interface.targetNode);
             auto const initiatorConfig = configOf(interface.provider, interface.initiatorNode);
-            check(_table, _table.domain_open(&targetConfig, MXL_FABRICS_BACKEND_TARGET, &_targetDomain, &_info), "domain_open");
+            check(_table, _table.domain_open_transport(&targetConfig, MXL_FABRICS_BACKEND_TARGET, transport, &_targetDomain, &_info),
+                  "domain_open_transport");
             std::vector<mxlFabricsBackendSegment> segments;
             for (auto& region : _regions)
             {
                 segments.push_back({region.data(), region.size(), nullptr});
             }
             check(_table, _table.target_open(_targetDomain, segments.data(), regionCount, 0, 1, &_target), "target_open");
-            check(_table, _table.domain_open(&initiatorConfig, MXL_FABRICS_BACKEND_INITIATOR, &_initiatorDomain, &_info), "domain_open");
+            check(_table,
+                  _table.domain_open_transport(&initiatorConfig, MXL_FABRICS_BACKEND_INITIATOR, transport, &_initiatorDomain, &_info),
+                  "domain_open_transport");
             check(_table,
                   _table.memory_register(_initiatorDomain, _source.data(), _source.size(), MXL_FABRICS_BACKEND_LOCAL_SOURCE, &_memory,
                                          nullptr),
@@ -162,7 +165,7 @@ namespace
         mxlFabricsBackend const& _table;
         std::vector<std::vector<std::uint8_t>> _regions;
         std::vector<std::uint8_t> _source;
-        mxlFabricsBackendDomainInfo _info{sizeof(mxlFabricsBackendDomainInfo), 0, 0, 0};
+        mxlFabricsBackendDomainInfo _info{sizeof(mxlFabricsBackendDomainInfo), 0, 0, 0, 0, nullptr};
         mxlFabricsBackendDomain _targetDomain = nullptr;
         mxlFabricsBackendTarget _target = nullptr;
         mxlFabricsBackendDomain _initiatorDomain = nullptr;
@@ -273,20 +276,26 @@ int main(int argc, char** argv)
     {
         char const* backend;
         mxlFabricsBackend const* table;
+        char const* transport;
+        std::uint32_t transportValue;
         char const* provider;
         Interface interface;
     };
     auto const* ofi = moduleTable(MXL_BENCH_OFI_MODULE);
     auto const* ucx = moduleTable(MXL_BENCH_UCX_MODULE);
+    auto constexpr rma = MXL_FABRICS_BACKEND_TRANSPORT_RMA;
+    auto constexpr msg = MXL_FABRICS_BACKEND_TRANSPORT_MSG;
     std::vector<Row> const rows{
-        {"ofi", ofi, "tcp", {MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"}},
-        {"ucx", ucx, "tcp", {MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"}},
-        {"ofi", ofi, "shm", {MXL_FABRICS_PROVIDER_SHM, shmName, ""}},
-        {"ucx", ucx, "shm", {MXL_FABRICS_PROVIDER_SHM, host, host}},
+        {"ofi", ofi, "rma", rma, "tcp", {MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"}},
+        {"ofi", ofi, "msg", msg, "tcp", {MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"}},
+        {"ucx", ucx, "rma", rma, "tcp", {MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"}},
+        {"ofi", ofi, "rma", rma, "shm", {MXL_FABRICS_PROVIDER_SHM, shmName, ""}},
+        {"ofi", ofi, "msg", msg, "shm", {MXL_FABRICS_PROVIDER_SHM, shmName, ""}},
+        {"ucx", ucx, "rma", rma, "shm", {MXL_FABRICS_PROVIDER_SHM, host, host}},
     };
 
     fmt::print("{} grains of {} bytes (1080p v210) per row, one thread driving target and initiator\n\n", grains, grainBytes);
-    fmt::print("| backend | provider | in flight | grains/s | MB/s | µs per grain |\n|---|---|---|---|---|---|\n");
+    fmt::print("| backend | transport | provider | in flight | grains/s | MB/s | µs per grain |\n|---|---|---|---|---|---|---|\n");
     auto failed = false;
     for (auto const& row : rows)
     {
@@ -294,20 +303,20 @@ int main(int argc, char** argv)
         {
             if (row.table == nullptr)
             {
-                fmt::print("| {} | {} | {} | not built | | |\n", row.backend, row.provider, depth);
+                fmt::print("| {} | {} | {} | {} | not built | | |\n", row.backend, row.transport, row.provider, depth);
                 continue;
             }
             try
             {
-                Session session{*row.table, row.interface};
+                Session session{*row.table, row.interface, row.transportValue};
                 session.run(std::min(grains, 8u), depth);
                 auto const seconds = session.run(grains, depth);
-                fmt::print("| {} | {} | {} | {:.0f} | {:.0f} | {:.0f} |\n", row.backend, row.provider, depth, grains / seconds,
-                           grains * double(grainBytes) / seconds / 1e6, seconds / grains * 1e6);
+                fmt::print("| {} | {} | {} | {} | {:.0f} | {:.0f} | {:.0f} |\n", row.backend, row.transport, row.provider, depth,
+                           grains / seconds, grains * double(grainBytes) / seconds / 1e6, seconds / grains * 1e6);
             }
             catch (Failure const& e)
             {
-                fmt::print("| {} | {} | {} | failed: {} | | |\n", row.backend, row.provider, depth, e.what());
+                fmt::print("| {} | {} | {} | {} | failed: {} | | |\n", row.backend, row.transport, row.provider, depth, e.what());
                 failed = true;
             }
         }

@@ -29,7 +29,15 @@ namespace
 #    else
         table.abiVersion = MXL_FABRICS_BACKEND_ABI_VERSION;
 #    endif
+#    if defined(FAKE_ABI11)
+        // A backend built against ABI 1.1: its table ends before domain_open_transport.
+        table.abiVersion = (1u << 16) | 1u;
+        table.structSize = MXL_FABRICS_BACKEND_TABLE_1_1_SIZE;
+#    elif defined(FAKE_SHORT)
+        table.structSize = MXL_FABRICS_BACKEND_TABLE_1_1_SIZE - sizeof(void*);
+#    else
         table.structSize = sizeof(mxlFabricsBackend);
+#    endif
         table.name = "fake";
         table.last_error = lastError;
         return table;

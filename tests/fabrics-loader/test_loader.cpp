@@ -4,6 +4,7 @@
 #include "Process.hpp"
 #include "StderrCapture.hpp"
 #include "TempDomain.hpp"
+#include "fabrics/transport/fabrics_backend.h"
 
 #include <mxl/fabrics.h>
 #include <mxl/fabrics_backends.h>
@@ -139,6 +140,20 @@ TEST_CASE("loader: a backend of ABI 2.0 is refused with UNSUPPORTED_OPERATION, n
                    "fabrics backend " + fakes + "/abi2/libmxl-fabrics-abi2.so implements backend ABI 2.0, this libmxl-fabrics needs 1.x"));
 }
 
+TEST_CASE("loader: a backend of ABI 1.1 (a table without domain_open_transport) is still loaded, and a shorter table is refused")
+{
+    auto const older = createInstance(fakes + "/abi11", R"({"backend": "abi11"})");
+    INFO("logged: ", older.logged);
+    CHECK(older.status == MXL_STATUS_OK);
+
+    auto const shorter = createInstance(fakes + "/short", R"({"backend": "short"})");
+    CHECK(shorter.status == MXL_ERR_UNSUPPORTED_OPERATION);
+    INFO("logged: ", shorter.logged);
+    CHECK(contains(shorter.logged, "fabrics backend " + fakes + "/short/libmxl-fabrics-short.so has a table of " +
+                                       std::to_string(MXL_FABRICS_BACKEND_TABLE_1_1_SIZE - sizeof(void*)) +
+                                       " bytes, this libmxl-fabrics needs at least " + std::to_string(MXL_FABRICS_BACKEND_TABLE_1_1_SIZE)));
+}
+
 TEST_CASE("loader: a backend whose entry fails is refused with NO_FABRIC and the backend's reason")
 {
     auto const attempt = createInstance(fakes + "/failing", R"({"backend": "failing"})");
@@ -192,7 +207,7 @@ TEST_CASE("loader: without options an instance uses the ofi module beside libmxl
     CHECK(std::string{info.name} == "ofi");
     CHECK(std::filesystem::path{info.path} == std::filesystem::path{MXL_OFI_BACKEND});
     CHECK(std::filesystem::path{info.path}.parent_path() == std::filesystem::path{MXL_FABRICS_LIBRARY}.parent_path() / "mxl-fabrics");
-    CHECK(info.abiVersion == ((1u << 16) | 1u));
+    CHECK(info.abiVersion == ((1u << 16) | 2u));
     CHECK(mxlFabricsGetBackendInfo(fabrics, nullptr) == MXL_ERR_INVALID_ARG);
     CHECK(mxlFabricsDestroyInstance(fabrics) == MXL_STATUS_OK);
     CHECK(mxlDestroyInstance(instance) == MXL_STATUS_OK);
@@ -250,13 +265,13 @@ TEST_CASE("loader: mxl-fabrics-info --all-backends lists each backend with its i
     CHECK(status == 1);
     CHECK(contains(output, "fabrics backend " + fakes + "/failing/libmxl-fabrics-failing.so failed to initialise"));
     CHECK(contains(output, "backend failing " + fakes + "/failing/libmxl-fabrics-failing.so: not loaded\n"));
-    CHECK(contains(output, std::string{"backend ofi ABI 1.1 "} + MXL_OFI_BACKEND + "\ninterface tcp-0 node 127.0.0.1"));
+    CHECK(contains(output, std::string{"backend ofi ABI 1.2 "} + MXL_OFI_BACKEND + "\ninterface tcp-0 node 127.0.0.1"));
 
     auto const [healthyStatus, healthy] =
         runShell(std::string{"env -u MXL_FABRICS_BACKEND_PATH "} + MXL_FABRICS_INFO + " --all-backends -p tcp");
     INFO("output: ", healthy);
     CHECK(healthyStatus == 0);
-    CHECK(contains(healthy, std::string{"backend ofi ABI 1.1 "} + MXL_OFI_BACKEND + "\n"));
+    CHECK(contains(healthy, std::string{"backend ofi ABI 1.2 "} + MXL_OFI_BACKEND + "\n"));
     CHECK(!contains(healthy, "not loaded"));
 
     auto const [bothStatus, both] = runShell(std::string{MXL_FABRICS_INFO} + " --all-backends --backend ofi");
@@ -287,7 +302,7 @@ TEST_CASE("loader: a copy of the build tree without the ofi module fails with th
     auto const [presentStatus, present] = runShell(command + " -p tcp");
     INFO("with the module: ", present);
     CHECK(presentStatus == 0);
-    CHECK(contains(present, "backend ofi ABI 1.1 " + (lib / "mxl-fabrics" / "libmxl-fabrics-ofi.so").string() + "\n"));
+    CHECK(contains(present, "backend ofi ABI 1.2 " + (lib / "mxl-fabrics" / "libmxl-fabrics-ofi.so").string() + "\n"));
 }
 
 namespace

@@ -1,6 +1,6 @@
 // The status files the services publish in their domains (<domain>/.mxl-services/<role>-<flow id>.json): present and
 // current while a pair moves grains, gone after SIGTERM, left behind by SIGKILL and then shown stale by mxl-info,
-// whose -g removes them.
+// whose -g removes them; the transport of the ticket (rma by default, msg when both configs say transport = msg).
 #include "ServiceScenario.hpp"
 #include "TestFlow.hpp"
 
@@ -102,6 +102,9 @@ namespace mxl::test
         // A decimal string, as in the ticket.
         CHECK(targetStatus["epoch"].get<std::string>() == std::to_string(ticketEpoch(directories.ticketFile())));
         CHECK(targetStatus["epoch"] == initiatorStatus["epoch"]);
+        // Both ends on tcp with the default transport (auto): the ticket's, rma.
+        CHECK(targetStatus["transport"] == "rma");
+        CHECK(initiatorStatus["transport"] == "rma");
         REQUIRE(initiatorStatus["targets"].size() == 1);
         CHECK(initiatorStatus["targets"][0]["state"] == "connected");
         CHECK(initiatorStatus["targets"][0]["epoch"] == initiatorStatus["epoch"]);
@@ -128,6 +131,39 @@ namespace mxl::test
         target.signal(SIGTERM);
         REQUIRE(target.wait(std::chrono::seconds{5}) == std::optional<int>{0});
         CHECK_FALSE(std::filesystem::exists(targetFile));
+    }
+
+    TEST_CASE("a pair configured with transport = msg moves grains over msg, and both status files say so")
+    {
+        auto const msg = [](Settings settings)
+        {
+            settings.emplace_back("transport", "msg");
+            return settings;
+        };
+        ServiceDirectories directories;
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        NotifySocket targetNotify;
+        ServiceProcess target{msg(targetSettings(directories)), notifyEnvironment(targetNotify)};
+        REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        NotifySocket initiatorNotify;
+        ServiceProcess initiator{msg(initiatorSettings(directories, directories.ticketFile())), notifyEnvironment(initiatorNotify)};
+        REQUIRE(initiatorNotify.waitFor("READY=1", std::chrono::seconds{10}));
+
+        auto const moving = [](nlohmann::json const& status) { return status.value("state", "") == "active" && grainsOf(status) > 0; };
+        auto const targetStatus = waitForStatus(statusPath(directories.destination, "target"), moving, std::chrono::seconds{5});
+        auto const initiatorStatus = waitForStatus(statusPath(directories.source, "initiator"), moving, std::chrono::seconds{5});
+        INFO(target.output(), initiator.output());
+        INFO(targetStatus.dump(), initiatorStatus.dump());
+        CHECK(targetStatus.value("state", "") == "active");
+        CHECK(initiatorStatus.value("state", "") == "active");
+        CHECK(grainsOf(targetStatus) > 0);
+        CHECK(targetStatus.value("transport", "") == "msg");
+        CHECK(initiatorStatus.value("transport", "") == "msg");
+
+        initiator.signal(SIGTERM);
+        CHECK(initiator.wait(std::chrono::seconds{5}) == std::optional<int>{0});
+        target.signal(SIGTERM);
+        CHECK(target.wait(std::chrono::seconds{5}) == std::optional<int>{0});
     }
 
     TEST_CASE("a service killed with SIGKILL leaves its status file, which mxl-info shows as stale and -g removes")

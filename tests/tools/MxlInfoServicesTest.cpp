@@ -40,7 +40,7 @@ namespace
     {
         auto const updatedAt = ::mxlGetTime() - ageMs * 1'000'000;
         return fmt::format(R"({{"format": 1, "role": "{}", "flow_id": "{}", "pid": {}, "config": "file '/etc/mxl/a.conf'",
-  "state": "{}", "epoch": "77", "updated_at": {}, "status_interval_ms": 1000, "grains": 1234, "bytes": 5678000,
+  "state": "{}", "epoch": "77", "transport": "msg", "updated_at": {}, "status_interval_ms": 1000, "grains": 1234, "bytes": 5678000,
   "late": 3, "lost": 2, "reconnects": 1, "stalls": 4, "grain_rate": 50.0, "byte_rate": 2300000.0,
   "latency_ms": {{"p50": 1.5, "p90": 2.25, "p99": null}},
   "targets": [{{"epoch": 77, "state": "connected", "reason": "", "for_ms": 4200}}]}})",
@@ -99,10 +99,11 @@ TEST_CASE("mxl-info shows the services of each flow from their status files, and
         CHECK(detail.exitCode == 0);
         for (auto const* line :
              {"Services\n", "  target (", "    State           : active\n", "    Config          : file '/etc/mxl/a.conf'\n",
-              "    Ticket epoch    : 77\n", "    Grains          : 1234\n", "    Bytes           : 5678000\n",
-              "    Rate            : 50.0 grains/s, 2.30 MB/s\n", "    Late            : 3\n", "    Lost            : 2\n",
-              "    Reconnects      : 1\n", "    Stalls          : 4\n", "    Latency         : p50 1.50 ms, p90 2.25 ms, p99 n/a\n",
-              "    Target          : epoch 77: connected for 4200 ms\n", "    State           : stale (not updated for 12 s"})
+              "    Ticket epoch    : 77\n", "    Transport       : msg\n", "    Grains          : 1234\n",
+              "    Bytes           : 5678000\n", "    Rate            : 50.0 grains/s, 2.30 MB/s\n", "    Late            : 3\n",
+              "    Lost            : 2\n", "    Reconnects      : 1\n", "    Stalls          : 4\n",
+              "    Latency         : p50 1.50 ms, p90 2.25 ms, p99 n/a\n", "    Target          : epoch 77: connected for 4200 ms\n",
+              "    State           : stale (not updated for 12 s"})
         {
             CHECK(contains(detail.output, line));
         }

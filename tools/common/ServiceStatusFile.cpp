@@ -90,6 +90,7 @@ namespace mxl::tools
             {"config", status.config},
             {"state", status.state},
             {"epoch", std::to_string(status.epoch)},
+            {"transport", status.transport},
             {"updated_at", status.updatedAtTaiNs},
             {"status_interval_ms", status.statusIntervalMs},
             {"grains", status.grains},
@@ -129,6 +130,7 @@ namespace mxl::tools
             status.config = json.value("config", std::string{});
             status.state = json.at("state").get<std::string>();
             status.epoch = epochOf(json);
+            status.transport = json.value("transport", std::string{});
             status.updatedAtTaiNs = json.at("updated_at").get<std::uint64_t>();
             status.statusIntervalMs = std::max<std::uint64_t>(json.value("status_interval_ms", std::uint64_t{1000}), 1);
             status.grains = json.at("grains").get<std::uint64_t>();

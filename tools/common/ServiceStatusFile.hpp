@@ -38,6 +38,9 @@ namespace mxl::tools
         std::string config;
         std::string state;
         std::uint64_t epoch = 0;
+        // "rma" or "msg": the transport of the ticket served or followed; empty before the first ticket (and in files
+        // written before the key existed).
+        std::string transport;
         // When the file was written.
         std::uint64_t updatedAtTaiNs = 0;
         std::uint64_t statusIntervalMs = 1000;

@@ -8,6 +8,7 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -52,6 +53,8 @@ Output (stdout, one line each):
   Selected interface: provider P node N service S capabilities C max-message M
   Group member: N <uuid> <role> <format>                                      (with -g, per flow, in group order)
   Target flow: <uuid>                                                         (target)
+  Transport: rma | msg                                                        (target before its Target info;
+        initiator once its tickets were added: the transport of its tickets)
   Target info: <base64 of the ticket JSON>                                    (target)
   sync: grain=I video_ts=T skews_us=S1,S2,... batch_us=B                      (source target, per grain:
         for each audio flow, its newest sample's time minus the grain's, when the group returned)
@@ -122,6 +125,11 @@ Exit status:
                  "fabrics backend (transport) to load, libmxl-fabrics-NAME.so: ofi or ucx (docs/fabrics-backends.md; "
                  "default: $MXL_FABRICS_BACKEND, else ofi); target and initiator must use the same one: an initiator "
                  "refuses a ticket of another backend") //
+                ("transport", po::value<std::string>()->value_name("rma|msg|auto"),
+                 "how writes travel (docs/fabrics.md, Send/receive transport): rma (remote writes, the SDK's wire), msg "
+                 "(sends into receive buffers the target places; needs this library at both ends) or auto (rma where the "
+                 "provider has it, else msg, with a warning); default: $MXL_FABRICS_TRANSPORT, else auto. Target: its "
+                 "ticket says msg; initiator: must match the ticket's (auto does, on the same provider)") //
                 ("target-info,t", po::value<std::vector<std::string>>()->value_name("TICKET"),
                  "target: also write the ticket JSON to this file ('@FILE' works too); initiator: the base64 ticket, "
                  "@FILE for its JSON, or etcd://HOST:PORT/KEY for the ticket a target service publishes in etcd; repeat for several "
@@ -233,6 +241,16 @@ Exit status:
             options.paths = values["path"].as<std::vector<std::string>>();
         }
         options.backend = optionalString(values, "backend");
+        if (auto const transport = optionalString(values, "transport"); !transport.empty())
+        {
+            if (transport != "rma" && transport != "msg" && transport != "auto")
+            {
+                tools::badInput("unknown transport '{}' (expected rma, msg or auto)", transport);
+            }
+            // The library's default for setup options that name no transport: the target and the initiator of this
+            // process take it without any option string of their own.
+            ::setenv("MXL_FABRICS_TRANSPORT", transport.c_str(), 1);
+        }
         if (auto const provider = optionalString(values, "provider"); !provider.empty())
         {
             auto const parsed = tools::parseProvider(provider);

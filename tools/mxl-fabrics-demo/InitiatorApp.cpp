@@ -160,12 +160,14 @@ namespace mxl::demo
         {
             if (auto const addStatus = ::mxlFabricsInitiatorAddTarget(initiator, _targets[i].info.get()); addStatus != MXL_STATUS_OK)
             {
-                tools::badInput("target info {} does not fit flow '{}': a different backend or provider, or grains of another size or "
-                                "layout (mxlStatus {}; "
+                tools::badInput("target info {} does not fit flow '{}': a different backend, provider or transport, or grains of another "
+                                "size or layout (mxlStatus {}; "
                                 "the library's message above says which)",
                                 i + 1, _flowId, static_cast<int>(addStatus));
             }
         }
+        // AddTarget refused a ticket of another transport than the initiator's: the first one speaks for all.
+        fmt::print("Transport: {}\n", _targets.front().ticket.transport);
     }
 
     bool InitiatorApp::done() const

@@ -129,6 +129,7 @@ namespace mxl::demo
         {
             writeTicketFile(ticketFile, json);
         }
+        fmt::print("Transport: {}\n", ticketTransport(json));
         fmt::print("Target info: {}\n", mxl::encodeBase64(json));
         std::fflush(stdout);
         return listening;

@@ -137,9 +137,17 @@ namespace mxl::demo
             Ticket ticket;
             ticket.provider = document["provider"].get<std::string>();
             ticket.hasBounceBuffer = document.contains("bounceBufferInfo");
+            ticket.transport = ticketTransport(json);
             ticket.json = std::move(json);
             return ticket;
         }
+    }
+
+    std::string ticketTransport(std::string const& json)
+    {
+        auto const document = nlohmann::json::parse(json, nullptr, false);
+        auto const transport = document.is_object() ? document.find("transport") : document.end();
+        return transport != document.end() && transport->is_string() ? transport->get<std::string>() : std::string{"rma"};
     }
 
     Ticket loadTicket(std::string const& argument, std::optional<signing::SigningKeys> const& keys)

@@ -16,6 +16,8 @@ namespace mxl::demo
         // As the ticket names it ("tcp", "shm", ...).
         std::string provider;
         bool hasBounceBuffer = false;
+        // "rma" (no "transport" key, as the SDK's tickets) or "msg" (docs/fabrics.md, "Send/receive transport").
+        std::string transport = "rma";
     };
 
     // Reads an initiator's `-t` argument: "@path" for a JSON file, "etcd://host:port/key" for the ticket a target
@@ -24,6 +26,9 @@ namespace mxl::demo
     // With `keys`, the ticket must carry a signature made with them (lib/signing/TicketSignature.hpp), which is checked and
     // removed.
     Ticket loadTicket(std::string const& argument, std::optional<signing::SigningKeys> const& keys);
+
+    // The transport a ticket's JSON names: its "transport" key, "rma" without one.
+    std::string ticketTransport(std::string const& json);
 
     // The target's `-t` argument: writes `json` (no trailing NUL) to the path, a leading '@' stripped, atomically
     // (temporary file + rename) and readable by the owner only. Throws ToolError(Failure).

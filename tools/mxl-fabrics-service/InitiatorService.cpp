@@ -80,10 +80,11 @@ namespace mxl::service
         setup.version = MXL_FABRICS_API_VERSION;
         setup.interface = tools::interfaceConfig(_interface);
         setup.reader = _reader.get();
-        if (auto const status = ::mxlFabricsInitiatorSetup(_initiator.get(), &setup, nullptr); status != MXL_STATUS_OK)
+        if (auto const status = ::mxlFabricsInitiatorSetup(_initiator.get(), &setup, config.setupOptions.c_str()); status != MXL_STATUS_OK)
         {
-            throw ConfigError{fmt::format("{}: the {} initiator cannot use node '{}' (keys 'provider', 'node'): {}", config.origin,
-                                          tools::providerName(_interface.provider), _interface.node, tools::statusName(status))};
+            throw ConfigError{fmt::format("{}: the {} initiator cannot use node '{}' (keys 'provider', 'node', 'transport'): {}",
+                                          config.origin, tools::providerName(_interface.provider), _interface.node,
+                                          tools::statusName(status))};
         }
         _enabled = !_tickets.empty();
         if (config.http)
@@ -309,6 +310,7 @@ namespace mxl::service
             _metrics.reestablished();
         }
         _metrics.setEpoch(ticket.epoch);
+        _metrics.setTransport(ticket.transport);
         _metrics.setState("connecting");
         _target = Established{std::move(ticket),
                               std::move(owned),

@@ -35,6 +35,8 @@ namespace mxl::service
             add("domain", "MXL domain directory (must exist)");
             add("backend", "fabrics backend (transport) to load, libmxl-fabrics-<backend>.so: ofi or ucx (default: $MXL_FABRICS_BACKEND, "
                            "else ofi); both ends must use the same");
+            add("transport", "how writes travel: rma, msg or auto (default: $MXL_FABRICS_TRANSPORT, else auto: rma where the provider "
+                             "has it); a target's ticket says msg, an initiator must match its tickets (docs/fabrics.md)");
             add("provider", "fabrics provider: tcp, verbs, efa or shm (default tcp)");
             add("node", "fabric address to bind (target: the address peers reach; default: the provider's first interface)");
             add("service", "port (tcp, verbs) or endpoint name (shm); target default 0 = any free port");
@@ -494,6 +496,14 @@ namespace mxl::service
             }
 
             config.backend = reader.text("backend").value_or("");
+            if (auto const transport = reader.text("transport"))
+            {
+                if (*transport != "rma" && *transport != "msg" && *transport != "auto")
+                {
+                    reader.fail("transport", *transport, "expected rma, msg or auto");
+                }
+                config.setupOptions = fmt::format(R"({{"transport": "{}"}})", *transport);
+            }
             if (auto const provider = reader.text("provider"))
             {
                 auto const parsed = tools::parseProvider(*provider);

@@ -77,6 +77,8 @@ namespace mxl::service
         mxlFabricsProvider provider = MXL_FABRICS_PROVIDER_TCP;
         // The fabrics backend (transport): libmxl-fabrics-<backend>.so.
         std::string backend;
+        // The setup options of the fabrics target or initiator: empty, or the "transport" the config names.
+        std::string setupOptions;
         std::string node;
         std::string service;
         // Ticket (target) and /metrics (both); nullopt serves nothing over HTTP.

@@ -89,6 +89,12 @@ namespace mxl::service
         _epoch = epoch;
     }
 
+    void ServiceMetrics::setTransport(std::string transport)
+    {
+        std::lock_guard lock{_mutex};
+        _transport = std::move(transport);
+    }
+
     void ServiceMetrics::setFlowId(std::string flowId)
     {
         std::lock_guard lock{_mutex};
@@ -211,6 +217,7 @@ namespace mxl::service
         status.flowId = _flowId;
         status.state = _state;
         status.epoch = _epoch;
+        status.transport = _transport;
         // The status file's schema has no unit: for audio its "grains" figures count batches.
         status.grains = _units;
         status.bytes = _bytes;

@@ -47,6 +47,8 @@ namespace mxl::service
         void stalled();
         void setState(std::string state);
         void setEpoch(std::uint64_t epoch);
+        // The transport of the ticket served (target) or followed (initiator): "rma" or "msg".
+        void setTransport(std::string transport);
         void setFlowId(std::string flowId);
 
         [[nodiscard]] std::string state() const;
@@ -67,6 +69,7 @@ namespace mxl::service
         TransferUnit _unit;
         std::string _state = "starting";
         std::uint64_t _epoch = 0;
+        std::string _transport;
         std::uint64_t _units = 0;
         std::uint64_t _samples = 0;
         std::uint64_t _bytes = 0;

@@ -18,7 +18,7 @@ namespace mxl::service
         setup.interface = tools::interfaceConfig(interface);
         setup.writer = writer;
         mxlFabricsTargetInfo info = nullptr;
-        if (auto const status = ::mxlFabricsTargetSetup(target.get(), &setup, nullptr, &info); status != MXL_STATUS_OK)
+        if (auto const status = ::mxlFabricsTargetSetup(target.get(), &setup, config.setupOptions.c_str(), &info); status != MXL_STATUS_OK)
         {
             throw ConfigError{fmt::format("{}: the {} target cannot listen on node '{}' service '{}' ({}): {}", config.origin,
                                           tools::providerName(interface.provider), interface.node, interface.service, keys,

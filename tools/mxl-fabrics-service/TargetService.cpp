@@ -164,7 +164,7 @@ namespace mxl::service
             // The old target goes first: it holds the listening port the new one may need.
             _target.reset();
             _target = std::make_unique<tools::FabricsTarget>(_fabrics.get());
-            publish(listenForTicket(*_target, _interface, _writer.get(), _config, "keys 'node', 'service'"));
+            publish(listenForTicket(*_target, _interface, _writer.get(), _config, "keys 'node', 'service', 'transport'"));
         }
         _flowing = false;
         _nextExpected.reset();
@@ -173,6 +173,7 @@ namespace mxl::service
     void TargetService::publish(Ticket ticket)
     {
         _metrics.setEpoch(ticket.epoch);
+        _metrics.setTransport(ticket.transport);
         _metrics.setState("waiting");
         _unsignedTicket = ticket;
         distribute(std::move(ticket));

@@ -28,6 +28,10 @@ namespace mxl::service
         }
         ticket.provider = provider->get<std::string>();
         ticket.carriesSamples = json.contains("bounceBufferInfo");
+        if (auto const transport = json.find("transport"); transport != json.end() && transport->is_string())
+        {
+            ticket.transport = transport->get<std::string>();
+        }
         if (auto const epoch = json.find("epoch"); epoch != json.end())
         {
             auto const digits = epoch->is_string() ? epoch->get<std::string>() : std::string{};

@@ -17,6 +17,8 @@ namespace mxl::service
         std::string provider;
         // The target receives an audio flow: its ticket names the bounce buffer initiators write batches into.
         bool carriesSamples = false;
+        // "rma" (no "transport" key, as the SDK's tickets) or "msg" (docs/fabrics.md, "Send/receive transport").
+        std::string transport = "rma";
 
         [[nodiscard]] bool sameIncarnation(Ticket const& other) const noexcept
         {

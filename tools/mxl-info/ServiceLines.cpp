@@ -97,6 +97,7 @@ namespace mxl::tools::info
             row("Pid", fmt::format("{}", status->pid));
             row("Config", status->config.empty() ? std::string{"(not said)"} : status->config);
             row("Ticket epoch", fmt::format("{}", status->epoch));
+            row("Transport", status->transport.empty() ? std::string{"(no ticket yet)"} : status->transport);
             row("Updated", fmt::format("{} ago (status interval {} ms)", formatStatusAge(*status, _now), status->statusIntervalMs));
             row("Grains", fmt::format("{}", status->grains));
             row("Bytes", fmt::format("{}", status->bytes));

@@ -36,8 +36,10 @@ namespace mxl::fabrics
         // emit call.
         virtual void forEachInterface(mxlFabricsInterfaceConfig const* query,
                                       std::function<void(mxlFabricsInterfaceConfig const&)> const& emit) = 0;
-        // Opens the interface `config` names; the API's checks (InterfaceChecks.hpp) come first.
-        [[nodiscard]] virtual std::unique_ptr<TransportDomain> openDomain(mxlFabricsInterfaceConfig const& config, Role role) = 0;
+        // Opens the interface `config` names for the transport `asked` (its DomainInfo says which one Auto chose); the
+        // API's checks (InterfaceChecks.hpp) come first.
+        [[nodiscard]] virtual std::unique_ptr<TransportDomain> openDomain(mxlFabricsInterfaceConfig const& config, Role role,
+                                                                          Transport asked) = 0;
         // Registers `regions` for remote writes and accepts initiators for as long as the target lives; `domain` (a
         // target domain of this backend) outlives it. `cqDepth` 0: the backend's default. `targetId` names the target in
         // log lines.

@@ -1,8 +1,11 @@
 // What a transport reports about an interface it opened: the facts the protocol plans with.
 #pragma once
 
+#include "fabrics/core/Transport.hpp"
+
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace mxl::fabrics
 {
@@ -20,5 +23,8 @@ namespace mxl::fabrics
         std::uint64_t maxMessageBytes = 0;
         // Most local segments in one write.
         std::size_t maxGatherSegments = 0;
+        // How writes travel over this interface (never Auto) and why it was chosen ("asked", or what the interface lacks).
+        Transport transport = Transport::Rma;
+        std::string transportReason = "asked";
     };
 }

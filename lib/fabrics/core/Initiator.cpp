@@ -131,6 +131,14 @@ namespace mxl::fabrics
             fail(MXL_ERR_INVALID_ARG, "target {} was set up with fabrics backend \"{}\", this initiator uses backend \"{}\"", ticket.id,
                  ticket.backend, _backend);
         }
+        // Both ends choose "auto" alike (the same provider has the same capabilities); an explicit choice must match.
+        if (auto const own = transportName(_opened->reported.transport); ticket.transport != own)
+        {
+            fail(MXL_ERR_INVALID_ARG,
+                 "target {} was set up with transport \"{}\", this initiator uses transport \"{}\" ({}); set the initiator's "
+                 "transport option to \"{}\"",
+                 ticket.id, ticket.transport, own, _opened->reported.transportReason, ticket.transport);
+        }
         if (ticket.provider != MXL_FABRICS_PROVIDER_ANY && ticket.provider != _provider)
         {
             fail(MXL_ERR_INVALID_ARG, "target {} uses provider {}, this initiator {}", ticket.id, *providerName(ticket.provider),

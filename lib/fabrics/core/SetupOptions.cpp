@@ -5,12 +5,29 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdlib>
 
 namespace mxl::fabrics
 {
+    Transport SetupOptions::defaultTransport()
+    {
+        auto const* variable = std::getenv("MXL_FABRICS_TRANSPORT");
+        if (variable == nullptr || *variable == '\0')
+        {
+            return Transport::Auto;
+        }
+        auto const transport = transportFromName(variable);
+        if (!transport)
+        {
+            fail(MXL_ERR_INVALID_ARG, "MXL_FABRICS_TRANSPORT must be rma, msg or auto, not \"{}\"", variable);
+        }
+        return *transport;
+    }
+
     SetupOptions SetupOptions::parse(char const* text)
     {
         SetupOptions options;
+        options.transport = defaultTransport();
         if (text == nullptr || *text == '\0')
         {
             return options;
@@ -33,6 +50,15 @@ namespace mxl::fabrics
             }
             // Fractions are truncated, as in the reference.
             options.cqDepth = static_cast<std::size_t>(std::trunc(value));
+        }
+        if (auto const transport = json.find("transport"); transport != json.end())
+        {
+            auto const name = transport->is_string() ? transportFromName(transport->get<std::string>()) : std::nullopt;
+            if (!name)
+            {
+                fail(MXL_ERR_INVALID_ARG, "option transport must be \"rma\", \"msg\" or \"auto\", not {}", transport->dump());
+            }
+            options.transport = *name;
         }
         return options;
     }

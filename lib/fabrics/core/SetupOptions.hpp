@@ -1,6 +1,9 @@
 // The options JSON of TargetSetup and InitiatorSetup (spec §3.12): NULL, "" or an object; "cqDepth" sizes the
-// completion queue. Unknown keys are ignored.
+// completion queue, "transport" ("rma", "msg" or "auto") how writes travel (core/Transport.hpp). Unknown keys are
+// ignored.
 #pragma once
+
+#include "fabrics/core/Transport.hpp"
 
 #include <cstddef>
 #include <optional>
@@ -10,8 +13,12 @@ namespace mxl::fabrics
     struct SetupOptions
     {
         std::optional<std::size_t> cqDepth;
+        Transport transport = Transport::Auto;
 
-        // Not JSON, not an object, cqDepth not a number or below 1 → MXL_ERR_INVALID_ARG.
+        // Not JSON, not an object, cqDepth not a number or below 1, transport not one of its names → MXL_ERR_INVALID_ARG.
         static SetupOptions parse(char const* text);
+        // The transport of options that name none: $MXL_FABRICS_TRANSPORT, else auto (as $MXL_FABRICS_BACKEND names the
+        // backend of instances whose options name none, so that a suite or an SDK program runs on msg unchanged).
+        static Transport defaultTransport();
     };
 }

@@ -33,7 +33,7 @@ namespace mxl::fabrics
         auto const sampleFlow = carriesSamples(memory);
         auto const geometry = sampleFlow ? std::nullopt : std::optional<GrainGeometry>{GrainGeometry::of(memory, "target")};
         checkInterfaceConfig(config.interface);
-        auto opened = _backend.openDomain(config.interface, Role::Target);
+        auto opened = _backend.openDomain(config.interface, Role::Target, parsed.transport);
 
         // Re-setup drops the previous endpoint first so that it can listen on the same address.
         ingress.reset();
@@ -49,12 +49,23 @@ namespace mxl::fabrics
         published.id = randomId();
         published.epoch = randomId();
         domain = std::move(opened);
+        // An entry's writes are at most the entry: one that fits a single transfer always arrives whole (the msg
+        // transport's receive buffers are that long).
+        if (samples && samples->bounceBuffer().info().entrySize > domain->reported.maxMessageBytes)
+        {
+            fail(MXL_ERR_INVALID_ARG,
+                 "the sample flow's bounce-buffer entries of {} bytes are longer than the {} bytes transport {} carries in one transfer "
+                 "here; use transport rma or smaller sync batches",
+                 samples->bounceBuffer().info().entrySize, domain->reported.maxMessageBytes, transportName(domain->reported.transport));
+        }
         transport = _backend.openTarget(*domain, regions, parsed.cqDepth.value_or(0), published.id);
         published.fabricAddress = transport->address();
         published.addressFormat = transport->addressFormat();
         published.provider = config.interface.provider;
         published.backend = _backend.identity().name;
         published.regions = transport->regions();
+        published.transport = std::string{transportName(domain->reported.transport)};
+        logTransportChoice(fmt::format("fabrics target {}", published.id), {domain->reported.transport, domain->reported.transportReason});
         if (samples)
         {
             published.bounceBuffer = samples->bounceBuffer().info();

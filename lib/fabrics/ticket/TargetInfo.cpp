@@ -125,6 +125,10 @@ namespace mxl::fabrics
         {
             json["backend"] = backend;
         }
+        if (transport != defaultTransportName)
+        {
+            json["transport"] = transport;
+        }
         return json.dump();
     }
 
@@ -217,6 +221,14 @@ namespace mxl::fabrics
         if (json.contains("backend"))
         {
             info.backend = stringMember(json, "backend", "the ticket");
+        }
+        if (json.contains("transport"))
+        {
+            info.transport = stringMember(json, "transport", "the ticket");
+            if (info.transport != "rma" && info.transport != "msg")
+            {
+                fail(MXL_ERR_UNKNOWN, "target info: transport must be \"rma\" or \"msg\", not \"{}\"", info.transport);
+            }
         }
         return info;
     }

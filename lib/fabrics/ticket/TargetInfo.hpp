@@ -16,6 +16,9 @@ namespace mxl::fabrics
     // The backend every instance uses unless its options name another, and that of every ticket without a "backend"
     // key: the MXL SDK's (libfabric), so that its tickets stay byte for byte the SDK's.
     inline constexpr std::string_view defaultBackendName = "ofi";
+    // How the ticket's target takes writes (core/Transport.hpp) unless its "transport" key says otherwise: RMA, the MXL
+    // SDK's wire, so that RMA tickets keep the SDK's bytes. The other one is "msg".
+    inline constexpr std::string_view defaultTransportName = "rma";
 
     struct RemoteRegion
     {
@@ -61,6 +64,9 @@ namespace mxl::fabrics
         std::uint64_t epoch = 0;
         // Our extension: the fabrics backend that made the ticket, written only when it is not defaultBackendName.
         std::string backend{defaultBackendName};
+        // Our extension: "rma" or "msg", written only when it is not defaultTransportName. An SDK initiator would write
+        // with RMA into a msg target: msg needs this library at both ends.
+        std::string transport{defaultTransportName};
 
         bool operator==(TargetInfo const&) const = default;
 

@@ -86,10 +86,11 @@ namespace mxl::fabrics
                 fail(MXL_ERR_UNSUPPORTED_OPERATION, "fabrics backend {} implements backend ABI {}.{}, this libmxl-fabrics needs {}.x", path,
                      table->abiVersion >> 16, table->abiVersion & 0xffffu, MXL_FABRICS_BACKEND_ABI_MAJOR);
             }
-            if (table->structSize < sizeof(mxlFabricsBackend))
+            // A 1.1 table is still served: the host reads the entries appended since only where structSize covers them.
+            if (table->structSize < MXL_FABRICS_BACKEND_TABLE_1_1_SIZE)
             {
                 fail(MXL_ERR_UNSUPPORTED_OPERATION, "fabrics backend {} has a table of {} bytes, this libmxl-fabrics needs at least {}",
-                     path, table->structSize, sizeof(mxlFabricsBackend));
+                     path, table->structSize, MXL_FABRICS_BACKEND_TABLE_1_1_SIZE);
             }
             return *table;
         }

@@ -7,6 +7,7 @@
 #include "fabrics/core/Interrupted.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -90,6 +91,20 @@ namespace mxl::fabrics
             RemoteRegion _remote;
         };
 
+        std::uint32_t transportOf(Transport transport) noexcept
+        {
+            switch (transport)
+            {
+            case Transport::Rma:
+                return MXL_FABRICS_BACKEND_TRANSPORT_RMA;
+            case Transport::Msg:
+                return MXL_FABRICS_BACKEND_TRANSPORT_MSG;
+            case Transport::Auto:
+                break;
+            }
+            return MXL_FABRICS_BACKEND_TRANSPORT_AUTO;
+        }
+
         DomainInfo domainInfoOf(mxlFabricsBackendDomainInfo const& info) noexcept
         {
             DomainInfo result;
@@ -98,7 +113,15 @@ namespace mxl::fabrics
             result.canWait = (info.flags & MXL_FABRICS_BACKEND_CAN_WAIT) != 0;
             result.maxMessageBytes = info.maxMessageBytes;
             result.maxGatherSegments = info.maxGatherSegments;
+            result.transport = info.transport == MXL_FABRICS_BACKEND_TRANSPORT_MSG ? Transport::Msg : Transport::Rma;
+            result.transportReason = info.transportReason != nullptr ? info.transportReason : "";
             return result;
+        }
+
+        // Whether a table is long enough (ABI 1.2) to hold `entry`: a 1.1 table ends before it.
+        bool tableHas(mxlFabricsBackend const& table, std::size_t entryOffset) noexcept
+        {
+            return table.structSize >= entryOffset + sizeof(void*);
         }
 
         class BackendDomain final : public TransportDomain
@@ -379,14 +402,28 @@ namespace mxl::fabrics
                             _table.list_interfaces(query, &TableBackend::emitOne, const_cast<void*>(static_cast<void const*>(&emit))));
             }
 
-            [[nodiscard]] std::unique_ptr<TransportDomain> openDomain(mxlFabricsInterfaceConfig const& config, Role role) override
+            [[nodiscard]] std::unique_ptr<TransportDomain> openDomain(mxlFabricsInterfaceConfig const& config, Role role,
+                                                                      Transport asked) override
             {
                 mxlFabricsBackendDomain domain = nullptr;
                 mxlFabricsBackendDomainInfo info{};
                 info.structSize = sizeof(info);
-                checkStatus(_table,
-                            _table.domain_open(&config, role == Role::Target ? MXL_FABRICS_BACKEND_TARGET : MXL_FABRICS_BACKEND_INITIATOR,
-                                               &domain, &info));
+                auto const backendRole = role == Role::Target ? MXL_FABRICS_BACKEND_TARGET : MXL_FABRICS_BACKEND_INITIATOR;
+                if (tableHas(_table, offsetof(mxlFabricsBackend, domain_open_transport)) && _table.domain_open_transport != nullptr)
+                {
+                    checkStatus(_table, _table.domain_open_transport(&config, backendRole, transportOf(asked), &domain, &info));
+                }
+                else
+                {
+                    if (asked == Transport::Msg)
+                    {
+                        fail(MXL_ERR_INVALID_ARG, "transport msg was asked for, but fabrics backend {} (ABI {}.{}) carries rma only",
+                             _identity.name, _identity.abiVersion >> 16, _identity.abiVersion & 0xffffu);
+                    }
+                    checkStatus(_table, _table.domain_open(&config, backendRole, &domain, &info));
+                    info.transport = MXL_FABRICS_BACKEND_TRANSPORT_RMA;
+                    info.transportReason = asked == Transport::Rma ? "asked" : "the backend carries rma only";
+                }
                 return std::make_unique<BackendDomain>(_table, domain, info);
             }
 

@@ -16,7 +16,8 @@ extern "C"
 #endif
 
 #define MXL_FABRICS_BACKEND_ABI_MAJOR 1u
-#define MXL_FABRICS_BACKEND_ABI_MINOR 1u /* 1.1: mxlFabricsBackendHost.log; the entry's failure text */
+/* 1.1: mxlFabricsBackendHost.log; the entry's failure text. 1.2: transports (domain_open_transport). */
+#define MXL_FABRICS_BACKEND_ABI_MINOR 2u
 #define MXL_FABRICS_BACKEND_ABI_VERSION ((MXL_FABRICS_BACKEND_ABI_MAJOR << 16) | MXL_FABRICS_BACKEND_ABI_MINOR)
 /* The only symbol a backend exports. */
 #define MXL_FABRICS_BACKEND_ENTRY_SYMBOL "mxlFabricsBackendEntry"
@@ -50,6 +51,14 @@ extern "C"
 /* initiator_wait sleeps in the kernel. Without it the core polls and pauses itself. */
 #define MXL_FABRICS_BACKEND_CAN_WAIT (1u << 2)
 
+    /* How a domain moves the bytes of a write (1.2). Backends of ABI 1.1 carry RMA only. */
+    typedef enum mxlFabricsBackendTransport_t
+    {
+        MXL_FABRICS_BACKEND_TRANSPORT_AUTO = 0, /* asked only: RMA where the interface has it, else MSG */
+        MXL_FABRICS_BACKEND_TRANSPORT_RMA = 1,  /* remote writes with remote CQ data */
+        MXL_FABRICS_BACKEND_TRANSPORT_MSG = 2,  /* sends into receive buffers the target posted; the target places them */
+    } mxlFabricsBackendTransport;
+
     typedef struct mxlFabricsBackendDomainInfo_t
     {
         uint32_t structSize;
@@ -58,6 +67,10 @@ extern "C"
         uint64_t maxMessageBytes;
         /* Most local segments in one write. */
         uint32_t maxGatherSegments;
+        /* 1.2, set by domain_open_transport: the transport chosen (RMA or MSG), and why in words ("asked", or what the
+         * interface lacks); the text lives as long as the domain. */
+        uint32_t transport;
+        char const* transportReason;
     } mxlFabricsBackendDomainInfo;
 
 /* Memory access. */
@@ -200,7 +213,16 @@ extern "C"
          * more writes. */
         mxlStatus (*connection_write)(mxlFabricsBackendConnection connection, mxlFabricsBackendWrite const* write, uint64_t context,
                                       int* out_posted);
+
+        /* 1.2: domain_open for a transport (mxlFabricsBackendTransport); out_info->transport says which one AUTO chose.
+         * A transport the interface cannot carry: INVALID_ARG, naming the provider and what it lacks. Writes, their
+         * completions and arrivals keep the contract above whichever transport carries them. */
+        mxlStatus (*domain_open_transport)(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, uint32_t transport,
+                                           mxlFabricsBackendDomain* out_domain, mxlFabricsBackendDomainInfo* out_info);
     } mxlFabricsBackend;
+
+/* The table of ABI 1.0 and 1.1: the least a host accepts. */
+#define MXL_FABRICS_BACKEND_TABLE_1_1_SIZE (offsetof(mxlFabricsBackend, domain_open_transport))
 
     /* Levels of mxlFabricsBackendHost.log, in increasing severity. */
     typedef enum mxlFabricsBackendLogLevel_t

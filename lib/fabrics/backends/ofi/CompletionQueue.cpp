@@ -90,6 +90,7 @@ namespace mxl::fabrics
         completion.context = entry.op_context;
         completion.flags = entry.flags;
         completion.data = entry.data;
+        completion.length = entry.len;
         completion.error = entry.err != 0 ? entry.err : FI_EOTHER;
         completion.errorText =
             errorText(completion.error, entry.prov_errno, fi_cq_strerror(_queue.get(), entry.prov_errno, entry.err_data, nullptr, 0));
@@ -102,6 +103,7 @@ namespace mxl::fabrics
         completion.context = entry.op_context;
         completion.flags = entry.flags;
         completion.data = entry.data;
+        completion.length = entry.len;
         return completion;
     }
 }

@@ -18,6 +18,8 @@ namespace mxl::fabrics
         void* context = nullptr;
         std::uint64_t flags = 0;
         std::uint64_t data = 0;
+        // Bytes received (receive completions only).
+        std::size_t length = 0;
         // 0 for success; otherwise the positive errno of a failed operation and the provider's explanation.
         int error = 0;
         std::string errorText;

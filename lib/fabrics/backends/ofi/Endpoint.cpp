@@ -102,6 +102,51 @@ namespace mxl::fabrics
         return true;
     }
 
+    bool Endpoint::send(RemoteWrite const& write, MessagePlacement const& header, fi_addr_t destination, void* context)
+    {
+        std::vector<iovec> locals;
+        std::vector<void*> descriptors;
+        locals.reserve(write.segments.size() + 1);
+        descriptors.reserve(write.segments.size() + 1);
+        // Neither the header nor a target's receive buffers are registered: msg interfaces are chosen without
+        // FI_MR_LOCAL (InterfaceSelection.cpp).
+        locals.push_back({const_cast<MessagePlacement*>(&header), sizeof(header)});
+        descriptors.push_back(nullptr);
+        for (auto const& segment : write.segments)
+        {
+            locals.push_back({const_cast<void*>(segment.base), segment.length});
+            descriptors.push_back(ofiMemoryOf(*segment.memory).descriptor());
+        }
+        fi_msg message{};
+        message.msg_iov = locals.data();
+        message.desc = descriptors.data();
+        message.iov_count = locals.size();
+        message.addr = destination;
+        message.context = context;
+        message.data = write.immediate.value_or(0);
+        // As for writes: payload sends ahead of an ordered commit complete when read, the rest when delivered.
+        auto const flags =
+            (write.completesWhenRead ? FI_INJECT_COMPLETE : FI_DELIVERY_COMPLETE) | (write.immediate ? FI_REMOTE_CQ_DATA : 0);
+        auto const code = fi_sendmsg(_ep.get(), &message, flags);
+        if (code == -FI_EAGAIN)
+        {
+            return false;
+        }
+        check(code, "fi_sendmsg", fmt::format("{} bytes for region {} offset {}", header.length, header.region, header.offset));
+        return true;
+    }
+
+    bool Endpoint::postReceive(std::span<std::uint8_t> buffer, void* descriptor, void* context)
+    {
+        auto const code = fi_recv(_ep.get(), buffer.data(), buffer.size(), descriptor, FI_ADDR_UNSPEC, context);
+        if (code == -FI_EAGAIN)
+        {
+            return false;
+        }
+        check(code, "fi_recv", fmt::format("msg transport receive of {} bytes", buffer.size()));
+        return true;
+    }
+
     bool Endpoint::postReceive(void* context)
     {
         auto const code = fi_recv(_ep.get(), nullptr, 0, nullptr, FI_ADDR_UNSPEC, context);

@@ -4,10 +4,12 @@
 #include "fabrics/backends/ofi/AddressVector.hpp"
 #include "fabrics/backends/ofi/CompletionQueue.hpp"
 #include "fabrics/backends/ofi/EventQueue.hpp"
+#include "fabrics/backends/ofi/MessageFormat.hpp"
 #include "fabrics/protocol/RemoteWrite.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace mxl::fabrics
@@ -34,8 +36,13 @@ namespace mxl::fabrics
         // Posts one write into `regions[write.remoteRegion]` (a ticket's regions); false when the transmit queue is full
         // (-FI_EAGAIN), throws on other errors.
         bool write(RemoteWrite const& write, std::vector<RemoteRegion> const& regions, fi_addr_t destination, void* context);
+        // The msg transport's write: one send of `header` and the write's bytes, its immediate data as remote CQ data.
+        // `header` must live until the completion. False when the transmit queue is full (-FI_EAGAIN).
+        bool send(RemoteWrite const& write, MessagePlacement const& header, fi_addr_t destination, void* context);
         // Posts a zero-byte receive, needed by providers whose remote CQ data consumes one (FI_RX_CQ_DATA).
         bool postReceive(void* context);
+        // Posts a receive into `buffer` (msg transport); `descriptor` is its registration's, or NULL where none is needed.
+        bool postReceive(std::span<std::uint8_t> buffer, void* descriptor, void* context);
 
         [[nodiscard]] fid_ep* get() const noexcept
         {

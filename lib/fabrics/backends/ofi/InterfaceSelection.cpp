@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -105,29 +106,50 @@ namespace mxl::fabrics
             return fmt::format("mxl-{}-{}-{}", role == Role::Target ? "target" : "initiator", ::getpid(), counter++);
         }
 
-        Info makeHints(OfiProvider const& traits, Role role, std::uint32_t addressFormat, bool askOrder)
+        Info makeHints(OfiProvider const& traits, Role role, std::uint32_t addressFormat, bool askOrder, Transport transport)
         {
             auto hints = Info::hints();
             hints->fabric_attr->prov_name = ::strdup(std::string{traits.name()}.c_str());
             hints->ep_attr->type = traits.endpointType;
-            hints->caps = FI_RMA | (role == Role::Target ? FI_REMOTE_WRITE : FI_WRITE);
-            if (traits.endpointType == FI_EP_MSG)
+            if (transport == Transport::Msg)
             {
-                // Receives for remote CQ data on providers that need them (FI_RX_CQ_DATA).
-                hints->caps |= FI_MSG;
+                hints->caps = FI_MSG | (role == Role::Target ? FI_RECV : FI_SEND);
+            }
+            else
+            {
+                hints->caps = FI_RMA | (role == Role::Target ? FI_REMOTE_WRITE : FI_WRITE);
+                if (traits.endpointType == FI_EP_MSG)
+                {
+                    // Receives for remote CQ data on providers that need them (FI_RX_CQ_DATA).
+                    hints->caps |= FI_MSG;
+                }
             }
             hints->mode = FI_RX_CQ_DATA;
             hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
             hints->addr_format = addressFormat;
             if (askOrder)
             {
-                hints->tx_attr->msg_order = FI_ORDER_RMA_WAW;
+                hints->tx_attr->msg_order = transport == Transport::Msg ? FI_ORDER_SAS : FI_ORDER_RMA_WAW;
             }
             return hints;
         }
+
+        bool rmaHidden() noexcept
+        {
+            auto const* knob = std::getenv("MXL_FABRICS_OFI_HIDE_RMA");
+            return knob != nullptr && std::string_view{knob} == "1";
+        }
+
+        // The msg transport carries the immediate data as remote CQ data of a send, and sends headers and receives into
+        // buffers it did not register (so no FI_MR_LOCAL).
+        bool carries(Transport transport, fi_info const& entry) noexcept
+        {
+            return transport != Transport::Msg ||
+                   (entry.domain_attr->cq_data_size >= sizeof(std::uint32_t) && (entry.domain_attr->mr_mode & FI_MR_LOCAL) == 0);
+        }
     }
 
-    SelectedInterface selectInterface(mxlFabricsInterfaceConfig const& config, Role role)
+    SelectedInterface selectInterface(mxlFabricsInterfaceConfig const& config, Role role, Transport asked)
     {
         auto const* traits = findOfiProvider(config.provider);
         if (traits == nullptr)
@@ -160,9 +182,9 @@ namespace mxl::fabrics
         auto const flags = nodeArgument != nullptr ? std::uint64_t{FI_SOURCE} : 0;
         auto const describe = fmt::format("{} {} interface", traits->name(), role == Role::Target ? "target" : "initiator");
 
-        auto const query = [&](bool askOrder) -> std::optional<Info>
+        auto const query = [&](bool askOrder, Transport transport) -> std::optional<Info>
         {
-            auto const hints = makeHints(*traits, role, addressFormat, askOrder);
+            auto const hints = makeHints(*traits, role, addressFormat, askOrder, transport);
             fi_info* list = nullptr;
             auto const code = fi_getinfo(apiVersion, nodeArgument, service, flags, hints.get(), &list);
             if (code == -FI_ENODATA)
@@ -172,26 +194,54 @@ namespace mxl::fabrics
             check(code, "fi_getinfo", describe);
             return Info::adopt(list);
         };
-
-        auto list = query(rdm);
-        auto ordered = true;
-        if (rdm && !list)
+        // The first usable interface for `transport`, asking for ordered writes (RDM) and, if none grants it, without.
+        auto const find = [&](Transport transport) -> std::optional<SelectedInterface>
         {
-            ordered = false;
-            list = query(false);
-        }
-        if (list)
-        {
-            for (auto* entry = list->get(); entry != nullptr; entry = entry->next)
+            if (transport == Transport::Rma && rmaHidden())
             {
-                if (isUsable(*traits, *entry))
+                return std::nullopt;
+            }
+            auto list = query(rdm, transport);
+            auto ordered = true;
+            if (rdm && !list)
+            {
+                ordered = false;
+                list = query(false, transport);
+            }
+            auto const order = transport == Transport::Msg ? std::uint64_t{FI_ORDER_SAS} : std::uint64_t{FI_ORDER_RMA_WAW};
+            for (auto* entry = list ? list->get() : nullptr; entry != nullptr; entry = entry->next)
+            {
+                if (isUsable(*traits, *entry) && carries(transport, *entry))
                 {
-                    return SelectedInterface{traits, Info::duplicate(entry),
-                                             ordered || (entry->tx_attr->msg_order & FI_ORDER_RMA_WAW) != 0};
+                    return SelectedInterface{traits, Info::duplicate(entry), ordered || (entry->tx_attr->msg_order & order) != 0,
+                                             TransportChoice{transport, "asked"}};
                 }
             }
+            return std::nullopt;
+        };
+
+        auto const missing = [&]
+        {
+            fail(MXL_ERR_NO_FABRIC, "no {} matches node \"{}\" service \"{}\": {}", describe, node, service != nullptr ? service : "",
+                 traits->absentHint);
+        };
+        if (asked != Transport::Msg)
+        {
+            if (auto rma = find(Transport::Rma))
+            {
+                rma->transport = chooseTransport(asked, traits->name(), std::nullopt);
+                return std::move(*rma);
+            }
         }
-        fail(MXL_ERR_NO_FABRIC, "no {} matches node \"{}\" service \"{}\": {}", describe, node, service != nullptr ? service : "",
-             traits->absentHint);
+        // RMA is missing where sends are not: the provider lacks RMA (not the node or service), and auto falls back.
+        auto msg = find(Transport::Msg);
+        if (!msg)
+        {
+            missing();
+        }
+        msg->transport =
+            chooseTransport(asked, traits->name(),
+                            asked == Transport::Msg ? std::nullopt : std::optional<std::string>{"endpoint with FI_RMA and remote CQ data"});
+        return std::move(*msg);
     }
 }

@@ -16,10 +16,14 @@ namespace mxl::fabrics
         // The provider promised that RMA writes to one peer land in posting order (FI_ORDER_RMA_WAW). MSG providers
         // (tcp, verbs RC) always do; for RDM we ask. Without it the initiator waits for its payload writes to be
         // delivered, not only read, before it posts their commit.
+        // For the msg transport: sends to one peer are received in posting order (FI_ORDER_SAS).
         bool orderedWrites;
+        // RMA, or MSG when asked or (auto) when the provider offers no endpoint with RMA; never Auto.
+        TransportChoice transport;
     };
 
-    // Checks the address of `config` as libfabric needs it, asks libfabric for a matching interface and returns the
-    // first one. The API's own checks (InterfaceChecks.hpp) come first.
-    SelectedInterface selectInterface(mxlFabricsInterfaceConfig const& config, Role role);
+    // Checks the address of `config` as libfabric needs it, asks libfabric for an interface that carries `asked`
+    // (core/Transport.hpp) and returns the first one. The API's own checks (InterfaceChecks.hpp) come first.
+    // MXL_FABRICS_OFI_HIDE_RMA=1 (a test knob, docs/fabrics.md) makes every provider look as if it had no RMA.
+    SelectedInterface selectInterface(mxlFabricsInterfaceConfig const& config, Role role, Transport asked);
 }

@@ -110,13 +110,29 @@ namespace mxl::fabrics
             return run([&] { forEachOfiInterface(query, [&](mxlFabricsInterfaceConfig const& entry) { emit(user, &entry); }); });
         }
 
-        mxlStatus domainOpen(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, mxlFabricsBackendDomain* out,
-                             mxlFabricsBackendDomainInfo* info)
+        Transport transportOf(std::uint32_t transport)
+        {
+            switch (transport)
+            {
+            case MXL_FABRICS_BACKEND_TRANSPORT_AUTO:
+                return Transport::Auto;
+            case MXL_FABRICS_BACKEND_TRANSPORT_RMA:
+                return Transport::Rma;
+            case MXL_FABRICS_BACKEND_TRANSPORT_MSG:
+                return Transport::Msg;
+            default:
+                fail(MXL_ERR_INVALID_ARG, "transport {} is none of auto (0), rma (1) or msg (2)", transport);
+            }
+        }
+
+        mxlStatus domainOpenTransport(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, std::uint32_t transport,
+                                      mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
         {
             return run(
                 [&]
                 {
-                    auto opened = openOfiDomain(*config, role == MXL_FABRICS_BACKEND_TARGET ? Role::Target : Role::Initiator);
+                    auto opened =
+                        openOfiDomain(*config, role == MXL_FABRICS_BACKEND_TARGET ? Role::Target : Role::Initiator, transportOf(transport));
                     auto const& reported = opened->reported;
                     *info = {};
                     info->structSize = sizeof(*info);
@@ -125,8 +141,17 @@ namespace mxl::fabrics
                                   (reported.canWait ? MXL_FABRICS_BACKEND_CAN_WAIT : 0u);
                     info->maxMessageBytes = reported.maxMessageBytes;
                     info->maxGatherSegments = static_cast<std::uint32_t>(reported.maxGatherSegments);
+                    info->transport =
+                        reported.transport == Transport::Msg ? MXL_FABRICS_BACKEND_TRANSPORT_MSG : MXL_FABRICS_BACKEND_TRANSPORT_RMA;
+                    info->transportReason = reported.transportReason.c_str();
                     *out = handleOf<mxlFabricsBackendDomain>(opened.release());
                 });
+        }
+
+        mxlStatus domainOpen(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, mxlFabricsBackendDomain* out,
+                             mxlFabricsBackendDomainInfo* info)
+        {
+            return domainOpenTransport(config, role, MXL_FABRICS_BACKEND_TRANSPORT_RMA, out, info);
         }
 
         void domainClose(mxlFabricsBackendDomain domain)
@@ -142,7 +167,8 @@ namespace mxl::fabrics
                 {
                     auto const kind =
                         (access & MXL_FABRICS_BACKEND_REMOTE_WRITE) != 0 ? MemoryAccess::RemoteWrite : MemoryAccess::LocalSource;
-                    auto memory = std::make_unique<OfiMemory>(objectOf<OfiDomain>(domain).domain, base, length, kind);
+                    auto const& opened = objectOf<OfiDomain>(domain);
+                    auto memory = std::make_unique<OfiMemory>(opened.domain, base, length, kind, opened.reported.transport);
                     if (remote != nullptr)
                     {
                         auto const region = memory->remote();
@@ -422,6 +448,7 @@ namespace mxl::fabrics
             connectionClose,
             connectionCheck,
             connectionWrite,
+            domainOpenTransport,
         };
     }
 }

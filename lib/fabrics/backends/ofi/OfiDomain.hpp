@@ -24,7 +24,7 @@ namespace mxl::fabrics
         Domain domain;
     };
 
-    // Selects the interface `config` names (the API's checks, InterfaceChecks.hpp, come first) and opens it. Held by
-    // pointer: endpoints, queues and registrations refer to its fabric and domain.
-    [[nodiscard]] std::unique_ptr<OfiDomain> openOfiDomain(mxlFabricsInterfaceConfig const& config, Role role);
+    // Selects the interface `config` names for the transport `asked` (the API's checks, InterfaceChecks.hpp, come first) and opens it. Held
+    // by pointer: endpoints, queues and registrations refer to its fabric and domain.
+    [[nodiscard]] std::unique_ptr<OfiDomain> openOfiDomain(mxlFabricsInterfaceConfig const& config, Role role, Transport asked);
 }

@@ -56,7 +56,8 @@ namespace mxl::fabrics
 
     std::unique_ptr<TransportPeer> OfiInitiator::peer(TargetInfo const& ticket)
     {
-        return std::make_unique<OfiPeer>(_opened, _completions, _events ? &*_events : nullptr, ticket);
+        auto* sent = _opened.reported.transport == Transport::Msg ? &_sent : nullptr;
+        return std::make_unique<OfiPeer>(_opened, _completions, _events ? &*_events : nullptr, sent, ticket);
     }
 
     std::optional<WriteCompletion> OfiInitiator::pollCompletion()
@@ -65,7 +66,16 @@ namespace mxl::fabrics
         {
             return std::exchange(_wokenCompletion, std::nullopt);
         }
-        return writeCompletionOf(_completions.read());
+        return released(writeCompletionOf(_completions.read()));
+    }
+
+    std::optional<WriteCompletion> OfiInitiator::released(std::optional<WriteCompletion> completion) noexcept
+    {
+        if (completion)
+        {
+            _sent.release(completion->writeId);
+        }
+        return completion;
     }
 
     std::optional<ConnectionEvent> OfiInitiator::pollEvent()
@@ -100,7 +110,8 @@ namespace mxl::fabrics
             }
             return false;
         }
-        _wokenCompletion = writeCompletionOf(_completions.readBlocking(std::clamp(timeout, std::chrono::milliseconds{1}, idleSlice)));
+        _wokenCompletion =
+            released(writeCompletionOf(_completions.readBlocking(std::clamp(timeout, std::chrono::milliseconds{1}, idleSlice))));
         return _wokenCompletion.has_value();
     }
 

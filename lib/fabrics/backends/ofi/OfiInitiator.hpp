@@ -5,6 +5,7 @@
 #include "fabrics/backends/ofi/CompletionQueue.hpp"
 #include "fabrics/backends/ofi/EventQueue.hpp"
 #include "fabrics/backends/ofi/OfiDomain.hpp"
+#include "fabrics/backends/ofi/SentHeaders.hpp"
 #include "fabrics/core/InitiatorTransport.hpp"
 
 #include <cstddef>
@@ -27,9 +28,13 @@ namespace mxl::fabrics
         OfiDomain const& _opened;
         CompletionQueue _completions;
         std::optional<EventQueue> _events;
+        // msg transport: the headers of sends in flight, released by their completions.
+        SentHeaders _sent;
         // What a blocking read took while waiting: handed out first by the next poll.
         std::optional<WriteCompletion> _wokenCompletion;
         std::optional<ConnectionEvent> _wokenEvent;
+
+        std::optional<WriteCompletion> released(std::optional<WriteCompletion> completion) noexcept;
     };
 
     // Opens the queues of an initiator over `opened`, which must outlive it. `cqDepth` below room for four completions per

@@ -4,15 +4,20 @@ namespace mxl::fabrics
 {
     namespace
     {
-        std::uint64_t accessOf(MemoryAccess access) noexcept
+        // The msg transport sends from a source and receives (then copies) for a target.
+        std::uint64_t accessOf(MemoryAccess access, Transport transport) noexcept
         {
+            if (transport == Transport::Msg)
+            {
+                return access == MemoryAccess::RemoteWrite ? FI_RECV : FI_SEND;
+            }
             return access == MemoryAccess::RemoteWrite ? FI_REMOTE_WRITE : FI_WRITE;
         }
     }
 
-    OfiMemory::OfiMemory(Domain const& domain, void const* base, std::size_t length, MemoryAccess access)
+    OfiMemory::OfiMemory(Domain const& domain, void const* base, std::size_t length, MemoryAccess access, Transport transport)
         : TransportMemory{base, length}
-        , _region{domain, base, length, accessOf(access)}
+        , _region{domain, base, length, accessOf(access, transport)}
         , _virtualAddresses{domain.usesVirtualAddresses()}
         , _key{_region.key()}
     {

@@ -4,6 +4,7 @@
 
 #include "fabrics/backends/ofi/Domain.hpp"
 #include "fabrics/backends/ofi/MemoryRegion.hpp"
+#include "fabrics/core/Transport.hpp"
 #include "fabrics/core/TransportMemory.hpp"
 
 namespace mxl::fabrics
@@ -11,7 +12,7 @@ namespace mxl::fabrics
     class OfiMemory final : public TransportMemory
     {
     public:
-        OfiMemory(Domain const& domain, void const* base, std::size_t length, MemoryAccess access);
+        OfiMemory(Domain const& domain, void const* base, std::size_t length, MemoryAccess access, Transport transport);
 
         [[nodiscard]] void* descriptor() const noexcept
         {

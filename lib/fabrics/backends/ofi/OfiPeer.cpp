@@ -7,10 +7,12 @@
 
 namespace mxl::fabrics
 {
-    OfiPeer::OfiPeer(OfiDomain const& opened, CompletionQueue const& completions, EventQueue const* events, TargetInfo const& ticket)
+    OfiPeer::OfiPeer(OfiDomain const& opened, CompletionQueue const& completions, EventQueue const* events, SentHeaders* sent,
+                     TargetInfo const& ticket)
         : _opened{opened}
         , _completions{completions}
         , _events{events}
+        , _sent{sent}
         , _address{ticket.fabricAddress}
         , _addressFormat{ticket.addressFormat}
         , _regions{ticket.regions}

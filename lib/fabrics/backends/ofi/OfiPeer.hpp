@@ -5,6 +5,7 @@
 #include "fabrics/backends/ofi/CompletionQueue.hpp"
 #include "fabrics/backends/ofi/EventQueue.hpp"
 #include "fabrics/backends/ofi/OfiDomain.hpp"
+#include "fabrics/backends/ofi/SentHeaders.hpp"
 #include "fabrics/core/TransportPeer.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"
 
@@ -18,9 +19,11 @@ namespace mxl::fabrics
     class OfiPeer final : public TransportPeer
     {
     public:
-        // `events`: the initiator's event queue, for connection-oriented providers only. INVALID_ARG when the ticket's
-        // address format is not one the provider reaches.
-        OfiPeer(OfiDomain const& opened, CompletionQueue const& completions, EventQueue const* events, TargetInfo const& ticket);
+        // `events`: the initiator's event queue, for connection-oriented providers only. `sent`: the initiator's headers
+        // of sends in flight, for the msg transport only. INVALID_ARG when the ticket's address format is not one the
+        // provider reaches.
+        OfiPeer(OfiDomain const& opened, CompletionQueue const& completions, EventQueue const* events, SentHeaders* sent,
+                TargetInfo const& ticket);
 
         [[nodiscard]] std::unique_ptr<TransportConnection> connect(std::uint64_t token) override;
 
@@ -39,6 +42,12 @@ namespace mxl::fabrics
             return _regions;
         }
 
+        // Where connections to this peer keep their send headers; NULL when writes travel by RMA.
+        [[nodiscard]] SentHeaders* sentHeaders() const noexcept
+        {
+            return _sent;
+        }
+
         // Why an shm target has ended (its region file is gone, or no longer held: ShmRegion.hpp); nullopt while it may
         // live, and for other providers.
         [[nodiscard]] std::optional<std::string> ended();
@@ -47,6 +56,7 @@ namespace mxl::fabrics
         OfiDomain const& _opened;
         CompletionQueue const& _completions;
         EventQueue const* _events;
+        SentHeaders* _sent;
         std::vector<std::uint8_t> _address;
         std::uint32_t _addressFormat;
         std::vector<RemoteRegion> _regions;

@@ -39,4 +39,19 @@ namespace mxl::fabrics
         auto const needed = ((info.mode | info.rx_attr->mode) & FI_RX_CQ_DATA) != 0;
         return needed ? info.rx_attr->size : 0;
     }
+
+    std::vector<std::uint64_t> keysOf(GrainRegions const& regions)
+    {
+        std::vector<std::uint64_t> keys;
+        for (auto const& region : regions.remote())
+        {
+            keys.push_back(region.rkey);
+        }
+        return keys;
+    }
+
+    std::size_t messageBuffersToPost(fi_info const& info, std::size_t cqDepth) noexcept
+    {
+        return std::max<std::size_t>(1, std::min<std::size_t>({cqDepth, 64, info.rx_attr->size}));
+    }
 }

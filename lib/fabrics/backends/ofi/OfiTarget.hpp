@@ -5,6 +5,7 @@
 #include "fabrics/backends/ofi/CompletionQueue.hpp"
 #include "fabrics/backends/ofi/OfiDomain.hpp"
 #include "fabrics/core/TargetTransport.hpp"
+#include "fabrics/protocol/GrainRegions.hpp"
 #include "fabrics/protocol/RegionSpans.hpp"
 
 #include <cstddef>
@@ -25,4 +26,11 @@ namespace mxl::fabrics
 
     // Providers with FI_RX_CQ_DATA consume one posted receive per remote CQ data; one per write that can be in flight.
     [[nodiscard]] std::size_t receivesToPost(fi_info const& info) noexcept;
+
+    // The keys `regions` publish, in order: what a msg send must carry (MessageFormat.hpp).
+    [[nodiscard]] std::vector<std::uint64_t> keysOf(GrainRegions const& regions);
+
+    // msg transport: receive buffers per endpoint (ReceivePool.hpp), one per completion the queue holds, at most 64 (16
+    // MiB) and never more than the receive queue takes.
+    [[nodiscard]] std::size_t messageBuffersToPost(fi_info const& info, std::size_t cqDepth) noexcept;
 }

@@ -2,6 +2,7 @@
 
 #include "common/Status.hpp"
 #include "fabrics/backends/ofi/OfiContext.hpp"
+#include "fabrics/backends/ofi/PostWrite.hpp"
 
 #include <cstdlib>
 #include <cstring>
@@ -47,7 +48,7 @@ namespace mxl::fabrics
 
     bool RcConnection::write(RemoteWrite const& write, std::uint64_t context)
     {
-        return _endpoint.write(write, _peer.regions(), FI_ADDR_UNSPEC, contextOf(context));
+        return postWrite(_endpoint, write, _peer.regions(), _peer.sentHeaders(), FI_ADDR_UNSPEC, context);
     }
 
     std::optional<std::string> RcConnection::check()

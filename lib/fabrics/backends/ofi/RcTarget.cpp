@@ -20,8 +20,10 @@ namespace mxl::fabrics
         , _completions{_opened.domain, cqDepth, _opened.traits.blockingCompletions}
         , _events{_opened.fabric}
         , _regions{_opened, regions, MemoryAccess::RemoteWrite}
+        , _placement{regions, keysOf(_regions)}
         , _listener{_opened.fabric, _opened.info, _events}
-        , _receives{receivesToPost(*_opened.info.get())}
+        , _receives{opened.reported.transport == Transport::Msg ? 0 : receivesToPost(*_opened.info.get())}
+        , _messageBuffers{opened.reported.transport == Transport::Msg ? messageBuffersToPost(*_opened.info.get(), cqDepth) : 0}
     {
         _listener.listen();
         log::info("fabrics target {} listening ({}, {} regions of {} bytes)", _id, _opened.traits.name(), _regions.count(),
@@ -126,7 +128,7 @@ namespace mxl::fabrics
         else if (event.type == FI_CONNECTED)
         {
             auto& accepting = std::get<Accepting>(found->second);
-            found->second = Established{std::move(accepting.endpoint)};
+            found->second = Established{std::move(accepting.pool), std::move(accepting.endpoint)};
             log::info("fabrics target {}: initiator connected (connection {})", _id, id);
             reportConnection({id, true, {}});
         }
@@ -154,8 +156,14 @@ namespace mxl::fabrics
             {
                 endpoint.postReceive(contextOf(id));
             }
+            std::unique_ptr<ReceivePool> pool;
+            if (_messageBuffers > 0)
+            {
+                pool = std::make_unique<ReceivePool>(_messageBuffers, id, _id);
+                pool->postAll(endpoint);
+            }
             endpoint.accept();
-            _connections.emplace(id, Accepting{std::move(endpoint)});
+            _connections.emplace(id, Accepting{std::move(pool), std::move(endpoint)});
         }
         catch (Error const& e)
         {
@@ -166,6 +174,15 @@ namespace mxl::fabrics
 
     std::optional<std::uint32_t> RcTarget::handle(Completion const& completion)
     {
+        if (_messageBuffers > 0 && (completion.flags & FI_RECV) != 0)
+        {
+            auto const found = _connections.find(ReceivePool::ownerOf(completion.context));
+            if (found == _connections.end())
+            {
+                return std::nullopt;
+            }
+            return std::visit([&](auto& state) { return state.pool->arrive(completion, state.endpoint, _placement); }, found->second);
+        }
         if (_receives > 0 && completion.error == 0 && (completion.flags & FI_RECV) != 0)
         {
             auto const found = _connections.find(idOf(completion.context));

@@ -5,10 +5,12 @@
 #include "fabrics/backends/ofi/Endpoint.hpp"
 #include "fabrics/backends/ofi/OfiDomain.hpp"
 #include "fabrics/backends/ofi/PassiveEndpoint.hpp"
+#include "fabrics/backends/ofi/ReceivePool.hpp"
 #include "fabrics/core/TargetTransport.hpp"
 #include "fabrics/protocol/GrainRegions.hpp"
 
 #include <map>
+#include <memory>
 #include <variant>
 
 namespace mxl::fabrics
@@ -25,14 +27,17 @@ namespace mxl::fabrics
         std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout) override;
 
     private:
-        // Accepted, waiting for FI_CONNECTED.
+        // Accepted, waiting for FI_CONNECTED. The pool (msg transport only) is declared first so that the endpoint,
+        // closed first, no longer writes into its buffers.
         struct Accepting
         {
+            std::unique_ptr<ReceivePool> pool;
             Endpoint endpoint;
         };
 
         struct Established
         {
+            std::unique_ptr<ReceivePool> pool;
             Endpoint endpoint;
         };
 
@@ -43,8 +48,12 @@ namespace mxl::fabrics
         CompletionQueue _completions;
         EventQueue _events;
         GrainRegions _regions;
+        // Where the msg transport places what it receives, and the keys a send must carry.
+        MessageRegions _placement;
         PassiveEndpoint _listener;
+        // RMA: zero-byte receives per connection for remote CQ data; msg: receive buffers per connection.
         std::size_t _receives;
+        std::size_t _messageBuffers;
         // Keyed by the id each endpoint carries as its context; events and receives are routed by it.
         std::map<std::uint64_t, Connection> _connections;
         std::uint64_t _nextConnectionId = 1;

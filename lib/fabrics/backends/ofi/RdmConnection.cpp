@@ -1,6 +1,6 @@
 #include "fabrics/backends/ofi/RdmConnection.hpp"
 
-#include "fabrics/backends/ofi/OfiContext.hpp"
+#include "fabrics/backends/ofi/PostWrite.hpp"
 
 namespace mxl::fabrics
 {
@@ -17,7 +17,7 @@ namespace mxl::fabrics
 
     bool RdmConnection::write(RemoteWrite const& write, std::uint64_t context)
     {
-        return _endpoint.write(write, _peer.regions(), _address, contextOf(context));
+        return postWrite(_endpoint, write, _peer.regions(), _peer.sentHeaders(), _address, context);
     }
 
     std::optional<std::string> RdmConnection::check()

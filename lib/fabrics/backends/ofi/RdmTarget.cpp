@@ -10,8 +10,9 @@ namespace mxl::fabrics
         , _completions{_opened.domain, cqDepth, _opened.traits.blockingCompletions}
         , _av{_opened.domain}
         , _regions{_opened, regions, MemoryAccess::RemoteWrite}
+        , _placement{regions, keysOf(_regions)}
         , _endpoint{_opened.domain, _opened.info.get(), nullptr}
-        , _receives{receivesToPost(*_opened.info.get())}
+        , _receives{opened.reported.transport == Transport::Msg ? 0 : receivesToPost(*_opened.info.get())}
     {
         _endpoint.bind(_completions);
         _endpoint.bind(_av);
@@ -19,6 +20,11 @@ namespace mxl::fabrics
         for (std::size_t i = 0; i < _receives; ++i)
         {
             _endpoint.postReceive(nullptr);
+        }
+        if (opened.reported.transport == Transport::Msg)
+        {
+            _pool = std::make_unique<ReceivePool>(messageBuffersToPost(*_opened.info.get(), cqDepth), 0, targetId);
+            _pool->postAll(_endpoint);
         }
         log::info("fabrics target {} ready ({}, {} regions of {} bytes)", targetId, _opened.traits.name(), _regions.count(),
                   regions.empty() ? 0 : regions.front().size());
@@ -63,6 +69,10 @@ namespace mxl::fabrics
 
     std::optional<std::uint32_t> RdmTarget::handle(Completion const& completion)
     {
+        if (_pool && (completion.flags & FI_RECV) != 0)
+        {
+            return _pool->arrive(completion, _endpoint, _placement);
+        }
         if (_receives > 0 && completion.error == 0 && (completion.flags & FI_RECV) != 0)
         {
             _endpoint.postReceive(nullptr);

@@ -4,9 +4,12 @@
 #include "common/PollPacer.hpp"
 #include "fabrics/backends/ofi/Endpoint.hpp"
 #include "fabrics/backends/ofi/OfiDomain.hpp"
+#include "fabrics/backends/ofi/ReceivePool.hpp"
 #include "fabrics/backends/ofi/ShmRegion.hpp"
 #include "fabrics/core/TargetTransport.hpp"
 #include "fabrics/protocol/GrainRegions.hpp"
+
+#include <memory>
 
 namespace mxl::fabrics
 {
@@ -25,9 +28,14 @@ namespace mxl::fabrics
         CompletionQueue _completions;
         AddressVector _av;
         GrainRegions _regions;
+        // msg: where receives are placed (and the keys they must carry), and the buffers, declared before the endpoint so
+        // that the endpoint closes first.
+        MessageRegions _placement;
+        std::unique_ptr<ReceivePool> _pool;
         Endpoint _endpoint;
         // shm: the hold on the endpoint's region file (ShmRegion.hpp).
         std::optional<ShmRegionHold> _regionHold;
+        // RMA: zero-byte receives for remote CQ data (FI_RX_CQ_DATA providers).
         std::size_t _receives;
 
         std::optional<std::uint32_t> handle(Completion const& completion);

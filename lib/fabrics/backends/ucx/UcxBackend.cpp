@@ -86,6 +86,25 @@ namespace mxl::fabrics::ucx
                 });
         }
 
+        mxlStatus domainOpenTransport(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, std::uint32_t transport,
+                                      mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
+        {
+            if (transport == MXL_FABRICS_BACKEND_TRANSPORT_MSG)
+            {
+                lastError = "transport msg was asked for, but fabrics backend ucx has no msg transport yet: it moves grains with RMA "
+                            "(ucp_put) only; ask for transport rma or auto";
+                return MXL_ERR_INVALID_ARG;
+            }
+            auto const status = domainOpen(config, role, out, info);
+            if (status == MXL_STATUS_OK)
+            {
+                info->structSize = sizeof(*info);
+                info->transport = MXL_FABRICS_BACKEND_TRANSPORT_RMA;
+                info->transportReason = transport == MXL_FABRICS_BACKEND_TRANSPORT_RMA ? "asked" : "the ucx backend carries rma only";
+            }
+            return status;
+        }
+
         void domainClose(mxlFabricsBackendDomain domain)
         {
             delete &objectOf<UcxDomain>(domain);
@@ -295,6 +314,7 @@ namespace mxl::fabrics::ucx
             connectionClose,
             connectionCheck,
             connectionWrite,
+            domainOpenTransport,
         };
     }
 }
