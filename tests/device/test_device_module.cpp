@@ -4,6 +4,7 @@
 // byte-exact, through the fake module everywhere and through the real one where a GPU is present: the GPU cases print
 // "MXL-SKIP: no CUDA device (...)" and count as skipped where the module finds none.
 #include "DeviceTestSupport.hpp"
+#include "FlowPeerCommand.hpp"
 #include "Process.hpp"
 #include "Skip.hpp"
 
@@ -18,7 +19,6 @@
 #include <chrono>
 #include <csignal>
 #include <optional>
-#include <sstream>
 
 using namespace mxl::test;
 using namespace std::chrono_literals;
@@ -88,26 +88,6 @@ namespace
     {
         auto const start = refusal.find("no usable CUDA device: ");
         return fmt::format("no CUDA device ({})", start == std::string::npos ? refusal : refusal.substr(start + 23));
-    }
-
-    std::vector<std::string> peer(std::vector<std::string> arguments)
-    {
-        arguments.insert(arguments.begin(), MXL_FLOW_PEER);
-        return arguments;
-    }
-
-    // "grain <index> <status> <validSlices> <flags> <checksum> ..." or "wrote <index> <checksum> ..." as numbers.
-    std::vector<std::uint64_t> fields(std::string const& line)
-    {
-        std::istringstream in{line};
-        std::string word;
-        in >> word;
-        std::vector<std::uint64_t> values;
-        for (std::uint64_t value = 0; in >> value;)
-        {
-            values.push_back(value);
-        }
-        return values;
     }
 }
 

@@ -1,5 +1,6 @@
 // Flows shared between real processes (the flow-peer program): payloads and indices seen alike by a writer and two
 // readers, cross-process futex wake-ups, a killed writer collected, read-only mounts, and a creation race.
+#include "FlowPeerCommand.hpp"
 #include "FlowTestSupport.hpp"
 #include "Process.hpp"
 #include "Skip.hpp"
@@ -12,7 +13,6 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
-#include <sstream>
 #include <vector>
 
 using namespace mxl::test;
@@ -22,25 +22,6 @@ namespace
 {
     constexpr std::size_t videoGrainBytes = 5120 * 1080;
     constexpr int exitSkip = 77;
-
-    std::vector<std::string> peer(std::vector<std::string> arguments)
-    {
-        arguments.insert(arguments.begin(), MXL_FLOW_PEER);
-        return arguments;
-    }
-
-    std::vector<std::uint64_t> fields(std::string const& line)
-    {
-        std::istringstream in{line};
-        std::string word;
-        in >> word;
-        std::vector<std::uint64_t> values;
-        for (std::uint64_t value = 0; in >> value;)
-        {
-            values.push_back(value);
-        }
-        return values;
-    }
 
     struct Read
     {
