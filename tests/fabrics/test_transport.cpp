@@ -255,3 +255,33 @@ TEST_CASE("transport: the ucx backend refuses msg, naming itself")
     CHECK(mxlFabricsDestroyTarget(ucx, target) == MXL_STATUS_OK);
     CHECK(mxlFabricsDestroyInstance(ucx) == MXL_STATUS_OK);
 }
+
+TEST_CASE("transport: a sample flow whose bounce-buffer entries exceed one msg transfer is refused at setup, and sets up over rma")
+{
+    ScopedVariable const ofi{"MXL_FABRICS_BACKEND", std::nullopt};
+    ScopedVariable const unset{"MXL_FABRICS_TRANSPORT", std::nullopt};
+    FlowDomain domain{"fab-dst"};
+    // Batches of 100 ms: 4800 samples of 16 float32 channels make entries of 16 + 307,200 bytes, beyond msg's 256 KiB.
+    mxlFlowWriter writer = nullptr;
+    mxlFlowConfigInfo flowConfig{};
+    REQUIRE(mxlCreateFlowWriter(domain.instance, flowDefinition("audio_48k_16ch.json").c_str(),
+                                R"({"maxCommitBatchSizeHint": 4800, "maxSyncBatchSizeHint": 4800})", &writer, &flowConfig,
+                                nullptr) == MXL_STATUS_OK);
+    mxlFabricsTarget target = nullptr;
+    REQUIRE(mxlFabricsCreateTarget(domain.fabrics, &target) == MXL_STATUS_OK);
+    mxlFabricsTargetConfig config{};
+    config.interface = interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr);
+    config.writer = writer;
+    mxlFabricsTargetInfo ticket = nullptr;
+    {
+        StderrCapture capture;
+        CHECK(mxlFabricsTargetSetup(target, &config, R"({"transport": "msg"})", &ticket) == MXL_ERR_INVALID_ARG);
+        CHECK(capture.text().find("the sample flow's bounce-buffer entries of 307216 bytes are longer than the 262144 bytes transport msg "
+                                  "carries in one transfer here") != std::string::npos);
+    }
+    REQUIRE(mxlFabricsTargetSetup(target, &config, R"({"transport": "rma"})", &ticket) == MXL_STATUS_OK);
+    CHECK(ticketText(ticket).find(R"("bounceBufferInfo":{"entryCount":")") != std::string::npos);
+    CHECK(mxlFabricsFreeTargetInfo(ticket) == MXL_STATUS_OK);
+    CHECK(mxlFabricsDestroyTarget(domain.fabrics, target) == MXL_STATUS_OK);
+    CHECK(mxlReleaseFlowWriter(domain.instance, writer) == MXL_STATUS_OK);
+}
