@@ -23,6 +23,23 @@ namespace mxl::tools::info
     {
         // A grain or samples at the head may still be being written: wait for them this long.
         constexpr std::uint64_t arrivalTimeoutNs = 1'000'000'000;
+        // Without an index mxl-info pictures the newest grain or samples; when the writer overwrote them before they were
+        // read (mxl-info descheduled on a loaded machine), it takes the newest again, this many times in all.
+        constexpr int newestAttempts = 5;
+
+        // Runs `attempt(mayRetry)` until it returns true: once for a named index, and for the newest up to newestAttempts
+        // times, while the writer overtakes what it read (the last try, like a named index, fails instead of returning).
+        template <typename Attempt>
+        void readNewestOrNamed(PictureRequest const& request, Attempt const& attempt)
+        {
+            for (int tries = 1;; ++tries)
+            {
+                if (attempt(!request.index && tries < newestAttempts))
+                {
+                    return;
+                }
+            }
+        }
 
         std::uint64_t parseIndex(std::string_view text, std::string_view argument)
         {
@@ -46,6 +63,30 @@ namespace mxl::tools::info
                 runtimeFailure("{} of flow {} did not arrive within 1 s (head {})", what, flowId, head);
             }
             runtimeFailure("reading {} of flow {} failed: {}", what, flowId, statusName(status));
+        }
+
+        // True when the read succeeded; false when the writer overtook it and it `mayRetry`; otherwise fails as readFailed.
+        bool settled(mxlStatus status, std::string const& what, std::string const& flowId, std::uint64_t head, bool mayRetry)
+        {
+            if (status == MXL_STATUS_OK)
+            {
+                return true;
+            }
+            if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE && mayRetry)
+            {
+                return false;
+            }
+            readFailed(status, what, flowId, head);
+        }
+
+        std::uint64_t currentHead(FlowReader const& reader, std::string const& flowId)
+        {
+            mxlFlowRuntimeInfo runtime{};
+            if (auto const status = mxlFlowReaderGetRuntimeInfo(reader.get(), &runtime); status != MXL_STATUS_OK)
+            {
+                runtimeFailure("reading the head of flow {} failed: {}", flowId, statusName(status));
+            }
+            return runtime.headIndex;
         }
 
         // A device flow's payload is copied out of device memory through libmxl's module (mxl/device.h).
@@ -77,31 +118,43 @@ namespace mxl::tools::info
                                            description.interlaced ? description.frameHeight / 2 : description.frameHeight,
                                            description.mediaType == "video/v210a"};
 
-            auto const head = flow.info.runtime.headIndex;
-            auto const index = request.index.value_or(head);
-            auto const what = fmt::format("grain {}", index);
-            mxlGrainInfo grain{};
-            std::uint8_t* payload = nullptr;
-            if (auto const status = mxlFlowReaderGetGrain(reader.get(), index, arrivalTimeoutNs, &grain, &payload); status != MXL_STATUS_OK)
-            {
-                readFailed(status, what, flow.id, head);
-            }
-            if ((grain.flags & MXL_GRAIN_FLAG_INVALID) != 0)
-            {
-                runtimeFailure("{} of flow {} is flagged invalid: its payload is not a picture", what, flow.id);
-            }
-            if (grain.grainSize < geometry.payloadBytes())
-            {
-                runtimeFailure("{} of flow {} holds {} bytes, but a {}x{} {} grain needs {}", what, flow.id, grain.grainSize,
-                               geometry.width, geometry.lines, description.mediaType, geometry.payloadBytes());
-            }
-            auto const copy = hostCopyOf(flow, reader, payload, geometry.payloadBytes());
-            // A writer may have reused the slot while it was copied; then the copy mixes two grains.
-            if (auto const status = mxlFlowReaderGetGrainNonBlocking(reader.get(), index, &grain, &payload);
-                status != MXL_STATUS_OK || grain.index != index)
-            {
-                readFailed(status == MXL_STATUS_OK ? MXL_ERR_OUT_OF_RANGE_TOO_LATE : status, what, flow.id, head);
-            }
+            auto head = flow.info.runtime.headIndex;
+            auto index = request.index.value_or(head);
+            std::string what;
+            std::vector<std::uint8_t> copy;
+            readNewestOrNamed(request,
+                              [&](bool mayRetry)
+                              {
+                                  if (!request.index)
+                                  {
+                                      head = index = currentHead(reader, flow.id);
+                                  }
+                                  what = fmt::format("grain {}", index);
+                                  mxlGrainInfo grain{};
+                                  std::uint8_t* payload = nullptr;
+                                  auto status = mxlFlowReaderGetGrain(reader.get(), index, arrivalTimeoutNs, &grain, &payload);
+                                  if (status == MXL_STATUS_OK)
+                                  {
+                                      if ((grain.flags & MXL_GRAIN_FLAG_INVALID) != 0)
+                                      {
+                                          runtimeFailure("{} of flow {} is flagged invalid: its payload is not a picture", what, flow.id);
+                                      }
+                                      if (grain.grainSize < geometry.payloadBytes())
+                                      {
+                                          runtimeFailure("{} of flow {} holds {} bytes, but a {}x{} {} grain needs {}", what, flow.id,
+                                                         grain.grainSize, geometry.width, geometry.lines, description.mediaType,
+                                                         geometry.payloadBytes());
+                                      }
+                                      copy = hostCopyOf(flow, reader, payload, geometry.payloadBytes());
+                                      // A writer may have reused the slot while it was copied; then the copy mixes two grains.
+                                      status = mxlFlowReaderGetGrainNonBlocking(reader.get(), index, &grain, &payload);
+                                      if (status == MXL_STATUS_OK && grain.index != index)
+                                      {
+                                          status = MXL_ERR_OUT_OF_RANGE_TOO_LATE;
+                                      }
+                                  }
+                                  return settled(status, what, flow.id, head, mayRetry);
+                              });
             writePng(request.file, pictureOfGrain(copy, geometry, colorimetry));
             fmt::print("{} of flow {}: {}x{} {} {}{}, written to {}\n", what, flow.id, geometry.width, geometry.lines,
                        description.mediaType, colorimetry.name, description.interlaced ? " (one field)" : "", request.file.string());
@@ -111,16 +164,20 @@ namespace mxl::tools::info
         {
             auto const& rate = flow.info.config.common.grainRate;
             auto const perSecond = static_cast<std::size_t>(rate.numerator / std::max<std::int64_t>(rate.denominator, 1));
-            auto range = recentRange(reader.get(), flow.id, perSecond);
-            auto const head = range.index;
-            range.index = request.index.value_or(head);
-            auto const what = fmt::format("samples {}..{}", range.index + 1 - range.count, range.index);
-            mxlStatus status = MXL_STATUS_OK;
-            auto const channels = copySamples(reader.get(), range, arrivalTimeoutNs, status);
-            if (status != MXL_STATUS_OK)
-            {
-                readFailed(status, what, flow.id, head);
-            }
+            AudioRange range{};
+            std::string what;
+            std::vector<std::vector<float>> channels;
+            readNewestOrNamed(request,
+                              [&](bool mayRetry)
+                              {
+                                  range = recentRange(reader.get(), flow.id, perSecond);
+                                  auto const head = range.index;
+                                  range.index = request.index.value_or(head);
+                                  what = fmt::format("samples {}..{}", range.index + 1 - range.count, range.index);
+                                  mxlStatus status = MXL_STATUS_OK;
+                                  channels = copySamples(reader.get(), range, arrivalTimeoutNs, status);
+                                  return settled(status, what, flow.id, head, mayRetry);
+                              });
             writePng(request.file, pictureOfAudio(channels, AudioPictureLayout{}));
             fmt::print("{} of flow {} ({} per channel, {} channels), written to {}\n", what, flow.id, range.count, channels.size(),
                        request.file.string());
