@@ -10,8 +10,48 @@
 
 #include <sys/uio.h>
 
+#include <optional>
+#include <vector>
+
 namespace mxl::fabrics
 {
+    namespace
+    {
+        // A write's local side: its segments as an iovec list with their registration descriptors, after `header` (an
+        // unregistered prefix: msg interfaces are chosen without FI_MR_LOCAL, InterfaceSelection.cpp) when there is one.
+        struct LocalSide
+        {
+            std::vector<iovec> iov;
+            std::vector<void*> descriptors;
+        };
+
+        LocalSide localSide(RemoteWrite const& write, std::optional<iovec> header = std::nullopt)
+        {
+            LocalSide local;
+            local.iov.reserve(write.segments.size() + 1);
+            local.descriptors.reserve(write.segments.size() + 1);
+            if (header)
+            {
+                local.iov.push_back(*header);
+                local.descriptors.push_back(nullptr);
+            }
+            for (auto const& segment : write.segments)
+            {
+                local.iov.push_back({const_cast<void*>(segment.base), segment.length});
+                local.descriptors.push_back(ofiMemoryOf(*segment.memory).descriptor());
+            }
+            return local;
+        }
+
+        // Delivery complete: the local completion means the bytes are visible at the target, so the outstanding-write
+        // count the initiator reports really is "arrived". Payload ahead of an ordered commit only needs to know when the
+        // source was read (docs/fabrics.md, "Read safety"). The same for a write and for its msg transport's send.
+        std::uint64_t completionFlags(RemoteWrite const& write) noexcept
+        {
+            return (write.completesWhenRead ? FI_INJECT_COMPLETE : FI_DELIVERY_COMPLETE) | (write.immediate ? FI_REMOTE_CQ_DATA : 0);
+        }
+    }
+
     Endpoint::Endpoint(Domain const& domain, fi_info* info, void* context)
     {
         fid_ep* ep = nullptr;
@@ -66,34 +106,21 @@ namespace mxl::fabrics
 
     bool Endpoint::write(RemoteWrite const& write, std::vector<RemoteRegion> const& regions, fi_addr_t destination, void* context)
     {
-        std::vector<iovec> locals;
-        std::vector<void*> descriptors;
-        locals.reserve(write.segments.size());
-        descriptors.reserve(write.segments.size());
-        for (auto const& segment : write.segments)
-        {
-            locals.push_back({const_cast<void*>(segment.base), segment.length});
-            descriptors.push_back(ofiMemoryOf(*segment.memory).descriptor());
-        }
+        auto local = localSide(write);
         auto const& region = regions[write.remoteRegion];
         auto const length = write.length();
         auto const remoteAddress = region.addr + write.remoteOffset;
         fi_rma_iov remote{remoteAddress, length, region.rkey};
         fi_msg_rma message{};
-        message.msg_iov = locals.data();
-        message.desc = descriptors.data();
-        message.iov_count = locals.size();
+        message.msg_iov = local.iov.data();
+        message.desc = local.descriptors.data();
+        message.iov_count = local.iov.size();
         message.addr = destination;
         message.rma_iov = &remote;
         message.rma_iov_count = 1;
         message.context = context;
         message.data = write.immediate.value_or(0);
-        // Delivery complete: the local completion means the bytes are visible at the target, so the outstanding-write
-        // count the initiator reports really is "arrived". Payload writes ahead of an ordered commit only need to know
-        // when the source was read (docs/fabrics.md, "Read safety").
-        auto const flags =
-            (write.completesWhenRead ? FI_INJECT_COMPLETE : FI_DELIVERY_COMPLETE) | (write.immediate ? FI_REMOTE_CQ_DATA : 0);
-        auto const code = fi_writemsg(_ep.get(), &message, flags);
+        auto const code = fi_writemsg(_ep.get(), &message, completionFlags(write));
         if (code == -FI_EAGAIN)
         {
             return false;
@@ -104,30 +131,16 @@ namespace mxl::fabrics
 
     bool Endpoint::send(RemoteWrite const& write, MessagePlacement const& header, fi_addr_t destination, void* context)
     {
-        std::vector<iovec> locals;
-        std::vector<void*> descriptors;
-        locals.reserve(write.segments.size() + 1);
-        descriptors.reserve(write.segments.size() + 1);
-        // Neither the header nor a target's receive buffers are registered: msg interfaces are chosen without
-        // FI_MR_LOCAL (InterfaceSelection.cpp).
-        locals.push_back({const_cast<MessagePlacement*>(&header), sizeof(header)});
-        descriptors.push_back(nullptr);
-        for (auto const& segment : write.segments)
-        {
-            locals.push_back({const_cast<void*>(segment.base), segment.length});
-            descriptors.push_back(ofiMemoryOf(*segment.memory).descriptor());
-        }
+        // A target's receive buffers are not registered either (msg interfaces have no FI_MR_LOCAL).
+        auto local = localSide(write, iovec{const_cast<MessagePlacement*>(&header), sizeof(header)});
         fi_msg message{};
-        message.msg_iov = locals.data();
-        message.desc = descriptors.data();
-        message.iov_count = locals.size();
+        message.msg_iov = local.iov.data();
+        message.desc = local.descriptors.data();
+        message.iov_count = local.iov.size();
         message.addr = destination;
         message.context = context;
         message.data = write.immediate.value_or(0);
-        // As for writes: payload sends ahead of an ordered commit complete when read, the rest when delivered.
-        auto const flags =
-            (write.completesWhenRead ? FI_INJECT_COMPLETE : FI_DELIVERY_COMPLETE) | (write.immediate ? FI_REMOTE_CQ_DATA : 0);
-        auto const code = fi_sendmsg(_ep.get(), &message, flags);
+        auto const code = fi_sendmsg(_ep.get(), &message, completionFlags(write));
         if (code == -FI_EAGAIN)
         {
             return false;
