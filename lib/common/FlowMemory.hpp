@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/FlowLayout.hpp"
+#include "device/device_module.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +26,7 @@ namespace mxl
         std::uint8_t* devicePayloads = nullptr;
         std::size_t deviceGrainStrideBytes = 0;
         std::int32_t localDeviceIndex = -1;
+        mxlDeviceModule const* deviceModule = nullptr;
         // Continuous flows: the planar `channels` file.
         std::uint8_t* channels = nullptr;
         std::size_t channelBytes = 0;

@@ -15,7 +15,7 @@ extern "C"
 
 /* A minor version adds functions at the end of the table; a major version changes what exists. */
 #define MXL_DEVICE_MODULE_ABI_MAJOR 1u
-#define MXL_DEVICE_MODULE_ABI_MINOR 0u
+#define MXL_DEVICE_MODULE_ABI_MINOR 1u
 #define MXL_DEVICE_MODULE_ABI_VERSION ((MXL_DEVICE_MODULE_ABI_MAJOR << 16) | MXL_DEVICE_MODULE_ABI_MINOR)
 #define MXL_DEVICE_MODULE_ENTRY_SYMBOL "mxlDeviceModuleEntry"
 
@@ -60,6 +60,15 @@ extern "C"
 
         /* The calling thread's text of its last failure; valid until that thread's next call. */
         char const* (*last_error)(void);
+
+        /* 1.1: staging a device flow's payloads through host memory for a transport that cannot register device memory. */
+        int (*host_allocate)(size_t bytes, void** pointer);
+        int (*host_release)(void* pointer);
+        int (*stream_create)(int device, void** stream);
+        int (*stream_destroy)(int device, void* stream);
+        int (*copy_to_device_async)(int device, void* destination, void const* source, size_t bytes, void* stream);
+        int (*copy_to_host_async)(int device, void* destination, void const* source, size_t bytes, void* stream);
+        int (*stream_synchronize)(int device, void* stream);
     } mxlDeviceModule;
 
     /* The entry: `abiVersion` is the loader's; on success *table points to a table that lives as long as the module. */

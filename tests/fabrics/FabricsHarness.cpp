@@ -52,10 +52,10 @@ namespace mxl::test::fabrics
         CHECK(mxlDestroyInstance(instance) == MXL_STATUS_OK);
     }
 
-    Flow::Flow(FlowDomain& domain, std::string const& definition)
+    Flow::Flow(FlowDomain& domain, std::string const& definition, char const* options)
         : instance{domain.instance}
     {
-        REQUIRE(mxlCreateFlowWriter(instance, definition.c_str(), nullptr, &writer, &config, nullptr) == MXL_STATUS_OK);
+        REQUIRE(mxlCreateFlowWriter(instance, definition.c_str(), options, &writer, &config, nullptr) == MXL_STATUS_OK);
         auto const id = nlohmann::json::parse(definition).at("id").get<std::string>();
         REQUIRE(mxlCreateFlowReader(instance, id.c_str(), nullptr, &reader) == MXL_STATUS_OK);
     }

@@ -39,7 +39,8 @@ namespace mxl::test::fabrics
     // One flow of a domain: its writer and a reader.
     struct Flow
     {
-        Flow(FlowDomain& domain, std::string const& definition);
+        // `options`: the writer's flow options JSON (e.g. device payloads), none when null.
+        Flow(FlowDomain& domain, std::string const& definition, char const* options = nullptr);
         ~Flow();
 
         Flow(Flow const&) = delete;

@@ -32,11 +32,12 @@ namespace mxl::test::fabrics
     }
 
     LinkEnds::LinkEnds(Transport const& transport, std::string const& flowFile, std::string const& tag,
-                       std::optional<std::uint64_t> sourceHistoryNs, std::optional<std::uint64_t> targetHistoryNs)
+                       std::optional<std::uint64_t> sourceHistoryNs, std::optional<std::uint64_t> targetHistoryNs,
+                       FlowOptions const& options)
         : sourceDomain{tag + "-src", sourceHistoryNs}
         , targetDomain{tag + "-dst", targetHistoryNs}
-        , source{sourceDomain, flowDefinition(flowFile)}
-        , destination{targetDomain, flowDefinition(flowFile)}
+        , source{sourceDomain, flowDefinition(flowFile), options.source}
+        , destination{targetDomain, flowDefinition(flowFile), options.destination}
         , target{targetDomain, destination, interfaceConfig(transport.provider, transport.targetNode.c_str(), nullptr)}
         , initiator{
               sourceDomain, source,
@@ -45,8 +46,8 @@ namespace mxl::test::fabrics
     }
 
     Link::Link(Transport const& transport, std::string const& flowFile, std::optional<std::uint64_t> sourceHistoryNs,
-               std::optional<std::uint64_t> targetHistoryNs)
-        : LinkEnds{transport, flowFile, "fab", sourceHistoryNs, targetHistoryNs}
+               std::optional<std::uint64_t> targetHistoryNs, FlowOptions const& options)
+        : LinkEnds{transport, flowFile, "fab", sourceHistoryNs, targetHistoryNs, options}
     {
         REQUIRE(target.setupStatus == MXL_STATUS_OK);
         REQUIRE(mxlFabricsInitiatorAddTarget(initiator.initiator, target.ticket) == MXL_STATUS_OK);

@@ -25,12 +25,19 @@ namespace mxl::test::fabrics
     // tcp over 127.0.0.1 (and ::1 where the host has it) and shm.
     std::vector<Transport> transports();
 
+    // The writers' flow options of the two ends (e.g. payloads in device memory); none where null.
+    struct FlowOptions
+    {
+        char const* source = nullptr;
+        char const* destination = nullptr;
+    };
+
     // The two flows in their own domains (tagged `tag`-src and `tag`-dst), a set-up target and an initiator that has not
     // been given the target yet: what the transfer and the event fixtures share before they connect in their own ways.
     struct LinkEnds
     {
         LinkEnds(Transport const& transport, std::string const& flowFile, std::string const& tag,
-                 std::optional<std::uint64_t> sourceHistoryNs, std::optional<std::uint64_t> targetHistoryNs);
+                 std::optional<std::uint64_t> sourceHistoryNs, std::optional<std::uint64_t> targetHistoryNs, FlowOptions const& options = {});
 
         FlowDomain sourceDomain;
         FlowDomain targetDomain;
@@ -43,7 +50,7 @@ namespace mxl::test::fabrics
     struct Link : LinkEnds
     {
         Link(Transport const& transport, std::string const& flowFile, std::optional<std::uint64_t> sourceHistoryNs = std::nullopt,
-             std::optional<std::uint64_t> targetHistoryNs = std::nullopt);
+             std::optional<std::uint64_t> targetHistoryNs = std::nullopt, FlowOptions const& options = {});
 
         // Transfers [start, end) of `index` and waits until the target published it.
         void transfer(std::uint64_t index, std::uint16_t start, std::uint16_t end);

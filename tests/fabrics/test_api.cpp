@@ -92,10 +92,13 @@ TEST_CASE("interfaces: unfiltered lists tcp and shm with caps, sizes and attribu
         CHECK(std::strlen(entry.address.node) > 0);
         REQUIRE(entry.attr != nullptr);
         auto const attributes = nlohmann::json::parse(entry.attr);
+        // How a device flow would cross, on every interface: never silent.
+        CHECK(attributes.value("device_payloads", "") == "staged through pinned host memory");
         if (libfabric)
         {
             CHECK(attributes.contains("ep_type"));
             CHECK(attributes.contains("fi_domain_name"));
+            CHECK(attributes.at("fi_hmem").is_boolean());
         }
         else
         {

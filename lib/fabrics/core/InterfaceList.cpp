@@ -3,8 +3,27 @@
 #include "common/CString.hpp"
 #include "fabrics/core/InterfaceChecks.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace mxl::fabrics
 {
+    namespace
+    {
+        // Every interface says how it carries a device flow, so that the choice is never silent: this version always
+        // stages device payloads through pinned host memory (docs/device-flows.md, "Across the fabric").
+        std::string withDevicePayloads(char const* attributes)
+        {
+            std::string const text = attributes != nullptr && *attributes != '\0' ? attributes : "{}";
+            auto json = nlohmann::json::parse(text, nullptr, false);
+            if (!json.is_object())
+            {
+                return text;
+            }
+            json["device_payloads"] = "staged through pinned host memory";
+            return json.dump();
+        }
+    }
+
     mxlFabricsInterfaceList* listInterfaces(Backend& backend, mxlFabricsInterfaceConfig const* query)
     {
         checkInterfaceQuery(query);
@@ -25,7 +44,7 @@ namespace mxl::fabrics
                                          config.caps = found.caps;
                                          config.address.node = newCString(found.address.node);
                                          config.address.service = newCString(found.address.service);
-                                         config.attr = newCString(found.attr);
+                                         config.attr = newCString(withDevicePayloads(found.attr));
                                      });
         }
         catch (...)

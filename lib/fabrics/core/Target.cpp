@@ -38,13 +38,18 @@ namespace mxl::fabrics
         // Re-setup drops the previous endpoint first so that it can listen on the same address.
         ingress.reset();
         transport.reset();
+        staging.reset();
         domain.reset();
         samples.reset();
         if (sampleFlow)
         {
             samples.emplace(config.writer);
         }
-        auto const regions = sampleFlow ? samples->bounceBuffer().spans() : grainSpans(memory, *geometry);
+        if (!sampleFlow && DeviceStaging::needed(memory))
+        {
+            staging = std::make_unique<DeviceStaging>(memory, *geometry);
+        }
+        auto const regions = sampleFlow ? samples->bounceBuffer().spans() : staging ? staging->spans() : grainSpans(memory, *geometry);
         TargetInfo published;
         published.id = randomId();
         published.epoch = randomId();
@@ -66,6 +71,10 @@ namespace mxl::fabrics
         published.regions = transport->regions();
         published.transport = std::string{transportName(domain->reported.transport)};
         logTransportChoice(fmt::format("fabrics target {}", published.id), {domain->reported.transport, domain->reported.transportReason});
+        if (staging)
+        {
+            log::info("fabrics target {}: its flow's {}", published.id, staging->describe());
+        }
         if (samples)
         {
             published.bounceBuffer = samples->bounceBuffer().info();
@@ -73,7 +82,7 @@ namespace mxl::fabrics
         _ticket = std::move(published);
         if (!sampleFlow)
         {
-            ingress.emplace(config.writer, *geometry);
+            ingress.emplace(config.writer, *geometry, staging.get());
         }
     }
 

@@ -6,9 +6,14 @@ namespace mxl::fabrics
 {
     FlowEgress::Grains::Grains(TransportDomain const& domain, FlowMemory const& memory, std::size_t maxMessageBytes)
         : geometry{GrainGeometry::of(memory, "initiator")}
-        , local{domain, memory, geometry, MemoryAccess::LocalSource}
-        , egress{domain, geometry, local, maxMessageBytes}
+        , staging{DeviceStaging::needed(memory) ? std::make_unique<DeviceStaging>(memory, geometry) : nullptr}
+        , local{domain, staging ? staging->spans() : grainSpans(memory, geometry), MemoryAccess::LocalSource}
+        , egress{domain, memory, geometry, local, staging.get(), maxMessageBytes}
     {
+        if (staging)
+        {
+            log::info("fabrics initiator: its flow's {}", staging->describe());
+        }
     }
 
     FlowEgress::FlowEgress(TransportDomain const& domain, FlowMemory const& memory, std::size_t maxGatherSegments,

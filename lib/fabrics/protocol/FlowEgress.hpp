@@ -40,6 +40,7 @@ namespace mxl::fabrics
             Grains(TransportDomain const& domain, FlowMemory const& memory, std::size_t maxMessageBytes);
 
             GrainGeometry geometry;
+            std::unique_ptr<DeviceStaging> staging;
             GrainRegions local;
             GrainEgress egress;
         };

@@ -19,11 +19,14 @@ namespace mxl::fabrics
     {
     }
 
-    GrainEgress::GrainEgress(TransportDomain const& domain, GrainGeometry const& geometry, GrainRegions const& local,
-                             std::size_t maxMessageBytes)
+    GrainEgress::GrainEgress(TransportDomain const& domain, FlowMemory const& memory, GrainGeometry const& geometry,
+                             GrainRegions const& local, DeviceStaging* staging, std::size_t maxMessageBytes)
         : _domain{domain}
+        , _memory{memory}
         , _geometry{geometry}
         , _local{local}
+        , _staging{staging}
+        , _stagedPayloads(staging != nullptr ? memory.grainCount : 0)
         , _maxMessageBytes{maxMessageBytes}
     {
     }
@@ -73,7 +76,7 @@ namespace mxl::fabrics
 
     mxlGrainInfo const& GrainEgress::sourceHeader(std::uint64_t grainIndex) const noexcept
     {
-        return *reinterpret_cast<mxlGrainInfo const*>(_local.slot(grainIndex % _local.count()).base());
+        return *reinterpret_cast<mxlGrainInfo const*>(_memory.grains[grainIndex % _memory.grainCount]);
     }
 
     GrainEgress::StagedHeaders& GrainEgress::stagedFor(TargetInfo const& ticket)
@@ -101,7 +104,27 @@ namespace mxl::fabrics
     bool GrainEgress::sourceHolds(std::uint64_t grainIndex) const noexcept
     {
         std::atomic_thread_fence(std::memory_order_acquire);
-        return loadAcquire(sourceHeader(grainIndex).index) == grainIndex;
+        return loadAcquire(sourceHeader(grainIndex).index) == grainIndex &&
+               (_staging == nullptr || _stagedPayloads[grainIndex % _memory.grainCount].index == grainIndex);
+    }
+
+    void GrainEgress::stagePayload(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end)
+    {
+        auto const slot = static_cast<std::uint32_t>(grainIndex % _memory.grainCount);
+        auto& staged = _stagedPayloads[slot];
+        if (staged.index == grainIndex && start >= staged.from && start <= staged.to)
+        {
+            if (end > staged.to)
+            {
+                _staging->toHost(slot, _geometry.payloadRanges(staged.to, end));
+                staged.to = end;
+            }
+            return;
+        }
+        // Until the copy is done the slot holds no grain whole: a transfer still reading it is a loss.
+        staged = StagedPayload{};
+        _staging->toHost(slot, _geometry.payloadRanges(start, end));
+        staged = StagedPayload{grainIndex, start, end};
     }
 
     std::optional<TransferPlan> GrainEgress::plan(TargetInfo const& ticket, std::uint64_t grainIndex, std::uint16_t start,
@@ -121,6 +144,10 @@ namespace mxl::fabrics
         {
             result.sourceGone = true;
             return result;
+        }
+        if (_staging != nullptr)
+        {
+            stagePayload(grainIndex, start, end);
         }
 
         if (start == 0)

@@ -5,6 +5,7 @@
 // header arrive last.
 #pragma once
 
+#include "fabrics/protocol/DeviceStaging.hpp"
 #include "fabrics/protocol/GrainGeometry.hpp"
 #include "fabrics/protocol/GrainRegions.hpp"
 #include "fabrics/protocol/TransferPlan.hpp"
@@ -18,7 +19,10 @@ namespace mxl::fabrics
     class GrainEgress
     {
     public:
-        GrainEgress(TransportDomain const& domain, GrainGeometry const& geometry, GrainRegions const& local, std::size_t maxMessageBytes);
+        // `local` is what the payload writes read: the flow's grains, or for a device flow the slots of `staging`, into which
+        // each planned slice range is first copied out of device memory. Headers are always read from the flow.
+        GrainEgress(TransportDomain const& domain, FlowMemory const& memory, GrainGeometry const& geometry, GrainRegions const& local,
+                    DeviceStaging* staging, std::size_t maxMessageBytes);
 
         // Rejects tickets whose regions cannot hold this flow's grains (grain size mismatch, no regions); registers the
         // headers staged for the target.
@@ -34,7 +38,8 @@ namespace mxl::fabrics
         void checkRange(std::uint16_t start, std::uint16_t end) const;
 
         // Whether the source slot of the grain still holds it: read after the payload writes completed, a yes proves
-        // that they read that grain's bytes (the flow writer publishes a new index before touching the payload).
+        // that they read that grain's bytes (the flow writer publishes a new index before touching the payload). For a
+        // device flow the staging slot must also still hold the bytes copied out for that grain.
         [[nodiscard]] bool sourceHolds(std::uint64_t grainIndex) const noexcept;
 
         // The commit that tells the target the grain is lost: its staged header flagged MXL_GRAIN_FLAG_INVALID with no
@@ -61,9 +66,21 @@ namespace mxl::fabrics
             std::unique_ptr<TransportMemory> region;
         };
 
+        // The slice range of which grain a staging slot holds: another grain's copy into the slot makes a transfer that
+        // still reads it a loss, and a second target of the same grain needs no second copy.
+        struct StagedPayload
+        {
+            std::uint64_t index = ~std::uint64_t{0};
+            std::uint16_t from = 0;
+            std::uint16_t to = 0;
+        };
+
         TransportDomain const& _domain;
+        FlowMemory const& _memory;
         GrainGeometry _geometry;
         GrainRegions const& _local;
+        DeviceStaging* _staging;
+        std::vector<StagedPayload> _stagedPayloads;
         std::size_t _maxMessageBytes;
         std::map<std::uint64_t, StagedHeaders> _staged;
 
@@ -71,5 +88,6 @@ namespace mxl::fabrics
         StagedHeaders& stagedFor(TargetInfo const& ticket);
         // Copies the source header of the grain, seqlock style; false when the slot holds (or moved to) another grain.
         bool stage(std::uint64_t grainIndex, mxlGrainInfo& copy) const noexcept;
+        void stagePayload(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end);
     };
 }

@@ -25,13 +25,6 @@ namespace mxl::fabrics
         {
             fail(MXL_ERR_INVALID_ARG, "the {}'s flow carries samples (format {}), not grains", role, config.common.format);
         }
-        if (config.common.payloadLocation != MXL_PAYLOAD_LOCATION_HOST_MEMORY)
-        {
-            fail(MXL_ERR_UNSUPPORTED_OPERATION,
-                 "the {}'s flow has its payloads in the memory of CUDA device {}: device flows cannot cross the fabric in this version "
-                 "(docs/device-flows.md)",
-                 role, config.common.deviceIndex);
-        }
         if (memory.grains == nullptr || memory.grainCount == 0)
         {
             fail(MXL_ERR_INVALID_ARG, "the {}'s flow has no grain mappings", role);
@@ -40,12 +33,20 @@ namespace mxl::fabrics
         std::array<std::uint32_t, MXL_MAX_PLANES_PER_GRAIN> sliceSizes{};
         std::copy(std::begin(config.discrete.sliceSizes), std::end(config.discrete.sliceSizes), sliceSizes.begin());
         GrainGeometry geometry{sliceSizes, header->totalSlices};
-        if (geometry.payloadBytes() != header->grainSize || geometry.regionBytes() > memory.grainFileBytes)
+        auto const onDevice = config.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY;
+        // A device flow's grain files hold the header alone; its payloads are slots of the device ring.
+        auto const payloadRoom = onDevice ? memory.deviceGrainStrideBytes : memory.grainFileBytes - std::min(memory.grainFileBytes, layout::grainPayloadOffset);
+        if (geometry.payloadBytes() != header->grainSize || geometry.payloadBytes() > payloadRoom)
         {
             fail(MXL_ERR_INVALID_ARG,
-                 "the {}'s grains are inconsistent: {} slices of {}/{}/{}/{} bytes make {} bytes, header says {}, file {}", role,
+                 "the {}'s grains are inconsistent: {} slices of {}/{}/{}/{} bytes make {} bytes, header says {}, room for {} in {}", role,
                  geometry.totalSlices(), sliceSizes[0], sliceSizes[1], sliceSizes[2], sliceSizes[3], geometry.payloadBytes(),
-                 header->grainSize, memory.grainFileBytes);
+                 header->grainSize, payloadRoom, onDevice ? "each device slot" : "each grain file");
+        }
+        if (onDevice && (memory.devicePayloads == nullptr || memory.deviceModule == nullptr))
+        {
+            fail(MXL_ERR_INVALID_STATE, "the {}'s flow has its payloads on CUDA device {}, but libmxl mapped no device payloads for it", role,
+                 config.common.deviceIndex);
         }
         return geometry;
     }

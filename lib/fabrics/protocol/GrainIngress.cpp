@@ -1,12 +1,19 @@
 #include "fabrics/protocol/GrainIngress.hpp"
 
+#include "common/SharedAtomics.hpp"
 #include "common/Status.hpp"
+#include "fabrics/protocol/GrainEgress.hpp"
+
+#include <atomic>
+#include <cstring>
 
 namespace mxl::fabrics
 {
-    GrainIngress::GrainIngress(mxlFlowWriter writer, GrainGeometry const& geometry)
+    GrainIngress::GrainIngress(mxlFlowWriter writer, GrainGeometry const& geometry, DeviceStaging* staging)
         : _writer{writer}
         , _geometry{geometry}
+        , _staging{staging}
+        , _landed(staging != nullptr ? writer->memory.grainCount : 0)
     {
     }
 
@@ -26,7 +33,7 @@ namespace mxl::fabrics
                  _geometry.totalSlices());
         }
 
-        auto* header = reinterpret_cast<mxlGrainInfo*>(memory.grains[slot]);
+        auto* header = reinterpret_cast<mxlGrainInfo*>(_staging != nullptr ? _staging->slot(slot) : memory.grains[slot]);
         auto const index = header->index;
         if (index % memory.grainCount != slot)
         {
@@ -41,6 +48,10 @@ namespace mxl::fabrics
                  "slot {} is being rewritten with grain {} (it holds the in-flight mark): the grain this completion announced was "
                  "overwritten before this target read it; it is lost",
                  slot, index);
+        }
+        if (_staging != nullptr)
+        {
+            header = land(slot, endSlice);
         }
         header->validSlices = endSlice;
 
@@ -57,5 +68,41 @@ namespace mxl::fabrics
             fail(status, "could not commit arrived grain {} (slot {}): status {}", index, slot, static_cast<int>(status));
         }
         return {index, endSlice, info.totalSlices, info.flags};
+    }
+
+    mxlGrainInfo* GrainIngress::land(std::uint32_t slot, std::uint16_t endSlice)
+    {
+        auto const& staged = *reinterpret_cast<mxlGrainInfo const*>(_staging->slot(slot));
+        mxlGrainInfo arrived;
+        std::memcpy(&arrived, &staged, sizeof arrived);
+        std::atomic_thread_fence(std::memory_order_acquire);
+
+        auto* file = reinterpret_cast<mxlGrainInfo*>(_writer->memory.grains[slot]);
+        auto& landed = _landed[slot];
+        auto const start = landed.index == arrived.index && landed.endSlice <= endSlice ? landed.endSlice : std::uint16_t{0};
+        if (start == 0)
+        {
+            // What an initiator's in-flight mark does on a host flow: local readers see the slot's new grain as being
+            // written, never the old header over new bytes.
+            mxlGrainInfo mark;
+            std::memcpy(&mark, &arrived, GrainEgress::markBytes);
+            mark.flags |= MXL_GRAIN_FLAG_INVALID;
+            mark.validSlices = 0;
+            std::memcpy(file, &mark, GrainEgress::markBytes);
+            std::atomic_thread_fence(std::memory_order_release);
+        }
+        landed = Landed{};
+        _staging->toDevice(slot, _geometry.payloadRanges(start, endSlice));
+
+        std::atomic_thread_fence(std::memory_order_acquire);
+        if (loadAcquire(staged.index) != arrived.index || staged.flags != arrived.flags || staged.validSlices != arrived.validSlices)
+        {
+            fail(MXL_ERR_OUT_OF_RANGE_TOO_LATE,
+                 "slot {} was rewritten (now grain {}) while grain {} was copied into device memory: grain {} is lost", slot,
+                 loadAcquire(staged.index), arrived.index, arrived.index);
+        }
+        std::memcpy(file, &arrived, sizeof(mxlGrainInfo));
+        landed = Landed{arrived.index, endSlice};
+        return file;
     }
 }

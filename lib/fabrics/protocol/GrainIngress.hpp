@@ -4,9 +4,11 @@
 
 #include <mxl/flow.h>
 
+#include "fabrics/protocol/DeviceStaging.hpp"
 #include "fabrics/protocol/GrainGeometry.hpp"
 
 #include <cstdint>
+#include <vector>
 
 namespace mxl::fabrics
 {
@@ -22,7 +24,9 @@ namespace mxl::fabrics
     class GrainIngress
     {
     public:
-        GrainIngress(mxlFlowWriter writer, GrainGeometry const& geometry);
+        // For a device flow the initiators write into the slots of `staging`; each arrival's new slices are copied into
+        // device memory and its header into the grain file before the grain is published.
+        GrainIngress(mxlFlowWriter writer, GrainGeometry const& geometry, DeviceStaging* staging);
 
         // Validates the immediate data, sets the slot's validSlices, publishes the grain to local readers through the
         // public writer API (OpenGrain keeps the RMA-written header when the slot already holds that index, CommitGrain
@@ -30,7 +34,21 @@ namespace mxl::fabrics
         GrainArrival arrive(std::uint32_t immediate);
 
     private:
+        // The slices of which grain a slot's device payload holds, so that a later slice range copies only its own.
+        struct Landed
+        {
+            std::uint64_t index = ~std::uint64_t{0};
+            std::uint16_t endSlice = 0;
+        };
+
+        // Copies the staged slices [landed, endSlice) into device memory (the grain file marked in flight first when the
+        // slot starts a new grain), checks that the staging slot still holds the same grain, and copies its header into
+        // the grain file, which it returns. TOO_LATE when an initiator rewrote the slot meanwhile.
+        mxlGrainInfo* land(std::uint32_t slot, std::uint16_t endSlice);
+
         mxlFlowWriter _writer;
         GrainGeometry _geometry;
+        DeviceStaging* _staging;
+        std::vector<Landed> _landed;
     };
 }

@@ -2,11 +2,6 @@
 
 namespace mxl::fabrics
 {
-    GrainRegions::GrainRegions(TransportDomain const& domain, FlowMemory const& memory, GrainGeometry const& geometry, MemoryAccess access)
-        : GrainRegions{domain, grainSpans(memory, geometry), access}
-    {
-    }
-
     GrainRegions::GrainRegions(TransportDomain const& domain, RegionSpans const& spans, MemoryAccess access)
     {
         _regions.reserve(spans.size());

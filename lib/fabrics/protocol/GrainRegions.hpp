@@ -1,5 +1,6 @@
-// The registrations of a discrete flow: one memory region per ring slot over [grain base, 8192 + grainSize); a target
-// registers its bounce-buffer entries the same way, one region per span.
+// The registrations of a discrete flow: one memory region per ring slot over [grain base, 8192 + grainSize) of the
+// flow's grains or of a device flow's staging slots; a target registers its bounce-buffer entries the same way, one
+// region per span.
 #pragma once
 
 #include "fabrics/core/TransportDomain.hpp"
@@ -14,7 +15,6 @@ namespace mxl::fabrics
     class GrainRegions
     {
     public:
-        GrainRegions(TransportDomain const& domain, FlowMemory const& memory, GrainGeometry const& geometry, MemoryAccess access);
         GrainRegions(TransportDomain const& domain, RegionSpans const& spans, MemoryAccess access);
 
         [[nodiscard]] TransportMemory const& slot(std::size_t index) const noexcept

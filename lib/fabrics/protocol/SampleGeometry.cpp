@@ -43,8 +43,7 @@ namespace mxl::fabrics
         if (config.common.payloadLocation != MXL_PAYLOAD_LOCATION_HOST_MEMORY)
         {
             fail(MXL_ERR_UNSUPPORTED_OPERATION,
-                 "the {}'s flow has its payloads in the memory of CUDA device {}: device flows cannot cross the fabric in this version "
-                 "(docs/device-flows.md)",
+                 "the {}'s flow carries samples in the memory of CUDA device {}: only grains can be device payloads (docs/device-flows.md)",
                  role, config.common.deviceIndex);
         }
         SampleGeometry geometry{config.continuous.channelCount, memory.sampleWordBytes, config.continuous.bufferLength};

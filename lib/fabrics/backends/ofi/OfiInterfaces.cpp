@@ -83,6 +83,9 @@ namespace mxl::fabrics
             attributes["fi_domain_cq_cnt"] = static_cast<double>(info.domain_attr->cq_cnt);
             attributes["fi_domain_ep_cnt"] = static_cast<double>(info.domain_attr->ep_cnt);
             attributes["fi_domain_mr_cnt"] = static_cast<double>(info.domain_attr->mr_cnt);
+            // The provider's claim to register heterogeneous memory; which kinds (FI_HMEM_CUDA, ...) its build supports is
+            // only known by registering some.
+            attributes["fi_hmem"] = (info.caps & FI_HMEM) != 0;
             if (info.nic != nullptr && info.nic->device_attr != nullptr)
             {
                 auto const* device = info.nic->device_attr;
