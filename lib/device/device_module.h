@@ -15,7 +15,7 @@ extern "C"
 
 /* A minor version adds functions at the end of the table; a major version changes what exists. */
 #define MXL_DEVICE_MODULE_ABI_MAJOR 1u
-#define MXL_DEVICE_MODULE_ABI_MINOR 0u
+#define MXL_DEVICE_MODULE_ABI_MINOR 1u
 #define MXL_DEVICE_MODULE_ABI_VERSION ((MXL_DEVICE_MODULE_ABI_MAJOR << 16) | MXL_DEVICE_MODULE_ABI_MINOR)
 #define MXL_DEVICE_MODULE_ENTRY_SYMBOL "mxlDeviceModuleEntry"
 
@@ -60,6 +60,24 @@ extern "C"
 
         /* The calling thread's text of its last failure; valid until that thread's next call. */
         char const* (*last_error)(void);
+
+        /* 1.1: staging a device flow's payloads through host memory for a transport that cannot register device memory. */
+        /* `bytes` of page-locked (pinned) host memory, zeroed: a NIC can register it, and only a copy from or to
+         * pinned memory is truly asynchronous (the driver stages pageable memory itself, synchronously). Portable
+         * (cudaHostAlloc with cudaHostAllocPortable), so that copies on every device may use it. */
+        int (*host_allocate)(size_t bytes, void** pointer);
+        int (*host_release)(void* pointer);
+        /* A stream of its own on `device` for the staging copies, non-blocking so that it never waits for the
+         * application's work on the legacy default stream (cudaStreamCreateWithFlags, cudaStreamNonBlocking). */
+        int (*stream_create)(int device, void** stream);
+        int (*stream_destroy)(int device, void* stream);
+        /* Queue a copy on `stream` and return at once (cudaMemcpyAsync): a transport overlaps the copy of one grain
+         * with the transfer of another. `source` (to device) or `destination` (to host) should be pinned host memory;
+         * neither buffer may be touched until stream_synchronize returns. */
+        int (*copy_to_device_async)(int device, void* destination, void const* source, size_t bytes, void* stream);
+        int (*copy_to_host_async)(int device, void* destination, void const* source, size_t bytes, void* stream);
+        /* Waits for every copy queued on `stream` (cudaStreamSynchronize); a copy's failure may surface only here. */
+        int (*stream_synchronize)(int device, void* stream);
     } mxlDeviceModule;
 
     /* The entry: `abiVersion` is the loader's; on success *table points to a table that lives as long as the module. */
