@@ -26,6 +26,9 @@ namespace mxl
         std::uint8_t* devicePayloads = nullptr;
         std::size_t deviceGrainStrideBytes = 0;
         std::int32_t localDeviceIndex = -1;
+        // The table of the device module libmxl loaded for this flow, so that libmxl-fabrics can stage payloads through
+        // pinned host memory (ABI 1.1: host_allocate, streams, asynchronous copies) without loading or linking the
+        // runtime itself. Null for a host flow.
         mxlDeviceModule const* deviceModule = nullptr;
         // Continuous flows: the planar `channels` file.
         std::uint8_t* channels = nullptr;

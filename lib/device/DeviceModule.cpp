@@ -53,8 +53,10 @@ namespace mxl::device
             }
             if (table->structSize < sizeof(mxlDeviceModule))
             {
-                fail(MXL_ERR_UNSUPPORTED_OPERATION, "the device module {} has a table of {} bytes, this libmxl needs at least {}", path,
-                     table->structSize, sizeof(mxlDeviceModule));
+                fail(MXL_ERR_UNSUPPORTED_OPERATION,
+                     "the device module {} has a table of {} bytes (ABI {}.{}), this libmxl needs at least {} (ABI {}.{})", path,
+                     table->structSize, table->abiVersion >> 16, table->abiVersion & 0xffffu, sizeof(mxlDeviceModule),
+                     MXL_DEVICE_MODULE_ABI_MAJOR, MXL_DEVICE_MODULE_ABI_MINOR);
             }
             return Module{*table, path};
         }
@@ -155,6 +157,66 @@ namespace mxl::device
         if (_table->copy_to_host(device, destination, source, bytes) != 0)
         {
             failWith("copying from the device");
+        }
+    }
+
+    void* Module::hostAllocate(std::size_t bytes) const
+    {
+        void* pointer = nullptr;
+        if (_table->host_allocate(bytes, &pointer) != 0 || pointer == nullptr)
+        {
+            failWith("allocating pinned host memory");
+        }
+        return pointer;
+    }
+
+    void Module::hostRelease(void* pointer) const
+    {
+        if (_table->host_release(pointer) != 0)
+        {
+            failWith("releasing pinned host memory");
+        }
+    }
+
+    void* Module::streamCreate(int device) const
+    {
+        void* stream = nullptr;
+        if (_table->stream_create(device, &stream) != 0 || stream == nullptr)
+        {
+            failWith("creating a stream");
+        }
+        return stream;
+    }
+
+    void Module::streamDestroy(int device, void* stream) const
+    {
+        if (_table->stream_destroy(device, stream) != 0)
+        {
+            failWith("destroying a stream");
+        }
+    }
+
+    void Module::copyToDeviceAsync(int device, void* destination, void const* source, std::size_t bytes, void* stream) const
+    {
+        if (_table->copy_to_device_async(device, destination, source, bytes, stream) != 0)
+        {
+            failWith("queuing a copy to the device");
+        }
+    }
+
+    void Module::copyToHostAsync(int device, void* destination, void const* source, std::size_t bytes, void* stream) const
+    {
+        if (_table->copy_to_host_async(device, destination, source, bytes, stream) != 0)
+        {
+            failWith("queuing a copy from the device");
+        }
+    }
+
+    void Module::streamSynchronize(int device, void* stream) const
+    {
+        if (_table->stream_synchronize(device, stream) != 0)
+        {
+            failWith("waiting for a stream's copies");
         }
     }
 

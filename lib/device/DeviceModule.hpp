@@ -36,6 +36,22 @@ namespace mxl::device
         void copyToDevice(int device, void* destination, void const* source, std::size_t bytes) const;
         void copyToHost(int device, void* destination, void const* source, std::size_t bytes) const;
 
+        // ABI 1.1, staging through host memory: pinned (page-locked) host buffers, zeroed; a non-blocking stream per
+        // user; copies queued on it, complete only once streamSynchronize returns.
+        [[nodiscard]] void* hostAllocate(std::size_t bytes) const;
+        void hostRelease(void* pointer) const;
+        [[nodiscard]] void* streamCreate(int device) const;
+        void streamDestroy(int device, void* stream) const;
+        void copyToDeviceAsync(int device, void* destination, void const* source, std::size_t bytes, void* stream) const;
+        void copyToHostAsync(int device, void* destination, void const* source, std::size_t bytes, void* stream) const;
+        void streamSynchronize(int device, void* stream) const;
+
+        // The module's own table, for code that calls it without libmxl's classes (FlowMemory::deviceModule).
+        [[nodiscard]] mxlDeviceModule const& table() const noexcept
+        {
+            return *_table;
+        }
+
     private:
         [[noreturn]] void failWith(char const* what) const;
 

@@ -263,6 +263,11 @@ namespace mxl::device
         return _mapping->localDevice;
     }
 
+    Module const& DeviceRing::module() const noexcept
+    {
+        return *_mapping->module;
+    }
+
     std::uint8_t* DeviceRing::base() const noexcept
     {
         return _mapping->base;

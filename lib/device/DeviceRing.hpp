@@ -36,6 +36,9 @@ namespace mxl::device
         // This process's CUDA ordinal of the ring's GPU.
         [[nodiscard]] int localDevice() const noexcept;
 
+        // The module that mapped the ring.
+        [[nodiscard]] Module const& module() const noexcept;
+
         [[nodiscard]] std::uint8_t* base() const noexcept;
 
         [[nodiscard]] std::uint8_t* grainPayload(std::uint64_t index) const noexcept;

@@ -62,12 +62,21 @@ extern "C"
         char const* (*last_error)(void);
 
         /* 1.1: staging a device flow's payloads through host memory for a transport that cannot register device memory. */
+        /* `bytes` of page-locked (pinned) host memory, zeroed: a NIC can register it, and only a copy from or to
+         * pinned memory is truly asynchronous (the driver stages pageable memory itself, synchronously). Portable
+         * (cudaHostAlloc with cudaHostAllocPortable), so that copies on every device may use it. */
         int (*host_allocate)(size_t bytes, void** pointer);
         int (*host_release)(void* pointer);
+        /* A stream of its own on `device` for the staging copies, non-blocking so that it never waits for the
+         * application's work on the legacy default stream (cudaStreamCreateWithFlags, cudaStreamNonBlocking). */
         int (*stream_create)(int device, void** stream);
         int (*stream_destroy)(int device, void* stream);
+        /* Queue a copy on `stream` and return at once (cudaMemcpyAsync): a transport overlaps the copy of one grain
+         * with the transfer of another. `source` (to device) or `destination` (to host) should be pinned host memory;
+         * neither buffer may be touched until stream_synchronize returns. */
         int (*copy_to_device_async)(int device, void* destination, void const* source, size_t bytes, void* stream);
         int (*copy_to_host_async)(int device, void* destination, void const* source, size_t bytes, void* stream);
+        /* Waits for every copy queued on `stream` (cudaStreamSynchronize); a copy's failure may surface only here. */
         int (*stream_synchronize)(int device, void* stream);
     } mxlDeviceModule;
 

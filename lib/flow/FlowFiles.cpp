@@ -226,6 +226,7 @@ namespace mxl
                 memory.devicePayloads = _device->base();
                 memory.deviceGrainStrideBytes = _device->record().grainStrideBytes;
                 memory.localDeviceIndex = _device->localDevice();
+                memory.deviceModule = &_device->module().table();
             }
             return memory;
         }

@@ -8,10 +8,12 @@
 #include <mxl/flow.h>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,5 +79,44 @@ namespace mxl::test
         {
             CHECK(log.find(fragment) != std::string::npos);
         }
+    }
+
+    // A device flow created with the build's module (MXL_DEVICE_MODULE_PATH unset); no writer and the log where this
+    // machine has no usable GPU.
+    struct DeviceWriter
+    {
+        mxlFlowWriter writer = nullptr;
+        mxlFlowConfigInfo config{};
+        std::string refusal;
+    };
+
+    inline DeviceWriter createDeviceWriter(mxlInstance instance)
+    {
+        ::unsetenv("MXL_DEVICE_MODULE_PATH");
+        auto const created = createWriter(instance, flowDefinition(videoFlowFile), deviceOptions);
+        if (created.status != MXL_STATUS_OK)
+        {
+            CHECK(created.status == MXL_ERR_UNSUPPORTED_OPERATION);
+            return {nullptr, {}, created.log};
+        }
+        return {created.writer, created.config, {}};
+    }
+
+    inline std::string skipReason(std::string const& refusal)
+    {
+        auto const start = refusal.find("no usable CUDA device: ");
+        return fmt::format("no CUDA device ({})", start == std::string::npos ? refusal : refusal.substr(start + 23));
+    }
+
+    // A reason to skip where the real module finds no GPU; the module stays loaded for the case.
+    inline std::optional<std::string> realModuleMissesGpu(mxlInstance instance)
+    {
+        auto const probe = createDeviceWriter(instance);
+        if (probe.writer == nullptr)
+        {
+            return skipReason(probe.refusal);
+        }
+        mxlReleaseFlowWriter(instance, probe.writer);
+        return std::nullopt;
     }
 }

@@ -18,7 +18,6 @@
 
 #include <chrono>
 #include <csignal>
-#include <optional>
 
 using namespace mxl::test;
 using namespace std::chrono_literals;
@@ -62,35 +61,6 @@ TEST_CASE("device module: a build without CUDA refuses device flows and leaves n
 
 #else
 
-namespace
-{
-    // Creates a device flow with the build's module; nullopt and the log where this machine has no usable GPU.
-    struct DeviceWriter
-    {
-        mxlFlowWriter writer = nullptr;
-        mxlFlowConfigInfo config{};
-        std::string refusal;
-    };
-
-    DeviceWriter createDeviceWriter(mxlInstance instance)
-    {
-        ::unsetenv("MXL_DEVICE_MODULE_PATH");
-        auto const created = createWriter(instance, flowDefinition(videoFlowFile), deviceOptions);
-        if (created.status != MXL_STATUS_OK)
-        {
-            CHECK(created.status == MXL_ERR_UNSUPPORTED_OPERATION);
-            return {nullptr, {}, created.log};
-        }
-        return {created.writer, created.config, {}};
-    }
-
-    std::string skipReason(std::string const& refusal)
-    {
-        auto const start = refusal.find("no usable CUDA device: ");
-        return fmt::format("no CUDA device ({})", start == std::string::npos ? refusal : refusal.substr(start + 23));
-    }
-}
-
 TEST_CASE("device module: without a driver or a device, device flows are refused and leave nothing")
 {
     DomainFixture fixture{"device"};
@@ -133,18 +103,6 @@ TEST_CASE("device module: a libmxl without its module refuses device flows")
 // on every machine with a CUDA build) and with the build's libmxl-cuda.so, where they skip without a GPU.
 namespace
 {
-    // A reason to skip where the real module finds no GPU; the module stays loaded for the case.
-    std::optional<std::string> realModuleMissesGpu(mxlInstance instance)
-    {
-        auto const probe = createDeviceWriter(instance);
-        if (probe.writer == nullptr)
-        {
-            return skipReason(probe.refusal);
-        }
-        mxlReleaseFlowWriter(instance, probe.writer);
-        return std::nullopt;
-    }
-
     void checkSameProcessReader(DomainFixture& fixture)
     {
         auto const created = createWriter(fixture.instance, flowDefinition(videoFlowFile), deviceOptions);

@@ -295,6 +295,10 @@ TEST_CASE("device flows (fake module): a module that cannot be used is refused, 
         {"abi2",
          {"payloads on CUDA device 0: the device module " + moduleFile("abi2") +
           " implements device module ABI 2.0, this libmxl needs 1.x"}},
+        // A module built before ABI 1.1: its table ends after last_error (11 members of 8 bytes: 88; 1.1 adds 7: 144).
+        {"abi10",
+         {"payloads on CUDA device 0: the device module " + moduleFile("abi10") +
+          " has a table of 88 bytes (ABI 1.0), this libmxl needs at least 144 (ABI 1.1)"}},
         {"no-entry", {"payloads on CUDA device 0: the device module " + moduleFile("no-entry") + " has no mxlDeviceModuleEntry"}},
         {"not-elf", {"payloads on CUDA device 0: cannot load the device module " + moduleFile("not-elf") + ":"}},
         // Last: this module loads, and a loaded module stays for the rest of the process.

@@ -1,6 +1,6 @@
 // libmxl-cuda.so: the device-memory table (lib/device/device_module.h) over the CUDA runtime, linked statically so that
 // the module needs nothing from the system but the driver (libcuda.so.1), which the runtime itself opens on first use.
-// Each function selects its device first: the runtime's current device is per thread, and the caller's thread may
+// Each function that takes a device selects it first: the runtime's current device is per thread, and the caller's thread may
 // have another one current for its own work, so every function puts it back.
 #include "device/device_module.h"
 
@@ -206,6 +206,101 @@ namespace
         return copy(device, destination, source, bytes, cudaMemcpyDeviceToHost, "cudaMemcpy device to host");
     }
 
+    // Portable: the staging buffer is pinned for every device, not only the one current on the calling thread.
+    int hostAllocate(size_t bytes, void** pointer)
+    {
+        *pointer = nullptr;
+        if (auto const error = cudaHostAlloc(pointer, bytes, cudaHostAllocPortable); error != cudaSuccess)
+        {
+            *pointer = nullptr;
+            std::snprintf(lastErrorText, sizeof lastErrorText, "cudaHostAlloc of %zu bytes: %s (%s)", bytes, cudaGetErrorString(error),
+                          cudaGetErrorName(error));
+            return static_cast<int>(error);
+        }
+        // cudaHostAlloc does not clear: a staging buffer must not send a previous owner's bytes across the fabric.
+        std::memset(*pointer, 0, bytes);
+        return 0;
+    }
+
+    int hostRelease(void* pointer)
+    {
+        if (auto const error = cudaFreeHost(pointer); error != cudaSuccess)
+        {
+            std::snprintf(lastErrorText, sizeof lastErrorText, "cudaFreeHost: %s (%s)", cudaGetErrorString(error), cudaGetErrorName(error));
+            return static_cast<int>(error);
+        }
+        return 0;
+    }
+
+    int streamCreate(int device, void** stream)
+    {
+        *stream = nullptr;
+        CurrentDevice const current{device};
+        if (current.error() != cudaSuccess)
+        {
+            return failed("cudaSetDevice", device, current.error());
+        }
+        cudaStream_t created = nullptr;
+        if (auto const error = cudaStreamCreateWithFlags(&created, cudaStreamNonBlocking); error != cudaSuccess)
+        {
+            return failed("cudaStreamCreateWithFlags", device, error);
+        }
+        *stream = created;
+        return 0;
+    }
+
+    int streamDestroy(int device, void* stream)
+    {
+        CurrentDevice const current{device};
+        if (current.error() != cudaSuccess)
+        {
+            return failed("cudaSetDevice", device, current.error());
+        }
+        if (auto const error = cudaStreamDestroy(static_cast<cudaStream_t>(stream)); error != cudaSuccess)
+        {
+            return failed("cudaStreamDestroy", device, error);
+        }
+        return 0;
+    }
+
+    int copyAsync(int device, void* destination, void const* source, size_t bytes, void* stream, cudaMemcpyKind kind, char const* what)
+    {
+        CurrentDevice const current{device};
+        if (current.error() != cudaSuccess)
+        {
+            return failed("cudaSetDevice", device, current.error());
+        }
+        if (auto const error = cudaMemcpyAsync(destination, source, bytes, kind, static_cast<cudaStream_t>(stream)); error != cudaSuccess)
+        {
+            return failed(what, device, error);
+        }
+        return 0;
+    }
+
+    int copyToDeviceAsync(int device, void* destination, void const* source, size_t bytes, void* stream)
+    {
+        return copyAsync(device, destination, source, bytes, stream, cudaMemcpyHostToDevice, "cudaMemcpyAsync host to device");
+    }
+
+    int copyToHostAsync(int device, void* destination, void const* source, size_t bytes, void* stream)
+    {
+        return copyAsync(device, destination, source, bytes, stream, cudaMemcpyDeviceToHost, "cudaMemcpyAsync device to host");
+    }
+
+    int streamSynchronize(int device, void* stream)
+    {
+        CurrentDevice const current{device};
+        if (current.error() != cudaSuccess)
+        {
+            return failed("cudaSetDevice", device, current.error());
+        }
+        if (auto const error = cudaStreamSynchronize(static_cast<cudaStream_t>(stream)); error != cudaSuccess)
+        {
+            return failed("cudaStreamSynchronize", device, error);
+        }
+        return 0;
+    }
+
     char const* lastError()
     {
         return lastErrorText;
@@ -224,6 +319,13 @@ namespace
         &copyToDevice,
         &copyToHost,
         &lastError,
+        &hostAllocate,
+        &hostRelease,
+        &streamCreate,
+        &streamDestroy,
+        &copyToDeviceAsync,
+        &copyToHostAsync,
+        &streamSynchronize,
     };
 }
 
