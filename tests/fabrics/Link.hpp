@@ -37,7 +37,8 @@ namespace mxl::test::fabrics
     struct LinkEnds
     {
         LinkEnds(Transport const& transport, std::string const& flowFile, std::string const& tag,
-                 std::optional<std::uint64_t> sourceHistoryNs, std::optional<std::uint64_t> targetHistoryNs, FlowOptions const& options = {});
+                 std::optional<std::uint64_t> sourceHistoryNs, std::optional<std::uint64_t> targetHistoryNs,
+                 FlowOptions const& options = {});
 
         FlowDomain sourceDomain;
         FlowDomain targetDomain;

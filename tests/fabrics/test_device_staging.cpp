@@ -18,6 +18,7 @@
 
 #    include <cstdlib>
 #    include <functional>
+#    include <sstream>
 #    include <string>
 #    include <vector>
 
@@ -41,6 +42,8 @@ namespace
     // Points this process at the module; a reason to skip where the real one finds no GPU.
     std::optional<std::string> use(Module module)
     {
+        // Setup says at info level how it moves device payloads; the level is read once, before the first line.
+        ::setenv("MXL_LOG_LEVEL", "info", 1);
         if (module == Module::Fake)
         {
             ::setenv("MXL_DEVICE_MODULE_PATH", MXL_FAKE_DEVICE_MODULE_DIR, 1);
@@ -153,7 +156,7 @@ namespace
     {
         for (auto const& transport : transports)
         {
-            INFO(label, " over ", transport.label);
+            INFO(label, " over ", std::string{transport.label});
             StderrCapture capture;
             Link link{transport, videoFile, std::nullopt, std::nullopt, options};
             checkTicketRegions(link);
@@ -166,10 +169,19 @@ namespace
             }
             auto const log = capture.text();
             INFO("log: ", log);
+            // The setup's own line says how each device end moves its payloads.
             auto const staged = [&](char const* role)
             {
-                return log.find(std::string{"fabrics "} + role) != std::string::npos &&
-                       log.find("payloads on CUDA device 0 staged through") != std::string::npos;
+                std::istringstream lines{log};
+                for (std::string line; std::getline(lines, line);)
+                {
+                    if (line.find(std::string{"fabrics "} + role) != std::string::npos &&
+                        line.find("its flow's payloads on CUDA device 0 staged through") != std::string::npos)
+                    {
+                        return true;
+                    }
+                }
+                return false;
             };
             CHECK(staged("target") == (options.destination != nullptr));
             CHECK(staged("initiator") == (options.source != nullptr));
@@ -193,7 +205,10 @@ namespace
     // and the later ones still as they were.
     void sliceRanges()
     {
-        Link link{Transport{"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""}, videoFile, std::nullopt, std::nullopt,
+        Link link{Transport{"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""},
+                  videoFile,
+                  std::nullopt,
+                  std::nullopt,
                   {onDevice, onDevice}};
         std::uint64_t const index = 900;
         auto const sent = writeAnyGrain(link.source, index, 77);
@@ -214,7 +229,10 @@ namespace
     // the grain is announced lost (INVALID, no valid slices), never committed with the later grain's bytes.
     void reopenedSource()
     {
-        Link link{Transport{"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""}, videoFile, std::nullopt, std::nullopt,
+        Link link{Transport{"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""},
+                  videoFile,
+                  std::nullopt,
+                  std::nullopt,
                   {onDevice, onDevice}};
         std::uint64_t const index = 1200;
         static_cast<void>(writeAnyGrain(link.source, index, 5));

@@ -98,14 +98,18 @@ namespace mxl::fabrics
         }
         std::memcpy(&copy, &source, sizeof copy);
         std::atomic_thread_fence(std::memory_order_acquire);
-        return sourceHolds(grainIndex) && copy.index == grainIndex;
+        return flowHolds(grainIndex) && copy.index == grainIndex;
+    }
+
+    bool GrainEgress::flowHolds(std::uint64_t grainIndex) const noexcept
+    {
+        std::atomic_thread_fence(std::memory_order_acquire);
+        return loadAcquire(sourceHeader(grainIndex).index) == grainIndex;
     }
 
     bool GrainEgress::sourceHolds(std::uint64_t grainIndex) const noexcept
     {
-        std::atomic_thread_fence(std::memory_order_acquire);
-        return loadAcquire(sourceHeader(grainIndex).index) == grainIndex &&
-               (_staging == nullptr || _stagedPayloads[grainIndex % _memory.grainCount].index == grainIndex);
+        return flowHolds(grainIndex) && (_staging == nullptr || _stagedPayloads[grainIndex % _memory.grainCount].index == grainIndex);
     }
 
     void GrainEgress::stagePayload(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end)

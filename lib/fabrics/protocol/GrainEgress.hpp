@@ -85,6 +85,8 @@ namespace mxl::fabrics
         std::map<std::uint64_t, StagedHeaders> _staged;
 
         [[nodiscard]] mxlGrainInfo const& sourceHeader(std::uint64_t grainIndex) const noexcept;
+        // Whether the flow's slot of the grain still holds it (its header's index).
+        [[nodiscard]] bool flowHolds(std::uint64_t grainIndex) const noexcept;
         StagedHeaders& stagedFor(TargetInfo const& ticket);
         // Copies the source header of the grain, seqlock style; false when the slot holds (or moved to) another grain.
         bool stage(std::uint64_t grainIndex, mxlGrainInfo& copy) const noexcept;

@@ -35,7 +35,8 @@ namespace mxl::fabrics
         GrainGeometry geometry{sliceSizes, header->totalSlices};
         auto const onDevice = config.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY;
         // A device flow's grain files hold the header alone; its payloads are slots of the device ring.
-        auto const payloadRoom = onDevice ? memory.deviceGrainStrideBytes : memory.grainFileBytes - std::min(memory.grainFileBytes, layout::grainPayloadOffset);
+        auto const payloadRoom =
+            onDevice ? memory.deviceGrainStrideBytes : memory.grainFileBytes - std::min(memory.grainFileBytes, layout::grainPayloadOffset);
         if (geometry.payloadBytes() != header->grainSize || geometry.payloadBytes() > payloadRoom)
         {
             fail(MXL_ERR_INVALID_ARG,
@@ -45,8 +46,8 @@ namespace mxl::fabrics
         }
         if (onDevice && (memory.devicePayloads == nullptr || memory.deviceModule == nullptr))
         {
-            fail(MXL_ERR_INVALID_STATE, "the {}'s flow has its payloads on CUDA device {}, but libmxl mapped no device payloads for it", role,
-                 config.common.deviceIndex);
+            fail(MXL_ERR_INVALID_STATE, "the {}'s flow has its payloads on CUDA device {}, but libmxl mapped no device payloads for it",
+                 role, config.common.deviceIndex);
         }
         return geometry;
     }
