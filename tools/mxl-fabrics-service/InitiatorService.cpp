@@ -2,6 +2,7 @@
 
 #include "ServiceLog.hpp"
 
+#include <DeviceFlowOptions.hpp>
 #include <ExitRequest.hpp>
 #include <FabricsInterfaces.hpp>
 #include <FlowDefinitionText.hpp>
@@ -115,8 +116,8 @@ namespace mxl::service
             log::info("no 'ticket' configured: waiting for an IS-05 activation of sender {} (a receiver hands over its ticket)",
                       _nmos->endpointId());
         }
-        log::info("initiator for flow {} in domain '{}' over {}", config.flowId, config.domain.string(),
-                  tools::providerName(_interface.provider));
+        log::info("initiator for flow {} in domain '{}' ({}) over {}", config.flowId, config.domain.string(),
+                  tools::payloadLocationText(_flow.common), tools::providerName(_interface.provider));
     }
 
     void InitiatorService::run()
