@@ -73,7 +73,7 @@ namespace mxl::service
         , _initiator{_fabrics.get()} // An unreachable target must not hold the loop (and the watchdog pings) for longer than a poll.
         , _tickets{config.ticketSources, std::min<std::chrono::milliseconds>(config.ticketPoll, std::chrono::milliseconds{500}),
                    config.ticketKeys}
-        , _metrics{"initiator", config.flowId, _source->unit()}
+        , _metrics{"initiator", config.flowId, _flow}
         , _statusFile{config}
         , _backoff{config.backoffInitial, config.backoffMax}
     {

@@ -64,7 +64,7 @@ namespace mxl::service
         , _reader{_instance, _flowId}
         , _fabrics{_instance.get(), config.backend}
         , _interface{selectInterface(_fabrics.get(), config)}
-        , _metrics{"target", _flowId, _unit}
+        , _metrics{"target", _flowId, _writer.config()}
         , _statusFile{config}
     {
         if (_unit == TransferUnit::Grain)
