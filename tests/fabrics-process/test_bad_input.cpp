@@ -10,6 +10,7 @@
 #include "TempDomain.hpp"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <fstream>
 
@@ -188,6 +189,68 @@ namespace mxl::test
             "--path applies to the target only");
         // Neither a flow nor a path's private domain was left in the domain.
         CHECK(std::filesystem::is_empty(domain.path()));
+    }
+
+    TEST_CASE("--device: a bad ordinal, an initiator, --path or flow options naming another location or device are rejected with "
+              "exit status 2 and leave nothing behind")
+    {
+        TempDomain domain{"fp-device"};
+        TempDomain files{"fp-device-files"};
+        auto const hostOptions = files.path() / "host.json";
+        std::ofstream{hostOptions} << R"({"payloadLocation": "host"})";
+        auto const otherDevice = files.path() / "device-1.json";
+        std::ofstream{otherDevice} << R"({"payloadLocation": "device", "deviceIndex": 1, "maxCommitBatchSizeHint": 1})";
+        auto const target = joined({"-d", domain.str(), "-f", testFlow(smallV210).string()}, tcpIpv4.targetArguments);
+        for (auto const* ordinal : {"-1", "x", "2147483648", "0.5", ""})
+        {
+            expectRejected(joined(target, {"--device", ordinal}),
+                           fmt::format("--device '{}' is not a CUDA device ordinal (expected an integer from 0 to 2147483647)", ordinal));
+        }
+        expectRejected(joined(initiatorWith(domain.str(), "0d6f3a52-1c84-4e97-b2a0-7e5c9d41f3b6", "e30="), {"--device", "0"}),
+                       "--device applies to the target only: the initiator sends the flow that exists, wherever its payloads are");
+        expectRejected(
+            {"-d", domain.str(), "-f", testFlow(smallV210).string(), "-p", "shm", "--path", "p1", "--path", "p2", "--device", "0"},
+            "--device 0 does not combine with --path: the redundant paths are merged in host memory");
+        expectRejected(
+            joined(target, {"--flow-options", hostOptions.string(), "--device", "0"}),
+            fmt::format(R"(flow options file '{}' has "payloadLocation": "host", but --device 0 asks for "payloadLocation": "device")",
+                        hostOptions.string()));
+        expectRejected(
+            joined(target, {"--flow-options", otherDevice.string(), "--device", "0"}),
+            fmt::format(R"(flow options file '{}' has "deviceIndex": 1, but --device 0 asks for "deviceIndex": 0)", otherDevice.string()));
+        CHECK(std::filesystem::is_empty(domain.path()));
+    }
+
+    TEST_CASE("--help explains --device and the lines that say where a flow's payloads are")
+    {
+        DemoProcess help{{"--help"}};
+        CHECK(help.waitForLine("--device N", std::chrono::seconds{10}).has_value());
+        CHECK(help.waitForLine("Target flow: <uuid> (payloads in host memory | payloads on CUDA device N)", std::chrono::seconds{10})
+                  .has_value());
+        CHECK(help.waitForLine("Initiator flow: <uuid> (payloads in host memory | payloads on CUDA device N)", std::chrono::seconds{10})
+                  .has_value());
+        CHECK(help.wait(std::chrono::seconds{10}) == 0);
+    }
+
+    TEST_CASE("tcp 127.0.0.1: the target and the initiator say that their flow's payloads are in host memory")
+    {
+        TempDomain sourceDomain{"fp-source"};
+        TempDomain targetDomain{"fp-target"};
+        PatternSource source{sourceDomain.str(), testFlow(smallV210)};
+        DemoProcess target{joined({"-d", targetDomain.str(), "-f", testFlow(smallV210).string()}, tcpIpv4.targetArguments)};
+        auto const targetFlow = target.waitForLine("Target flow: ", std::chrono::seconds{10});
+        INFO("target stderr:\n", target.errors());
+        REQUIRE(targetFlow.has_value());
+        CHECK(*targetFlow == "Target flow: " + source.flowId() + " (payloads in host memory)");
+        auto const ticket = target.waitForTicket();
+        REQUIRE(!ticket.empty());
+        DemoProcess initiator{initiatorWith(sourceDomain.str(), source.flowId(), ticket)};
+        auto const initiatorFlow = initiator.waitForLine("Initiator flow: ", std::chrono::seconds{10});
+        INFO("initiator stderr:\n", initiator.errors());
+        REQUIRE(initiatorFlow.has_value());
+        CHECK(*initiatorFlow == "Initiator flow: " + source.flowId() + " (payloads in host memory)");
+        CHECK(initiator.stop() == 0);
+        CHECK(target.stop() == 0);
     }
 
     TEST_CASE("an initiator whose flow does not exist exits with status 2")

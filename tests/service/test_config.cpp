@@ -1,5 +1,6 @@
 // Bad configuration: each row is a config file or command line the service must refuse with exit code 78 and a
 // message naming where the setting came from, the key and the value.
+#include "Process.hpp"
 #include "ServiceProcess.hpp"
 #include "ServiceTestData.hpp"
 
@@ -57,6 +58,9 @@ namespace mxl::test
         std::filesystem::permissions(looseKey, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
                                                    std::filesystem::perms::group_read | std::filesystem::perms::others_read);
         std::ofstream{multiplexed} << R"({"id": "0d6a7f3e-2b1c-4e5d-8f90-a1b2c3d4e5f6", "format": "urn:x-nmos:format:mux"})" << '\n';
+        // Flow options that name another location, or another device, than 'device = 0'.
+        std::ofstream{files.path() / "host.json"} << R"({"payloadLocation": "host"})";
+        std::ofstream{files.path() / "device-1.json"} << R"({"payloadLocation": "device", "deviceIndex": 1})";
 
         std::map<std::string, std::map<std::string, std::string>> const valid{
             {"target",
@@ -315,6 +319,56 @@ namespace mxl::test
              "",
              true,
              {"the command line", "key 'provider' value 'carrier-pigeon'"}},
+            {"device not a number",
+             "target",
+             {{"device", "x"}},
+             "",
+             false,
+             {"file '{file}'", "key 'device' value 'x'", "expected a CUDA device ordinal, an integer from 0 to 2147483647"}},
+            {"device negative on the command line",
+             "target",
+             {{"device", "-1"}},
+             "",
+             true,
+             {"the command line", "key 'device' value '-1'", "expected a CUDA device ordinal"}},
+            {"device beyond the ordinals",
+             "target",
+             {{"device", "2147483648"}},
+             "",
+             false,
+             {"file '{file}'", "key 'device' value '2147483648'", "expected a CUDA device ordinal"}},
+            {"device against flow options in host memory",
+             "target",
+             {{"flow_options", dir + "/host.json"}, {"device", "0"}},
+             "",
+             false,
+             {"file '{file}'", "key 'device' value '0'",
+              R"(flow_options file '{dir}/host.json' has "payloadLocation": "host", but device 0 asks for "payloadLocation": "device")"}},
+            {"device against flow options on another device",
+             "target",
+             {{"flow_options", dir + "/device-1.json"}, {"device", "0"}},
+             "",
+             false,
+             {"file '{file}'", "key 'device' value '0'",
+              R"(flow_options file '{dir}/device-1.json' has "deviceIndex": 1, but device 0 asks for "deviceIndex": 0)"}},
+            {"device for an audio flow",
+             "target",
+             {{"flow_definition", serviceAudioFlow().string()}, {"device", "0"}},
+             "",
+             false,
+             {"file '{file}'", "key 'device' value '0'", "is an audio flow, whose samples stay in host memory"}},
+            {"device with redundant paths",
+             "target",
+             {{"device", "0"}},
+             "path = 127.0.0.1\npath = 127.0.0.2\n",
+             false,
+             {"file '{file}'", "key 'device' value '0'", "does not combine with 'path'"}},
+            {"device on an initiator",
+             "initiator",
+             {{"device", "0"}},
+             "",
+             false,
+             {"file '{file}'", "key 'device' value '0'", "not a setting of an initiator", "wherever its payloads are"}},
         };
         CHECK(table.size() >= 15);
 
@@ -376,6 +430,18 @@ namespace mxl::test
         CHECK(std::filesystem::exists(domain.path() / fmt::format("{}.mxl-flow", serviceAudioFlowId)));
         service.signal(SIGTERM);
         CHECK(service.wait(std::chrono::seconds{5}) == std::optional<int>{0});
+    }
+
+    TEST_CASE("--help lists the target's optional 'device' key with its range and what it cannot combine with")
+    {
+        Process help{{ServiceProcess::binary(), "--help"}};
+        auto const text = help.drainOutput(std::chrono::seconds{10});
+        INFO(text);
+        CHECK(help.wait(std::chrono::seconds{10}) == std::optional<int>{0});
+        for (auto const* expected : {"--device arg", "target, optional: create the flow", "CUDA device N (0-2147483647", "with 'path'"})
+        {
+            CHECK(text.find(expected) != std::string::npos);
+        }
     }
 
     TEST_CASE("a missing config file is refused with exit code 78 naming the option and the path")

@@ -105,6 +105,11 @@ namespace mxl::test
         // Both ends on tcp with the default transport (auto): the ticket's, rma.
         CHECK(targetStatus["transport"] == "rma");
         CHECK(initiatorStatus["transport"] == "rma");
+        // A host flow at both ends: no device index.
+        CHECK(targetStatus["payload_location"] == "host");
+        CHECK(initiatorStatus["payload_location"] == "host");
+        CHECK(targetStatus["device_index"].is_null());
+        CHECK(initiatorStatus["device_index"].is_null());
         REQUIRE(initiatorStatus["targets"].size() == 1);
         CHECK(initiatorStatus["targets"][0]["state"] == "connected");
         CHECK(initiatorStatus["targets"][0]["epoch"] == initiatorStatus["epoch"]);

@@ -16,6 +16,8 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <vector>
 
@@ -295,6 +297,16 @@ TEST_CASE("mxl-test-source: bad input is refused with the exit status and a mess
     auto const missingFile = runTool(testSourcePath(), {"-d", domain.str(), "-a", "/nonexistent/audio.json"});
     CHECK(missingFile.exitCode == 2);
     CHECK(missingFile.output.find("cannot read the audio flow definition '/nonexistent/audio.json'") != std::string::npos);
+
+    // --device is refused before any device is touched where the flow options name another location.
+    auto const hostOptions = domain.path().parent_path() / (domain.path().filename().string() + "-host.json");
+    std::ofstream{hostOptions} << R"({"payloadLocation": "host"})";
+    auto const otherLocation =
+        runTool(testSourcePath(), {"-d", domain.str(), "-v", video, "--flow-options", hostOptions.string(), "--device", "0"});
+    std::filesystem::remove(hostOptions);
+    CHECK(otherLocation.exitCode == 2);
+    CHECK(otherLocation.output.find(
+              R"(--flow-options has "payloadLocation": "host", but --device 0 asks for "payloadLocation": "device")") != std::string::npos);
 
     auto const nothing = runTool(testSourcePath(), {"-d", domain.str()});
     CHECK(nothing.exitCode == 2);

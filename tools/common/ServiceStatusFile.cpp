@@ -91,6 +91,8 @@ namespace mxl::tools
             {"state", status.state},
             {"epoch", std::to_string(status.epoch)},
             {"transport", status.transport},
+            {"payload_location", status.payloadLocation},
+            {"device_index", status.deviceIndex ? nlohmann::json(*status.deviceIndex) : nlohmann::json(nullptr)},
             {"updated_at", status.updatedAtTaiNs},
             {"status_interval_ms", status.statusIntervalMs},
             {"grains", status.grains},
@@ -131,6 +133,11 @@ namespace mxl::tools
             status.state = json.at("state").get<std::string>();
             status.epoch = epochOf(json);
             status.transport = json.value("transport", std::string{});
+            status.payloadLocation = json.value("payload_location", std::string{});
+            if (auto const device = json.find("device_index"); device != json.end() && !device->is_null())
+            {
+                status.deviceIndex = device->get<std::int32_t>();
+            }
             status.updatedAtTaiNs = json.at("updated_at").get<std::uint64_t>();
             status.statusIntervalMs = std::max<std::uint64_t>(json.value("status_interval_ms", std::uint64_t{1000}), 1);
             status.grains = json.at("grains").get<std::uint64_t>();

@@ -41,6 +41,11 @@ namespace mxl::tools
         // "rma" or "msg": the transport of the ticket served or followed; empty before the first ticket (and in files
         // written before the key existed).
         std::string transport;
+        // Where the flow's payloads are: "host" or "device" (docs/device-flows.md); empty in files written before the key
+        // existed.
+        std::string payloadLocation;
+        // A device flow's CUDA ordinal in its writer's process; nullopt for host memory.
+        std::optional<std::int32_t> deviceIndex;
         // When the file was written.
         std::uint64_t updatedAtTaiNs = 0;
         std::uint64_t statusIntervalMs = 1000;

@@ -1,7 +1,9 @@
 #include "DemoOptions.hpp"
 
+#include "TextFile.hpp"
 #include "ToolError.hpp"
 
+#include <DeviceFlowOptions.hpp>
 #include <FabricsBackend.hpp>
 #include <FabricsInterfaces.hpp>
 
@@ -52,7 +54,8 @@ both take them in group order (video, audio, data; each kind by role, then flow 
 Output (stdout, one line each):
   Selected interface: provider P node N service S capabilities C max-message M
   Group member: N <uuid> <role> <format>                                      (with -g, per flow, in group order)
-  Target flow: <uuid>                                                         (target)
+  Target flow: <uuid> (payloads in host memory | payloads on CUDA device N)  (target; with --path: the merged flow)
+  Initiator flow: <uuid> (payloads in host memory | payloads on CUDA device N) (initiator, per flow it reads)
   Transport: rma | msg                                                        (target before its Target info;
         initiator once its tickets were added: the transport of its tickets)
   Target info: <base64 of the ticket JSON>                                    (target)
@@ -108,7 +111,14 @@ Exit status:
                  "which must all be in the group, taken in group order. Tickets are printed and taken in that order") //
                 ("flow-options", po::value<std::string>()->value_name("FILE"),
                  "target: flow writer options JSON file (maxCommitBatchSizeHint, maxSyncBatchSizeHint)") //
-                ("initiator,i", po::bool_switch(), "run as initiator (default: target)")                 //
+                ("device", po::value<std::string>()->value_name("N"),
+                 "target: create video and data flows with their payloads in the memory of CUDA device N (0-2147483647, the "
+                 "ordinal in this process after CUDA_VISIBLE_DEVICES): {\"payloadLocation\": \"device\", \"deviceIndex\": N} is "
+                 "merged into the --flow-options, which must not name another location or device; audio flows stay in host "
+                 "memory. Not with --path (the paths are merged in host memory) nor -i (the initiator sends the flow that "
+                 "exists, wherever its payloads are). Needs a libmxl with CUDA and the GPU (docs/device-flows.md); device "
+                 "flows cannot cross the fabric in this version, so the target refuses them at setup") //
+                ("initiator,i", po::bool_switch(), "run as initiator (default: target)")               //
                 ("node,n", po::value<std::string>()->value_name("NODE"),
                  "local address to bind: IP for tcp/verbs, GID for efa, a name for shm; also filters the interface choice") //
                 ("path", po::value<std::vector<std::string>>()->value_name("NODE"),
@@ -202,6 +212,36 @@ Exit status:
         {
             return values.count(name) != 0 ? values[name].as<std::string>() : std::string{};
         }
+
+        // --device: checked against the role, the paths and the --flow-options before anything is created.
+        void readDevice(DemoOptions& options, std::string const& text)
+        {
+            auto const index = tools::parseDeviceIndex(text);
+            if (!index)
+            {
+                tools::badInput("--device '{}' is not a CUDA device ordinal (expected an integer from 0 to 2147483647)", text);
+            }
+            if (options.initiator)
+            {
+                tools::badInput("--device applies to the target only: the initiator sends the flow that exists, wherever its payloads "
+                                "are (its \"Initiator flow:\" line says where)");
+            }
+            if (!options.paths.empty())
+            {
+                tools::badInput("--device {} does not combine with --path: the redundant paths are merged in host memory", *index);
+            }
+            try
+            {
+                options.deviceFlowOptions =
+                    tools::withDeviceOptions(options.flowOptions, fmt::format("flow options file '{}'", options.flowOptionsFile), *index,
+                                             fmt::format("--device {}", *index));
+            }
+            catch (tools::DeviceOptionsConflict const& conflict)
+            {
+                tools::badInput("{}", conflict.what());
+            }
+            options.deviceIndex = index;
+        }
     }
 
     std::optional<DemoOptions> parseDemoOptions(int argc, char** argv)
@@ -233,6 +273,10 @@ Exit status:
             options.flow = options.flows.front();
         }
         options.flowOptionsFile = optionalString(values, "flow-options");
+        if (!options.flowOptionsFile.empty())
+        {
+            options.flowOptions = tools::readTextFile(options.flowOptionsFile, "flow options");
+        }
         options.initiator = values["initiator"].as<bool>();
         options.node = optionalString(values, "node");
         options.service = optionalString(values, "service");
@@ -340,6 +384,10 @@ Exit status:
         if (!options.paths.empty())
         {
             checkPaths(options);
+        }
+        if (values.count("device") != 0)
+        {
+            readDevice(options, values["device"].as<std::string>());
         }
         return options;
     }

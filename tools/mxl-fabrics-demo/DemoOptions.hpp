@@ -27,8 +27,13 @@ namespace mxl::demo
         // the domain's flows of that group), and what each member is.
         std::string group;
         std::vector<GroupMember> groupMembers;
-        // Target only: writer options JSON file.
+        // Target only: writer options JSON file, and its text.
         std::string flowOptionsFile;
+        std::string flowOptions;
+        // Target only, --device: video and data flows are created with their payloads on this CUDA device, with
+        // `deviceFlowOptions` (flowOptions with payloadLocation and deviceIndex merged in); audio stays in host memory.
+        std::optional<std::int32_t> deviceIndex;
+        std::string deviceFlowOptions;
         bool initiator = false;
         std::string node;
         // Target: --path, the node of each redundant path (none: a plain target; otherwise exactly two).

@@ -2,6 +2,7 @@
 
 #include "ToolError.hpp"
 
+#include <DeviceFlowOptions.hpp>
 #include <ExitRequest.hpp>
 #include <FabricsInterfaces.hpp>
 #include <common/Log.hpp>
@@ -121,6 +122,7 @@ namespace mxl::demo
         {
             tools::runtimeFailure("cannot read the configuration of flow '{}' (mxlStatus {})", _flowId, static_cast<int>(infoStatus));
         }
+        fmt::print("Initiator flow: {} ({})\n", _flowId, tools::payloadLocationText(_config.common));
         bool const continuous = mxlIsContinuousDataFormat(static_cast<int>(_config.common.format));
         for (std::size_t i = 0; i < _targets.size(); ++i)
         {
@@ -153,8 +155,8 @@ namespace mxl::demo
         }
         if (status != MXL_STATUS_OK)
         {
-            tools::runtimeFailure("{} initiator setup failed (mxlStatus {})", tools::providerName(_interface.provider),
-                                  static_cast<int>(status));
+            tools::runtimeFailure("{} initiator setup for flow '{}' ({}) failed (mxlStatus {})", tools::providerName(_interface.provider),
+                                  _flowId, tools::payloadLocationText(_config.common), static_cast<int>(status));
         }
         for (std::size_t i = 0; i < _targets.size(); ++i)
         {

@@ -53,7 +53,7 @@ namespace mxl::demo
         flow = createTargetFlow(instance.mxl(), domain.str(), options);
         reader = openFlowReader(instance.mxl(), flow.flowId);
         fmt::print("Path {}: node {}\n", number + 1, node);
-        listening = listenOnFlow(instance.fabrics(), interface, flow.writer.get(), std::string{}, options);
+        listening = listenOnFlow(instance.fabrics(), interface, flow, std::string{}, options);
     }
 
     RedundantTargetApp::RedundantTargetApp(DemoOptions const& options)
@@ -61,7 +61,7 @@ namespace mxl::demo
         , _instance{options.domain}
     {
         _flow = createTargetFlow(_instance.get(), options.domain, options);
-        fmt::print("Target flow: {}\n", _flow.flowId);
+        fmt::print("Target flow: {}\n", flowLabel(_flow));
         std::vector<mxlFlowReader> readers;
         for (std::size_t number = 0; number < options.paths.size(); ++number)
         {

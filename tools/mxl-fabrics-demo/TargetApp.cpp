@@ -38,17 +38,14 @@ namespace mxl::demo
 
     void TargetApp::createFlow(DemoOptions const& options)
     {
-        auto flow = createTargetFlow(_instance.mxl(), options.domain, options);
-        _writer = std::move(flow.writer);
-        _config = flow.config;
-        _flowId = std::move(flow.flowId);
-        _reader = openFlowReader(_instance.mxl(), _flowId);
-        fmt::print("Target flow: {}\n", _flowId);
+        _flow = createTargetFlow(_instance.mxl(), options.domain, options);
+        _reader = openFlowReader(_instance.mxl(), _flow.flowId);
+        fmt::print("Target flow: {}\n", flowLabel(_flow));
     }
 
     void TargetApp::setUpTarget(std::string const& ticketFile, DemoOptions const& options)
     {
-        auto listening = listenOnFlow(_instance.fabrics(), _interface, _writer.get(), ticketFile, options);
+        auto listening = listenOnFlow(_instance.fabrics(), _interface, _flow, ticketFile, options);
         _target = std::move(listening.target);
         _targetInfo = std::move(listening.info);
     }
@@ -76,7 +73,7 @@ namespace mxl::demo
 
     void TargetApp::receive(int eventFd)
     {
-        bool const grains = mxlIsDiscreteDataFormat(static_cast<int>(_config.common.format));
+        bool const grains = mxlIsDiscreteDataFormat(static_cast<int>(_flow.config.common.format));
         pollfd events{eventFd, POLLIN, 0};
         while (!done())
         {
@@ -147,12 +144,12 @@ namespace mxl::demo
         }
         if (arrival.validSlices > _grain.validSlices)
         {
-            _stats.bytesMoved((arrival.validSlices - _grain.validSlices) * bytesPerSlice(_config));
+            _stats.bytesMoved((arrival.validSlices - _grain.validSlices) * bytesPerSlice(_flow.config));
             _grain.validSlices = arrival.validSlices;
         }
         bool const invalid = (arrival.flags & MXL_GRAIN_FLAG_INVALID) != 0;
         log::debug("grain {} slices {}/{} bytes {}{}", arrival.index, arrival.validSlices, arrival.totalSlices,
-                   arrival.validSlices * bytesPerSlice(_config), invalid ? " (invalid)" : "");
+                   arrival.validSlices * bytesPerSlice(_flow.config), invalid ? " (invalid)" : "");
         if (!_grain.completed && (invalid || arrival.validSlices >= arrival.totalSlices))
         {
             _grain.completed = true;

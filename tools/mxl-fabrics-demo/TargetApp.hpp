@@ -4,6 +4,7 @@
 #include "DemoOptions.hpp"
 #include "Handles.hpp"
 #include "InterfaceChoice.hpp"
+#include "TargetSetup.hpp"
 #include "TransferStats.hpp"
 
 #include <FabricsInstance.hpp>
@@ -28,7 +29,7 @@ namespace mxl::demo
 
         [[nodiscard]] std::string const& flowId() const noexcept
         {
-            return _flowId;
+            return _flow.flowId;
         }
 
     private:
@@ -43,9 +44,7 @@ namespace mxl::demo
 
         std::uint64_t _count;
         tools::FabricsInstance _instance;
-        FlowWriter _writer;
-        mxlFlowConfigInfo _config{};
-        std::string _flowId;
+        CreatedFlow _flow;
         // A reader of our own flow to measure the bytes of each sample batch without touching it.
         FlowReader _reader;
         ChosenInterface _interface;

@@ -2,11 +2,13 @@
 
 #include <TicketSignature.hpp>
 
+#include "FlowDescription.hpp"
 #include "TextFile.hpp"
 #include "Ticket.hpp"
 #include "ToolError.hpp"
 #include "common/Base64.hpp"
 
+#include <DeviceFlowOptions.hpp>
 #include <FabricsInterfaces.hpp>
 
 #include <mxl/fabrics.h>
@@ -35,13 +37,23 @@ namespace mxl::demo
             }
             return text;
         }
+
+        // --device leaves audio flows in host memory: libmxl keeps sample rings there (docs/device-flows.md).
+        bool isAudio(std::string const& definition)
+        {
+            auto const description = tools::tryParseFlowDescription(definition);
+            return description && description->format == "urn:x-nmos:format:audio";
+        }
     }
 
     CreatedFlow createTargetFlow(mxlInstance instance, std::string const& domain, DemoOptions const& options)
     {
         auto const definition = tools::readTextFile(options.flow, "flow definition");
-        auto const writerOptions =
-            options.flowOptionsFile.empty() ? std::string{} : tools::readTextFile(options.flowOptionsFile, "flow options");
+        bool const onDevice = options.deviceIndex && !isAudio(definition);
+        auto const& writerOptions = onDevice ? options.deviceFlowOptions : options.flowOptions;
+        auto const given =
+            fmt::format("{}{}", options.flowOptionsFile.empty() ? "" : fmt::format(" with options '{}'", options.flowOptionsFile),
+                        onDevice ? fmt::format(" on CUDA device {}", *options.deviceIndex) : "");
 
         CreatedFlow flow;
         mxlFlowWriter writer = nullptr;
@@ -50,14 +62,13 @@ namespace mxl::demo
                                                   &writer, &flow.config, &created);
         if (status == MXL_ERR_UNKNOWN || status == MXL_ERR_INVALID_ARG)
         {
-            tools::badInput("flow definition '{}'{} rejected (mxlStatus {}; MXL_LOG_LEVEL=warn shows why)", options.flow,
-                            writerOptions.empty() ? "" : fmt::format(" with options '{}'", options.flowOptionsFile),
+            tools::badInput("flow definition '{}'{} rejected (mxlStatus {}; MXL_LOG_LEVEL=warn shows why)", options.flow, given,
                             static_cast<int>(status));
         }
         if (status != MXL_STATUS_OK)
         {
-            tools::runtimeFailure("cannot create a writer for flow definition '{}' in domain '{}' (mxlStatus {})", options.flow, domain,
-                                  static_cast<int>(status));
+            tools::runtimeFailure("cannot create a writer for flow definition '{}'{} in domain '{}' (mxlStatus {})", options.flow, given,
+                                  domain, static_cast<int>(status));
         }
         flow.writer = FlowWriter{instance, writer};
         flow.flowId = formatUuid(flow.config.common.id);
@@ -67,6 +78,11 @@ namespace mxl::demo
                        flow.flowId, domain);
         }
         return flow;
+    }
+
+    std::string flowLabel(CreatedFlow const& flow)
+    {
+        return fmt::format("{} ({})", flow.flowId, tools::payloadLocationText(flow.config.common));
     }
 
     FlowReader openFlowReader(mxlInstance instance, std::string const& flowId)
@@ -79,7 +95,7 @@ namespace mxl::demo
         return FlowReader{instance, reader};
     }
 
-    ListeningTarget listenOnFlow(mxlFabricsInstance fabrics, ChosenInterface const& interface, mxlFlowWriter writer,
+    ListeningTarget listenOnFlow(mxlFabricsInstance fabrics, ChosenInterface const& interface, CreatedFlow const& flow,
                                  std::string const& ticketFile, DemoOptions const& options)
     {
         ListeningTarget listening;
@@ -93,7 +109,7 @@ namespace mxl::demo
         mxlFabricsTargetConfig config{};
         config.version = MXL_FABRICS_API_VERSION;
         config.interface = interfaceConfig(interface);
-        config.writer = writer;
+        config.writer = flow.writer.get();
         mxlFabricsTargetInfo info = nullptr;
         auto const status = ::mxlFabricsTargetSetup(target, &config, nullptr, &info);
         if (status == MXL_ERR_INVALID_ARG)
@@ -103,8 +119,9 @@ namespace mxl::demo
         }
         if (status != MXL_STATUS_OK)
         {
-            tools::runtimeFailure("{} target setup on node '{}' service '{}' failed (mxlStatus {})",
-                                  tools::providerName(interface.provider), interface.node, interface.service, static_cast<int>(status));
+            tools::runtimeFailure("{} target setup on node '{}' service '{}' for flow {} failed (mxlStatus {})",
+                                  tools::providerName(interface.provider), interface.node, interface.service, flowLabel(flow),
+                                  static_cast<int>(status));
         }
         listening.info = TargetInfo{info};
 

@@ -27,6 +27,9 @@ namespace mxl::demo
     // messages; an existing flow of that id is reused with a warning. Throws ToolError.
     CreatedFlow createTargetFlow(mxlInstance instance, std::string const& domain, DemoOptions const& options);
 
+    // "<uuid> (payloads in host memory)" or "<uuid> (payloads on CUDA device N)": how the target's lines name its flow.
+    [[nodiscard]] std::string flowLabel(CreatedFlow const& flow);
+
     // Throws ToolError(Failure) naming the flow.
     FlowReader openFlowReader(mxlInstance instance, std::string const& flowId);
 
@@ -36,9 +39,9 @@ namespace mxl::demo
         TargetInfo info;
     };
 
-    // A fabrics target on `writer`'s flow, listening on `interface`; prints its ticket ("Target info: <base64>", signed
-    // when the options carry a key) and writes it to `ticketFile` unless that is empty. Throws ToolError.
-    ListeningTarget listenOnFlow(mxlFabricsInstance fabrics, ChosenInterface const& interface, mxlFlowWriter writer,
+    // A fabrics target on `flow`, listening on `interface`; prints its ticket ("Target info: <base64>", signed when the
+    // options carry a key) and writes it to `ticketFile` unless that is empty. Throws ToolError naming the flow.
+    ListeningTarget listenOnFlow(mxlFabricsInstance fabrics, ChosenInterface const& interface, CreatedFlow const& flow,
                                  std::string const& ticketFile, DemoOptions const& options);
 
     // Sets the handlers (each called with `userData`), starts the target's events and returns their descriptor.

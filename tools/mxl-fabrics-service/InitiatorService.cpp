@@ -2,6 +2,7 @@
 
 #include "ServiceLog.hpp"
 
+#include <DeviceFlowOptions.hpp>
 #include <ExitRequest.hpp>
 #include <FabricsInterfaces.hpp>
 #include <FlowDefinitionText.hpp>
@@ -72,7 +73,7 @@ namespace mxl::service
         , _initiator{_fabrics.get()} // An unreachable target must not hold the loop (and the watchdog pings) for longer than a poll.
         , _tickets{config.ticketSources, std::min<std::chrono::milliseconds>(config.ticketPoll, std::chrono::milliseconds{500}),
                    config.ticketKeys}
-        , _metrics{"initiator", config.flowId, _source->unit()}
+        , _metrics{"initiator", config.flowId, _flow}
         , _statusFile{config}
         , _backoff{config.backoffInitial, config.backoffMax}
     {
@@ -115,8 +116,8 @@ namespace mxl::service
             log::info("no 'ticket' configured: waiting for an IS-05 activation of sender {} (a receiver hands over its ticket)",
                       _nmos->endpointId());
         }
-        log::info("initiator for flow {} in domain '{}' over {}", config.flowId, config.domain.string(),
-                  tools::providerName(_interface.provider));
+        log::info("initiator for flow {} in domain '{}' ({}) over {}", config.flowId, config.domain.string(),
+                  tools::payloadLocationText(_flow.common), tools::providerName(_interface.provider));
     }
 
     void InitiatorService::run()

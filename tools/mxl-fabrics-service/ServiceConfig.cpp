@@ -1,5 +1,6 @@
 #include "ServiceConfig.hpp"
 
+#include <DeviceFlowOptions.hpp>
 #include <DirectoryError.hpp>
 #include <FabricsBackend.hpp>
 #include <FabricsInterfaceChoice.hpp>
@@ -7,7 +8,9 @@
 #include <FlowDescription.hpp>
 #include <FlowId.hpp>
 #include <SigningKeys.hpp>
+#include <TextFile.hpp>
 #include <TicketKey.hpp>
+#include <ToolError.hpp>
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -55,6 +58,11 @@ namespace mxl::service
             add("log_level", "debug, info or warning (default info)");
             add("flow_definition", "target: NMOS JSON definition of the flow to receive into (video, audio or data)");
             add("flow_options", "target: JSON flow options file");
+            add("device", "target, optional: create the flow with its payloads in the memory of CUDA device N (0-2147483647, the "
+                          "ordinal in this process after CUDA_VISIBLE_DEVICES): {\"payloadLocation\": \"device\", \"deviceIndex\": N} "
+                          "merged into flow_options, which must not name another location or device; video and data flows (not audio), "
+                          "not with 'path' (docs/device-flows.md; device flows cannot cross the fabric in this version, so the "
+                          "target refuses them at setup)");
             add("ticket_file", "target: where to publish the ticket (absolute path; written atomically, mode 0600); with 'path', once "
                                "per path, in path order");
             keys.add_options()("path", po::value<std::vector<std::string>>(),
@@ -289,7 +297,8 @@ namespace mxl::service
         }
 
         // A definition the flow library would refuse later is refused here, with the key that names it.
-        void checkFlowDefinition(Reader const& reader, std::string const& path)
+        // Returns the definition's format.
+        std::string checkFlowDefinition(Reader const& reader, std::string const& path)
         {
             std::ifstream file{path};
             if (!file)
@@ -308,6 +317,7 @@ namespace mxl::service
             {
                 reader.fail("flow_definition", path, fmt::format("format '{}' is neither video, audio nor data", description->format));
             }
+            return description->format;
         }
 
         void checkParentDirectory(Reader const& reader, std::string const& key, std::string const& path)
@@ -370,20 +380,62 @@ namespace mxl::service
             }
         }
 
+        // 'device': the flow options merged with the device, checked before anything is created.
+        void readDeviceKey(Reader const& reader, ServiceConfig& config, std::string const& device, std::string const& optionsFile,
+                           std::string const& format)
+        {
+            auto const index = tools::parseDeviceIndex(device);
+            if (!index)
+            {
+                reader.fail("device", device, "expected a CUDA device ordinal, an integer from 0 to 2147483647");
+            }
+            if (format == "urn:x-nmos:format:audio")
+            {
+                reader.fail("device", device,
+                            fmt::format("flow_definition '{}' is an audio flow, whose samples stay in host memory (docs/device-flows.md)",
+                                        config.flowDefinition.string()));
+            }
+            if (!config.paths.empty())
+            {
+                reader.fail("device", device, "does not combine with 'path': the redundant paths are merged in host memory");
+            }
+            try
+            {
+                config.writerOptions = tools::withDeviceOptions(config.writerOptions, fmt::format("flow_options file '{}'", optionsFile),
+                                                                *index, fmt::format("device {}", *index));
+            }
+            catch (tools::DeviceOptionsConflict const& conflict)
+            {
+                reader.fail("device", device, conflict.what());
+            }
+        }
+
         void readTargetKeys(Reader const& reader, ServiceConfig& config)
         {
             config.flowDefinition = reader.required("flow_definition", "a target needs the definition of the flow it receives into");
-            checkFlowDefinition(reader, config.flowDefinition.string());
-            if (auto const options = reader.text("flow_options"))
+            auto const format = checkFlowDefinition(reader, config.flowDefinition.string());
+            auto const options = reader.text("flow_options");
+            if (options)
             {
                 std::error_code error;
                 if (!std::filesystem::is_regular_file(*options, error))
                 {
                     reader.fail("flow_options", *options, "the file does not exist");
                 }
-                config.flowOptions = *options;
+                try
+                {
+                    config.writerOptions = tools::readTextFile(*options, "flow options");
+                }
+                catch (tools::ToolError const& unreadable)
+                {
+                    reader.fail("flow_options", *options, unreadable.what());
+                }
             }
             readPathKeys(reader, config);
+            if (auto const device = reader.text("device"))
+            {
+                readDeviceKey(reader, config, *device, options.value_or(""), format);
+            }
             auto const ticketFiles = reader.all("ticket_file");
             if (!ticketFiles.empty() && ticketFiles.size() != std::max<std::size_t>(config.paths.size(), 1))
             {
@@ -559,6 +611,12 @@ namespace mxl::service
                 }
             }
 
+            if (config.role == Role::Initiator && reader.has("device"))
+            {
+                reader.fail("device", reader.all("device").front(),
+                            "not a setting of an initiator: it sends the flow 'flow_id' names, wherever its payloads are (its log "
+                            "line says where); 'device' places a target's flow");
+            }
             auto const targetOnly = {"flow_definition", "flow_options", "ticket_file",       "etcd",
                                      "etcd_domain",     "etcd_lease_s", "ticket_lifetime_s", "path"};
             auto const initiatorOnly = {"flow_id",       "ticket", "ticket_poll_ms", "connect_timeout_ms", "backoff_initial_ms",

@@ -97,7 +97,9 @@ namespace mxl::service
 
         // Target.
         std::filesystem::path flowDefinition;
-        std::filesystem::path flowOptions;
+        // The writer's flow options: the text of 'flow_options' with payloadLocation and deviceIndex merged in where
+        // 'device' is given; empty for none.
+        std::string writerOptions;
         // The single target's ticket file, or the first path's.
         std::filesystem::path ticketFile;
         std::optional<EtcdPublication> etcd;

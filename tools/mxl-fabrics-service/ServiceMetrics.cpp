@@ -26,11 +26,14 @@ namespace mxl::service
         return mxlIsContinuousDataFormat(static_cast<int>(flow.common.format)) ? TransferUnit::Batch : TransferUnit::Grain;
     }
 
-    ServiceMetrics::ServiceMetrics(std::string role, std::string flowId, TransferUnit unit)
+    ServiceMetrics::ServiceMetrics(std::string role, std::string flowId, mxlFlowConfigInfo const& flow)
         : _role{std::move(role)}
         , _flowId{std::move(flowId)}
-        , _unit{unit}
+        , _unit{transferUnitOf(flow)}
     {
+        bool const onDevice = flow.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY;
+        _payloadLocation = onDevice ? "device" : "host";
+        _deviceIndex = onDevice ? std::optional{flow.common.deviceIndex} : std::nullopt;
     }
 
     void ServiceMetrics::moved(std::uint64_t bytes, std::uint64_t samples, std::chrono::nanoseconds latency, bool late)
@@ -218,6 +221,8 @@ namespace mxl::service
         status.state = _state;
         status.epoch = _epoch;
         status.transport = _transport;
+        status.payloadLocation = _payloadLocation;
+        status.deviceIndex = _deviceIndex;
         // The status file's schema has no unit: for audio its "grains" figures count batches.
         status.grains = _units;
         status.bytes = _bytes;

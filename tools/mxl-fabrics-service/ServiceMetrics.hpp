@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,8 +34,8 @@ namespace mxl::service
     class ServiceMetrics
     {
     public:
-        // `role` is "target" or "initiator"; both become labels.
-        ServiceMetrics(std::string role, std::string flowId, TransferUnit unit);
+        // `role` is "target" or "initiator"; both become labels. `flow` gives the transfer unit and where the payloads are.
+        ServiceMetrics(std::string role, std::string flowId, mxlFlowConfigInfo const& flow);
 
         // One unit moved; `samples` (per channel) is 0 for a grain.
         void moved(std::uint64_t bytes, std::uint64_t samples, std::chrono::nanoseconds latency, bool late);
@@ -70,6 +71,8 @@ namespace mxl::service
         std::string _state = "starting";
         std::uint64_t _epoch = 0;
         std::string _transport;
+        std::string _payloadLocation;
+        std::optional<std::int32_t> _deviceIndex;
         std::uint64_t _units = 0;
         std::uint64_t _samples = 0;
         std::uint64_t _bytes = 0;

@@ -6,6 +6,7 @@
 
 #include <TicketSignature.hpp>
 
+#include <DeviceFlowOptions.hpp>
 #include <ExitRequest.hpp>
 #include <FabricsInterfaces.hpp>
 #include <StatusName.hpp>
@@ -39,11 +40,6 @@ namespace mxl::service
             return text;
         }
 
-        std::string readOptional(std::filesystem::path const& path, std::string_view what)
-        {
-            return path.empty() ? std::string{} : tools::readTextFile(path, what);
-        }
-
         // ext_mxl_sender_api: the Connection API resource of the sender to connect, as the sender's own parameter names it.
         std::vector<nmos::TransportParam> receiverParams()
         {
@@ -61,14 +57,14 @@ namespace mxl::service
         : _config{config}
         , _notifier{notifier}
         , _instance{config.domain}
-        , _writer{_instance, tools::readTextFile(config.flowDefinition, "flow definition"),
-                  readOptional(config.flowOptions, "flow options"), fmt::format("flow_definition '{}'", config.flowDefinition.string())}
+        , _writer{_instance, tools::readTextFile(config.flowDefinition, "flow definition"), config.writerOptions,
+                  fmt::format("flow_definition '{}'", config.flowDefinition.string())}
         , _flowId{flowIdOf(_writer.config())}
         , _unit{transferUnitOf(_writer.config())}
         , _reader{_instance, _flowId}
         , _fabrics{_instance.get(), config.backend}
         , _interface{selectInterface(_fabrics.get(), config)}
-        , _metrics{"target", _flowId, _unit}
+        , _metrics{"target", _flowId, _writer.config()}
         , _statusFile{config}
     {
         if (_unit == TransferUnit::Grain)
@@ -83,7 +79,8 @@ namespace mxl::service
             log::warning("flow {} already existed in domain '{}'; receiving into it (its definition file was not applied)", _flowId,
                          config.domain.string());
         }
-        log::info("target flow {} in domain '{}'", _flowId, config.domain.string());
+        log::info("target flow {} in domain '{}' ({})", _flowId, config.domain.string(),
+                  tools::payloadLocationText(_writer.config().common));
         if (config.etcd)
         {
             _directory = std::make_unique<directory::TicketPublication>(
@@ -128,10 +125,9 @@ namespace mxl::service
         }
         if (!config.paths.empty())
         {
-            _paths = std::make_unique<RedundantPaths>(config, tools::readTextFile(config.flowDefinition, "flow definition"),
-                                                      readOptional(config.flowOptions, "flow options"), _writer.get(), _unit,
-                                                      [this](std::uint64_t last, std::uint64_t bytes, std::uint64_t samples)
-                                                      { account(last, bytes, samples); });
+            _paths = std::make_unique<RedundantPaths>(
+                config, tools::readTextFile(config.flowDefinition, "flow definition"), config.writerOptions, _writer.get(), _unit,
+                [this](std::uint64_t last, std::uint64_t bytes, std::uint64_t samples) { account(last, bytes, samples); });
             log::info("redundant paths: path 1 on '{}', path 2 on '{}', merged into flow {}", config.paths[0], config.paths[1], _flowId);
         }
         buildTarget();
@@ -164,7 +160,10 @@ namespace mxl::service
             // The old target goes first: it holds the listening port the new one may need.
             _target.reset();
             _target = std::make_unique<tools::FabricsTarget>(_fabrics.get());
-            publish(listenForTicket(*_target, _interface, _writer.get(), _config, "keys 'node', 'service', 'transport'"));
+            // A device flow's setup can also fail for its location (docs/device-flows.md).
+            bool const onDevice = _writer.config().common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY;
+            publish(listenForTicket(*_target, _interface, _writer.get(), _config,
+                                    onDevice ? "keys 'node', 'service', 'transport', 'device'" : "keys 'node', 'service', 'transport'"));
         }
         _flowing = false;
         _nextExpected.reset();

@@ -1,5 +1,6 @@
 #include "FlowSource.hpp"
 
+#include "DeviceFlowOptions.hpp"
 #include "DiscreteGrainWriter.hpp"
 #include "FlowDescription.hpp"
 #include "FlowId.hpp"
@@ -11,7 +12,6 @@
 #include "patterns/TestPatternRenderer.hpp"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
@@ -65,15 +65,15 @@ namespace mxl::tools::testsource
             {
                 return settings.flowOptions;
             }
-            auto options =
-                settings.flowOptions.empty() ? nlohmann::json::object() : nlohmann::json::parse(settings.flowOptions, nullptr, false);
-            if (!options.is_object())
+            try
             {
-                throw ToolError{ExitCode::Usage, "--flow-options must hold a JSON object to be combined with --device"};
+                return withDeviceOptions(settings.flowOptions, "--flow-options", *settings.deviceIndex,
+                                         fmt::format("--device {}", *settings.deviceIndex));
             }
-            options["payloadLocation"] = "device";
-            options["deviceIndex"] = *settings.deviceIndex;
-            return options.dump();
+            catch (DeviceOptionsConflict const& conflict)
+            {
+                throw ToolError{ExitCode::Usage, conflict.what()};
+            }
         }
 
         std::unique_ptr<FlowSource> createFlow(Instance const& instance, LoadedDefinition const& loaded, SourceSettings const& settings,

@@ -1,0 +1,55 @@
+// The status file a fabrics service writes, read back as mxl-info reads it: the keys added after its first version.
+#include "ServiceStatusFile.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+using namespace mxl::tools;
+
+namespace
+{
+    ServiceStatus someStatus()
+    {
+        ServiceStatus status;
+        status.role = "target";
+        status.flowId = "5fbec3b1-1b0c-417b-9aa6-6a6e1bf2e65b";
+        status.pid = 4242;
+        status.state = "active";
+        status.transport = "rma";
+        return status;
+    }
+}
+
+TEST_CASE("service status files: a device flow's payload location and device index are written and read back")
+{
+    auto status = someStatus();
+    status.payloadLocation = "device";
+    status.deviceIndex = 3;
+    auto const text = serviceStatusJson(status);
+    auto const json = nlohmann::json::parse(text);
+    CHECK(json["payload_location"] == "device");
+    CHECK(json["device_index"] == 3);
+    auto const back = parseServiceStatus(text);
+    CHECK(back.payloadLocation == "device");
+    CHECK(back.deviceIndex == 3);
+}
+
+TEST_CASE("service status files: a host flow has a null device index, and files without the keys read as unknown")
+{
+    auto status = someStatus();
+    status.payloadLocation = "host";
+    auto const text = serviceStatusJson(status);
+    auto const json = nlohmann::json::parse(text);
+    CHECK(json["payload_location"] == "host");
+    CHECK(json["device_index"].is_null());
+    auto const back = parseServiceStatus(text);
+    CHECK(back.payloadLocation == "host");
+    CHECK_FALSE(back.deviceIndex.has_value());
+
+    auto older = json;
+    older.erase("payload_location");
+    older.erase("device_index");
+    auto const old = parseServiceStatus(older.dump());
+    CHECK(old.payloadLocation.empty());
+    CHECK_FALSE(old.deviceIndex.has_value());
+}
