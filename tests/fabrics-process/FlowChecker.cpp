@@ -2,6 +2,8 @@
 
 #include "Checksum.hpp"
 
+#include <mxl/device.h>
+
 #include <fmt/format.h>
 
 #include <stdexcept>
@@ -47,6 +49,26 @@ namespace mxl::test
             }
             std::this_thread::sleep_for(std::chrono::milliseconds{10});
         }
+        mxlFlowConfigInfo config{};
+        if (::mxlFlowReaderGetConfigInfo(_reader, &config) == MXL_STATUS_OK)
+        {
+            _onDevice = config.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY;
+        }
+    }
+
+    std::uint64_t FlowChecker::checksumOf(std::uint8_t const* payload, std::size_t bytes)
+    {
+        if (!_onDevice)
+        {
+            return fnv1a(payload, bytes);
+        }
+        _hostCopy.resize(bytes);
+        if (auto const status = ::mxlFlowReaderCopyToHost(_reader, _hostCopy.data(), payload, bytes); status != MXL_STATUS_OK)
+        {
+            throw std::runtime_error{
+                fmt::format("FlowChecker: copying a device grain to the host failed (mxlStatus {})", static_cast<int>(status))};
+        }
+        return fnv1a(_hostCopy.data(), bytes);
     }
 
     FlowChecker::~FlowChecker()
@@ -142,7 +164,7 @@ namespace mxl::test
                 continue;
             }
             auto const expected = source.checksum(_next);
-            auto const actual = fnv1a(payload, grain.grainSize);
+            auto const actual = checksumOf(payload, grain.grainSize);
             bool const intact = expected && *expected == actual && grain.index == _next && grain.validSlices == grain.totalSlices;
             if (!intact && slotMovedOn(grain))
             {

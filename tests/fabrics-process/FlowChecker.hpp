@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mxl::test
 {
@@ -73,6 +74,8 @@ namespace mxl::test
     private:
         // Whether the slot of grain `_next` no longer holds what `read` said (it is being, or was, written again).
         [[nodiscard]] bool slotMovedOn(mxlGrainInfo const& read) const;
+        // The payload's checksum, copied to host memory first where the flow's payloads are on a device.
+        [[nodiscard]] std::uint64_t checksumOf(std::uint8_t const* payload, std::size_t bytes);
 
         mxlInstance _instance = nullptr;
         mxlFlowReader _reader = nullptr;
@@ -80,5 +83,7 @@ namespace mxl::test
         std::chrono::milliseconds _lateCommitWait{0};
         // When the checker first found a grain behind the head missing, in the gap it is working through.
         std::optional<std::chrono::steady_clock::time_point> _gapSeenAt;
+        bool _onDevice = false;
+        std::vector<std::uint8_t> _hostCopy;
     };
 }

@@ -4,6 +4,7 @@
 #include "GrainPattern.hpp"
 #include "TempDomain.hpp"
 
+#include <mxl/device.h>
 #include <mxl/flow.h>
 #include <mxl/mxl.h>
 #include <mxl/time.h>
@@ -43,7 +44,8 @@ namespace mxl::test
         }
     };
 
-    PatternSource::PatternSource(std::string const& domain, std::filesystem::path const& definition, std::uint16_t slicesPerCommit)
+    PatternSource::PatternSource(std::string const& domain, std::filesystem::path const& definition, std::uint16_t slicesPerCommit,
+                                 std::string const& writerOptions)
         : _slicesPerCommit{slicesPerCommit}
         , _resources{std::make_unique<Resources>()}
     {
@@ -55,7 +57,8 @@ namespace mxl::test
         auto const text = readFile(definition);
         _flowId = nlohmann::json::parse(text).at("id").get<std::string>();
         if (auto const status =
-                ::mxlCreateFlowWriter(_resources->instance, text.c_str(), nullptr, &_resources->writer, &_resources->config, nullptr);
+                ::mxlCreateFlowWriter(_resources->instance, text.c_str(), writerOptions.empty() ? nullptr : writerOptions.c_str(),
+                                      &_resources->writer, &_resources->config, nullptr);
             status != MXL_STATUS_OK)
         {
             throw std::runtime_error{
@@ -93,6 +96,7 @@ namespace mxl::test
         auto const rate = config.common.grainRate;
         auto const grainNs = static_cast<std::uint64_t>(1'000'000'000LL * rate.denominator / rate.numerator);
         auto index = ::mxlGetCurrentIndex(&rate);
+        auto const onDevice = config.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY;
         while (!_stop)
         {
             ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, index));
@@ -118,7 +122,15 @@ namespace mxl::test
                 for (auto const sliceSize : config.discrete.sliceSizes)
                 {
                     auto const begin = planeOffset + std::size_t{start} * sliceSize;
-                    std::memcpy(payload + begin, pattern.data() + begin, static_cast<std::size_t>(end - start) * sliceSize);
+                    auto const bytes = static_cast<std::size_t>(end - start) * sliceSize;
+                    if (onDevice)
+                    {
+                        ::mxlFlowWriterCopyToDevice(_resources->writer, payload + begin, pattern.data() + begin, bytes);
+                    }
+                    else
+                    {
+                        std::memcpy(payload + begin, pattern.data() + begin, bytes);
+                    }
                     planeOffset += std::size_t{total} * sliceSize;
                 }
                 grain.validSlices = end;

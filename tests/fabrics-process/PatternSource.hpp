@@ -19,7 +19,9 @@ namespace mxl::test
     public:
         // `slicesPerCommit` 0 commits whole grains; otherwise each grain is committed in batches of that many slices,
         // spread over half the grain period, so that readers see (and initiators send) partial grains.
-        PatternSource(std::string const& domain, std::filesystem::path const& definition, std::uint16_t slicesPerCommit = 0);
+        // `writerOptions`: the writer's flow options JSON; with device payloads each slice range is copied into device memory.
+        PatternSource(std::string const& domain, std::filesystem::path const& definition, std::uint16_t slicesPerCommit = 0,
+                      std::string const& writerOptions = {});
         ~PatternSource();
 
         PatternSource(PatternSource const&) = delete;

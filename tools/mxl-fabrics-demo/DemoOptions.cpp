@@ -116,9 +116,9 @@ Exit status:
                  "ordinal in this process after CUDA_VISIBLE_DEVICES): {\"payloadLocation\": \"device\", \"deviceIndex\": N} is "
                  "merged into the --flow-options, which must not name another location or device; audio flows stay in host "
                  "memory. Not with --path (the paths are merged in host memory) nor -i (the initiator sends the flow that "
-                 "exists, wherever its payloads are). Needs a libmxl with CUDA and the GPU (docs/device-flows.md); device "
-                 "flows cannot cross the fabric in this version, so the target refuses them at setup") //
-                ("initiator,i", po::bool_switch(), "run as initiator (default: target)")               //
+                 "exists, wherever its payloads are). Needs a libmxl with CUDA and the GPU (docs/device-flows.md); the "
+                 "payloads are staged through pinned host memory on their way in from the fabric") //
+                ("initiator,i", po::bool_switch(), "run as initiator (default: target)")           //
                 ("node,n", po::value<std::string>()->value_name("NODE"),
                  "local address to bind: IP for tcp/verbs, GID for efa, a name for shm; also filters the interface choice") //
                 ("path", po::value<std::vector<std::string>>()->value_name("NODE"),

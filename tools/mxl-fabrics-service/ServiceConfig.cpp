@@ -61,8 +61,8 @@ namespace mxl::service
             add("device", "target, optional: create the flow with its payloads in the memory of CUDA device N (0-2147483647, the "
                           "ordinal in this process after CUDA_VISIBLE_DEVICES): {\"payloadLocation\": \"device\", \"deviceIndex\": N} "
                           "merged into flow_options, which must not name another location or device; video and data flows (not audio), "
-                          "not with 'path' (docs/device-flows.md; device flows cannot cross the fabric in this version, so the "
-                          "target refuses them at setup)");
+                          "not with 'path'; the payloads are staged through pinned host memory on their way in from the fabric "
+                          "(docs/device-flows.md)");
             add("ticket_file", "target: where to publish the ticket (absolute path; written atomically, mode 0600); with 'path', once "
                                "per path, in path order");
             keys.add_options()("path", po::value<std::vector<std::string>>(),
