@@ -12,7 +12,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -73,6 +72,12 @@ namespace
         {
             throw std::invalid_argument{
                 fmt::format("--flow '{}': expected a flow definition, a JSON object with a string \"id\"", options.flowFile)};
+        }
+        // docs/device-flows.md: a sample ring hands out host-side fragments, so libmxl keeps audio in host memory.
+        if (json.value("format", "") == "urn:x-nmos:format:audio")
+        {
+            throw std::invalid_argument{
+                fmt::format("--flow '{}' is an audio flow; device flows are video or data flows", options.flowFile)};
         }
         return {definition, json["id"].get<std::string>(), options.deviceIndex, options.grains};
     }
@@ -159,19 +164,21 @@ namespace
 int main(int argc, char** argv)
 {
     DeviceOptions options;
+    std::optional<FlowShape> shape;
     try
     {
         options = parseDeviceOptions(argc, argv);
+        if (options.help)
+        {
+            fmt::print("{}", deviceUsage());
+            return exitMeasured;
+        }
+        shape = readFlowShape(options);
     }
     catch (std::invalid_argument const& e)
     {
         fmt::print(stderr, "mxl-device-bench: {}\n", e.what());
         return exitBadCommandLine;
-    }
-    if (options.help)
-    {
-        fmt::print("{}", deviceUsage());
-        return exitMeasured;
     }
     if (auto const reason = missingDevice())
     {
@@ -180,13 +187,12 @@ int main(int argc, char** argv)
     }
     try
     {
-        auto const shape = readFlowShape(options);
         fmt::print("# mxl-device-bench on {}\n\n", selectDevice(options.deviceIndex));
         std::fflush(stdout);
-        printWriteCommit(shape, options.flowFile);
-        printReaders(shape);
+        printWriteCommit(*shape, options.flowFile);
+        printReaders(*shape);
         std::fflush(stdout);
-        return printFabric(shape, options) ? exitMeasured : exitNotMeasured;
+        return printFabric(*shape, options) ? exitMeasured : exitNotMeasured;
     }
     catch (std::invalid_argument const& e)
     {
