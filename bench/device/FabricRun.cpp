@@ -25,16 +25,10 @@ namespace mxl::bench::device
 {
     namespace
     {
-        constexpr std::uint64_t historyNs = 200'000'000;
         constexpr std::uint64_t readTimeoutNs = 1'000'000'000;
-        // How long the initiator waits for the target to read one more grain before the row is given up.
+        // How long the initiator waits for the target to read one more grain, or for room to transfer one, before the row is
+        // given up.
         constexpr auto stallTimeout = std::chrono::seconds{10};
-
-        std::uint64_t nowNs()
-        {
-            return static_cast<std::uint64_t>(
-                std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
-        }
 
         // The bytes grain `index` carries: ring slot `slot`'s own pattern (64-bit words `slot << 48 | word number`),
         // written into the source once, with the grain's index stamped over its first word by the initiator.
@@ -102,7 +96,7 @@ namespace mxl::bench::device
                         {
                             continue;
                         }
-                        _arrivalNs[*index] = nowNs();
+                        _arrivalNs[*index] = steadyNowNs();
                         _highest.store(std::max(_highest.load(std::memory_order_relaxed), static_cast<std::int64_t>(*index)),
                                        std::memory_order_release);
                     }
@@ -162,9 +156,14 @@ namespace mxl::bench::device
             copyToPayload(location, payload, &index, std::min<std::size_t>(sizeof index, grain.grainSize));
             grain.validSlices = grain.totalSlices;
             checkMxlStatus(mxlFlowWriterCommitGrain(source.writer(), &grain), fmt::format("mxlFlowWriterCommitGrain {}", index));
+            auto const deadline = std::chrono::steady_clock::now() + stallTimeout;
             while (!initiator.transferGrain(index, grain.totalSlices))
             {
                 initiator.progress();
+                if (std::chrono::steady_clock::now() > deadline)
+                {
+                    throw std::runtime_error{fmt::format("the initiator had no room to transfer grain {} for 10 s", index)};
+                }
             }
             initiator.progress();
         }
@@ -206,19 +205,13 @@ namespace mxl::bench::device
             {
                 ++start;
             }
-            auto const grains = static_cast<double>(arrivalNs.size() - 1 - start);
-            auto const seconds = static_cast<double>(arrivalNs.back() - arrivalNs[start]) / 1e9;
-            if (grains == 0 || seconds <= 0)
-            {
-                return {};
-            }
-            return {grains / seconds, static_cast<double>(grainBytes) * grains / seconds / 1e9, seconds * 1e6 / grains};
+            return throughput(grainBytes, arrivalNs.size() - 1 - start, static_cast<double>(arrivalNs.back() - arrivalNs[start]) / 1e9);
         }
     }
 
     FabricOutcome runFabric(FabricShape const& shape)
     {
-        TemporaryDomains domains{"mxl-device-bench", historyNs};
+        TemporaryDomains domains{"mxl-device-bench", domainHistoryNs};
         auto const options = writerOptions(shape.location, shape.flow.deviceIndex);
         auto const* optionsText = options ? options->c_str() : nullptr;
         MxlEnd sink{domains.target(), shape.flow.definition, optionsText};

@@ -12,35 +12,25 @@
 
 #include <cuda_runtime_api.h>
 
-#include <chrono>
 #include <vector>
 
 namespace mxl::bench::device
 {
     namespace
     {
-        constexpr std::uint64_t historyNs = 200'000'000;
         constexpr std::uint64_t readTimeoutNs = 1'000'000'000;
-
-        std::uint64_t nowNs()
-        {
-            return static_cast<std::uint64_t>(
-                std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
-        }
 
         // Runs body(0) untimed (first-touch costs), then body(1 … grains) on the clock.
         template <typename Body>
         Throughput measureThroughput(std::size_t grainBytes, std::uint32_t grains, Body&& body)
         {
             body(0);
-            auto const startNs = nowNs();
+            auto const startNs = steadyNowNs();
             for (std::uint32_t i = 1; i <= grains; ++i)
             {
                 body(i);
             }
-            auto const seconds = static_cast<double>(nowNs() - startNs) / 1e9;
-            auto const count = static_cast<double>(grains);
-            return {count / seconds, static_cast<double>(grainBytes) * count / seconds / 1e9, seconds * 1e6 / count};
+            return throughput(grainBytes, grains, static_cast<double>(steadyNowNs() - startNs) / 1e9);
         }
 
         std::size_t grainBytesOf(mxlFlowWriter writer)
@@ -83,10 +73,10 @@ namespace mxl::bench::device
                 auto const index = firstIndex + i % ringGrains;
                 mxlGrainInfo grain{};
                 std::uint8_t* payload = nullptr;
-                auto const startNs = nowNs();
+                auto const startNs = steadyNowNs();
                 checkMxlStatus(mxlFlowReaderGetGrain(reader, index, readTimeoutNs, &grain, &payload),
                                fmt::format("mxlFlowReaderGetGrain {}", index));
-                latencyNs.push_back(nowNs() - startNs);
+                latencyNs.push_back(steadyNowNs() - startNs);
             }
             return percentiles(std::move(latencyNs));
         }
@@ -94,7 +84,7 @@ namespace mxl::bench::device
 
     WriteCommitRows measureWriteCommit(FlowShape const& shape)
     {
-        TemporaryDomains domains{"mxl-device-bench", historyNs};
+        TemporaryDomains domains{"mxl-device-bench", domainHistoryNs};
         auto const options = writerOptions(PayloadLocation::device, shape.deviceIndex);
         MxlEnd end{domains.initiator(), shape.definition, options->c_str()};
         auto const grainBytes = grainBytesOf(end.writer());
@@ -125,7 +115,7 @@ namespace mxl::bench::device
 
     ReaderRows measureReaders(FlowShape const& shape)
     {
-        TemporaryDomains domains{"mxl-device-bench", historyNs};
+        TemporaryDomains domains{"mxl-device-bench", domainHistoryNs};
         MxlEnd host{domains.target(), shape.definition, nullptr};
         auto const options = writerOptions(PayloadLocation::device, shape.deviceIndex);
         MxlEnd device{domains.initiator(), shape.definition, options->c_str()};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "Percentiles.hpp"
+#include "Throughput.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -10,6 +11,9 @@
 
 namespace mxl::bench::device
 {
+    // The history of every domain the bench creates (--help): a 50 Hz flow gets a ring of 10 grains.
+    inline constexpr std::uint64_t domainHistoryNs = 200'000'000;
+
     // What every row moves: the flow's definition and where.
     struct FlowShape
     {
@@ -17,13 +21,6 @@ namespace mxl::bench::device
         std::string flowId;
         int deviceIndex;
         std::uint32_t grains;
-    };
-
-    struct Throughput
-    {
-        double grainsPerSecond = 0;
-        double gigabytesPerSecond = 0;
-        double microsecondsPerGrain = 0;
     };
 
     struct WriteCommitRows
