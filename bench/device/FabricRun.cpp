@@ -168,8 +168,9 @@ namespace mxl::bench::device
             initiator.progress();
         }
 
-        // Compares every grain still in the target's ring, but the oldest (its slot may be the one being rewritten).
-        void verifyTarget(MxlEnd const& sink, FabricShape const& shape, std::size_t grainBytes, FabricResult& result)
+        // Compares every grain still in the target's ring, but the oldest (its slot may be the one being rewritten), with
+        // the pattern of the source's slot that sent it.
+        void verifyTarget(MxlEnd const& sink, MxlEnd const& source, FabricShape const& shape, std::size_t grainBytes, FabricResult& result)
         {
             ReleaseStack releases;
             mxlFlowReader reader = nullptr;
@@ -190,7 +191,7 @@ namespace mxl::bench::device
                     continue;
                 }
                 copyFromPayload(shape.location, arrived.data(), payload, grainBytes);
-                if (arrived == expectedGrain(grainBytes, index % ringGrains, index))
+                if (arrived == expectedGrain(grainBytes, index % source.flowConfig().discrete.grainCount, index))
                 {
                     ++result.verified;
                 }
@@ -258,7 +259,7 @@ namespace mxl::bench::device
         auto const& arrivalNs = reads->stop();
         result.received = static_cast<std::uint64_t>(std::ranges::count_if(arrivalNs, [](std::uint64_t ns) { return ns != 0; }));
         result.throughput = targetThroughput(arrivalNs, grainBytes);
-        verifyTarget(sink, shape, grainBytes, result);
+        verifyTarget(sink, source, shape, grainBytes, result);
         return {result, {}};
     }
 }
