@@ -2,15 +2,19 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
-
 namespace mxl::bench
 {
+    MxlStatusError::MxlStatusError(mxlStatus status, std::string const& what)
+        : std::runtime_error{fmt::format("{} failed with mxlStatus {}", what, static_cast<int>(status))}
+        , _status{status}
+    {
+    }
+
     void checkMxlStatus(mxlStatus status, std::string const& what)
     {
         if (status != MXL_STATUS_OK)
         {
-            throw std::runtime_error{fmt::format("{} failed with mxlStatus {}", what, static_cast<int>(status))};
+            throw MxlStatusError{status, what};
         }
     }
 

@@ -3,10 +3,27 @@
 
 #include <mxl/mxl.h>
 
+#include <stdexcept>
 #include <string>
 
 namespace mxl::bench
 {
+    // What checkMxlStatus throws: the message names the call and the status, which a caller can also tell apart (a
+    // refusal, MXL_ERR_UNSUPPORTED_OPERATION, is a result of the device bench, not a failure).
+    class MxlStatusError : public std::runtime_error
+    {
+    public:
+        MxlStatusError(mxlStatus status, std::string const& what);
+
+        [[nodiscard]] mxlStatus status() const noexcept
+        {
+            return _status;
+        }
+
+    private:
+        mxlStatus _status;
+    };
+
     // Throws unless `status` is MXL_STATUS_OK; `what` names the call and its object.
     void checkMxlStatus(mxlStatus status, std::string const& what);
 
