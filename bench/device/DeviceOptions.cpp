@@ -1,5 +1,7 @@
 #include "DeviceOptions.hpp"
 
+#include "BenchCommandLine.hpp"
+
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
@@ -51,22 +53,6 @@ or a grain did not arrive intact; 2 bad command line.
 
 Options)usage";
 
-        std::vector<std::string> splitList(std::string_view option, std::string_view text)
-        {
-            std::vector<std::string> items;
-            while (!text.empty())
-            {
-                auto const comma = text.find(',');
-                items.emplace_back(text.substr(0, comma));
-                text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
-            }
-            if (items.empty())
-            {
-                throw std::invalid_argument{fmt::format("{}: needs at least one entry", option)};
-            }
-            return items;
-        }
-
         po::options_description describeOptions(DeviceOptions& options, std::string& providers)
         {
             po::options_description description{synopsis, 120, 60};
@@ -90,29 +76,13 @@ Options)usage";
         options.flowFile = MXL_DEVICE_BENCH_FLOWS "/v210_1080p50.json";
         std::string providers = "tcp,shm";
         auto const description = describeOptions(options, providers);
-        po::variables_map values;
-        try
-        {
-            po::store(po::parse_command_line(argc, argv, description), values);
-            po::notify(values);
-        }
-        catch (po::error const& e)
-        {
-            throw std::invalid_argument{fmt::format("{} (see --help)", e.what())};
-        }
+        auto const values = parseCommandLine(argc, argv, description);
         if (values.contains("help"))
         {
             options.help = true;
             return options;
         }
-        options.providers = splitList("--providers", providers);
-        for (auto const& provider : options.providers)
-        {
-            if (provider != "tcp" && provider != "shm")
-            {
-                throw std::invalid_argument{fmt::format("--providers: '{}' is not tcp or shm", provider)};
-            }
-        }
+        options.providers = providerList(providers);
         if (!std::filesystem::is_regular_file(options.flowFile))
         {
             throw std::invalid_argument{fmt::format("--flow '{}' is not a file", options.flowFile)};

@@ -1,5 +1,7 @@
 #include "CapacityOptions.hpp"
 
+#include "BenchCommandLine.hpp"
+
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -80,22 +82,6 @@ removed first).
 
 Options)";
 
-        std::vector<std::string> splitList(std::string_view option, std::string_view text)
-        {
-            std::vector<std::string> items;
-            while (!text.empty())
-            {
-                auto const comma = text.find(',');
-                items.emplace_back(text.substr(0, comma));
-                text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
-            }
-            if (items.empty())
-            {
-                throw std::invalid_argument{fmt::format("{}: needs at least one entry", option)};
-            }
-            return items;
-        }
-
         po::options_description describeOptions(CapacityOptions& options, std::string& providers, std::string& formats, std::string& paths)
         {
             po::options_description description{synopsis, 120, 60};
@@ -142,30 +128,14 @@ Options)";
         std::string formats = fmt::format("{}", fmt::join(mediaFormatNames(), ","));
         std::string paths = "mxl,raw";
         auto const description = describeOptions(options, providers, formats, paths);
-        po::variables_map values;
-        try
-        {
-            po::store(po::parse_command_line(argc, argv, description), values);
-            po::notify(values);
-        }
-        catch (po::error const& e)
-        {
-            throw std::invalid_argument{fmt::format("{} (see --help)", e.what())};
-        }
+        auto const values = parseCommandLine(argc, argv, description);
         if (values.contains("help"))
         {
             options.help = true;
             return options;
         }
 
-        options.providers = splitList("--providers", providers);
-        for (auto const& provider : options.providers)
-        {
-            if (provider != "tcp" && provider != "shm")
-            {
-                throw std::invalid_argument{fmt::format("--providers: '{}' is not tcp or shm", provider)};
-            }
-        }
+        options.providers = providerList(providers);
         for (auto const& name : splitList("--formats", formats))
         {
             auto format = mediaFormatNamed(name);
