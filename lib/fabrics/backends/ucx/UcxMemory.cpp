@@ -6,7 +6,7 @@
 
 namespace mxl::fabrics::ucx
 {
-    UcxMemory::UcxMemory(UcxDomain const& domain, void const* base, std::size_t length, bool remoteWrite)
+    UcxMemory::UcxMemory(UcxDomain const& domain, void const* base, std::size_t length, bool remoteWrite, bool cuda)
         : _context{domain.context()}
         , _base{base}
         , _length{length}
@@ -15,7 +15,13 @@ namespace mxl::fabrics::ucx
         params.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
         params.address = const_cast<void*>(base);
         params.length = length;
-        checkUcx(ucp_mem_map(_context, &params, &_handle), fmt::format("ucx: mapping {} bytes at {}", length, base));
+        if (cuda)
+        {
+            params.field_mask |= UCP_MEM_MAP_PARAM_FIELD_MEMORY_TYPE;
+            params.memory_type = UCS_MEMORY_TYPE_CUDA;
+        }
+        checkUcx(ucp_mem_map(_context, &params, &_handle),
+                 fmt::format("ucx: mapping {} bytes{} at {}", length, cuda ? " of CUDA device memory" : "", base));
         if (!remoteWrite)
         {
             return;
