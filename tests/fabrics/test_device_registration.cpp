@@ -7,6 +7,7 @@
 
 #include "common/Status.hpp"
 #include "fabrics/core/Backend.hpp"
+#include "fabrics/core/SetupOptions.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"
 #include "fabrics/transport/BackendLoader.hpp"
 #include "fabrics/transport/TableBackend.hpp"
@@ -304,4 +305,25 @@ TEST_CASE("device registration: a backend of ABI 1.2 (a table without memory_reg
                       " (ABI 1.2) registers no device memory: that needs backend ABI 1.3 (memory_register_device)");
     // Its host domains open as before.
     CHECK(backend12->openDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Target, Transport::Auto) != nullptr);
+}
+
+TEST_CASE("device payloads: the setup option names auto, direct or staged, and MXL_FABRICS_DEVICE_PAYLOADS is the default")
+{
+    using mxl::fabrics::DevicePayloads;
+    using mxl::fabrics::SetupOptions;
+    ScopedVariable const unset{"MXL_FABRICS_DEVICE_PAYLOADS", std::nullopt};
+    CHECK(SetupOptions::parse(nullptr).devicePayloads == DevicePayloads::Auto);
+    CHECK(SetupOptions::parse(R"({"devicePayloads": "direct"})").devicePayloads == DevicePayloads::Direct);
+    CHECK(SetupOptions::parse(R"({"devicePayloads": "staged", "cqDepth": 8})").devicePayloads == DevicePayloads::Staged);
+    auto const [status, text] = refusal([] { static_cast<void>(SetupOptions::parse(R"({"devicePayloads": "gpu"})")); });
+    CHECK(status == MXL_ERR_INVALID_ARG);
+    CHECK(text == R"(option devicePayloads must be "auto", "direct" or "staged", not "gpu")");
+
+    ScopedVariable const direct{"MXL_FABRICS_DEVICE_PAYLOADS", "direct"};
+    CHECK(SetupOptions::parse(nullptr).devicePayloads == DevicePayloads::Direct);
+    CHECK(SetupOptions::parse(R"({"devicePayloads": "auto"})").devicePayloads == DevicePayloads::Auto);
+    ScopedVariable const wrong{"MXL_FABRICS_DEVICE_PAYLOADS", "always"};
+    auto const [variableStatus, variableText] = refusal([] { static_cast<void>(SetupOptions::parse(nullptr)); });
+    CHECK(variableStatus == MXL_ERR_INVALID_ARG);
+    CHECK(variableText == R"(MXL_FABRICS_DEVICE_PAYLOADS must be auto, direct or staged, not "always")");
 }
