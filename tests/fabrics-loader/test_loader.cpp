@@ -352,7 +352,8 @@ TEST_CASE("loader: mxl-fabrics-info -v names CAP_HMEM: shm's FI_HMEM claim here,
     CHECK(shmStatus == 0);
     CHECK(contains(shm, "  capabilities: BLOCKING_OPERATIONS|REMOTE_WRITE|SEND_RECEIVE|HMEM\n"));
     CHECK(contains(shm, "    fi_hmem: true\n"));
-    CHECK(contains(shm, "    device_payloads: registered directly where the device memory registers, else staged through pinned host memory\n"));
+    CHECK(contains(shm,
+                   "    device_payloads: registered directly where the device memory registers, else staged through pinned host memory\n"));
 
     auto const [tcpStatus, tcp] = runShell(info + " -p tcp -n 127.0.0.1");
     INFO("output: ", tcp);

@@ -1,5 +1,6 @@
 #include "fabrics/backends/ucx/UcxMemory.hpp"
 
+#include "common/Status.hpp"
 #include "fabrics/backends/ucx/UcxError.hpp"
 
 #include <fmt/format.h>
@@ -20,8 +21,14 @@ namespace mxl::fabrics::ucx
             params.field_mask |= UCP_MEM_MAP_PARAM_FIELD_MEMORY_TYPE;
             params.memory_type = UCS_MEMORY_TYPE_CUDA;
         }
-        checkUcx(ucp_mem_map(_context, &params, &_handle),
-                 fmt::format("ucx: mapping {} bytes{} at {}", length, cuda ? " of CUDA device memory" : "", base));
+        auto const mapped = ucp_mem_map(_context, &params, &_handle);
+        if (mapped != UCS_OK && cuda)
+        {
+            // Whatever the status, UCX cannot take this device memory (an IPC-imported ring, say): the caller may stage.
+            fail(MXL_ERR_UNSUPPORTED_OPERATION, "ucx: mapping {} bytes of CUDA device memory at {} failed: {}", length, base,
+                 ucs_status_string(mapped));
+        }
+        checkUcx(mapped, fmt::format("ucx: mapping {} bytes at {}", length, base));
         if (!remoteWrite)
         {
             return;
