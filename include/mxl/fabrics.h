@@ -44,6 +44,9 @@ extern "C"
         MXL_FABRICS_IFACE_CAP_BLOCKING_OPERATIONS = MXL_FABRICS_FLAG(0),
         MXL_FABRICS_IFACE_CAP_REMOTE_WRITE = MXL_FABRICS_FLAG(1),
         MXL_FABRICS_IFACE_CAP_SEND_RECEIVE = MXL_FABRICS_FLAG(2),
+        /* The interface can register device (CUDA) memory with the transport (libfabric: the provider has FI_HMEM). As
+         * the MXL SDK's PR #654 names it. Reported only: setup does not require it. */
+        MXL_FABRICS_IFACE_CAP_HMEM = MXL_FABRICS_FLAG(3),
     } mxlFabricsInterfaceCapFlags;
 
     typedef struct mxlFabricsEndpointAddress_t

@@ -207,7 +207,7 @@ TEST_CASE("loader: without options an instance uses the ofi module beside libmxl
     CHECK(std::string{info.name} == "ofi");
     CHECK(std::filesystem::path{info.path} == std::filesystem::path{MXL_OFI_BACKEND});
     CHECK(std::filesystem::path{info.path}.parent_path() == std::filesystem::path{MXL_FABRICS_LIBRARY}.parent_path() / "mxl-fabrics");
-    CHECK(info.abiVersion == ((1u << 16) | 2u));
+    CHECK(info.abiVersion == ((1u << 16) | 3u));
     CHECK(mxlFabricsGetBackendInfo(fabrics, nullptr) == MXL_ERR_INVALID_ARG);
     CHECK(mxlFabricsDestroyInstance(fabrics) == MXL_STATUS_OK);
     CHECK(mxlDestroyInstance(instance) == MXL_STATUS_OK);
@@ -265,13 +265,13 @@ TEST_CASE("loader: mxl-fabrics-info --all-backends lists each backend with its i
     CHECK(status == 1);
     CHECK(contains(output, "fabrics backend " + fakes + "/failing/libmxl-fabrics-failing.so failed to initialise"));
     CHECK(contains(output, "backend failing " + fakes + "/failing/libmxl-fabrics-failing.so: not loaded\n"));
-    CHECK(contains(output, std::string{"backend ofi ABI 1.2 "} + MXL_OFI_BACKEND + "\ninterface tcp-0 node 127.0.0.1"));
+    CHECK(contains(output, std::string{"backend ofi ABI 1.3 "} + MXL_OFI_BACKEND + "\ninterface tcp-0 node 127.0.0.1"));
 
     auto const [healthyStatus, healthy] =
         runShell(std::string{"env -u MXL_FABRICS_BACKEND_PATH "} + MXL_FABRICS_INFO + " --all-backends -p tcp");
     INFO("output: ", healthy);
     CHECK(healthyStatus == 0);
-    CHECK(contains(healthy, std::string{"backend ofi ABI 1.2 "} + MXL_OFI_BACKEND + "\n"));
+    CHECK(contains(healthy, std::string{"backend ofi ABI 1.3 "} + MXL_OFI_BACKEND + "\n"));
     CHECK(!contains(healthy, "not loaded"));
 
     auto const [bothStatus, both] = runShell(std::string{MXL_FABRICS_INFO} + " --all-backends --backend ofi");
@@ -302,7 +302,7 @@ TEST_CASE("loader: a copy of the build tree without the ofi module fails with th
     auto const [presentStatus, present] = runShell(command + " -p tcp");
     INFO("with the module: ", present);
     CHECK(presentStatus == 0);
-    CHECK(contains(present, "backend ofi ABI 1.2 " + (lib / "mxl-fabrics" / "libmxl-fabrics-ofi.so").string() + "\n"));
+    CHECK(contains(present, "backend ofi ABI 1.3 " + (lib / "mxl-fabrics" / "libmxl-fabrics-ofi.so").string() + "\n"));
 }
 
 namespace
@@ -342,4 +342,29 @@ TEST_CASE("loader: the program's signal handlers survive loading the ofi backend
     REQUIRE(::sigaction(SIGTERM, nullptr, &now) == 0);
     CHECK((now.sa_handler == &programHandler));
     REQUIRE(::sigaction(SIGTERM, &previous, nullptr) == 0);
+}
+
+TEST_CASE("loader: mxl-fabrics-info -v names CAP_HMEM: shm's FI_HMEM claim here, and every interface under the test knob")
+{
+    auto const info = std::string{"env -u MXL_FABRICS_DEVICE_MEMORY_IS_HOST "} + MXL_FABRICS_INFO + " --backend ofi -v";
+    auto const [shmStatus, shm] = runShell(info + " -p shm");
+    INFO("output: ", shm);
+    CHECK(shmStatus == 0);
+    CHECK(contains(shm, "  capabilities: BLOCKING_OPERATIONS|REMOTE_WRITE|SEND_RECEIVE|HMEM\n"));
+    CHECK(contains(shm, "    fi_hmem: true\n"));
+    CHECK(contains(shm,
+                   "    device_payloads: registered directly where the device memory registers, else staged through pinned host memory\n"));
+
+    auto const [tcpStatus, tcp] = runShell(info + " -p tcp -n 127.0.0.1");
+    INFO("output: ", tcp);
+    CHECK(tcpStatus == 0);
+    CHECK(contains(tcp, "  capabilities: BLOCKING_OPERATIONS|REMOTE_WRITE|SEND_RECEIVE\n"));
+    CHECK(contains(tcp, "    fi_hmem: false\n"));
+    CHECK(contains(tcp, "    device_payloads: staged through pinned host memory\n"));
+
+    auto const [knobStatus, knob] =
+        runShell(std::string{"MXL_FABRICS_DEVICE_MEMORY_IS_HOST=1 "} + MXL_FABRICS_INFO + " --backend ofi -v -p tcp -n 127.0.0.1");
+    INFO("output: ", knob);
+    CHECK(knobStatus == 0);
+    CHECK(contains(knob, "  capabilities: BLOCKING_OPERATIONS|REMOTE_WRITE|SEND_RECEIVE|HMEM\n"));
 }

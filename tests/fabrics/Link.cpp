@@ -38,7 +38,7 @@ namespace mxl::test::fabrics
         , targetDomain{tag + "-dst", targetHistoryNs}
         , source{sourceDomain, flowDefinition(flowFile), options.source}
         , destination{targetDomain, flowDefinition(flowFile), options.destination}
-        , target{targetDomain, destination, interfaceConfig(transport.provider, transport.targetNode.c_str(), nullptr)}
+        , target{targetDomain, destination, interfaceConfig(transport.provider, transport.targetNode.c_str(), nullptr), options.targetSetup}
         , initiator{
               sourceDomain, source,
               interfaceConfig(transport.provider, transport.initiatorNode.empty() ? nullptr : transport.initiatorNode.c_str(), nullptr)}

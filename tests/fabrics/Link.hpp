@@ -25,11 +25,13 @@ namespace mxl::test::fabrics
     // tcp over 127.0.0.1 (and ::1 where the host has it) and shm.
     std::vector<Transport> transports();
 
-    // The writers' flow options of the two ends (e.g. payloads in device memory); none where null.
+    // The writers' flow options of the two ends (e.g. payloads in device memory), and the target's setup options; none
+    // where null.
     struct FlowOptions
     {
         char const* source = nullptr;
         char const* destination = nullptr;
+        char const* targetSetup = nullptr;
     };
 
     // The two flows in their own domains (tagged `tag`-src and `tag`-dst), a set-up target and an initiator that has not

@@ -93,7 +93,10 @@ TEST_CASE("interfaces: unfiltered lists tcp and shm with caps, sizes and attribu
         REQUIRE(entry.attr != nullptr);
         auto const attributes = nlohmann::json::parse(entry.attr);
         // How a device flow would cross, on every interface: never silent.
-        CHECK(attributes.value("device_payloads", "") == "staged through pinned host memory");
+        auto const hmem = (entry.caps.flags & MXL_FABRICS_IFACE_CAP_HMEM) != 0;
+        CHECK(attributes.value("device_payloads", "") ==
+              (hmem ? "registered directly where the device memory registers, else staged through pinned host memory"
+                    : "staged through pinned host memory"));
         if (libfabric)
         {
             CHECK(attributes.contains("ep_type"));

@@ -3,11 +3,16 @@
 // grains arrive byte-exact over tcp and shm, slice ranges land in order, and a grain whose device slot the writer
 // reopened while it was in flight arrives INVALID. Each case runs with the fake device module (host memory standing in
 // for a GPU, so it runs on every CUDA build) and again with the real module, where it skips without a GPU.
+// The same with the payloads registered directly with the transport (setup option devicePayloads, tickets with split
+// grain regions), every mix of direct, staged and host ends, and why "auto" stages and "direct" fails where the
+// transport registers no device memory: with the fake module and the test knob MXL_FABRICS_DEVICE_MEMORY_IS_HOST=1
+// (its device memory is host memory), since no transport here registers CUDA memory.
 #if MXL_TEST_WITH_CUDA
 
 #    include "Checksum.hpp"
 #    include "FabricsHarness.hpp"
 #    include "Link.hpp"
+#    include "ScopedVariable.hpp"
 #    include "Skip.hpp"
 #    include "StderrCapture.hpp"
 
@@ -16,8 +21,10 @@
 #    include <doctest/doctest.h>
 #    include <nlohmann/json.hpp>
 
+#    include <algorithm>
 #    include <cstdlib>
 #    include <functional>
+#    include <optional>
 #    include <sstream>
 #    include <string>
 #    include <vector>
@@ -257,6 +264,258 @@ namespace
         CHECK(counters.transfersInvalidated == 1);
     }
 
+    constexpr char const* knob = "MXL_FABRICS_DEVICE_MEMORY_IS_HOST";
+    constexpr char const* payloadsVariable = "MXL_FABRICS_DEVICE_PAYLOADS";
+    constexpr std::size_t videoPayloadBytes = std::size_t{videoSlices} * videoLineBytes;
+
+    // A target registered directly publishes two regions per ring slot, the 8192-byte header and the payload, and says so.
+    void checkSplitRegions(Link& link)
+    {
+        auto const ticket = nlohmann::json::parse(ticketText(link.target.ticket));
+        CHECK(ticket.value("grainRegions", "") == "split");
+        auto const& regions = ticket.at("regions");
+        REQUIRE(regions.size() == 2 * link.destination.config.discrete.grainCount);
+        for (std::size_t index = 0; index < regions.size(); ++index)
+        {
+            INFO("region ", index);
+            CHECK(regions[index].at("len").get<std::string>() == std::to_string(index % 2 == 0 ? 8192 : videoPayloadBytes));
+        }
+    }
+
+    // The setup line of `role` ("target", "initiator") that contains `words`, or nullopt.
+    std::optional<std::string> setupLine(std::string const& log, std::string const& role, std::string const& words)
+    {
+        std::istringstream lines{log};
+        for (std::string line; std::getline(lines, line);)
+        {
+            if (line.find("fabrics " + role) != std::string::npos && line.find(words) != std::string::npos)
+            {
+                return line;
+            }
+        }
+        return std::nullopt;
+    }
+
+    constexpr char const* directWords = "its flow's payloads on CUDA device 0 registered directly with the transport";
+    constexpr char const* stagedWords = "its flow's payloads on CUDA device 0 staged through";
+
+    // How each end moves a device flow's payloads: directly, staged, or (a host flow) neither.
+    enum class End
+    {
+        Host,
+        Staged,
+        Direct
+    };
+
+    struct Mix
+    {
+        char const* label;
+        End initiator;
+        End target;
+    };
+
+    // Six grains of `mix` over `transport`, each byte-exact, the ticket split exactly when the target is direct, and each
+    // device end's setup line saying how it moves its payloads. devicePayloads comes from $MXL_FABRICS_DEVICE_PAYLOADS
+    // for the initiator and the target's setup options for the target.
+    void checkMix(Transport const& transport, Mix const& mix)
+    {
+        INFO(mix.label, " over ", std::string{transport.label});
+        auto const payloads = [](End end) { return end == End::Direct ? "direct" : "staged"; };
+        ScopedVariable const initiatorPayloads{payloadsVariable, payloads(mix.initiator)};
+        auto const targetSetup = std::string{R"({"devicePayloads": ")"} + payloads(mix.target) + "\"}";
+        StderrCapture capture;
+        Link link{transport,
+                  videoFile,
+                  std::nullopt,
+                  std::nullopt,
+                  {mix.initiator != End::Host ? onDevice : nullptr, mix.target != End::Host ? onDevice : nullptr, targetSetup.c_str()}};
+        if (mix.target == End::Direct)
+        {
+            checkSplitRegions(link);
+        }
+        else
+        {
+            checkTicketRegions(link);
+            CHECK(!nlohmann::json::parse(ticketText(link.target.ticket)).contains("grainRegions"));
+        }
+        std::uint32_t seed = 23;
+        for (std::uint64_t index = 500; index < 506; ++index)
+        {
+            auto const sent = writeAnyGrain(link.source, index, ++seed);
+            link.transfer(index, 0, videoSlices);
+            checkArrived(link, index, sent);
+        }
+        auto const log = capture.text();
+        INFO("log: ", log);
+        for (auto const& [role, end] : {std::pair{"target", mix.target}, std::pair{"initiator", mix.initiator}})
+        {
+            INFO("the ", role);
+            CHECK(setupLine(log, role, directWords).has_value() == (end == End::Direct));
+            CHECK(setupLine(log, role, stagedWords).has_value() == (end == End::Staged));
+        }
+    }
+
+    // An initiator reads a split ticket's regions as header and payload: one of another length is refused, naming it.
+    void checkSplitTicketRefused(Link& link)
+    {
+        auto json = nlohmann::json::parse(ticketText(link.target.ticket));
+        json["regions"][3]["len"] = "4096";
+        json["id"] = "12345";
+        mxlFabricsTargetInfo altered = nullptr;
+        REQUIRE(mxlFabricsTargetInfoFromString(json.dump().c_str(), &altered) == MXL_STATUS_OK);
+        StderrCapture capture;
+        CHECK(mxlFabricsInitiatorAddTarget(link.initiator.initiator, altered) == MXL_ERR_INVALID_ARG);
+        auto const log = capture.text();
+        CHECK_MESSAGE(log.find("has split grain regions, and its region 3 (the payload of ring slot 1) is 4096 bytes, expected " +
+                               std::to_string(videoPayloadBytes)) != std::string::npos,
+                      log);
+        mxlFabricsFreeTargetInfo(altered);
+    }
+
+    std::vector<Transport> tcpAndShm()
+    {
+        return {{"tcp 127.0.0.1", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"},
+                {"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""}};
+    }
+
+    void directToDirect()
+    {
+        ScopedVariable const hostMemory{knob, "1"};
+        for (auto const& transport : tcpAndShm())
+        {
+            checkMix(transport, {"direct → direct", End::Direct, End::Direct});
+        }
+        ScopedVariable const direct{payloadsVariable, "direct"};
+        Link link{Transport{"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""},
+                  videoFile,
+                  std::nullopt,
+                  std::nullopt,
+                  {onDevice, onDevice}};
+        checkSplitTicketRefused(link);
+    }
+
+    void directMixed()
+    {
+        ScopedVariable const hostMemory{knob, "1"};
+        for (auto const& transport : tcpAndShm())
+        {
+            for (auto const& mix : {Mix{"direct → staged", End::Direct, End::Staged}, Mix{"direct → host", End::Direct, End::Host},
+                                    Mix{"host → direct", End::Host, End::Direct}, Mix{"staged → direct", End::Staged, End::Direct}})
+            {
+                checkMix(transport, mix);
+            }
+        }
+    }
+
+    // Slice ranges and a reopened source slot, as sliceRanges and reopenedSource, with both ends direct.
+    void directSlicesAndReopened()
+    {
+        ScopedVariable const hostMemory{knob, "1"};
+        ScopedVariable const direct{payloadsVariable, "direct"};
+        {
+            INFO("slice ranges");
+            sliceRanges();
+        }
+        {
+            INFO("a reopened source slot");
+            reopenedSource();
+        }
+    }
+
+    std::string backendName()
+    {
+        auto const* name = std::getenv("MXL_FABRICS_BACKEND");
+        return name != nullptr && *name != '\0' ? name : "ofi";
+    }
+
+    // Without the knob nothing here registers CUDA memory: auto stages, naming why, and direct fails setup.
+    void autoAndDirectWithoutTheKnob()
+    {
+        ScopedVariable const deviceMemory{knob, std::nullopt};
+        ScopedVariable const unset{payloadsVariable, std::nullopt};
+        auto const ofi = backendName() == "ofi";
+        for (auto const& transport : tcpAndShm())
+        {
+            INFO(std::string{transport.label});
+            auto const shm = transport.provider == MXL_FABRICS_PROVIDER_SHM;
+            // Debian's libfabric: tcp has no FI_HMEM, shm claims it but its build registers no CUDA memory; Debian's UCX
+            // has no CUDA memory type.
+            auto const why = !ofi ? std::vector<std::string>{"this UCX reports no CUDA memory type (ucp_context_query)"}
+                             : shm
+                                 ? std::vector<std::string>{"bytes of CUDA device 0 memory at ", " failed: fi_mr_regattr: "}
+                                 : std::vector<std::string>{
+                                       "tcp target interface for device memory: provider tcp does not register device memory (no FI_HMEM)"};
+            auto const says = [&](std::string const& text) {
+                return std::all_of(why.begin(), why.end(), [&](std::string const& words) { return text.find(words) != std::string::npos; });
+            };
+            {
+                StderrCapture capture;
+                Link link{transport, videoFile, std::nullopt, std::nullopt, {onDevice, onDevice, R"({"devicePayloads": "auto"})"}};
+                checkTicketRegions(link);
+                auto const log = capture.text();
+                INFO("log: ", log);
+                auto const line = setupLine(log, "target", stagedWords);
+                REQUIRE(line.has_value());
+                CHECK_MESSAGE(line->find("(staged: ") != std::string::npos, *line);
+                CHECK_MESSAGE(says(*line), *line);
+                CHECK(setupLine(log, "initiator", stagedWords).has_value());
+            }
+            {
+                StderrCapture capture;
+                FlowDomain domain{"fab-direct-refused"};
+                Flow flow{domain, flowDefinition(videoFile), onDevice};
+                TargetEnd const target{domain, flow, interfaceConfig(transport.provider, transport.targetNode.c_str(), nullptr),
+                                       R"({"devicePayloads": "direct"})"};
+                CHECK(target.setupStatus == MXL_ERR_UNSUPPORTED_OPERATION);
+                auto const log = capture.text();
+                CHECK_MESSAGE(log.find("devicePayloads \"direct\" was asked for the flow's payloads on CUDA device 0, but ") !=
+                                  std::string::npos,
+                              log);
+                CHECK_MESSAGE(says(log), log);
+            }
+        }
+    }
+
+    // The msg transport's target places what it receives with host copies: direct cannot use it, auto stages.
+    void directOverMsg()
+    {
+        if (backendName() != "ofi")
+        {
+            return;
+        }
+        ScopedVariable const hostMemory{knob, "1"};
+        auto const interface = interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr);
+        {
+            StderrCapture capture;
+            FlowDomain domain{"fab-direct-msg"};
+            Flow flow{domain, flowDefinition(videoFile), onDevice};
+            TargetEnd const target{domain, flow, interface, R"({"transport": "msg", "devicePayloads": "direct"})"};
+            CHECK(target.setupStatus == MXL_ERR_UNSUPPORTED_OPERATION);
+            auto const log = capture.text();
+            CHECK_MESSAGE(log.find("provider tcp was asked for transport msg, whose target places what it receives with host copies; "
+                                   "device memory needs rma") != std::string::npos,
+                          log);
+        }
+        StderrCapture capture;
+        FlowDomain domain{"fab-auto-msg"};
+        Flow flow{domain, flowDefinition(videoFile), onDevice};
+        TargetEnd const target{domain, flow, interface, R"({"transport": "msg", "devicePayloads": "auto"})"};
+        CHECK(target.setupStatus == MXL_STATUS_OK);
+        auto const log = capture.text();
+        INFO("log: ", log);
+        auto const line = setupLine(log, "target", stagedWords);
+        REQUIRE(line.has_value());
+        CHECK_MESSAGE(line->find("device memory needs rma") != std::string::npos, *line);
+        CHECK(!nlohmann::json::parse(ticketText(target.ticket)).contains("grainRegions"));
+    }
+
+    // The direct cases travel over rma (directOverMsg is the msg case), whatever transport the suite runs under.
+    void runDirect(std::function<void()> const& scenario)
+    {
+        ScopedVariable const rma{"MXL_FABRICS_TRANSPORT", std::nullopt};
+        scenario();
+    }
+
     void run(Module module, std::function<void()> const& scenario)
     {
         if (auto const reason = use(module))
@@ -305,6 +564,31 @@ TEST_CASE("device flows across the fabric (fake module): a grain whose device sl
 TEST_CASE("device flows across the fabric (GPU): a grain whose device slot is reopened in flight arrives INVALID")
 {
     run(Module::Real, reopenedSource);
+}
+
+TEST_CASE("device payloads registered directly (fake module, test knob): device → device over tcp and shm, byte-exact, split ticket")
+{
+    run(Module::Fake, [] { runDirect(directToDirect); });
+}
+
+TEST_CASE("device payloads registered directly (fake module, test knob): direct → staged, direct → host, host → direct, staged → direct")
+{
+    run(Module::Fake, [] { runDirect(directMixed); });
+}
+
+TEST_CASE("device payloads registered directly (fake module, test knob): slice ranges byte-exact, a reopened source slot arrives INVALID")
+{
+    run(Module::Fake, [] { runDirect(directSlicesAndReopened); });
+}
+
+TEST_CASE("device payloads registered directly (fake module): without the knob auto stages and logs why, direct fails setup naming why")
+{
+    run(Module::Fake, [] { runDirect(autoAndDirectWithoutTheKnob); });
+}
+
+TEST_CASE("device payloads registered directly (fake module, test knob): direct refuses the msg transport, auto stages over it")
+{
+    run(Module::Fake, directOverMsg);
 }
 
 #endif

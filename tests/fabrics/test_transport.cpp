@@ -2,6 +2,7 @@
 // AddTarget, and how the msg transport's target places (or drops) what it receives. Transfers over msg are the
 // "msg:"-prefixed registrations of the transfer suites (CMakeLists.txt).
 #include "FabricsHarness.hpp"
+#include "ScopedVariable.hpp"
 #include "Skip.hpp"
 #include "StderrCapture.hpp"
 #include "fabrics/backends/ofi/MessageFormat.hpp"
@@ -26,33 +27,6 @@ using mxl::fabrics::Transport;
 
 namespace
 {
-    // Sets (or, with nullopt, unsets) an environment variable for the life of the object.
-    class ScopedVariable
-    {
-    public:
-        ScopedVariable(char const* name, std::optional<std::string> const& value)
-            : _name{name}
-        {
-            if (auto const* old = std::getenv(name); old != nullptr)
-            {
-                _old = old;
-            }
-            value ? ::setenv(name, value->c_str(), 1) : ::unsetenv(name);
-        }
-
-        ~ScopedVariable()
-        {
-            _old ? ::setenv(_name, _old->c_str(), 1) : ::unsetenv(_name);
-        }
-
-        ScopedVariable(ScopedVariable const&) = delete;
-        ScopedVariable& operator=(ScopedVariable const&) = delete;
-
-    private:
-        char const* _name;
-        std::optional<std::string> _old;
-    };
-
     std::string failureText(auto&& body)
     {
         try

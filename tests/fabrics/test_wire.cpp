@@ -1,6 +1,7 @@
 // The wire pieces that must match the MXL SDK byte for byte: base64, the ticket JSON, and which ranges of a grain a
 // transfer writes with which immediate data.
 #include "common/Base64.hpp"
+#include "common/Status.hpp"
 #include "fabrics/protocol/GrainGeometry.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"
 
@@ -77,6 +78,50 @@ TEST_CASE("a ticket parser tolerates what the SDK tolerates")
     CHECK(parsed.describeAddress() == "target:x");
     CHECK_FALSE(parsed.bounceBuffer);
     CHECK(parsed.epoch == 0);
+}
+
+TEST_CASE("a ticket with split grain regions says so, and a split layout that cannot be one is refused")
+{
+    TargetInfo info;
+    info.id = 5;
+    info.fabricAddress = {1, 2, 3};
+    info.addressFormat = FI_ADDR_STR;
+    info.provider = MXL_FABRICS_PROVIDER_SHM;
+    info.regions = {{4096, 8192, 11}, {1 << 20, 5529600, 12}, {12288, 8192, 13}, {(1 << 20) + 5533696, 5529600, 12}};
+    info.splitGrainRegions = true;
+    auto const json = info.toJson();
+    CHECK(json.find(R"("grainRegions":"split","id":"5")") != std::string::npos);
+    auto const parsed = TargetInfo::fromJson(json.c_str());
+    CHECK(parsed == info);
+    CHECK(parsed.grainSlotCount() == 2);
+
+    info.splitGrainRegions = false;
+    CHECK(info.toJson().find("grainRegions") == std::string::npos);
+    CHECK(TargetInfo::fromJson(info.toJson().c_str()).grainSlotCount() == 4);
+
+    auto const refusal = [](std::string const& text)
+    {
+        try
+        {
+            static_cast<void>(TargetInfo::fromJson(text.c_str()));
+        }
+        catch (mxl::Error const& e)
+        {
+            CHECK(e.status() == MXL_ERR_UNKNOWN);
+            return std::string{e.what()};
+        }
+        FAIL("the ticket was taken: ", text);
+        return std::string{};
+    };
+    auto const base = std::string{R"({"addressFormat":9,"fabricAddress":"AQID","id":"5","provider":"shm",)"};
+    auto const two = std::string{R"("regions":[{"addr":"0","len":"8192","rkey":"1"},{"addr":"0","len":"64","rkey":"1"}])"};
+    CHECK(refusal(base + two + R"(,"grainRegions":"interleaved"})") ==
+          R"(target info: grainRegions must be "split" (or absent: one region per grain), not "interleaved")");
+    CHECK(
+        refusal(base + R"("regions":[{"addr":"0","len":"8192","rkey":"1"}],"grainRegions":"split"})") ==
+        R"(target info: grainRegions "split" needs a header and a payload region per ring slot, but the ticket has 1 regions (an odd count))");
+    CHECK(refusal(base + two + R"(,"bounceBufferInfo":{"entryCount":"2","entrySize":"64"},"grainRegions":"split"})") ==
+          R"(target info: grainRegions "split" describes grain regions, but the ticket has a bounceBufferInfo (a sample-flow target))");
 }
 
 namespace

@@ -52,7 +52,7 @@ namespace mxl::tools
         return std::nullopt;
     }
 
-    // "BLOCKING_OPERATIONS|REMOTE_WRITE|SEND_RECEIVE" in that order, "<none>" for no flag.
+    // "BLOCKING_OPERATIONS|REMOTE_WRITE|SEND_RECEIVE|HMEM" in that order, "<none>" for no flag.
     inline std::string capabilityNames(std::uint64_t flags)
     {
         struct Named
@@ -64,6 +64,7 @@ namespace mxl::tools
             {MXL_FABRICS_IFACE_CAP_BLOCKING_OPERATIONS, "BLOCKING_OPERATIONS"},
             {MXL_FABRICS_IFACE_CAP_REMOTE_WRITE, "REMOTE_WRITE"},
             {MXL_FABRICS_IFACE_CAP_SEND_RECEIVE, "SEND_RECEIVE"},
+            {MXL_FABRICS_IFACE_CAP_HMEM, "HMEM"},
         };
         std::string text;
         for (auto const& [flag, name] : names)

@@ -117,8 +117,9 @@ Exit status:
                  "merged into the --flow-options, which must not name another location or device; audio flows stay in host "
                  "memory. Not with --path (the paths are merged in host memory) nor -i (the initiator sends the flow that "
                  "exists, wherever its payloads are). Needs a libmxl with CUDA and the GPU (docs/device-flows.md); the "
-                 "payloads are staged through pinned host memory on their way in from the fabric") //
-                ("initiator,i", po::bool_switch(), "run as initiator (default: target)")           //
+                 "payloads arrive straight in device memory where the interface registers it (CAP_HMEM), else staged through "
+                 "pinned host memory, as the log says; $MXL_FABRICS_DEVICE_PAYLOADS (auto, direct or staged) chooses") //
+                ("initiator,i", po::bool_switch(), "run as initiator (default: target)")                               //
                 ("node,n", po::value<std::string>()->value_name("NODE"),
                  "local address to bind: IP for tcp/verbs, GID for efa, a name for shm; also filters the interface choice") //
                 ("path", po::value<std::vector<std::string>>()->value_name("NODE"),

@@ -61,8 +61,9 @@ namespace mxl::service
             add("device", "target, optional: create the flow with its payloads in the memory of CUDA device N (0-2147483647, the "
                           "ordinal in this process after CUDA_VISIBLE_DEVICES): {\"payloadLocation\": \"device\", \"deviceIndex\": N} "
                           "merged into flow_options, which must not name another location or device; video and data flows (not audio), "
-                          "not with 'path'; the payloads are staged through pinned host memory on their way in from the fabric "
-                          "(docs/device-flows.md)");
+                          "not with 'path'; the payloads arrive straight in device memory where the interface registers it, else staged "
+                          "through pinned host memory, as the log says; $MXL_FABRICS_DEVICE_PAYLOADS (auto, direct or staged) "
+                          "chooses (docs/device-flows.md)");
             add("ticket_file", "target: where to publish the ticket (absolute path; written atomically, mode 0600); with 'path', once "
                                "per path, in path order");
             keys.add_options()("path", po::value<std::vector<std::string>>(),

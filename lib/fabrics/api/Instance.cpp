@@ -23,9 +23,9 @@ namespace mxl::fabrics
         auto const parsed = SetupOptions::parse(options);
         auto const& memory = memoryOf(config.reader);
         checkInterfaceConfig(config.interface);
-        auto opened = backend.openDomain(config.interface, Role::Initiator, parsed.transport);
-        logTransportChoice("fabrics initiator", {opened->reported.transport, opened->reported.transportReason});
-        auto transport = backend.openInitiator(*opened, parsed.cqDepth.value_or(0));
+        auto opened = openFlowDomain(backend, config.interface, Role::Initiator, parsed.transport, parsed.devicePayloads, memory);
+        logTransportChoice("fabrics initiator", {opened.domain->reported.transport, opened.domain->reported.transportReason});
+        auto transport = backend.openInitiator(*opened.domain, parsed.cqDepth.value_or(0));
         return std::make_unique<Initiator>(std::move(opened), std::move(transport), backend.identity().name, config.interface.provider,
                                            memory, config.interface.caps);
     }

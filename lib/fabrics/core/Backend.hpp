@@ -40,6 +40,11 @@ namespace mxl::fabrics
         // API's checks (InterfaceChecks.hpp) come first.
         [[nodiscard]] virtual std::unique_ptr<TransportDomain> openDomain(mxlFabricsInterfaceConfig const& config, Role role,
                                                                           Transport asked) = 0;
+        // openDomain for a domain that registers device memory too (registerDeviceMemory); host flows never ask for
+        // one. MXL_ERR_UNSUPPORTED_OPERATION, naming the provider and why, where the interface (or a backend older than
+        // ABI 1.3) registers no device memory.
+        [[nodiscard]] virtual std::unique_ptr<TransportDomain> openDeviceDomain(mxlFabricsInterfaceConfig const& config, Role role,
+                                                                                Transport asked) = 0;
         // Registers `regions` for remote writes and accepts initiators for as long as the target lives; `domain` (a
         // target domain of this backend) outlives it. `cqDepth` 0: the backend's default. `targetId` names the target in
         // log lines.

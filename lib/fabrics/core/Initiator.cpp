@@ -37,12 +37,17 @@ namespace mxl::fabrics
         }
     }
 
-    Initiator::Initiator(std::unique_ptr<TransportDomain> opened, std::unique_ptr<InitiatorTransport> transport, std::string backend,
+    Initiator::Initiator(OpenedInterface opened, std::unique_ptr<InitiatorTransport> transport, std::string backend,
                          mxlFabricsProvider provider, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps)
-        : _opened{std::move(opened)}
+        : _opened{std::move(opened.domain)}
         , _backend{std::move(backend)}
         , _provider{provider}
-        , _egress{*_opened, memory, _opened->reported.maxGatherSegments, maxMessageBytes(_opened->reported, caps)}
+        , _egress{*_opened,
+                  memory,
+                  _opened->reported.maxGatherSegments,
+                  maxMessageBytes(_opened->reported, caps),
+                  std::move(opened.deviceRing),
+                  opened.stagedBecause}
         , _transport{std::move(transport)}
         , _orderedWrites{_opened->reported.orderedWrites}
     {

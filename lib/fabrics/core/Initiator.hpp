@@ -6,6 +6,7 @@
 
 #include "common/PollPacer.hpp"
 #include "fabrics/core/ConnectionEvent.hpp"
+#include "fabrics/core/DevicePayloads.hpp"
 #include "fabrics/core/InitiatorEvents.hpp"
 #include "fabrics/core/InitiatorTransport.hpp"
 #include "fabrics/core/TargetLink.hpp"
@@ -27,10 +28,11 @@ namespace mxl::fabrics
     class Initiator final
     {
     public:
-        // `transport` is opened over `opened`, whose domain the flow's registrations are made in, by the backend named
-        // `backend` (tickets must name it); `provider` is the one of the initiator's config (tickets must name it or ANY).
-        Initiator(std::unique_ptr<TransportDomain> opened, std::unique_ptr<InitiatorTransport> transport, std::string backend,
-                  mxlFabricsProvider provider, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps);
+        // `transport` is opened over `opened`, whose domain the flow's registrations are made in (with a device flow's
+        // payload ring where it was registered directly), by the backend named `backend` (tickets must name it);
+        // `provider` is the one of the initiator's config (tickets must name it or ANY).
+        Initiator(OpenedInterface opened, std::unique_ptr<InitiatorTransport> transport, std::string backend, mxlFabricsProvider provider,
+                  FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps);
         ~Initiator();
         Initiator(Initiator const&) = delete;
         Initiator& operator=(Initiator const&) = delete;

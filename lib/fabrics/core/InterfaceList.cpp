@@ -9,9 +9,10 @@ namespace mxl::fabrics
 {
     namespace
     {
-        // Every interface says how it carries a device flow, so that the choice is never silent: this version always
-        // stages device payloads through pinned host memory (docs/device-flows.md, "Across the fabric").
-        std::string withDevicePayloads(char const* attributes)
+        // Every interface says how it carries a device flow, so that the choice is never silent (docs/device-flows.md,
+        // "Across the fabric"): one that registers device memory (CAP_HMEM) carries it directly where registering the
+        // flow's ring succeeds (setup option devicePayloads "auto"), every other stages it through pinned host memory.
+        std::string withDevicePayloads(char const* attributes, std::uint64_t capabilityFlags)
         {
             std::string const text = attributes != nullptr && *attributes != '\0' ? attributes : "{}";
             auto json = nlohmann::json::parse(text, nullptr, false);
@@ -19,7 +20,9 @@ namespace mxl::fabrics
             {
                 return text;
             }
-            json["device_payloads"] = "staged through pinned host memory";
+            json["device_payloads"] = (capabilityFlags & MXL_FABRICS_IFACE_CAP_HMEM) != 0
+                                          ? "registered directly where the device memory registers, else staged through pinned host memory"
+                                          : "staged through pinned host memory";
             return json.dump();
         }
     }
@@ -44,7 +47,7 @@ namespace mxl::fabrics
                                          config.caps = found.caps;
                                          config.address.node = newCString(found.address.node);
                                          config.address.service = newCString(found.address.service);
-                                         config.attr = newCString(withDevicePayloads(found.attr));
+                                         config.attr = newCString(withDevicePayloads(found.attr, found.caps.flags));
                                      });
         }
         catch (...)

@@ -24,10 +24,26 @@ namespace mxl::fabrics
         return *transport;
     }
 
+    DevicePayloads SetupOptions::defaultDevicePayloads()
+    {
+        auto const* variable = std::getenv("MXL_FABRICS_DEVICE_PAYLOADS");
+        if (variable == nullptr || *variable == '\0')
+        {
+            return DevicePayloads::Auto;
+        }
+        auto const payloads = devicePayloadsFromName(variable);
+        if (!payloads)
+        {
+            fail(MXL_ERR_INVALID_ARG, "MXL_FABRICS_DEVICE_PAYLOADS must be auto, direct or staged, not \"{}\"", variable);
+        }
+        return *payloads;
+    }
+
     SetupOptions SetupOptions::parse(char const* text)
     {
         SetupOptions options;
         options.transport = defaultTransport();
+        options.devicePayloads = defaultDevicePayloads();
         if (text == nullptr || *text == '\0')
         {
             return options;
@@ -59,6 +75,15 @@ namespace mxl::fabrics
                 fail(MXL_ERR_INVALID_ARG, "option transport must be \"rma\", \"msg\" or \"auto\", not {}", transport->dump());
             }
             options.transport = *name;
+        }
+        if (auto const payloads = json.find("devicePayloads"); payloads != json.end())
+        {
+            auto const name = payloads->is_string() ? devicePayloadsFromName(payloads->get<std::string>()) : std::nullopt;
+            if (!name)
+            {
+                fail(MXL_ERR_INVALID_ARG, "option devicePayloads must be \"auto\", \"direct\" or \"staged\", not {}", payloads->dump());
+            }
+            options.devicePayloads = *name;
         }
         return options;
     }

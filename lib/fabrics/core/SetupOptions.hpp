@@ -1,8 +1,10 @@
 // The options JSON of TargetSetup and InitiatorSetup (spec §3.12): NULL, "" or an object; "cqDepth" sizes the
-// completion queue, "transport" ("rma", "msg" or "auto") how writes travel (core/Transport.hpp). Unknown keys are
+// completion queue, "transport" ("rma", "msg" or "auto") how writes travel (core/Transport.hpp), "devicePayloads"
+// ("auto", "direct" or "staged") how a device flow's payloads cross (core/DevicePayloads.hpp). Unknown keys are
 // ignored.
 #pragma once
 
+#include "fabrics/core/DevicePayloads.hpp"
 #include "fabrics/core/Transport.hpp"
 
 #include <cstddef>
@@ -14,11 +16,17 @@ namespace mxl::fabrics
     {
         std::optional<std::size_t> cqDepth;
         Transport transport = Transport::Auto;
+        // Host flows ignore it.
+        DevicePayloads devicePayloads = DevicePayloads::Auto;
 
-        // Not JSON, not an object, cqDepth not a number or below 1, transport not one of its names → MXL_ERR_INVALID_ARG.
+        // Not JSON, not an object, cqDepth not a number or below 1, transport or devicePayloads not one of its names →
+        // MXL_ERR_INVALID_ARG.
         static SetupOptions parse(char const* text);
         // The transport of options that name none: $MXL_FABRICS_TRANSPORT, else auto (as $MXL_FABRICS_BACKEND names the
         // backend of instances whose options name none, so that a suite or an SDK program runs on msg unchanged).
         static Transport defaultTransport();
+        // The same for devicePayloads: $MXL_FABRICS_DEVICE_PAYLOADS, else auto (so that a demo or a service process is
+        // told without an option of its own).
+        static DevicePayloads defaultDevicePayloads();
     };
 }

@@ -2,6 +2,7 @@
 
 #include "common/Random.hpp"
 #include "common/Status.hpp"
+#include "fabrics/core/DevicePayloads.hpp"
 #include "fabrics/core/InterfaceChecks.hpp"
 #include "fabrics/core/SetupOptions.hpp"
 
@@ -19,6 +20,39 @@ namespace mxl::fabrics
             }
             return writer->memory;
         }
+
+        // The ticket's regions of a device flow registered directly, [header 0, payload 0, header 1, …]: the transport's
+        // header regions, and slot k's payload at k × stride in the registered ring (a virtual address, or an offset
+        // into the registration where the provider addresses by offset).
+        std::vector<RemoteRegion> splitRegions(std::vector<RemoteRegion> const& headers, RemoteRegion const& ring, FlowMemory const& memory,
+                                               GrainGeometry const& geometry)
+        {
+            std::vector<RemoteRegion> regions;
+            regions.reserve(2 * headers.size());
+            for (std::size_t slot = 0; slot < headers.size(); ++slot)
+            {
+                regions.push_back(headers[slot]);
+                auto payload = ring;
+                payload.addr = ring.addr + slot * memory.deviceGrainStrideBytes;
+                payload.len = geometry.payloadBytes();
+                regions.push_back(std::move(payload));
+            }
+            return regions;
+        }
+
+        RegionSpans targetSpans(FlowMemory const& memory, std::optional<GrainGeometry> const& geometry, SampleIngress const* samples,
+                                DeviceStaging const* staging, bool direct)
+        {
+            if (samples != nullptr)
+            {
+                return samples->bounceBuffer().spans();
+            }
+            if (direct)
+            {
+                return headerSpans(memory);
+            }
+            return staging != nullptr ? staging->spans() : grainSpans(memory, *geometry);
+        }
     }
 
     Target::Target(Backend& backend) noexcept
@@ -33,27 +67,30 @@ namespace mxl::fabrics
         auto const sampleFlow = carriesSamples(memory);
         auto const geometry = sampleFlow ? std::nullopt : std::optional<GrainGeometry>{GrainGeometry::of(memory, "target")};
         checkInterfaceConfig(config.interface);
-        auto opened = _backend.openDomain(config.interface, Role::Target, parsed.transport);
+        auto opened = openFlowDomain(_backend, config.interface, Role::Target, parsed.transport, parsed.devicePayloads, memory);
+        auto const direct = opened.deviceRing != nullptr;
 
         // Re-setup drops the previous endpoint first so that it can listen on the same address.
         ingress.reset();
         transport.reset();
         staging.reset();
+        deviceRing.reset();
         domain.reset();
         samples.reset();
         if (sampleFlow)
         {
             samples.emplace(config.writer);
         }
-        if (!sampleFlow && DeviceStaging::needed(memory))
+        if (!sampleFlow && DeviceStaging::needed(memory) && !direct)
         {
             staging = std::make_unique<DeviceStaging>(memory, *geometry);
         }
-        auto const regions = sampleFlow ? samples->bounceBuffer().spans() : staging ? staging->spans() : grainSpans(memory, *geometry);
+        auto const regions = targetSpans(memory, geometry, samples ? &*samples : nullptr, staging.get(), direct);
         TargetInfo published;
         published.id = randomId();
         published.epoch = randomId();
-        domain = std::move(opened);
+        domain = std::move(opened.domain);
+        deviceRing = std::move(opened.deviceRing);
         // An entry's writes are at most the entry: one that fits a single transfer always arrives whole (the msg
         // transport's receive buffers are that long).
         if (samples && samples->bounceBuffer().info().entrySize > domain->reported.maxMessageBytes)
@@ -68,12 +105,18 @@ namespace mxl::fabrics
         published.addressFormat = transport->addressFormat();
         published.provider = config.interface.provider;
         published.backend = _backend.identity().name;
-        published.regions = transport->regions();
+        published.regions = direct ? splitRegions(transport->regions(), deviceRing->remote(), memory, *geometry) : transport->regions();
+        published.splitGrainRegions = direct;
         published.transport = std::string{transportName(domain->reported.transport)};
         logTransportChoice(fmt::format("fabrics target {}", published.id), {domain->reported.transport, domain->reported.transportReason});
         if (staging)
         {
-            log::info("fabrics target {}: its flow's {}", published.id, staging->describe());
+            log::info("fabrics target {}: its flow's {} (staged: {})", published.id, staging->describe(), opened.stagedBecause);
+        }
+        if (direct)
+        {
+            log::info("fabrics target {}: its flow's {}; its ticket splits each ring slot into a header and a payload region", published.id,
+                      describeDirect(memory));
         }
         if (samples)
         {

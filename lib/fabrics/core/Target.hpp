@@ -29,6 +29,8 @@ namespace mxl::fabrics
         std::optional<SampleIngress> samples;
         // The interface the transport was opened over: it outlives the transport.
         std::unique_ptr<TransportDomain> domain;
+        // A device flow registered directly: its payload ring, written by initiators through the ticket's payload regions.
+        std::unique_ptr<TransportMemory> deviceRing;
         // A device flow's staging slots: registered with the transport, so they outlive it.
         std::unique_ptr<DeviceStaging> staging;
         std::unique_ptr<TargetTransport> transport;

@@ -30,19 +30,19 @@ namespace mxl::fabrics
         {
             return 0;
         }
-        auto const found = slicesSent.find(grainIndex % ticket.regions.size());
+        auto const found = slicesSent.find(grainIndex % ticket.grainSlotCount());
         auto const holdsEarlierSlices = found != slicesSent.end() && found->second.grainIndex == grainIndex && found->second.end == start;
         return holdsEarlierSlices ? start : 0;
     }
 
     void TargetLink::noteSlicesSent(std::uint64_t grainIndex, std::uint16_t end)
     {
-        slicesSent[grainIndex % ticket.regions.size()] = SlicesSent{grainIndex, end};
+        slicesSent[grainIndex % ticket.grainSlotCount()] = SlicesSent{grainIndex, end};
     }
 
     void TargetLink::forgetSlicesSent(std::uint64_t grainIndex) noexcept
     {
-        slicesSent.erase(grainIndex % ticket.regions.size());
+        slicesSent.erase(grainIndex % ticket.grainSlotCount());
     }
 
     mxlFabricsTargetState TargetLink::publicState() const noexcept

@@ -31,6 +31,10 @@ namespace mxl::fabrics
 
         [[nodiscard]] virtual std::unique_ptr<TransportMemory> registerMemory(void const* base, std::size_t length,
                                                                               MemoryAccess access) const = 0;
+        // Memory of CUDA device `cudaDevice` (an ordinal of this process); only a domain Backend::openDeviceDomain
+        // opened takes it, any other refuses with MXL_ERR_UNSUPPORTED_OPERATION.
+        [[nodiscard]] virtual std::unique_ptr<TransportMemory> registerDeviceMemory(void const* base, std::size_t length,
+                                                                                    MemoryAccess access, int cudaDevice) const = 0;
 
         DomainInfo const reported;
     };

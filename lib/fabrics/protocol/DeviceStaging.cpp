@@ -101,9 +101,13 @@ namespace mxl::fabrics
 
     std::string DeviceStaging::describe() const
     {
-        return fmt::format("payloads on CUDA device {} staged through {} pinned host slots of {} bytes (this version registers no device "
-                           "memory with a transport)",
-                           _device, _slots, _slotBytes);
+        return fmt::format("payloads on CUDA device {} staged through {} pinned host slots of {} bytes", _device, _slots, _slotBytes);
+    }
+
+    std::string describeDirect(FlowMemory const& memory)
+    {
+        return fmt::format("payloads on CUDA device {} registered directly with the transport ({} ring slots of {} bytes, no staging copy)",
+                           memory.localDeviceIndex, memory.grainCount, memory.deviceGrainStrideBytes);
     }
 
     std::string DeviceStaging::runtimeWords() const

@@ -16,6 +16,9 @@
 
 namespace mxl::fabrics
 {
+    // For logs, the other way across: "payloads on CUDA device N registered directly with the transport (…)".
+    [[nodiscard]] std::string describeDirect(FlowMemory const& memory);
+
     class DeviceStaging
     {
     public:

@@ -4,20 +4,40 @@
 
 namespace mxl::fabrics
 {
-    FlowEgress::Grains::Grains(TransportDomain const& domain, FlowMemory const& memory, std::size_t maxMessageBytes)
+    namespace
+    {
+        // What the payload writes read: the header-only grain files beside a directly registered device ring, the
+        // staging slots, or the host flow's grains.
+        RegionSpans localSpans(FlowMemory const& memory, GrainGeometry const& geometry, bool direct, DeviceStaging const* staging)
+        {
+            if (direct)
+            {
+                return headerSpans(memory);
+            }
+            return staging != nullptr ? staging->spans() : grainSpans(memory, geometry);
+        }
+    }
+
+    FlowEgress::Grains::Grains(TransportDomain const& domain, FlowMemory const& memory, std::size_t maxMessageBytes,
+                               std::unique_ptr<TransportMemory> ring, std::string const& stagedBecause)
         : geometry{GrainGeometry::of(memory, "initiator")}
-        , staging{DeviceStaging::needed(memory) ? std::make_unique<DeviceStaging>(memory, geometry) : nullptr}
-        , local{domain, staging ? staging->spans() : grainSpans(memory, geometry), MemoryAccess::LocalSource}
-        , egress{domain, memory, geometry, local, staging.get(), maxMessageBytes}
+        , deviceRing{std::move(ring)}
+        , staging{DeviceStaging::needed(memory) && !deviceRing ? std::make_unique<DeviceStaging>(memory, geometry) : nullptr}
+        , local{domain, localSpans(memory, geometry, deviceRing != nullptr, staging.get()), MemoryAccess::LocalSource}
+        , egress{domain, memory, geometry, local, staging.get(), deviceRing.get(), maxMessageBytes}
     {
         if (staging)
         {
-            log::info("fabrics initiator: its flow's {}", staging->describe());
+            log::info("fabrics initiator: its flow's {} (staged: {})", staging->describe(), stagedBecause);
+        }
+        if (deviceRing)
+        {
+            log::info("fabrics initiator: its flow's {}", describeDirect(memory));
         }
     }
 
     FlowEgress::FlowEgress(TransportDomain const& domain, FlowMemory const& memory, std::size_t maxGatherSegments,
-                           std::size_t maxMessageBytes)
+                           std::size_t maxMessageBytes, std::unique_ptr<TransportMemory> deviceRing, std::string const& stagedBecause)
     {
         if (carriesSamples(memory))
         {
@@ -25,7 +45,7 @@ namespace mxl::fabrics
         }
         else
         {
-            _grains = std::make_unique<Grains>(domain, memory, maxMessageBytes);
+            _grains = std::make_unique<Grains>(domain, memory, maxMessageBytes, std::move(deviceRing), stagedBecause);
         }
     }
 
@@ -66,7 +86,7 @@ namespace mxl::fabrics
         {
             return _samples->nextEntry(ticket);
         }
-        return static_cast<std::uint32_t>(range.index % ticket.regions.size());
+        return static_cast<std::uint32_t>(range.index % ticket.grainSlotCount());
     }
 
     bool FlowEgress::sourceHolds(SourceRange const& range) const noexcept

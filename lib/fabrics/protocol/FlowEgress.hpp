@@ -7,13 +7,17 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace mxl::fabrics
 {
     class FlowEgress
     {
     public:
-        FlowEgress(TransportDomain const& domain, FlowMemory const& memory, std::size_t maxGatherSegments, std::size_t maxMessageBytes);
+        // A device flow: `deviceRing` (its payload ring registered with `domain`) is the payload source, or, null, its
+        // payloads are staged, `stagedBecause` says why in the log line.
+        FlowEgress(TransportDomain const& domain, FlowMemory const& memory, std::size_t maxGatherSegments, std::size_t maxMessageBytes,
+                   std::unique_ptr<TransportMemory> deviceRing, std::string const& stagedBecause);
 
         // Rejects tickets of the other flavour or of another geometry; prepares per-target state.
         void admit(TargetInfo const& ticket);
@@ -37,9 +41,11 @@ namespace mxl::fabrics
         // Grain registrations and their plan; not movable, the egress refers to the regions.
         struct Grains
         {
-            Grains(TransportDomain const& domain, FlowMemory const& memory, std::size_t maxMessageBytes);
+            Grains(TransportDomain const& domain, FlowMemory const& memory, std::size_t maxMessageBytes,
+                   std::unique_ptr<TransportMemory> deviceRing, std::string const& stagedBecause);
 
             GrainGeometry geometry;
+            std::unique_ptr<TransportMemory> deviceRing;
             std::unique_ptr<DeviceStaging> staging;
             GrainRegions local;
             GrainEgress egress;

@@ -1,5 +1,6 @@
 #include "fabrics/protocol/GrainEgress.hpp"
 
+#include "common/FlowLayout.hpp"
 #include "common/SharedAtomics.hpp"
 #include "common/Status.hpp"
 
@@ -20,12 +21,14 @@ namespace mxl::fabrics
     }
 
     GrainEgress::GrainEgress(TransportDomain const& domain, FlowMemory const& memory, GrainGeometry const& geometry,
-                             GrainRegions const& local, DeviceStaging* staging, std::size_t maxMessageBytes)
+                             GrainRegions const& local, DeviceStaging* staging, TransportMemory const* deviceRing,
+                             std::size_t maxMessageBytes)
         : _domain{domain}
         , _memory{memory}
         , _geometry{geometry}
         , _local{local}
         , _staging{staging}
+        , _deviceRing{deviceRing}
         , _stagedPayloads(staging != nullptr ? memory.grainCount : 0)
         , _maxMessageBytes{maxMessageBytes}
     {
@@ -41,17 +44,37 @@ namespace mxl::fabrics
         {
             fail(MXL_ERR_INVALID_ARG, "target {} has {} grain regions; ring slots travel in 16 bits", ticket.id, ticket.regions.size());
         }
-        for (std::size_t slot = 0; slot < ticket.regions.size(); ++slot)
+        if (ticket.splitGrainRegions)
         {
-            if (ticket.regions[slot].len != _geometry.regionBytes())
+            // A header region and a payload region per ring slot (TargetInfo.hpp).
+            for (std::size_t index = 0; index < ticket.regions.size(); ++index)
             {
-                fail(MXL_ERR_INVALID_ARG,
-                     "grain size mismatch: target {} region {} is {} bytes, local grains are {} (8192 + {} payload bytes)", ticket.id, slot,
-                     ticket.regions[slot].len, _geometry.regionBytes(), _geometry.payloadBytes());
+                auto const header = index % 2 == 0;
+                auto const expected = header ? layout::grainPayloadOffset : _geometry.payloadBytes();
+                if (ticket.regions[index].len != expected)
+                {
+                    fail(MXL_ERR_INVALID_ARG,
+                         "grain size mismatch: target {} has split grain regions, and its region {} (the {} of ring slot {}) is {} bytes, "
+                         "expected {}",
+                         ticket.id, index, header ? "header" : "payload", index / 2, ticket.regions[index].len, expected);
+                }
+            }
+        }
+        else
+        {
+            for (std::size_t slot = 0; slot < ticket.regions.size(); ++slot)
+            {
+                if (ticket.regions[slot].len != _geometry.regionBytes())
+                {
+                    fail(MXL_ERR_INVALID_ARG,
+                         "grain size mismatch: target {} region {} is {} bytes, local grains are {} (8192 + {} payload bytes)", ticket.id,
+                         slot, ticket.regions[slot].len, _geometry.regionBytes(), _geometry.payloadBytes());
+                }
             }
         }
         _staged.erase(ticket.id);
-        _staged.emplace(std::piecewise_construct, std::forward_as_tuple(ticket.id), std::forward_as_tuple(_domain, ticket.regions.size()));
+        _staged.emplace(std::piecewise_construct, std::forward_as_tuple(ticket.id),
+                        std::forward_as_tuple(_domain, ticket.grainSlotCount()));
     }
 
     void GrainEgress::forget(std::uint64_t targetId) noexcept
@@ -140,10 +163,12 @@ namespace mxl::fabrics
             return std::nullopt;
         }
         auto& staged = stagedFor(ticket);
-        auto const remoteSlot = static_cast<std::uint32_t>(grainIndex % ticket.regions.size());
+        auto const remoteSlot = static_cast<std::uint32_t>(grainIndex % ticket.grainSlotCount());
+        auto const split = ticket.splitGrainRegions;
+        auto const headerRegion = split ? 2 * remoteSlot : remoteSlot;
 
         auto result = TransferPlan::committing(remoteSlot, SourceRange{grainIndex, 0, end}, &staged.headers[remoteSlot],
-                                               sizeof(mxlGrainInfo), *staged.region, remoteSlot, remoteSlot | (std::uint32_t{end} << 16));
+                                               sizeof(mxlGrainInfo), *staged.region, headerRegion, remoteSlot | (std::uint32_t{end} << 16));
         if (!stage(grainIndex, staged.headers[remoteSlot]))
         {
             result.sourceGone = true;
@@ -165,21 +190,32 @@ namespace mxl::fabrics
             mark.validSlices = 0;
             RemoteWrite markWrite;
             markWrite.segments = {{&mark, markBytes, staged.region.get()}};
-            markWrite.remoteRegion = remoteSlot;
+            markWrite.remoteRegion = headerRegion;
             markWrite.markBytes = markBytes;
             result.payload.push_back(std::move(markWrite));
         }
 
-        auto const& local = _local.slot(grainIndex % _local.count());
         for (auto const& piece : splitRanges(_geometry.payloadRanges(start, end), _maxMessageBytes))
         {
             RemoteWrite write;
-            write.segments = {{local.base() + piece.offset, piece.length, &local}};
-            write.remoteRegion = remoteSlot;
-            write.remoteOffset = piece.offset;
+            write.segments = {payloadSource(grainIndex, piece)};
+            write.remoteRegion = split ? headerRegion + 1 : remoteSlot;
+            write.remoteOffset = split ? piece.offset - layout::grainPayloadOffset : piece.offset;
             result.payload.push_back(std::move(write));
         }
         return result;
+    }
+
+    LocalSegment GrainEgress::payloadSource(std::uint64_t grainIndex, GrainRange const& piece) const noexcept
+    {
+        auto const slot = grainIndex % _memory.grainCount;
+        if (_deviceRing != nullptr)
+        {
+            auto const* payload = _memory.devicePayloads + slot * _memory.deviceGrainStrideBytes;
+            return {payload + (piece.offset - layout::grainPayloadOffset), piece.length, _deviceRing};
+        }
+        auto const& local = _local.slot(slot);
+        return {local.base() + piece.offset, piece.length, &local};
     }
 
     RemoteWrite GrainEgress::lossCommit(TargetInfo const& ticket, TransferPlan const& plan)

@@ -2,7 +2,8 @@
 // slot's header are marked "grain being written" (the new index, MXL_GRAIN_FLAG_INVALID, no valid slices), then the
 // payload of slices [start, end) is written, without immediate data; then a staged copy of the grain header, carrying
 // `slot | end << 16`, is the commit. An SDK target reads the same header and the same immediate data; it only sees the
-// header arrive last.
+// header arrive last. A ticket with split grain regions (a device flow's target registered directly) takes the mark and
+// the commit in the slot's header region and the payload in its payload region, 8192 bytes earlier.
 #pragma once
 
 #include "fabrics/protocol/DeviceStaging.hpp"
@@ -20,12 +21,14 @@ namespace mxl::fabrics
     {
     public:
         // `local` is what the payload writes read: the flow's grains, or for a device flow the slots of `staging`, into which
-        // each planned slice range is first copied out of device memory. Headers are always read from the flow.
+        // each planned slice range is first copied out of device memory. Headers are always read from the flow. A device
+        // flow registered directly has `deviceRing` (its whole payload ring) as the payload writes' source instead, and
+        // `local` over its header-only grain files (the probe reads one).
         GrainEgress(TransportDomain const& domain, FlowMemory const& memory, GrainGeometry const& geometry, GrainRegions const& local,
-                    DeviceStaging* staging, std::size_t maxMessageBytes);
+                    DeviceStaging* staging, TransportMemory const* deviceRing, std::size_t maxMessageBytes);
 
-        // Rejects tickets whose regions cannot hold this flow's grains (grain size mismatch, no regions); registers the
-        // headers staged for the target.
+        // Rejects tickets whose regions cannot hold this flow's grains (grain size mismatch, no regions, split regions
+        // that are not header and payload); registers the headers staged for the target.
         void admit(TargetInfo const& ticket);
         void forget(std::uint64_t targetId) noexcept;
 
@@ -80,6 +83,7 @@ namespace mxl::fabrics
         GrainGeometry _geometry;
         GrainRegions const& _local;
         DeviceStaging* _staging;
+        TransportMemory const* _deviceRing;
         std::vector<StagedPayload> _stagedPayloads;
         std::size_t _maxMessageBytes;
         std::map<std::uint64_t, StagedHeaders> _staged;
@@ -91,5 +95,7 @@ namespace mxl::fabrics
         // Copies the source header of the grain, seqlock style; false when the slot holds (or moved to) another grain.
         bool stage(std::uint64_t grainIndex, mxlGrainInfo& copy) const noexcept;
         void stagePayload(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end);
+        // What a payload write of `piece` (offsets within a grain region) of the grain reads.
+        [[nodiscard]] LocalSegment payloadSource(std::uint64_t grainIndex, GrainRange const& piece) const noexcept;
     };
 }

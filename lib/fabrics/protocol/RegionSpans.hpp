@@ -13,4 +13,7 @@ namespace mxl::fabrics
     using RegionSpans = std::vector<std::span<std::uint8_t>>;
 
     [[nodiscard]] RegionSpans grainSpans(FlowMemory const& memory, GrainGeometry const& geometry);
+    // The grain headers alone, layout::grainPayloadOffset bytes per ring slot: a device flow's grain files, whose
+    // payloads are registered directly in device memory.
+    [[nodiscard]] RegionSpans headerSpans(FlowMemory const& memory);
 }

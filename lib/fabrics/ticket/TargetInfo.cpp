@@ -129,6 +129,10 @@ namespace mxl::fabrics
         {
             json["transport"] = transport;
         }
+        if (splitGrainRegions)
+        {
+            json["grainRegions"] = "split";
+        }
         return json.dump();
     }
 
@@ -229,6 +233,27 @@ namespace mxl::fabrics
             {
                 fail(MXL_ERR_UNKNOWN, "target info: transport must be \"rma\" or \"msg\", not \"{}\"", info.transport);
             }
+        }
+        if (json.contains("grainRegions"))
+        {
+            auto const& layout = stringMember(json, "grainRegions", "the ticket");
+            if (layout != "split")
+            {
+                fail(MXL_ERR_UNKNOWN, "target info: grainRegions must be \"split\" (or absent: one region per grain), not \"{}\"", layout);
+            }
+            if (info.bounceBuffer)
+            {
+                fail(MXL_ERR_UNKNOWN, "target info: grainRegions \"split\" describes grain regions, but the ticket has a bounceBufferInfo "
+                                      "(a sample-flow target)");
+            }
+            if (info.regions.size() % 2 != 0)
+            {
+                fail(MXL_ERR_UNKNOWN,
+                     "target info: grainRegions \"split\" needs a header and a payload region per ring slot, but the "
+                     "ticket has {} regions (an odd count)",
+                     info.regions.size());
+            }
+            info.splitGrainRegions = true;
         }
         return info;
     }

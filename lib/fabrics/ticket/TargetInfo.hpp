@@ -67,8 +67,19 @@ namespace mxl::fabrics
         // Our extension: "rma" or "msg", written only when it is not defaultTransportName. An SDK initiator would write
         // with RMA into a msg target: msg needs this library at both ends.
         std::string transport{defaultTransportName};
+        // Our extension, "grainRegions": "split" (written only when true): a device flow's target registered its payloads
+        // directly in device memory, so each ring slot has two regions, [header 0, payload 0, header 1, payload 1, …]:
+        // the grain file's 8192-byte header and the grainSize payload. Absent: one region per ring slot, header then
+        // payload, as the MXL SDK's. Only with grain regions (never with bounceBufferInfo), and an even count.
+        bool splitGrainRegions = false;
 
         bool operator==(TargetInfo const&) const = default;
+
+        // The target's ring slots: its regions, or half of them when split.
+        [[nodiscard]] std::size_t grainSlotCount() const noexcept
+        {
+            return splitGrainRegions ? regions.size() / 2 : regions.size();
+        }
 
         [[nodiscard]] std::string toJson() const;
         // Errors as spec §1.5 #24: syntax, not an object, bad addressFormat → INVALID_ARG; missing keys, wrong types,

@@ -118,7 +118,7 @@ namespace mxl::fabrics
             return result;
         }
 
-        // Whether a table is long enough (ABI 1.2) to hold `entry`: a 1.1 table ends before it.
+        // Whether a table is long enough to hold `entry`: a table of an older minor version ends before it.
         bool tableHas(mxlFabricsBackend const& table, std::size_t entryOffset) noexcept
         {
             return table.structSize >= entryOffset + sizeof(void*);
@@ -127,10 +127,13 @@ namespace mxl::fabrics
         class BackendDomain final : public TransportDomain
         {
         public:
-            BackendDomain(mxlFabricsBackend const& table, mxlFabricsBackendDomain handle, mxlFabricsBackendDomainInfo const& info) noexcept
+            // `device`: opened by domain_open_device, so memory_register_device takes its memory.
+            BackendDomain(mxlFabricsBackend const& table, mxlFabricsBackendDomain handle, mxlFabricsBackendDomainInfo const& info,
+                          bool device) noexcept
                 : TransportDomain{domainInfoOf(info)}
                 , _table{table}
                 , _handle{handle}
+                , _device{device}
             {
             }
 
@@ -150,6 +153,23 @@ namespace mxl::fabrics
                 return std::make_unique<BackendMemory>(_table, memory, base, length, regionOf(remote));
             }
 
+            [[nodiscard]] std::unique_ptr<TransportMemory> registerDeviceMemory(void const* base, std::size_t length, MemoryAccess access,
+                                                                                int cudaDevice) const override
+            {
+                if (!_device)
+                {
+                    fail(MXL_ERR_UNSUPPORTED_OPERATION,
+                         "registering {} bytes of CUDA device {} memory at {}: the domain was not opened for device memory", length,
+                         cudaDevice, base);
+                }
+                auto const flags =
+                    access == MemoryAccess::RemoteWrite ? MXL_FABRICS_BACKEND_REMOTE_WRITE : MXL_FABRICS_BACKEND_LOCAL_SOURCE;
+                mxlFabricsBackendMemory memory = nullptr;
+                mxlFabricsBackendRemoteRegion remote{};
+                checkStatus(_table, _table.memory_register_device(_handle, base, length, flags, cudaDevice, &memory, &remote));
+                return std::make_unique<BackendMemory>(_table, memory, base, length, regionOf(remote));
+            }
+
             [[nodiscard]] mxlFabricsBackendDomain handle() const noexcept
             {
                 return _handle;
@@ -158,6 +178,7 @@ namespace mxl::fabrics
         private:
             mxlFabricsBackend const& _table;
             mxlFabricsBackendDomain _handle;
+            bool _device;
         };
 
         class BackendTarget final : public TargetTransport
@@ -424,7 +445,26 @@ namespace mxl::fabrics
                     info.transport = MXL_FABRICS_BACKEND_TRANSPORT_RMA;
                     info.transportReason = asked == Transport::Rma ? "asked" : "the backend carries rma only";
                 }
-                return std::make_unique<BackendDomain>(_table, domain, info);
+                return std::make_unique<BackendDomain>(_table, domain, info, false);
+            }
+
+            [[nodiscard]] std::unique_ptr<TransportDomain> openDeviceDomain(mxlFabricsInterfaceConfig const& config, Role role,
+                                                                            Transport asked) override
+            {
+                // Both entries came with 1.3: a backend of 1.2 registers host memory only.
+                if (!tableHas(_table, offsetof(mxlFabricsBackend, memory_register_device)) || _table.domain_open_device == nullptr ||
+                    _table.memory_register_device == nullptr)
+                {
+                    fail(MXL_ERR_UNSUPPORTED_OPERATION,
+                         "fabrics backend {} (ABI {}.{}) registers no device memory: that needs backend ABI 1.3 (memory_register_device)",
+                         _identity.name, _identity.abiVersion >> 16, _identity.abiVersion & 0xffffu);
+                }
+                mxlFabricsBackendDomain domain = nullptr;
+                mxlFabricsBackendDomainInfo info{};
+                info.structSize = sizeof(info);
+                auto const backendRole = role == Role::Target ? MXL_FABRICS_BACKEND_TARGET : MXL_FABRICS_BACKEND_INITIATOR;
+                checkStatus(_table, _table.domain_open_device(&config, backendRole, transportOf(asked), &domain, &info));
+                return std::make_unique<BackendDomain>(_table, domain, info, true);
             }
 
             [[nodiscard]] std::unique_ptr<TargetTransport> openTarget(TransportDomain const& domain, RegionSpans const& regions,

@@ -16,8 +16,9 @@ extern "C"
 #endif
 
 #define MXL_FABRICS_BACKEND_ABI_MAJOR 1u
-/* 1.1: mxlFabricsBackendHost.log; the entry's failure text. 1.2: transports (domain_open_transport). */
-#define MXL_FABRICS_BACKEND_ABI_MINOR 2u
+/* 1.1: mxlFabricsBackendHost.log; the entry's failure text. 1.2: transports (domain_open_transport). 1.3: device memory
+ * (domain_open_device, memory_register_device). */
+#define MXL_FABRICS_BACKEND_ABI_MINOR 3u
 #define MXL_FABRICS_BACKEND_ABI_VERSION ((MXL_FABRICS_BACKEND_ABI_MAJOR << 16) | MXL_FABRICS_BACKEND_ABI_MINOR)
 /* The only symbol a backend exports. */
 #define MXL_FABRICS_BACKEND_ENTRY_SYMBOL "mxlFabricsBackendEntry"
@@ -219,10 +220,22 @@ extern "C"
          * completions and arrivals keep the contract above whichever transport carries them. */
         mxlStatus (*domain_open_transport)(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, uint32_t transport,
                                            mxlFabricsBackendDomain* out_domain, mxlFabricsBackendDomainInfo* out_info);
+
+        /* 1.3: domain_open_transport for a domain that registers device memory as well as host memory. libfabric opens
+         * it with FI_HMEM in its caps and FI_MR_HMEM in its mr_mode, which a domain of host flows never asks for.
+         * UNSUPPORTED_OPERATION where the interface registers no device memory, naming the provider and why. */
+        mxlStatus (*domain_open_device)(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, uint32_t transport,
+                                        mxlFabricsBackendDomain* out_domain, mxlFabricsBackendDomainInfo* out_info);
+        /* 1.3: memory_register for memory of CUDA device `cudaDevice` (an ordinal of this process), on a domain of
+         * domain_open_device. UNSUPPORTED_OPERATION on any other domain; a refusal of the transport with its words. */
+        mxlStatus (*memory_register_device)(mxlFabricsBackendDomain domain, void const* base, size_t length, uint32_t access,
+                                            int cudaDevice, mxlFabricsBackendMemory* out_memory, mxlFabricsBackendRemoteRegion* out_remote);
     } mxlFabricsBackend;
 
 /* The table of ABI 1.0 and 1.1: the least a host accepts. */
 #define MXL_FABRICS_BACKEND_TABLE_1_1_SIZE (offsetof(mxlFabricsBackend, domain_open_transport))
+/* The table of ABI 1.2: served, but it registers no device memory. */
+#define MXL_FABRICS_BACKEND_TABLE_1_2_SIZE (offsetof(mxlFabricsBackend, domain_open_device))
 
     /* Levels of mxlFabricsBackendHost.log, in increasing severity. */
     typedef enum mxlFabricsBackendLogLevel_t

@@ -1,6 +1,7 @@
 #include "fabrics/backends/ofi/InterfaceSelection.hpp"
 
 #include "fabrics/backends/ofi/FabricError.hpp"
+#include "fabrics/transport/DeviceMemoryKnob.hpp"
 
 #include <rdma/fi_errno.h>
 
@@ -106,7 +107,7 @@ namespace mxl::fabrics
             return fmt::format("mxl-{}-{}-{}", role == Role::Target ? "target" : "initiator", ::getpid(), counter++);
         }
 
-        Info makeHints(OfiProvider const& traits, Role role, std::uint32_t addressFormat, bool askOrder, Transport transport)
+        Info makeHints(OfiProvider const& traits, Role role, std::uint32_t addressFormat, bool askOrder, Transport transport, bool hmem)
         {
             auto hints = Info::hints();
             hints->fabric_attr->prov_name = ::strdup(std::string{traits.name()}.c_str());
@@ -126,6 +127,13 @@ namespace mxl::fabrics
             }
             hints->mode = FI_RX_CQ_DATA;
             hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
+            if (hmem)
+            {
+                // Device memory is registered with its interface (fi_mr_attr.iface); FI_MR_HMEM: we register every
+                // buffer a transfer touches anyway.
+                hints->caps |= FI_HMEM;
+                hints->domain_attr->mr_mode |= FI_MR_HMEM;
+            }
             hints->addr_format = addressFormat;
             if (askOrder)
             {
@@ -149,7 +157,7 @@ namespace mxl::fabrics
         }
     }
 
-    SelectedInterface selectInterface(mxlFabricsInterfaceConfig const& config, Role role, Transport asked)
+    SelectedInterface selectInterface(mxlFabricsInterfaceConfig const& config, Role role, Transport asked, bool deviceMemory)
     {
         auto const* traits = findOfiProvider(config.provider);
         if (traits == nullptr)
@@ -182,9 +190,9 @@ namespace mxl::fabrics
         auto const flags = nodeArgument != nullptr ? std::uint64_t{FI_SOURCE} : 0;
         auto const describe = fmt::format("{} {} interface", traits->name(), role == Role::Target ? "target" : "initiator");
 
-        auto const query = [&](bool askOrder, Transport transport) -> std::optional<Info>
+        auto const query = [&](bool askOrder, Transport transport, bool hmem) -> std::optional<Info>
         {
-            auto const hints = makeHints(*traits, role, addressFormat, askOrder, transport);
+            auto const hints = makeHints(*traits, role, addressFormat, askOrder, transport, hmem);
             fi_info* list = nullptr;
             auto const code = fi_getinfo(apiVersion, nodeArgument, service, flags, hints.get(), &list);
             if (code == -FI_ENODATA)
@@ -194,24 +202,25 @@ namespace mxl::fabrics
             check(code, "fi_getinfo", describe);
             return Info::adopt(list);
         };
-        // The first usable interface for `transport`, asking for ordered writes (RDM) and, if none grants it, without.
-        auto const find = [&](Transport transport) -> std::optional<SelectedInterface>
+        // The first usable interface for `transport`, asking for ordered writes (RDM) and, if none grants it, without;
+        // `hmem`: one that registers device memory.
+        auto const find = [&](Transport transport, bool hmem) -> std::optional<SelectedInterface>
         {
             if (transport == Transport::Rma && rmaHidden())
             {
                 return std::nullopt;
             }
-            auto list = query(rdm, transport);
+            auto list = query(rdm, transport, hmem);
             auto ordered = true;
             if (rdm && !list)
             {
                 ordered = false;
-                list = query(false, transport);
+                list = query(false, transport, hmem);
             }
             auto const order = transport == Transport::Msg ? std::uint64_t{FI_ORDER_SAS} : std::uint64_t{FI_ORDER_RMA_WAW};
             for (auto* entry = list ? list->get() : nullptr; entry != nullptr; entry = entry->next)
             {
-                if (isUsable(*traits, *entry) && carries(transport, *entry))
+                if (isUsable(*traits, *entry, hmem) && carries(transport, *entry))
                 {
                     return SelectedInterface{traits, Info::duplicate(entry), ordered || (entry->tx_attr->msg_order & order) != 0,
                                              TransportChoice{transport, "asked"}};
@@ -225,16 +234,48 @@ namespace mxl::fabrics
             fail(MXL_ERR_NO_FABRIC, "no {} matches node \"{}\" service \"{}\": {}", describe, node, service != nullptr ? service : "",
                  traits->absentHint);
         };
+        // The msg transport's target copies what it receives into place on the host, so device memory travels over rma.
+        auto const selectDevice = [&]() -> SelectedInterface
+        {
+            std::string_view why = "was asked for transport msg, whose target places what it receives with host copies; device "
+                                   "memory needs rma";
+            if (asked != Transport::Msg)
+            {
+                auto const hmem = !deviceMemoryIsHost();
+                if (auto rma = find(Transport::Rma, hmem))
+                {
+                    rma->transport = chooseTransport(asked, traits->name(), std::nullopt);
+                    return std::move(*rma);
+                }
+                if (hmem && find(Transport::Rma, false))
+                {
+                    why = "does not register device memory (no FI_HMEM)";
+                }
+                else if (find(Transport::Msg, false))
+                {
+                    why = "has no endpoint with FI_RMA and remote CQ data, and device memory needs rma";
+                }
+                else
+                {
+                    missing();
+                }
+            }
+            fail(MXL_ERR_UNSUPPORTED_OPERATION, "{} for device memory: provider {} {}", describe, traits->name(), why);
+        };
+        if (deviceMemory)
+        {
+            return selectDevice();
+        }
         if (asked != Transport::Msg)
         {
-            if (auto rma = find(Transport::Rma))
+            if (auto rma = find(Transport::Rma, false))
             {
                 rma->transport = chooseTransport(asked, traits->name(), std::nullopt);
                 return std::move(*rma);
             }
         }
         // RMA is missing where sends are not: the provider lacks RMA (not the node or service), and auto falls back.
-        auto msg = find(Transport::Msg);
+        auto msg = find(Transport::Msg, false);
         if (!msg)
         {
             missing();

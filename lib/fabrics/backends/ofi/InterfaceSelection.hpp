@@ -25,5 +25,8 @@ namespace mxl::fabrics
     // Checks the address of `config` as libfabric needs it, asks libfabric for an interface that carries `asked`
     // (core/Transport.hpp) and returns the first one. The API's own checks (InterfaceChecks.hpp) come first.
     // MXL_FABRICS_OFI_HIDE_RMA=1 (a test knob, docs/fabrics.md) makes every provider look as if it had no RMA.
-    SelectedInterface selectInterface(mxlFabricsInterfaceConfig const& config, Role role, Transport asked);
+    // `deviceMemory`: an interface that registers device memory too (FI_HMEM, FI_MR_HMEM), over rma only;
+    // MXL_ERR_UNSUPPORTED_OPERATION naming the provider and what it lacks where there is none. Under the test knob
+    // MXL_FABRICS_DEVICE_MEMORY_IS_HOST=1 (transport/DeviceMemoryKnob.hpp) the host interface serves.
+    SelectedInterface selectInterface(mxlFabricsInterfaceConfig const& config, Role role, Transport asked, bool deviceMemory);
 }

@@ -11,8 +11,10 @@ namespace mxl::fabrics
     class MemoryRegion
     {
     public:
-        // `access` is FI_WRITE (initiator: source of writes) or FI_REMOTE_WRITE (target: written by peers).
-        MemoryRegion(Domain const& domain, void const* base, std::size_t length, std::uint64_t access);
+        // `access` is FI_WRITE (initiator: source of writes) or FI_REMOTE_WRITE (target: written by peers). `iface`
+        // FI_HMEM_CUDA registers memory of CUDA device `cudaDevice` (the domain has FI_HMEM); FI_HMEM_SYSTEM host memory.
+        MemoryRegion(Domain const& domain, void const* base, std::size_t length, std::uint64_t access, fi_hmem_iface iface = FI_HMEM_SYSTEM,
+                     int cudaDevice = 0);
 
         [[nodiscard]] void* descriptor() const noexcept
         {

@@ -125,14 +125,14 @@ namespace mxl::fabrics
             }
         }
 
-        mxlStatus domainOpenTransport(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, std::uint32_t transport,
-                                      mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
+        mxlStatus openDomain(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, std::uint32_t transport,
+                             bool deviceMemory, mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
         {
             return run(
                 [&]
                 {
-                    auto opened =
-                        openOfiDomain(*config, role == MXL_FABRICS_BACKEND_TARGET ? Role::Target : Role::Initiator, transportOf(transport));
+                    auto opened = openOfiDomain(*config, role == MXL_FABRICS_BACKEND_TARGET ? Role::Target : Role::Initiator,
+                                                transportOf(transport), deviceMemory);
                     auto const& reported = opened->reported;
                     *info = {};
                     info->structSize = sizeof(*info);
@@ -148,6 +148,18 @@ namespace mxl::fabrics
                 });
         }
 
+        mxlStatus domainOpenTransport(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, std::uint32_t transport,
+                                      mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
+        {
+            return openDomain(config, role, transport, false, out, info);
+        }
+
+        mxlStatus domainOpenDevice(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, std::uint32_t transport,
+                                   mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
+        {
+            return openDomain(config, role, transport, true, out, info);
+        }
+
         mxlStatus domainOpen(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, mxlFabricsBackendDomain* out,
                              mxlFabricsBackendDomainInfo* info)
         {
@@ -159,8 +171,9 @@ namespace mxl::fabrics
             delete &objectOf<OfiDomain>(domain);
         }
 
-        mxlStatus memoryRegister(mxlFabricsBackendDomain domain, void const* base, std::size_t length, std::uint32_t access,
-                                 mxlFabricsBackendMemory* out, mxlFabricsBackendRemoteRegion* remote)
+        // `cudaDevice`: memory of that CUDA device; nullopt: host memory.
+        mxlStatus registerMemory(mxlFabricsBackendDomain domain, void const* base, std::size_t length, std::uint32_t access,
+                                 std::optional<int> cudaDevice, mxlFabricsBackendMemory* out, mxlFabricsBackendRemoteRegion* remote)
         {
             return run(
                 [&]
@@ -168,21 +181,35 @@ namespace mxl::fabrics
                     auto const kind =
                         (access & MXL_FABRICS_BACKEND_REMOTE_WRITE) != 0 ? MemoryAccess::RemoteWrite : MemoryAccess::LocalSource;
                     auto const& opened = objectOf<OfiDomain>(domain);
-                    auto memory = std::make_unique<OfiMemory>(opened.domain, base, length, kind, opened.reported.transport);
+                    auto memory = cudaDevice ? opened.registerDeviceMemory(base, length, kind, *cudaDevice)
+                                             : opened.registerMemory(base, length, kind);
+                    auto const& registered = ofiMemoryOf(*memory);
                     if (remote != nullptr)
                     {
-                        auto const region = memory->remote();
+                        auto const region = registered.remote();
                         remote->address = region.addr;
                         remote->length = region.len;
-                        remote->key = {reinterpret_cast<std::uint8_t const*>(&memory->key()), sizeof(std::uint64_t)};
+                        remote->key = {reinterpret_cast<std::uint8_t const*>(&registered.key()), sizeof(std::uint64_t)};
                     }
                     *out = handleOf<mxlFabricsBackendMemory>(memory.release());
                 });
         }
 
+        mxlStatus memoryRegister(mxlFabricsBackendDomain domain, void const* base, std::size_t length, std::uint32_t access,
+                                 mxlFabricsBackendMemory* out, mxlFabricsBackendRemoteRegion* remote)
+        {
+            return registerMemory(domain, base, length, access, std::nullopt, out, remote);
+        }
+
+        mxlStatus memoryRegisterDevice(mxlFabricsBackendDomain domain, void const* base, std::size_t length, std::uint32_t access,
+                                       int cudaDevice, mxlFabricsBackendMemory* out, mxlFabricsBackendRemoteRegion* remote)
+        {
+            return registerMemory(domain, base, length, access, cudaDevice, out, remote);
+        }
+
         void memoryDeregister(mxlFabricsBackendMemory memory)
         {
-            delete &objectOf<OfiMemory>(memory);
+            delete &objectOf<TransportMemory>(memory);
         }
 
         mxlStatus targetOpen(mxlFabricsBackendDomain domain, mxlFabricsBackendSegment const* regions, std::uint32_t regionCount,
@@ -408,7 +435,7 @@ namespace mxl::fabrics
                     for (std::uint32_t index = 0; index < write->segmentCount; ++index)
                     {
                         auto const& segment = write->segments[index];
-                        converted.segments.push_back({segment.base, segment.length, &objectOf<OfiMemory>(segment.memory)});
+                        converted.segments.push_back({segment.base, segment.length, &objectOf<TransportMemory>(segment.memory)});
                     }
                     converted.remoteRegion = write->remoteRegion;
                     converted.remoteOffset = write->remoteOffset;
@@ -449,6 +476,8 @@ namespace mxl::fabrics
             connectionCheck,
             connectionWrite,
             domainOpenTransport,
+            domainOpenDevice,
+            memoryRegisterDevice,
         };
     }
 }

@@ -1,5 +1,6 @@
 #include "fabrics/backends/ofi/OfiDomain.hpp"
 
+#include "common/Status.hpp"
 #include "fabrics/backends/ofi/MessageFormat.hpp"
 #include "fabrics/backends/ofi/OfiMemory.hpp"
 
@@ -29,8 +30,9 @@ namespace mxl::fabrics
         }
     }
 
-    OfiDomain::OfiDomain(SelectedInterface selected)
+    OfiDomain::OfiDomain(SelectedInterface selected, bool forDeviceMemory)
         : TransportDomain{reportOf(*selected.traits, *selected.info.get(), selected.orderedWrites, selected.transport)}
+        , deviceMemory{forDeviceMemory}
         , traits{*selected.traits}
         , info{std::move(selected.info)}
         , fabric{info}
@@ -43,8 +45,20 @@ namespace mxl::fabrics
         return std::make_unique<OfiMemory>(domain, base, length, access, reported.transport);
     }
 
-    std::unique_ptr<OfiDomain> openOfiDomain(mxlFabricsInterfaceConfig const& config, Role role, Transport asked)
+    std::unique_ptr<TransportMemory> OfiDomain::registerDeviceMemory(void const* base, std::size_t length, MemoryAccess access,
+                                                                     int cudaDevice) const
     {
-        return std::make_unique<OfiDomain>(selectInterface(config, role, asked));
+        if (!deviceMemory)
+        {
+            fail(MXL_ERR_UNSUPPORTED_OPERATION,
+                 "registering {} bytes of CUDA device {} memory at {}: the {} domain was not opened for device memory", length, cudaDevice,
+                 base, traits.name());
+        }
+        return std::make_unique<OfiMemory>(domain, base, length, access, reported.transport, cudaDevice);
+    }
+
+    std::unique_ptr<OfiDomain> openOfiDomain(mxlFabricsInterfaceConfig const& config, Role role, Transport asked, bool deviceMemory)
+    {
+        return std::make_unique<OfiDomain>(selectInterface(config, role, asked, deviceMemory), deviceMemory);
     }
 }

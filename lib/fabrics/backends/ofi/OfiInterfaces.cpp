@@ -3,6 +3,7 @@
 #include "common/Status.hpp"
 #include "fabrics/backends/ofi/Info.hpp"
 #include "fabrics/backends/ofi/OfiProvider.hpp"
+#include "fabrics/transport/DeviceMemoryKnob.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -49,9 +50,14 @@ namespace mxl::fabrics
             return hostName();
         }
 
-        std::uint64_t capsOf(OfiProvider const& traits, fi_info const& info)
+        // `hmem`: the provider lists this interface a second time with FI_HMEM.
+        std::uint64_t capsOf(OfiProvider const& traits, fi_info const& info, bool hmem)
         {
             std::uint64_t flags = 0;
+            if (hmem || deviceMemoryIsHost())
+            {
+                flags |= MXL_FABRICS_IFACE_CAP_HMEM;
+            }
             if ((info.caps & (FI_SEND | FI_RECV | FI_MSG)) != 0)
             {
                 flags |= MXL_FABRICS_IFACE_CAP_SEND_RECEIVE;
@@ -68,7 +74,7 @@ namespace mxl::fabrics
             return flags;
         }
 
-        std::string attributesOf(fi_info const& info)
+        std::string attributesOf(fi_info const& info, bool hmem)
         {
             nlohmann::json attributes = nlohmann::json::object();
             auto const text = [](void const* value, fi_type type) -> std::string
@@ -85,7 +91,7 @@ namespace mxl::fabrics
             attributes["fi_domain_mr_cnt"] = static_cast<double>(info.domain_attr->mr_cnt);
             // The provider's claim to register heterogeneous memory; which kinds (FI_HMEM_CUDA, ...) its build supports is
             // only known by registering some.
-            attributes["fi_hmem"] = (info.caps & FI_HMEM) != 0;
+            attributes["fi_hmem"] = hmem;
             if (info.nic != nullptr && info.nic->device_attr != nullptr)
             {
                 auto const* device = info.nic->device_attr;
@@ -152,13 +158,25 @@ namespace mxl::fabrics
         }
 
         auto const wantedNode = query != nullptr && query->address.node != nullptr ? std::string{query->address.node} : std::string{};
+        auto const traitsOf = [](fi_info const& info) {
+            return info.fabric_attr != nullptr && info.fabric_attr->prov_name != nullptr ? findOfiProvider(info.fabric_attr->prov_name)
+                                                                                         : nullptr;
+        };
+        // A provider that registers device memory lists an interface twice, the second time with FI_HMEM (and
+        // FI_MR_HMEM): the interface is the one without, its capability the other's.
+        std::set<std::pair<mxlFabricsProvider, std::string>> withHmem;
+        for (auto const* info = infos.get(); info != nullptr; info = info->next)
+        {
+            if (auto const* traits = traitsOf(*info); traits != nullptr && isUsable(*traits, *info, true))
+            {
+                withHmem.emplace(traits->provider, nodeOf(*traits, *info));
+            }
+        }
         std::set<std::pair<mxlFabricsProvider, std::string>> seen;
         for (auto const* info = infos.get(); info != nullptr; info = info->next)
         {
-            auto const* traits = info->fabric_attr != nullptr && info->fabric_attr->prov_name != nullptr
-                                     ? findOfiProvider(info->fabric_attr->prov_name)
-                                     : nullptr;
-            if (traits == nullptr || !isUsable(*traits, *info))
+            auto const* traits = traitsOf(*info);
+            if (traits == nullptr || !isUsable(*traits, *info, false))
             {
                 continue;
             }
@@ -171,12 +189,13 @@ namespace mxl::fabrics
             {
                 continue;
             }
-            auto const attributes = attributesOf(*info);
+            auto const hmem = withHmem.contains({traits->provider, node});
+            auto const attributes = attributesOf(*info, hmem);
             mxlFabricsInterfaceConfig entry{};
             entry.version = MXL_FABRICS_API_VERSION;
             entry.provider = traits->provider;
             entry.caps.version = MXL_FABRICS_API_VERSION;
-            entry.caps.flags = capsOf(*traits, *info);
+            entry.caps.flags = capsOf(*traits, *info, hmem);
             entry.caps.maxMessageSize = info->ep_attr->max_msg_size;
             entry.address.node = node.c_str();
             entry.address.service = "";

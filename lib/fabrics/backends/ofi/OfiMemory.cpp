@@ -1,5 +1,7 @@
 #include "fabrics/backends/ofi/OfiMemory.hpp"
 
+#include "fabrics/transport/DeviceMemoryKnob.hpp"
+
 namespace mxl::fabrics
 {
     namespace
@@ -18,6 +20,15 @@ namespace mxl::fabrics
     OfiMemory::OfiMemory(Domain const& domain, void const* base, std::size_t length, MemoryAccess access, Transport transport)
         : TransportMemory{base, length}
         , _region{domain, base, length, accessOf(access, transport)}
+        , _virtualAddresses{domain.usesVirtualAddresses()}
+        , _key{_region.key()}
+    {
+    }
+
+    OfiMemory::OfiMemory(Domain const& domain, void const* base, std::size_t length, MemoryAccess access, Transport transport,
+                         int cudaDevice)
+        : TransportMemory{base, length}
+        , _region{domain, base, length, accessOf(access, transport), deviceMemoryIsHost() ? FI_HMEM_SYSTEM : FI_HMEM_CUDA, cudaDevice}
         , _virtualAddresses{domain.usesVirtualAddresses()}
         , _key{_region.key()}
     {

@@ -13,6 +13,9 @@ namespace mxl::fabrics
     {
     public:
         OfiMemory(Domain const& domain, void const* base, std::size_t length, MemoryAccess access, Transport transport);
+        // Memory of CUDA device `cudaDevice` (FI_HMEM_CUDA), or host memory under the test knob
+        // MXL_FABRICS_DEVICE_MEMORY_IS_HOST=1; the domain was opened for device memory.
+        OfiMemory(Domain const& domain, void const* base, std::size_t length, MemoryAccess access, Transport transport, int cudaDevice);
 
         [[nodiscard]] void* descriptor() const noexcept
         {

@@ -69,7 +69,7 @@ namespace mxl::fabrics
         return provider ? findOfiProvider(*provider) : nullptr;
     }
 
-    bool isUsable(OfiProvider const& traits, fi_info const& info) noexcept
+    bool isUsable(OfiProvider const& traits, fi_info const& info, bool withHmem) noexcept
     {
         if (info.fabric_attr == nullptr || info.fabric_attr->prov_name == nullptr || traits.name() != info.fabric_attr->prov_name)
         {
@@ -79,7 +79,7 @@ namespace mxl::fabrics
         {
             return false;
         }
-        if ((info.caps & FI_HMEM) != 0)
+        if (((info.caps & FI_HMEM) != 0) != withHmem)
         {
             return false;
         }

@@ -31,6 +31,8 @@ namespace mxl::fabrics
     [[nodiscard]] OfiProvider const* findOfiProvider(mxlFabricsProvider provider) noexcept;
     [[nodiscard]] OfiProvider const* findOfiProvider(std::string_view libfabricName) noexcept;
 
-    // Does this fi_info describe an interface we can use for `traits` (type, protocol, address format, no FI_HMEM)?
-    [[nodiscard]] bool isUsable(OfiProvider const& traits, fi_info const& info) noexcept;
+    // Does this fi_info describe an interface we can use for `traits` (type, protocol, address format)? libfabric lists
+    // a provider that registers device memory twice, with and without FI_HMEM: `withHmem` picks the entry with it (a
+    // domain for device memory) or the one without (every other domain).
+    [[nodiscard]] bool isUsable(OfiProvider const& traits, fi_info const& info, bool withHmem) noexcept;
 }

@@ -11,6 +11,7 @@
 #include "fabrics/backends/ucx/UcxPeer.hpp"
 #include "fabrics/backends/ucx/UcxTarget.hpp"
 #include "fabrics/ticket/TicketAddressFormat.hpp"
+#include "fabrics/transport/DeviceMemoryKnob.hpp"
 #include "fabrics/transport/HostLog.hpp"
 #include "fabrics/transport/fabrics_backend.h"
 
@@ -74,19 +75,25 @@ namespace mxl::fabrics::ucx
             return run([&] { forEachUcxInterface(query, [&](mxlFabricsInterfaceConfig const& entry) { emit(user, &entry); }); });
         }
 
-        mxlStatus domainOpen(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole /*role*/, mxlFabricsBackendDomain* out,
+        mxlStatus openDomain(mxlFabricsInterfaceConfig const* config, bool deviceMemory, mxlFabricsBackendDomain* out,
                              mxlFabricsBackendDomainInfo* info)
         {
             return run(
                 [&]
                 {
-                    auto domain = std::make_unique<UcxDomain>(*config);
+                    auto domain = std::make_unique<UcxDomain>(*config, deviceMemory);
                     *info = UcxDomain::info();
                     *out = handleOf<mxlFabricsBackendDomain>(domain.release());
                 });
         }
 
-        mxlStatus domainOpenTransport(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, std::uint32_t transport,
+        mxlStatus domainOpen(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole /*role*/, mxlFabricsBackendDomain* out,
+                             mxlFabricsBackendDomainInfo* info)
+        {
+            return openDomain(config, false, out, info);
+        }
+
+        mxlStatus openTransportDomain(mxlFabricsInterfaceConfig const* config, std::uint32_t transport, bool deviceMemory,
                                       mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
         {
             if (transport == MXL_FABRICS_BACKEND_TRANSPORT_MSG)
@@ -95,7 +102,7 @@ namespace mxl::fabrics::ucx
                             "(ucp_put) only; ask for transport rma or auto";
                 return MXL_ERR_INVALID_ARG;
             }
-            auto const status = domainOpen(config, role, out, info);
+            auto const status = openDomain(config, deviceMemory, out, info);
             if (status == MXL_STATUS_OK)
             {
                 info->structSize = sizeof(*info);
@@ -105,25 +112,58 @@ namespace mxl::fabrics::ucx
             return status;
         }
 
+        mxlStatus domainOpenTransport(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole /*role*/, std::uint32_t transport,
+                                      mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
+        {
+            return openTransportDomain(config, transport, false, out, info);
+        }
+
+        mxlStatus domainOpenDevice(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole /*role*/, std::uint32_t transport,
+                                   mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
+        {
+            return openTransportDomain(config, transport, true, out, info);
+        }
+
         void domainClose(mxlFabricsBackendDomain domain)
         {
             delete &objectOf<UcxDomain>(domain);
         }
 
-        mxlStatus memoryRegister(mxlFabricsBackendDomain domain, void const* base, std::size_t length, std::uint32_t access,
+        // `cuda`: CUDA device memory (UCX registers no other device's).
+        mxlStatus registerMemory(mxlFabricsBackendDomain domain, void const* base, std::size_t length, std::uint32_t access, bool cuda,
                                  mxlFabricsBackendMemory* out, mxlFabricsBackendRemoteRegion* remote)
         {
             return run(
                 [&]
                 {
                     auto const remoteWrite = (access & MXL_FABRICS_BACKEND_REMOTE_WRITE) != 0;
-                    auto memory = std::make_unique<UcxMemory>(objectOf<UcxDomain>(domain), base, length, remoteWrite);
+                    auto memory = std::make_unique<UcxMemory>(objectOf<UcxDomain>(domain), base, length, remoteWrite, cuda);
                     if (remote != nullptr && remoteWrite)
                     {
                         *remote = memory->remote();
                     }
                     *out = handleOf<mxlFabricsBackendMemory>(memory.release());
                 });
+        }
+
+        mxlStatus memoryRegister(mxlFabricsBackendDomain domain, void const* base, std::size_t length, std::uint32_t access,
+                                 mxlFabricsBackendMemory* out, mxlFabricsBackendRemoteRegion* remote)
+        {
+            return registerMemory(domain, base, length, access, false, out, remote);
+        }
+
+        // UCX takes the device from the CUDA context current on this thread, so `cudaDevice` only names it in texts.
+        mxlStatus memoryRegisterDevice(mxlFabricsBackendDomain domain, void const* base, std::size_t length, std::uint32_t access,
+                                       int cudaDevice, mxlFabricsBackendMemory* out, mxlFabricsBackendRemoteRegion* remote)
+        {
+            if (!objectOf<UcxDomain>(domain).deviceMemory())
+            {
+                lastError =
+                    fmt::format("ucx: registering {} bytes of CUDA device {} memory at {}: the domain was not opened for device memory",
+                                length, cudaDevice, base);
+                return MXL_ERR_UNSUPPORTED_OPERATION;
+            }
+            return registerMemory(domain, base, length, access, !deviceMemoryIsHost(), out, remote);
         }
 
         void memoryDeregister(mxlFabricsBackendMemory memory)
@@ -315,6 +355,8 @@ namespace mxl::fabrics::ucx
             connectionCheck,
             connectionWrite,
             domainOpenTransport,
+            domainOpenDevice,
+            memoryRegisterDevice,
         };
     }
 }

@@ -1,8 +1,10 @@
 #include "fabrics/backends/ucx/UcxDomain.hpp"
 
 #include "common/Status.hpp"
+#include "fabrics/backends/ucx/UcxCudaMemory.hpp"
 #include "fabrics/backends/ucx/UcxError.hpp"
 #include "fabrics/backends/ucx/UcxInterfaces.hpp"
+#include "fabrics/transport/DeviceMemoryKnob.hpp"
 
 #include <limits>
 #include <memory>
@@ -30,7 +32,8 @@ namespace mxl::fabrics::ucx
             checkUcx(ucp_config_modify(config, name, value.c_str()), fmt::format("ucx: setting {} to \"{}\"", name, value));
         }
 
-        Config configFor(mxlFabricsInterfaceConfig const& interface)
+        // `cuda`: the transports that register and move CUDA memory join the provider's.
+        Config configFor(mxlFabricsInterfaceConfig const& interface, bool cuda)
         {
             ucp_config_t* raw = nullptr;
             checkUcx(ucp_config_read(nullptr, nullptr, &raw), "ucx: reading the UCP configuration");
@@ -38,7 +41,7 @@ namespace mxl::fabrics::ucx
             switch (interface.provider)
             {
             case MXL_FABRICS_PROVIDER_TCP:
-                set(config.get(), "TLS", "tcp");
+                set(config.get(), "TLS", cuda ? "tcp,cuda_copy" : "tcp");
                 // UCX's tcp sends a put in 8 KiB segments and reads 64 KiB per progress step: 1080p grains (5.5 MB)
                 // moved about 2.5x faster with 256 KiB and 1 MiB (docs/fabrics-backends-ucx.md). Transport options
                 // are named without their "TCP_" prefix here: ucp_config_modify hands them to the interface's table.
@@ -62,7 +65,7 @@ namespace mxl::fabrics::ucx
                 // transport with short and bcopy puts alone, and posix/sysv put only into memory they allocated, so a put
                 // into the flow's memory travels as active messages of one segment each, which the target's progress
                 // copies into place (docs/fabrics-backends-ucx.md).
-                set(config.get(), "TLS", "posix,sysv,cma");
+                set(config.get(), "TLS", cuda ? "posix,sysv,cma,cuda_copy,cuda_ipc" : "posix,sysv,cma");
                 // Segments of 8 KiB made a 1080p grain 675 messages through the 64-entry FIFO; 60 KiB makes it 90. Not
                 // 64 KiB or more: grains arrived corrupted then (the byte-exact tests fail; a FIFO entry seems to hold
                 // a message's length in 16 bits). Each FIFO entry is given a receive segment up front: 64 at a time
@@ -79,10 +82,19 @@ namespace mxl::fabrics::ucx
         }
     }
 
-    UcxDomain::UcxDomain(mxlFabricsInterfaceConfig const& interface)
+    UcxDomain::UcxDomain(mxlFabricsInterfaceConfig const& interface, bool deviceMemory)
         : _sharedMemory{interface.provider == MXL_FABRICS_PROVIDER_SHM}
+        , _deviceMemory{deviceMemory}
     {
-        auto const config = configFor(interface);
+        auto const cuda = deviceMemory && !deviceMemoryIsHost();
+        if (cuda && !ucxRegistersCudaMemory())
+        {
+            fail(MXL_ERR_UNSUPPORTED_OPERATION,
+                 "ucx {} domain for device memory: this UCX reports no CUDA memory type (ucp_context_query), it was built without "
+                 "its cuda transports",
+                 interface.provider == MXL_FABRICS_PROVIDER_SHM ? "shm" : "tcp");
+        }
+        auto const config = configFor(interface, cuda);
         ucp_params_t params{};
         params.field_mask = UCP_PARAM_FIELD_FEATURES;
         params.features = UCP_FEATURE_RMA | UCP_FEATURE_AM;

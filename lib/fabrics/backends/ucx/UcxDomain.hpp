@@ -12,7 +12,9 @@ namespace mxl::fabrics::ucx
     class UcxDomain
     {
     public:
-        explicit UcxDomain(mxlFabricsInterfaceConfig const& config);
+        // `deviceMemory`: one that registers CUDA device memory too (its cuda transports added), or host memory in its
+        // place under the test knob MXL_FABRICS_DEVICE_MEMORY_IS_HOST=1; UNSUPPORTED_OPERATION where UCX has no CUDA.
+        UcxDomain(mxlFabricsInterfaceConfig const& config, bool deviceMemory);
         ~UcxDomain();
 
         UcxDomain(UcxDomain const&) = delete;
@@ -34,6 +36,12 @@ namespace mxl::fabrics::ucx
             return _sharedMemory;
         }
 
+        // Opened for device memory (memory_register_device takes it).
+        [[nodiscard]] bool deviceMemory() const noexcept
+        {
+            return _deviceMemory;
+        }
+
         // What the protocol plans with: connectionless (the core's probe confirms a path), unordered, polled.
         [[nodiscard]] static mxlFabricsBackendDomainInfo info() noexcept;
 
@@ -44,5 +52,6 @@ namespace mxl::fabrics::ucx
         ucp_context_h _context = nullptr;
         ucp_worker_h _worker = nullptr;
         bool _sharedMemory;
+        bool _deviceMemory;
     };
 }

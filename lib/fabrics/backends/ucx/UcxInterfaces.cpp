@@ -1,6 +1,8 @@
 #include "fabrics/backends/ucx/UcxInterfaces.hpp"
 
 #include "common/Status.hpp"
+#include "fabrics/backends/ucx/UcxCudaMemory.hpp"
+#include "fabrics/transport/DeviceMemoryKnob.hpp"
 
 #include <arpa/inet.h>
 #include <ifaddrs.h>
@@ -120,6 +122,10 @@ namespace mxl::fabrics::ucx
             mxlFabricsInterfaceConfig entry{};
             entry.provider = provider;
             entry.caps.flags = MXL_FABRICS_IFACE_CAP_REMOTE_WRITE;
+            if (deviceMemoryIsHost() || ucxRegistersCudaMemory())
+            {
+                entry.caps.flags |= MXL_FABRICS_IFACE_CAP_HMEM;
+            }
             entry.caps.maxMessageSize = std::numeric_limits<std::uint64_t>::max();
             entry.address.node = node.c_str();
             entry.address.service = "";

@@ -1,12 +1,13 @@
 #include "fabrics/backends/ucx/UcxMemory.hpp"
 
+#include "common/Status.hpp"
 #include "fabrics/backends/ucx/UcxError.hpp"
 
 #include <fmt/format.h>
 
 namespace mxl::fabrics::ucx
 {
-    UcxMemory::UcxMemory(UcxDomain const& domain, void const* base, std::size_t length, bool remoteWrite)
+    UcxMemory::UcxMemory(UcxDomain const& domain, void const* base, std::size_t length, bool remoteWrite, bool cuda)
         : _context{domain.context()}
         , _base{base}
         , _length{length}
@@ -15,7 +16,19 @@ namespace mxl::fabrics::ucx
         params.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
         params.address = const_cast<void*>(base);
         params.length = length;
-        checkUcx(ucp_mem_map(_context, &params, &_handle), fmt::format("ucx: mapping {} bytes at {}", length, base));
+        if (cuda)
+        {
+            params.field_mask |= UCP_MEM_MAP_PARAM_FIELD_MEMORY_TYPE;
+            params.memory_type = UCS_MEMORY_TYPE_CUDA;
+        }
+        auto const mapped = ucp_mem_map(_context, &params, &_handle);
+        if (mapped != UCS_OK && cuda)
+        {
+            // Whatever the status, UCX cannot take this device memory (an IPC-imported ring, say): the caller may stage.
+            fail(MXL_ERR_UNSUPPORTED_OPERATION, "ucx: mapping {} bytes of CUDA device memory at {} failed: {}", length, base,
+                 ucs_status_string(mapped));
+        }
+        checkUcx(mapped, fmt::format("ucx: mapping {} bytes at {}", length, base));
         if (!remoteWrite)
         {
             return;

@@ -13,7 +13,8 @@ namespace mxl::fabrics::ucx
     class UcxMemory
     {
     public:
-        UcxMemory(UcxDomain const& domain, void const* base, std::size_t length, bool remoteWrite);
+        // `cuda`: the range is CUDA device memory (UCS_MEMORY_TYPE_CUDA), on a domain opened for it.
+        UcxMemory(UcxDomain const& domain, void const* base, std::size_t length, bool remoteWrite, bool cuda);
         ~UcxMemory();
 
         UcxMemory(UcxMemory const&) = delete;

@@ -21,7 +21,7 @@ namespace mxl::fabrics::ucx
         }
         for (std::uint32_t index = 0; index < regionCount; ++index)
         {
-            _regions.push_back(std::make_unique<UcxMemory>(domain, regions[index].base, regions[index].length, true));
+            _regions.push_back(std::make_unique<UcxMemory>(domain, regions[index].base, regions[index].length, true, false));
             _published.push_back(_regions.back()->remote());
         }
         ucp_address_t* address = nullptr;
