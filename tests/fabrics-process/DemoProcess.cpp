@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <regex>
 #include <sstream>
@@ -55,7 +56,16 @@ namespace mxl::test
     std::optional<int> DemoProcess::stop(std::chrono::milliseconds timeout)
     {
         _process.signal(SIGTERM);
-        return _process.wait(timeout);
+        auto const status = _process.wait(timeout);
+        if (!status)
+        {
+            // A demo that outlived the deadline: where each of its threads is goes into its stderr log, which the failing
+            // check prints (where gdb is installed).
+            auto const command = fmt::format("command -v gdb >/dev/null && gdb -p {} -batch -ex 'thread apply all bt' >>'{}' 2>&1",
+                                             _process.pid(), (_logDirectory.path() / "stderr").string());
+            static_cast<void>(std::system(command.c_str()));
+        }
+        return status;
     }
 
     std::optional<int> DemoProcess::kill()

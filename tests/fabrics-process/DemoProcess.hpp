@@ -63,8 +63,9 @@ namespace mxl::test
             return _process.waitForLine(needle, timeout);
         }
 
-        // SIGTERM, then the exit status (nullopt if it did not exit within `timeout`).
-        std::optional<int> stop(std::chrono::milliseconds timeout = std::chrono::seconds{10});
+        // SIGTERM, then the exit status (nullopt if it did not exit within `timeout`, and then the stacks of its threads
+        // in errors()). Generous: a full suite on a loaded machine once stalled two tcp targets' teardown for ~10 s at once.
+        std::optional<int> stop(std::chrono::milliseconds timeout = std::chrono::seconds{30});
 
         std::optional<int> wait(std::chrono::milliseconds timeout)
         {
