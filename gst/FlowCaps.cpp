@@ -1,5 +1,7 @@
 #include "FlowCaps.hpp"
 
+#include <common/BoundedJson.hpp>
+
 #include "Rfc8331Payload.hpp"
 
 #include <gst/audio/audio.h>
@@ -360,7 +362,12 @@ namespace mxl::gst
     {
         try
         {
-            auto const root = json::parse(definitionJson);
+            auto parsed = mxl::parseBoundedJson(definitionJson);
+            if (!parsed.ok())
+            {
+                throw FormatError{fmt::format("the flow definition is not JSON: {}", parsed.problem)};
+            }
+            auto const root = std::move(parsed.value);
             auto const format = root.at("format").get<std::string>();
             if (format == "urn:x-nmos:format:video")
             {

@@ -1,5 +1,9 @@
 #include "MxlSink.hpp"
 
+#include <common/BoundedJson.hpp>
+
+#include <common/BoundedFile.hpp>
+
 #include "DomainInstance.hpp"
 #include "ElementFailure.hpp"
 #include "FlowCaps.hpp"
@@ -22,10 +26,8 @@
 
 #include <atomic>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <span>
-#include <sstream>
 #include <string>
 
 GST_DEBUG_CATEGORY_STATIC(mxlSinkDebug);
@@ -68,21 +70,26 @@ namespace mxl::gst
 
         std::string readDefinitionFile(std::string const& path)
         {
-            std::ifstream in{path, std::ios::binary};
-            if (!in)
+            try
             {
-                throw notFoundFailure(fmt::format("flow-def \"{}\" cannot be read: {}", path, std::strerror(errno)));
+                return mxl::readBoundedFile(path);
             }
-            std::ostringstream text;
-            text << in.rdbuf();
-            return text.str();
+            catch (mxl::FileReadError const& error)
+            {
+                throw notFoundFailure(fmt::format("flow-def \"{}\" cannot be read: {}", path, error.reason()));
+            }
         }
 
         std::string definitionId(std::string const& definition, std::string const& path)
         {
             try
             {
-                return nlohmann::json::parse(definition).at("id").get<std::string>();
+                auto const parsed = mxl::parseBoundedJson(definition);
+                if (!parsed.ok())
+                {
+                    throw settingsFailure(fmt::format("flow-def \"{}\" is not JSON: {}", path, parsed.problem));
+                }
+                return parsed.value.at("id").get<std::string>();
             }
             catch (nlohmann::json::exception const& e)
             {

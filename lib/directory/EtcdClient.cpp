@@ -2,6 +2,7 @@
 
 #include "DirectoryError.hpp"
 #include "common/Base64.hpp"
+#include "common/BoundedJson.hpp"
 
 #include <fmt/format.h>
 #include <httplib.h>
@@ -107,7 +108,7 @@ namespace mxl::directory
                 throw DirectoryError{
                     fmt::format("etcd {}: {} '{}' failed: {}", endpoint, operation, key, httplib::to_string(result.error()))};
             }
-            auto answer = nlohmann::json::parse(result->body, nullptr, false);
+            auto answer = mxl::parseJsonOrDiscarded(result->body);
             if (result->status != 200)
             {
                 auto const message = answer.is_object() && answer.contains("message") && answer["message"].is_string()

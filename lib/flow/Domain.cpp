@@ -2,14 +2,13 @@
 
 #include "FlowPaths.hpp"
 #include "SystemError.hpp"
+#include "common/BoundedFile.hpp"
 
 #include <mxl/dataformat.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <fcntl.h>
-#include <fstream>
-#include <sstream>
 #include <stdio.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -335,13 +334,13 @@ namespace mxl
     std::string Domain::readFlowDefinition(std::string_view canonicalId) const
     {
         auto const path = paths::flowDefinitionFile(flowDirectory(canonicalId));
-        std::ifstream in{path, std::ios::binary};
-        if (!in)
+        try
         {
-            fail(MXL_ERR_FLOW_NOT_FOUND, "flow {} has no readable definition {}", canonicalId, path.string());
+            return readBoundedFile(path);
         }
-        std::ostringstream text;
-        text << in.rdbuf();
-        return text.str();
+        catch (FileReadError const& error)
+        {
+            fail(MXL_ERR_FLOW_NOT_FOUND, "flow {} has no readable definition: {}", canonicalId, error.what());
+        }
     }
 }

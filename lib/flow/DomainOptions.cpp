@@ -1,13 +1,14 @@
 // <domain>/options.json: settings every flow of a domain shares. Only the history duration exists so far; it is
 // domain-wide on purpose (upstream issue #27), because flows with different depths cannot be aligned by readers.
 #include "common/Log.hpp"
+
+#include "common/BoundedFile.hpp"
+#include "common/BoundedJson.hpp"
 #include "flow/FlowDefinition.hpp"
 #include "flow/JsonFields.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 namespace mxl
 {
@@ -18,15 +19,17 @@ namespace mxl
         // nullopt with the reason in `problem` when the file is unusable; the default when it says nothing.
         std::optional<std::uint64_t> historyFromFile(std::filesystem::path const& file, std::string& problem)
         {
-            std::ifstream stream{file};
-            if (!stream)
+            std::string text;
+            try
             {
-                problem = "cannot be read";
+                text = readBoundedFile(file);
+            }
+            catch (FileReadError const& error)
+            {
+                problem = fmt::format("cannot be read ({})", error.what());
                 return std::nullopt;
             }
-            std::stringstream text;
-            text << stream.rdbuf();
-            auto const options = nlohmann::json::parse(text.str(), nullptr, false);
+            auto const options = mxl::parseJsonOrDiscarded(text);
             if (options.is_discarded() || !options.is_object())
             {
                 problem = "is not a JSON object";

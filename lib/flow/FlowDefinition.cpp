@@ -40,16 +40,12 @@ namespace mxl
 
         json parseRoot(std::string_view text)
         {
-            json root;
-            try
+            auto parsed = parseBoundedJson(text);
+            if (!parsed.ok())
             {
-                root = json::parse(text);
+                reject("the text is not valid JSON ({})", parsed.problem);
             }
-            // json::exception, not only parse_error: a number too large for a double (8e424) is an out_of_range.
-            catch (json::exception const& e)
-            {
-                reject("the text is not valid JSON ({})", describeParseError(e));
-            }
+            auto root = std::move(parsed.value);
             if (!root.is_object())
             {
                 reject("the root must be a JSON object, got {}", root.type_name());

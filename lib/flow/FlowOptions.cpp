@@ -64,16 +64,12 @@ namespace mxl
         {
             return {};
         }
-        json options;
-        try
+        auto parsed = parseBoundedJson(text);
+        if (!parsed.ok())
         {
-            options = json::parse(text);
+            fail(MXL_ERR_UNKNOWN, "flow options: the text is not valid JSON ({})", parsed.problem);
         }
-        // json::exception, not only parse_error: a number too large for a double (8e424) is an out_of_range.
-        catch (json::exception const& e)
-        {
-            fail(MXL_ERR_UNKNOWN, "flow options: the text is not valid JSON ({})", describeParseError(e));
-        }
+        auto options = std::move(parsed.value);
         if (!options.is_object())
         {
             fail(MXL_ERR_UNKNOWN, "flow options: the root must be a JSON object, got {}", options.type_name());

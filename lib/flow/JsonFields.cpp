@@ -33,26 +33,4 @@ namespace mxl
         }
         return std::nullopt;
     }
-
-    std::string describeParseError(std::exception const& error)
-    {
-        std::string_view text = error.what();
-        if (auto const end = text.find("] "); !text.empty() && text.front() == '[' && end != std::string_view::npos)
-        {
-            text.remove_prefix(end + 2);
-        }
-        return std::string{text};
-    }
-
-    std::string quoteJson(nlohmann::json const& value)
-    {
-        constexpr std::size_t maxLength = 80;
-        auto text = value.dump();
-        if (text.size() > maxLength)
-        {
-            text.resize(maxLength);
-            text += "...";
-        }
-        return text;
-    }
 }

@@ -1,6 +1,8 @@
 #include "SigningKeys.hpp"
 
 #include "common/Base64.hpp"
+#include "common/BoundedFile.hpp"
+#include "common/BoundedJson.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -8,8 +10,6 @@
 
 #include <cstdio>
 #include <ctime>
-#include <fstream>
-#include <sstream>
 
 #include <sys/stat.h>
 
@@ -87,11 +87,17 @@ namespace mxl::signing
             throw KeyFileError{fmt::format("key file '{}' has mode {:04o}: a key must be readable by its owner only (chmod 600)",
                                            file.string(), status.st_mode & 07777)};
         }
-        std::ifstream stream{file};
-        std::stringstream text;
-        text << stream.rdbuf();
-        auto const document = nlohmann::json::parse(text.str(), nullptr, false);
-        if (!stream || !document.is_object())
+        std::string text;
+        try
+        {
+            text = mxl::readBoundedFile(file);
+        }
+        catch (mxl::FileReadError const& error)
+        {
+            throw KeyFileError{fmt::format("key file: {}", error.what())};
+        }
+        auto const document = mxl::parseJsonOrDiscarded(text);
+        if (!document.is_object())
         {
             throw KeyFileError{fmt::format("key file '{}' is not a JSON object with \"id\" and \"key\"", file.string())};
         }

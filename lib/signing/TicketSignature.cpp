@@ -1,6 +1,7 @@
 #include "TicketSignature.hpp"
 
 #include "common/Base64.hpp"
+#include "common/BoundedJson.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -36,7 +37,7 @@ namespace mxl::signing
 
     std::string signTicket(std::string const& ticketJson, SigningKey const& key, std::chrono::system_clock::time_point expires)
     {
-        auto ticket = json::parse(ticketJson, nullptr, false);
+        auto ticket = mxl::parseJsonOrDiscarded(ticketJson);
         if (!ticket.is_object())
         {
             throw std::invalid_argument{"the ticket to sign is not a JSON object"};
@@ -51,7 +52,7 @@ namespace mxl::signing
     std::variant<VerifiedTicket, RefusedTicket> verifyTicket(std::string const& ticketJson, SigningKeys const& keys,
                                                              std::chrono::system_clock::time_point now)
     {
-        auto ticket = json::parse(ticketJson, nullptr, false);
+        auto ticket = mxl::parseJsonOrDiscarded(ticketJson);
         if (!ticket.is_object())
         {
             return RefusedTicket{"the ticket is not a JSON object"};

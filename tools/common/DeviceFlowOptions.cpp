@@ -1,5 +1,7 @@
 #include "DeviceFlowOptions.hpp"
 
+#include <common/BoundedJson.hpp>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -25,7 +27,7 @@ namespace mxl::tools
 
     std::string withDeviceOptions(std::string const& options, std::string_view origin, std::int32_t deviceIndex, std::string_view asker)
     {
-        auto merged = options.empty() ? nlohmann::json::object() : nlohmann::json::parse(options, nullptr, false);
+        auto merged = options.empty() ? nlohmann::json::object() : mxl::parseJsonOrDiscarded(options);
         if (!merged.is_object())
         {
             throw DeviceOptionsConflict{fmt::format("{} does not hold a JSON object, so {} cannot be added to it", origin, asker)};

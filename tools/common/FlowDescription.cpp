@@ -1,5 +1,7 @@
 #include "FlowDescription.hpp"
 
+#include <common/BoundedJson.hpp>
+
 #include "ToolError.hpp"
 
 #include <fmt/format.h>
@@ -13,7 +15,7 @@ namespace mxl::tools
 
         std::optional<nlohmann::json> tryParseObject(std::string_view json)
         {
-            auto document = nlohmann::json::parse(json, nullptr, false);
+            auto document = mxl::parseJsonOrDiscarded(json);
             if (document.is_discarded() || !document.is_object())
             {
                 return std::nullopt;

@@ -1,5 +1,9 @@
 #include "ServiceStatusFile.hpp"
 
+#include <common/BoundedFile.hpp>
+
+#include <common/BoundedJson.hpp>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -8,8 +12,6 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -114,7 +116,7 @@ namespace mxl::tools
 
     ServiceStatus parseServiceStatus(std::string_view text)
     {
-        auto const json = nlohmann::json::parse(text, nullptr, false);
+        auto const json = mxl::parseJsonOrDiscarded(text);
         if (json.is_discarded())
         {
             throw std::runtime_error{"not valid JSON"};
@@ -241,17 +243,19 @@ namespace mxl::tools
             {
                 continue;
             }
-            std::ifstream input{path};
-            if (!input)
-            {
-                // Removed since the directory was read.
-                continue;
-            }
-            std::stringstream text;
-            text << input.rdbuf();
+            std::string text;
             try
             {
-                entries.push_back(ServiceStatusEntry{path, parseServiceStatus(text.str())});
+                text = readBoundedFile(path);
+            }
+            catch (FileReadError const&)
+            {
+                // Removed since the directory was read, or no status file of ours.
+                continue;
+            }
+            try
+            {
+                entries.push_back(ServiceStatusEntry{path, parseServiceStatus(text)});
             }
             catch (std::runtime_error const& problem)
             {

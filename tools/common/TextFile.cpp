@@ -2,24 +2,21 @@
 
 #include "ToolError.hpp"
 
-#include <fmt/format.h>
+#include <common/BoundedFile.hpp>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
+#include <fmt/format.h>
 
 namespace mxl::tools
 {
     std::string readTextFile(std::filesystem::path const& path, std::string_view what)
     {
-        std::ifstream file{path, std::ios::binary};
-        if (!file)
+        try
         {
-            throw ToolError{ExitCode::Usage, fmt::format("cannot read the {} '{}': {}", what, path.string(), std::strerror(errno))};
+            return readBoundedFile(path);
         }
-        std::ostringstream text;
-        text << file.rdbuf();
-        return text.str();
+        catch (FileReadError const& error)
+        {
+            throw ToolError{ExitCode::Usage, fmt::format("cannot read the {} '{}': {}", what, path.string(), error.reason())};
+        }
     }
 }

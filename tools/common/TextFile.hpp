@@ -7,6 +7,7 @@
 
 namespace mxl::tools
 {
-    // The whole file; throws ToolError(Usage) naming `what` (e.g. "video flow definition"), the path and the reason.
+    // The whole file, a regular file of at most 1 MiB; throws ToolError(Usage) naming `what` (e.g. "video flow
+    // definition"), the path and the reason.
     std::string readTextFile(std::filesystem::path const& path, std::string_view what);
 }

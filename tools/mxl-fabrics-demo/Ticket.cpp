@@ -1,5 +1,7 @@
 #include "Ticket.hpp"
 
+#include <common/BoundedJson.hpp>
+
 #include <DirectoryError.hpp>
 #include <EtcdClient.hpp>
 #include <TicketKey.hpp>
@@ -86,7 +88,7 @@ namespace mxl::demo
 
         Ticket checkTicket(std::string json, std::string const& source)
         {
-            auto const document = nlohmann::json::parse(json, nullptr, false);
+            auto const document = mxl::parseJsonOrDiscarded(json);
             if (document.is_discarded() || !document.is_object())
             {
                 tools::badInput("target info from {} is not a JSON object", source);
@@ -145,7 +147,7 @@ namespace mxl::demo
 
     std::string ticketTransport(std::string const& json)
     {
-        auto const document = nlohmann::json::parse(json, nullptr, false);
+        auto const document = mxl::parseJsonOrDiscarded(json);
         auto const transport = document.is_object() ? document.find("transport") : document.end();
         return transport != document.end() && transport->is_string() ? transport->get<std::string>() : std::string{"rma"};
     }

@@ -2,6 +2,8 @@
 // node, with their capabilities and provider attributes in verbose mode.
 #include "ScratchDomain.hpp"
 
+#include <common/BoundedJson.hpp>
+
 #include <FabricsBackend.hpp>
 #include <FabricsInstance.hpp>
 #include <FabricsInterfaces.hpp>
@@ -102,7 +104,7 @@ with --all-backends, any one of them).
 
     nlohmann::json attributesOf(FabricsInterface const& interface)
     {
-        auto attributes = nlohmann::json::parse(interface.attributes, nullptr, false);
+        auto attributes = mxl::parseJsonOrDiscarded(interface.attributes);
         return attributes.is_object() ? attributes : nlohmann::json::object();
     }
 

@@ -1,5 +1,7 @@
 #include "NmosNodeApi.hpp"
 
+#include <common/BoundedJson.hpp>
+
 #include "ServiceConfig.hpp"
 
 #include <fmt/format.h>
@@ -30,7 +32,7 @@ namespace mxl::service
         _description.role = role;
         _description.hostname = hostName();
         _description.apiHost = httpHost.empty() || httpHost == "0.0.0.0" || httpHost == "::" ? _description.hostname : httpHost;
-        _description.flowDefinition = nlohmann::json::parse(flowDefinition, nullptr, false);
+        _description.flowDefinition = mxl::parseJsonOrDiscarded(flowDefinition);
         _description.version = nmos::versionNow();
         try
         {

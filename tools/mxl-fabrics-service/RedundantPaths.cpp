@@ -1,5 +1,7 @@
 #include "RedundantPaths.hpp"
 
+#include <common/BoundedJson.hpp>
+
 #include "ServiceInterface.hpp"
 #include "ServiceLog.hpp"
 #include "TargetListen.hpp"
@@ -16,7 +18,7 @@ namespace mxl::service
         , domain{config.domain}
         , instance{domain.str()}
         , writer{instance, definition, options, fmt::format("flow_definition '{}'", config.flowDefinition.string())}
-        , reader{instance, nlohmann::json::parse(definition).at("id").get<std::string>()}
+        , reader{instance, mxl::parseBoundedJson(definition).value.at("id").get<std::string>()}
         , fabrics{instance.get(), config.backend}
         , interface {
         selectInterface(fabrics.get(), config, pathNode, "path")

@@ -1,5 +1,7 @@
 #include "Ticket.hpp"
 
+#include <common/BoundedJson.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <charconv>
@@ -13,8 +15,14 @@ namespace mxl::service
         {
             text.pop_back();
         }
-        auto const json = nlohmann::json::parse(text, nullptr, false);
-        if (json.is_discarded() || !json.is_object())
+        auto const parsed = mxl::parseBoundedJson(text);
+        if (!parsed.ok())
+        {
+            why = "not JSON: " + parsed.problem;
+            return std::nullopt;
+        }
+        auto const& json = parsed.value;
+        if (!json.is_object())
         {
             why = "not a JSON object";
             return std::nullopt;

@@ -1,5 +1,7 @@
 #include "TicketSource.hpp"
 
+#include <common/BoundedFile.hpp>
+
 #include "HttpGet.hpp"
 
 #include <DirectoryError.hpp>
@@ -9,8 +11,6 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
 
 namespace mxl::service
 {
@@ -18,14 +18,14 @@ namespace mxl::service
     {
         std::variant<std::string, HttpFailure> readFile(std::string const& path)
         {
-            std::ifstream file{path};
-            if (!file)
+            try
             {
-                return HttpFailure{"cannot open the file"};
+                return readBoundedFile(path);
             }
-            std::stringstream text;
-            text << file.rdbuf();
-            return text.str();
+            catch (FileReadError const& error)
+            {
+                return HttpFailure{error.reason()};
+            }
         }
 
         std::variant<std::string, HttpFailure> readEtcdKey(std::string const& url, std::chrono::milliseconds timeout)

@@ -1,5 +1,9 @@
 #include "DomainListing.hpp"
 
+#include <common/BoundedFile.hpp>
+
+#include <common/BoundedJson.hpp>
+
 #include "AudioPicture.hpp"
 #include "AudioSamples.hpp"
 #include "DomainDirectory.hpp"
@@ -15,7 +19,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <map>
 #include <set>
 #include <variant>
@@ -37,12 +40,16 @@ namespace mxl::tools::info
 
         void printDomainDefinition(std::filesystem::path const& domain)
         {
-            std::ifstream file{domain / "domain_def.json"};
-            if (!file)
+            std::string text;
+            try
+            {
+                text = readBoundedFile(domain / "domain_def.json");
+            }
+            catch (FileReadError const&)
             {
                 return;
             }
-            auto const definition = nlohmann::json::parse(file, nullptr, false);
+            auto const definition = mxl::parseJsonOrDiscarded(text);
             if (!definition.is_object())
             {
                 fmt::print("  domain_def.json is not a JSON object\n");

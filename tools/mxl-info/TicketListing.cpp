@@ -1,5 +1,7 @@
 #include "TicketListing.hpp"
 
+#include <common/BoundedJson.hpp>
+
 #include "ToolError.hpp"
 
 #include <DirectoryError.hpp>
@@ -15,7 +17,7 @@ namespace mxl::tools::info
     {
         std::string describeTicket(std::string const& value)
         {
-            auto const ticket = nlohmann::json::parse(value, nullptr, false);
+            auto const ticket = mxl::parseJsonOrDiscarded(value);
             if (!ticket.is_object())
             {
                 return fmt::format("not a ticket ({} bytes that are not a JSON object)", value.size());

@@ -1,5 +1,6 @@
 #include "fabrics/api/InstanceOptions.hpp"
 
+#include "common/BoundedJson.hpp"
 #include "common/Status.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"
 
@@ -17,7 +18,7 @@ namespace mxl::fabrics
         {
             return options;
         }
-        auto const json = nlohmann::json::parse(text, nullptr, false);
+        auto const json = mxl::parseJsonOrDiscarded(text);
         if (json.is_discarded() || !json.is_object())
         {
             fail(MXL_ERR_INVALID_ARG, "instance options must be a JSON object, got: {}", text);

@@ -1,5 +1,6 @@
 #include "fabrics/core/InterfaceList.hpp"
 
+#include "common/BoundedJson.hpp"
 #include "common/CString.hpp"
 #include "fabrics/core/InterfaceChecks.hpp"
 
@@ -15,7 +16,7 @@ namespace mxl::fabrics
         std::string withDevicePayloads(char const* attributes, std::uint64_t capabilityFlags)
         {
             std::string const text = attributes != nullptr && *attributes != '\0' ? attributes : "{}";
-            auto json = nlohmann::json::parse(text, nullptr, false);
+            auto json = mxl::parseJsonOrDiscarded(text);
             if (!json.is_object())
             {
                 return text;

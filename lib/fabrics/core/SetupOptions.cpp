@@ -1,5 +1,6 @@
 #include "fabrics/core/SetupOptions.hpp"
 
+#include "common/BoundedJson.hpp"
 #include "common/Status.hpp"
 
 #include <nlohmann/json.hpp>
@@ -48,7 +49,7 @@ namespace mxl::fabrics
         {
             return options;
         }
-        auto const json = nlohmann::json::parse(text, nullptr, false);
+        auto const json = mxl::parseJsonOrDiscarded(text);
         if (json.is_discarded() || !json.is_object())
         {
             fail(MXL_ERR_INVALID_ARG, "options must be a JSON object, got: {}", text);

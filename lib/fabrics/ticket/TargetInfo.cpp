@@ -1,6 +1,7 @@
 #include "fabrics/ticket/TargetInfo.hpp"
 
 #include "common/Base64.hpp"
+#include "common/BoundedJson.hpp"
 #include "common/Status.hpp"
 #include "fabrics/core/ProviderNames.hpp"
 #include "fabrics/ticket/TicketAddressFormat.hpp"
@@ -163,7 +164,7 @@ namespace mxl::fabrics
 
     TargetInfo TargetInfo::fromJson(char const* text)
     {
-        auto const json = Json::parse(text, nullptr, false);
+        auto const json = mxl::parseJsonOrDiscarded(text);
         if (json.is_discarded())
         {
             fail(MXL_ERR_INVALID_ARG, "target info is not valid JSON");
