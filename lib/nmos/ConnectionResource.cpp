@@ -1,10 +1,12 @@
 #include "ConnectionResource.hpp"
 
 #include "TaiText.hpp"
+#include "common/BoundedJson.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <regex>
 
 namespace mxl::nmos
@@ -41,7 +43,8 @@ namespace mxl::nmos
         {
             if (!activation.is_object())
             {
-                badRequest(fmt::format("'activation' is {}; expected an object with 'mode' and 'requested_time'", activation.dump()));
+                badRequest(
+                    fmt::format("'activation' is {}; expected an object with 'mode' and 'requested_time'", mxl::quoteJson(activation)));
             }
             for (auto const& [key, value] : activation.items())
             {
@@ -59,7 +62,7 @@ namespace mxl::nmos
             {
                 badRequest(fmt::format("activation mode {} is none of null, \"activate_immediate\", \"activate_scheduled_absolute\", "
                                        "\"activate_scheduled_relative\"",
-                                       mode.dump()));
+                                       mxl::quoteJson(mode)));
             }
             RequestedActivation requested{mode.get<std::string>(), std::nullopt, {}};
             if (requested.mode == "activate_immediate")
@@ -72,7 +75,7 @@ namespace mxl::nmos
             {
                 badRequest(fmt::format("activation mode \"{}\" needs 'requested_time' as \"<seconds>:<nanoseconds>\" (TAI, nanoseconds "
                                        "below 1000000000); got {}",
-                                       requested.mode, time.dump()));
+                                       requested.mode, mxl::quoteJson(time)));
             }
             requested.requestedNs = parsed;
             requested.requestedText = time.get<std::string>();
@@ -151,7 +154,7 @@ namespace mxl::nmos
             {
                 if (!value.is_null() && !isUuid(value))
                 {
-                    badRequest(fmt::format("'{}' is {}; expected a UUID or null", key, value.dump()));
+                    badRequest(fmt::format("'{}' is {}; expected a UUID or null", key, mxl::quoteJson(value)));
                 }
                 settings.peerId = value;
             }
@@ -159,7 +162,7 @@ namespace mxl::nmos
             {
                 if (!value.is_boolean())
                 {
-                    badRequest(fmt::format("'master_enable' is {}; expected true or false", value.dump()));
+                    badRequest(fmt::format("'master_enable' is {}; expected true or false", mxl::quoteJson(value)));
                 }
                 settings.masterEnable = value.get<bool>();
             }
@@ -169,26 +172,28 @@ namespace mxl::nmos
                 {
                     badRequest(fmt::format("'transport_file' is {}; the fabrics transport has no transport file (data and type null), "
                                            "its transport_params carry everything",
-                                           value.dump()));
+                                           mxl::quoteJson(value)));
                 }
             }
             else if (key == "transport_params")
             {
                 if (!value.is_array() || value.size() != 1 || !value[0].is_object())
                 {
-                    badRequest(fmt::format("'transport_params' is {}; expected an array of one object (one leg)", value.dump()));
+                    badRequest(fmt::format("'transport_params' is {}; expected an array of one object (one leg)", mxl::quoteJson(value)));
                 }
-                for (auto const& [name, parameter] : value[0].items())
+                for (auto const& item : value[0].items())
                 {
+                    auto const& name = item.key();
+                    auto const& parameter = item.value();
                     auto const known = std::find_if(_params.begin(), _params.end(), [&](auto const& param) { return param.name == name; });
                     if (known == _params.end())
                     {
                         badRequest(fmt::format("transport parameter '{}' is not one of this {}'s ({})", name,
-                                               _role == Role::Receiver ? "receiver" : "sender", constraints()[0].dump()));
+                                               _role == Role::Receiver ? "receiver" : "sender", mxl::quoteJson(constraints()[0])));
                     }
                     if (auto const why = known->check(parameter); !why.empty())
                     {
-                        badRequest(fmt::format("transport parameter '{}' value {}: {}", name, parameter.dump(), why));
+                        badRequest(fmt::format("transport parameter '{}' value {}: {}", name, mxl::quoteJson(parameter), why));
                     }
                     settings.params[name] = parameter;
                 }
@@ -211,6 +216,13 @@ namespace mxl::nmos
         auto const activation = body.find("activation");
         auto const requested = activation == body.end() ? std::nullopt : std::optional{requestedActivation(*activation)};
         bool const cancels = requested && requested->mode.empty();
+        if (requested && requested->mode == "activate_scheduled_relative" &&
+            *requested->requestedNs > std::numeric_limits<std::uint64_t>::max() - nowTaiNs)
+        {
+            badRequest(fmt::format("'requested_time' \"{}\" is too far ahead: now plus that offset is past the last TAI time this "
+                                   "API can hold ({})",
+                                   requested->requestedText, taiText(std::numeric_limits<std::uint64_t>::max())));
+        }
         if (_scheduledFor && !cancels)
         {
             throw ConnectionError{423, fmt::format("the staged parameters are locked by the activation scheduled for {}; PATCH "

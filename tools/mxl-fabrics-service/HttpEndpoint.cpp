@@ -1,9 +1,13 @@
 #include "HttpEndpoint.hpp"
 
+#include "HttpRequestCheck.hpp"
+#include "ServiceLog.hpp"
+
 #include <fmt/format.h>
 #include <microhttpd.h>
 
 #include <arpa/inet.h>
+#include <charconv>
 #include <cstring>
 #include <netinet/in.h>
 
@@ -11,97 +15,127 @@ namespace mxl::service
 {
     namespace
     {
-        // A PATCH body larger than this is no Connection API request.
-        constexpr std::size_t maxBodyBytes = 64 * 1024;
-
-        // What one connection has uploaded so far; libmicrohttpd hands the body over in pieces.
-        struct Upload
+        // One request, from its request line (the URI callback) to its completion.
+        struct Exchange
         {
+            // The request target as the client sent it, before libmicrohttpd decodes it in place (where %00 would cut it).
+            std::string rawTarget;
             std::string body;
+            bool started = false;
             bool tooLarge = false;
         };
+
+        MHD_Result checkHeader(void* problem, MHD_ValueKind, char const* key, std::size_t keySize, char const* value, std::size_t valueSize)
+        {
+            auto& why = *static_cast<std::string*>(problem);
+            why = headerProblem({key, keySize}, {value == nullptr ? "" : value, value == nullptr ? 0 : valueSize});
+            return why.empty() ? MHD_YES : MHD_NO;
+        }
+
+        // Why the request is refused before any handler sees it, or "" when it is well formed.
+        std::string requestProblem(MHD_Connection* connection, Exchange const& exchange)
+        {
+            if (auto problem = requestTargetProblem(exchange.rawTarget); !problem.empty())
+            {
+                return problem;
+            }
+            std::string problem;
+            ::MHD_get_connection_values_n(connection, MHD_HEADER_KIND, &checkHeader, &problem);
+            return problem;
+        }
+
+        // The Content-Length the client announced; 0 when it announced none (libmicrohttpd refuses malformed ones).
+        std::uint64_t announcedBodyBytes(MHD_Connection* connection)
+        {
+            auto const* text = ::MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+            std::uint64_t length = 0;
+            if (text == nullptr || std::from_chars(text, text + std::strlen(text), length).ec != std::errc{})
+            {
+                return 0;
+            }
+            return length;
+        }
+
+        void* openExchange(void*, char const* uri, MHD_Connection*)
+        {
+            auto* exchange = new Exchange{};
+            exchange->rawTarget = uri == nullptr ? "" : uri;
+            return exchange;
+        }
+
+        void closeExchange(void*, MHD_Connection*, void** state, MHD_RequestTerminationCode)
+        {
+            delete static_cast<Exchange*>(*state);
+            *state = nullptr;
+        }
     }
 
     struct HttpDispatch
     {
         static MHD_Result answer(void* context, MHD_Connection* connection, char const* url, char const* method, char const*,
-                                 char const* uploadData, std::size_t* uploadSize, void** connectionState)
+                                 char const* uploadData, std::size_t* uploadSize, void** state)
         {
-            auto const& endpoint = *static_cast<HttpEndpoint const*>(context);
-            auto const* handler = handlerOf(endpoint, url);
-            if (handler == nullptr)
+            if (*state == nullptr)
             {
-                return answerResource(endpoint, connection, url, method);
+                *state = openExchange(nullptr, url, connection);
             }
-            // The first call only announces the request; the body follows in calls with data, and a call without ends it.
-            if (*connectionState == nullptr)
+            auto& exchange = *static_cast<Exchange*>(*state);
+            // The first call announces the request; the body follows in calls with data, and a call without ends it.
+            if (!exchange.started)
             {
-                *connectionState = new Upload{};
+                exchange.started = true;
+                if (auto const problem = requestProblem(connection, exchange); !problem.empty())
+                {
+                    log::debug("http: refused a malformed request: {}", problem);
+                    return reply(connection, errorReply(MHD_HTTP_BAD_REQUEST, problem));
+                }
+                // Refused before "100 Continue" invites a body that would only be thrown away.
+                if (announcedBodyBytes(connection) > HttpLimits::bodyBytes)
+                {
+                    return reply(connection, errorReply(MHD_HTTP_CONTENT_TOO_LARGE,
+                                                        fmt::format("the body is larger than {} bytes", HttpLimits::bodyBytes)));
+                }
                 return MHD_YES;
             }
-            auto& upload = *static_cast<Upload*>(*connectionState);
             if (*uploadSize != 0)
             {
-                upload.tooLarge = upload.tooLarge || upload.body.size() + *uploadSize > maxBodyBytes;
-                if (!upload.tooLarge)
+                exchange.tooLarge = exchange.tooLarge || exchange.body.size() + *uploadSize > HttpLimits::bodyBytes;
+                if (!exchange.tooLarge)
                 {
-                    upload.body.append(uploadData, *uploadSize);
+                    exchange.body.append(uploadData, *uploadSize);
                 }
                 *uploadSize = 0;
                 return MHD_YES;
             }
-            if (upload.tooLarge)
+            if (exchange.tooLarge)
             {
-                return reply(connection, MHD_HTTP_CONTENT_TOO_LARGE, "text/plain",
-                             fmt::format("the body of {} {} is larger than {} bytes\n", method, url, maxBodyBytes));
+                return reply(connection, errorReply(MHD_HTTP_CONTENT_TOO_LARGE,
+                                                    fmt::format("the body is larger than {} bytes", HttpLimits::bodyBytes)));
             }
-            auto const answer = (*handler)(HttpRequest{method, url, std::move(upload.body)});
-            return reply(connection, answer.status, answer.contentType, answer.body);
+            HttpRequest request{method, url, std::move(exchange.body)};
+            return reply(connection, static_cast<HttpEndpoint const*>(context)->_routes.answer(request), request.method == "OPTIONS");
         }
 
-        static void completed(void*, MHD_Connection*, void** connectionState, MHD_RequestTerminationCode)
+        static MHD_Result reply(MHD_Connection* connection, HttpReply const& answer, bool preflight = false)
         {
-            delete static_cast<Upload*>(*connectionState);
-            *connectionState = nullptr;
-        }
-
-        static HttpHandler const* handlerOf(HttpEndpoint const& endpoint, std::string_view url)
-        {
-            for (auto const& [prefix, handler] : endpoint._prefixHandlers)
+            auto* response =
+                ::MHD_create_response_from_buffer(answer.body.size(), const_cast<char*>(answer.body.data()), MHD_RESPMEM_MUST_COPY);
+            if (response == nullptr)
             {
-                if (url.starts_with(prefix))
-                {
-                    return &handler;
-                }
+                return MHD_NO;
             }
-            return nullptr;
-        }
-
-        static MHD_Result answerResource(HttpEndpoint const& endpoint, MHD_Connection* connection, char const* url, char const* method)
-        {
-            if (std::strcmp(method, "GET") != 0 && std::strcmp(method, "HEAD") != 0)
-            {
-                return reply(connection, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", "only GET and HEAD\n");
-            }
-            auto const found = endpoint._resources.find(url);
-            if (found == endpoint._resources.end())
-            {
-                return reply(connection, MHD_HTTP_NOT_FOUND, "text/plain", fmt::format("no resource {}\n", url));
-            }
-            auto const body = found->second.body();
-            if (!body)
-            {
-                return reply(connection, MHD_HTTP_SERVICE_UNAVAILABLE, "text/plain", fmt::format("{} is not available yet\n", url));
-            }
-            return reply(connection, MHD_HTTP_OK, found->second.contentType, *body);
-        }
-
-        static MHD_Result reply(MHD_Connection* connection, unsigned status, std::string const& contentType, std::string const& body)
-        {
-            auto* response = ::MHD_create_response_from_buffer(body.size(), const_cast<char*>(body.data()), MHD_RESPMEM_MUST_COPY);
-            ::MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, contentType.c_str());
+            ::MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, answer.contentType.c_str());
             ::MHD_add_response_header(response, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-            auto const result = ::MHD_queue_response(connection, status, response);
+            ::MHD_add_response_header(response, MHD_HTTP_HEADER_ACCESS_CONTROL_ALLOW_ORIGIN, "*");
+            if (preflight)
+            {
+                ::MHD_add_response_header(response, "Access-Control-Allow-Methods", "GET, PUT, POST, PATCH, HEAD, OPTIONS, DELETE");
+                auto const* asked = ::MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Access-Control-Request-Headers");
+                ::MHD_add_response_header(response, "Access-Control-Allow-Headers",
+                                          asked != nullptr ? asked : "Content-Type, Accept, Authorization");
+                ::MHD_add_response_header(response, "Access-Control-Max-Age", "3600");
+            }
+            auto const result = ::MHD_queue_response(connection, answer.status, response);
             ::MHD_destroy_response(response);
             return result;
         }
@@ -109,12 +143,11 @@ namespace mxl::service
 
     HttpEndpoint::HttpEndpoint(HttpListen const& listen, std::string const& origin, std::map<std::string, HttpResource> resources,
                                std::map<std::string, HttpHandler> prefixHandlers)
-        : _resources{std::move(resources)}
-        , _prefixHandlers{std::move(prefixHandlers)}
+        : _routes{std::move(resources), std::move(prefixHandlers)}
     {
         sockaddr_storage address{};
         auto const value = fmt::format("{}:{}", listen.host, listen.port);
-        unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD;
+        unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
         if (auto* v4 = reinterpret_cast<sockaddr_in*>(&address); ::inet_pton(AF_INET, listen.host.c_str(), &v4->sin_addr) == 1)
         {
             v4->sin_family = AF_INET;
@@ -132,8 +165,11 @@ namespace mxl::service
                 fmt::format("{}: key 'http_listen' value '{}': the host must be a numeric IPv4 or IPv6 address", origin, value)};
         }
         _daemon = ::MHD_start_daemon(flags, listen.port, nullptr, nullptr, &HttpDispatch::answer, this, MHD_OPTION_SOCK_ADDR, &address,
-                                     MHD_OPTION_CONNECTION_TIMEOUT, 5U, MHD_OPTION_NOTIFY_COMPLETED, &HttpDispatch::completed, nullptr,
-                                     MHD_OPTION_END);
+                                     MHD_OPTION_STRICT_FOR_CLIENT, 1, MHD_OPTION_CONNECTION_LIMIT, HttpLimits::connections,
+                                     MHD_OPTION_PER_IP_CONNECTION_LIMIT, HttpLimits::connectionsPerAddress,
+                                     MHD_OPTION_CONNECTION_MEMORY_LIMIT, HttpLimits::requestHeadBytes, MHD_OPTION_CONNECTION_TIMEOUT,
+                                     static_cast<unsigned>(HttpLimits::idle.count()), MHD_OPTION_URI_LOG_CALLBACK, &openExchange, nullptr,
+                                     MHD_OPTION_NOTIFY_COMPLETED, &closeExchange, nullptr, MHD_OPTION_END);
         if (_daemon == nullptr)
         {
             throw ConfigError{

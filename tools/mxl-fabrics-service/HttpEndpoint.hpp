@@ -1,41 +1,34 @@
-// A small HTTP server (libmicrohttpd, its own thread). Each path maps to a function producing the body, or nullopt for
-// 503 (a target's /ticket before the ticket exists); those paths answer GET and HEAD only. A handler registered for a
-// path prefix (the NMOS Connection API) answers every method below it itself, with the request body (PATCH).
+// A small HTTP server (libmicrohttpd, its own thread) over HttpRoutes.
+//
+// Whatever a client sends is answered and never ends the process: malformed requests (HttpRequestCheck, and no Host in
+// HTTP/1.1 through libmicrohttpd's strict parsing) get 400 as an NMOS error document before any route sees them. Every
+// response allows any origin (CORS); OPTIONS is answered with what a browser's preflight asks. The limits (HttpLimits)
+// bound what one client can hold.
 #pragma once
 
+#include "HttpRoutes.hpp"
 #include "ServiceConfig.hpp"
 
+#include <chrono>
 #include <cstdint>
-#include <functional>
 #include <map>
-#include <optional>
 #include <string>
 
 struct MHD_Daemon;
 
 namespace mxl::service
 {
-    struct HttpResource
+    // docs/operations.md lists them; a client past one is answered 413, 414 or 431, or not served until another leaves.
+    struct HttpLimits
     {
-        std::string contentType;
-        std::function<std::optional<std::string>()> body;
+        static constexpr unsigned connections = 64;
+        static constexpr unsigned connectionsPerAddress = 32;
+        // The request line and headers of one request, with libmicrohttpd's read buffer.
+        static constexpr std::size_t requestHeadBytes = 32 * 1024;
+        static constexpr std::size_t bodyBytes = 64 * 1024;
+        // A connection that sends nothing for this long is closed (slow clients).
+        static constexpr std::chrono::seconds idle{5};
     };
-
-    struct HttpReply
-    {
-        unsigned status = 200;
-        std::string contentType;
-        std::string body;
-    };
-
-    struct HttpRequest
-    {
-        std::string method;
-        std::string path;
-        std::string body;
-    };
-
-    using HttpHandler = std::function<HttpReply(HttpRequest const&)>;
 
     class HttpEndpoint
     {
@@ -55,8 +48,7 @@ namespace mxl::service
         }
 
     private:
-        std::map<std::string, HttpResource> _resources;
-        std::map<std::string, HttpHandler> _prefixHandlers;
+        HttpRoutes _routes;
         MHD_Daemon* _daemon = nullptr;
         std::uint16_t _port = 0;
 

@@ -4,6 +4,7 @@
 
 #include <NodeResources.hpp>
 #include <TaiText.hpp>
+#include <common/BoundedJson.hpp>
 
 #include <mxl/time.h>
 
@@ -22,7 +23,7 @@ namespace mxl::service
 
         HttpReply jsonReply(unsigned status, json const& document)
         {
-            return {status, "application/json", document.dump()};
+            return {status, "application/json", mxl::dumpJson(document)};
         }
 
         HttpReply errorReply(nmos::ConnectionError const& error)
@@ -191,13 +192,18 @@ namespace mxl::service
 
     HttpReply NmosConnectionApi::patchStaged(std::string const& body)
     {
-        auto const outcome = applyStaged(json::parse(body, nullptr, false));
+        auto const document = mxl::parseBoundedJson(body);
+        if (!document.ok())
+        {
+            throw nmos::ConnectionError{400, fmt::format("the body is not JSON ({})", document.problem)};
+        }
+        auto const outcome = applyStaged(document.value);
         return jsonReply(static_cast<unsigned>(outcome.status), outcome.body);
     }
 
     HttpReply NmosConnectionApi::postBulk(std::string const& body, bool ourKind)
     {
-        auto const requests = json::parse(body, nullptr, false);
+        auto const requests = mxl::parseJsonOrDiscarded(body);
         auto const what =
             ourKind ? (_role == nmos::Role::Sender ? "sender" : "receiver") : (_role == nmos::Role::Sender ? "receiver" : "sender");
         if (!requests.is_array())
@@ -214,7 +220,7 @@ namespace mxl::service
             {
                 throw nmos::ConnectionError{400, fmt::format("entry {} of the body is {}; expected an object with exactly a string \"id\" "
                                                              "and an object \"params\"",
-                                                             i, entry.dump())};
+                                                             i, mxl::quoteJson(entry))};
             }
         }
         // Each entry answers what a PATCH of its own staged resource would have.

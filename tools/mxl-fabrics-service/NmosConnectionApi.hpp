@@ -4,7 +4,7 @@
 // this class; the service's loop picks up what became active with takeActivated() and acts on it.
 #pragma once
 
-#include "HttpEndpoint.hpp"
+#include "HttpRoutes.hpp"
 
 #include <ConnectionResource.hpp>
 

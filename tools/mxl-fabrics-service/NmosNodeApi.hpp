@@ -4,7 +4,7 @@
 // Sender's or Receiver's subscription, and with it its version.
 #pragma once
 
-#include "HttpEndpoint.hpp"
+#include "HttpRoutes.hpp"
 
 #include <NodeResources.hpp>
 

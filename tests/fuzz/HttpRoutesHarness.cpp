@@ -1,0 +1,125 @@
+// HTTP requests as the services answer them: the request-target check of HttpEndpoint, then HttpRoutes with /ticket,
+// /metrics and the IS-05 Connection API of a receiver and of a sender (PATCH of staged/, bulk POST, every path below).
+// Input: the method, a space, the request target, a newline, then the body. Every request must be answered (no
+// exception), with a status from 200 to 599, JSON that parses where the reply says it is JSON, and an NMOS error
+// document with the same code on errors.
+#include "FuzzCheck.hpp"
+#include "FuzzEntry.hpp"
+#include "HttpRequestCheck.hpp"
+#include "HttpRoutes.hpp"
+#include "NmosConnectionApi.hpp"
+#include "Ticket.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string_view>
+
+using mxl::fuzz::check;
+using namespace mxl::service;
+
+namespace
+{
+    constexpr auto receiverId = "9a3c1d2e-4b5f-4a6d-8e7f-0a1b2c3d4e5f";
+    constexpr auto senderId = "1f2e3d4c-5b6a-4978-8695-a4b3c2d1e0f9";
+
+    std::vector<mxl::nmos::TransportParam> receiverParams(std::string const&)
+    {
+        return {{"ext_mxl_sender_api", nullptr, nlohmann::json::object(),
+                 [](nlohmann::json const& value)
+                 {
+                     return value.is_null() || (value.is_string() && value.get<std::string>().starts_with("http://"))
+                                ? std::string{}
+                                : std::string{"expected an http:// URL, or null"};
+                 }}};
+    }
+
+    std::vector<mxl::nmos::TransportParam> senderParams(std::string const& url)
+    {
+        auto const own = nlohmann::json(url);
+        return {{"ext_mxl_sender_api",
+                 own,
+                 {{"enum", {url}}},
+                 [own](nlohmann::json const& value) { return value == own ? std::string{} : std::string{"read only"}; }},
+                {"ext_mxl_target_ticket", nullptr, nlohmann::json::object(),
+                 [](nlohmann::json const& value)
+                 {
+                     std::string why = "expected a ticket";
+                     return value.is_null() || (value.is_string() && parseTicket(value.get<std::string>(), why)) ? std::string{} : why;
+                 }}};
+    }
+
+    struct Services
+    {
+        std::unique_ptr<NmosConnectionApi> receiver =
+            std::make_unique<NmosConnectionApi>(mxl::nmos::Role::Receiver, receiverId, "127.0.0.1", false, receiverParams);
+        std::unique_ptr<NmosConnectionApi> sender =
+            std::make_unique<NmosConnectionApi>(mxl::nmos::Role::Sender, senderId, "127.0.0.1", true, senderParams);
+        std::unique_ptr<HttpRoutes> target;
+        std::unique_ptr<HttpRoutes> initiator;
+
+        Services()
+        {
+            receiver->start(8470);
+            sender->start(8471);
+            target = std::make_unique<HttpRoutes>(
+                std::map<std::string, HttpResource>{
+                    {"/ticket", {"application/json", [] { return std::optional<std::string>{R"({"provider":"tcp"})"}; }}},
+                    {"/metrics", {"text/plain", [] { return std::optional<std::string>{"mxl_grains_total 1\n"}; }}}},
+                std::map<std::string, HttpHandler>{
+                    {NmosConnectionApi::pathPrefix, [this](HttpRequest const& request) { return receiver->handle(request); }}});
+            initiator = std::make_unique<HttpRoutes>(
+                std::map<std::string, HttpResource>{{"/ticket", {"application/json", [] { return std::optional<std::string>{}; }}}},
+                std::map<std::string, HttpHandler>{
+                    {NmosConnectionApi::pathPrefix, [this](HttpRequest const& request) { return sender->handle(request); }}});
+        }
+    };
+
+    void checkReply(HttpReply const& reply)
+    {
+        check(reply.status >= 200 && reply.status <= 599, "a status from 200 to 599");
+        if (reply.contentType != "application/json")
+        {
+            return;
+        }
+        auto const document = nlohmann::json::parse(reply.body, nullptr, false);
+        check(!document.is_discarded(), "a JSON reply parses");
+        if (reply.status >= 400)
+        {
+            check(document.is_object() && document.value("code", 0U) == reply.status, "an error document carries its status as code");
+        }
+    }
+}
+
+extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size)
+{
+    static Services services;
+    std::string_view const input{reinterpret_cast<char const*>(data), size};
+    auto const space = input.find(' ');
+    auto const newline = input.find('\n');
+    if (space == std::string_view::npos || newline == std::string_view::npos || newline < space)
+    {
+        return 0;
+    }
+    HttpRequest request{std::string{input.substr(0, space)}, std::string{input.substr(space + 1, newline - space - 1)},
+                        std::string{input.substr(newline + 1)}};
+    // HttpEndpoint refuses a malformed target before any route; a well-formed one is what routes see.
+    if (!requestTargetProblem(request.path).empty() || !headerProblem("X-Fuzz", request.method).empty())
+    {
+        return 0;
+    }
+    try
+    {
+        checkReply(services.target->answer(request));
+        checkReply(services.initiator->answer(request));
+    }
+    catch (std::bad_alloc const&)
+    {
+        throw;
+    }
+    catch (...)
+    {
+        check(false, "every request is answered, never thrown out of the routes");
+    }
+    return 0;
+}
