@@ -204,3 +204,61 @@ namespace mxl::test
         requireFlowing(verifier, 20, "from three initiators after the restart");
     }
 }
+
+namespace mxl::test
+{
+    TEST_CASE("etcd: hostile values in the ticket key (not JSON, nested deep, not an object, not a ticket, another provider's) leave the "
+              "working target receiving, each logged once")
+    {
+        if (auto const why = EtcdServer::unavailable())
+        {
+            MXL_SKIP(why->c_str());
+        }
+        EtcdScene scene;
+        auto& [etcd, client, directories, source] = scene;
+        NotifySocket targetNotify;
+        auto const target = scene.startTarget(targetNotify);
+        auto const ticket = client.get(ticketKey());
+        REQUIRE(ticket.has_value());
+
+        NotifySocket initiatorNotify;
+        ServiceProcess initiator{initiatorSettings(directories, scene.ticketUrl()), notifyEnvironment(initiatorNotify)};
+        REQUIRE(initiatorNotify.waitFor("READY=1", 10s));
+        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        requireFlowing(verifier, 20, "before the hostile values");
+
+        auto otherProvider = ticket->value;
+        otherProvider.replace(otherProvider.find("\"provider\":\"tcp\""), 16, "\"provider\":\"shm\"");
+        struct Hostile
+        {
+            char const* name;
+            std::string value;
+            char const* logged;
+        };
+        std::vector<Hostile> const values{
+            {"not JSON", "this is not a ticket", "not JSON: parse error at line 1, column 2"},
+            {"nested 100000 arrays deep", std::string(100000, '[') + std::string(100000, ']'),
+             "not JSON: the document nests deeper than 64 levels"},
+            {"a JSON array", "[1, 2, 3]", "not a JSON object"},
+            {"an object that is no ticket", R"({"provider":"tcp"})", "cannot be used: the fabrics library cannot read it"},
+            {"another provider's ticket", otherProvider, "cannot be used: it is for provider shm, this initiator uses tcp"},
+        };
+        for (auto const& hostile : values)
+        {
+            client.put(ticketKey(), hostile.value, ticket->lease);
+            INFO("value: ", std::string{hostile.name});
+            auto const line = initiator.waitForLine(hostile.logged, 10s);
+            REQUIRE_MESSAGE(line, initiator.output());
+            requireFlowing(verifier, 25, hostile.name);
+            // Polled every 200 ms while the grains were checked, and logged once.
+            auto const output = initiator.output();
+            CHECK(output.find(hostile.logged) == output.rfind(hostile.logged));
+            CHECK_FALSE(initiator.wait(0ms));
+            CHECK_FALSE(target->wait(0ms));
+        }
+        // The real ticket back: nothing to re-establish, the same target never stopped receiving.
+        client.put(ticketKey(), ticket->value, ticket->lease);
+        requireFlowing(verifier, 25, "after the ticket came back");
+        CHECK(initiator.output().find("re-establishing") == std::string::npos);
+    }
+}

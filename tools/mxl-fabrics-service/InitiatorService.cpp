@@ -140,13 +140,16 @@ namespace mxl::service
             refreshState(now);
             if (_target->state != MXL_FABRICS_TARGET_CONNECTED)
             {
+                tools::setActivity("connecting to the target (the fabrics library's progress)");
                 awaitConnection(now);
                 continue;
             }
+            tools::setActivity("sending to the target (the fabrics library's writes)");
             sendNext();
         }
         _metrics.setState("stopping");
         _notifier.stopping(_metrics.statusLine());
+        tools::setActivity("stopping: disconnecting from the target (the fabrics library)");
         disconnect();
         log::info("stopping: {}", _metrics.statusLine());
     }
@@ -166,27 +169,10 @@ namespace mxl::service
             return;
         }
         _lastTicketProblem.clear();
-        if (ticket->provider != tools::providerName(_interface.provider))
+        if (auto const problem = unusable(*ticket); !problem.empty())
         {
-            auto const problem = fmt::format("the ticket from '{}' is for provider {}, this initiator uses {}", _ticketOrigin,
-                                             ticket->provider, tools::providerName(_interface.provider));
-            if (problem != _lastTicketProblem)
-            {
-                _lastTicketProblem = problem;
-                log::warning("{}; ignoring it, still fetching", problem);
-            }
-            return;
-        }
-        if (bool const samples = _source->unit() == TransferUnit::Batch; ticket->carriesSamples != samples)
-        {
-            // The library would refuse it too, but could not say why in these words.
-            auto const problem = fmt::format("the ticket from '{}' is for {}, flow {} is {}", _ticketOrigin, kindOf(ticket->carriesSamples),
-                                             _config.flowId, kindOf(samples));
-            if (problem != _lastTicketProblem)
-            {
-                _lastTicketProblem = problem;
-                log::warning("{}; ignoring it, still fetching", problem);
-            }
+            reportTicketProblem(fmt::format("the ticket from '{}' (epoch {}) cannot be used: {}; {}", _ticketOrigin, ticket->epoch, problem,
+                                            _target ? "keeping the current target" : "still fetching"));
             return;
         }
         if ((_target && _target->ticket.sameIncarnation(*ticket)) || (_misfit && _misfit->sameIncarnation(*ticket)))
@@ -230,14 +216,25 @@ namespace mxl::service
                  [ownUrl](nlohmann::json const& value)
                  { return value == ownUrl ? std::string{} : "this sender's own Connection API resource cannot be changed"; }},
                 {"ext_mxl_target_ticket", nullptr, nlohmann::json::object(),
-                 [](nlohmann::json const& value)
+                 [this](nlohmann::json const& value)
                  {
+                     // Refused here, at PATCH time, rather than after the activation dropped the working target.
                      if (value.is_null())
                      {
                          return std::string{};
                      }
-                     std::string why = "expected the target's ticket as a JSON text, or null";
-                     return value.is_string() && parseTicket(value.get<std::string>(), why) ? std::string{} : why;
+                     if (!value.is_string())
+                     {
+                         return std::string{"expected the target's ticket as a JSON text, or null"};
+                     }
+                     std::string why;
+                     auto const ticket = _tickets.verifiedTicket(value.get<std::string>(), why);
+                     if (!ticket)
+                     {
+                         return fmt::format("not a usable ticket: {}", why);
+                     }
+                     auto const problem = unusable(*ticket);
+                     return problem.empty() ? problem : fmt::format("this sender cannot use it: {}", problem);
                  }}};
     }
 
@@ -277,6 +274,43 @@ namespace mxl::service
         _nextTicketPoll = now;
     }
 
+    std::string InitiatorService::unusable(Ticket const& ticket) const
+    {
+        if (ticket.provider != tools::providerName(_interface.provider))
+        {
+            return fmt::format("it is for provider {}, this initiator uses {}", ticket.provider, tools::providerName(_interface.provider));
+        }
+        if (bool const samples = _source->unit() == TransferUnit::Batch; ticket.carriesSamples != samples)
+        {
+            return fmt::format("it is for {}, flow {} is {}", kindOf(ticket.carriesSamples), _config.flowId, kindOf(samples));
+        }
+        mxlFabricsTargetInfo info = nullptr;
+        if (auto const status = ::mxlFabricsTargetInfoFromString(ticket.json.c_str(), &info); status != MXL_STATUS_OK)
+        {
+            return fmt::format("the fabrics library cannot read it ({})", tools::statusName(status));
+        }
+        tools::OwnedTargetInfo const owned{info};
+        return {};
+    }
+
+    void InitiatorService::reportTicketProblem(std::string const& problem)
+    {
+        // Once per distinct problem: a poll every second must not repeat the same warning. The set is bounded by clearing it.
+        constexpr std::size_t remembered = 64;
+        if (_reportedTicketProblems.size() >= remembered)
+        {
+            _reportedTicketProblems.clear();
+        }
+        if (_reportedTicketProblems.insert(problem).second)
+        {
+            log::warning("{}", problem);
+        }
+        if (!_target)
+        {
+            _metrics.setState("stale");
+        }
+    }
+
     bool InitiatorService::establish(Ticket ticket, std::string const& why)
     {
         bool const replacing = _target.has_value();
@@ -286,24 +320,32 @@ namespace mxl::service
         auto const reportedStale = sameTicket && _target->reportedStale;
         auto const connected = sameTicket && _target->connected;
         auto const delivered = sameTicket && _target->delivered;
-        dropTarget();
         mxlFabricsTargetInfo info = nullptr;
         if (auto const status = ::mxlFabricsTargetInfoFromString(ticket.json.c_str(), &info); status != MXL_STATUS_OK)
         {
-            log::warning("the ticket from '{}' (epoch {}) was rejected by the fabrics library: {}; still fetching", _ticketOrigin,
-                         ticket.epoch, tools::statusName(status));
-            _metrics.setState("stale");
+            reportTicketProblem(fmt::format("the ticket from '{}' (epoch {}) was rejected by the fabrics library: {}; {}", _ticketOrigin,
+                                            ticket.epoch, tools::statusName(status),
+                                            replacing ? "keeping the current target" : "still fetching"));
             return false;
         }
         tools::OwnedTargetInfo owned{info};
+        // Make before break: another target is added while the current one keeps moving grains, and the current one is
+        // removed only once the new one was taken. The same target is re-added after its removal.
+        if (sameTicket)
+        {
+            dropTarget();
+        }
         if (auto const status = ::mxlFabricsInitiatorAddTarget(_initiator.get(), info); status != MXL_STATUS_OK)
         {
-            log::warning("the target of the ticket from '{}' (epoch {}) does not fit flow {} (another provider, or grains of another "
-                         "size, or audio of another channel count or sample format): {}; still fetching",
-                         _ticketOrigin, ticket.epoch, _config.flowId, tools::statusName(status));
-            _metrics.setState("stale");
+            reportTicketProblem(fmt::format("the target of the ticket from '{}' (epoch {}) does not fit flow {} (another provider or "
+                                            "transport, or grains of another size, or audio of another channel count or sample "
+                                            "format): {}; {}",
+                                            _ticketOrigin, ticket.epoch, _config.flowId, tools::statusName(status),
+                                            _target ? "keeping the current target" : "still fetching"));
             return false;
         }
+        dropTarget();
+        _reportedTicketProblems.clear();
         auto const now = Clock::now();
         log::info("{} target from '{}': {}", replacing ? "re-establishing with the" : "adding the", _ticketOrigin, why);
         if (replacing)

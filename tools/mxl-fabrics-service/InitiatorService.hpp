@@ -29,6 +29,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <set>
 
 namespace mxl::service
 {
@@ -88,6 +89,7 @@ namespace mxl::service
         Clock::time_point _nextTicketPoll{};
         Clock::time_point _nextStatus{};
         std::string _lastTicketProblem;
+        std::set<std::string> _reportedTicketProblems;
         // A ticket whose target refused every batch (its bounce-buffer entries are too small for them): not added again.
         std::optional<Ticket> _misfit;
         // What the IS-05 Connection API made active: whether to send at all (master_enable), and the ticket a receiver
@@ -105,6 +107,10 @@ namespace mxl::service
         [[nodiscard]] std::vector<nmos::TransportParam> transportParams(std::string const& resourceUrl) const;
 
         void pollTicket(Clock::time_point now);
+        // Why this initiator cannot use `ticket` (provider, grains or samples, unreadable by the library), or "".
+        [[nodiscard]] std::string unusable(Ticket const& ticket) const;
+        // Logs `problem` unless it was logged already since the last target was established.
+        void reportTicketProblem(std::string const& problem);
         // Removes the current target (if any) and adds the one of `ticket`; false when the library refused it.
         bool establish(Ticket ticket, std::string const& why);
         void dropTarget();
