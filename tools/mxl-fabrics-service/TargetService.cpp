@@ -26,7 +26,7 @@ namespace mxl::service
     {
         // Long enough to idle cheaply, short enough for signals, watchdog pings and status lines.
         constexpr std::uint16_t readTimeoutMs = 100;
-        // Each etcd call; an etcd that is down costs the loop at most this per keep-alive period.
+        // Each etcd call, on the publication's own thread.
         constexpr std::chrono::milliseconds etcdTimeout{1000};
 
         std::string flowIdOf(mxlFlowConfigInfo const& config)
@@ -83,17 +83,17 @@ namespace mxl::service
                   tools::payloadLocationText(_writer.config().common));
         if (config.etcd)
         {
-            _directory = std::make_unique<directory::TicketPublication>(
-                config.etcd->endpoint, config.etcd->key + _flowId, config.etcd->lease, etcdTimeout,
-                [](directory::TicketPublication::Outcome outcome, std::string const& message)
-                {
-                    if (outcome == directory::TicketPublication::Outcome::Published)
-                    {
-                        log::info("{}", message);
-                        return;
-                    }
-                    log::warning("{}; the target goes on and retries", message);
-                });
+            _directory =
+                std::make_unique<BackgroundPublication>(config.etcd->endpoint, config.etcd->key + _flowId, config.etcd->lease, etcdTimeout,
+                                                        [](directory::TicketPublication::Outcome outcome, std::string const& message)
+                                                        {
+                                                            if (outcome == directory::TicketPublication::Outcome::Published)
+                                                            {
+                                                                log::info("{}", message);
+                                                                return;
+                                                            }
+                                                            log::warning("{}; the target goes on and retries", message);
+                                                        });
         }
         if (config.http)
         {
@@ -136,15 +136,12 @@ namespace mxl::service
     TargetService::~TargetService()
     {
         withdrawTicketFile();
-        if (_handover)
-        {
-            // Like the ticket file: a stopped target's ticket is stale, and the sender had better know it at once.
-            _handover->release();
-        }
-        if (_directory)
-        {
-            _directory->withdraw();
-        }
+        // Like the ticket file: a stopped target's ticket is stale, and the sender had better know it at once. Destroying
+        // a handover takes its ticket back.
+        _handover.reset();
+        _retiredHandovers.clear();
+        // Withdraws the ticket from etcd.
+        _directory.reset();
     }
 
     void TargetService::buildTarget()
@@ -217,7 +214,7 @@ namespace mxl::service
         }
         if (_directory)
         {
-            _directory->publish(ticket.json, Clock::now());
+            _directory->publish(ticket.json);
         }
         std::lock_guard lock{_ticketMutex};
         _ticket = std::move(ticket);
@@ -246,17 +243,14 @@ namespace mxl::service
         _notifier.ready(_metrics.statusLine());
         _statusFile.publish(_metrics);
         log::info("ready: waiting for an initiator");
+        tools::setActivity("receiving grains (the fabrics library)");
         while (!tools::exitRequested())
         {
             _notifier.keepAlive();
             receive();
             auto const now = Clock::now();
             checkHealth(now);
-            applyActivation(now);
-            if (_directory)
-            {
-                _directory->maintain(now);
-            }
+            applyActivation();
             if (_config.ticketKeys && _unsignedTicket && now >= _resignAt)
             {
                 // Same epoch: initiators holding the ticket keep their connection; new ones get an unexpired signature.
@@ -272,9 +266,10 @@ namespace mxl::service
         _metrics.setState("stopping");
         _notifier.stopping(_metrics.statusLine());
         log::info("stopping: {}", _metrics.statusLine());
+        tools::setActivity("stopping: withdrawing the ticket and closing the fabrics target");
     }
 
-    void TargetService::applyActivation(Clock::time_point now)
+    void TargetService::applyActivation()
     {
         if (auto const active = _connection ? _connection->takeActivated() : std::nullopt)
         {
@@ -290,15 +285,17 @@ namespace mxl::service
             }
             if (_handover)
             {
-                // A receiver connects one sender; the previous one stops writing into this flow.
-                _handover->release();
-                _handover.reset();
+                // A receiver connects one sender; the previous one stops writing into this flow. It is taken back on the
+                // handover's own thread, and collected once that finished.
+                _handover->retire();
+                _retiredHandovers.push_back(std::move(_handover));
             }
             if (enabled && sender.is_string())
             {
-                _handover.emplace(sender.get<std::string>(), _connection->endpointId(), true);
+                _handover = std::make_unique<TicketHandover>(sender.get<std::string>(), _connection->endpointId(), true);
             }
         }
+        std::erase_if(_retiredHandovers, [](auto const& retired) { return retired->done(); });
         if (!_handover)
         {
             return;
@@ -308,7 +305,7 @@ namespace mxl::service
         lock.unlock();
         if (!ticket.empty())
         {
-            _handover->maintain(ticket, now);
+            _handover->maintain(ticket);
         }
     }
 

@@ -8,6 +8,7 @@
 // first path's ticket goes wherever a single target's would (file, HTTP, etcd, IS-05), the second path's to its file.
 #pragma once
 
+#include "BackgroundPublication.hpp"
 #include "HttpEndpoint.hpp"
 #include "NmosConnectionApi.hpp"
 #include "NmosNodeApi.hpp"
@@ -23,12 +24,12 @@
 
 #include <FabricsHandles.hpp>
 #include <MxlHandles.hpp>
-#include <TicketPublication.hpp>
 
 #include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 namespace mxl::service
 {
@@ -71,9 +72,10 @@ namespace mxl::service
         // After _nmos, which it reads: destroyed first, deleting the registered resources.
         std::unique_ptr<NmosRegistration> _registration;
         // The sender an IS-05 activation connected this receiver to.
-        std::optional<TicketHandover> _handover;
+        std::unique_ptr<TicketHandover> _handover;
+        std::vector<std::unique_ptr<TicketHandover>> _retiredHandovers;
         // The ticket in the facility's etcd, when configured.
-        std::unique_ptr<directory::TicketPublication> _directory;
+        std::unique_ptr<BackgroundPublication> _directory;
 
         std::uint64_t _bytesPerSlice = 0;
         // The first grain or sample index not arrived yet; a later arrival means units in between were lost.
@@ -107,6 +109,6 @@ namespace mxl::service
         [[nodiscard]] std::string signedWhenKeyed(std::string json);
         void checkHealth(Clock::time_point now);
         // Takes what an IS-05 activation made active, and keeps the connected sender's ticket current.
-        void applyActivation(Clock::time_point now);
+        void applyActivation();
     };
 }

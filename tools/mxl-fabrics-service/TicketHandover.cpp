@@ -14,7 +14,7 @@ namespace mxl::service
     {
         using json = nlohmann::json;
 
-        // A sender on another host may be slow to answer; the target's loop waits this long at most per attempt.
+        // A sender on another host may be slow to answer; the handover's thread waits this long at most per attempt.
         constexpr std::chrono::milliseconds patchTimeout{1000};
         constexpr std::chrono::milliseconds retryInterval{1000};
 
@@ -54,15 +54,74 @@ namespace mxl::service
         : _senderUrl{std::move(senderUrl)}
         , _receiverId{std::move(receiverId)}
         , _enable{enable}
+        , _worker{[this] { run(); }}
     {
     }
 
-    void TicketHandover::maintain(std::string const& ticketJson, Clock::time_point now)
+    TicketHandover::~TicketHandover()
     {
-        if (ticketJson == _handedOver || now < _nextAttempt)
+        retire();
+        _worker.join();
+    }
+
+    void TicketHandover::maintain(std::string const& ticketJson)
+    {
         {
-            return;
+            std::lock_guard lock{_mutex};
+            if (ticketJson == _wanted)
+            {
+                return;
+            }
+            _wanted = ticketJson;
         }
+        _changed.notify_all();
+    }
+
+    void TicketHandover::retire()
+    {
+        {
+            std::lock_guard lock{_mutex};
+            _retiring = true;
+        }
+        _changed.notify_all();
+    }
+
+    bool TicketHandover::done() const
+    {
+        std::lock_guard lock{_mutex};
+        return _done;
+    }
+
+    void TicketHandover::run()
+    {
+        std::unique_lock lock{_mutex};
+        auto nextAttempt = Clock::now();
+        while (!_retiring)
+        {
+            if (_wanted.empty() || _wanted == _handedOver)
+            {
+                _changed.wait(lock);
+                continue;
+            }
+            if (Clock::now() < nextAttempt)
+            {
+                _changed.wait_until(lock, nextAttempt);
+                continue;
+            }
+            auto const wanted = _wanted;
+            lock.unlock();
+            bool const taken = handOver(wanted);
+            lock.lock();
+            nextAttempt = taken ? Clock::now() : Clock::now() + retryInterval;
+        }
+        lock.unlock();
+        release();
+        lock.lock();
+        _done = true;
+    }
+
+    bool TicketHandover::handOver(std::string const& ticketJson)
+    {
         auto body = handover(_receiverId, ticketJson);
         if (_enable)
         {
@@ -70,19 +129,20 @@ namespace mxl::service
         }
         if (auto const problem = patchStaged(_senderUrl, body))
         {
-            _nextAttempt = now + retryInterval;
             if (*problem != _lastProblem)
             {
                 _lastProblem = *problem;
                 log::warning("IS-05: cannot hand the ticket to sender {}: {}; retrying every {} ms", _senderUrl, *problem,
                              retryInterval.count());
             }
-            return;
+            return false;
         }
         log::info("IS-05: ticket handed to sender {}{}", _senderUrl, _enable ? " (master_enable true)" : "");
+        std::lock_guard lock{_mutex};
         _handedOver = ticketJson;
         _enable = false;
         _lastProblem.clear();
+        return true;
     }
 
     void TicketHandover::release()
@@ -100,6 +160,5 @@ namespace mxl::service
             return;
         }
         log::info("IS-05: ticket taken back from sender {}", _senderUrl);
-        _handedOver.clear();
     }
 }

@@ -3,10 +3,16 @@
 // activate_immediate) at the sender's Connection API resource, which the sender's own ext_mxl_sender_api names. It hands
 // the ticket over again whenever it changes (a new epoch after a rebuild, a new signature), and retries a sender that
 // cannot be reached.
+//
+// The requests run on the handover's own thread: a sender that accepts connections and never answers costs a log line
+// and a retry, never a grain of the target's loop.
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <string>
+#include <thread>
 
 namespace mxl::service
 {
@@ -18,12 +24,19 @@ namespace mxl::service
         // `enable`: the first handover also sets the sender's master_enable true (the receiver's activation connects
         // the pair); later ones leave it as the sender's controller set it.
         TicketHandover(std::string senderUrl, std::string receiverId, bool enable);
+        // Retires the handover and waits for it: at most about two request timeouts.
+        ~TicketHandover();
 
-        // Hands `ticketJson` over unless the sender has it already or a retry is not due yet.
-        void maintain(std::string const& ticketJson, Clock::time_point now);
+        TicketHandover(TicketHandover const&) = delete;
+        TicketHandover& operator=(TicketHandover const&) = delete;
 
-        // Takes the ticket back from the sender (ext_mxl_target_ticket null): it removes this target. Once, best effort.
-        void release();
+        // The ticket the sender should have; handed over unless it has it already, retried while it cannot be.
+        void maintain(std::string const& ticketJson);
+
+        // Takes the ticket back from the sender (ext_mxl_target_ticket null), once and best effort, and stops; done()
+        // turns true when that finished.
+        void retire();
+        [[nodiscard]] bool done() const;
 
         [[nodiscard]] std::string const& senderUrl() const noexcept
         {
@@ -31,11 +44,25 @@ namespace mxl::service
         }
 
     private:
-        std::string _senderUrl;
-        std::string _receiverId;
+        std::string const _senderUrl;
+        std::string const _receiverId;
+
+        mutable std::mutex _mutex;
+        std::condition_variable _changed;
+        std::string _wanted;
+        bool _retiring = false;
+        bool _done = false;
+
+        // The thread's own.
         bool _enable;
         std::string _handedOver;
-        Clock::time_point _nextAttempt{};
         std::string _lastProblem;
+
+        std::thread _worker;
+
+        void run();
+        // True when the sender took `ticketJson`.
+        bool handOver(std::string const& ticketJson);
+        void release();
     };
 }

@@ -1,0 +1,122 @@
+// The grain path never waits on the control plane: a sender API and an etcd that accept connections and never answer
+// cost the target's control threads their timeouts, not grains (the etcd hangs from the start, the sender API from an
+// IS-05 activation on). The figure is the ratio of grains committed per second
+// with both peers hanging over the same without them (docs/performance.md).
+#include "RawHttp.hpp"
+#include "ServiceScenario.hpp"
+#include "TestFlow.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace mxl::test
+{
+    namespace
+    {
+        using namespace std::chrono_literals;
+        using Clock = std::chrono::steady_clock;
+
+        // A TCP port on loopback whose connections the kernel completes and nobody ever reads or answers.
+        class HangingPeer
+        {
+        public:
+            HangingPeer()
+                : _fd{::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)}
+            {
+                sockaddr_in address{};
+                address.sin_family = AF_INET;
+                address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+                REQUIRE(::bind(_fd, reinterpret_cast<sockaddr const*>(&address), sizeof address) == 0);
+                REQUIRE(::listen(_fd, 128) == 0);
+                socklen_t length = sizeof address;
+                REQUIRE(::getsockname(_fd, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+                _port = ntohs(address.sin_port);
+            }
+
+            ~HangingPeer()
+            {
+                ::close(_fd);
+            }
+
+            HangingPeer(HangingPeer const&) = delete;
+            HangingPeer& operator=(HangingPeer const&) = delete;
+
+            [[nodiscard]] int port() const noexcept
+            {
+                return _port;
+            }
+
+        private:
+            int _fd;
+            int _port = 0;
+        };
+
+        // Grains per second over the next `grains` verified grains, all byte-exact.
+        double measuredRate(GrainVerifier& verifier, std::uint64_t grains, std::function<std::string()> const& context)
+        {
+            auto const started = Clock::now();
+            auto const result = verifier.check(grains, 60s);
+            auto const seconds = std::chrono::duration<double>(Clock::now() - started).count();
+            INFO(context());
+            CHECK(result.mismatched == 0);
+            REQUIRE(result.verified >= grains);
+            return static_cast<double>(result.verified) / seconds;
+        }
+    }
+
+    TEST_CASE("a sender API and an etcd that never answer cost the target no grains (ratio of grains per second)")
+    {
+        HangingPeer senderApi;
+        HangingPeer etcd;
+        ServiceDirectories directories;
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        NotifySocket targetNotify;
+        auto settings = targetSettings(directories);
+        settings.emplace_back("etcd", fmt::format("127.0.0.1:{}", etcd.port()));
+        ServiceProcess target{settings, notifyEnvironment(targetNotify)};
+        auto const port = target.httpPort();
+        REQUIRE(targetNotify.waitFor("READY=1", 10s));
+        ServiceProcess initiator{initiatorSettings(directories, directories.ticketFile())};
+        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        auto const context = [&] { return fmt::format("target:\n{}\ninitiator:\n{}", target.output(), initiator.output()); };
+        // Settle, then the baseline: the etcd hangs from the start, as one that is down at start-up would.
+        measuredRate(verifier, 25, context);
+        auto const baseline = measuredRate(verifier, 150, context);
+        // The flow's own rate (50 grains/s) already, with the etcd hanging since the start.
+        CHECK(baseline / 50.0 >= 0.9);
+
+        auto const receivers = rawExchange(port, rawRequest("GET", "/x-nmos/connection/v1.1/single/receivers/"));
+        REQUIRE(receivers.status == 200);
+        auto receiverId = nlohmann::json::parse(receivers.body)[0].get<std::string>();
+        receiverId.pop_back();
+        nlohmann::json const patch{
+            {"master_enable", true},
+            {"transport_params",
+             {{{"ext_mxl_sender_api",
+                fmt::format("http://127.0.0.1:{}/x-nmos/connection/v1.1/single/senders/0d6a7f3e-2b1c-4e5d-8f90-a1b2c3d4e5f6/",
+                            senderApi.port())}}}},
+            {"activation", {{"mode", "activate_immediate"}}}};
+        auto const answer = rawExchange(
+            port, rawRequest("PATCH", fmt::format("/x-nmos/connection/v1.1/single/receivers/{}/staged", receiverId), patch.dump()));
+        INFO(answer.body);
+        REQUIRE(answer.status == 200);
+        REQUIRE(target.waitForLine("IS-05: receiver", 10s));
+
+        auto const hanging = measuredRate(verifier, 150, context);
+        auto const ratio = hanging / baseline;
+        MESSAGE(fmt::format("grains per second: {:.2f} without hanging peers, {:.2f} with a hanging sender API and etcd; ratio {:.3f}",
+                            baseline, hanging, ratio));
+        // Timed on a shared machine: the bound leaves room for load; the figure itself is in docs/performance.md.
+        CHECK(ratio >= 0.9);
+        // The hand-over did time out, and said so, on its own thread.
+        CHECK(target.waitForLine("cannot hand the ticket to sender", 15s));
+        CHECK_FALSE(target.wait(0ms));
+        CHECK_FALSE(initiator.wait(0ms));
+    }
+}

@@ -1,0 +1,57 @@
+#include "BackgroundPublication.hpp"
+
+#include <utility>
+
+namespace mxl::service
+{
+    namespace
+    {
+        // How often the thread looks at the lease; TicketPublication keeps it alive every ttl/3.
+        constexpr std::chrono::milliseconds tick{100};
+    }
+
+    BackgroundPublication::BackgroundPublication(std::string const& endpoint, std::string key, std::chrono::seconds ttl,
+                                                 std::chrono::milliseconds timeout, directory::TicketPublication::Report report)
+        : _publication{endpoint, std::move(key), ttl, timeout, std::move(report)}
+        , _worker{[this] { run(); }}
+    {
+    }
+
+    BackgroundPublication::~BackgroundPublication()
+    {
+        {
+            std::lock_guard lock{_mutex};
+            _stopping = true;
+        }
+        _changed.notify_all();
+        _worker.join();
+        _publication.withdraw();
+    }
+
+    void BackgroundPublication::publish(std::string ticketJson)
+    {
+        {
+            std::lock_guard lock{_mutex};
+            _pending = std::move(ticketJson);
+        }
+        _changed.notify_all();
+    }
+
+    void BackgroundPublication::run()
+    {
+        std::unique_lock lock{_mutex};
+        while (!_stopping)
+        {
+            auto pending = std::exchange(_pending, std::nullopt);
+            lock.unlock();
+            auto const now = directory::TicketPublication::Clock::now();
+            if (pending)
+            {
+                _publication.publish(std::move(*pending), now);
+            }
+            _publication.maintain(now);
+            lock.lock();
+            _changed.wait_for(lock, tick, [this] { return _stopping || _pending.has_value(); });
+        }
+    }
+}

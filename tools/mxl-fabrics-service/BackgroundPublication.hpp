@@ -1,0 +1,44 @@
+// The target's ticket in etcd, kept up by a thread of its own: an etcd that is down, slow or accepts connections and
+// never answers costs that thread its request timeouts, never the target's grain loop.
+#pragma once
+
+#include <TicketPublication.hpp>
+
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace mxl::service
+{
+    class BackgroundPublication
+    {
+    public:
+        BackgroundPublication(std::string const& endpoint, std::string key, std::chrono::seconds ttl, std::chrono::milliseconds timeout,
+                              directory::TicketPublication::Report report);
+        // Stops the thread, then withdraws the ticket (at most a few request timeouts).
+        ~BackgroundPublication();
+
+        BackgroundPublication(BackgroundPublication const&) = delete;
+        BackgroundPublication& operator=(BackgroundPublication const&) = delete;
+
+        // Replaces the ticket; returns at once.
+        void publish(std::string ticketJson);
+
+        [[nodiscard]] std::string const& key() const noexcept
+        {
+            return _publication.key();
+        }
+
+    private:
+        directory::TicketPublication _publication;
+        std::mutex _mutex;
+        std::condition_variable _changed;
+        std::optional<std::string> _pending;
+        bool _stopping = false;
+        std::thread _worker;
+
+        void run();
+    };
+}
