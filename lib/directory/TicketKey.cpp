@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+
 namespace mxl::directory
 {
     std::string ticketKey(std::string_view domainName, std::string_view flowId)
@@ -36,6 +38,13 @@ namespace mxl::directory
         {
             throw DirectoryError{
                 fmt::format("'{}' is not etcd://host:port/key (e.g. etcd://192.0.2.5:2379{}studio-a/<flow id>)", url, ticketKeyPrefix)};
+        }
+        unsigned port = 0;
+        auto const digits = endpoint.substr(colon + 1);
+        auto const [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
+        if (error != std::errc{} || end != digits.data() + digits.size() || port == 0 || port > 65535)
+        {
+            throw DirectoryError{fmt::format("'{}': the port '{}' is not a number from 1 to 65535", url, digits)};
         }
         return EtcdLocation{std::string{endpoint}, std::string{rest.substr(slash)}};
     }

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <sstream>
 
 namespace mxl::test
 {
@@ -61,6 +62,19 @@ namespace mxl::test
         // Flow options that name another location, or another device, than 'device = 0'.
         std::ofstream{files.path() / "host.json"} << R"({"payloadLocation": "host"})";
         std::ofstream{files.path() / "device-1.json"} << R"({"payloadLocation": "device", "deviceIndex": 1})";
+        // Definitions and options that are hostile rather than mistaken: nested past any sane depth, larger than any
+        // definition, or accepted by the service's own check and refused by libmxl.
+        std::ofstream{files.path() / "deep.json"} << std::string(500000, '[') << std::string(500000, ']');
+        std::ofstream{files.path() / "big.json"} << "{\"label\": \"" << std::string(2 * 1024 * 1024, 'x') << "\"}";
+        {
+            std::ifstream in{serviceTestFlow()};
+            std::stringstream definition;
+            definition << in.rdbuf();
+            auto wide = definition.str();
+            wide.replace(wide.find("\"frame_width\": 320"), 18, "\"frame_width\": 100000");
+            std::ofstream{files.path() / "wide.json"} << wide;
+        }
+        std::ofstream{files.path() / "array.json"} << "[1, 2]";
 
         std::map<std::string, std::map<std::string, std::string>> const valid{
             {"target",
@@ -263,6 +277,84 @@ namespace mxl::test
              "",
              false,
              {"file '{file}'", fmt::format("key 'flow_definition' value '{}'", notJson.string()), "not a JSON object"}},
+            {"flow definition is /dev/zero",
+             "target",
+             {{"flow_definition", "/dev/zero"}},
+             "",
+             false,
+             {"file '{file}'", "key 'flow_definition' value '/dev/zero'", "it is a character device, not a regular file"}},
+            {"flow definition is a directory",
+             "target",
+             {{"flow_definition", dir}},
+             "",
+             false,
+             {"file '{file}'", "key 'flow_definition' value '{dir}'", "it is a directory, not a regular file"}},
+            {"flow definition nested 500000 arrays deep",
+             "target",
+             {{"flow_definition", dir + "/deep.json"}},
+             "",
+             false,
+             {"file '{file}'", "key 'flow_definition' value '{dir}/deep.json'", "not a JSON object"}},
+            {"flow definition of 2 MiB",
+             "target",
+             {{"flow_definition", dir + "/big.json"}},
+             "",
+             false,
+             {"file '{file}'", "key 'flow_definition' value '{dir}/big.json'", "more than the 1048576 accepted"}},
+            {"flow definition libmxl refuses (frame_width 100000)",
+             "target",
+             {{"flow_definition", dir + "/wide.json"}},
+             "",
+             false,
+             {"flow_definition '{dir}/wide.json'", "rejected"}},
+            {"flow options not JSON",
+             "target",
+             {{"flow_options", notJson.string()}},
+             "",
+             false,
+             {"file '{file}'", fmt::format("key 'flow_options' value '{}'", notJson.string()), "the file is not JSON"}},
+            {"flow options a JSON array",
+             "target",
+             {{"flow_options", dir + "/array.json"}},
+             "",
+             false,
+             {"file '{file}'", "key 'flow_options' value '{dir}/array.json'", "not a JSON object of flow options"}},
+            {"flow options nested 500000 arrays deep",
+             "target",
+             {{"flow_options", dir + "/deep.json"}},
+             "",
+             false,
+             {"file '{file}'", "key 'flow_options' value '{dir}/deep.json'", "nests deeper than 64 levels"}},
+            {"flow options is /dev/zero",
+             "target",
+             {{"flow_options", "/dev/zero"}},
+             "",
+             false,
+             {"file '{file}'", "key 'flow_options' value '/dev/zero'", "character device"}},
+            {"etcd ticket port out of range",
+             "initiator",
+             {{"ticket", "etcd://127.0.0.1:99999/mxl/tickets/a/" + std::string{serviceTestFlowId}}},
+             "",
+             false,
+             {"file '{file}'", "key 'ticket' value 'etcd://127.0.0.1:99999/", "the port '99999' is not a number from 1 to 65535"}},
+            {"http ticket port out of range",
+             "initiator",
+             {{"ticket", "http://127.0.0.1:99999/ticket"}},
+             "",
+             false,
+             {"file '{file}'", "key 'ticket' value 'http://127.0.0.1:99999/ticket'", "the port must be a number from 1 to 65535"}},
+            {"http ticket without a path",
+             "initiator",
+             {{"ticket", "http://127.0.0.1:8470"}},
+             "",
+             false,
+             {"file '{file}'", "key 'ticket' value 'http://127.0.0.1:8470'", "expected http://host:port/path"}},
+            {"ticket file is /dev/zero",
+             "initiator",
+             {{"ticket", "/dev/zero"}},
+             "",
+             false,
+             {"file '{file}'", "key 'ticket' value '/dev/zero'", "it is a character device, not a regular file"}},
             {"flow definition of another format",
              "target",
              {{"flow_definition", multiplexed.string()}},
@@ -442,6 +534,16 @@ namespace mxl::test
         {
             CHECK(text.find(expected) != std::string::npos);
         }
+    }
+
+    TEST_CASE("a config file that is a device is refused at once with exit code 78, not read without end")
+    {
+        ServiceProcess service{{{"config", "/dev/zero"}}};
+        auto const status = service.wait(std::chrono::seconds{10});
+        auto const output = service.output();
+        INFO(output);
+        CHECK(status == std::optional<int>{78});
+        CHECK(output.find("option --config value '/dev/zero': it is a character device, not a regular file") != std::string::npos);
     }
 
     TEST_CASE("a missing config file is refused with exit code 78 naming the option and the path")

@@ -1,5 +1,8 @@
 #include "ServiceConfig.hpp"
 
+#include <common/BoundedFile.hpp>
+#include <common/BoundedJson.hpp>
+
 #include <DeviceFlowOptions.hpp>
 #include <DirectoryError.hpp>
 #include <FabricsBackend.hpp>
@@ -16,7 +19,6 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -238,6 +240,24 @@ namespace mxl::service
             return static_cast<std::uint16_t>(port);
         }
 
+        // http://host:port/path with a port from 1 to 65535 (an IPv6 host in brackets); what the HTTP clients can reach.
+        void checkHttpUrl(Reader const& reader, std::string const& key, std::string const& url)
+        {
+            auto const authority = std::string_view{url}.substr(std::string_view{"http://"}.size());
+            auto const slash = authority.find('/');
+            auto const hostPort = authority.substr(0, slash);
+            auto const colon = hostPort.rfind(':');
+            if (slash == std::string_view::npos || colon == std::string_view::npos || colon == 0 || hostPort.ends_with(']'))
+            {
+                reader.fail(key, url, "expected http://host:port/path");
+            }
+            auto const port = parsePort(hostPort.substr(colon + 1));
+            if (!port || *port == 0)
+            {
+                reader.fail(key, url, "the port must be a number from 1 to 65535");
+            }
+        }
+
         HttpListen parseHttpListen(Reader const& reader, std::string const& value)
         {
             // "host:port" or "[v6-host]:port".
@@ -301,14 +321,16 @@ namespace mxl::service
         // Returns the definition's format.
         std::string checkFlowDefinition(Reader const& reader, std::string const& path)
         {
-            std::ifstream file{path};
-            if (!file)
+            std::string text;
+            try
             {
-                reader.fail("flow_definition", path, "cannot read the file");
+                text = readBoundedFile(path);
             }
-            std::stringstream text;
-            text << file.rdbuf();
-            auto const description = tools::tryParseFlowDescription(text.str());
+            catch (FileReadError const& error)
+            {
+                reader.fail("flow_definition", path, "cannot read the file: " + error.reason());
+            }
+            auto const description = tools::tryParseFlowDescription(text);
             if (!description)
             {
                 reader.fail("flow_definition", path, "the file is not a JSON object (an NMOS flow definition was expected)");
@@ -418,8 +440,7 @@ namespace mxl::service
             auto const options = reader.text("flow_options");
             if (options)
             {
-                std::error_code error;
-                if (!std::filesystem::is_regular_file(*options, error))
+                if (std::error_code error; !std::filesystem::exists(*options, error))
                 {
                     reader.fail("flow_options", *options, "the file does not exist");
                 }
@@ -430,6 +451,11 @@ namespace mxl::service
                 catch (tools::ToolError const& unreadable)
                 {
                     reader.fail("flow_options", *options, unreadable.what());
+                }
+                if (auto const parsed = parseBoundedJson(config.writerOptions); !parsed.ok() || !parsed.value.is_object())
+                {
+                    reader.fail("flow_options", *options,
+                                parsed.ok() ? "the file is not a JSON object of flow options" : "the file is not JSON: " + parsed.problem);
                 }
             }
             readPathKeys(reader, config);
@@ -489,6 +515,7 @@ namespace mxl::service
             {
                 if (source.starts_with("http://"))
                 {
+                    checkHttpUrl(reader, "ticket", source);
                     continue;
                 }
                 if (directory::isEtcdUrl(source))
@@ -510,6 +537,18 @@ namespace mxl::service
                 if (!isAbsolute(source))
                 {
                     reader.fail("ticket", source, "expected an absolute file path, an http:// URL or an etcd:// key");
+                }
+                // The target may write the file later; what is there already must be a file the service can read.
+                if (std::error_code error; std::filesystem::exists(source, error) && !std::filesystem::is_regular_file(source, error))
+                {
+                    try
+                    {
+                        static_cast<void>(readBoundedFile(source));
+                    }
+                    catch (FileReadError const& unreadable)
+                    {
+                        reader.fail("ticket", source, unreadable.reason());
+                    }
                 }
             }
             config.ticketPoll = reader.milliseconds("ticket_poll_ms", config.ticketPoll, 100, 60000);
@@ -695,10 +734,14 @@ namespace mxl::service
         if (configFile)
         {
             origin = fmt::format("file '{}'", *configFile);
-            std::ifstream file{*configFile};
-            if (!file)
+            std::istringstream file;
+            try
             {
-                throw ConfigError{fmt::format("{}: option --config value '{}': cannot open the file", commandLine, *configFile)};
+                file.str(readBoundedFile(*configFile));
+            }
+            catch (FileReadError const& error)
+            {
+                throw ConfigError{fmt::format("{}: option --config value '{}': {}", commandLine, *configFile, error.reason())};
             }
             try
             {

@@ -1,5 +1,6 @@
 // mxl-fabrics-service: the target or initiator of one flow as a long-running, self-healing systemd service.
-// Exit codes: 0 after SIGTERM/SIGINT, 78 (EX_CONFIG) for a bad configuration, the tools' codes otherwise
+// Exit codes: 0 after SIGTERM/SIGINT, 78 (EX_CONFIG) for a bad configuration (a flow definition or options libmxl
+// refuses included), the tools' codes otherwise
 // (1 failure, 3 domain unavailable, 4 flow not found).
 #include "InitiatorService.hpp"
 #include "Notifier.hpp"
@@ -9,6 +10,7 @@
 
 #include <ExitRequest.hpp>
 #include <TaiOffsetCheck.hpp>
+#include <ToolError.hpp>
 #include <ToolMain.hpp>
 
 #include <fmt/format.h>
@@ -65,6 +67,17 @@ int main(int argc, char** argv)
                                                     }
                                                     catch (mxl::service::ConfigError const& error)
                                                     {
+                                                        configProblem = error.what();
+                                                        return mxl::tools::ExitCode::Success;
+                                                    }
+                                                    // Input the tools call bad usage (a flow definition or options that
+                                                    // libmxl refuses) is configuration here: restarting cannot mend it.
+                                                    catch (mxl::tools::ToolError const& error)
+                                                    {
+                                                        if (error.code() != mxl::tools::ExitCode::Usage)
+                                                        {
+                                                            throw;
+                                                        }
                                                         configProblem = error.what();
                                                         return mxl::tools::ExitCode::Success;
                                                     }
