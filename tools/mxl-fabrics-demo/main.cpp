@@ -34,10 +34,12 @@ int main(int argc, char** argv)
         auto const flows = optionsPerFlow(*options);
         if (options->initiator)
         {
+            mxl::tools::setActivity("the initiators: connecting, writing grains, or closing (the fabrics library)");
             runInitiators(flows);
         }
         else
         {
+            mxl::tools::setActivity("the targets: setting up, receiving grains, or closing (the fabrics library)");
             runTargets(flows);
         }
         return static_cast<int>(mxl::tools::ExitCode::Success);
