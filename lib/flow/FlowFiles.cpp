@@ -8,10 +8,12 @@
 #include <mxl/dataformat.h>
 
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <optional>
 
 namespace mxl
 {
@@ -50,6 +52,47 @@ namespace mxl
             return formatUuid(id);
         }
 
+        // What the flow's files take in the domain, or nullopt past what a 64-bit size holds.
+        std::optional<std::uint64_t> flowBytes(mxlFlowConfigInfo const& config, std::uint32_t grainSizeBytes, std::uint32_t sampleWordBytes)
+        {
+            std::uint64_t ring = 0;
+            bool const overflows =
+                isDiscreteFormat(config.common.format)
+                    ? __builtin_mul_overflow(std::uint64_t{config.discrete.grainCount}, grainFileBytes(config, grainSizeBytes), &ring)
+                    : __builtin_mul_overflow(std::uint64_t{config.continuous.channelCount} * config.continuous.bufferLength,
+                                             std::uint64_t{sampleWordBytes}, &ring);
+            std::uint64_t total = 0;
+            if (overflows || __builtin_add_overflow(ring, std::uint64_t{sizeof(layout::FlowData)}, &total))
+            {
+                return std::nullopt;
+            }
+            return total;
+        }
+
+        // A ring that cannot fit in the domain's filesystem (tmpfs: memory) is refused before a byte of it is allocated.
+        void checkRoom(std::filesystem::path const& directory, mxlFlowConfigInfo const& config, std::uint32_t grainSizeBytes,
+                       std::uint32_t sampleWordBytes)
+        {
+            auto const needed = flowBytes(config, grainSizeBytes, sampleWordBytes);
+            if (!needed)
+            {
+                fail(MXL_ERR_UNKNOWN, "flow {}: its ring is larger than a 64-bit size can hold", flowIdOf(config));
+            }
+            struct statvfs room
+            {
+            };
+            if (::statvfs(directory.c_str(), &room) != 0)
+            {
+                failErrno(errno, "statvfs {}", directory.string());
+            }
+            auto const available = std::uint64_t{room.f_bavail} * room.f_frsize;
+            if (*needed > available)
+            {
+                fail(MXL_ERR_UNKNOWN, "flow {} needs {} bytes for its ring, and the filesystem of '{}' has {} bytes free",
+                     flowIdOf(config), *needed, directory.parent_path().string(), available);
+            }
+        }
+
         void initializeFlowData(MappedFile const& file, mxlFlowConfigInfo const& config)
         {
             struct stat status
@@ -74,6 +117,7 @@ namespace mxl
     FlowFiles FlowFiles::create(std::filesystem::path const& directory, mxlFlowConfigInfo const& config, std::uint32_t grainSizeBytes,
                                 std::uint16_t totalSlices, std::uint32_t sampleWordBytes)
     {
+        checkRoom(directory, config, grainSizeBytes, sampleWordBytes);
         FlowFiles files;
         files._data = MappedFile::create(paths::dataFile(directory), sizeof(layout::FlowData));
         initializeFlowData(files._data, config);

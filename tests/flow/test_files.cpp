@@ -11,6 +11,7 @@
 #include "common/Status.hpp"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <barrier>
 #include <chrono>
@@ -19,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <thread>
 #include <unistd.h>
 
@@ -81,6 +83,40 @@ TEST_CASE("files: a discrete flow directory holds data, access, the definition v
     CHECK(domain.deleteFlow(flowId(videoFlowFile)));
     CHECK_FALSE(domain.deleteFlow(flowId(videoFlowFile)));
     CHECK(createFlow(domain, videoFlowFile).created);
+}
+
+TEST_CASE("files: a ring larger than the domain's free space is refused before anything is allocated, naming both sizes")
+{
+    TempDomain temp;
+    mxl::Domain domain{temp.path()};
+    auto const text = flowDefinition(videoFlowFile);
+    auto const definition = mxl::parseFlowDefinition(text);
+    struct statvfs room
+    {
+    };
+    REQUIRE(::statvfs(temp.path().c_str(), &room) == 0);
+    auto const freeBytes = std::uint64_t{room.f_bavail} * room.f_frsize;
+    // A history long enough that the 1080p ring (about 5.5 MB a grain at 25 grains/s) needs twice the free space.
+    auto const historyNs = freeBytes / (5'000'000ULL * 25) * 2 * 1'000'000'000ULL;
+    auto const started = std::chrono::steady_clock::now();
+    try
+    {
+        domain.createOrOpenFlow(definition, text, mxl::makeFlowConfig(definition, {}, historyNs));
+        FAIL("the flow was created");
+    }
+    catch (mxl::Error const& error)
+    {
+        std::string const message = error.what();
+        INFO(message);
+        CHECK(error.status() == MXL_ERR_UNKNOWN);
+        CHECK(message.find(fmt::format("flow {} needs ", flowId(videoFlowFile))) != std::string::npos);
+        CHECK(message.find(" bytes for its ring, and the filesystem of '" + temp.str() + "' has ") != std::string::npos);
+        CHECK(message.find(" bytes free") != std::string::npos);
+    }
+    // Refused from the sizes, not by filling the filesystem first.
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds{10});
+    CHECK(entriesIn(temp.path()) == 0);
+    CHECK(domain.listFlows().empty());
 }
 
 TEST_CASE("files: a continuous flow has a planar channels file and no access file or grains")
