@@ -6,10 +6,13 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${1:-$root/build}
 shift || true
 
-# ccache, where it is installed, makes rebuilding the same sources in several build directories cheap.
+# ccache (installed by scripts/install-deps.sh) makes rebuilding the same sources cheap. Paths are hashed relative to
+# the checkout and without the build directory, so that another clone of the same commit on this machine (CI's fresh
+# clone) compiles from the cache; debug information then names the first checkout's directory.
 launcher=()
 if command -v ccache >/dev/null; then
     launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+    export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 fi
 cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" "$@" >/dev/null
 cmake --build "$build_dir" --parallel "$(nproc)"

@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(
-    g++ cmake ninja-build pkg-config git
+    g++ cmake ninja-build pkg-config git ccache
     libfabric-dev libfabric-bin libucx-dev
     libboost-program-options-dev nlohmann-json3-dev libfmt-dev doctest-dev libsystemd-dev libmicrohttpd-dev
     libpng-dev libcpp-httplib-dev etcd-server libssl-dev python3-jsonschema
