@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace mxl::service
@@ -20,6 +21,7 @@ namespace mxl::service
 
         // How long before a scheduled activation the timer stops sleeping (see runTimer()).
         constexpr std::chrono::milliseconds earlyWake{5};
+        constexpr std::uint64_t longestWaitNs = 3600ULL * 1'000'000'000ULL;
 
         HttpReply jsonReply(unsigned status, json const& document)
         {
@@ -281,7 +283,9 @@ namespace mxl::service
             {
                 continue;
             }
-            auto const left = std::chrono::nanoseconds{*at - now};
+            // At most an hour at a time: an activation may be scheduled for any TAI time up to 2^64 ns, which no
+            // steady-clock deadline can hold.
+            auto const left = std::chrono::nanoseconds{static_cast<std::int64_t>(std::min<std::uint64_t>(*at - now, longestWaitNs))};
             if (left > earlyWake)
             {
                 // TAI and the steady clock run at the same rate; waking is re-checked against TAI.
