@@ -1,5 +1,6 @@
 // HTTP requests as the services answer them: the request-target check of HttpEndpoint, then HttpRoutes with /ticket,
-// /metrics and the IS-05 Connection API of a receiver and of a sender (PATCH of staged/, bulk POST, every path below).
+// /metrics, the IS-04 Node API and the IS-05 Connection API of a receiver and of a sender (PATCH of staged/, bulk
+// POST, every path below).
 // Input: the method, a space, the request target, a newline, then the body. Every request must be answered (no
 // exception), with a status from 200 to 599, JSON that parses where the reply says it is JSON, and an NMOS error
 // document with the same code on errors.
@@ -8,6 +9,7 @@
 #include "HttpRequestCheck.hpp"
 #include "HttpRoutes.hpp"
 #include "NmosConnectionApi.hpp"
+#include "NmosNodeApi.hpp"
 #include "Ticket.hpp"
 
 #include <nlohmann/json.hpp>
@@ -49,12 +51,24 @@ namespace
                  }}};
     }
 
+    // The services' test flow (tests/service/data), as a target receives into it and an initiator sends it.
+    constexpr auto flowDefinition = R"({"id": "7a1c52e4-3d0b-4f6e-9c8a-51b2e0d47f19", "label": "Fuzz video",
+        "description": "http-routes harness", "format": "urn:x-nmos:format:video", "tags": {}, "parents": [],
+        "grain_rate": {"numerator": 50, "denominator": 1}, "frame_width": 320, "frame_height": 180,
+        "interlace_mode": "progressive", "media_type": "video/v210"})";
+
     struct Services
     {
         std::unique_ptr<NmosConnectionApi> receiver =
             std::make_unique<NmosConnectionApi>(mxl::nmos::Role::Receiver, receiverId, "127.0.0.1", false, receiverParams);
         std::unique_ptr<NmosConnectionApi> sender =
             std::make_unique<NmosConnectionApi>(mxl::nmos::Role::Sender, senderId, "127.0.0.1", true, senderParams);
+        std::map<std::string, HttpResource> targetResources{
+            {"/ticket", {"application/json", [] { return std::optional<std::string>{R"({"provider":"tcp"})"}; }}},
+            {"/metrics", {"text/plain", [] { return std::optional<std::string>{"mxl_grains_total 1\n"}; }}}};
+        std::map<std::string, HttpResource> initiatorResources{{"/metrics", {"text/plain", [] { return std::optional<std::string>{}; }}}};
+        NmosNodeApi receiverNode{mxl::nmos::Role::Receiver, flowDefinition, "127.0.0.1", "fuzz", targetResources};
+        NmosNodeApi senderNode{mxl::nmos::Role::Sender, flowDefinition, "127.0.0.1", "fuzz", initiatorResources};
         std::unique_ptr<HttpRoutes> target;
         std::unique_ptr<HttpRoutes> initiator;
 
@@ -62,16 +76,14 @@ namespace
         {
             receiver->start(8470);
             sender->start(8471);
+            receiverNode.start(8470);
+            senderNode.start(8471);
             target = std::make_unique<HttpRoutes>(
-                std::map<std::string, HttpResource>{
-                    {"/ticket", {"application/json", [] { return std::optional<std::string>{R"({"provider":"tcp"})"}; }}},
-                    {"/metrics", {"text/plain", [] { return std::optional<std::string>{"mxl_grains_total 1\n"}; }}}},
-                std::map<std::string, HttpHandler>{
-                    {NmosConnectionApi::pathPrefix, [this](HttpRequest const& request) { return receiver->handle(request); }}});
+                targetResources, std::map<std::string, HttpHandler>{{NmosConnectionApi::pathPrefix, [this](HttpRequest const& request)
+                                                                     { return receiver->handle(request); }}});
             initiator = std::make_unique<HttpRoutes>(
-                std::map<std::string, HttpResource>{{"/ticket", {"application/json", [] { return std::optional<std::string>{}; }}}},
-                std::map<std::string, HttpHandler>{
-                    {NmosConnectionApi::pathPrefix, [this](HttpRequest const& request) { return sender->handle(request); }}});
+                initiatorResources, std::map<std::string, HttpHandler>{{NmosConnectionApi::pathPrefix, [this](HttpRequest const& request)
+                                                                        { return sender->handle(request); }}});
         }
     };
 

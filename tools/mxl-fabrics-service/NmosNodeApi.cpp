@@ -39,8 +39,9 @@ namespace mxl::service
             // Only the paths and the ids are wanted here; they do not depend on the port.
             nmos::NodeResources const portless{_description};
             _endpointId = portless.endpoint()["id"].get<std::string>();
-            for (auto const& [path, document] : portless.paths())
+            for (auto const& entry : portless.paths())
             {
+                auto const& path = entry.first;
                 resources[path] = {"application/json",
                                    [this, path]() -> std::optional<std::string>
                                    {
