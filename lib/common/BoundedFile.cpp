@@ -1,5 +1,7 @@
 #include "BoundedFile.hpp"
 
+#include "UniqueFd.hpp"
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -33,33 +35,6 @@ namespace mxl
             return S_ISSOCK(mode) ? "a socket" : "not a plain file";
         }
 
-        class Descriptor
-        {
-        public:
-            explicit Descriptor(int fd) noexcept
-                : _fd{fd}
-            {
-            }
-
-            ~Descriptor()
-            {
-                if (_fd >= 0)
-                {
-                    ::close(_fd);
-                }
-            }
-
-            Descriptor(Descriptor const&) = delete;
-            Descriptor& operator=(Descriptor const&) = delete;
-
-            [[nodiscard]] int get() const noexcept
-            {
-                return _fd;
-            }
-
-        private:
-            int _fd;
-        };
     }
 
     FileReadError::FileReadError(std::filesystem::path const& path, std::string reason)
@@ -71,7 +46,7 @@ namespace mxl
     std::string readBoundedFile(std::filesystem::path const& path, std::size_t maxBytes)
     {
         // O_NONBLOCK: opening a FIFO must not wait for a writer before the type check refuses it.
-        Descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)};
+        UniqueFd file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)};
         if (file.get() < 0)
         {
             throw FileReadError{path, std::strerror(errno)};

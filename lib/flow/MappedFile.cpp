@@ -1,6 +1,7 @@
 #include "MappedFile.hpp"
 
 #include "SystemError.hpp"
+#include "common/UniqueFd.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -11,43 +12,6 @@
 
 namespace mxl
 {
-    namespace
-    {
-        // Owns a descriptor until the MappedFile constructor takes it, so every failure path closes it.
-        class Descriptor
-        {
-        public:
-            explicit Descriptor(int fd) noexcept
-                : _fd{fd}
-            {
-            }
-
-            Descriptor(Descriptor const&) = delete;
-            Descriptor& operator=(Descriptor const&) = delete;
-
-            ~Descriptor()
-            {
-                if (_fd >= 0)
-                {
-                    ::close(_fd);
-                }
-            }
-
-            [[nodiscard]] int get() const noexcept
-            {
-                return _fd;
-            }
-
-            int take() noexcept
-            {
-                return std::exchange(_fd, -1);
-            }
-
-        private:
-            int _fd;
-        };
-    }
-
     MappedFile::MappedFile(int fd, std::filesystem::path const& path, Access access, std::size_t sizeBytes)
         : _fd{fd}
         , _sizeBytes{sizeBytes}
@@ -76,7 +40,7 @@ namespace mxl
 
     MappedFile MappedFile::create(std::filesystem::path const& path, std::size_t sizeBytes)
     {
-        Descriptor fd{::open(path.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0664)};
+        UniqueFd fd{::open(path.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0664)};
         if (fd.get() < 0)
         {
             failErrno(errno, "create {}", path.string());
@@ -92,7 +56,7 @@ namespace mxl
     MappedFile MappedFile::open(std::filesystem::path const& path, Access access, std::size_t minSizeBytes)
     {
         auto const flags = (access == Access::ReadWrite ? O_RDWR : O_RDONLY) | O_CLOEXEC;
-        Descriptor fd{::open(path.c_str(), flags)};
+        UniqueFd fd{::open(path.c_str(), flags)};
         if (fd.get() < 0)
         {
             failErrno(errno, "open {}", path.string());

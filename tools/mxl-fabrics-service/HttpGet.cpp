@@ -1,5 +1,7 @@
 #include "HttpGet.hpp"
 
+#include <common/UniqueFd.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -61,34 +63,6 @@ namespace mxl::service
             return parsed;
         }
 
-        class Socket
-        {
-        public:
-            explicit Socket(int fd)
-                : _fd{fd}
-            {
-            }
-
-            ~Socket()
-            {
-                if (_fd >= 0)
-                {
-                    ::close(_fd);
-                }
-            }
-
-            Socket(Socket const&) = delete;
-            Socket& operator=(Socket const&) = delete;
-
-            [[nodiscard]] int get() const noexcept
-            {
-                return _fd;
-            }
-
-        private:
-            int _fd;
-        };
-
         int remainingMs(Clock::time_point deadline)
         {
             auto const left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
@@ -129,7 +103,7 @@ namespace mxl::service
         {
             return HttpFailure{fmt::format("cannot resolve '{}': {}", parsed->host, ::gai_strerror(error))};
         }
-        Socket socket{::socket(addresses->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)};
+        UniqueFd socket{::socket(addresses->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)};
         auto const connected = ::connect(socket.get(), addresses->ai_addr, addresses->ai_addrlen);
         ::freeaddrinfo(addresses);
         if (socket.get() < 0 || (connected != 0 && errno != EINPROGRESS))
