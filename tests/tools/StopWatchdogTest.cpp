@@ -14,9 +14,9 @@ namespace mxl::test
     namespace
     {
         // stderr of the stuck tool into its stdout, which the test reads.
-        Process startStuckTool()
+        Process startStuckTool(std::string const& argument = "none")
         {
-            return Process{{"/bin/sh", "-c", "exec \"$0\" 2>&1", MXL_STUCK_TOOL}};
+            return Process{{"/bin/sh", "-c", "exec \"$0\" \"$1\" 2>&1", MXL_STUCK_TOOL, argument}};
         }
     }
 
@@ -49,5 +49,20 @@ namespace mxl::test
         INFO(said);
         CHECK(said.find("still running 20 s after it was asked to stop; exiting now (stuck in: a call that never returns") !=
               std::string::npos);
+    }
+
+    TEST_CASE("a loop that marked progress and then makes none is reported once after the stuck limit, naming what it is in")
+    {
+        auto tool = startStuckTool("progress");
+        REQUIRE(tool.waitForLine("stuck", std::chrono::seconds{10}));
+        auto const report = tool.waitForLine("no progress for", tools::stuckAfter + std::chrono::seconds{20});
+        REQUIRE(report);
+        CHECK(*report == "stuck-tool: no progress for 10 s; stuck in: a call that never returns (stuck-tool)");
+        // It goes on running: the report is for the operator, the stop is still theirs.
+        CHECK_FALSE(tool.wait(std::chrono::milliseconds{0}));
+        // Two different signals: a second SIGTERM still pending would merge with the first.
+        tool.signal(SIGTERM);
+        tool.signal(SIGINT);
+        CHECK(tool.wait(std::chrono::seconds{10}) == std::optional<int>{1});
     }
 }

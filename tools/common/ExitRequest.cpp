@@ -3,9 +3,12 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <fcntl.h>
+#include <mutex>
 #include <poll.h>
+#include <string>
 #include <thread>
 #include <unistd.h>
 
@@ -13,10 +16,14 @@ namespace mxl::tools
 {
     namespace
     {
+        using Clock = std::chrono::steady_clock;
+
         volatile std::sig_atomic_t exitFlag = 0;
         // The handler writes a byte per request; the watchdog reads them. write() is async-signal-safe.
         int requestPipe[2] = {-1, -1};
-        std::atomic<char const*> currentActivity{"starting"};
+        std::mutex activityMutex;
+        std::string currentActivity = "starting";
+        std::atomic<std::uint64_t> progress{0};
 
         void onSignal(int)
         {
@@ -27,6 +34,12 @@ namespace mxl::tools
             errno = savedErrno;
         }
 
+        int milliseconds(Clock::duration duration)
+        {
+            return static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(duration).count());
+        }
+
+        // True when a stop request came within `timeoutMs`.
         bool awaitRequest(int timeoutMs)
         {
             pollfd poller{requestPipe[0], POLLIN, 0};
@@ -42,22 +55,51 @@ namespace mxl::tools
             }
         }
 
+        // "<program>: <before><activity><after>" on stderr.
+        void report(std::string const& before, char const* after)
+        {
+            std::lock_guard lock{activityMutex};
+            std::fprintf(stderr, "%s: %s%s%s\n", program_invocation_short_name, before.c_str(), currentActivity.c_str(), after);
+            std::fflush(stderr);
+        }
+
+        // Until the first stop request: a loop that marked progress and then made none for stuckAfter is reported once
+        // per stall.
+        void watchProgress()
+        {
+            auto seen = progress.load();
+            auto since = Clock::now();
+            bool reported = false;
+            while (!awaitRequest(1000))
+            {
+                auto const now = progress.load(std::memory_order_relaxed);
+                if (now != seen)
+                {
+                    seen = now;
+                    since = Clock::now();
+                    reported = false;
+                    continue;
+                }
+                if (seen != 0 && !reported && Clock::now() - since >= stuckAfter)
+                {
+                    reported = true;
+                    report("no progress for " + std::to_string(stuckAfter.count()) + " s; stuck in: ", "");
+                }
+            }
+        }
+
         void watch()
         {
-            awaitRequest(-1);
-            auto const deadlineMs = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(stopDeadline).count());
-            bool const askedAgain = awaitRequest(deadlineMs);
-            if (askedAgain)
+            watchProgress();
+            if (awaitRequest(milliseconds(stopDeadline)))
             {
-                std::fprintf(stderr, "%s: asked to stop a second time; exiting now (stuck in: %s)\n", program_invocation_short_name,
-                             currentActivity.load());
+                report("asked to stop a second time; exiting now (stuck in: ", ")");
             }
             else
             {
-                std::fprintf(stderr, "%s: still running %lld s after it was asked to stop; exiting now (stuck in: %s)\n",
-                             program_invocation_short_name, static_cast<long long>(stopDeadline.count()), currentActivity.load());
+                report("still running " + std::to_string(stopDeadline.count()) + " s after it was asked to stop; exiting now (stuck in: ",
+                       ")");
             }
-            std::fflush(stderr);
             ::_exit(1);
         }
     }
@@ -90,8 +132,14 @@ namespace mxl::tools
         return exitFlag != 0;
     }
 
-    void setActivity(char const* activity) noexcept
+    void setActivity(std::string activity)
     {
-        currentActivity.store(activity, std::memory_order_relaxed);
+        std::lock_guard lock{activityMutex};
+        currentActivity = std::move(activity);
+    }
+
+    void markProgress() noexcept
+    {
+        progress.fetch_add(1, std::memory_order_relaxed);
     }
 }

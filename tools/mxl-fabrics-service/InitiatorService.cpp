@@ -122,8 +122,10 @@ namespace mxl::service
 
     void InitiatorService::run()
     {
+        tools::setActivity(fmt::format("fetching a ticket for flow {}", _config.flowId));
         while (!tools::exitRequested())
         {
+            tools::markProgress();
             auto const now = Clock::now();
             _notifier.keepAlive();
             statusTick(now);
@@ -140,11 +142,9 @@ namespace mxl::service
             refreshState(now);
             if (_target->state != MXL_FABRICS_TARGET_CONNECTED)
             {
-                tools::setActivity("connecting to the target (the fabrics library's progress)");
                 awaitConnection(now);
                 continue;
             }
-            tools::setActivity("sending to the target (the fabrics library's writes)");
             sendNext();
         }
         _metrics.setState("stopping");
@@ -348,6 +348,9 @@ namespace mxl::service
         _reportedTicketProblems.clear();
         auto const now = Clock::now();
         log::info("{} target from '{}': {}", replacing ? "re-establishing with the" : "adding the", _ticketOrigin, why);
+        // Named for the watchdog's report should a write to it never return (a peer that cannot be spoken to).
+        tools::setActivity(fmt::format("connecting to or writing to the {} target of epoch {} (ticket from '{}') in the fabrics library",
+                                       ticket.provider, ticket.epoch, _ticketOrigin));
         if (replacing)
         {
             _metrics.reestablished();

@@ -243,9 +243,10 @@ namespace mxl::service
         _notifier.ready(_metrics.statusLine());
         _statusFile.publish(_metrics);
         log::info("ready: waiting for an initiator");
-        tools::setActivity("receiving grains (the fabrics library)");
+        tools::setActivity(fmt::format("receiving grains of flow {} in the fabrics library", _flowId));
         while (!tools::exitRequested())
         {
+            tools::markProgress();
             _notifier.keepAlive();
             receive();
             auto const now = Clock::now();
