@@ -60,8 +60,8 @@ namespace mxl::test
         CHECK(*report == "stuck-tool: no progress for 10 s; stuck in: a call that never returns (stuck-tool)");
         // It goes on running: the report is for the operator, the stop is still theirs.
         CHECK_FALSE(tool.wait(std::chrono::milliseconds{0}));
-        // Two different signals: a second SIGTERM still pending would merge with the first.
         tool.signal(SIGTERM);
+        CHECK_FALSE(tool.wait(std::chrono::milliseconds{500}));
         tool.signal(SIGINT);
         CHECK(tool.wait(std::chrono::seconds{10}) == std::optional<int>{1});
     }
