@@ -1,5 +1,7 @@
 #include "BackgroundPublication.hpp"
 
+#include "ServiceLog.hpp"
+
 #include <utility>
 
 namespace mxl::service
@@ -45,11 +47,24 @@ namespace mxl::service
             auto pending = std::exchange(_pending, std::nullopt);
             lock.unlock();
             auto const now = directory::TicketPublication::Clock::now();
-            if (pending)
+            // The publication reports its own failures; anything else it throws must not end the thread and the process.
+            try
             {
-                _publication.publish(std::move(*pending), now);
+                if (pending)
+                {
+                    _publication.publish(*pending, now);
+                }
+                _publication.maintain(now);
             }
-            _publication.maintain(now);
+            catch (std::exception const& error)
+            {
+                log::warning("etcd: {}; the target goes on and retries", error.what());
+                std::lock_guard again{_mutex};
+                if (pending && !_pending)
+                {
+                    _pending = std::move(pending);
+                }
+            }
             lock.lock();
             _changed.wait_for(lock, tick, [this] { return _stopping || _pending.has_value(); });
         }

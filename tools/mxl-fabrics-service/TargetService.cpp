@@ -297,7 +297,9 @@ namespace mxl::service
             }
         }
         std::erase_if(_retiredHandovers, [](auto const& retired) { return retired->done(); });
-        if (!_handover)
+        // A retired hand-over takes its ticket back first: the same sender may be named again, and the take-back must
+        // not land after the new hand-over.
+        if (!_handover || !_retiredHandovers.empty())
         {
             return;
         }

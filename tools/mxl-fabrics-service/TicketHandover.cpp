@@ -110,14 +110,34 @@ namespace mxl::service
             }
             auto const wanted = _wanted;
             lock.unlock();
-            bool const taken = handOver(wanted);
+            bool const taken = attempt([&] { return handOver(wanted); });
             lock.lock();
             nextAttempt = taken ? Clock::now() : Clock::now() + retryInterval;
         }
         lock.unlock();
-        release();
+        attempt(
+            [this]
+            {
+                release();
+                return true;
+            });
         lock.lock();
         _done = true;
+    }
+
+    bool TicketHandover::attempt(std::function<bool()> const& request)
+    {
+        // The sender's URL came from an IS-05 request: whatever the HTTP client makes of it is a failed attempt, never
+        // an exception that ends the thread and the process.
+        try
+        {
+            return request();
+        }
+        catch (std::exception const& error)
+        {
+            log::warning("IS-05: cannot speak to sender {}: {}", _senderUrl, error.what());
+            return false;
+        }
     }
 
     bool TicketHandover::handOver(std::string const& ticketJson)

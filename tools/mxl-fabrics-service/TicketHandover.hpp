@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -61,6 +62,8 @@ namespace mxl::service
         std::thread _worker;
 
         void run();
+        // `request`'s answer, or false where it threw.
+        bool attempt(std::function<bool()> const& request);
         // True when the sender took `ticketJson`.
         bool handOver(std::string const& ticketJson);
         void release();
