@@ -85,10 +85,18 @@ namespace mxl
             {
                 failErrno(errno, "statvfs {}", directory.string());
             }
+            // Larger than the whole filesystem: the definition or the domain's history must change. Larger than what is
+            // free now: the domain is full, which may pass.
+            auto const total = std::uint64_t{room.f_blocks} * room.f_frsize;
+            if (*needed > total)
+            {
+                fail(MXL_ERR_UNKNOWN, "flow {} needs {} bytes for its ring, and the filesystem of '{}' holds {} bytes in all",
+                     flowIdOf(config), *needed, directory.parent_path().string(), total);
+            }
             auto const available = std::uint64_t{room.f_bavail} * room.f_frsize;
             if (*needed > available)
             {
-                fail(MXL_ERR_UNKNOWN, "flow {} needs {} bytes for its ring, and the filesystem of '{}' has {} bytes free",
+                fail(MXL_ERR_INVALID_STATE, "flow {} needs {} bytes for its ring, and the filesystem of '{}' has {} bytes free",
                      flowIdOf(config), *needed, directory.parent_path().string(), available);
             }
         }

@@ -85,7 +85,7 @@ TEST_CASE("files: a discrete flow directory holds data, access, the definition v
     CHECK(createFlow(domain, videoFlowFile).created);
 }
 
-TEST_CASE("files: a ring larger than the domain's free space is refused before anything is allocated, naming both sizes")
+TEST_CASE("files: a ring larger than the domain's filesystem is refused before anything is allocated, naming both sizes")
 {
     TempDomain temp;
     mxl::Domain domain{temp.path()};
@@ -95,9 +95,9 @@ TEST_CASE("files: a ring larger than the domain's free space is refused before a
     {
     };
     REQUIRE(::statvfs(temp.path().c_str(), &room) == 0);
-    auto const freeBytes = std::uint64_t{room.f_bavail} * room.f_frsize;
-    // A history long enough that the 1080p ring (about 5.5 MB a grain at 25 grains/s) needs twice the free space.
-    auto const historyNs = freeBytes / (5'000'000ULL * 25) * 2 * 1'000'000'000ULL;
+    auto const totalBytes = std::uint64_t{room.f_blocks} * room.f_frsize;
+    // A history long enough that the 1080p ring (about 5.5 MB a grain at 25 grains/s) needs twice the whole filesystem.
+    auto const historyNs = totalBytes / (5'000'000ULL * 25) * 2 * 1'000'000'000ULL;
     auto const started = std::chrono::steady_clock::now();
     try
     {
@@ -110,8 +110,8 @@ TEST_CASE("files: a ring larger than the domain's free space is refused before a
         INFO(message);
         CHECK(error.status() == MXL_ERR_UNKNOWN);
         CHECK(message.find(fmt::format("flow {} needs ", flowId(videoFlowFile))) != std::string::npos);
-        CHECK(message.find(" bytes for its ring, and the filesystem of '" + temp.str() + "' has ") != std::string::npos);
-        CHECK(message.find(" bytes free") != std::string::npos);
+        CHECK(message.find(" bytes for its ring, and the filesystem of '" + temp.str() + "' holds ") != std::string::npos);
+        CHECK(message.find(" bytes in all") != std::string::npos);
     }
     // Refused from the sizes, not by filling the filesystem first.
     CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds{10});
