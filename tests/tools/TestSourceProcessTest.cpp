@@ -298,6 +298,16 @@ TEST_CASE("mxl-test-source: bad input is refused with the exit status and a mess
     CHECK(missingFile.exitCode == 2);
     CHECK(missingFile.output.find("cannot read the audio flow definition '/nonexistent/audio.json'") != std::string::npos);
 
+    // Hostile definitions: nested 500000 arrays deep (refused without a crash), and a device, refused at once.
+    auto const deep = domain.path().parent_path() / (domain.path().filename().string() + "-deep.json");
+    std::ofstream{deep} << std::string(500000, '[') << std::string(500000, ']');
+    auto const deepDefinition = runTool(testSourcePath(), {"-d", domain.str(), "-v", deep.string(), "--count", "1"});
+    std::filesystem::remove(deep);
+    CHECK(deepDefinition.exitCode == 2);
+    auto const device = runTool(testSourcePath(), {"-d", domain.str(), "-v", "/dev/zero", "--count", "1"});
+    CHECK(device.exitCode == 2);
+    CHECK(device.output.find("'/dev/zero': it is a character device, not a regular file") != std::string::npos);
+
     // --device is refused before any device is touched where the flow options name another location.
     auto const hostOptions = domain.path().parent_path() / (domain.path().filename().string() + "-host.json");
     std::ofstream{hostOptions} << R"({"payloadLocation": "host"})";

@@ -1,10 +1,10 @@
 #include "ExitRequest.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdint>
-#include <cstdio>
 #include <fcntl.h>
 #include <mutex>
 #include <poll.h>
@@ -18,17 +18,22 @@ namespace mxl::tools
     {
         using Clock = std::chrono::steady_clock;
 
-        volatile std::sig_atomic_t exitFlag = 0;
+        // Read by every thread; a lock-free atomic is safe in a signal handler.
+        std::atomic<int> exitFlag{0};
+        static_assert(std::atomic<int>::is_always_lock_free);
         // The handler writes a byte per request; the watchdog reads them. write() is async-signal-safe.
         int requestPipe[2] = {-1, -1};
-        std::mutex activityMutex;
-        std::string currentActivity = "starting";
+        // Never destroyed: the watchdog may report while exit() runs the static destructors.
+        std::mutex& activityMutex = *new std::mutex;
+        std::string& currentActivity = *new std::string{"starting"};
         std::atomic<std::uint64_t> progress{0};
+        // Requests this close together are one (a terminal's Ctrl-C to the process group and a wrapper passing it on).
+        constexpr std::chrono::seconds sameRequest{1};
 
         void onSignal(int)
         {
             auto const savedErrno = errno;
-            exitFlag = 1;
+            exitFlag.store(1, std::memory_order_relaxed);
             char const request = 1;
             [[maybe_unused]] auto const written = ::write(requestPipe[1], &request, 1);
             errno = savedErrno;
@@ -55,12 +60,25 @@ namespace mxl::tools
             }
         }
 
-        // "<program>: <before><activity><after>" on stderr.
+        // "<program>: <before><activity><after>" on stderr, given up after a second where stderr does not take it (a
+        // full pipe must not keep the watchdog from ending the process).
         void report(std::string const& before, char const* after)
         {
-            std::lock_guard lock{activityMutex};
-            std::fprintf(stderr, "%s: %s%s%s\n", program_invocation_short_name, before.c_str(), currentActivity.c_str(), after);
-            std::fflush(stderr);
+            std::string line;
+            {
+                std::lock_guard lock{activityMutex};
+                line = std::string{program_invocation_short_name} + ": " + before + currentActivity + after + "\n";
+            }
+            pollfd poller{STDERR_FILENO, POLLOUT, 0};
+            for (std::size_t written = 0; written < line.size() && ::poll(&poller, 1, 1000) > 0;)
+            {
+                auto const n = ::write(STDERR_FILENO, line.data() + written, line.size() - written);
+                if (n <= 0)
+                {
+                    break;
+                }
+                written += static_cast<std::size_t>(n);
+            }
         }
 
         // Until the first stop request: a loop that marked progress and then made none for stuckAfter is reported once
@@ -91,7 +109,12 @@ namespace mxl::tools
         void watch()
         {
             watchProgress();
-            if (awaitRequest(milliseconds(stopDeadline)))
+            auto const asked = Clock::now();
+            auto const left = [asked](Clock::duration limit) { return std::max(0, milliseconds(limit - (Clock::now() - asked))); };
+            while (left(sameRequest) > 0 && awaitRequest(left(sameRequest)))
+            {
+            }
+            if (awaitRequest(left(stopDeadline)))
             {
                 report("asked to stop a second time; exiting now (stuck in: ", ")");
             }
@@ -129,7 +152,7 @@ namespace mxl::tools
 
     bool exitRequested() noexcept
     {
-        return exitFlag != 0;
+        return exitFlag.load(std::memory_order_relaxed) != 0;
     }
 
     void setActivity(std::string activity)

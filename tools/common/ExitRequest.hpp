@@ -1,7 +1,7 @@
 // SIGINT/SIGTERM ask a tool to finish its current grain and stop cleanly. A watchdog thread makes sure it does:
 // - a process that has not stopped stopDeadline after the first request (a transport call that never returns, a peer
-//   that cannot be spoken to), or that is asked a second time, prints what it was doing (setActivity) and exits with 1,
-//   so that an operator's Ctrl-C and systemd's stop always end it;
+//   that cannot be spoken to), or that is asked a second time (more than a second after the first), prints what it was
+//   doing (setActivity) and exits with 1, so that an operator's Ctrl-C and systemd's stop always end it;
 // - a loop that marks its progress (markProgress) and then makes none for stuckAfter is reported once, naming what it
 //   is doing, while it runs: the place to name the peer it is waiting on.
 #pragma once
