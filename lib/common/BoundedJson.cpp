@@ -32,10 +32,12 @@ namespace mxl
         {
             return {{}, fmt::format("syntax error: a NUL byte at byte {}", nul + 1)};
         }
-        // The callback's depth counts the containers around the value being parsed.
-        auto const depthCheck = [&limits](int depth, nlohmann::json::parse_event_t, nlohmann::json&)
+        // The callback's depth counts the containers around the event: a container opening at depth maxDepth would be
+        // level maxDepth + 1; a value or key at depth maxDepth sits in level maxDepth.
+        auto const depthCheck = [&limits](int depth, nlohmann::json::parse_event_t event, nlohmann::json&)
         {
-            if (depth >= limits.maxDepth)
+            bool const opens = event == nlohmann::json::parse_event_t::object_start || event == nlohmann::json::parse_event_t::array_start;
+            if (depth > limits.maxDepth || (opens && depth == limits.maxDepth))
             {
                 throw TooDeep{};
             }

@@ -108,7 +108,9 @@ namespace mxl::directory
                 throw DirectoryError{
                     fmt::format("etcd {}: {} '{}' failed: {}", endpoint, operation, key, httplib::to_string(result.error()))};
             }
-            auto answer = mxl::parseJsonOrDiscarded(result->body);
+            // A listing of a large directory is larger than the documents a peer sends elsewhere.
+            constexpr mxl::JsonLimits answerLimits{64 * 1024 * 1024, 64};
+            auto answer = mxl::parseJsonOrDiscarded(result->body, answerLimits);
             if (result->status != 200)
             {
                 auto const message = answer.is_object() && answer.contains("message") && answer["message"].is_string()

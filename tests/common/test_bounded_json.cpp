@@ -25,9 +25,12 @@ namespace mxl
             CHECK(parsed.problem == "the document nests deeper than 64 levels");
             CHECK(parseJsonOrDiscarded(text, {64 * 1024 * 1024, 64}).is_discarded());
         }
-        // 64 levels exactly are accepted.
-        auto const deepest = std::string(64, '[') + std::string(64, ']');
-        CHECK(parseBoundedJson(deepest).ok());
+        // 64 levels exactly are accepted, empty or holding values and keys.
+        CHECK(parseBoundedJson(std::string(64, '[') + std::string(64, ']')).ok());
+        CHECK(parseBoundedJson(std::string(64, '[') + "1, \"two\", {}" + std::string(64, ']')).problem ==
+              "the document nests deeper than 64 levels");
+        CHECK(parseBoundedJson(std::string(63, '[') + "{\"k\": 1}" + std::string(63, ']')).ok());
+        CHECK(parseBoundedJson(std::string(64, '[') + "1, \"two\"" + std::string(64, ']')).ok());
         std::string objects;
         for (int i = 0; i < 70; ++i)
         {

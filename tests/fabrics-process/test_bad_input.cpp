@@ -146,6 +146,12 @@ namespace mxl::test
         expectRejected({"-d", domain.str(), "-f", (domain.path() / "absent.json").string(), "-p", "tcp", "-n", "127.0.0.1"},
                        "cannot read the flow definition");
         expectRejected({"-d", domain.str(), "-f", notJson.string(), "-p", "tcp", "-n", "127.0.0.1"}, "rejected");
+        // Hostile rather than mistaken: nested a million arrays deep (no crash while quoting it), a device read without end.
+        auto const deep = domain.path() / "deep.json";
+        std::ofstream{deep} << std::string(500000, '[') << std::string(500000, ']');
+        expectRejected({"-d", domain.str(), "-f", deep.string(), "-p", "tcp", "-n", "127.0.0.1"}, "rejected");
+        expectRejected({"-d", domain.str(), "-f", "/dev/zero", "-p", "tcp", "-n", "127.0.0.1"},
+                       "cannot read the flow definition '/dev/zero': it is a character device, not a regular file");
         expectRejected({"-i", "-d", domain.str(), "-f", "0d6f3a52-1c84-4e97-b2a0-7e5c9d41f3b6"}, "needs -t/--target-info");
         expectRejected({"-i", "-d", domain.str(), "-f", "0d6f3a52-1c84-4e97-b2a0-7e5c9d41f3b6", "-t", "e30=", "-p", "tcp"},
                        "'addressFormat' must be a number");

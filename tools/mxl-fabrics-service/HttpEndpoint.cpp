@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <charconv>
 #include <cstring>
+#include <memory>
 #include <netinet/in.h>
 
 namespace mxl::service
@@ -25,11 +26,19 @@ namespace mxl::service
             bool tooLarge = false;
         };
 
-        MHD_Result checkHeader(void* problem, MHD_ValueKind, char const* key, std::size_t keySize, char const* value, std::size_t valueSize)
+        MHD_Result checkHeader(void* problem, MHD_ValueKind, char const* key, std::size_t keySize, char const* value,
+                               std::size_t valueSize) noexcept
         {
-            auto& why = *static_cast<std::string*>(problem);
-            why = headerProblem({key, keySize}, {value == nullptr ? "" : value, value == nullptr ? 0 : valueSize});
-            return why.empty() ? MHD_YES : MHD_NO;
+            try
+            {
+                auto& why = *static_cast<std::string*>(problem);
+                why = headerProblem({key, keySize}, {value == nullptr ? "" : value, value == nullptr ? 0 : valueSize});
+                return why.empty() ? MHD_YES : MHD_NO;
+            }
+            catch (...)
+            {
+                return MHD_NO;
+            }
         }
 
         // Why the request is refused before any handler sees it, or "" when it is well formed.
@@ -56,11 +65,18 @@ namespace mxl::service
             return length;
         }
 
-        void* openExchange(void*, char const* uri, MHD_Connection*)
+        void* openExchange(void*, char const* uri, MHD_Connection*) noexcept
         {
-            auto* exchange = new Exchange{};
-            exchange->rawTarget = uri == nullptr ? "" : uri;
-            return exchange;
+            try
+            {
+                auto exchange = std::make_unique<Exchange>();
+                exchange->rawTarget = uri == nullptr ? "" : uri;
+                return exchange.release();
+            }
+            catch (...)
+            {
+                return nullptr;
+            }
         }
 
         void closeExchange(void*, MHD_Connection*, void** state, MHD_RequestTerminationCode)
@@ -72,12 +88,31 @@ namespace mxl::service
 
     struct HttpDispatch
     {
-        static MHD_Result answer(void* context, MHD_Connection* connection, char const* url, char const* method, char const*,
-                                 char const* uploadData, std::size_t* uploadSize, void** state)
+        // libmicrohttpd's callbacks are C: nothing may leave them as an exception (only memory exhaustion could get
+        // this far), so such a request is dropped.
+        static MHD_Result answer(void* context, MHD_Connection* connection, char const* url, char const* method, char const* version,
+                                 char const* uploadData, std::size_t* uploadSize, void** state) noexcept
+        {
+            try
+            {
+                return answerRequest(context, connection, url, method, version, uploadData, uploadSize, state);
+            }
+            catch (...)
+            {
+                return MHD_NO;
+            }
+        }
+
+        static MHD_Result answerRequest(void* context, MHD_Connection* connection, char const* url, char const* method, char const*,
+                                        char const* uploadData, std::size_t* uploadSize, void** state)
         {
             if (*state == nullptr)
             {
                 *state = openExchange(nullptr, url, connection);
+                if (*state == nullptr)
+                {
+                    return MHD_NO;
+                }
             }
             auto& exchange = *static_cast<Exchange*>(*state);
             // The first call announces the request; the body follows in calls with data, and a call without ends it.

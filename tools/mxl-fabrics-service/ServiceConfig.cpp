@@ -452,7 +452,9 @@ namespace mxl::service
                 {
                     reader.fail("flow_options", *options, unreadable.what());
                 }
-                if (auto const parsed = parseBoundedJson(config.writerOptions); !parsed.ok() || !parsed.value.is_object())
+                // Empty options are libmxl's defaults.
+                auto const blank = config.writerOptions.find_first_not_of(" \t\r\n") == std::string::npos;
+                if (auto const parsed = parseBoundedJson(config.writerOptions); !blank && (!parsed.ok() || !parsed.value.is_object()))
                 {
                     reader.fail("flow_options", *options,
                                 parsed.ok() ? "the file is not a JSON object of flow options" : "the file is not JSON: " + parsed.problem);
