@@ -6,6 +6,8 @@
 #include "ServiceScenario.hpp"
 #include "TestFlow.hpp"
 
+#include <common/UniqueFd.hpp>
+
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -27,25 +29,16 @@ namespace mxl::test
         {
         public:
             HangingPeer()
-                : _fd{::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)}
             {
                 sockaddr_in address{};
                 address.sin_family = AF_INET;
                 address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-                REQUIRE(::bind(_fd, reinterpret_cast<sockaddr const*>(&address), sizeof address) == 0);
-                REQUIRE(::listen(_fd, 128) == 0);
+                REQUIRE(::bind(_socket.get(), reinterpret_cast<sockaddr const*>(&address), sizeof address) == 0);
+                REQUIRE(::listen(_socket.get(), 128) == 0);
                 socklen_t length = sizeof address;
-                REQUIRE(::getsockname(_fd, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+                REQUIRE(::getsockname(_socket.get(), reinterpret_cast<sockaddr*>(&address), &length) == 0);
                 _port = ntohs(address.sin_port);
             }
-
-            ~HangingPeer()
-            {
-                ::close(_fd);
-            }
-
-            HangingPeer(HangingPeer const&) = delete;
-            HangingPeer& operator=(HangingPeer const&) = delete;
 
             [[nodiscard]] int port() const noexcept
             {
@@ -53,7 +46,7 @@ namespace mxl::test
             }
 
         private:
-            int _fd;
+            UniqueFd _socket{::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)};
             int _port = 0;
         };
 
