@@ -61,6 +61,7 @@ TEST_CASE("processes: a writer and two readers agree on every grain, slice and h
     REQUIRE(full.waitForLine("ready", 5s));
     REQUIRE(partial.waitForLine("ready", 5s));
 
+    constexpr std::uint64_t wakeBoundNs = 1'000'000'000;
     for (int i = 0; i < count; ++i)
     {
         auto const index = start + static_cast<std::uint64_t>(i);
@@ -76,16 +77,17 @@ TEST_CASE("processes: a writer and two readers agree on every grain, slice and h
         CHECK(whole.flags == 0);
         CHECK(whole.checksum == wrote[1]);
         CHECK(whole.head >= index);
-        // Woken by the commit of another process: soon after the writer started its last commit, never before.
+        // Woken by the commit of another process: after the writer started its last commit, never before, and well inside
+        // the reader's 2 s timeout (the wake latency itself is a benchmark's figure; a loaded sanitizer run took 115 ms).
         CHECK(whole.returnedNs >= wrote[2]);
-        CHECK(whole.returnedNs < wrote[2] + 100'000'000);
+        CHECK(whole.returnedNs < wrote[2] + wakeBoundNs);
 
         auto const sliced = nextRead(partial, 5s);
         CHECK(sliced.index == index);
         CHECK(sliced.status == MXL_STATUS_OK);
         CHECK(sliced.validSlices >= 270);
         CHECK(sliced.head >= index);
-        CHECK(sliced.returnedNs <= wrote[2] + 100'000'000);
+        CHECK(sliced.returnedNs <= wrote[2] + wakeBoundNs);
     }
     CHECK(full.wait(5s) == 0);
     CHECK(partial.wait(5s) == 0);
