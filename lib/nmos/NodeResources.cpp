@@ -41,6 +41,11 @@ namespace mxl::nmos
             base["device_id"] = deviceId;
             base["parents"] = json::array();
             base["clock_name"] = "clk0";
+            if (definition.contains("grain_rate"))
+            {
+                // IS-04: a Source's grain_rate is that of its Flows when they all share one.
+                base["grain_rate"] = definition["grain_rate"];
+            }
             if (definition["format"] == "urn:x-nmos:format:audio")
             {
                 auto channels = json::array();
@@ -58,6 +63,11 @@ namespace mxl::nmos
         {
             return resource.is_null() ? json::array() : json::array({resource});
         }
+    }
+
+    std::string urlHost(std::string const& host)
+    {
+        return host.find(':') == std::string::npos ? host : fmt::format("[{}]", host);
     }
 
     std::string versionNow()
@@ -80,7 +90,8 @@ namespace mxl::nmos
         _node =
             core(nameUuid("node/" + name), version, description.hostname,
                  fmt::format("mxl-fabrics-service ({}) of flow {}", description.role == Role::Receiver ? "target" : "initiator", flowId));
-        _node["href"] = fmt::format("http://{}:{}/", description.apiHost, description.apiPort);
+        auto const baseUrl = fmt::format("http://{}:{}", urlHost(description.apiHost), description.apiPort);
+        _node["href"] = baseUrl + "/";
         _node["hostname"] = description.hostname;
         _node["api"] = {{"versions", {"v1.3"}},
                         {"endpoints", {{{"host", description.apiHost}, {"port", description.apiPort}, {"protocol", "http"}}}}};
@@ -96,6 +107,29 @@ namespace mxl::nmos
         _device["senders"] = description.role == Role::Sender ? json::array({endpointId}) : json::array();
         _device["receivers"] = description.role == Role::Receiver ? json::array({endpointId}) : json::array();
         _device["controls"] = json::array();
+        for (auto const* apiVersion : connectionApiVersions)
+        {
+            _device["controls"].push_back({{"type", fmt::format("urn:x-nmos:control:sr-ctrl/{}", apiVersion)},
+                                           {"href", fmt::format("{}/x-nmos/connection/{}/", baseUrl, apiVersion)}});
+        }
+
+        auto const& subscription = description.subscription;
+        auto const peer = subscription.peerId ? json(*subscription.peerId) : json(nullptr);
+        _endpoint = core(endpointId, subscription.version.empty() ? version : subscription.version, label,
+                         fmt::format("{} of MXL flow {} over the fabric", roleName, flowId));
+        _endpoint["transport"] = mxlTransport;
+        _endpoint["device_id"] = _device["id"];
+        _endpoint["interface_bindings"] = json::array();
+        if (description.role == Role::Receiver)
+        {
+            _endpoint["format"] = format;
+            _endpoint["caps"] = {{"media_types", {definition.value("media_type", "application/octet-stream")}}};
+            _endpoint["subscription"] = {{"sender_id", peer}, {"active", subscription.active}};
+            return;
+        }
+        _endpoint["flow_id"] = flowId;
+        _endpoint["manifest_href"] = nullptr;
+        _endpoint["subscription"] = {{"receiver_id", peer}, {"active", subscription.active}};
 
         _source =
             sourceOf(definition, core(nameUuid("source/" + name), version, label, definition.value("description", "")), _device["id"]);
@@ -112,24 +146,6 @@ namespace mxl::nmos
         }
         _flow["source_id"] = _source["id"];
         _flow["device_id"] = _device["id"];
-
-        auto const& subscription = description.subscription;
-        auto const peer = subscription.peerId ? json(*subscription.peerId) : json(nullptr);
-        _endpoint = core(endpointId, subscription.version.empty() ? version : subscription.version, label,
-                         fmt::format("{} of MXL flow {} over the fabric", roleName, flowId));
-        _endpoint["transport"] = mxlTransport;
-        _endpoint["device_id"] = _device["id"];
-        _endpoint["interface_bindings"] = json::array();
-        if (description.role == Role::Sender)
-        {
-            _endpoint["flow_id"] = flowId;
-            _endpoint["manifest_href"] = nullptr;
-            _endpoint["subscription"] = {{"receiver_id", peer}, {"active", subscription.active}};
-            return;
-        }
-        _endpoint["format"] = format;
-        _endpoint["caps"] = {{"media_types", {definition.value("media_type", "application/octet-stream")}}};
-        _endpoint["subscription"] = {{"sender_id", peer}, {"active", subscription.active}};
     }
 
     std::vector<std::pair<std::string, json>> NodeResources::registrationOrder() const

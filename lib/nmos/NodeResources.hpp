@@ -1,7 +1,9 @@
-// The IS-04 v1.3 Node API of one service: a service is an NMOS Node with one Device, and the MXL flow it carries is
-// that Device's Source and Flow; a target service (receiving into the flow) has one Receiver, an initiator service
-// (sending the flow) one Sender. The transport is `urn:x-mxl:transport:fabrics` (no AMWA transport for MXL exists; a
-// URN outside urn:x-nmos: is what IS-04 allows for that).
+// The IS-04 v1.3 Node API of one service: a service is an NMOS Node with one Device, whose controls name the IS-05
+// Connection API of every version served. An initiator service (sending an MXL flow) has the flow as its Device's
+// Source and Flow and one Sender; a target service (receiving into the flow) has one Receiver and describes no Source
+// or Flow: the flow's NMOS resources belong to the sending node (the registry holds one resource per id, and the
+// target's copy has the same id), so the Node API shows exactly what the service registers. The transport is
+// `urn:x-mxl:transport:fabrics` (a URN outside urn:x-nmos: is what IS-04 allows for a transport AMWA does not define).
 //
 // Ids: the Flow keeps the MXL flow's id; the others are name-based UUIDs of the host, the role and the flow, so they stay
 // the same across restarts of the service.
@@ -9,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -19,6 +22,9 @@
 namespace mxl::nmos
 {
     inline constexpr char const* mxlTransport = "urn:x-mxl:transport:fabrics";
+
+    // The IS-05 Connection API versions every service serves, oldest first.
+    inline constexpr std::array<char const*, 2> connectionApiVersions{"v1.1", "v1.2"};
 
     enum class Role
     {
@@ -33,8 +39,8 @@ namespace mxl::nmos
     {
         // The Receiver a Sender sends to, or the Sender a Receiver takes from (IS-05 receiver_id / sender_id).
         std::optional<std::string> peerId;
-        // IS-05 master_enable.
-        bool active = true;
+        // IS-05 master_enable, as the Connection API's active document has it.
+        bool active = false;
         // The version of the Sender or Receiver once an activation changed it; empty: the description's version.
         std::string version;
     };
@@ -68,6 +74,7 @@ namespace mxl::nmos
         {
             return _device;
         }
+        // The Source and the Flow: null in a Receiver's node.
         [[nodiscard]] nlohmann::json const& source() const noexcept
         {
             return _source;
@@ -83,9 +90,7 @@ namespace mxl::nmos
         }
 
         // The resources as an IS-04 Registration API takes them, (type, document), parents before children: node,
-        // device, source, flow and sender; or node, device and receiver. In NMOS a flow belongs to its sender's node:
-        // the flow a target receives into has the sender's flow id, and a registry holds one resource per id, so a
-        // receiver registering it too would take it over (and delete it on stopping).
+        // device, source, flow and sender; or node, device and receiver.
         [[nodiscard]] std::vector<std::pair<std::string, nlohmann::json>> registrationOrder() const;
 
         // Every path of the Node API (below /x-nmos/), with and without the trailing slash of collections, and the
@@ -100,6 +105,9 @@ namespace mxl::nmos
         nlohmann::json _flow;
         nlohmann::json _endpoint;
     };
+
+    // `host` as the host part of a URL: IPv6 addresses in brackets.
+    std::string urlHost(std::string const& host);
 
     // The IS-04 version of now on the TAI clock, "<seconds>:<nanoseconds>".
     std::string versionNow();

@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <set>
 #include <string>
 
 using namespace mxl::nmos;
@@ -90,26 +91,86 @@ TEST_CASE("every Node API document of receivers and senders of video, audio and 
 
 TEST_CASE("the Node API ties the resources together: the flow keeps the MXL id, every reference resolves")
 {
-    NodeResources const receiver{describe(Role::Receiver, "flows/v210_1080p25.json")};
-    auto const paths = receiver.paths();
-    CHECK(receiver.flow()["id"] == "5d1e7c0a-3f52-4b8e-9a61-2c7f0e4b9d13");
-    CHECK(receiver.flow()["source_id"] == receiver.source()["id"]);
-    CHECK(receiver.flow()["device_id"] == receiver.device()["id"]);
-    CHECK(receiver.device()["node_id"] == receiver.node()["id"]);
-    CHECK(receiver.device()["receivers"] == nlohmann::json::array({receiver.endpoint()["id"]}));
-    CHECK(receiver.device()["senders"] == nlohmann::json::array());
-    CHECK(receiver.endpoint()["transport"] == "urn:x-mxl:transport:fabrics");
-    CHECK(receiver.endpoint()["caps"]["media_types"] == nlohmann::json::array({"video/v210"}));
-    CHECK(receiver.node()["href"] == "http://198.51.100.10:8470/");
-    CHECK(paths.at("/x-nmos/node/v1.3/senders/") == nlohmann::json::array());
-    CHECK(paths.at("/x-nmos/node/v1.3/receivers") == nlohmann::json::array({receiver.endpoint()}));
-    CHECK(paths.at("/x-nmos/node/v1.3/flows/5d1e7c0a-3f52-4b8e-9a61-2c7f0e4b9d13") == receiver.flow());
+    NodeResources const sender{describe(Role::Sender, "flows/v210_1080p25.json")};
+    auto const paths = sender.paths();
+    CHECK(sender.flow()["id"] == "5d1e7c0a-3f52-4b8e-9a61-2c7f0e4b9d13");
+    CHECK(sender.endpoint()["flow_id"] == sender.flow()["id"]);
+    CHECK(sender.flow()["source_id"] == sender.source()["id"]);
+    CHECK(sender.flow()["device_id"] == sender.device()["id"]);
+    CHECK(sender.source()["device_id"] == sender.device()["id"]);
+    CHECK(sender.device()["node_id"] == sender.node()["id"]);
+    CHECK(sender.device()["senders"] == nlohmann::json::array({sender.endpoint()["id"]}));
+    CHECK(sender.device()["receivers"] == nlohmann::json::array());
+    CHECK(sender.endpoint()["transport"] == "urn:x-mxl:transport:fabrics");
+    CHECK(sender.node()["href"] == "http://198.51.100.10:8470/");
+    CHECK(paths.at("/x-nmos/node/v1.3/receivers/") == nlohmann::json::array());
+    CHECK(paths.at("/x-nmos/node/v1.3/senders") == nlohmann::json::array({sender.endpoint()}));
+    CHECK(paths.at("/x-nmos/node/v1.3/flows/5d1e7c0a-3f52-4b8e-9a61-2c7f0e4b9d13") == sender.flow());
     CHECK(paths.at("/x-nmos/") == nlohmann::json::array({"node/", "connection/"}));
 
-    NodeResources const sender{describe(Role::Sender, "flows/audio_48k_16ch.json")};
-    CHECK(sender.endpoint()["flow_id"] == sender.flow()["id"]);
-    CHECK(sender.source()["channels"].size() == 16);
-    CHECK(sender.node()["id"] != receiver.node()["id"]);
+    NodeResources const audio{describe(Role::Sender, "flows/audio_48k_16ch.json")};
+    CHECK(audio.source()["channels"].size() == 16);
+
+    NodeResources const receiver{describe(Role::Receiver, "flows/v210_1080p25.json")};
+    CHECK(receiver.node()["id"] != sender.node()["id"]);
+    CHECK(receiver.device()["receivers"] == nlohmann::json::array({receiver.endpoint()["id"]}));
+    CHECK(receiver.device()["senders"] == nlohmann::json::array());
+    CHECK(receiver.endpoint()["caps"]["media_types"] == nlohmann::json::array({"video/v210"}));
+}
+
+TEST_CASE("a target's Node API shows only what it registers: its receiver, no source or flow of the sender's")
+{
+    NodeResources const receiver{describe(Role::Receiver, "flows/v210_1080p25.json")};
+    auto const paths = receiver.paths();
+    CHECK(receiver.source().is_null());
+    CHECK(receiver.flow().is_null());
+    CHECK(paths.at("/x-nmos/node/v1.3/sources/") == nlohmann::json::array());
+    CHECK(paths.at("/x-nmos/node/v1.3/flows") == nlohmann::json::array());
+    CHECK(paths.count("/x-nmos/node/v1.3/flows/5d1e7c0a-3f52-4b8e-9a61-2c7f0e4b9d13") == 0);
+    CHECK(paths.at("/x-nmos/node/v1.3/receivers/") == nlohmann::json::array({receiver.endpoint()}));
+    // Every resource the Node API shows is one the registry gets, and the other way round.
+    std::set<std::string> registered;
+    for (auto const& [type, document] : receiver.registrationOrder())
+    {
+        registered.insert(document["id"].get<std::string>());
+    }
+    std::set<std::string> served;
+    for (auto const& [path, document] : paths)
+    {
+        if (document.is_object() && document.contains("id"))
+        {
+            served.insert(document["id"].get<std::string>());
+        }
+    }
+    CHECK(served == registered);
+}
+
+TEST_CASE("the device's controls name the Connection API of each version served, at the node's own address")
+{
+    for (auto const role : {Role::Receiver, Role::Sender})
+    {
+        NodeResources const resources{describe(role, "flows/v210_1080p25.json")};
+        CHECK(resources.device()["controls"] ==
+              nlohmann::json::array({{{"type", "urn:x-nmos:control:sr-ctrl/v1.1"}, {"href", "http://198.51.100.10:8470/x-nmos/connection/v1.1/"}},
+                                     {{"type", "urn:x-nmos:control:sr-ctrl/v1.2"}, {"href", "http://198.51.100.10:8470/x-nmos/connection/v1.2/"}}}));
+    }
+    auto description = describe(Role::Receiver, "flows/v210_1080p25.json");
+    description.apiHost = "2001:db8::10";
+    NodeResources const ipv6{description};
+    CHECK(ipv6.node()["href"] == "http://[2001:db8::10]:8470/");
+    CHECK(ipv6.node()["api"]["endpoints"][0]["host"] == "2001:db8::10");
+    CHECK(ipv6.device()["controls"][1]["href"] == "http://[2001:db8::10]:8470/x-nmos/connection/v1.2/");
+}
+
+TEST_CASE("a source has its flow's grain_rate, and an audio source, whose flow has none, has none")
+{
+    NodeResources const video{describe(Role::Sender, "flows/v210_1080p25.json")};
+    CHECK(video.source()["grain_rate"] == video.flow()["grain_rate"]);
+    CHECK(video.source()["grain_rate"] == nlohmann::json{{"numerator", 25}, {"denominator", 1}});
+    NodeResources const data{describe(Role::Sender, "flows/smpte291_59.94.json")};
+    CHECK(data.source()["grain_rate"] == nlohmann::json{{"numerator", 60000}, {"denominator", 1001}});
+    NodeResources const audio{describe(Role::Sender, "flows/audio_48k_16ch.json")};
+    CHECK(audio.source().contains("grain_rate") == audio.flow().contains("grain_rate"));
 }
 
 TEST_CASE("the schema check rejects invalid documents, naming where")
@@ -129,28 +190,28 @@ TEST_CASE("the schema check rejects invalid documents, naming where")
 
 TEST_CASE("a video flow definition without colorspace is described as BT709, which IS-04 requires, the rest kept")
 {
-    auto description = describe(Role::Receiver, "flows/v210_1080p25.json");
+    auto description = describe(Role::Sender, "flows/v210_1080p25.json");
     description.flowDefinition.erase("colorspace");
     NodeResources const resources{description};
     CHECK(resources.flow()["colorspace"] == "BT709");
     CHECK(resources.flow()["frame_width"] == 1920);
 }
 
-TEST_CASE("the registration order puts parents first, leaves the sender's flow to the sender, and an activation's subscription "
-          "versions only the sender or receiver")
+TEST_CASE("the registration order puts parents first, the subscription starts as master_enable does, and an activation's "
+          "subscription versions only the sender or receiver")
 {
     auto description = describe(Role::Receiver, "flows/v210_1080p25.json");
     NodeResources const before{description};
     using Registered = std::vector<std::pair<std::string, nlohmann::json>>;
     CHECK(before.registrationOrder() == Registered{{"node", before.node()}, {"device", before.device()}, {"receiver", before.endpoint()}});
-    CHECK(before.endpoint()["subscription"] == nlohmann::json{{"sender_id", nullptr}, {"active", true}});
+    CHECK(before.endpoint()["subscription"] == nlohmann::json{{"sender_id", nullptr}, {"active", false}});
 
     description.subscription = {"0b4e8f2c-6f3a-4c1d-9e7b-3a5d2c1f0e9a", true, "1764072001:5"};
     NodeResources const after{description};
     CHECK(after.endpoint()["subscription"] == nlohmann::json{{"sender_id", "0b4e8f2c-6f3a-4c1d-9e7b-3a5d2c1f0e9a"}, {"active", true}});
     CHECK(after.endpoint()["version"] == "1764072001:5");
     CHECK(after.node()["version"] == "1764072000:123456789");
-    CHECK(after.flow() == before.flow());
+    CHECK(after.device() == before.device());
 
     auto senderDescription = describe(Role::Sender, "flows/v210_1080p25.json");
     senderDescription.subscription = {std::nullopt, false, "1764072002:0"};

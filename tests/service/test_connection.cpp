@@ -1,7 +1,7 @@
-// The services' IS-05 v1.1 Connection API over real HTTP: a target (receiver) and an initiator (sender) started
-// unconnected; a client PATCHes the receiver with the sender's transport parameters and the pair connects, grains
+// The services' IS-05 Connection API over real HTTP (v1.2 here; the ticket hand-over goes through v1.1, the URL the
+// sender names): a target (receiver) and an initiator (sender) started unconnected; a client PATCHes the receiver with the sender's transport parameters and the pair connects, grains
 // checked byte by byte; master_enable on the sender stops and resumes them; a scheduled activation happens on time; bad
-// requests get NMOS errors while grains keep moving. Every document is validated against AMWA's IS-05 v1.1 schemas
+// requests get NMOS errors while grains keep moving. Every document is validated against AMWA's IS-05 v1.2 schemas
 // where they are present.
 #include "SchemaCheck.hpp"
 #include "ServiceScenario.hpp"
@@ -25,7 +25,7 @@ namespace mxl::test
         using json = nlohmann::json;
         using Clock = std::chrono::steady_clock;
 
-        constexpr char const* api = "/x-nmos/connection/v1.1";
+        constexpr char const* api = "/x-nmos/connection/v1.2";
         // The test flow's grain period (50 grains/s).
         constexpr std::uint64_t grainNs = 20'000'000;
 
@@ -104,7 +104,7 @@ namespace mxl::test
         {
             INFO(answer.body.dump());
             CHECK(answer.status == status);
-            checkValid("is-05-v1.1/error.json", answer.body);
+            checkValid("is-05-v1.2/error.json", answer.body);
             CHECK(answer.body["code"] == status);
             CHECK(answer.body["error"].get<std::string>().find(says) != std::string::npos);
         }
@@ -131,8 +131,8 @@ namespace mxl::test
                 REQUIRE(initiatorPort != 0);
                 REQUIRE(initiator.waitForLine("waiting for an IS-05 activation of sender", 10s));
                 auto const receivers =
-                    receiverApi.document(fmt::format("{}/single/receivers/", api), "is-05-v1.1/sender-receiver-base.json");
-                auto const senders = senderApi.document(fmt::format("{}/single/senders/", api), "is-05-v1.1/sender-receiver-base.json");
+                    receiverApi.document(fmt::format("{}/single/receivers/", api), "is-05-v1.2/sender-receiver-base.json");
+                auto const senders = senderApi.document(fmt::format("{}/single/senders/", api), "is-05-v1.2/sender-receiver-base.json");
                 REQUIRE(receivers.size() == 1);
                 REQUIRE(senders.size() == 1);
                 receiverId = receivers[0].get<std::string>();
@@ -162,7 +162,7 @@ namespace mxl::test
             // What a controller copies from the sender into the receiver: the sender's own transport parameter.
             json senderTransportParams()
             {
-                auto const active = senderApi.document(senderPath("active"), "is-05-v1.1/sender-response-schema.json");
+                auto const active = senderApi.document(senderPath("active"), "is-05-v1.2/sender-response-schema.json");
                 auto const url = active["transport_params"][0]["ext_mxl_sender_api"];
                 REQUIRE(url.is_string());
                 return json::array({{{"ext_mxl_sender_api", url}}});
@@ -174,7 +174,7 @@ namespace mxl::test
                                 {"master_enable", true},
                                 {"transport_params", senderTransportParams()},
                                 {"activation", activation}};
-                checkValid("is-05-v1.1/receiver-stage-schema.json", body);
+                checkValid("is-05-v1.2/receiver-stage-schema.json", body);
                 return body;
             }
 
@@ -183,17 +183,17 @@ namespace mxl::test
                 auto const answer = receiverApi.patch(receiverPath("staged"), receiverPatch({{"mode", "activate_immediate"}}).dump());
                 INFO(answer.body.dump());
                 REQUIRE(answer.status == 200);
-                checkValid("is-05-v1.1/receiver-response-schema.json", answer.body);
+                checkValid("is-05-v1.2/receiver-response-schema.json", answer.body);
             }
 
             void setSenderEnabled(bool enabled)
             {
                 json const body{{"master_enable", enabled}, {"activation", {{"mode", "activate_immediate"}}}};
-                checkValid("is-05-v1.1/sender-stage-schema.json", body);
+                checkValid("is-05-v1.2/sender-stage-schema.json", body);
                 auto const answer = senderApi.patch(senderPath("staged"), body.dump());
                 INFO(answer.body.dump());
                 REQUIRE(answer.status == 200);
-                checkValid("is-05-v1.1/sender-response-schema.json", answer.body);
+                checkValid("is-05-v1.2/sender-response-schema.json", answer.body);
                 CHECK(answer.body["master_enable"] == enabled);
             }
         };
@@ -212,18 +212,18 @@ namespace mxl::test
             // The version listing has no schema.
             auto const versions = client.get("/x-nmos/connection/");
             CHECK(versions.status == 200);
-            CHECK(versions.body == json{"v1.1/"});
-            CHECK(client.document(fmt::format("{}/", api), "is-05-v1.1/connectionapi-base.json") == json{"bulk/", "single/"});
-            CHECK(client.document(fmt::format("{}/single", api), "is-05-v1.1/connectionapi-single.json") == json{"senders/", "receivers/"});
+            CHECK(versions.body == json{"v1.1/", "v1.2/"});
+            CHECK(client.document(fmt::format("{}/", api), "is-05-v1.2/connectionapi-base.json") == json{"bulk/", "single/"});
+            CHECK(client.document(fmt::format("{}/single", api), "is-05-v1.2/connectionapi-single.json") == json{"senders/", "receivers/"});
             auto const kind = sender ? "senders" : "receivers";
             CHECK(
-                client.document(fmt::format("{}/single/{}/", api, sender ? "receivers" : "senders"), "is-05-v1.1/sender-receiver-base.json")
+                client.document(fmt::format("{}/single/{}/", api, sender ? "receivers" : "senders"), "is-05-v1.2/sender-receiver-base.json")
                     .empty());
             auto const base = fmt::format("{}/single/{}/{}/", api, kind, id);
             auto const listing =
-                client.document(base, sender ? "is-05-v1.1/connectionapi-sender.json" : "is-05-v1.1/connectionapi-receiver.json");
+                client.document(base, sender ? "is-05-v1.2/connectionapi-sender.json" : "is-05-v1.2/connectionapi-receiver.json");
             CHECK(listing.size() == (sender ? 5U : 4U));
-            auto const response = sender ? "is-05-v1.1/sender-response-schema.json" : "is-05-v1.1/receiver-response-schema.json";
+            auto const response = sender ? "is-05-v1.2/sender-response-schema.json" : "is-05-v1.2/receiver-response-schema.json";
             auto const staged = client.document(base + "staged", response);
             auto const active = client.document(base + "active", response);
             CHECK(staged["master_enable"] == false);
@@ -256,10 +256,10 @@ namespace mxl::test
         pair.connectNow();
         requireFlowing(verifier, 50, "after the receiver's activation");
         REQUIRE(pair.target.waitForLine("IS-05: ticket handed to sender", 10s));
-        auto const receiverActive = pair.receiverApi.document(pair.receiverPath("active"), "is-05-v1.1/receiver-response-schema.json");
+        auto const receiverActive = pair.receiverApi.document(pair.receiverPath("active"), "is-05-v1.2/receiver-response-schema.json");
         CHECK(receiverActive["sender_id"] == pair.senderId);
         CHECK(receiverActive["master_enable"] == true);
-        auto const senderActive = pair.senderApi.document(pair.senderPath("active"), "is-05-v1.1/sender-response-schema.json");
+        auto const senderActive = pair.senderApi.document(pair.senderPath("active"), "is-05-v1.2/sender-response-schema.json");
         CHECK(senderActive["receiver_id"] == pair.receiverId);
         CHECK(senderActive["master_enable"] == true);
         auto const ticket = senderActive["transport_params"][0]["ext_mxl_target_ticket"];
@@ -271,7 +271,7 @@ namespace mxl::test
         // What was in flight when the target was removed lands; after that the flow's head stands still.
         verifier.check(1000, 500ms);
         CHECK(verifier.check(1, 1500ms).verified == 0);
-        auto const stopped = pair.senderApi.document(pair.senderPath("active"), "is-05-v1.1/sender-response-schema.json");
+        auto const stopped = pair.senderApi.document(pair.senderPath("active"), "is-05-v1.2/sender-response-schema.json");
         CHECK(stopped["master_enable"] == false);
         CHECK(stopped["transport_params"][0]["ext_mxl_target_ticket"].is_string());
 
@@ -288,7 +288,7 @@ namespace mxl::test
             pair.receiverPath("staged"), pair.receiverPatch({{"mode", "activate_scheduled_relative"}, {"requested_time", "2:0"}}).dump());
         INFO(answer.body.dump());
         REQUIRE(answer.status == 202);
-        checkValid("is-05-v1.1/receiver-response-schema.json", answer.body);
+        checkValid("is-05-v1.2/receiver-response-schema.json", answer.body);
         CHECK(answer.body["activation"]["mode"] == "activate_scheduled_relative");
         CHECK(answer.body["activation"]["requested_time"] == "2:0");
         auto const due = nmos::parseTaiText(answer.body["activation"]["activation_time"].get<std::string>());
@@ -306,7 +306,7 @@ namespace mxl::test
         auto const deadline = Clock::now() + 10s;
         while (Clock::now() < deadline)
         {
-            active = pair.receiverApi.document(pair.receiverPath("active"), "is-05-v1.1/receiver-response-schema.json");
+            active = pair.receiverApi.document(pair.receiverPath("active"), "is-05-v1.2/receiver-response-schema.json");
             if (active["master_enable"] == true)
             {
                 break;
@@ -320,7 +320,7 @@ namespace mxl::test
         REQUIRE(activatedAt);
         CHECK(*activatedAt >= *due);
         CHECK(*activatedAt - *due < grainNs);
-        CHECK(pair.receiverApi.document(pair.receiverPath("staged"), "is-05-v1.1/receiver-response-schema.json")["activation"]["mode"]
+        CHECK(pair.receiverApi.document(pair.receiverPath("staged"), "is-05-v1.2/receiver-response-schema.json")["activation"]["mode"]
                   .is_null());
         requireFlowing(verifier, 50, "after the scheduled activation");
     }
@@ -353,7 +353,7 @@ namespace mxl::test
                                                R"({"activation": {"mode": "activate_scheduled_absolute", "requested_time": "1000:0"}})");
         INFO(past.body.dump());
         CHECK(past.status == 200);
-        checkValid("is-05-v1.1/sender-response-schema.json", past.body);
+        checkValid("is-05-v1.2/sender-response-schema.json", past.body);
         CHECK(past.body["activation"]["requested_time"] == "1000:0");
         CHECK(nmos::parseTaiText(past.body["activation"]["activation_time"].get<std::string>()) > 1000'000'000'000ULL);
 
@@ -364,13 +364,13 @@ namespace mxl::test
         checkError(pair.receiverApi.patch(pair.receiverPath("staged"), R"({"master_enable": false})"), 423, "locked by the activation");
         auto const cancelled = pair.receiverApi.patch(pair.receiverPath("staged"), R"({"activation": {"mode": null}})");
         CHECK(cancelled.status == 200);
-        checkValid("is-05-v1.1/receiver-response-schema.json", cancelled.body);
+        checkValid("is-05-v1.2/receiver-response-schema.json", cancelled.body);
 
         requireFlowing(verifier, 50, "after the bad requests");
         CHECK_FALSE(pair.target.wait(0ms));
         CHECK_FALSE(pair.initiator.wait(0ms));
         auto const log = pair.target.output();
-        CHECK(log.find("IS-05: PATCH /x-nmos/connection/v1.1/single/receivers/") != std::string::npos);
+        CHECK(log.find("IS-05: PATCH /x-nmos/connection/v1.2/single/receivers/") != std::string::npos);
         CHECK(log.find("refused (400): the body is not JSON") != std::string::npos);
     }
 }
@@ -387,16 +387,16 @@ namespace mxl::test
         auto const answer = pair.receiverApi.patch(pair.receiverPath("staged"),
                                                    R"({"master_enable": false, "activation": {"mode": "activate_immediate"}})");
         REQUIRE(answer.status == 200);
-        checkValid("is-05-v1.1/receiver-response-schema.json", answer.body);
+        checkValid("is-05-v1.2/receiver-response-schema.json", answer.body);
         REQUIRE(pair.target.waitForLine("IS-05: ticket taken back from sender", 10s));
         REQUIRE(pair.initiator.waitForLine("receiver none, no ticket", 10s));
         verifier.check(1000, 500ms);
         CHECK(verifier.check(1, 1500ms).verified == 0);
-        auto const sender = pair.senderApi.document(pair.senderPath("active"), "is-05-v1.1/sender-response-schema.json");
+        auto const sender = pair.senderApi.document(pair.senderPath("active"), "is-05-v1.2/sender-response-schema.json");
         CHECK(sender["receiver_id"].is_null());
         CHECK(sender["transport_params"][0]["ext_mxl_target_ticket"].is_null());
         // The receiver keeps what it was connected with; activating it again reconnects.
-        auto const receiver = pair.receiverApi.document(pair.receiverPath("active"), "is-05-v1.1/receiver-response-schema.json");
+        auto const receiver = pair.receiverApi.document(pair.receiverPath("active"), "is-05-v1.2/receiver-response-schema.json");
         CHECK(receiver["sender_id"] == pair.senderId);
         CHECK(receiver["transport_params"][0]["ext_mxl_sender_api"].is_string());
         pair.connectNow();
@@ -420,17 +420,17 @@ namespace mxl::test
         checkError(pair.receiverApi.post(bulkReceivers, malformed.dump()), 400, "entry 1 of the body is {\"id\":");
         checkError(pair.receiverApi.post(bulkReceivers, R"({"id": "x"})"), 400, "the body is not a JSON array");
         CHECK(verifier.check(1, 1s).verified == 0);
-        CHECK(pair.receiverApi.document(pair.receiverPath("staged"), "is-05-v1.1/receiver-response-schema.json")["master_enable"] == false);
+        CHECK(pair.receiverApi.document(pair.receiverPath("staged"), "is-05-v1.2/receiver-response-schema.json")["master_enable"] == false);
 
         json const request = json::array({{{"id", unknown}, {"params", {{"master_enable", true}}}},
                                           {{"id", pair.receiverId}, {"params", pair.receiverPatch({{"mode", "activate_immediate"}})}},
                                           {{"id", pair.receiverId}, {"params", {{"master_enable", "yes"}}}}});
         // The last entry is meant to be refused: its value is not the schema's.
-        checkValid("is-05-v1.1/bulk-receiver-post-schema.json", json::array({request[0], request[1]}));
+        checkValid("is-05-v1.2/bulk-receiver-post-schema.json", json::array({request[0], request[1]}));
         auto const answer = pair.receiverApi.post(bulkReceivers, request.dump());
         INFO(answer.body.dump());
         REQUIRE(answer.status == 200);
-        checkValid("is-05-v1.1/bulk-response-schema.json", answer.body);
+        checkValid("is-05-v1.2/bulk-response-schema.json", answer.body);
         REQUIRE(answer.body.size() == 3);
         CHECK(answer.body[0]["id"] == unknown);
         CHECK(answer.body[0]["code"] == 404);
@@ -440,7 +440,7 @@ namespace mxl::test
         CHECK(answer.body[2]["code"] == 400);
         CHECK(answer.body[2]["error"].get<std::string>().find("'master_enable' is \"yes\"") != std::string::npos);
         requireFlowing(verifier, 25, "after the bulk activation of the receiver");
-        auto const active = pair.receiverApi.document(pair.receiverPath("active"), "is-05-v1.1/receiver-response-schema.json");
+        auto const active = pair.receiverApi.document(pair.receiverPath("active"), "is-05-v1.2/receiver-response-schema.json");
         CHECK(active["sender_id"] == pair.senderId);
         CHECK(active["master_enable"] == true);
 
@@ -448,14 +448,14 @@ namespace mxl::test
         auto const elsewhere =
             pair.senderApi.post(bulkReceivers, json::array({{{"id", pair.receiverId}, {"params", json::object()}}}).dump());
         REQUIRE(elsewhere.status == 200);
-        checkValid("is-05-v1.1/bulk-response-schema.json", elsewhere.body);
+        checkValid("is-05-v1.2/bulk-response-schema.json", elsewhere.body);
         CHECK(elsewhere.body[0]["code"] == 404);
         CHECK(elsewhere.body[0]["error"].get<std::string>().find("this service has no receivers") != std::string::npos);
 
         // master_enable false on the sender through bulk/senders stops the grains, as the single PATCH does.
         json const stop = json::array(
             {{{"id", pair.senderId}, {"params", {{"master_enable", false}, {"activation", {{"mode", "activate_immediate"}}}}}}});
-        checkValid("is-05-v1.1/bulk-sender-post-schema.json", stop);
+        checkValid("is-05-v1.2/bulk-sender-post-schema.json", stop);
         auto const stopped = pair.senderApi.post(bulkSenders, stop.dump());
         REQUIRE(stopped.status == 200);
         CHECK(stopped.body == json::array({{{"id", pair.senderId}, {"code", 200}}}));

@@ -90,11 +90,47 @@ namespace mxl::test
         CHECK(receiving.at("senders").empty());
         REQUIRE(sending.at("senders").size() == 1);
         CHECK(sending.at("receivers").empty());
-        // Both describe the same MXL flow, by its own id.
-        CHECK(receiving.at("flows")[0]["id"] == serviceTestFlowId);
+        // The sender describes the MXL flow by its own id; the target leaves the flow to the sender's node.
         CHECK(sending.at("flows")[0]["id"] == serviceTestFlowId);
         CHECK(sending.at("senders")[0]["flow_id"] == serviceTestFlowId);
+        CHECK(sending.at("sources")[0]["grain_rate"] == sending.at("flows")[0]["grain_rate"]);
+        CHECK(receiving.at("flows").empty());
+        CHECK(receiving.at("sources").empty());
         CHECK(receiving.at("receivers")[0]["transport"] == "urn:x-mxl:transport:fabrics");
         CHECK(receiving.at("self")["id"] != sending.at("self")["id"]);
+        // IS-04 subscriptions show IS-05's master_enable: the target starts unconnected, the initiator with its ticket.
+        CHECK(receiving.at("receivers")[0]["subscription"]["active"] == false);
+        CHECK(sending.at("senders")[0]["subscription"]["active"] == true);
+
+        // A controller finds the Connection API of each version through the device's controls, and there the same
+        // sender or receiver as in the Node API.
+        for (auto const& [collections, kind] : {std::pair{&receiving, "receivers"}, std::pair{&sending, "senders"}})
+        {
+            auto const& controls = collections->at("devices")[0]["controls"];
+            REQUIRE(controls.size() == 2);
+            for (auto const& control : controls)
+            {
+                auto const type = control["type"].get<std::string>();
+                auto const href = control["href"].get<std::string>();
+                INFO(type, " ", href);
+                auto const version = type.substr(type.rfind('/') + 1);
+                CHECK(href.ends_with(fmt::format("/x-nmos/connection/{}/", version)));
+                auto const base = href.substr(href.find("/x-nmos/"));
+                httplib::Client client{"127.0.0.1", collections == &receiving ? targetPort : initiatorPort};
+                client.set_read_timeout(10, 0);
+                CHECK(get(client, base) == json{"bulk/", "single/"});
+                auto const id = collections->at(kind)[0]["id"].get<std::string>();
+                CHECK(get(client, fmt::format("{}single/{}/", base, kind)) == json::array({id + "/"}));
+                auto const active = get(client, fmt::format("{}single/{}/{}/active", base, kind, id));
+                CHECK(active["master_enable"] == collections->at(kind)[0]["subscription"]["active"]);
+            }
+        }
+        httplib::Client client{"127.0.0.1", targetPort};
+        client.set_read_timeout(10, 0);
+        CHECK(get(client, "/x-nmos/connection/") == json{"v1.1/", "v1.2/"});
+        auto const unknownVersion = client.Get("/x-nmos/connection/v1.0/");
+        REQUIRE(unknownVersion);
+        CHECK(unknownVersion->status == 404);
+        CHECK(json::parse(unknownVersion->body)["code"] == 404);
     }
 }

@@ -93,7 +93,7 @@ namespace mxl::service
             std::map<std::string, HttpResource> resources;
             resources["/metrics"] = {"text/plain; version=0.0.4", [this] { return std::optional{_metrics.prometheus()}; }};
             _nmos = std::make_unique<NmosNodeApi>(nmos::Role::Sender, tools::readFlowDefinition(_instance, config.flowId),
-                                                  config.http->host, config.origin, resources);
+                                                  config.http->host, _enabled, config.origin, resources);
             _connection = std::make_unique<NmosConnectionApi>(nmos::Role::Sender, _nmos->endpointId(), _nmos->apiHost(), _enabled,
                                                               [this](std::string const& url) { return transportParams(url); });
             _http = std::make_unique<HttpEndpoint>(
@@ -102,7 +102,7 @@ namespace mxl::service
                     {NmosConnectionApi::pathPrefix, [this](HttpRequest const& request) { return _connection->handle(request); }}});
             _nmos->start(_http->port());
             _connection->start(_http->port());
-            log::info("http: listening on {}:{} (/metrics, /x-nmos/node/v1.3/, /x-nmos/connection/v1.1/)", config.http->host,
+            log::info("http: listening on {}:{} (/metrics, /x-nmos/node/v1.3/, /x-nmos/connection/v1.1/ and v1.2/)", config.http->host,
                       _http->port());
             // After that line, so that the registration's own lines follow the port they concern.
             if (config.nmosRegistry)

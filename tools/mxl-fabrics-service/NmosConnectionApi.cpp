@@ -9,6 +9,7 @@
 #include <mxl/time.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -48,11 +49,6 @@ namespace mxl::service
         {
             return reads(request) ? jsonReply(200, entries) : notAllowed(request, "GET and HEAD");
         }
-
-        std::string urlHost(std::string const& host)
-        {
-            return host.find(':') == std::string::npos ? host : fmt::format("[{}]", host);
-        }
     }
 
     NmosConnectionApi::NmosConnectionApi(nmos::Role role, std::string endpointId, std::string apiHost, bool masterEnable, ParamsOf params)
@@ -78,7 +74,7 @@ namespace mxl::service
     void NmosConnectionApi::start(std::uint16_t port)
     {
         auto const kind = _role == nmos::Role::Sender ? "senders" : "receivers";
-        auto const url = fmt::format("http://{}:{}{}/v1.1/single/{}/{}/", urlHost(_apiHost), port, pathPrefix, kind, _endpointId);
+        auto const url = fmt::format("http://{}:{}{}/v1.1/single/{}/{}/", nmos::urlHost(_apiHost), port, pathPrefix, kind, _endpointId);
         auto resource = std::make_unique<nmos::ConnectionResource>(_role, _params(url), _masterEnable);
         std::lock_guard lock{_mutex};
         _resource = std::move(resource);
@@ -118,18 +114,36 @@ namespace mxl::service
         }
         if (path.empty())
         {
-            return listing(request, json{"v1.1/"});
+            auto versions = json::array();
+            for (auto const* version : nmos::connectionApiVersions)
+            {
+                versions.push_back(std::string{version} + "/");
+            }
+            return listing(request, versions);
         }
-        if (path == "/v1.1")
+        // Every version served has the same resources: v1.2 only adds what the fabrics transport does not use.
+        auto const versioned = std::find_if(nmos::connectionApiVersions.begin(), nmos::connectionApiVersions.end(),
+                                            [&](char const* version)
+                                            {
+                                                auto const prefix = fmt::format("/{}", version);
+                                                return path == prefix || path.starts_with(prefix + "/");
+                                            });
+        if (versioned == nmos::connectionApiVersions.end())
+        {
+            throw nmos::ConnectionError{404, fmt::format("no resource {}: the Connection API versions here are {}", request.path,
+                                                         fmt::join(nmos::connectionApiVersions, ", "))};
+        }
+        path = path.substr(std::string_view{*versioned}.size() + 1);
+        if (path.empty())
         {
             return listing(request, json{"bulk/", "single/"});
         }
-        if (path == "/v1.1/single" || path == "/v1.1/bulk")
+        if (path == "/single" || path == "/bulk")
         {
             return listing(request, json{"senders/", "receivers/"});
         }
         auto const kind = _role == nmos::Role::Sender ? "senders" : "receivers";
-        if (path == "/v1.1/bulk/senders" || path == "/v1.1/bulk/receivers")
+        if (path == "/bulk/senders" || path == "/bulk/receivers")
         {
             if (request.method != "POST")
             {
@@ -137,8 +151,8 @@ namespace mxl::service
             }
             return postBulk(request.body, path.ends_with(kind));
         }
-        auto const ours = fmt::format("/v1.1/single/{}", kind);
-        if (path == "/v1.1/single/senders" || path == "/v1.1/single/receivers")
+        auto const ours = fmt::format("/single/{}", kind);
+        if (path == "/single/senders" || path == "/single/receivers")
         {
             return listing(request, path == ours ? json::array({_endpointId + "/"}) : json::array());
         }

@@ -26,9 +26,10 @@ namespace mxl::service
         }
     }
 
-    NmosNodeApi::NmosNodeApi(nmos::Role role, std::string const& flowDefinition, std::string const& httpHost, std::string const& origin,
-                             std::map<std::string, HttpResource>& resources)
+    NmosNodeApi::NmosNodeApi(nmos::Role role, std::string const& flowDefinition, std::string const& httpHost, bool masterEnable,
+                             std::string const& origin, std::map<std::string, HttpResource>& resources)
     {
+        _description.subscription.active = masterEnable;
         _description.role = role;
         _description.hostname = hostName();
         _description.apiHost = httpHost.empty() || httpHost == "0.0.0.0" || httpHost == "::" ? _description.hostname : httpHost;

@@ -21,8 +21,9 @@ namespace mxl::service
     public:
         // Adds every Node API path to `resources`. Throws ConfigError naming `origin` when the flow definition cannot
         // describe a flow. `httpHost` is http_listen's host: a wildcard address is replaced by the host name.
-        NmosNodeApi(nmos::Role role, std::string const& flowDefinition, std::string const& httpHost, std::string const& origin,
-                    std::map<std::string, HttpResource>& resources);
+        // `masterEnable` is the Connection API's initial master_enable, which the subscription shows until an activation.
+        NmosNodeApi(nmos::Role role, std::string const& flowDefinition, std::string const& httpHost, bool masterEnable,
+                    std::string const& origin, std::map<std::string, HttpResource>& resources);
 
         void start(std::uint16_t port);
 

@@ -106,7 +106,7 @@ namespace mxl::service
                                     }};
             resources["/metrics"] = {"text/plain; version=0.0.4", [this] { return std::optional{_metrics.prometheus()}; }};
             _nmos = std::make_unique<NmosNodeApi>(nmos::Role::Receiver, tools::readTextFile(config.flowDefinition, "flow definition"),
-                                                  config.http->host, config.origin, resources);
+                                                  config.http->host, false, config.origin, resources);
             _connection = std::make_unique<NmosConnectionApi>(nmos::Role::Receiver, _nmos->endpointId(), _nmos->apiHost(), false,
                                                               [](std::string const&) { return receiverParams(); });
             _http = std::make_unique<HttpEndpoint>(
@@ -115,7 +115,7 @@ namespace mxl::service
                     {NmosConnectionApi::pathPrefix, [this](HttpRequest const& request) { return _connection->handle(request); }}});
             _nmos->start(_http->port());
             _connection->start(_http->port());
-            log::info("http: listening on {}:{} (/ticket, /metrics, /x-nmos/node/v1.3/, /x-nmos/connection/v1.1/)", config.http->host,
+            log::info("http: listening on {}:{} (/ticket, /metrics, /x-nmos/node/v1.3/, /x-nmos/connection/v1.1/ and v1.2/)", config.http->host,
                       _http->port());
             // After that line, so that the registration's own lines follow the port they concern.
             if (config.nmosRegistry)
