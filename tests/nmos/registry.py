@@ -9,6 +9,9 @@ and an NMOS error. Parents must be registered before their children (400 otherwi
 type is refused with 409. A node that sends no heartbeat for --expiry-s seconds (IS-04: 12) is garbage-collected with
 everything below it, as a registry does; a heartbeat for an unknown node answers 404.
 
+It also serves the read side controllers use, an IS-04 v1.3 Query API without paging or queries:
+GET /x-nmos/query/v1.3/{nodes,devices,sources,flows,senders,receivers}[/ID].
+
 Prints "registry: listening on 127.0.0.1:PORT" once bound. For tests, GET /x-mxl-test/events answers every request's
 outcome in order and GET /x-mxl-test/resources what the registry holds, in registration order.
 """
@@ -25,6 +28,8 @@ import jsonschema
 
 API = "/x-nmos/registration/v1.3"
 RESOURCE_PATH = re.compile(r"^" + API + r"/resource/(nodes|devices|sources|flows|senders|receivers)/([^/]+)/?$")
+QUERY = "/x-nmos/query/v1.3"
+QUERY_PATH = re.compile(r"^" + QUERY + r"/(nodes|devices|sources|flows|senders|receivers)(?:/([^/]+))?/?$")
 HEALTH_PATH = re.compile(r"^" + API + r"/health/nodes/([^/]+)/?$")
 # What each type's parent fields name, and the parent's type: a child must come after its parents.
 PARENTS = {
@@ -159,7 +164,13 @@ def make_handler(registry):
 
         def do_GET(self):
             path = self.path.rstrip("/") if self.path != "/" else self.path
-            listings = {"/x-nmos": ["registration/"], "/x-nmos/registration": ["v1.3/"], API: ["resource/", "health/"]}
+            listings = {
+                "/x-nmos": ["registration/", "query/"],
+                "/x-nmos/registration": ["v1.3/"],
+                API: ["resource/", "health/"],
+                "/x-nmos/query": ["v1.3/"],
+                QUERY: ["nodes/", "devices/", "sources/", "flows/", "senders/", "receivers/"],
+            }
             with registry.lock:
                 if path in listings:
                     return self.answer(200, listings[path])
@@ -170,6 +181,14 @@ def make_handler(registry):
                 match = RESOURCE_PATH.match(self.path)
                 if match and registry.resources.get(match[2], {}).get("type") == match[1][:-1]:
                     return self.answer(200, registry.resources[match[2]]["data"])
+                match = QUERY_PATH.match(self.path)
+                if match:
+                    held = [entry["data"] for entry in registry.resources.values() if entry["type"] == match[1][:-1]]
+                    if match[2] is None:
+                        return self.answer(200, held)
+                    found = [data for data in held if data["id"] == match[2]]
+                    if found:
+                        return self.answer(200, found[0])
                 match = HEALTH_PATH.match(self.path)
                 if match and match[1] in registry.heartbeats:
                     return self.answer(200, {"health": str(int(time.time()))})
