@@ -5,10 +5,14 @@
 #include "Skip.hpp"
 #include "TestFlow.hpp"
 
+#include <DomainDefinition.hpp>
+
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 #include <httplib.h>
 #include <nlohmann/json.hpp>
+
+#include <fstream>
 
 namespace mxl::test
 {
@@ -125,6 +129,18 @@ namespace mxl::test
                 CHECK(active["master_enable"] == collections->at(kind)[0]["subscription"]["active"]);
             }
         }
+        // Each service's domain has its identity (BCP-007-03's mxl_domain_id), and the journal names it.
+        for (auto const& [domain, service] : {std::pair{&directories.destination, &target}, std::pair{&directories.source, &initiator}})
+        {
+            auto const definition = json::parse(readFile(domain->path() / "domain_def.json"));
+            CHECK(nmos::isMxlUuid(definition["id"].get<std::string>()));
+            // Printed before the HTTP endpoint's line, which the port was read from.
+            CHECK(service->output().find(fmt::format("MXL domain '{}': id {}", domain->str(), definition["id"].get<std::string>())) !=
+                  std::string::npos);
+        }
+        CHECK(json::parse(readFile(directories.destination.path() / "domain_def.json"))["id"] !=
+              json::parse(readFile(directories.source.path() / "domain_def.json"))["id"]);
+
         httplib::Client client{"127.0.0.1", targetPort};
         client.set_read_timeout(10, 0);
         CHECK(get(client, "/x-nmos/connection/") == json{"v1.1/", "v1.2/"});
@@ -132,5 +148,30 @@ namespace mxl::test
         REQUIRE(unknownVersion);
         CHECK(unknownVersion->status == 404);
         CHECK(json::parse(unknownVersion->body)["code"] == 404);
+    }
+}
+
+namespace mxl::test
+{
+    TEST_CASE("nmos: a domain_def.json that cannot be used is reported naming the file and the field, left alone, and grains move")
+    {
+        using namespace std::chrono_literals;
+        ServiceDirectories directories;
+        auto const bad = std::string{R"({"id": "not-a-uuid", "label": "Studio A"})"};
+        {
+            std::ofstream{directories.destination.path() / "domain_def.json"} << bad;
+        }
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        NotifySocket targetNotify;
+        ServiceProcess target{targetSettings(directories), notifyEnvironment(targetNotify)};
+        REQUIRE(targetNotify.waitFor("READY=1", 10s));
+        ServiceProcess initiator{initiatorSettings(directories, directories.ticketFile())};
+        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        auto const result = verifier.check(25, 10s);
+        CHECK(result.mismatched == 0);
+        CHECK(result.verified >= 25);
+        auto const file = (directories.destination.path() / "domain_def.json").string();
+        CHECK(target.waitForLine(fmt::format("has no usable identity: '{}': \"id\" is \"not-a-uuid\"", file), 5s));
+        CHECK(readFile(directories.destination.path() / "domain_def.json") == bad);
     }
 }

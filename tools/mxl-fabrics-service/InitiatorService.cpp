@@ -1,5 +1,6 @@
 #include "InitiatorService.hpp"
 
+#include "DomainIdentity.hpp"
 #include "ServiceLog.hpp"
 
 #include <DeviceFlowOptions.hpp>
@@ -118,6 +119,7 @@ namespace mxl::service
         }
         log::info("initiator for flow {} in domain '{}' ({}) over {}", config.flowId, config.domain.string(),
                   tools::payloadLocationText(_flow.common), tools::providerName(_interface.provider));
+        establishDomainIdentity(config.domain);
     }
 
     void InitiatorService::run()

@@ -1,37 +1,22 @@
 #include "NmosNodeApi.hpp"
 
+#include <HostName.hpp>
 #include <common/BoundedJson.hpp>
 
 #include "ServiceConfig.hpp"
 
 #include <fmt/format.h>
 
-#include <array>
 #include <stdexcept>
-
-#include <unistd.h>
 
 namespace mxl::service
 {
-    namespace
-    {
-        std::string hostName()
-        {
-            std::array<char, 256> name{};
-            if (::gethostname(name.data(), name.size() - 1) != 0 || name[0] == '\0')
-            {
-                return "localhost";
-            }
-            return name.data();
-        }
-    }
-
     NmosNodeApi::NmosNodeApi(nmos::Role role, std::string const& flowDefinition, std::string const& httpHost, bool masterEnable,
                              std::string const& origin, std::map<std::string, HttpResource>& resources)
     {
         _description.subscription.active = masterEnable;
         _description.role = role;
-        _description.hostname = hostName();
+        _description.hostname = nmos::hostName();
         _description.apiHost = httpHost.empty() || httpHost == "0.0.0.0" || httpHost == "::" ? _description.hostname : httpHost;
         _description.flowDefinition = mxl::parseJsonOrDiscarded(flowDefinition);
         _description.version = nmos::versionNow();

@@ -1,5 +1,6 @@
 #include "TargetService.hpp"
 
+#include "DomainIdentity.hpp"
 #include "ServiceLog.hpp"
 #include "TargetListen.hpp"
 #include "TicketFile.hpp"
@@ -81,6 +82,7 @@ namespace mxl::service
         }
         log::info("target flow {} in domain '{}' ({})", _flowId, config.domain.string(),
                   tools::payloadLocationText(_writer.config().common));
+        establishDomainIdentity(config.domain);
         if (config.etcd)
         {
             _directory =
