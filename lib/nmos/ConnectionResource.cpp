@@ -118,7 +118,7 @@ namespace mxl::nmos
                       {"transport_params", json::array({settings.params})}};
         if (_role == Role::Receiver)
         {
-            // The fabrics transport has no transport file: the parameters carry everything.
+            // The MXL transport has no transport file: the parameters carry everything.
             document["transport_file"] = {{"data", nullptr}, {"type", nullptr}};
         }
         return document;
@@ -170,7 +170,7 @@ namespace mxl::nmos
             {
                 if (!value.is_object() || !value.value("data", json{}).is_null() || !value.value("type", json{}).is_null())
                 {
-                    badRequest(fmt::format("'transport_file' is {}; the fabrics transport has no transport file (data and type null), "
+                    badRequest(fmt::format("'transport_file' is {}; the MXL transport has no transport file (data and type null), "
                                            "its transport_params carry everything",
                                            mxl::quoteJson(value)));
                 }
@@ -270,6 +270,13 @@ namespace mxl::nmos
     void ConnectionResource::activate(std::uint64_t nowTaiNs)
     {
         _active = _staged;
+        for (auto const& param : _params)
+        {
+            if (_active.params[param.name] == "auto" && !param.autoValue.is_null())
+            {
+                _active.params[param.name] = param.autoValue;
+            }
+        }
         auto const& staged = _stagedActivation;
         bool const scheduled = !staged["mode"].is_null();
         _activeActivation = {{"mode", scheduled ? staged["mode"] : json("activate_immediate")},

@@ -1,9 +1,9 @@
-// One IS-05 v1.1 sender or receiver of the Connection API: its staged and active documents, PATCHes of staged, and
+// One IS-05 sender or receiver of the Connection API: its staged and active documents, PATCHes of staged, and
 // activations (immediate, scheduled absolute or relative). No HTTP and no clock of its own: callers pass the TAI time
 // (nanoseconds) and perform scheduled activations when scheduledFor() has come.
 //
-// The transport has one leg whose parameters are all `ext_` names: the MXL fabrics transport is not one of IS-05's, and
-// the v1.1 rtp, websocket and mqtt parameter schemas admit `ext_` names (and require none of their own).
+// The transport has one leg, as BCP-007-03 ("NMOS With MXL") has it: `mxl_domain_id` and `mxl_flow_id`, and the
+// fabrics hop's own parameters as `ext_` names.
 #pragma once
 
 #include "NodeResources.hpp"
@@ -46,6 +46,9 @@ namespace mxl::nmos
         nlohmann::json constraint = nlohmann::json::object();
         // Why a PATCHed value is refused, or an empty string when it is accepted.
         std::function<std::string(nlohmann::json const&)> check;
+        // What a staged "auto" becomes in active: BCP-007-03 allows "auto" in staged, never in active. Null where the
+        // parameter takes no "auto" (check() refuses it).
+        nlohmann::json autoValue = nullptr;
     };
 
     class ConnectionResource

@@ -1,5 +1,6 @@
 #include "NodeResources.hpp"
 
+#include "MxlTransport.hpp"
 #include "NameUuid.hpp"
 #include "TaiText.hpp"
 
@@ -123,7 +124,9 @@ namespace mxl::nmos
         if (description.role == Role::Receiver)
         {
             _endpoint["format"] = format;
-            _endpoint["caps"] = {{"media_types", {definition.value("media_type", "application/octet-stream")}}};
+            _endpoint["caps"] = {{"media_types", {definition.value("media_type", "application/octet-stream")}},
+                                 {"constraint_sets", json::array({receiverConstraintSet(definition)})},
+                                 {"version", version}};
             _endpoint["subscription"] = {{"sender_id", peer}, {"active", subscription.active}};
             return;
         }

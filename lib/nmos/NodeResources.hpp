@@ -2,8 +2,8 @@
 // Connection API of every version served. An initiator service (sending an MXL flow) has the flow as its Device's
 // Source and Flow and one Sender; a target service (receiving into the flow) has one Receiver and describes no Source
 // or Flow: the flow's NMOS resources belong to the sending node (the registry holds one resource per id, and the
-// target's copy has the same id), so the Node API shows exactly what the service registers. The transport is
-// `urn:x-mxl:transport:fabrics` (a URN outside urn:x-nmos: is what IS-04 allows for a transport AMWA does not define).
+// target's copy has the same id), so the Node API shows exactly what the service registers. The transport is BCP-007-03's
+// `urn:x-nmos:transport:mxl` (MxlTransport.hpp); a Receiver's caps carry a BCP-004-01 constraint set of its flow.
 //
 // Ids: the Flow keeps the MXL flow's id; the others are name-based UUIDs of the host, the role and the flow, so they stay
 // the same across restarts of the service.
@@ -21,8 +21,6 @@
 
 namespace mxl::nmos
 {
-    inline constexpr char const* mxlTransport = "urn:x-mxl:transport:fabrics";
-
     // The IS-05 Connection API versions every service serves, oldest first.
     inline constexpr std::array<char const*, 2> connectionApiVersions{"v1.1", "v1.2"};
 

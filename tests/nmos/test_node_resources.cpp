@@ -101,7 +101,7 @@ TEST_CASE("the Node API ties the resources together: the flow keeps the MXL id, 
     CHECK(sender.device()["node_id"] == sender.node()["id"]);
     CHECK(sender.device()["senders"] == nlohmann::json::array({sender.endpoint()["id"]}));
     CHECK(sender.device()["receivers"] == nlohmann::json::array());
-    CHECK(sender.endpoint()["transport"] == "urn:x-mxl:transport:fabrics");
+    CHECK(sender.endpoint()["transport"] == "urn:x-nmos:transport:mxl");
     CHECK(sender.node()["href"] == "http://198.51.100.10:8470/");
     CHECK(paths.at("/x-nmos/node/v1.3/receivers/") == nlohmann::json::array());
     CHECK(paths.at("/x-nmos/node/v1.3/senders") == nlohmann::json::array({sender.endpoint()}));

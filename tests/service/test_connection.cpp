@@ -36,7 +36,7 @@ namespace mxl::test
                 return;
             }
             INFO(schema, ": ", document.dump());
-            CHECK(schemaErrors(schema, document) == "");
+            CHECK(mxlConnectionErrors(schema, document, true) == "");
         }
 
         struct Answer
@@ -159,13 +159,16 @@ namespace mxl::test
                 return fmt::format("{}/single/senders/{}/{}", api, senderId, what);
             }
 
-            // What a controller copies from the sender into the receiver: the sender's own transport parameter.
+            // What a controller copies from the sender into the receiver: the sender's transport parameters.
             json senderTransportParams()
             {
                 auto const active = senderApi.document(senderPath("active"), "is-05-v1.2/sender-response-schema.json");
-                auto const url = active["transport_params"][0]["ext_mxl_sender_api"];
-                REQUIRE(url.is_string());
-                return json::array({{{"ext_mxl_sender_api", url}}});
+                auto const& leg = active["transport_params"][0];
+                REQUIRE(leg["ext_mxl_sender_api"].is_string());
+                // BCP-007-03's two, as any controller copies them, and the hop's own.
+                return json::array({{{"mxl_domain_id", leg["mxl_domain_id"]},
+                                     {"mxl_flow_id", leg["mxl_flow_id"]},
+                                     {"ext_mxl_sender_api", leg["ext_mxl_sender_api"]}}});
             }
 
             json receiverPatch(json const& activation)
@@ -228,14 +231,28 @@ namespace mxl::test
             auto const active = client.document(base + "active", response);
             CHECK(staged["master_enable"] == false);
             CHECK(active["activation"]["mode"].is_null());
-            // The v1.1 constraint schemas require their transports' own parameters (rtp, websocket, mqtt), and the
-            // transport type schema enumerates only IS-05's transports: these two are checked by value.
+            CHECK(mxlConnectionErrors(response, active, false) == "");
+            // IS-05's constraint schemas know no MXL leg, and its transport type schema enumerates only rtp, dash,
+            // websocket and mqtt: these two are checked by value, against BCP-007-03.
             auto const constraints = client.get(base + "constraints");
             REQUIRE(constraints.status == 200);
+            REQUIRE(constraints.body.size() == 1);
             CHECK(constraints.body[0].contains("ext_mxl_sender_api"));
+            CHECK(constraints.body[0]["mxl_flow_id"] == json{{"enum", {serviceTestFlowId}}});
+            for (auto const& [name, constraint] : constraints.body[0].items())
+            {
+                INFO(name);
+                CHECK(constraint.is_object());
+                CHECK(constraint.value("enum", json::array()).dump().find("\"auto\"") == std::string::npos);
+            }
+            if (sender)
+            {
+                CHECK(active["transport_params"][0]["mxl_flow_id"] == serviceTestFlowId);
+                CHECK(constraints.body[0]["mxl_domain_id"] == json{{"enum", {active["transport_params"][0]["mxl_domain_id"]}}});
+            }
             auto const type = client.get(base + "transporttype");
             REQUIRE(type.status == 200);
-            CHECK(type.body == "urn:x-mxl:transport:fabrics");
+            CHECK(type.body == "urn:x-nmos:transport:mxl");
             if (sender)
             {
                 CHECK(constraints.body[0].contains("ext_mxl_target_ticket"));

@@ -74,7 +74,7 @@ namespace mxl::test
                 INFO("PATCH ", url, " ", body.dump(), " -> ", answer->status, " ", answer->body);
                 REQUIRE(answer->status == 200);
                 auto document = json::parse(answer->body);
-                CHECK(schemaErrors(schema, document) == "");
+                CHECK(mxlConnectionErrors(schema, document, true) == "");
                 return document;
             }
 
@@ -98,6 +98,18 @@ namespace mxl::test
         private:
             Url _registry;
         };
+
+        // What a controller copies from the sender's leg into the receiver's: BCP-007-03's two and the hop's own
+        // ext_mxl_sender_api (the parameters both have).
+        json receiverParamsOf(json const& senderLeg)
+        {
+            json leg;
+            for (auto const* name : {"mxl_domain_id", "mxl_flow_id", "ext_mxl_sender_api"})
+            {
+                leg[name] = senderLeg.at(name);
+            }
+            return json::array({leg});
+        }
 
         Settings registered(Settings settings, std::string const& url)
         {
@@ -159,7 +171,7 @@ namespace mxl::test
         auto const receiverApi =
             fmt::format("{}single/receivers/{}/", controller.connectionApiOf(receiver), receiver["id"].get<std::string>());
         auto const senderActive = controller.get(senderApi + "active");
-        CHECK(schemaErrors("is-05-v1.2/sender-response-schema.json", senderActive) == "");
+        CHECK(mxlConnectionErrors("is-05-v1.2/sender-response-schema.json", senderActive, false) == "");
 
         // As IS-05 has it: the sender is enabled for the receiver, then the receiver takes the sender's parameters.
         controller.patch(senderApi + "staged",
@@ -169,10 +181,14 @@ namespace mxl::test
             receiverApi + "staged",
             {{"sender_id", sender["id"]},
              {"master_enable", true},
-             {"transport_params", json::array({{{"ext_mxl_sender_api", senderActive["transport_params"][0]["ext_mxl_sender_api"]}}})},
+             {"transport_params", receiverParamsOf(senderActive["transport_params"][0])},
              {"activation", {{"mode", "activate_immediate"}}}},
             "is-05-v1.2/receiver-response-schema.json");
         CHECK(connected["master_enable"] == true);
+        // BCP-007-03: the receiver now names the sender's domain and the flow, which the target receives into.
+        auto const receiverActive = controller.get(receiverApi + "active");
+        CHECK(receiverActive["transport_params"][0]["mxl_flow_id"] == serviceTestFlowId);
+        CHECK(receiverActive["transport_params"][0]["mxl_domain_id"] == senderActive["transport_params"][0]["mxl_domain_id"]);
 
         GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
         auto const flowing = verifier.check(50, 20s);

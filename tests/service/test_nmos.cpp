@@ -100,7 +100,7 @@ namespace mxl::test
         CHECK(sending.at("sources")[0]["grain_rate"] == sending.at("flows")[0]["grain_rate"]);
         CHECK(receiving.at("flows").empty());
         CHECK(receiving.at("sources").empty());
-        CHECK(receiving.at("receivers")[0]["transport"] == "urn:x-mxl:transport:fabrics");
+        CHECK(receiving.at("receivers")[0]["transport"] == "urn:x-nmos:transport:mxl");
         CHECK(receiving.at("self")["id"] != sending.at("self")["id"]);
         // IS-04 subscriptions show IS-05's master_enable: the target starts unconnected, the initiator with its ticket.
         CHECK(receiving.at("receivers")[0]["subscription"]["active"] == false);

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include <unistd.h>
 
@@ -56,5 +57,57 @@ namespace mxl::test
             return fmt::format("the validator failed (status {})", status ? *status : -1);
         }
         return status == 0 ? std::string{} : output;
+    }
+
+    std::string mxlConnectionErrors(std::string const& schema, nlohmann::json const& document, bool autoAllowed)
+    {
+        static std::regex const uuid{"^[0-9a-f]{8}-[0-9a-f]{4}-[1-9a-f][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"};
+        // A PATCH body may name some parameters only; a document the API answers with names them all.
+        bool const partial = schema.find("-stage-schema.json") != std::string::npos || schema.find("-post-schema.json") != std::string::npos;
+        bool const receivers = schema.find("receiver") != std::string::npos;
+        std::string errors;
+        auto const setAside = [&](nlohmann::json& settings)
+        {
+            if (!settings.is_object() || !settings.contains("transport_params") || !settings["transport_params"].is_array())
+            {
+                return;
+            }
+            for (auto& leg : settings["transport_params"])
+            {
+                for (auto const* name : {"mxl_domain_id", "mxl_flow_id"})
+                {
+                    if (!leg.is_object() || !leg.contains(name))
+                    {
+                        errors += partial ? "" : fmt::format("a leg has no {}\n", name);
+                        continue;
+                    }
+                    auto const& value = leg[name];
+                    bool const takesAuto = autoAllowed && !(receivers && std::string{name} == "mxl_flow_id");
+                    if (!(value.is_null() || (value == "auto" && takesAuto) ||
+                          (value.is_string() && std::regex_match(value.get<std::string>(), uuid))))
+                    {
+                        errors += fmt::format("{} is {}: not null{} or a lowercase UUID (BCP-007-03)\n", name, value.dump(),
+                                              takesAuto ? ", \"auto\"" : "");
+                    }
+                    leg.erase(name);
+                }
+            }
+        };
+        auto is05 = document;
+        if (is05.is_array())
+        {
+            for (auto& entry : is05)
+            {
+                if (entry.is_object() && entry.contains("params"))
+                {
+                    setAside(entry["params"]);
+                }
+            }
+        }
+        else
+        {
+            setAside(is05);
+        }
+        return errors + schemaErrors(schema, is05);
     }
 }

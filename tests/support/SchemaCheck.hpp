@@ -19,4 +19,10 @@ namespace mxl::test
     // The validator's complaint about `document` against `schema` (a file of the schema directory, e.g.
     // "is-04-v1.3/node.json"), or an empty string when it is valid.
     std::string schemaErrors(std::string const& schema, nlohmann::json const& document);
+
+    // The same for an IS-05 document of an MXL sender or receiver. AMWA's IS-05 schemas predate BCP-007-03 and know no
+    // MXL leg, so the legs' mxl_domain_id and mxl_flow_id are set aside for IS-05's schema and checked by BCP-007-03's
+    // rules instead: null or a lowercase UUID, "auto" only where `autoAllowed` (staged, never active or a receiver's
+    // mxl_flow_id), and both present in every leg of an answer (a PATCH body, "-stage-schema.json", may leave them out).
+    std::string mxlConnectionErrors(std::string const& schema, nlohmann::json const& document, bool autoAllowed);
 }

@@ -3,8 +3,11 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
+#include <string>
 
 namespace mxl::service
 {
-    void establishDomainIdentity(std::filesystem::path const& domain);
+    // The domain's id (BCP-007-03's mxl_domain_id), or nullopt where it has none.
+    std::optional<std::string> establishDomainIdentity(std::filesystem::path const& domain);
 }

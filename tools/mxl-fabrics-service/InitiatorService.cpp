@@ -12,6 +12,8 @@
 #include <mxl/flow.h>
 #include <mxl/time.h>
 
+#include <MxlTransport.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -88,6 +90,7 @@ namespace mxl::service
                                           config.origin, tools::providerName(_interface.provider), _interface.node,
                                           tools::statusName(status))};
         }
+        auto const domainId = establishDomainIdentity(config.domain);
         _enabled = !_tickets.empty();
         if (config.http)
         {
@@ -96,7 +99,7 @@ namespace mxl::service
             _nmos = std::make_unique<NmosNodeApi>(nmos::Role::Sender, tools::readFlowDefinition(_instance, config.flowId),
                                                   config.http->host, _enabled, config.origin, resources);
             _connection = std::make_unique<NmosConnectionApi>(nmos::Role::Sender, _nmos->endpointId(), _nmos->apiHost(), _enabled,
-                                                              [this](std::string const& url) { return transportParams(url); });
+                                                              [this, domainId](std::string const& url) { return transportParams(domainId, url); });
             _http = std::make_unique<HttpEndpoint>(
                 *config.http, config.origin, std::move(resources),
                 std::map<std::string, HttpHandler>{
@@ -119,7 +122,6 @@ namespace mxl::service
         }
         log::info("initiator for flow {} in domain '{}' ({}) over {}", config.flowId, config.domain.string(),
                   tools::payloadLocationText(_flow.common), tools::providerName(_interface.provider));
-        establishDomainIdentity(config.domain);
     }
 
     void InitiatorService::run()
@@ -209,10 +211,12 @@ namespace mxl::service
         return ticket;
     }
 
-    std::vector<nmos::TransportParam> InitiatorService::transportParams(std::string const& resourceUrl) const
+    std::vector<nmos::TransportParam> InitiatorService::transportParams(std::optional<std::string> const& domainId,
+                                                                        std::string const& resourceUrl) const
     {
         auto const ownUrl = nlohmann::json(resourceUrl);
-        return {{"ext_mxl_sender_api",
+        auto params = nmos::mxlParams(nmos::Role::Sender, domainId, _config.flowId);
+        params.insert(params.end(), {{"ext_mxl_sender_api",
                  ownUrl,
                  {{"enum", {resourceUrl}}},
                  [ownUrl](nlohmann::json const& value)
@@ -237,7 +241,8 @@ namespace mxl::service
                      }
                      auto const problem = unusable(*ticket);
                      return problem.empty() ? problem : fmt::format("this sender cannot use it: {}", problem);
-                 }}};
+                 }}});
+        return params;
     }
 
     void InitiatorService::applyActivation(Clock::time_point now)

@@ -2,6 +2,7 @@
 
 #include "ServiceLog.hpp"
 
+#include <MxlTransport.hpp>
 #include <NodeResources.hpp>
 #include <TaiText.hpp>
 #include <common/BoundedJson.hpp>
@@ -121,7 +122,7 @@ namespace mxl::service
             }
             return listing(request, versions);
         }
-        // Every version served has the same resources: v1.2 only adds what the fabrics transport does not use.
+        // Every version served has the same resources; BCP-007-03 asks for v1.2, v1.1 stays for existing controllers.
         auto const versioned = std::find_if(nmos::connectionApiVersions.begin(), nmos::connectionApiVersions.end(),
                                             [&](char const* version)
                                             {
@@ -179,7 +180,7 @@ namespace mxl::service
         }
         if (what == "/transportfile" && sender)
         {
-            throw nmos::ConnectionError{404, "the fabrics transport (urn:x-mxl:transport:fabrics) has no transport file: the transport "
+            throw nmos::ConnectionError{404, "the MXL transport (urn:x-nmos:transport:mxl) has no transport file: the transport "
                                              "parameters (staged/, active/) carry everything"};
         }
         if (what != "/constraints" && what != "/staged" && what != "/active" && what != "/transporttype")

@@ -16,6 +16,8 @@
 #include <mxl/flow.h>
 #include <mxl/time.h>
 
+#include <MxlTransport.hpp>
+
 #include <fmt/format.h>
 
 #include <thread>
@@ -41,16 +43,19 @@ namespace mxl::service
             return text;
         }
 
-        // ext_mxl_sender_api: the Connection API resource of the sender to connect, as the sender's own parameter names it.
-        std::vector<nmos::TransportParam> receiverParams()
+        // BCP-007-03's two, and ext_mxl_sender_api: the Connection API resource of the sender to connect, as the sender's
+        // own parameter names it.
+        std::vector<nmos::TransportParam> receiverParams(std::optional<std::string> const& domainId, std::string const& flowId)
         {
-            return {{"ext_mxl_sender_api", nullptr, nlohmann::json::object(),
+            auto params = nmos::mxlParams(nmos::Role::Receiver, domainId, flowId);
+            params.push_back({"ext_mxl_sender_api", nullptr, nlohmann::json::object(),
                      [](nlohmann::json const& value)
                      {
                          return value.is_null() || (value.is_string() && value.get<std::string>().starts_with("http://"))
                                     ? std::string{}
                                     : std::string{"expected the sender's ext_mxl_sender_api (an http:// URL), or null"};
-                     }}};
+                     }});
+            return params;
         }
     }
 
@@ -82,7 +87,7 @@ namespace mxl::service
         }
         log::info("target flow {} in domain '{}' ({})", _flowId, config.domain.string(),
                   tools::payloadLocationText(_writer.config().common));
-        establishDomainIdentity(config.domain);
+        auto const domainId = establishDomainIdentity(config.domain);
         if (config.etcd)
         {
             _directory =
@@ -110,7 +115,7 @@ namespace mxl::service
             _nmos = std::make_unique<NmosNodeApi>(nmos::Role::Receiver, tools::readTextFile(config.flowDefinition, "flow definition"),
                                                   config.http->host, false, config.origin, resources);
             _connection = std::make_unique<NmosConnectionApi>(nmos::Role::Receiver, _nmos->endpointId(), _nmos->apiHost(), false,
-                                                              [](std::string const&) { return receiverParams(); });
+                                                              [domainId, this](std::string const&) { return receiverParams(domainId, _flowId); });
             _http = std::make_unique<HttpEndpoint>(
                 *config.http, config.origin, std::move(resources),
                 std::map<std::string, HttpHandler>{
