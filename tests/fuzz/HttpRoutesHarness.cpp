@@ -10,6 +10,8 @@
 #include "HttpRoutes.hpp"
 #include "NmosConnectionApi.hpp"
 #include "NmosNodeApi.hpp"
+
+#include <MxlTransport.hpp>
 #include "Ticket.hpp"
 
 #include <nlohmann/json.hpp>
@@ -25,21 +27,27 @@ namespace
     constexpr auto receiverId = "9a3c1d2e-4b5f-4a6d-8e7f-0a1b2c3d4e5f";
     constexpr auto senderId = "1f2e3d4c-5b6a-4978-8695-a4b3c2d1e0f9";
 
+    constexpr auto domainId = "0b4e8f2c-6f3a-4c1d-9e7b-3a5d2c1f0e9a";
+    constexpr auto flowId = "7a1c52e4-3d0b-4f6e-9c8a-51b2e0d47f19";
+
     std::vector<mxl::nmos::TransportParam> receiverParams(std::string const&)
     {
-        return {{"ext_mxl_sender_api", nullptr, nlohmann::json::object(),
-                 [](nlohmann::json const& value)
-                 {
-                     return value.is_null() || (value.is_string() && value.get<std::string>().starts_with("http://"))
-                                ? std::string{}
-                                : std::string{"expected an http:// URL, or null"};
-                 }}};
+        auto params = mxl::nmos::mxlParams(mxl::nmos::Role::Receiver, domainId, flowId);
+        params.push_back({"ext_mxl_sender_api", nullptr, nlohmann::json::object(),
+                          [](nlohmann::json const& value)
+                          {
+                              return value.is_null() || (value.is_string() && value.get<std::string>().starts_with("http://"))
+                                         ? std::string{}
+                                         : std::string{"expected an http:// URL, or null"};
+                          }});
+        return params;
     }
 
     std::vector<mxl::nmos::TransportParam> senderParams(std::string const& url)
     {
         auto const own = nlohmann::json(url);
-        return {{"ext_mxl_sender_api",
+        auto params = mxl::nmos::mxlParams(mxl::nmos::Role::Sender, domainId, flowId);
+        params.insert(params.end(), {{"ext_mxl_sender_api",
                  own,
                  {{"enum", {url}}},
                  [own](nlohmann::json const& value) { return value == own ? std::string{} : std::string{"read only"}; }},
@@ -48,7 +56,8 @@ namespace
                  {
                      std::string why = "expected a ticket";
                      return value.is_null() || (value.is_string() && parseTicket(value.get<std::string>(), why)) ? std::string{} : why;
-                 }}};
+                 }}});
+        return params;
     }
 
     // The services' test flow (tests/service/data), as a target receives into it and an initiator sends it.
@@ -67,8 +76,8 @@ namespace
             {"/ticket", {"application/json", [] { return std::optional<std::string>{R"({"provider":"tcp"})"}; }}},
             {"/metrics", {"text/plain", [] { return std::optional<std::string>{"mxl_grains_total 1\n"}; }}}};
         std::map<std::string, HttpResource> initiatorResources{{"/metrics", {"text/plain", [] { return std::optional<std::string>{}; }}}};
-        NmosNodeApi receiverNode{mxl::nmos::Role::Receiver, flowDefinition, "127.0.0.1", "fuzz", targetResources};
-        NmosNodeApi senderNode{mxl::nmos::Role::Sender, flowDefinition, "127.0.0.1", "fuzz", initiatorResources};
+        NmosNodeApi receiverNode{mxl::nmos::Role::Receiver, flowDefinition, "127.0.0.1", false, "fuzz", targetResources};
+        NmosNodeApi senderNode{mxl::nmos::Role::Sender, flowDefinition, "127.0.0.1", true, "fuzz", initiatorResources};
         std::unique_ptr<HttpRoutes> target;
         std::unique_ptr<HttpRoutes> initiator;
 
