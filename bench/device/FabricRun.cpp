@@ -15,6 +15,8 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
+#include <functional>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
 #include <stop_token>
@@ -191,10 +193,17 @@ namespace mxl::bench::device
                     continue;
                 }
                 copyFromPayload(shape.location, arrived.data(), payload, grainBytes);
-                if (arrived == expectedGrain(grainBytes, index % source.flowConfig().discrete.grainCount, index))
+                auto const expected = expectedGrain(grainBytes, index % source.flowConfig().discrete.grainCount, index);
+                if (arrived == expected)
                 {
                     ++result.verified;
+                    continue;
                 }
+                auto const differing = std::ranges::mismatch(arrived, expected);
+                fmt::print(stderr, "mxl-device-bench: grain {} arrived with {} of {} bytes differing, the first at offset {}\n", index,
+                           std::inner_product(arrived.begin(), arrived.end(), expected.begin(), std::size_t{0}, std::plus<>{},
+                                              std::not_equal_to<>{}),
+                           grainBytes, differing.in1 - arrived.begin());
             }
         }
 

@@ -47,11 +47,14 @@ namespace mxl::bench::device
             checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize after a copy");
         }
 
-        // Commits one ring of grains from `firstIndex` (their bytes do not matter), then times `samples` reads of them.
+        // Commits one ring of grains from `firstIndex` (their bytes do not matter), then times `samples` reads of the ones a
+        // reader may read: all but the oldest, whose slot aliases the next grain a writer may open (too late for readers).
         Percentiles getGrainLatency(MxlEnd const& end, std::string const& flowId, std::uint32_t samples)
         {
             constexpr std::uint64_t firstIndex = 1'000'000;
             auto const ringGrains = end.flowConfig().discrete.grainCount;
+            auto const readableGrains = ringGrains > 1 ? ringGrains - 1 : ringGrains;
+            auto const firstReadable = firstIndex + (ringGrains - readableGrains);
             for (std::uint64_t index = firstIndex; index < firstIndex + ringGrains; ++index)
             {
                 mxlGrainInfo grain{};
@@ -70,7 +73,7 @@ namespace mxl::bench::device
             latencyNs.reserve(samples);
             for (std::uint32_t i = 0; i < samples; ++i)
             {
-                auto const index = firstIndex + i % ringGrains;
+                auto const index = firstReadable + i % readableGrains;
                 mxlGrainInfo grain{};
                 std::uint8_t* payload = nullptr;
                 auto const startNs = steadyNowNs();

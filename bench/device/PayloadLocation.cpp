@@ -28,6 +28,9 @@ namespace mxl::bench::device
         }
         checkCuda(cudaMemcpy(payload, hostSource, bytes, cudaMemcpyHostToDevice),
                   fmt::format("cudaMemcpy of {} bytes into a grain", bytes));
+        // From pageable memory cudaMemcpy may return before the bytes reach the device; the grain is committed next, and
+        // the fabrics layer stages it on a stream of its own that does not wait for this one.
+        checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize after a copy into a grain");
     }
 
     void copyFromPayload(PayloadLocation location, void* hostDestination, std::uint8_t const* payload, std::size_t bytes)

@@ -135,6 +135,11 @@ namespace
     {
         mxlRational const rate{25, 1};
         auto const start = mxlGetCurrentIndex(&rate) + 1'000'000;
+        // The writer commits its five grains 100 ms apart from the moment it has created the flow, and a reader on a GPU
+        // may take longer than that to initialise CUDA and import the payloads. The default history (200 ms: five slots,
+        // four readable) would then have passed the first grain; one second keeps all five readable however late the
+        // reader starts.
+        std::ofstream{fixture.domain.path() / "options.json"} << R"({"urn:x-mxl:option:history_duration/v1.0": 1000000000})";
         Process writer{
             peer({"write", "--domain", fixture.domain.str(), "--flow", sourcePath(videoFlowFile).string(), "--options", deviceOptions,
                   "--start", std::to_string(start), "--count", "5", "--slices", "4", "--interval-ms", "100", "--hold-ms", "-1"})};

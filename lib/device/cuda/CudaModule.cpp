@@ -193,6 +193,17 @@ namespace
         {
             return failed(what, device, error);
         }
+        // From pageable host memory cudaMemcpy returns once the runtime has taken the bytes, possibly before they reach the
+        // device. The copy must be complete when this returns: the writer commits next, and readers in other processes
+        // and the fabrics layer's staging copies (on a non-blocking stream of their own) read the payload without waiting
+        // for this process's default stream.
+        if (kind == cudaMemcpyHostToDevice)
+        {
+            if (auto const error = cudaStreamSynchronize(cudaStreamLegacy); error != cudaSuccess)
+            {
+                return failed("cudaStreamSynchronize after a copy to the device", device, error);
+            }
+        }
         return 0;
     }
 
