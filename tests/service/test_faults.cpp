@@ -1,4 +1,5 @@
-// Healing: a target killed and restarted, an initiator killed and restarted, a link cut for 10 s, a stale ticket.
+// Healing: a target killed and restarted, an initiator killed and restarted, a link cut for 10 s, a stale ticket, a
+// ticket without an epoch re-issued for the same target.
 // Every grain that arrives is checked by checksum; recovery must happen without restarting the survivor.
 #include "NetworkNamespaces.hpp"
 #include "ServiceScenario.hpp"
@@ -7,9 +8,11 @@
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <optional>
 
@@ -170,5 +173,37 @@ namespace mxl::test
         CHECK(initiator.wait(std::chrono::seconds{5}) == std::optional<int>{0});
         target.signal(SIGTERM);
         CHECK(target.wait(std::chrono::seconds{5}) == std::optional<int>{0});
+    }
+}
+
+namespace mxl::test
+{
+    TEST_CASE("a ticket without an epoch re-issued with other text for the same target takes its place, and grains go on")
+    {
+        using namespace std::chrono_literals;
+        ServiceDirectories directories;
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        NotifySocket targetNotify;
+        ServiceProcess target{targetSettings(directories), notifyEnvironment(targetNotify)};
+        REQUIRE(targetNotify.waitFor("READY=1", 10s));
+        // As the SDK's tickets are: no epoch. The library knows a target by its id, which both texts carry.
+        auto ticket = nlohmann::json::parse(readFile(directories.ticketFile()));
+        ticket.erase("epoch");
+        auto const sdkTicket = (directories.tickets.path() / "sdk.ticket.json").string();
+        auto const writeTicket = [&](std::string const& text)
+        {
+            auto const aside = sdkTicket + ".new";
+            std::ofstream{aside} << text;
+            std::filesystem::rename(aside, sdkTicket);
+        };
+        writeTicket(ticket.dump());
+        ServiceProcess initiator{initiatorSettings(directories, sdkTicket)};
+        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        requireFlowing(verifier, 25, 10s, [&] { return initiator.output(); });
+
+        writeTicket(ticket.dump(4));
+        REQUIRE_MESSAGE(initiator.waitForLine("re-establishing with the target", 10s), initiator.output());
+        requireFlowing(verifier, 25, 10s, [&] { return initiator.output(); });
+        CHECK(initiator.output().find("does not fit flow") == std::string::npos);
     }
 }

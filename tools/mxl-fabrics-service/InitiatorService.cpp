@@ -342,7 +342,22 @@ namespace mxl::service
         {
             dropTarget();
         }
-        if (auto const status = ::mxlFabricsInitiatorAddTarget(_initiator.get(), info); status != MXL_STATUS_OK)
+        auto status = ::mxlFabricsInitiatorAddTarget(_initiator.get(), info);
+        if (status == MXL_ERR_EXISTS && _target)
+        {
+            // The library keys targets by id. A ticket of the current target's id with other contents (one without an
+            // epoch, as the SDK's are, re-issued at another address) can only take its place: break before make, and
+            // the current target back should the library refuse the new one.
+            auto retired = std::move(_target);
+            _target.reset();
+            ::mxlFabricsInitiatorRemoveTarget(_initiator.get(), retired->info.get());
+            status = ::mxlFabricsInitiatorAddTarget(_initiator.get(), info);
+            if (status != MXL_STATUS_OK && ::mxlFabricsInitiatorAddTarget(_initiator.get(), retired->info.get()) == MXL_STATUS_OK)
+            {
+                _target = std::move(retired);
+            }
+        }
+        if (status != MXL_STATUS_OK)
         {
             reportTicketProblem(fmt::format("the target of the ticket from '{}' (epoch {}) does not fit flow {} (another provider or "
                                             "transport, or grains of another size, or audio of another channel count or sample "
