@@ -57,8 +57,8 @@ namespace mxl::nmos
             }
             if (!id->is_string() || !isMxlUuid(id->get<std::string>()))
             {
-                throw DomainDefinitionError{
-                    fmt::format("'{}': \"id\" is {}; expected a lowercase UUID (8-4-4-4-12 hex digits)", file.string(), mxl::quoteJson(*id))};
+                throw DomainDefinitionError{fmt::format("'{}': \"id\" is {}; expected a lowercase UUID (8-4-4-4-12 hex digits)",
+                                                        file.string(), mxl::quoteJson(*id))};
             }
             DomainDefinition definition{id->get<std::string>(), optionalString(document, "label", file),
                                         optionalString(document, "description", file)};

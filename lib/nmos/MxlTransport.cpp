@@ -52,7 +52,8 @@ namespace mxl::nmos
     {
         if (role == Role::Sender)
         {
-            auto const domainWhat = domainId ? fmt::format("the domain of this sender's flow, {}", *domainId) : std::string{"this sender's domain"};
+            auto const domainWhat =
+                domainId ? fmt::format("the domain of this sender's flow, {}", *domainId) : std::string{"this sender's domain"};
             return {fixed("mxl_domain_id", domainId, domainId ? json(*domainId) : json{}, true, domainWhat),
                     fixed("mxl_flow_id", flowId, flowId, true, fmt::format("the flow this sender sends, {}", flowId))};
         }
@@ -72,7 +73,8 @@ namespace mxl::nmos
                                          return "expected null, \"auto\" or the sender's domain id (a lowercase UUID)";
                                      },
                                      domainId ? json(*domainId) : json{}};
-        return {std::move(domain), fixed("mxl_flow_id", flowId, nullptr, false, fmt::format("the flow this receiver receives, {}", flowId))};
+        return {std::move(domain),
+                fixed("mxl_flow_id", flowId, nullptr, false, fmt::format("the flow this receiver receives, {}", flowId))};
     }
 
     json receiverConstraintSet(json const& flowDefinition)

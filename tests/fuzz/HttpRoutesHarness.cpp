@@ -11,8 +11,8 @@
 #include "NmosConnectionApi.hpp"
 #include "NmosNodeApi.hpp"
 
-#include <MxlTransport.hpp>
 #include "Ticket.hpp"
+#include <MxlTransport.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -47,16 +47,18 @@ namespace
     {
         auto const own = nlohmann::json(url);
         auto params = mxl::nmos::mxlParams(mxl::nmos::Role::Sender, domainId, flowId);
-        params.insert(params.end(), {{"ext_mxl_sender_api",
-                 own,
-                 {{"enum", {url}}},
-                 [own](nlohmann::json const& value) { return value == own ? std::string{} : std::string{"read only"}; }},
-                {"ext_mxl_target_ticket", nullptr, nlohmann::json::object(),
-                 [](nlohmann::json const& value)
-                 {
-                     std::string why = "expected a ticket";
-                     return value.is_null() || (value.is_string() && parseTicket(value.get<std::string>(), why)) ? std::string{} : why;
-                 }}});
+        params.insert(params.end(),
+                      {{"ext_mxl_sender_api",
+                        own,
+                        {{"enum", {url}}},
+                        [own](nlohmann::json const& value) { return value == own ? std::string{} : std::string{"read only"}; }},
+                       {"ext_mxl_target_ticket", nullptr, nlohmann::json::object(),
+                        [](nlohmann::json const& value)
+                        {
+                            std::string why = "expected a ticket";
+                            return value.is_null() || (value.is_string() && parseTicket(value.get<std::string>(), why)) ? std::string{}
+                                                                                                                        : why;
+                        }}});
         return params;
     }
 

@@ -47,7 +47,8 @@ TEST_CASE("a domain without domain_def.json gets one, whose id is the same for t
     CHECK(isMxlUuid(first.id));
     CHECK(first.label == domain.path().filename().string());
     auto const file = nlohmann::json::parse(readFile(domain.path() / "domain_def.json"));
-    CHECK(file == nlohmann::json{{"id", first.id}, {"label", first.label}, {"description", first.description}, {"tags", nlohmann::json::object()}});
+    CHECK(file ==
+          nlohmann::json{{"id", first.id}, {"label", first.label}, {"description", first.description}, {"tags", nlohmann::json::object()}});
 
     auto const again = readOrCreateDomainDefinition(domain.path(), "studio-a-rx1");
     CHECK_FALSE(again.created);
@@ -104,7 +105,8 @@ TEST_CASE("an unusable domain_def.json is refused naming the file, the field and
              {"{", "is not JSON"},
              {"[]", "is array; expected a JSON object"},
              {R"({"label": "x"})", "has no \"id\""},
-             {R"({"id": "0B4E8F2C-6F3A-4C1D-9E7B-3A5D2C1F0E9A"})", R"("id" is "0B4E8F2C-6F3A-4C1D-9E7B-3A5D2C1F0E9A"; expected a lowercase UUID)"},
+             {R"({"id": "0B4E8F2C-6F3A-4C1D-9E7B-3A5D2C1F0E9A"})",
+              R"("id" is "0B4E8F2C-6F3A-4C1D-9E7B-3A5D2C1F0E9A"; expected a lowercase UUID)"},
              {R"({"id": 7})", R"("id" is 7; expected a lowercase UUID)"},
              {R"({"id": "0b4e8f2c-6f3a-0c1d-9e7b-3a5d2c1f0e9a"})", "expected a lowercase UUID"},
              {R"({"id": "0b4e8f2c-6f3a-4c1d-9e7b-3a5d2c1f0e9a", "label": 3})", R"("label" is 3; expected a string)"},

@@ -28,9 +28,8 @@ namespace
     {
         try
         {
-            auto const outcome = resource.patch({{"transport_params", json::array({{{name, value}}})},
-                                                 {"activation", {{"mode", "activate_immediate"}}}},
-                                                1'000'000'000);
+            auto const outcome = resource.patch(
+                {{"transport_params", json::array({{{name, value}}})}, {"activation", {{"mode", "activate_immediate"}}}}, 1'000'000'000);
             return {outcome.status, resource.active()["transport_params"][0]};
         }
         catch (ConnectionError const& error)

@@ -151,8 +151,9 @@ TEST_CASE("the device's controls name the Connection API of each version served,
     {
         NodeResources const resources{describe(role, "flows/v210_1080p25.json")};
         CHECK(resources.device()["controls"] ==
-              nlohmann::json::array({{{"type", "urn:x-nmos:control:sr-ctrl/v1.1"}, {"href", "http://198.51.100.10:8470/x-nmos/connection/v1.1/"}},
-                                     {{"type", "urn:x-nmos:control:sr-ctrl/v1.2"}, {"href", "http://198.51.100.10:8470/x-nmos/connection/v1.2/"}}}));
+              nlohmann::json::array(
+                  {{{"type", "urn:x-nmos:control:sr-ctrl/v1.1"}, {"href", "http://198.51.100.10:8470/x-nmos/connection/v1.1/"}},
+                   {{"type", "urn:x-nmos:control:sr-ctrl/v1.2"}, {"href", "http://198.51.100.10:8470/x-nmos/connection/v1.2/"}}}));
     }
     auto description = describe(Role::Receiver, "flows/v210_1080p25.json");
     description.apiHost = "2001:db8::10";

@@ -1,8 +1,8 @@
 // The services' IS-05 Connection API over real HTTP (v1.2 here; the ticket hand-over goes through v1.1, the URL the
-// sender names): a target (receiver) and an initiator (sender) started unconnected; a client PATCHes the receiver with the sender's transport parameters and the pair connects, grains
-// checked byte by byte; master_enable on the sender stops and resumes them; a scheduled activation happens on time; bad
-// requests get NMOS errors while grains keep moving. Every document is validated against AMWA's IS-05 v1.2 schemas
-// where they are present.
+// sender names): a target (receiver) and an initiator (sender) started unconnected; a client PATCHes the receiver with the sender's
+// transport parameters and the pair connects, grains checked byte by byte; master_enable on the sender stops and resumes them; a scheduled
+// activation happens on time; bad requests get NMOS errors while grains keep moving. Every document is validated against AMWA's IS-05 v1.2
+// schemas where they are present.
 #include "SchemaCheck.hpp"
 #include "ServiceScenario.hpp"
 #include "TestFlow.hpp"

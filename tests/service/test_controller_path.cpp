@@ -101,12 +101,17 @@ namespace mxl::test
 
         // What a controller copies from the sender's leg into the receiver's: BCP-007-03's two and the hop's own
         // ext_mxl_sender_api (the parameters both have).
-        json receiverParamsOf(json const& senderLeg)
+        // A controller that knows only BCP-007-03 copies the first two; the target then finds the sender through the
+        // registry's Query API.
+        json receiverParamsOf(json const& senderLeg, bool withSenderApi)
         {
             json leg;
             for (auto const* name : {"mxl_domain_id", "mxl_flow_id", "ext_mxl_sender_api"})
             {
-                leg[name] = senderLeg.at(name);
+                if (withSenderApi || std::string{name} != "ext_mxl_sender_api")
+                {
+                    leg[name] = senderLeg.at(name);
+                }
             }
             return json::array({leg});
         }
@@ -127,6 +132,102 @@ namespace mxl::test
         }
     }
 
+    namespace
+    {
+        // The controller's whole path; `withSenderApi`: whether it copies the hop's ext_mxl_sender_api too.
+        void connectThroughRegistry(bool withSenderApi)
+        {
+            RegistryProcess registry;
+            ServiceDirectories directories;
+            PatternWriter source{directories.source.path(), serviceTestFlow()};
+            ServiceProcess target{registered(targetSettings(directories), registry.url())};
+            ServiceProcess initiator{registered(unconnectedInitiator(directories), registry.url())};
+            REQUIRE(initiator.waitForLine("waiting for an IS-05 activation of sender", 10s));
+
+            Controller controller{registry.url()};
+            // Both services appear in the registry: a sender of the flow and a receiver of its format.
+            json sender;
+            json receiver;
+            auto const deadline = std::chrono::steady_clock::now() + 20s;
+            while (std::chrono::steady_clock::now() < deadline)
+            {
+                auto const senders = controller.query("senders");
+                auto const receivers = controller.query("receivers");
+                auto const ours = std::ranges::find_if(senders, [](json const& one) { return one["flow_id"] == serviceTestFlowId; });
+                if (ours != senders.end() && receivers.size() == 1)
+                {
+                    sender = *ours;
+                    receiver = receivers[0];
+                    break;
+                }
+                std::this_thread::sleep_for(100ms);
+            }
+            REQUIRE_MESSAGE(sender.is_object(), "the registry never held the initiator's sender");
+            REQUIRE_MESSAGE(receiver.is_object(), "the registry never held the target's receiver");
+            auto const flow = controller.get(fmt::format("{}/x-nmos/query/v1.3/flows/{}", registry.url(), serviceTestFlowId));
+            CHECK(receiver["format"] == flow["format"]);
+            CHECK(receiver["caps"]["media_types"][0] == flow["media_type"]);
+            CHECK(receiver["subscription"]["active"] == false);
+            CHECK(sender["subscription"]["active"] == false);
+
+            auto const senderApi = fmt::format("{}single/senders/{}/", controller.connectionApiOf(sender), sender["id"].get<std::string>());
+            auto const receiverApi =
+                fmt::format("{}single/receivers/{}/", controller.connectionApiOf(receiver), receiver["id"].get<std::string>());
+            auto const senderActive = controller.get(senderApi + "active");
+            CHECK(mxlConnectionErrors("is-05-v1.2/sender-response-schema.json", senderActive, false) == "");
+
+            // As IS-05 has it: the sender is enabled for the receiver, then the receiver takes the sender's parameters.
+            controller.patch(senderApi + "staged",
+                             {{"receiver_id", receiver["id"]}, {"master_enable", true}, {"activation", {{"mode", "activate_immediate"}}}},
+                             "is-05-v1.2/sender-response-schema.json");
+            auto const connected =
+                controller.patch(receiverApi + "staged",
+                                 {{"sender_id", sender["id"]},
+                                  {"master_enable", true},
+                                  {"transport_params", receiverParamsOf(senderActive["transport_params"][0], withSenderApi)},
+                                  {"activation", {{"mode", "activate_immediate"}}}},
+                                 "is-05-v1.2/receiver-response-schema.json");
+            CHECK(connected["master_enable"] == true);
+            // BCP-007-03: the receiver now names the sender's domain and the flow, which the target receives into.
+            auto const receiverActive = controller.get(receiverApi + "active");
+            CHECK(receiverActive["transport_params"][0]["mxl_flow_id"] == serviceTestFlowId);
+            CHECK(receiverActive["transport_params"][0]["mxl_domain_id"] == senderActive["transport_params"][0]["mxl_domain_id"]);
+
+            GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+            auto const flowing = verifier.check(50, 20s);
+            CHECK(flowing.mismatched == 0);
+            REQUIRE(flowing.verified >= 50);
+            if (!withSenderApi)
+            {
+                CHECK(target.waitForLine(fmt::format("IS-05: sender {} found in the Query API", sender["id"].get<std::string>()), 5s));
+            }
+
+            // The registry shows the connection, as the Node APIs do.
+            auto const connectedInRegistry = [&]
+            {
+                auto const held =
+                    controller.get(fmt::format("{}/x-nmos/query/v1.3/receivers/{}", registry.url(), receiver["id"].get<std::string>()));
+                return held["subscription"] == json{{"sender_id", sender["id"]}, {"active", true}};
+            };
+            auto const registryDeadline = std::chrono::steady_clock::now() + 20s;
+            while (!connectedInRegistry() && std::chrono::steady_clock::now() < registryDeadline)
+            {
+                std::this_thread::sleep_for(100ms);
+            }
+            CHECK(connectedInRegistry());
+
+            controller.patch(senderApi + "staged", {{"master_enable", false}, {"activation", {{"mode", "activate_immediate"}}}},
+                             "is-05-v1.2/sender-response-schema.json");
+            REQUIRE(initiator.waitForLine("IS-05: master_enable false: sending stopped", 10s));
+            // Catching up with what arrived before the stop (and the grains in flight at it), then three seconds, which at
+            // 50 grains/s would bring 150 grains.
+            CHECK(verifier.check(1000, 1s).mismatched == 0);
+            auto const afterStop = verifier.check(150, 3s);
+            CHECK(afterStop.mismatched == 0);
+            CHECK(afterStop.verified <= 1);
+        }
+    }
+
     TEST_CASE("controller path: a client speaking only IS-04 and IS-05 finds both services through the registry and their "
               "devices' controls, connects them, grains move byte-exact, and the sender's master_enable false stops them")
     {
@@ -134,88 +235,16 @@ namespace mxl::test
         {
             MXL_SKIP(why->c_str());
         }
-        RegistryProcess registry;
-        ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
-        ServiceProcess target{registered(targetSettings(directories), registry.url())};
-        ServiceProcess initiator{registered(unconnectedInitiator(directories), registry.url())};
-        REQUIRE(initiator.waitForLine("waiting for an IS-05 activation of sender", 10s));
+        connectThroughRegistry(true);
+    }
 
-        Controller controller{registry.url()};
-        // Both services appear in the registry: a sender of the flow and a receiver of its format.
-        json sender;
-        json receiver;
-        auto const deadline = std::chrono::steady_clock::now() + 20s;
-        while (std::chrono::steady_clock::now() < deadline)
+    TEST_CASE("controller path: a controller that copies only BCP-007-03's parameters and the sender_id connects the pair too: the "
+              "target finds the sender's Connection API in the registry's Query API")
+    {
+        if (auto const why = schemaCheckUnavailable())
         {
-            auto const senders = controller.query("senders");
-            auto const receivers = controller.query("receivers");
-            auto const ours = std::ranges::find_if(senders, [](json const& one) { return one["flow_id"] == serviceTestFlowId; });
-            if (ours != senders.end() && receivers.size() == 1)
-            {
-                sender = *ours;
-                receiver = receivers[0];
-                break;
-            }
-            std::this_thread::sleep_for(100ms);
+            MXL_SKIP(why->c_str());
         }
-        REQUIRE_MESSAGE(sender.is_object(), "the registry never held the initiator's sender");
-        REQUIRE_MESSAGE(receiver.is_object(), "the registry never held the target's receiver");
-        auto const flow = controller.get(fmt::format("{}/x-nmos/query/v1.3/flows/{}", registry.url(), serviceTestFlowId));
-        CHECK(receiver["format"] == flow["format"]);
-        CHECK(receiver["caps"]["media_types"][0] == flow["media_type"]);
-        CHECK(receiver["subscription"]["active"] == false);
-        CHECK(sender["subscription"]["active"] == false);
-
-        auto const senderApi = fmt::format("{}single/senders/{}/", controller.connectionApiOf(sender), sender["id"].get<std::string>());
-        auto const receiverApi =
-            fmt::format("{}single/receivers/{}/", controller.connectionApiOf(receiver), receiver["id"].get<std::string>());
-        auto const senderActive = controller.get(senderApi + "active");
-        CHECK(mxlConnectionErrors("is-05-v1.2/sender-response-schema.json", senderActive, false) == "");
-
-        // As IS-05 has it: the sender is enabled for the receiver, then the receiver takes the sender's parameters.
-        controller.patch(senderApi + "staged",
-                         {{"receiver_id", receiver["id"]}, {"master_enable", true}, {"activation", {{"mode", "activate_immediate"}}}},
-                         "is-05-v1.2/sender-response-schema.json");
-        auto const connected = controller.patch(
-            receiverApi + "staged",
-            {{"sender_id", sender["id"]},
-             {"master_enable", true},
-             {"transport_params", receiverParamsOf(senderActive["transport_params"][0])},
-             {"activation", {{"mode", "activate_immediate"}}}},
-            "is-05-v1.2/receiver-response-schema.json");
-        CHECK(connected["master_enable"] == true);
-        // BCP-007-03: the receiver now names the sender's domain and the flow, which the target receives into.
-        auto const receiverActive = controller.get(receiverApi + "active");
-        CHECK(receiverActive["transport_params"][0]["mxl_flow_id"] == serviceTestFlowId);
-        CHECK(receiverActive["transport_params"][0]["mxl_domain_id"] == senderActive["transport_params"][0]["mxl_domain_id"]);
-
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
-        auto const flowing = verifier.check(50, 20s);
-        CHECK(flowing.mismatched == 0);
-        REQUIRE(flowing.verified >= 50);
-
-        // The registry shows the connection, as the Node APIs do.
-        auto const connectedInRegistry = [&]
-        {
-            auto const held = controller.get(fmt::format("{}/x-nmos/query/v1.3/receivers/{}", registry.url(), receiver["id"].get<std::string>()));
-            return held["subscription"] == json{{"sender_id", sender["id"]}, {"active", true}};
-        };
-        auto const registryDeadline = std::chrono::steady_clock::now() + 20s;
-        while (!connectedInRegistry() && std::chrono::steady_clock::now() < registryDeadline)
-        {
-            std::this_thread::sleep_for(100ms);
-        }
-        CHECK(connectedInRegistry());
-
-        controller.patch(senderApi + "staged", {{"master_enable", false}, {"activation", {{"mode", "activate_immediate"}}}},
-                         "is-05-v1.2/sender-response-schema.json");
-        REQUIRE(initiator.waitForLine("IS-05: master_enable false: sending stopped", 10s));
-        // Catching up with what arrived before the stop (and the grains in flight at it), then three seconds, which at
-        // 50 grains/s would bring 150 grains.
-        CHECK(verifier.check(1000, 1s).mismatched == 0);
-        auto const afterStop = verifier.check(150, 3s);
-        CHECK(afterStop.mismatched == 0);
-        CHECK(afterStop.verified <= 1);
+        connectThroughRegistry(false);
     }
 }

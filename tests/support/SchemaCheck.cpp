@@ -63,7 +63,8 @@ namespace mxl::test
     {
         static std::regex const uuid{"^[0-9a-f]{8}-[0-9a-f]{4}-[1-9a-f][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"};
         // A PATCH body may name some parameters only; a document the API answers with names them all.
-        bool const partial = schema.find("-stage-schema.json") != std::string::npos || schema.find("-post-schema.json") != std::string::npos;
+        bool const partial =
+            schema.find("-stage-schema.json") != std::string::npos || schema.find("-post-schema.json") != std::string::npos;
         bool const receivers = schema.find("receiver") != std::string::npos;
         std::string errors;
         auto const setAside = [&](nlohmann::json& settings)

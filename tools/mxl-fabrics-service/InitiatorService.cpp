@@ -98,8 +98,9 @@ namespace mxl::service
             resources["/metrics"] = {"text/plain; version=0.0.4", [this] { return std::optional{_metrics.prometheus()}; }};
             _nmos = std::make_unique<NmosNodeApi>(nmos::Role::Sender, tools::readFlowDefinition(_instance, config.flowId),
                                                   config.http->host, _enabled, config.origin, resources);
-            _connection = std::make_unique<NmosConnectionApi>(nmos::Role::Sender, _nmos->endpointId(), _nmos->apiHost(), _enabled,
-                                                              [this, domainId](std::string const& url) { return transportParams(domainId, url); });
+            _connection =
+                std::make_unique<NmosConnectionApi>(nmos::Role::Sender, _nmos->endpointId(), _nmos->apiHost(), _enabled,
+                                                    [this, domainId](std::string const& url) { return transportParams(domainId, url); });
             _http = std::make_unique<HttpEndpoint>(
                 *config.http, config.origin, std::move(resources),
                 std::map<std::string, HttpHandler>{
@@ -216,32 +217,33 @@ namespace mxl::service
     {
         auto const ownUrl = nlohmann::json(resourceUrl);
         auto params = nmos::mxlParams(nmos::Role::Sender, domainId, _config.flowId);
-        params.insert(params.end(), {{"ext_mxl_sender_api",
-                 ownUrl,
-                 {{"enum", {resourceUrl}}},
-                 [ownUrl](nlohmann::json const& value)
-                 { return value == ownUrl ? std::string{} : "this sender's own Connection API resource cannot be changed"; }},
-                {"ext_mxl_target_ticket", nullptr, nlohmann::json::object(),
-                 [this](nlohmann::json const& value)
-                 {
-                     // Refused here, at PATCH time, rather than after the activation dropped the working target.
-                     if (value.is_null())
-                     {
-                         return std::string{};
-                     }
-                     if (!value.is_string())
-                     {
-                         return std::string{"expected the target's ticket as a JSON text, or null"};
-                     }
-                     std::string why;
-                     auto const ticket = _tickets.verifiedTicket(value.get<std::string>(), why);
-                     if (!ticket)
-                     {
-                         return fmt::format("not a usable ticket: {}", why);
-                     }
-                     auto const problem = unusable(*ticket);
-                     return problem.empty() ? problem : fmt::format("this sender cannot use it: {}", problem);
-                 }}});
+        params.insert(params.end(),
+                      {{"ext_mxl_sender_api",
+                        ownUrl,
+                        {{"enum", {resourceUrl}}},
+                        [ownUrl](nlohmann::json const& value)
+                        { return value == ownUrl ? std::string{} : "this sender's own Connection API resource cannot be changed"; }},
+                       {"ext_mxl_target_ticket", nullptr, nlohmann::json::object(),
+                        [this](nlohmann::json const& value)
+                        {
+                            // Refused here, at PATCH time, rather than after the activation dropped the working target.
+                            if (value.is_null())
+                            {
+                                return std::string{};
+                            }
+                            if (!value.is_string())
+                            {
+                                return std::string{"expected the target's ticket as a JSON text, or null"};
+                            }
+                            std::string why;
+                            auto const ticket = _tickets.verifiedTicket(value.get<std::string>(), why);
+                            if (!ticket)
+                            {
+                                return fmt::format("not a usable ticket: {}", why);
+                            }
+                            auto const problem = unusable(*ticket);
+                            return problem.empty() ? problem : fmt::format("this sender cannot use it: {}", problem);
+                        }}});
         return params;
     }
 

@@ -104,7 +104,8 @@ namespace mxl::service
         // The ticket of the IS-05 activation, or else the first the configured sources give; nullopt with `problem`.
         std::optional<Ticket> fetchTicket(std::string& problem);
         // ext_mxl_sender_api (this sender's own Connection API resource, read only) and ext_mxl_target_ticket.
-        [[nodiscard]] std::vector<nmos::TransportParam> transportParams(std::optional<std::string> const& domainId, std::string const& resourceUrl) const;
+        [[nodiscard]] std::vector<nmos::TransportParam> transportParams(std::optional<std::string> const& domainId,
+                                                                        std::string const& resourceUrl) const;
 
         void pollTicket(Clock::time_point now);
         // Why this initiator cannot use `ticket` (provider, grains or samples, unreadable by the library), or "".

@@ -1,7 +1,7 @@
-// The IS-05 Connection API of a service (v1.1 and v1.2, the same resources at both), below /x-nmos/connection/ on its HTTP endpoint: the one Sender
-// (initiator) or Receiver (target) of its Node API, with the fabrics transport's `ext_` parameters (docs/operations.md,
-// "NMOS Connection API (IS-05)"). The HTTP thread stages and activates; scheduled activations run on a timer thread of
-// this class; the service's loop picks up what became active with takeActivated() and acts on it.
+// The IS-05 Connection API of a service (v1.1 and v1.2, the same resources at both), below /x-nmos/connection/ on its HTTP endpoint: the
+// one Sender (initiator) or Receiver (target) of its Node API, with the fabrics transport's `ext_` parameters (docs/operations.md, "NMOS
+// Connection API (IS-05)"). The HTTP thread stages and activates; scheduled activations run on a timer thread of this class; the service's
+// loop picks up what became active with takeActivated() and acts on it.
 #pragma once
 
 #include "HttpRoutes.hpp"

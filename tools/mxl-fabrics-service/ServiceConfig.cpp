@@ -51,6 +51,10 @@ namespace mxl::service
             add("nmos_registry",
                 "both, with http_listen: http://host:port of an AMWA IS-04 v1.3 Registration API to register the Node API's "
                 "resources with; /x-nmos/registration/v1.3 is appended unless the URL ends with it (no DNS-SD discovery)");
+            add("nmos_query",
+                "target, with http_listen: http://host:port of an AMWA IS-04 v1.3 Query API (default: nmos_registry's host and "
+                "port; /x-nmos/query/v1.3 is appended unless the URL ends with it). A receiver activated with a sender_id and no "
+                "ext_mxl_sender_api looks the sender's Connection API up there");
             add("nmos_heartbeat_s", "both, with nmos_registry: seconds between heartbeats to the registry (1-10, default 5; a registry "
                                     "forgets a node 12 s after its last heartbeat)");
             add("stall_timeout_ms",
@@ -279,15 +283,15 @@ namespace mxl::service
             return {host, *port};
         }
 
-        NmosRegistry parseNmosRegistry(Reader const& reader, std::string const& url)
+        // An http://host:port[/prefix][apiPath] URL as (origin, prefix + apiPath); `key` names it in messages.
+        std::pair<std::string, std::string> parseNmosApiUrl(Reader const& reader, char const* key, std::string const& url,
+                                                            std::string_view apiPath, std::string_view what)
         {
             constexpr std::string_view scheme = "http://";
-            constexpr std::string_view registrationApi = "/x-nmos/registration/v1.3";
-            auto const expected = "expected http://host:port of an IS-04 Registration API, optionally ending in "
-                                  "/x-nmos/registration/v1.3 (no https)";
+            auto const expected = fmt::format("expected http://host:port of an {}, optionally ending in {} (no https)", what, apiPath);
             if (!url.starts_with(scheme))
             {
-                reader.fail("nmos_registry", url, expected);
+                reader.fail(key, url, expected);
             }
             auto const rest = url.substr(scheme.size());
             auto const slash = rest.find('/');
@@ -297,19 +301,34 @@ namespace mxl::service
             {
                 path.pop_back();
             }
-            if (path.ends_with(registrationApi))
+            if (path.ends_with(apiPath))
             {
-                path.resize(path.size() - registrationApi.size());
+                path.resize(path.size() - apiPath.size());
             }
             auto const colon = authority.rfind(':');
             auto const portGiven = colon != std::string::npos && authority.find(']', colon) == std::string::npos;
             if (authority.empty() || authority.front() == ':' || (portGiven && !parsePort(std::string_view{authority}.substr(colon + 1))))
             {
-                reader.fail("nmos_registry", url, expected);
+                reader.fail(key, url, expected);
             }
-            NmosRegistry registry{url, std::string{scheme} + authority, path + std::string{registrationApi}};
+            return {std::string{scheme} + authority, path + std::string{apiPath}};
+        }
+
+        constexpr std::string_view registrationApi = "/x-nmos/registration/v1.3";
+        constexpr std::string_view queryApi = "/x-nmos/query/v1.3";
+
+        NmosRegistry parseNmosRegistry(Reader const& reader, std::string const& url)
+        {
+            auto [origin, apiPath] = parseNmosApiUrl(reader, "nmos_registry", url, registrationApi, "IS-04 Registration API");
+            NmosRegistry registry{url, std::move(origin), std::move(apiPath)};
             registry.heartbeatInterval = reader.seconds("nmos_heartbeat_s", registry.heartbeatInterval, 1, 10);
             return registry;
+        }
+
+        NmosQuery parseNmosQuery(Reader const& reader, std::string const& url)
+        {
+            auto [origin, apiPath] = parseNmosApiUrl(reader, "nmos_query", url, queryApi, "IS-04 Query API");
+            return {url, std::move(origin), std::move(apiPath)};
         }
 
         bool isAbsolute(std::string const& path)
@@ -625,10 +644,22 @@ namespace mxl::service
                     reader.fail("nmos_registry", *registry, "registers the NMOS Node API, which needs 'http_listen'");
                 }
                 config.nmosRegistry = parseNmosRegistry(reader, *registry);
+                auto const& parsed = *config.nmosRegistry;
+                // Registries commonly serve their Query API beside the Registration API.
+                auto prefix = parsed.apiPath.substr(0, parsed.apiPath.size() - registrationApi.size());
+                config.nmosQuery = NmosQuery{parsed.origin + prefix + std::string{queryApi}, parsed.origin, prefix + std::string{queryApi}};
             }
             else if (reader.has("nmos_heartbeat_s"))
             {
                 reader.fail("nmos_heartbeat_s", reader.all("nmos_heartbeat_s").front(), "only takes effect with 'nmos_registry'");
+            }
+            if (auto const query = reader.text("nmos_query"))
+            {
+                if (!config.http)
+                {
+                    reader.fail("nmos_query", *query, "serves receivers activated through the Connection API, which needs 'http_listen'");
+                }
+                config.nmosQuery = parseNmosQuery(reader, *query);
             }
             config.stallTimeout = reader.milliseconds("stall_timeout_ms", config.stallTimeout, 500, 600000);
             config.statusInterval = reader.milliseconds("status_interval_ms", config.statusInterval, 100, 60000);
@@ -659,8 +690,8 @@ namespace mxl::service
                             "not a setting of an initiator: it sends the flow 'flow_id' names, wherever its payloads are (its log "
                             "line says where); 'device' places a target's flow");
             }
-            auto const targetOnly = {"flow_definition", "flow_options", "ticket_file",       "etcd",
-                                     "etcd_domain",     "etcd_lease_s", "ticket_lifetime_s", "path"};
+            auto const targetOnly = {"flow_definition", "flow_options",      "ticket_file", "etcd",      "etcd_domain",
+                                     "etcd_lease_s",    "ticket_lifetime_s", "path",        "nmos_query"};
             auto const initiatorOnly = {"flow_id",       "ticket", "ticket_poll_ms", "connect_timeout_ms", "backoff_initial_ms",
                                         "backoff_max_ms"};
             for (auto const* key : config.role == Role::Target ? initiatorOnly : targetOnly)

@@ -68,6 +68,16 @@ namespace mxl::service
         std::chrono::seconds heartbeatInterval{5};
     };
 
+    // The IS-04 v1.3 Query API a target looks senders up in (SenderLookup.hpp).
+    struct NmosQuery
+    {
+        // As configured (or derived from nmos_registry), for messages.
+        std::string url;
+        // "http://host:port", and the path of the Query API there (ending in /x-nmos/query/v1.3).
+        std::string origin;
+        std::string apiPath;
+    };
+
     struct ServiceConfig
     {
         Role role = Role::Target;
@@ -89,6 +99,8 @@ namespace mxl::service
         std::chrono::milliseconds lateAfter{100};
         // Needs http: what is registered is what the Node API serves.
         std::optional<NmosRegistry> nmosRegistry;
+        // nmos_query, or the registry's host and port where only nmos_registry is set.
+        std::optional<NmosQuery> nmosQuery;
         LogLevel logLevel = LogLevel::Info;
         // Targets sign their tickets with the current key; initiators accept only tickets signed with it (or with the
         // previous key in its grace period).

@@ -49,12 +49,12 @@ namespace mxl::service
         {
             auto params = nmos::mxlParams(nmos::Role::Receiver, domainId, flowId);
             params.push_back({"ext_mxl_sender_api", nullptr, nlohmann::json::object(),
-                     [](nlohmann::json const& value)
-                     {
-                         return value.is_null() || (value.is_string() && value.get<std::string>().starts_with("http://"))
-                                    ? std::string{}
-                                    : std::string{"expected the sender's ext_mxl_sender_api (an http:// URL), or null"};
-                     }});
+                              [](nlohmann::json const& value)
+                              {
+                                  return value.is_null() || (value.is_string() && value.get<std::string>().starts_with("http://"))
+                                             ? std::string{}
+                                             : std::string{"expected the sender's ext_mxl_sender_api (an http:// URL), or null"};
+                              }});
             return params;
         }
     }
@@ -114,16 +114,17 @@ namespace mxl::service
             resources["/metrics"] = {"text/plain; version=0.0.4", [this] { return std::optional{_metrics.prometheus()}; }};
             _nmos = std::make_unique<NmosNodeApi>(nmos::Role::Receiver, tools::readTextFile(config.flowDefinition, "flow definition"),
                                                   config.http->host, false, config.origin, resources);
-            _connection = std::make_unique<NmosConnectionApi>(nmos::Role::Receiver, _nmos->endpointId(), _nmos->apiHost(), false,
-                                                              [domainId, this](std::string const&) { return receiverParams(domainId, _flowId); });
+            _connection =
+                std::make_unique<NmosConnectionApi>(nmos::Role::Receiver, _nmos->endpointId(), _nmos->apiHost(), false,
+                                                    [domainId, this](std::string const&) { return receiverParams(domainId, _flowId); });
             _http = std::make_unique<HttpEndpoint>(
                 *config.http, config.origin, std::move(resources),
                 std::map<std::string, HttpHandler>{
                     {NmosConnectionApi::pathPrefix, [this](HttpRequest const& request) { return _connection->handle(request); }}});
             _nmos->start(_http->port());
             _connection->start(_http->port());
-            log::info("http: listening on {}:{} (/ticket, /metrics, /x-nmos/node/v1.3/, /x-nmos/connection/v1.1/ and v1.2/)", config.http->host,
-                      _http->port());
+            log::info("http: listening on {}:{} (/ticket, /metrics, /x-nmos/node/v1.3/, /x-nmos/connection/v1.1/ and v1.2/)",
+                      config.http->host, _http->port());
             // After that line, so that the registration's own lines follow the port they concern.
             if (config.nmosRegistry)
             {
@@ -282,9 +283,15 @@ namespace mxl::service
         if (auto const active = _connection ? _connection->takeActivated() : std::nullopt)
         {
             auto const& sender = (*active)["transport_params"][0]["ext_mxl_sender_api"];
+            auto const& senderId = (*active)["sender_id"];
             bool const enabled = (*active)["master_enable"].get<bool>();
+            // A controller that copies only BCP-007-03's parameters names the sender by its id: the Query API says where
+            // its Connection API is.
+            auto const lookUp = !sender.is_string() && senderId.is_string() && _config.nmosQuery;
             log::info("IS-05: receiver {} activated: master_enable {}, sender {}", _connection->endpointId(), enabled,
-                      sender.is_string() ? sender.get<std::string>() : "none");
+                      sender.is_string() ? sender.get<std::string>()
+                      : lookUp ? fmt::format("{} (to look up in the Query API at {})", senderId.get<std::string>(), _config.nmosQuery->url)
+                               : std::string{"none"});
             // The Node API's sender or receiver follows the activation; the registry hears of it from there.
             _nmos->activated(*active);
             if (_registration)
@@ -298,9 +305,11 @@ namespace mxl::service
                 _handover->retire();
                 _retiredHandovers.push_back(std::move(_handover));
             }
-            if (enabled && sender.is_string())
+            if (enabled && (sender.is_string() || lookUp))
             {
-                _handover = std::make_unique<TicketHandover>(sender.get<std::string>(), _connection->endpointId(), true);
+                auto address = sender.is_string() ? SenderAddress{sender.get<std::string>(), {}, std::nullopt}
+                                                  : SenderAddress{{}, senderId.get<std::string>(), _config.nmosQuery};
+                _handover = std::make_unique<TicketHandover>(std::move(address), _connection->endpointId(), true);
             }
         }
         std::erase_if(_retiredHandovers, [](auto const& retired) { return retired->done(); });

@@ -1,6 +1,7 @@
 #include "TicketHandover.hpp"
 
 #include "HttpRequest.hpp"
+#include "SenderLookup.hpp"
 #include "ServiceLog.hpp"
 
 #include <fmt/format.h>
@@ -50,9 +51,11 @@ namespace mxl::service
         }
     }
 
-    TicketHandover::TicketHandover(std::string senderUrl, std::string receiverId, bool enable)
-        : _senderUrl{std::move(senderUrl)}
+    TicketHandover::TicketHandover(SenderAddress sender, std::string receiverId, bool enable)
+        : _sender{std::move(sender)}
         , _receiverId{std::move(receiverId)}
+        , _senderUrl{_sender.url}
+        , _senderName{_sender.url.empty() ? "sender " + _sender.id : _sender.url}
         , _enable{enable}
         , _worker{[this] { run(); }}
     {
@@ -110,7 +113,7 @@ namespace mxl::service
             }
             auto const wanted = _wanted;
             lock.unlock();
-            bool const taken = attempt([&] { return handOver(wanted); });
+            bool const taken = attempt([&] { return located() && handOver(wanted); });
             lock.lock();
             nextAttempt = taken ? Clock::now() : Clock::now() + retryInterval;
         }
@@ -125,6 +128,35 @@ namespace mxl::service
         _done = true;
     }
 
+    bool TicketHandover::located()
+    {
+        if (!_senderUrl.empty())
+        {
+            return true;
+        }
+        if (!_sender.query)
+        {
+            return false;
+        }
+        auto const found = lookUpSenderConnectionApi(*_sender.query, _sender.id);
+        if (auto const* failure = std::get_if<LookupFailure>(&found))
+        {
+            if (failure->reason != _lastProblem)
+            {
+                _lastProblem = failure->reason;
+                log::warning("IS-05: cannot find the Connection API of sender {} in the Query API at {}: {}; retrying every {} ms",
+                             _sender.id, _sender.query->url, failure->reason, retryInterval.count());
+            }
+            return false;
+        }
+        _senderUrl = std::get<std::string>(found);
+        _senderName = _senderUrl;
+        _lastProblem.clear();
+        log::info("IS-05: sender {} found in the Query API at {}: its Connection API resource is {}", _sender.id, _sender.query->url,
+                  _senderUrl);
+        return true;
+    }
+
     bool TicketHandover::attempt(std::function<bool()> const& request)
     {
         // The sender's URL came from an IS-05 request: whatever the HTTP client makes of it is a failed attempt, never
@@ -135,7 +167,7 @@ namespace mxl::service
         }
         catch (std::exception const& error)
         {
-            log::warning("IS-05: cannot speak to sender {}: {}", _senderUrl, error.what());
+            log::warning("IS-05: cannot speak to {}: {}", _senderName, error.what());
             return false;
         }
     }

@@ -1,22 +1,34 @@
 // How a target service, as an IS-05 receiver, connects the sender it was activated with: MXL fabrics initiators need the
 // target's ticket, so the receiver PATCHes the sender's staged parameters (ext_mxl_target_ticket, with
-// activate_immediate) at the sender's Connection API resource, which the sender's own ext_mxl_sender_api names. It hands
-// the ticket over again whenever it changes (a new epoch after a rebuild, a new signature), and retries a sender that
-// cannot be reached.
+// activate_immediate) at the sender's Connection API resource, which the sender's own ext_mxl_sender_api names, or which
+// is looked up in the registry's Query API by the sender's id (SenderLookup.hpp). It hands the ticket over again
+// whenever it changes (a new epoch after a rebuild, a new signature), and retries a sender that cannot be reached or
+// found.
 //
 // The requests run on the handover's own thread: a sender that accepts connections and never answers costs a log line
 // and a retry, never a grain of the target's loop.
 #pragma once
 
+#include "ServiceConfig.hpp"
+
 #include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
 namespace mxl::service
 {
+    // The sender to hand the ticket to: the URL of its Connection API resource, or its id and the Query API to find it in.
+    struct SenderAddress
+    {
+        std::string url;
+        std::string id;
+        std::optional<NmosQuery> query;
+    };
+
     class TicketHandover
     {
     public:
@@ -24,7 +36,7 @@ namespace mxl::service
 
         // `enable`: the first handover also sets the sender's master_enable true (the receiver's activation connects
         // the pair); later ones leave it as the sender's controller set it.
-        TicketHandover(std::string senderUrl, std::string receiverId, bool enable);
+        TicketHandover(SenderAddress sender, std::string receiverId, bool enable);
         // Retires the handover and waits for it: at most about two request timeouts.
         ~TicketHandover();
 
@@ -39,13 +51,8 @@ namespace mxl::service
         void retire();
         [[nodiscard]] bool done() const;
 
-        [[nodiscard]] std::string const& senderUrl() const noexcept
-        {
-            return _senderUrl;
-        }
-
     private:
-        std::string const _senderUrl;
+        SenderAddress const _sender;
         std::string const _receiverId;
 
         mutable std::mutex _mutex;
@@ -54,7 +61,9 @@ namespace mxl::service
         bool _retiring = false;
         bool _done = false;
 
-        // The thread's own.
+        // The thread's own. The sender's resource URL: given, or once looked up; and how the sender is named in logs.
+        std::string _senderUrl;
+        std::string _senderName;
         bool _enable;
         std::string _handedOver;
         std::string _lastProblem;
@@ -62,6 +71,8 @@ namespace mxl::service
         std::thread _worker;
 
         void run();
+        // True when the sender's resource URL is known, looking it up where it is not.
+        bool located();
         // `request`'s answer, or false where it threw.
         bool attempt(std::function<bool()> const& request);
         // True when the sender took `ticketJson`.
