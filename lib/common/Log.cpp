@@ -31,12 +31,20 @@ namespace mxl::log
         }
 
         std::atomic<Sink> redirected{nullptr};
+        // A threshold set by the program, which then decides (a service's log_level), or -1 for MXL_LOG_LEVEL's.
+        std::atomic<int> chosenThreshold{-1};
     }
 
     Level threshold() noexcept
     {
         static Level const level = parseLevel(std::getenv("MXL_LOG_LEVEL"));
-        return level;
+        auto const chosen = chosenThreshold.load();
+        return chosen < 0 ? level : static_cast<Level>(chosen);
+    }
+
+    void setThreshold(Level level) noexcept
+    {
+        chosenThreshold.store(static_cast<int>(level));
     }
 
     bool enabled(Level level) noexcept

@@ -23,6 +23,10 @@ namespace mxl::log
     // so that rejected input is explained without the user having to ask.
     Level threshold() noexcept;
 
+    // The threshold from now on, in place of MXL_LOG_LEVEL's: for a program whose own setting decides (a service's
+    // log_level), together with redirect().
+    void setThreshold(Level level) noexcept;
+
     bool enabled(Level level) noexcept;
 
     // Writes one line to the sink: stderr, unless redirect() named another.

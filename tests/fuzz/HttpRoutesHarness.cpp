@@ -6,10 +6,10 @@
 // document with the same code on errors.
 #include "FuzzCheck.hpp"
 #include "FuzzEntry.hpp"
-#include "HttpRequestCheck.hpp"
-#include "HttpRoutes.hpp"
-#include "NmosConnectionApi.hpp"
-#include "NmosNodeApi.hpp"
+#include <ConnectionApi.hpp>
+#include <HttpRequestCheck.hpp>
+#include <HttpRoutes.hpp>
+#include <NodeApi.hpp>
 
 #include "Ticket.hpp"
 #include <MxlTransport.hpp>
@@ -20,6 +20,7 @@
 #include <string_view>
 
 using mxl::fuzz::check;
+using namespace mxl;
 using namespace mxl::service;
 
 namespace
@@ -70,16 +71,16 @@ namespace
 
     struct Services
     {
-        std::unique_ptr<NmosConnectionApi> receiver =
-            std::make_unique<NmosConnectionApi>(mxl::nmos::Role::Receiver, receiverId, "127.0.0.1", false, receiverParams);
-        std::unique_ptr<NmosConnectionApi> sender =
-            std::make_unique<NmosConnectionApi>(mxl::nmos::Role::Sender, senderId, "127.0.0.1", true, senderParams);
+        std::unique_ptr<mxl::nmos::ConnectionApi> receiver =
+            std::make_unique<mxl::nmos::ConnectionApi>(mxl::nmos::Role::Receiver, receiverId, "127.0.0.1", false, receiverParams);
+        std::unique_ptr<mxl::nmos::ConnectionApi> sender =
+            std::make_unique<mxl::nmos::ConnectionApi>(mxl::nmos::Role::Sender, senderId, "127.0.0.1", true, senderParams);
         std::map<std::string, HttpResource> targetResources{
             {"/ticket", {"application/json", [] { return std::optional<std::string>{R"({"provider":"tcp"})"}; }}},
             {"/metrics", {"text/plain", [] { return std::optional<std::string>{"mxl_grains_total 1\n"}; }}}};
         std::map<std::string, HttpResource> initiatorResources{{"/metrics", {"text/plain", [] { return std::optional<std::string>{}; }}}};
-        NmosNodeApi receiverNode{mxl::nmos::Role::Receiver, flowDefinition, "127.0.0.1", false, "fuzz", targetResources};
-        NmosNodeApi senderNode{mxl::nmos::Role::Sender, flowDefinition, "127.0.0.1", true, "fuzz", initiatorResources};
+        mxl::nmos::NodeApi receiverNode{mxl::nmos::Role::Receiver, flowDefinition, "127.0.0.1", false, targetResources};
+        mxl::nmos::NodeApi senderNode{mxl::nmos::Role::Sender, flowDefinition, "127.0.0.1", true, initiatorResources};
         std::unique_ptr<HttpRoutes> target;
         std::unique_ptr<HttpRoutes> initiator;
 
@@ -89,12 +90,14 @@ namespace
             sender->start(8471);
             receiverNode.start(8470);
             senderNode.start(8471);
-            target = std::make_unique<HttpRoutes>(
-                targetResources, std::map<std::string, HttpHandler>{{NmosConnectionApi::pathPrefix, [this](HttpRequest const& request)
-                                                                     { return receiver->handle(request); }}});
-            initiator = std::make_unique<HttpRoutes>(
-                initiatorResources, std::map<std::string, HttpHandler>{{NmosConnectionApi::pathPrefix, [this](HttpRequest const& request)
-                                                                        { return sender->handle(request); }}});
+            target = std::make_unique<HttpRoutes>(targetResources, std::map<std::string, HttpHandler>{{mxl::nmos::ConnectionApi::pathPrefix,
+                                                                                                       [this](HttpRequest const& request) {
+                                                                                                           return receiver->handle(request);
+                                                                                                       }}});
+            initiator =
+                std::make_unique<HttpRoutes>(initiatorResources, std::map<std::string, HttpHandler>{{mxl::nmos::ConnectionApi::pathPrefix,
+                                                                                                     [this](HttpRequest const& request)
+                                                                                                     { return sender->handle(request); }}});
         }
     };
 

@@ -2,6 +2,7 @@
 
 #include "DomainIdentity.hpp"
 #include "ServiceLog.hpp"
+#include "ServiceNode.hpp"
 
 #include <DeviceFlowOptions.hpp>
 #include <ExitRequest.hpp>
@@ -96,24 +97,9 @@ namespace mxl::service
         {
             std::map<std::string, HttpResource> resources;
             resources["/metrics"] = {"text/plain; version=0.0.4", [this] { return std::optional{_metrics.prometheus()}; }};
-            _nmos = std::make_unique<NmosNodeApi>(nmos::Role::Sender, tools::readFlowDefinition(_instance, config.flowId),
-                                                  config.http->host, _enabled, config.origin, resources);
-            _connection =
-                std::make_unique<NmosConnectionApi>(nmos::Role::Sender, _nmos->endpointId(), _nmos->apiHost(), _enabled,
-                                                    [this, domainId](std::string const& url) { return transportParams(domainId, url); });
-            _http = std::make_unique<HttpEndpoint>(
-                *config.http, config.origin, std::move(resources),
-                std::map<std::string, HttpHandler>{
-                    {NmosConnectionApi::pathPrefix, [this](HttpRequest const& request) { return _connection->handle(request); }}});
-            _nmos->start(_http->port());
-            _connection->start(_http->port());
-            log::info("http: listening on {}:{} (/metrics, /x-nmos/node/v1.3/, /x-nmos/connection/v1.1/ and v1.2/)", config.http->host,
-                      _http->port());
-            // After that line, so that the registration's own lines follow the port they concern.
-            if (config.nmosRegistry)
-            {
-                _registration = std::make_unique<NmosRegistration>(*config.nmosRegistry, *_nmos);
-            }
+            _nmos = startServiceNode(
+                config, nmos::Role::Sender, tools::readFlowDefinition(_instance, config.flowId), _enabled,
+                [this, domainId](std::string const& url) { return transportParams(domainId, url); }, std::move(resources));
         }
         _metrics.setState(_enabled ? "waiting" : "disabled");
         if (!_enabled)
@@ -249,7 +235,7 @@ namespace mxl::service
 
     void InitiatorService::applyActivation(Clock::time_point now)
     {
-        auto const active = _connection ? _connection->takeActivated() : std::nullopt;
+        auto const active = _nmos ? _nmos->takeActivated() : std::nullopt;
         if (!active)
         {
             return;
@@ -257,16 +243,10 @@ namespace mxl::service
         auto const& ticket = (*active)["transport_params"][0]["ext_mxl_target_ticket"];
         auto activatedTicket = ticket.is_string() ? std::optional{ticket.get<std::string>()} : std::nullopt;
         bool const enabled = (*active)["master_enable"].get<bool>();
-        log::info("IS-05: sender {} activated: master_enable {}, receiver {}, {}", _connection->endpointId(), enabled,
+        log::info("IS-05: sender {} activated: master_enable {}, receiver {}, {}", _nmos->endpointId(), enabled,
                   (*active)["receiver_id"].is_string() ? (*active)["receiver_id"].get<std::string>() : "none",
                   activatedTicket ? "its ticket handed over"
                                   : (_tickets.empty() ? "no ticket" : "no ticket handed over (the configured sources apply)"));
-        // The Node API's sender or receiver follows the activation; the registry hears of it from there.
-        _nmos->activated(*active);
-        if (_registration)
-        {
-            _registration->resourcesChanged();
-        }
         if (_activatedTicket && !activatedTicket)
         {
             // The receiver let go: its target is not to be written any more.

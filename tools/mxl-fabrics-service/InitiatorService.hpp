@@ -7,19 +7,16 @@
 // sending (the target is removed) until it is true again; an initiator without configured tickets waits for that.
 #pragma once
 
-#include "Backoff.hpp"
-#include "HttpEndpoint.hpp"
-#include "NmosConnectionApi.hpp"
-#include "NmosNodeApi.hpp"
-#include "NmosRegistration.hpp"
 #include "Notifier.hpp"
 #include "ServiceConfig.hpp"
 #include "ServiceInterface.hpp"
 #include "ServiceMetrics.hpp"
+#include "ServiceNode.hpp"
 #include "SourceCursor.hpp"
 #include "StatusFile.hpp"
 #include "Ticket.hpp"
 #include "TicketSource.hpp"
+#include <common/Backoff.hpp>
 
 #include <FabricsHandles.hpp>
 #include <MxlHandles.hpp>
@@ -76,12 +73,8 @@ namespace mxl::service
         TicketSource _tickets;
         ServiceMetrics _metrics;
         StatusFile _statusFile;
-        // Before _http, whose thread calls into it: destroyed after the endpoint stopped.
-        std::unique_ptr<NmosNodeApi> _nmos;
-        std::unique_ptr<NmosConnectionApi> _connection;
-        std::unique_ptr<HttpEndpoint> _http;
-        // After _nmos, which it reads: destroyed first, deleting the registered resources.
-        std::unique_ptr<NmosRegistration> _registration;
+        // The NMOS node on http_listen; its HTTP thread reads the members above, so it is destroyed before them.
+        std::unique_ptr<nmos::Node> _nmos;
         Backoff _backoff;
 
         std::optional<Established> _target;

@@ -6,6 +6,9 @@
 
 #include <mxl/fabrics.h>
 
+#include <ListenAddress.hpp>
+#include <Registration.hpp>
+#include <SenderLookup.hpp>
 #include <SigningKeys.hpp>
 
 #include <chrono>
@@ -41,11 +44,7 @@ namespace mxl::service
         Warning,
     };
 
-    struct HttpListen
-    {
-        std::string host;
-        std::uint16_t port = 0;
-    };
+    using HttpListen = ListenAddress;
 
     // Where a target publishes its ticket in the facility's etcd (lib/directory/TicketKey.hpp).
     struct EtcdPublication
@@ -57,26 +56,9 @@ namespace mxl::service
         std::chrono::seconds lease{10};
     };
 
-    // The IS-04 v1.3 Registration API the service registers its Node API's resources with (NmosRegistration.hpp).
-    struct NmosRegistry
-    {
-        // As configured, for messages.
-        std::string url;
-        // "http://host:port", and the path of the Registration API there (ending in /x-nmos/registration/v1.3).
-        std::string origin;
-        std::string apiPath;
-        std::chrono::seconds heartbeatInterval{5};
-    };
+    using NmosRegistry = nmos::RegistryAddress;
 
-    // The IS-04 v1.3 Query API a target looks senders up in (SenderLookup.hpp).
-    struct NmosQuery
-    {
-        // As configured (or derived from nmos_registry), for messages.
-        std::string url;
-        // "http://host:port", and the path of the Query API there (ending in /x-nmos/query/v1.3).
-        std::string origin;
-        std::string apiPath;
-    };
+    using NmosQuery = nmos::QueryAddress;
 
     struct ServiceConfig
     {

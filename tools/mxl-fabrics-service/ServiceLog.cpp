@@ -1,5 +1,7 @@
 #include "ServiceLog.hpp"
 
+#include <common/Log.hpp>
+
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -32,11 +34,31 @@ namespace mxl::service::log
             }
             return "";
         }
+
+        void libraryLine(mxl::log::Level level, std::string_view message) noexcept
+        {
+            auto const ours = level <= mxl::log::Level::Debug  ? LogLevel::Debug
+                              : level == mxl::log::Level::Info ? LogLevel::Info
+                                                               : LogLevel::Warning;
+            try
+            {
+                write(ours, message);
+            }
+            catch (...)
+            {
+                // A line that cannot be written is lost, never the process.
+            }
+        }
     }
 
     void setLevel(LogLevel level) noexcept
     {
         threshold = level;
+        // The NMOS and HTTP code of lib/ logs through the library log: its lines join the service's, at its level.
+        mxl::log::setThreshold(level == LogLevel::Debug  ? mxl::log::Level::Debug
+                               : level == LogLevel::Info ? mxl::log::Level::Info
+                                                         : mxl::log::Level::Warn);
+        mxl::log::redirect(&libraryLine);
     }
 
     bool enabled(LogLevel level) noexcept

@@ -2,6 +2,7 @@
 
 #include "DomainIdentity.hpp"
 #include "ServiceLog.hpp"
+#include "ServiceNode.hpp"
 #include "TargetListen.hpp"
 #include "TicketFile.hpp"
 
@@ -112,24 +113,9 @@ namespace mxl::service
                                         return _ticket ? std::optional{_ticket->json} : std::nullopt;
                                     }};
             resources["/metrics"] = {"text/plain; version=0.0.4", [this] { return std::optional{_metrics.prometheus()}; }};
-            _nmos = std::make_unique<NmosNodeApi>(nmos::Role::Receiver, tools::readTextFile(config.flowDefinition, "flow definition"),
-                                                  config.http->host, false, config.origin, resources);
-            _connection =
-                std::make_unique<NmosConnectionApi>(nmos::Role::Receiver, _nmos->endpointId(), _nmos->apiHost(), false,
-                                                    [domainId, this](std::string const&) { return receiverParams(domainId, _flowId); });
-            _http = std::make_unique<HttpEndpoint>(
-                *config.http, config.origin, std::move(resources),
-                std::map<std::string, HttpHandler>{
-                    {NmosConnectionApi::pathPrefix, [this](HttpRequest const& request) { return _connection->handle(request); }}});
-            _nmos->start(_http->port());
-            _connection->start(_http->port());
-            log::info("http: listening on {}:{} (/ticket, /metrics, /x-nmos/node/v1.3/, /x-nmos/connection/v1.1/ and v1.2/)",
-                      config.http->host, _http->port());
-            // After that line, so that the registration's own lines follow the port they concern.
-            if (config.nmosRegistry)
-            {
-                _registration = std::make_unique<NmosRegistration>(*config.nmosRegistry, *_nmos);
-            }
+            _nmos = startServiceNode(
+                config, nmos::Role::Receiver, tools::readTextFile(config.flowDefinition, "flow definition"), false,
+                [domainId, this](std::string const&) { return receiverParams(domainId, _flowId); }, std::move(resources));
         }
         if (!config.paths.empty())
         {
@@ -187,7 +173,7 @@ namespace mxl::service
                   : _config.secondTicketFile.empty()
                       ? fmt::format(", path 2 epoch {} (no file)", _secondUnsignedTicket->epoch)
                       : fmt::format(", path 2 epoch {} file '{}'", _secondUnsignedTicket->epoch, _config.secondTicketFile.string()),
-                  _http ? fmt::format(", http://{}:{}/ticket", _config.http->host, _http->port()) : "",
+                  _nmos ? fmt::format(", http://{}:{}/ticket", _config.http->host, _nmos->port()) : "",
                   _directory ? fmt::format(", etcd://{}{}", _config.etcd->endpoint, _directory->key()) : "",
                   _config.ticketKeys
                       ? fmt::format(", signed with key '{}' for {} s", _config.ticketKeys->current.id, _config.ticketLifetime.count())
@@ -280,7 +266,7 @@ namespace mxl::service
 
     void TargetService::applyActivation()
     {
-        if (auto const active = _connection ? _connection->takeActivated() : std::nullopt)
+        if (auto const active = _nmos ? _nmos->takeActivated() : std::nullopt)
         {
             auto const& sender = (*active)["transport_params"][0]["ext_mxl_sender_api"];
             auto const& senderId = (*active)["sender_id"];
@@ -288,16 +274,10 @@ namespace mxl::service
             // A controller that copies only BCP-007-03's parameters names the sender by its id: the Query API says where
             // its Connection API is.
             auto const lookUp = !sender.is_string() && senderId.is_string() && _config.nmosQuery;
-            log::info("IS-05: receiver {} activated: master_enable {}, sender {}", _connection->endpointId(), enabled,
+            log::info("IS-05: receiver {} activated: master_enable {}, sender {}", _nmos->endpointId(), enabled,
                       sender.is_string() ? sender.get<std::string>()
                       : lookUp ? fmt::format("{} (to look up in the Query API at {})", senderId.get<std::string>(), _config.nmosQuery->url)
                                : std::string{"none"});
-            // The Node API's sender or receiver follows the activation; the registry hears of it from there.
-            _nmos->activated(*active);
-            if (_registration)
-            {
-                _registration->resourcesChanged();
-            }
             if (_handover)
             {
                 // A receiver connects one sender; the previous one stops writing into this flow. It is taken back on the
@@ -309,7 +289,7 @@ namespace mxl::service
             {
                 auto address = sender.is_string() ? SenderAddress{sender.get<std::string>(), {}, std::nullopt}
                                                   : SenderAddress{{}, senderId.get<std::string>(), _config.nmosQuery};
-                _handover = std::make_unique<TicketHandover>(std::move(address), _connection->endpointId(), true);
+                _handover = std::make_unique<TicketHandover>(std::move(address), _nmos->endpointId(), true);
             }
         }
         std::erase_if(_retiredHandovers, [](auto const& retired) { return retired->done(); });

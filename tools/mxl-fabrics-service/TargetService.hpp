@@ -9,15 +9,12 @@
 #pragma once
 
 #include "BackgroundPublication.hpp"
-#include "HttpEndpoint.hpp"
-#include "NmosConnectionApi.hpp"
-#include "NmosNodeApi.hpp"
-#include "NmosRegistration.hpp"
 #include "Notifier.hpp"
 #include "RedundantPaths.hpp"
 #include "ServiceConfig.hpp"
 #include "ServiceInterface.hpp"
 #include "ServiceMetrics.hpp"
+#include "ServiceNode.hpp"
 #include "StatusFile.hpp"
 #include "Ticket.hpp"
 #include "TicketHandover.hpp"
@@ -65,12 +62,8 @@ namespace mxl::service
         // The HTTP thread reads the ticket.
         mutable std::mutex _ticketMutex;
         std::optional<Ticket> _ticket;
-        // Before _http, whose thread calls into it: destroyed after the endpoint stopped.
-        std::unique_ptr<NmosNodeApi> _nmos;
-        std::unique_ptr<NmosConnectionApi> _connection;
-        std::unique_ptr<HttpEndpoint> _http;
-        // After _nmos, which it reads: destroyed first, deleting the registered resources.
-        std::unique_ptr<NmosRegistration> _registration;
+        // The NMOS node on http_listen; its HTTP thread reads the members above, so it is destroyed before them.
+        std::unique_ptr<nmos::Node> _nmos;
         // The sender an IS-05 activation connected this receiver to.
         std::unique_ptr<TicketHandover> _handover;
         std::vector<std::unique_ptr<TicketHandover>> _retiredHandovers;

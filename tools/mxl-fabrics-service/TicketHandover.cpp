@@ -1,8 +1,9 @@
 #include "TicketHandover.hpp"
 
-#include "HttpRequest.hpp"
-#include "SenderLookup.hpp"
 #include "ServiceLog.hpp"
+
+#include <HttpRequest.hpp>
+#include <SenderLookup.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -138,8 +139,8 @@ namespace mxl::service
         {
             return false;
         }
-        auto const found = lookUpSenderConnectionApi(*_sender.query, _sender.id);
-        if (auto const* failure = std::get_if<LookupFailure>(&found))
+        auto const found = nmos::lookUpSenderConnectionApi(*_sender.query, _sender.id);
+        if (auto const* failure = std::get_if<nmos::LookupFailure>(&found))
         {
             if (failure->reason != _lastProblem)
             {

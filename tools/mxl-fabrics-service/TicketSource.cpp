@@ -2,7 +2,7 @@
 
 #include <common/BoundedFile.hpp>
 
-#include "HttpGet.hpp"
+#include <HttpGet.hpp>
 
 #include <DirectoryError.hpp>
 #include <EtcdClient.hpp>
@@ -10,7 +10,6 @@
 #include <TicketSignature.hpp>
 
 #include <fmt/format.h>
-
 
 namespace mxl::service
 {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
-namespace mxl::service
+namespace mxl
 {
     class Backoff
     {

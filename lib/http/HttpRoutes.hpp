@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace mxl::service
+namespace mxl
 {
     struct HttpResource
     {

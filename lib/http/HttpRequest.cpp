@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <httplib.h>
 
-namespace mxl::service
+namespace mxl
 {
     std::variant<HttpAnswer, std::string> httpRequest(std::string const& origin, std::string const& method, std::string const& path,
                                                       std::string const& jsonBody, std::chrono::milliseconds timeout)

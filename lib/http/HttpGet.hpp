@@ -1,12 +1,12 @@
-// The client side of the ticket exchange: one HTTP/1.0 GET of an http:// URL with a deadline, so that an unreachable
-// target never holds the service's loop (and its watchdog pings) for long.
+// One HTTP/1.0 GET of an http:// URL with one deadline for the whole exchange (a peer that drips its answer cannot
+// stretch it), so that an unreachable target or registry never holds a caller's loop (and its watchdog pings) for long.
 #pragma once
 
 #include <chrono>
 #include <string>
 #include <variant>
 
-namespace mxl::service
+namespace mxl
 {
     struct HttpFailure
     {

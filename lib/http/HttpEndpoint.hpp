@@ -7,16 +7,17 @@
 #pragma once
 
 #include "HttpRoutes.hpp"
-#include "ServiceConfig.hpp"
+#include "ListenAddress.hpp"
 
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
 
 struct MHD_Daemon;
 
-namespace mxl::service
+namespace mxl
 {
     // docs/operations.md lists them; a client past one is answered 413, 414 or 431, or not served until another leaves.
     struct HttpLimits
@@ -30,11 +31,18 @@ namespace mxl::service
         static constexpr std::chrono::seconds idle{5};
     };
 
+    // Why an endpoint cannot listen where it was asked to: what() says why, for a message that names the setting.
+    class ListenError : public std::runtime_error
+    {
+    public:
+        using std::runtime_error::runtime_error;
+    };
+
     class HttpEndpoint
     {
     public:
-        // Throws ConfigError naming http_listen when the address cannot be bound.
-        HttpEndpoint(HttpListen const& listen, std::string const& origin, std::map<std::string, HttpResource> resources,
+        // Throws ListenError when the address cannot be bound.
+        HttpEndpoint(ListenAddress const& listen, std::map<std::string, HttpResource> resources,
                      std::map<std::string, HttpHandler> prefixHandlers = {});
         ~HttpEndpoint();
 

@@ -1,10 +1,10 @@
-#include "NmosConnectionApi.hpp"
+#include "ConnectionApi.hpp"
 
-#include "ServiceLog.hpp"
+#include <common/Log.hpp>
 
-#include <MxlTransport.hpp>
-#include <NodeResources.hpp>
-#include <TaiText.hpp>
+#include "MxlTransport.hpp"
+#include "NodeResources.hpp"
+#include "TaiText.hpp"
 #include <common/BoundedJson.hpp>
 
 #include <mxl/time.h>
@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <chrono>
 
-namespace mxl::service
+namespace mxl::nmos
 {
     namespace
     {
@@ -30,14 +30,14 @@ namespace mxl::service
             return {status, "application/json", mxl::dumpJson(document)};
         }
 
-        HttpReply errorReply(nmos::ConnectionError const& error)
+        HttpReply errorReply(ConnectionError const& error)
         {
             return jsonReply(static_cast<unsigned>(error.status()), error.document());
         }
 
         HttpReply notAllowed(HttpRequest const& request, std::string const& allowed)
         {
-            return errorReply(nmos::ConnectionError{405, fmt::format("{} {}: only {} here", request.method, request.path, allowed)});
+            return errorReply(ConnectionError{405, fmt::format("{} {}: only {} here", request.method, request.path, allowed)});
         }
 
         bool reads(HttpRequest const& request)
@@ -52,7 +52,7 @@ namespace mxl::service
         }
     }
 
-    NmosConnectionApi::NmosConnectionApi(nmos::Role role, std::string endpointId, std::string apiHost, bool masterEnable, ParamsOf params)
+    ConnectionApi::ConnectionApi(Role role, std::string endpointId, std::string apiHost, bool masterEnable, ParamsOf params)
         : _role{role}
         , _endpointId{std::move(endpointId)}
         , _apiHost{std::move(apiHost)}
@@ -62,7 +62,7 @@ namespace mxl::service
     {
     }
 
-    NmosConnectionApi::~NmosConnectionApi()
+    ConnectionApi::~ConnectionApi()
     {
         {
             std::lock_guard lock{_mutex};
@@ -72,16 +72,16 @@ namespace mxl::service
         _timer.join();
     }
 
-    void NmosConnectionApi::start(std::uint16_t port)
+    void ConnectionApi::start(std::uint16_t port)
     {
-        auto const kind = _role == nmos::Role::Sender ? "senders" : "receivers";
-        auto const url = fmt::format("http://{}:{}{}/v1.1/single/{}/{}/", nmos::urlHost(_apiHost), port, pathPrefix, kind, _endpointId);
-        auto resource = std::make_unique<nmos::ConnectionResource>(_role, _params(url), _masterEnable);
+        auto const kind = _role == Role::Sender ? "senders" : "receivers";
+        auto const url = fmt::format("http://{}:{}{}/v1.1/single/{}/{}/", urlHost(_apiHost), port, pathPrefix, kind, _endpointId);
+        auto resource = std::make_unique<ConnectionResource>(_role, _params(url), _masterEnable);
         std::lock_guard lock{_mutex};
         _resource = std::move(resource);
     }
 
-    std::optional<json> NmosConnectionApi::takeActivated()
+    std::optional<json> ConnectionApi::takeActivated()
     {
         std::lock_guard lock{_mutex};
         if (!_resource || _resource->activations() == _takenActivations)
@@ -92,20 +92,20 @@ namespace mxl::service
         return _resource->active();
     }
 
-    HttpReply NmosConnectionApi::handle(HttpRequest const& request)
+    HttpReply ConnectionApi::handle(HttpRequest const& request)
     {
         try
         {
             return route(request);
         }
-        catch (nmos::ConnectionError const& error)
+        catch (ConnectionError const& error)
         {
-            log::warning("IS-05: {} {} refused ({}): {}", request.method, request.path, error.status(), error.what());
+            log::warn("IS-05: {} {} refused ({}): {}", request.method, request.path, error.status(), error.what());
             return errorReply(error);
         }
     }
 
-    HttpReply NmosConnectionApi::route(HttpRequest const& request)
+    HttpReply ConnectionApi::route(HttpRequest const& request)
     {
         // Collections are named with and without their trailing slash.
         auto path = request.path.substr(std::string_view{pathPrefix}.size());
@@ -116,23 +116,23 @@ namespace mxl::service
         if (path.empty())
         {
             auto versions = json::array();
-            for (auto const* version : nmos::connectionApiVersions)
+            for (auto const* version : connectionApiVersions)
             {
                 versions.push_back(std::string{version} + "/");
             }
             return listing(request, versions);
         }
         // Every version served has the same resources; BCP-007-03 asks for v1.2, v1.1 stays for existing controllers.
-        auto const versioned = std::find_if(nmos::connectionApiVersions.begin(), nmos::connectionApiVersions.end(),
+        auto const versioned = std::find_if(connectionApiVersions.begin(), connectionApiVersions.end(),
                                             [&](char const* version)
                                             {
                                                 auto const prefix = fmt::format("/{}", version);
                                                 return path == prefix || path.starts_with(prefix + "/");
                                             });
-        if (versioned == nmos::connectionApiVersions.end())
+        if (versioned == connectionApiVersions.end())
         {
-            throw nmos::ConnectionError{404, fmt::format("no resource {}: the Connection API versions here are {}", request.path,
-                                                         fmt::join(nmos::connectionApiVersions, ", "))};
+            throw ConnectionError{404, fmt::format("no resource {}: the Connection API versions here are {}", request.path,
+                                                   fmt::join(connectionApiVersions, ", "))};
         }
         path = path.substr(std::string_view{*versioned}.size() + 1);
         if (path.empty())
@@ -143,7 +143,7 @@ namespace mxl::service
         {
             return listing(request, json{"senders/", "receivers/"});
         }
-        auto const kind = _role == nmos::Role::Sender ? "senders" : "receivers";
+        auto const kind = _role == Role::Sender ? "senders" : "receivers";
         if (path == "/bulk/senders" || path == "/bulk/receivers")
         {
             if (request.method != "POST")
@@ -160,15 +160,15 @@ namespace mxl::service
         auto const own = ours + "/" + _endpointId;
         if (path != own && !path.starts_with(own + "/"))
         {
-            throw nmos::ConnectionError{404, fmt::format("no resource {}: this service's only {} is {}", request.path,
-                                                         _role == nmos::Role::Sender ? "sender" : "receiver", _endpointId)};
+            throw ConnectionError{404, fmt::format("no resource {}: this service's only {} is {}", request.path,
+                                                   _role == Role::Sender ? "sender" : "receiver", _endpointId)};
         }
         return answerEndpoint(request, path.substr(own.size()));
     }
 
-    HttpReply NmosConnectionApi::answerEndpoint(HttpRequest const& request, std::string const& what)
+    HttpReply ConnectionApi::answerEndpoint(HttpRequest const& request, std::string const& what)
     {
-        bool const sender = _role == nmos::Role::Sender;
+        bool const sender = _role == Role::Sender;
         if (what.empty())
         {
             return listing(request, sender ? json{"constraints/", "staged/", "active/", "transportfile/", "transporttype/"}
@@ -180,12 +180,12 @@ namespace mxl::service
         }
         if (what == "/transportfile" && sender)
         {
-            throw nmos::ConnectionError{404, "the MXL transport (urn:x-nmos:transport:mxl) has no transport file: the transport "
-                                             "parameters (staged/, active/) carry everything"};
+            throw ConnectionError{404, "the MXL transport (urn:x-nmos:transport:mxl) has no transport file: the transport "
+                                       "parameters (staged/, active/) carry everything"};
         }
         if (what != "/constraints" && what != "/staged" && what != "/active" && what != "/transporttype")
         {
-            throw nmos::ConnectionError{404, fmt::format("no resource {}", request.path)};
+            throw ConnectionError{404, fmt::format("no resource {}", request.path)};
         }
         if (!reads(request))
         {
@@ -193,12 +193,12 @@ namespace mxl::service
         }
         if (what == "/transporttype")
         {
-            return jsonReply(200, json(nmos::mxlTransport));
+            return jsonReply(200, json(mxlTransport));
         }
         std::lock_guard lock{_mutex};
         if (!_resource)
         {
-            throw nmos::ConnectionError{503, "the Connection API is starting"};
+            throw ConnectionError{503, "the Connection API is starting"};
         }
         if (what == "/constraints")
         {
@@ -207,26 +207,24 @@ namespace mxl::service
         return jsonReply(200, what == "/staged" ? _resource->staged() : _resource->active());
     }
 
-    HttpReply NmosConnectionApi::patchStaged(std::string const& body)
+    HttpReply ConnectionApi::patchStaged(std::string const& body)
     {
         auto const document = mxl::parseBoundedJson(body);
         if (!document.ok())
         {
-            throw nmos::ConnectionError{400, fmt::format("the body is not JSON ({})", document.problem)};
+            throw ConnectionError{400, fmt::format("the body is not JSON ({})", document.problem)};
         }
         auto const outcome = applyStaged(document.value);
         return jsonReply(static_cast<unsigned>(outcome.status), outcome.body);
     }
 
-    HttpReply NmosConnectionApi::postBulk(std::string const& body, bool ourKind)
+    HttpReply ConnectionApi::postBulk(std::string const& body, bool ourKind)
     {
         auto const requests = mxl::parseJsonOrDiscarded(body);
-        auto const what =
-            ourKind ? (_role == nmos::Role::Sender ? "sender" : "receiver") : (_role == nmos::Role::Sender ? "receiver" : "sender");
+        auto const what = ourKind ? (_role == Role::Sender ? "sender" : "receiver") : (_role == Role::Sender ? "receiver" : "sender");
         if (!requests.is_array())
         {
-            throw nmos::ConnectionError{400,
-                                        fmt::format("the body is not a JSON array of {{\"id\", \"params\"}} objects (one per {})", what)};
+            throw ConnectionError{400, fmt::format("the body is not a JSON array of {{\"id\", \"params\"}} objects (one per {})", what)};
         }
         // The whole body is checked before anything is staged, so a malformed entry stages nothing.
         for (std::size_t i = 0; i < requests.size(); ++i)
@@ -235,9 +233,9 @@ namespace mxl::service
             if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string() || !entry.contains("params") ||
                 !entry["params"].is_object() || entry.size() != 2)
             {
-                throw nmos::ConnectionError{400, fmt::format("entry {} of the body is {}; expected an object with exactly a string \"id\" "
-                                                             "and an object \"params\"",
-                                                             i, mxl::quoteJson(entry))};
+                throw ConnectionError{400, fmt::format("entry {} of the body is {}; expected an object with exactly a string \"id\" "
+                                                       "and an object \"params\"",
+                                                       i, mxl::quoteJson(entry))};
             }
         }
         // Each entry answers what a PATCH of its own staged resource would have.
@@ -249,40 +247,39 @@ namespace mxl::service
             {
                 if (!ourKind || id != _endpointId)
                 {
-                    throw nmos::ConnectionError{404,
-                                                ourKind ? fmt::format("no {} {}: this service's only {} is {}", what, id, what, _endpointId)
-                                                        : fmt::format("no {} {}: this service has no {}s", what, id, what)};
+                    throw ConnectionError{404, ourKind ? fmt::format("no {} {}: this service's only {} is {}", what, id, what, _endpointId)
+                                                       : fmt::format("no {} {}: this service has no {}s", what, id, what)};
                 }
                 results.push_back({{"id", id}, {"code", applyStaged(entry["params"]).status}});
             }
-            catch (nmos::ConnectionError const& error)
+            catch (ConnectionError const& error)
             {
-                log::warning("IS-05: bulk activation of {} {} refused ({}): {}", what, id, error.status(), error.what());
+                log::warn("IS-05: bulk activation of {} {} refused ({}): {}", what, id, error.status(), error.what());
                 results.push_back({{"id", id}, {"code", error.status()}, {"error", error.what()}, {"debug", nullptr}});
             }
         }
         return jsonReply(200, results);
     }
 
-    nmos::ConnectionResource::PatchOutcome NmosConnectionApi::applyStaged(json const& document)
+    ConnectionResource::PatchOutcome ConnectionApi::applyStaged(json const& document)
     {
         std::unique_lock lock{_mutex};
         if (!_resource)
         {
-            throw nmos::ConnectionError{503, "the Connection API is starting"};
+            throw ConnectionError{503, "the Connection API is starting"};
         }
         auto const outcome = _resource->patch(document, ::mxlGetTime());
         if (auto const at = _resource->scheduledFor())
         {
-            log::info("IS-05: activation of {} {} scheduled for {}", _role == nmos::Role::Sender ? "sender" : "receiver", _endpointId,
-                      nmos::taiText(*at));
+            log::info("IS-05: activation of {} {} scheduled for {}", _role == Role::Sender ? "sender" : "receiver", _endpointId,
+                      taiText(*at));
         }
         lock.unlock();
         _changed.notify_all();
         return outcome;
     }
 
-    void NmosConnectionApi::runTimer()
+    void ConnectionApi::runTimer()
     {
         std::unique_lock lock{_mutex};
         while (!_stopping)

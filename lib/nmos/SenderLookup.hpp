@@ -4,13 +4,21 @@
 // sender to hand its ticket to this way.
 #pragma once
 
-#include "ServiceConfig.hpp"
-
 #include <string>
 #include <variant>
 
-namespace mxl::service
+namespace mxl::nmos
 {
+    // An IS-04 v1.3 Query API.
+    struct QueryAddress
+    {
+        // As configured, for messages.
+        std::string url;
+        // "http://host:port", and the path of the Query API there (ending in /x-nmos/query/v1.3).
+        std::string origin;
+        std::string apiPath;
+    };
+
     struct LookupFailure
     {
         std::string reason;
@@ -18,5 +26,5 @@ namespace mxl::service
 
     // The resource's URL (http://host:port/x-nmos/connection/v1.x/single/senders/<id>/), or why it was not found.
     // Blocks for up to two requests' timeouts: call it where waiting costs no grain.
-    std::variant<std::string, LookupFailure> lookUpSenderConnectionApi(NmosQuery const& query, std::string const& senderId);
+    std::variant<std::string, LookupFailure> lookUpSenderConnectionApi(QueryAddress const& query, std::string const& senderId);
 }

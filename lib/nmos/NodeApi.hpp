@@ -1,4 +1,4 @@
-// The IS-04 v1.3 Node API of a service (lib/nmos/NodeResources.hpp) on its HTTP endpoint, at the standard paths below
+// The IS-04 v1.3 Node API of a node (NodeResources.hpp) on its HTTP endpoint, at the standard paths below
 // /x-nmos/. The documents name the endpoint's port, which is only known once the endpoint is bound (http_listen port
 // 0), so the paths are registered first and answer 404 until start() has the port. An IS-05 activation changes the
 // Sender's or Receiver's subscription, and with it its version.
@@ -6,7 +6,7 @@
 
 #include "HttpRoutes.hpp"
 
-#include <NodeResources.hpp>
+#include "NodeResources.hpp"
 
 #include <cstdint>
 #include <map>
@@ -14,25 +14,25 @@
 #include <optional>
 #include <string>
 
-namespace mxl::service
+namespace mxl::nmos
 {
-    class NmosNodeApi
+    class NodeApi
     {
     public:
-        // Adds every Node API path to `resources`. Throws ConfigError naming `origin` when the flow definition cannot
+        // Adds every Node API path to `resources`. Throws std::invalid_argument when the flow definition cannot
         // describe a flow. `httpHost` is http_listen's host: a wildcard address is replaced by the host name.
         // `masterEnable` is the Connection API's initial master_enable, which the subscription shows until an activation.
-        NmosNodeApi(nmos::Role role, std::string const& flowDefinition, std::string const& httpHost, bool masterEnable,
-                    std::string const& origin, std::map<std::string, HttpResource>& resources);
+        NodeApi(Role role, std::string const& flowDefinition, std::string const& httpHost, bool masterEnable,
+                std::map<std::string, HttpResource>& resources);
 
         void start(std::uint16_t port);
 
-        // Takes the subscription of an IS-05 active document (NmosConnectionApi::takeActivated) into the Sender or
+        // Takes the subscription of an IS-05 active document (ConnectionApi::takeActivated) into the Sender or
         // Receiver, with a new version.
         void activated(nlohmann::json const& active);
 
         // What the Node API serves now; nullopt before start().
-        [[nodiscard]] std::optional<nmos::NodeResources> resources() const;
+        [[nodiscard]] std::optional<NodeResources> resources() const;
 
         // The id of the service's Sender or Receiver, which the Connection API shares.
         [[nodiscard]] std::string const& endpointId() const noexcept
@@ -49,8 +49,8 @@ namespace mxl::service
     private:
         std::string _endpointId;
         mutable std::mutex _mutex;
-        nmos::NodeDescription _description;
-        std::optional<nmos::NodeResources> _resources;
+        NodeDescription _description;
+        std::optional<NodeResources> _resources;
         std::map<std::string, std::string> _documents;
 
         // Builds the documents of `_description`; with _mutex held.

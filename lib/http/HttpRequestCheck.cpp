@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace mxl::service
+namespace mxl
 {
     namespace
     {

@@ -1,12 +1,12 @@
-// The IS-05 Connection API of a service (v1.1 and v1.2, the same resources at both), below /x-nmos/connection/ on its HTTP endpoint: the
-// one Sender (initiator) or Receiver (target) of its Node API, with the fabrics transport's `ext_` parameters (docs/operations.md, "NMOS
-// Connection API (IS-05)"). The HTTP thread stages and activates; scheduled activations run on a timer thread of this class; the service's
-// loop picks up what became active with takeActivated() and acts on it.
+// The IS-05 Connection API of a node (v1.1 and v1.2, the same resources at both), below /x-nmos/connection/ on its HTTP
+// endpoint: the one Sender or Receiver of its Node API, with the transport parameters its owner gives (docs/operations.md,
+// "NMOS Connection API (IS-05)"). The HTTP thread stages and activates; scheduled activations run on a timer thread of
+// this class; the owner's loop picks up what became active with takeActivated() and acts on it.
 #pragma once
 
 #include "HttpRoutes.hpp"
 
-#include <ConnectionResource.hpp>
+#include "ConnectionResource.hpp"
 
 #include <condition_variable>
 #include <cstdint>
@@ -18,21 +18,21 @@
 #include <thread>
 #include <vector>
 
-namespace mxl::service
+namespace mxl::nmos
 {
-    class NmosConnectionApi
+    class ConnectionApi
     {
     public:
         static constexpr char const* pathPrefix = "/x-nmos/connection";
 
         // The transport parameters, given the URL of this endpoint's own Connection API resource.
-        using ParamsOf = std::function<std::vector<nmos::TransportParam>(std::string const& resourceUrl)>;
+        using ParamsOf = std::function<std::vector<TransportParam>(std::string const& resourceUrl)>;
 
-        NmosConnectionApi(nmos::Role role, std::string endpointId, std::string apiHost, bool masterEnable, ParamsOf params);
-        ~NmosConnectionApi();
+        ConnectionApi(Role role, std::string endpointId, std::string apiHost, bool masterEnable, ParamsOf params);
+        ~ConnectionApi();
 
-        NmosConnectionApi(NmosConnectionApi const&) = delete;
-        NmosConnectionApi& operator=(NmosConnectionApi const&) = delete;
+        ConnectionApi(ConnectionApi const&) = delete;
+        ConnectionApi& operator=(ConnectionApi const&) = delete;
 
         // Every request below pathPrefix; answers 503 until start().
         HttpReply handle(HttpRequest const& request);
@@ -49,7 +49,7 @@ namespace mxl::service
         }
 
     private:
-        nmos::Role _role;
+        Role _role;
         std::string _endpointId;
         std::string _apiHost;
         bool _masterEnable;
@@ -57,7 +57,7 @@ namespace mxl::service
 
         std::mutex _mutex;
         std::condition_variable _changed;
-        std::unique_ptr<nmos::ConnectionResource> _resource;
+        std::unique_ptr<ConnectionResource> _resource;
         std::uint64_t _takenActivations = 0;
         bool _stopping = false;
         std::thread _timer;
@@ -67,7 +67,7 @@ namespace mxl::service
         HttpReply patchStaged(std::string const& body);
         // POST of bulk/senders or bulk/receivers; `ourKind` when the path names this service's kind of endpoint.
         HttpReply postBulk(std::string const& body, bool ourKind);
-        nmos::ConnectionResource::PatchOutcome applyStaged(nlohmann::json const& document);
+        ConnectionResource::PatchOutcome applyStaged(nlohmann::json const& document);
         void runTimer();
     };
 }

@@ -1,12 +1,12 @@
 #include "HttpRoutes.hpp"
 
-#include "ServiceLog.hpp"
+#include <common/Log.hpp>
 
 #include <common/BoundedJson.hpp>
 
 #include <fmt/format.h>
 
-namespace mxl::service
+namespace mxl
 {
     HttpReply errorReply(unsigned status, std::string const& error)
     {
@@ -38,7 +38,7 @@ namespace mxl::service
         }
         catch (std::exception const& error)
         {
-            log::warning("http: {} {} failed: {}", request.method, request.path, error.what());
+            log::warn("http: {} {} failed: {}", request.method, request.path, error.what());
             return errorReply(500, fmt::format("the request failed inside the service: {}", error.what()));
         }
     }

@@ -1,8 +1,8 @@
-#include "NmosRegistration.hpp"
+#include "Registration.hpp"
 
-#include "Backoff.hpp"
 #include "HttpRequest.hpp"
-#include "ServiceLog.hpp"
+#include <common/Backoff.hpp>
+#include <common/Log.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -12,7 +12,7 @@
 #include <iterator>
 #include <variant>
 
-namespace mxl::service
+namespace mxl::nmos
 {
     namespace
     {
@@ -29,7 +29,7 @@ namespace mxl::service
         constexpr auto retryMax = std::chrono::milliseconds{5000};
     }
 
-    NmosRegistration::NmosRegistration(NmosRegistry registry, NmosNodeApi const& node)
+    Registration::Registration(RegistryAddress registry, NodeApi const& node)
         : _registry{std::move(registry)}
         , _node{node}
         , _nodeId{node.resources().value().node()["id"].get<std::string>()}
@@ -37,7 +37,7 @@ namespace mxl::service
     {
     }
 
-    NmosRegistration::~NmosRegistration()
+    Registration::~Registration()
     {
         {
             std::lock_guard lock{_mutex};
@@ -47,7 +47,7 @@ namespace mxl::service
         _thread.join();
     }
 
-    void NmosRegistration::resourcesChanged()
+    void Registration::resourcesChanged()
     {
         {
             std::lock_guard lock{_mutex};
@@ -56,7 +56,7 @@ namespace mxl::service
         _wake.notify_one();
     }
 
-    void NmosRegistration::run()
+    void Registration::run()
     {
         Backoff backoff{retryInitial, retryMax};
         bool registered = false;
@@ -89,7 +89,7 @@ namespace mxl::service
             }
             if (problem && !outageLogged)
             {
-                log::warning("NMOS registry {}: {}; registering again with back-off (grains keep moving)", _registry.url, *problem);
+                log::warn("NMOS registry {}: {}; registering again with back-off (grains keep moving)", _registry.url, *problem);
             }
             else if (problem)
             {
@@ -108,7 +108,7 @@ namespace mxl::service
         withdraw();
     }
 
-    std::optional<std::string> NmosRegistration::registerResources()
+    std::optional<std::string> Registration::registerResources()
     {
         auto const resources = _node.resources();
         auto const path = _registry.apiPath + "/resource";
@@ -151,7 +151,7 @@ namespace mxl::service
         return std::nullopt;
     }
 
-    std::optional<std::string> NmosRegistration::heartbeat()
+    std::optional<std::string> Registration::heartbeat()
     {
         auto const path = fmt::format("{}/health/nodes/{}", _registry.apiPath, _nodeId);
         auto const outcome = httpRequest(_registry.origin, "POST", path, "", requestTimeout);
@@ -175,7 +175,7 @@ namespace mxl::service
         return fmt::format("heartbeat refused: {}", describeAnswer(_registry.origin, "POST", path, answer));
     }
 
-    void NmosRegistration::withdraw()
+    void Registration::withdraw()
     {
         auto const deadline = Clock::now() + withdrawTimeout;
         std::size_t deleted = 0;
@@ -188,10 +188,9 @@ namespace mxl::service
             auto const* answer = std::get_if<HttpAnswer>(&outcome);
             if (answer == nullptr || (answer->status != 204 && answer->status != 200 && answer->status != 404))
             {
-                log::warning("NMOS registry {}: stopping without deleting node {}: {}; the registry drops it 12 s after its last heartbeat",
-                             _registry.url, _nodeId,
-                             answer == nullptr ? std::get<std::string>(outcome)
-                                               : describeAnswer(_registry.origin, "DELETE", path, *answer));
+                log::warn("NMOS registry {}: stopping without deleting node {}: {}; the registry drops it 12 s after its last heartbeat",
+                          _registry.url, _nodeId,
+                          answer == nullptr ? std::get<std::string>(outcome) : describeAnswer(_registry.origin, "DELETE", path, *answer));
                 return;
             }
             ++deleted;

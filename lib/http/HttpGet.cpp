@@ -14,7 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-namespace mxl::service
+namespace mxl
 {
     namespace
     {

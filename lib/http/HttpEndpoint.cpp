@@ -1,7 +1,7 @@
 #include "HttpEndpoint.hpp"
 
 #include "HttpRequestCheck.hpp"
-#include "ServiceLog.hpp"
+#include <common/Log.hpp>
 
 #include <fmt/format.h>
 #include <microhttpd.h>
@@ -12,7 +12,7 @@
 #include <memory>
 #include <netinet/in.h>
 
-namespace mxl::service
+namespace mxl
 {
     namespace
     {
@@ -176,12 +176,11 @@ namespace mxl::service
         }
     };
 
-    HttpEndpoint::HttpEndpoint(HttpListen const& listen, std::string const& origin, std::map<std::string, HttpResource> resources,
+    HttpEndpoint::HttpEndpoint(ListenAddress const& listen, std::map<std::string, HttpResource> resources,
                                std::map<std::string, HttpHandler> prefixHandlers)
         : _routes{std::move(resources), std::move(prefixHandlers)}
     {
         sockaddr_storage address{};
-        auto const value = fmt::format("{}:{}", listen.host, listen.port);
         unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
         if (auto* v4 = reinterpret_cast<sockaddr_in*>(&address); ::inet_pton(AF_INET, listen.host.c_str(), &v4->sin_addr) == 1)
         {
@@ -196,8 +195,7 @@ namespace mxl::service
         }
         else
         {
-            throw ConfigError{
-                fmt::format("{}: key 'http_listen' value '{}': the host must be a numeric IPv4 or IPv6 address", origin, value)};
+            throw ListenError{"the host must be a numeric IPv4 or IPv6 address"};
         }
         _daemon = ::MHD_start_daemon(flags, listen.port, nullptr, nullptr, &HttpDispatch::answer, this, MHD_OPTION_SOCK_ADDR, &address,
                                      MHD_OPTION_STRICT_FOR_CLIENT, 1, MHD_OPTION_CONNECTION_LIMIT, HttpLimits::connections,
@@ -207,8 +205,7 @@ namespace mxl::service
                                      MHD_OPTION_NOTIFY_COMPLETED, &closeExchange, nullptr, MHD_OPTION_END);
         if (_daemon == nullptr)
         {
-            throw ConfigError{
-                fmt::format("{}: key 'http_listen' value '{}': cannot listen there (address in use or not on this host)", origin, value)};
+            throw ListenError{"cannot listen there (address in use or not on this host)"};
         }
         auto const* info = ::MHD_get_daemon_info(_daemon, MHD_DAEMON_INFO_BIND_PORT);
         _port = info != nullptr ? info->port : listen.port;

@@ -1,12 +1,12 @@
-// The client side of the NMOS exchanges (IS-05 ticket handover, IS-04 registration): one HTTP request with a JSON body
-// and a deadline on connecting, sending and reading, so that an unreachable peer never holds a service's thread long.
+// One HTTP request with a JSON body (IS-05 PATCHes, IS-04 registration) and a deadline on connecting, sending and
+// reading, so that an unreachable peer never holds the caller's thread long.
 #pragma once
 
 #include <chrono>
 #include <string>
 #include <variant>
 
-namespace mxl::service
+namespace mxl
 {
     struct HttpAnswer
     {

@@ -8,7 +8,7 @@
 
 #include <array>
 
-namespace mxl::service
+namespace mxl::nmos
 {
     namespace
     {
@@ -17,7 +17,7 @@ namespace mxl::service
         constexpr std::chrono::milliseconds queryTimeout{1000};
 
         // The Query API's document at `path`, or why there is none.
-        std::variant<json, LookupFailure> queryDocument(NmosQuery const& query, std::string const& path)
+        std::variant<json, LookupFailure> queryDocument(QueryAddress const& query, std::string const& path)
         {
             auto const url = fmt::format("{}{}{}", query.origin, query.apiPath, path);
             auto const answer = httpGet(url, queryTimeout);
@@ -34,7 +34,7 @@ namespace mxl::service
         }
     }
 
-    std::variant<std::string, LookupFailure> lookUpSenderConnectionApi(NmosQuery const& query, std::string const& senderId)
+    std::variant<std::string, LookupFailure> lookUpSenderConnectionApi(QueryAddress const& query, std::string const& senderId)
     {
         auto const sender = queryDocument(query, "/senders/" + senderId);
         if (auto const* failure = std::get_if<LookupFailure>(&sender))

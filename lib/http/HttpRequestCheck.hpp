@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace mxl::service
+namespace mxl
 {
     // Why the request target is refused, or "" when it is well formed.
     [[nodiscard]] std::string requestTargetProblem(std::string_view target);

@@ -1,16 +1,16 @@
-// Registers the resources of a service's Node API with an AMWA IS-04 v1.3 Registration API (a registry), on a thread of
+// Registers the resources of a node's Node API with an AMWA IS-04 v1.3 Registration API (a registry), on a thread of
 // its own so that a slow or dead registry never holds the grain loop: node, device, source, flow, then the sender or
-// receiver (parents first, as registries require); a heartbeat every nmos_heartbeat_s; everything again after a failed
+// receiver (parents first, as registries require); a heartbeat every heartbeatInterval; everything again after a failed
 // heartbeat (404: the registry restarted or garbage-collected the node; no answer: it may have); a resource whose
 // document changed (an IS-05 activation) is POSTed again. An unreachable registry is logged once per outage and retried
 // with back-off. On destruction the resources are deleted, children first, within a short deadline.
 #pragma once
 
-#include "NmosNodeApi.hpp"
-#include "ServiceConfig.hpp"
+#include "NodeApi.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
@@ -19,25 +19,36 @@
 #include <utility>
 #include <vector>
 
-namespace mxl::service
+namespace mxl::nmos
 {
-    class NmosRegistration
+    // The IS-04 v1.3 Registration API a node registers with.
+    struct RegistryAddress
+    {
+        // As configured, for messages.
+        std::string url;
+        // "http://host:port", and the path of the Registration API there (ending in /x-nmos/registration/v1.3).
+        std::string origin;
+        std::string apiPath;
+        std::chrono::seconds heartbeatInterval{5};
+    };
+
+    class Registration
     {
     public:
-        // `node` must have started (NmosNodeApi::start) and outlive this.
-        NmosRegistration(NmosRegistry registry, NmosNodeApi const& node);
-        ~NmosRegistration();
+        // `node` must have started (NodeApi::start) and outlive this.
+        Registration(RegistryAddress registry, NodeApi const& node);
+        ~Registration();
 
-        NmosRegistration(NmosRegistration const&) = delete;
-        NmosRegistration& operator=(NmosRegistration const&) = delete;
+        Registration(Registration const&) = delete;
+        Registration& operator=(Registration const&) = delete;
 
-        // A document of the Node API changed (NmosNodeApi::activated): it is registered again now, not at the next
+        // A document of the Node API changed (NodeApi::activated): it is registered again now, not at the next
         // heartbeat.
         void resourcesChanged();
 
     private:
-        NmosRegistry _registry;
-        NmosNodeApi const& _node;
+        RegistryAddress _registry;
+        NodeApi const& _node;
         std::string _nodeId;
 
         std::mutex _mutex;
