@@ -4,24 +4,15 @@
 #include "common/Base64.hpp"
 #include "common/BoundedJson.hpp"
 
+#include <HttpClient.hpp>
+
 #include <fmt/format.h>
-#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include <charconv>
 
 namespace mxl::directory
 {
-    struct EtcdClient::Connection
-    {
-        httplib::Client client;
-
-        explicit Connection(std::string const& url)
-            : client{url}
-        {
-        }
-    };
-
     namespace
     {
         // The gateway writes int64 fields as decimal strings (proto3 JSON mapping); accept plain numbers too.
@@ -80,6 +71,7 @@ namespace mxl::directory
 
     EtcdClient::EtcdClient(std::string const& endpoint, std::chrono::milliseconds timeout)
         : _endpoint{endpoint}
+        , _timeout{timeout}
     {
         auto const colon = endpoint.rfind(':');
         if (endpoint.empty() || colon == std::string::npos || colon == 0 || colon + 1 == endpoint.size() ||
@@ -87,29 +79,23 @@ namespace mxl::directory
         {
             throw DirectoryError{fmt::format("etcd endpoint '{}' is not host:port", endpoint)};
         }
-        _connection = std::make_unique<Connection>("http://" + endpoint);
-        auto const seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout);
-        auto const micros = std::chrono::duration_cast<std::chrono::microseconds>(timeout - seconds);
-        _connection->client.set_connection_timeout(seconds.count(), micros.count());
-        _connection->client.set_read_timeout(seconds.count(), micros.count());
-        _connection->client.set_write_timeout(seconds.count(), micros.count());
     }
-
-    EtcdClient::~EtcdClient() = default;
 
     namespace
     {
-        nlohmann::json post(httplib::Client& client, std::string const& endpoint, char const* path, nlohmann::json const& body,
+        // A listing of a large directory is larger than the documents a peer sends elsewhere.
+        constexpr std::size_t maxAnswerBytes = 64 * 1024 * 1024;
+
+        nlohmann::json post(std::string const& endpoint, std::chrono::milliseconds timeout, char const* path, nlohmann::json const& body,
                             std::string_view operation, std::string_view key)
         {
-            auto const result = client.Post(path, body.dump(), "application/json");
-            if (!result)
+            auto const exchanged = httpExchange("POST", fmt::format("http://{}{}", endpoint, path), body.dump(), timeout, maxAnswerBytes);
+            if (auto const* failure = std::get_if<HttpFailure>(&exchanged))
             {
-                throw DirectoryError{
-                    fmt::format("etcd {}: {} '{}' failed: {}", endpoint, operation, key, httplib::to_string(result.error()))};
+                throw DirectoryError{fmt::format("etcd {}: {} '{}' failed: {}", endpoint, operation, key, failure->reason)};
             }
-            // A listing of a large directory is larger than the documents a peer sends elsewhere.
-            constexpr mxl::JsonLimits answerLimits{64 * 1024 * 1024, 64};
+            auto const* result = &std::get<HttpAnswer>(exchanged);
+            constexpr mxl::JsonLimits answerLimits{maxAnswerBytes, 64};
             auto answer = mxl::parseJsonOrDiscarded(result->body, answerLimits);
             if (result->status != 200)
             {
@@ -135,12 +121,12 @@ namespace mxl::directory
         {
             body["lease"] = std::to_string(lease);
         }
-        post(_connection->client, _endpoint, "/v3/kv/put", body, "put", key);
+        post(_endpoint, _timeout, "/v3/kv/put", body, "put", key);
     }
 
     std::optional<KeyValue> EtcdClient::get(std::string const& key)
     {
-        auto const answer = post(_connection->client, _endpoint, "/v3/kv/range", {{"key", encodeBase64(key)}}, "get", key);
+        auto const answer = post(_endpoint, _timeout, "/v3/kv/range", {{"key", encodeBase64(key)}}, "get", key);
         auto const kvs = answer.find("kvs");
         if (kvs == answer.end() || !kvs->is_array() || kvs->empty())
         {
@@ -151,7 +137,7 @@ namespace mxl::directory
 
     std::vector<KeyValue> EtcdClient::list(std::string const& prefix)
     {
-        auto const answer = post(_connection->client, _endpoint, "/v3/kv/range",
+        auto const answer = post(_endpoint, _timeout, "/v3/kv/range",
                                  {{"key", encodeBase64(prefix)}, {"range_end", encodeBase64(prefixEnd(prefix))}}, "list", prefix);
         std::vector<KeyValue> found;
         if (auto const kvs = answer.find("kvs"); kvs != answer.end() && kvs->is_array())
@@ -166,13 +152,13 @@ namespace mxl::directory
 
     void EtcdClient::remove(std::string const& key)
     {
-        post(_connection->client, _endpoint, "/v3/kv/deleterange", {{"key", encodeBase64(key)}}, "delete", key);
+        post(_endpoint, _timeout, "/v3/kv/deleterange", {{"key", encodeBase64(key)}}, "delete", key);
     }
 
     std::int64_t EtcdClient::grantLease(std::chrono::seconds ttl)
     {
-        auto const answer = post(_connection->client, _endpoint, "/v3/lease/grant", {{"TTL", std::to_string(ttl.count())}},
-                                 "grant a lease for", fmt::format("{} s", ttl.count()));
+        auto const answer = post(_endpoint, _timeout, "/v3/lease/grant", {{"TTL", std::to_string(ttl.count())}}, "grant a lease for",
+                                 fmt::format("{} s", ttl.count()));
         auto const id = int64Field(answer, "ID");
         if (id == 0)
         {
@@ -185,7 +171,7 @@ namespace mxl::directory
     bool EtcdClient::keepAlive(std::int64_t lease)
     {
         auto const id = std::to_string(lease);
-        auto const answer = post(_connection->client, _endpoint, "/v3/lease/keepalive", {{"ID", id}}, "keep alive lease", id);
+        auto const answer = post(_endpoint, _timeout, "/v3/lease/keepalive", {{"ID", id}}, "keep alive lease", id);
         // The keep-alive stream's one message; an unknown lease answers with a TTL of 0 (left out of the JSON).
         auto const result = answer.find("result");
         return result != answer.end() && result->is_object() && int64Field(*result, "TTL") > 0;
@@ -194,6 +180,6 @@ namespace mxl::directory
     void EtcdClient::revokeLease(std::int64_t lease)
     {
         auto const id = std::to_string(lease);
-        post(_connection->client, _endpoint, "/v3/lease/revoke", {{"ID", id}}, "revoke lease", id);
+        post(_endpoint, _timeout, "/v3/lease/revoke", {{"ID", id}}, "revoke lease", id);
     }
 }

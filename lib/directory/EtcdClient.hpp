@@ -5,7 +5,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,10 +24,6 @@ namespace mxl::directory
     public:
         // `endpoint` is "host:port" of an etcd client URL (http only). Throws DirectoryError for a malformed endpoint.
         EtcdClient(std::string const& endpoint, std::chrono::milliseconds timeout);
-        ~EtcdClient();
-
-        EtcdClient(EtcdClient const&) = delete;
-        EtcdClient& operator=(EtcdClient const&) = delete;
 
         [[nodiscard]] std::string const& endpoint() const noexcept
         {
@@ -49,9 +44,7 @@ namespace mxl::directory
         void revokeLease(std::int64_t lease);
 
     private:
-        struct Connection;
-
         std::string _endpoint;
-        std::unique_ptr<Connection> _connection;
+        std::chrono::milliseconds _timeout;
     };
 }

@@ -1,6 +1,6 @@
 #include "Registration.hpp"
 
-#include "HttpRequest.hpp"
+#include <HttpClient.hpp>
 #include <common/Backoff.hpp>
 #include <common/Log.hpp>
 

@@ -1,6 +1,6 @@
 #include "SenderLookup.hpp"
 
-#include "HttpGet.hpp"
+#include <HttpClient.hpp>
 
 #include <common/BoundedJson.hpp>
 

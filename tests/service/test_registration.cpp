@@ -409,7 +409,7 @@ namespace mxl::test
         GrainVerifier verifier{pair.directories.destination.path(), serviceTestFlowId};
         auto const line = pair.target.waitForLine(fmt::format("NMOS registry {}: cannot register node", url), 10s);
         REQUIRE(line);
-        CHECK(line->find("/x-nmos/registration/v1.3/resource failed: Connection") != std::string::npos);
+        CHECK(line->find("/x-nmos/registration/v1.3/resource failed: cannot connect") != std::string::npos);
         CHECK(pair.initiator.waitForLine(fmt::format("NMOS registry {}: cannot register node", url), 10s));
         requireFlowing(verifier, 100, "with the registry unreachable");
         // Retried with back-off meanwhile, without a line each time.

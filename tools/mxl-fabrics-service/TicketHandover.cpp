@@ -2,7 +2,7 @@
 
 #include "ServiceLog.hpp"
 
-#include <HttpRequest.hpp>
+#include <HttpClient.hpp>
 #include <SenderLookup.hpp>
 
 #include <fmt/format.h>

@@ -2,7 +2,7 @@
 
 #include <common/BoundedFile.hpp>
 
-#include <HttpGet.hpp>
+#include <HttpClient.hpp>
 
 #include <DirectoryError.hpp>
 #include <EtcdClient.hpp>

@@ -1,4 +1,4 @@
-#include "HttpGet.hpp"
+#include "HttpClient.hpp"
 
 #include <common/UniqueFd.hpp>
 
@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <fcntl.h>
 #include <netdb.h>
@@ -88,7 +89,8 @@ namespace mxl
         }
     }
 
-    std::variant<std::string, HttpFailure> httpGet(std::string const& url, std::chrono::milliseconds timeout)
+    std::variant<HttpAnswer, HttpFailure> httpExchange(std::string const& method, std::string const& url, std::string const& jsonBody,
+                                                       std::chrono::milliseconds timeout, std::size_t maxAnswerBytes)
     {
         auto const deadline = Clock::now() + timeout;
         auto const parsed = parseUrl(url);
@@ -122,7 +124,18 @@ namespace mxl
             return HttpFailure{fmt::format("cannot connect: {}", std::strerror(error))};
         }
 
-        auto const request = fmt::format("GET {} HTTP/1.0\r\nHost: {}\r\nConnection: close\r\n\r\n", parsed->path, parsed->host);
+        // HTTP/1.0 and a closed connection: the answer is never chunked, and it ends where the server closes.
+        auto request = fmt::format("{} {} HTTP/1.0\r\nHost: {}\r\nConnection: close\r\n", method, parsed->path, parsed->host);
+        if (!jsonBody.empty())
+        {
+            request += fmt::format("Content-Type: application/json\r\nContent-Length: {}\r\n", jsonBody.size());
+        }
+        else if (method == "POST" || method == "PATCH" || method == "PUT")
+        {
+            request += "Content-Length: 0\r\n";
+        }
+        request += "\r\n";
+        request += jsonBody;
         std::size_t sent = 0;
         while (sent < request.size())
         {
@@ -133,18 +146,21 @@ namespace mxl
             }
             if (n < 0 && !await(socket.get(), POLLOUT, deadline))
             {
-                return HttpFailure{"request timed out"};
+                return HttpFailure{fmt::format("the request was not sent within {} ms", timeout.count())};
             }
             sent += n > 0 ? static_cast<std::size_t>(n) : 0;
         }
 
+        // The head of an answer is bounded too: a server that sends endless headers is cut off like one that sends an
+        // endless body.
+        constexpr std::size_t maxHeadBytes = 64 * 1024;
         std::string response;
         char chunk[4096];
         while (true)
         {
             if (!await(socket.get(), POLLIN, deadline))
             {
-                return HttpFailure{fmt::format("no complete response within {} ms", timeout.count())};
+                return HttpFailure{fmt::format("no complete answer within {} ms", timeout.count())};
             }
             auto const n = ::recv(socket.get(), chunk, sizeof chunk, 0);
             if (n == 0)
@@ -153,20 +169,59 @@ namespace mxl
             }
             if (n < 0 && errno != EAGAIN && errno != EINTR)
             {
-                return HttpFailure{fmt::format("cannot read the response: {}", std::strerror(errno))};
+                return HttpFailure{fmt::format("cannot read the answer: {}", std::strerror(errno))};
             }
             response.append(chunk, n > 0 ? static_cast<std::size_t>(n) : 0);
+            if (response.size() > maxHeadBytes + maxAnswerBytes)
+            {
+                return HttpFailure{fmt::format("the answer is larger than {} bytes", maxAnswerBytes)};
+            }
         }
         auto const headerEnd = response.find("\r\n\r\n");
         auto const statusLine = response.substr(0, response.find("\r\n"));
-        if (headerEnd == std::string::npos || !statusLine.starts_with("HTTP/"))
+        int status = 0;
+        auto const space = statusLine.find(' ');
+        if (headerEnd == std::string::npos || !statusLine.starts_with("HTTP/") || space == std::string::npos ||
+            std::from_chars(statusLine.data() + space + 1, statusLine.data() + statusLine.size(), status).ec != std::errc{} ||
+            status < 100 || status > 599)
         {
-            return HttpFailure{"the response is not HTTP"};
+            return HttpFailure{"the answer is not HTTP"};
         }
-        if (statusLine.find(" 200") == std::string::npos)
+        if (response.size() - headerEnd - 4 > maxAnswerBytes)
         {
-            return HttpFailure{fmt::format("the server answered '{}'", statusLine)};
+            return HttpFailure{fmt::format("the answer is larger than {} bytes", maxAnswerBytes)};
         }
-        return response.substr(headerEnd + 4);
+        return HttpAnswer{status, response.substr(headerEnd + 4)};
+    }
+
+    std::variant<std::string, HttpFailure> httpGet(std::string const& url, std::chrono::milliseconds timeout)
+    {
+        auto answer = httpExchange("GET", url, {}, timeout);
+        if (auto const* failure = std::get_if<HttpFailure>(&answer))
+        {
+            return *failure;
+        }
+        auto& got = std::get<HttpAnswer>(answer);
+        if (got.status != 200)
+        {
+            return HttpFailure{fmt::format("the server answered {}", got.status)};
+        }
+        return std::move(got.body);
+    }
+
+    std::variant<HttpAnswer, std::string> httpRequest(std::string const& origin, std::string const& method, std::string const& path,
+                                                      std::string const& jsonBody, std::chrono::milliseconds timeout)
+    {
+        auto answer = httpExchange(method, origin + path, jsonBody, timeout);
+        if (auto const* failure = std::get_if<HttpFailure>(&answer))
+        {
+            return fmt::format("{} {}{} failed: {}", method, origin, path, failure->reason);
+        }
+        return std::get<HttpAnswer>(std::move(answer));
+    }
+
+    std::string describeAnswer(std::string const& origin, std::string const& method, std::string const& path, HttpAnswer const& answer)
+    {
+        return fmt::format("{} {}{} answered {}: {}", method, origin, path, answer.status, answer.body);
     }
 }

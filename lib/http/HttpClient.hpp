@@ -1,0 +1,43 @@
+// Every HTTP request the tools make (tickets, IS-04 registration and queries, IS-05 hand-overs, etcd's JSON gateway):
+// HTTP/1.0 over a plain socket with one deadline for the whole exchange, connecting, sending and reading, so that a
+// peer that is unreachable, silent or drips its answer never holds the caller's thread past it, and an answer of at
+// most a bounded size.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <variant>
+
+namespace mxl
+{
+    struct HttpAnswer
+    {
+        int status = 0;
+        std::string body;
+    };
+
+    struct HttpFailure
+    {
+        std::string reason;
+    };
+
+    inline constexpr std::size_t defaultMaxAnswerBytes = 1024 * 1024;
+
+    // `method` of the http://host[:port]/path `url`, with `jsonBody` as an application/json body unless it is empty;
+    // the answer, whatever its status, or why there is none.
+    std::variant<HttpAnswer, HttpFailure> httpExchange(std::string const& method, std::string const& url, std::string const& jsonBody,
+                                                       std::chrono::milliseconds timeout,
+                                                       std::size_t maxAnswerBytes = defaultMaxAnswerBytes);
+
+    // The body of a GET answered 200, or why there is none.
+    std::variant<std::string, HttpFailure> httpGet(std::string const& url, std::chrono::milliseconds timeout);
+
+    // `method` of `path` at `origin` (http://host:port): the answer, whatever its status, or why there is none
+    // ("<method> <origin><path> failed: <reason>").
+    std::variant<HttpAnswer, std::string> httpRequest(std::string const& origin, std::string const& method, std::string const& path,
+                                                      std::string const& jsonBody, std::chrono::milliseconds timeout);
+
+    // "<method> <origin><path> answered <status>: <body>", for a log line about an answer that was not the one wanted.
+    std::string describeAnswer(std::string const& origin, std::string const& method, std::string const& path, HttpAnswer const& answer);
+}

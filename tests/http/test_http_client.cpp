@@ -1,0 +1,194 @@
+// The one HTTP client of the tools (lib/http/HttpClient.hpp) against raw servers on loopback: what it sends, what it
+// returns, and that no peer holds it past its deadline or fills its memory.
+#include <HttpClient.hpp>
+#include <common/UniqueFd.hpp>
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <arpa/inet.h>
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <netinet/in.h>
+#include <string>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace std::chrono_literals;
+using mxl::HttpAnswer;
+using mxl::HttpFailure;
+
+namespace
+{
+    // Accepts one connection on 127.0.0.1 and gives it to `serve`, which gets what the client sent up to the end of its
+    // head (and the body that came with it).
+    class OneShotServer
+    {
+    public:
+        explicit OneShotServer(std::function<void(int fd, std::string const& request)> serve)
+            : _listener{::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)}
+        {
+            sockaddr_in address{};
+            address.sin_family = AF_INET;
+            address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            REQUIRE(::bind(_listener.get(), reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+            REQUIRE(::listen(_listener.get(), 1) == 0);
+            socklen_t length = sizeof address;
+            ::getsockname(_listener.get(), reinterpret_cast<sockaddr*>(&address), &length);
+            _port = ntohs(address.sin_port);
+            _thread = std::thread{[this, serve = std::move(serve)]
+                                  {
+                                      mxl::UniqueFd connection{::accept(_listener.get(), nullptr, nullptr)};
+                                      if (connection.get() < 0)
+                                      {
+                                          return;
+                                      }
+                                      std::string request;
+                                      char chunk[4096];
+                                      while (request.find("\r\n\r\n") == std::string::npos)
+                                      {
+                                          auto const n = ::recv(connection.get(), chunk, sizeof chunk, 0);
+                                          if (n <= 0)
+                                          {
+                                              return;
+                                          }
+                                          request.append(chunk, static_cast<std::size_t>(n));
+                                      }
+                                      received = request;
+                                      serve(connection.get(), request);
+                                  }};
+        }
+
+        ~OneShotServer()
+        {
+            ::shutdown(_listener.get(), SHUT_RDWR);
+            _thread.join();
+        }
+
+        [[nodiscard]] std::string url(std::string const& path) const
+        {
+            return fmt::format("http://127.0.0.1:{}{}", _port, path);
+        }
+
+        std::string received;
+
+    private:
+        mxl::UniqueFd _listener;
+        int _port = 0;
+        std::thread _thread;
+    };
+
+    void sendAll(int fd, std::string const& text)
+    {
+        std::size_t sent = 0;
+        while (sent < text.size())
+        {
+            auto const n = ::send(fd, text.data() + sent, text.size() - sent, MSG_NOSIGNAL);
+            if (n <= 0)
+            {
+                return;
+            }
+            sent += static_cast<std::size_t>(n);
+        }
+    }
+
+    std::string failureOf(std::variant<HttpAnswer, HttpFailure> const& outcome)
+    {
+        auto const* failure = std::get_if<HttpFailure>(&outcome);
+        return failure != nullptr ? failure->reason : std::string{"answered"};
+    }
+}
+
+TEST_CASE("a POST sends its JSON body with its length and type, and the answer's status and body come back whole")
+{
+    std::string const body = R"({"type": "node", "data": {"id": "x"}})";
+    std::string const answerBody(100000, 'a');
+    OneShotServer server{[&](int fd, std::string const&)
+                         { sendAll(fd, fmt::format("HTTP/1.1 201 Created\r\nContent-Type: application/json\r\n\r\n{}", answerBody)); }};
+    auto const outcome = mxl::httpExchange("POST", server.url("/x-nmos/registration/v1.3/resource"), body, 5s);
+    REQUIRE(std::holds_alternative<HttpAnswer>(outcome));
+    CHECK(std::get<HttpAnswer>(outcome).status == 201);
+    CHECK(std::get<HttpAnswer>(outcome).body == answerBody);
+    CHECK(server.received.starts_with("POST /x-nmos/registration/v1.3/resource HTTP/1.0\r\n"));
+    CHECK(server.received.find(fmt::format("Content-Length: {}\r\n", body.size())) != std::string::npos);
+    CHECK(server.received.find("Content-Type: application/json\r\n") != std::string::npos);
+    CHECK(server.received.ends_with(body));
+}
+
+TEST_CASE("a GET answered other than 200 is a failure naming the status, and a DELETE sends no body")
+{
+    {
+        OneShotServer server{[](int fd, std::string const&) { sendAll(fd, "HTTP/1.0 404 Not Found\r\n\r\n{\"code\": 404}"); }};
+        auto const outcome = mxl::httpGet(server.url("/ticket"), 5s);
+        REQUIRE(std::holds_alternative<HttpFailure>(outcome));
+        CHECK(std::get<HttpFailure>(outcome).reason == "the server answered 404");
+    }
+    OneShotServer server{[](int fd, std::string const&) { sendAll(fd, "HTTP/1.0 204 No Content\r\n\r\n"); }};
+    auto const outcome = mxl::httpRequest(server.url(""), "DELETE", "/x-nmos/registration/v1.3/resource/nodes/x", "", 5s);
+    REQUIRE(std::holds_alternative<HttpAnswer>(outcome));
+    CHECK(std::get<HttpAnswer>(outcome).status == 204);
+    CHECK(server.received.find("Content-Length") == std::string::npos);
+}
+
+TEST_CASE("a peer that is silent or drips its answer is left at the deadline, not later")
+{
+    for (bool const drips : {false, true})
+    {
+        std::atomic<bool> done{false};
+        OneShotServer server{[&](int fd, std::string const&)
+                             {
+                                 // Until the client gave up, then a little more.
+                                 for (int i = 0; i < 200 && !done; ++i)
+                                 {
+                                     if (drips)
+                                     {
+                                         sendAll(fd, i == 0 ? std::string{"HTTP/1.0 200 OK\r\n\r\n"} : std::string{"x"});
+                                     }
+                                     std::this_thread::sleep_for(50ms);
+                                 }
+                             }};
+        auto const started = std::chrono::steady_clock::now();
+        auto const outcome = mxl::httpExchange("GET", server.url("/"), "", 600ms);
+        auto const elapsed = std::chrono::steady_clock::now() - started;
+        done = true;
+        INFO("drips: ", drips);
+        CHECK(failureOf(outcome) == "no complete answer within 600 ms");
+        // The deadline holds for the whole exchange; a loaded machine may add a scheduler slice or two.
+        CHECK(elapsed < 600ms + 2s);
+        // It waited for the peer rather than giving up at once (poll counts whole milliseconds).
+        CHECK(elapsed >= 550ms);
+    }
+}
+
+TEST_CASE("an answer past its size bound, one that is not HTTP and a port nobody listens on are failures saying so")
+{
+    {
+        std::atomic<bool> stop{false};
+        OneShotServer server{[&](int fd, std::string const&)
+                             {
+                                 sendAll(fd, "HTTP/1.0 200 OK\r\n\r\n");
+                                 std::string const block(64 * 1024, 'z');
+                                 for (int i = 0; i < 1000 && !stop; ++i)
+                                 {
+                                     sendAll(fd, block);
+                                 }
+                             }};
+        auto const outcome = mxl::httpExchange("GET", server.url("/"), "", 10s, 1024 * 1024);
+        stop = true;
+        CHECK(failureOf(outcome) == "the answer is larger than 1048576 bytes");
+    }
+    {
+        OneShotServer server{[](int fd, std::string const&) { sendAll(fd, "SSH-2.0-OpenSSH_9.2\r\n\r\n"); }};
+        CHECK(failureOf(mxl::httpExchange("GET", server.url("/"), "", 5s)) == "the answer is not HTTP");
+    }
+    int port = 0;
+    {
+        OneShotServer server{[](int, std::string const&) {}};
+        port = std::stoi(server.url("").substr(std::string{"http://127.0.0.1:"}.size()));
+        mxl::httpExchange("GET", server.url("/"), "", 1s);
+    }
+    CHECK(failureOf(mxl::httpExchange("GET", fmt::format("http://127.0.0.1:{}/", port), "", 5s)).starts_with("cannot connect: "));
+    CHECK(failureOf(mxl::httpExchange("GET", "https://127.0.0.1/", "", 5s)) == "not an http://host[:port]/path URL");
+}
