@@ -24,5 +24,6 @@ namespace mxl::test
     // MXL leg, so the legs' mxl_domain_id and mxl_flow_id are set aside for IS-05's schema and checked by BCP-007-03's
     // rules instead: null or a lowercase UUID, "auto" only where `autoAllowed` (staged, never active or a receiver's
     // mxl_flow_id), and both present in every leg of an answer (a PATCH body, "-stage-schema.json", may leave them out).
+    // Where schemas cannot be checked (schemaCheckUnavailable()), only BCP-007-03's rules are.
     std::string mxlConnectionErrors(std::string const& schema, nlohmann::json const& document, bool autoAllowed);
 }
