@@ -77,6 +77,24 @@ namespace mxl::nmos
                 fixed("mxl_flow_id", flowId, nullptr, false, fmt::format("the flow this receiver receives, {}", flowId))};
     }
 
+    TransportParam senderApiParam(Role role, std::string const& resourceUrl)
+    {
+        if (role == Role::Sender)
+        {
+            auto const own = json(resourceUrl);
+            return {"ext_mxl_sender_api", own, {{"enum", {resourceUrl}}}, [own](json const& value) {
+                        return value == own ? std::string{} : std::string{"this sender's own Connection API resource cannot be changed"};
+                    }};
+        }
+        return {"ext_mxl_sender_api", nullptr, json::object(),
+                [](json const& value)
+                {
+                    return value.is_null() || (value.is_string() && value.get<std::string>().starts_with("http://"))
+                               ? std::string{}
+                               : std::string{"expected the sender's ext_mxl_sender_api (an http:// URL), or null"};
+                }};
+    }
+
     json receiverConstraintSet(json const& flowDefinition)
     {
         json set{{"urn:x-nmos:cap:meta:label", fmt::format("MXL flow {}", flowDefinition.value("id", ""))}};

@@ -26,6 +26,10 @@ namespace mxl::nmos
     // which a controller copies from the sender (any MXL UUID), or "auto" (resolved to the receiver's own domain).
     std::vector<TransportParam> mxlParams(Role role, std::optional<std::string> const& domainId, std::string const& flowId);
 
+    // The hop's own parameter on both ends, ext_mxl_sender_api: on a sender, the URL of its own Connection API resource
+    // `resourceUrl` (read only); on a receiver (resourceUrl empty), the sender to connect, as the sender names it, or null.
+    TransportParam senderApiParam(Role role, std::string const& resourceUrl);
+
     // The BCP-004-01 constraint set of a receiver that takes only flows like `flowDefinition` (media type, rates,
     // dimensions, channels), with the IS-04 caps version it needs.
     nlohmann::json receiverConstraintSet(nlohmann::json const& flowDefinition);

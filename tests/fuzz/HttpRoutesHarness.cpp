@@ -34,32 +34,22 @@ namespace
     std::vector<mxl::nmos::TransportParam> receiverParams(std::string const&)
     {
         auto params = mxl::nmos::mxlParams(mxl::nmos::Role::Receiver, domainId, flowId);
-        params.push_back({"ext_mxl_sender_api", nullptr, nlohmann::json::object(),
-                          [](nlohmann::json const& value)
-                          {
-                              return value.is_null() || (value.is_string() && value.get<std::string>().starts_with("http://"))
-                                         ? std::string{}
-                                         : std::string{"expected an http:// URL, or null"};
-                          }});
+        params.push_back(mxl::nmos::senderApiParam(mxl::nmos::Role::Receiver, {}));
         return params;
     }
 
     std::vector<mxl::nmos::TransportParam> senderParams(std::string const& url)
     {
-        auto const own = nlohmann::json(url);
         auto params = mxl::nmos::mxlParams(mxl::nmos::Role::Sender, domainId, flowId);
-        params.insert(params.end(),
-                      {{"ext_mxl_sender_api",
-                        own,
-                        {{"enum", {url}}},
-                        [own](nlohmann::json const& value) { return value == own ? std::string{} : std::string{"read only"}; }},
-                       {"ext_mxl_target_ticket", nullptr, nlohmann::json::object(),
-                        [](nlohmann::json const& value)
-                        {
-                            std::string why = "expected a ticket";
-                            return value.is_null() || (value.is_string() && parseTicket(value.get<std::string>(), why)) ? std::string{}
-                                                                                                                        : why;
-                        }}});
+        params.insert(params.end(), {mxl::nmos::senderApiParam(mxl::nmos::Role::Sender, url),
+                                     {"ext_mxl_target_ticket", nullptr, nlohmann::json::object(),
+                                      [](nlohmann::json const& value)
+                                      {
+                                          std::string why = "expected a ticket";
+                                          return value.is_null() || (value.is_string() && parseTicket(value.get<std::string>(), why))
+                                                     ? std::string{}
+                                                     : why;
+                                      }}});
         return params;
     }
 

@@ -201,35 +201,29 @@ namespace mxl::service
     std::vector<nmos::TransportParam> InitiatorService::transportParams(std::optional<std::string> const& domainId,
                                                                         std::string const& resourceUrl) const
     {
-        auto const ownUrl = nlohmann::json(resourceUrl);
         auto params = nmos::mxlParams(nmos::Role::Sender, domainId, _config.flowId);
-        params.insert(params.end(),
-                      {{"ext_mxl_sender_api",
-                        ownUrl,
-                        {{"enum", {resourceUrl}}},
-                        [ownUrl](nlohmann::json const& value)
-                        { return value == ownUrl ? std::string{} : "this sender's own Connection API resource cannot be changed"; }},
-                       {"ext_mxl_target_ticket", nullptr, nlohmann::json::object(),
-                        [this](nlohmann::json const& value)
-                        {
-                            // Refused here, at PATCH time, rather than after the activation dropped the working target.
-                            if (value.is_null())
-                            {
-                                return std::string{};
-                            }
-                            if (!value.is_string())
-                            {
-                                return std::string{"expected the target's ticket as a JSON text, or null"};
-                            }
-                            std::string why;
-                            auto const ticket = _tickets.verifiedTicket(value.get<std::string>(), why);
-                            if (!ticket)
-                            {
-                                return fmt::format("not a usable ticket: {}", why);
-                            }
-                            auto const problem = unusable(*ticket);
-                            return problem.empty() ? problem : fmt::format("this sender cannot use it: {}", problem);
-                        }}});
+        params.insert(params.end(), {nmos::senderApiParam(nmos::Role::Sender, resourceUrl),
+                                     {"ext_mxl_target_ticket", nullptr, nlohmann::json::object(),
+                                      [this](nlohmann::json const& value)
+                                      {
+                                          // Refused here, at PATCH time, rather than after the activation dropped the working target.
+                                          if (value.is_null())
+                                          {
+                                              return std::string{};
+                                          }
+                                          if (!value.is_string())
+                                          {
+                                              return std::string{"expected the target's ticket as a JSON text, or null"};
+                                          }
+                                          std::string why;
+                                          auto const ticket = _tickets.verifiedTicket(value.get<std::string>(), why);
+                                          if (!ticket)
+                                          {
+                                              return fmt::format("not a usable ticket: {}", why);
+                                          }
+                                          auto const problem = unusable(*ticket);
+                                          return problem.empty() ? problem : fmt::format("this sender cannot use it: {}", problem);
+                                      }}});
         return params;
     }
 

@@ -49,13 +49,7 @@ namespace mxl::service
         std::vector<nmos::TransportParam> receiverParams(std::optional<std::string> const& domainId, std::string const& flowId)
         {
             auto params = nmos::mxlParams(nmos::Role::Receiver, domainId, flowId);
-            params.push_back({"ext_mxl_sender_api", nullptr, nlohmann::json::object(),
-                              [](nlohmann::json const& value)
-                              {
-                                  return value.is_null() || (value.is_string() && value.get<std::string>().starts_with("http://"))
-                                             ? std::string{}
-                                             : std::string{"expected the sender's ext_mxl_sender_api (an http:// URL), or null"};
-                              }});
+            params.push_back(nmos::senderApiParam(nmos::Role::Receiver, {}));
             return params;
         }
     }
