@@ -1,14 +1,22 @@
 #include "HttpClient.hpp"
 
+#include "HttpsTrust.hpp"
+
 #include <common/UniqueFd.hpp>
 
 #include <fmt/format.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 
 #include <algorithm>
+#include <arpa/inet.h>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <fcntl.h>
+#include <memory>
 #include <netdb.h>
 #include <optional>
 #include <poll.h>
@@ -26,19 +34,20 @@ namespace mxl
             std::string host;
             std::string port;
             std::string path;
+            bool secure = false;
         };
 
         std::optional<Url> parseUrl(std::string const& url)
         {
-            constexpr std::string_view scheme = "http://";
-            if (!url.starts_with(scheme))
+            auto const secure = url.starts_with("https://");
+            if (!secure && !url.starts_with("http://"))
             {
                 return std::nullopt;
             }
-            auto const rest = url.substr(scheme.size());
+            auto const rest = url.substr(secure ? 8 : 7);
             auto const slash = rest.find('/');
             auto const authority = rest.substr(0, slash);
-            Url parsed{authority, "80", slash == std::string::npos ? "/" : rest.substr(slash)};
+            Url parsed{authority, secure ? "443" : "80", slash == std::string::npos ? "/" : rest.substr(slash), secure};
             if (!authority.empty() && authority.front() == '[')
             {
                 auto const close = authority.find(']');
@@ -87,6 +96,193 @@ namespace mxl
                 }
             }
         }
+
+        std::string openSslReason()
+        {
+            auto const code = ::ERR_get_error();
+            ::ERR_clear_error();
+            if (code == 0)
+            {
+                return "the connection was closed";
+            }
+            char text[256];
+            ::ERR_error_string_n(code, text, sizeof text);
+            return text;
+        }
+
+        // The connected socket, with a TLS session over it for https://: bytes in and out within the deadline.
+        class Channel
+        {
+        public:
+            Channel(int socket, Clock::time_point deadline, std::chrono::milliseconds timeout)
+                : _socket{socket}
+                , _deadline{deadline}
+                , _timeout{timeout}
+            {
+            }
+
+            // Verifies the server as HttpsTrust says; why not, or nullopt.
+            std::optional<std::string> startTls(std::string const& host)
+            {
+                _tls.reset(::SSL_new(httpsContext().get()));
+                if (!_tls)
+                {
+                    return "cannot start TLS: " + openSslReason();
+                }
+                ::SSL_set_fd(_tls.get(), _socket);
+                in6_addr address{};
+                auto const numeric =
+                    ::inet_pton(AF_INET, host.c_str(), &address) == 1 || ::inet_pton(AF_INET6, host.c_str(), &address) == 1;
+                if (numeric)
+                {
+                    ::X509_VERIFY_PARAM_set1_ip_asc(::SSL_get0_param(_tls.get()), host.c_str());
+                }
+                else
+                {
+                    ::SSL_set_tlsext_host_name(_tls.get(), host.c_str());
+                    ::SSL_set1_host(_tls.get(), host.c_str());
+                }
+                while (true)
+                {
+                    auto const result = ::SSL_connect(_tls.get());
+                    if (result == 1)
+                    {
+                        return std::nullopt;
+                    }
+                    if (auto const waited = awaitTls(result); !waited.empty())
+                    {
+                        if (auto const verified = ::SSL_get_verify_result(_tls.get()); verified != X509_V_OK)
+                        {
+                            return fmt::format("the server's certificate is not trusted: {}", ::X509_verify_cert_error_string(verified));
+                        }
+                        return "TLS handshake failed: " + waited;
+                    }
+                }
+            }
+
+            std::optional<std::string> sendAll(std::string const& bytes)
+            {
+                std::size_t sent = 0;
+                while (sent < bytes.size())
+                {
+                    if (_tls)
+                    {
+                        std::size_t n = 0;
+                        auto const result = ::SSL_write_ex(_tls.get(), bytes.data() + sent, bytes.size() - sent, &n);
+                        if (result != 1)
+                        {
+                            if (auto const waited = awaitTls(result); !waited.empty())
+                            {
+                                return "cannot send the request: " + waited;
+                            }
+                        }
+                        sent += n;
+                        continue;
+                    }
+                    auto const n = ::send(_socket, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+                    if (n < 0 && errno != EAGAIN && errno != EINTR)
+                    {
+                        return fmt::format("cannot send the request: {}", std::strerror(errno));
+                    }
+                    if (n < 0 && !await(_socket, POLLOUT, _deadline))
+                    {
+                        return fmt::format("the request was not sent within {} ms", _timeout.count());
+                    }
+                    sent += n > 0 ? static_cast<std::size_t>(n) : 0;
+                }
+                return std::nullopt;
+            }
+
+            // Bytes read into `buffer` (0 where the server closed), or why none.
+            std::variant<std::size_t, std::string> receive(char* buffer, std::size_t size)
+            {
+                while (true)
+                {
+                    if (_tls)
+                    {
+                        std::size_t n = 0;
+                        auto const result = ::SSL_read_ex(_tls.get(), buffer, size, &n);
+                        if (result == 1)
+                        {
+                            return n;
+                        }
+                        if (::SSL_get_error(_tls.get(), result) == SSL_ERROR_ZERO_RETURN)
+                        {
+                            return std::size_t{0};
+                        }
+                        if (auto const waited = awaitTls(result); !waited.empty())
+                        {
+                            return "cannot read the answer: " + waited;
+                        }
+                        continue;
+                    }
+                    if (!await(_socket, POLLIN, _deadline))
+                    {
+                        return fmt::format("no complete answer within {} ms", _timeout.count());
+                    }
+                    auto const n = ::recv(_socket, buffer, size, 0);
+                    if (n < 0 && errno != EAGAIN && errno != EINTR)
+                    {
+                        return fmt::format("cannot read the answer: {}", std::strerror(errno));
+                    }
+                    if (n >= 0)
+                    {
+                        return static_cast<std::size_t>(n);
+                    }
+                }
+            }
+
+        private:
+            int _socket;
+            Clock::time_point _deadline;
+            std::chrono::milliseconds _timeout;
+            std::unique_ptr<SSL, decltype(&::SSL_free)> _tls{nullptr, &::SSL_free};
+
+            // After an OpenSSL call that did not complete: "" once the socket is ready for it to be called again, else why
+            // the exchange ends.
+            std::string awaitTls(int result)
+            {
+                auto const error = ::SSL_get_error(_tls.get(), result);
+                if (error != SSL_ERROR_WANT_READ && error != SSL_ERROR_WANT_WRITE)
+                {
+                    return error == SSL_ERROR_SYSCALL && errno != 0 ? std::string{std::strerror(errno)} : openSslReason();
+                }
+                if (!await(_socket, error == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT, _deadline))
+                {
+                    return fmt::format("no complete answer within {} ms", _timeout.count());
+                }
+                return {};
+            }
+        };
+
+        // The Content-Length of an answer's head, where it has one.
+        std::optional<std::size_t> contentLength(std::string_view head)
+        {
+            std::string lower{head};
+            std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            auto const at = lower.find("\r\ncontent-length:");
+            if (at == std::string::npos)
+            {
+                return std::nullopt;
+            }
+            auto begin = head.data() + at + 17;
+            auto const end = head.data() + head.find("\r\n", at + 2);
+            while (begin < end && (*begin == ' ' || *begin == '\t'))
+            {
+                ++begin;
+            }
+            std::size_t length = 0;
+            if (std::from_chars(begin, end, length).ec != std::errc{})
+            {
+                return std::nullopt;
+            }
+            return length;
+        }
+    }
+
+    bool isHttpUrl(std::string_view url) noexcept
+    {
+        return url.starts_with("http://") || url.starts_with("https://");
     }
 
     std::variant<HttpAnswer, HttpFailure> httpExchange(std::string const& method, std::string const& url, std::string const& jsonBody,
@@ -96,7 +292,7 @@ namespace mxl
         auto const parsed = parseUrl(url);
         if (!parsed)
         {
-            return HttpFailure{"not an http://host[:port]/path URL"};
+            return HttpFailure{"not an http:// or https://host[:port]/path URL"};
         }
         addrinfo hints{};
         hints.ai_socktype = SOCK_STREAM;
@@ -124,6 +320,15 @@ namespace mxl
             return HttpFailure{fmt::format("cannot connect: {}", std::strerror(error))};
         }
 
+        Channel channel{socket.get(), deadline, timeout};
+        if (parsed->secure)
+        {
+            if (auto const problem = channel.startTls(parsed->host))
+            {
+                return HttpFailure{*problem};
+            }
+        }
+
         // HTTP/1.0 and a closed connection: the answer is never chunked, and it ends where the server closes.
         auto request = fmt::format("{} {} HTTP/1.0\r\nHost: {}\r\nConnection: close\r\n", method, parsed->path, parsed->host);
         if (!jsonBody.empty())
@@ -136,19 +341,9 @@ namespace mxl
         }
         request += "\r\n";
         request += jsonBody;
-        std::size_t sent = 0;
-        while (sent < request.size())
+        if (auto const problem = channel.sendAll(request))
         {
-            auto const n = ::send(socket.get(), request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
-            if (n < 0 && errno != EAGAIN && errno != EINTR)
-            {
-                return HttpFailure{fmt::format("cannot send the request: {}", std::strerror(errno))};
-            }
-            if (n < 0 && !await(socket.get(), POLLOUT, deadline))
-            {
-                return HttpFailure{fmt::format("the request was not sent within {} ms", timeout.count())};
-            }
-            sent += n > 0 ? static_cast<std::size_t>(n) : 0;
+            return HttpFailure{*problem};
         }
 
         // The head of an answer is bounded too: a server that sends endless headers is cut off like one that sends an
@@ -158,20 +353,17 @@ namespace mxl
         char chunk[4096];
         while (true)
         {
-            if (!await(socket.get(), POLLIN, deadline))
+            auto const received = channel.receive(chunk, sizeof chunk);
+            if (auto const* problem = std::get_if<std::string>(&received))
             {
-                return HttpFailure{fmt::format("no complete answer within {} ms", timeout.count())};
+                return HttpFailure{*problem};
             }
-            auto const n = ::recv(socket.get(), chunk, sizeof chunk, 0);
+            auto const n = std::get<std::size_t>(received);
             if (n == 0)
             {
                 break;
             }
-            if (n < 0 && errno != EAGAIN && errno != EINTR)
-            {
-                return HttpFailure{fmt::format("cannot read the answer: {}", std::strerror(errno))};
-            }
-            response.append(chunk, n > 0 ? static_cast<std::size_t>(n) : 0);
+            response.append(chunk, n);
             if (response.size() > maxHeadBytes + maxAnswerBytes)
             {
                 return HttpFailure{fmt::format("the answer is larger than {} bytes", maxAnswerBytes)};
@@ -191,7 +383,14 @@ namespace mxl
         {
             return HttpFailure{fmt::format("the answer is larger than {} bytes", maxAnswerBytes)};
         }
-        return HttpAnswer{status, response.substr(headerEnd + 4)};
+        auto body = response.substr(headerEnd + 4);
+        // A connection cut short (TLS or not) shows as a body shorter than the server announced.
+        if (auto const announced = contentLength(std::string_view{response}.substr(0, headerEnd + 2));
+            announced && *announced != body.size())
+        {
+            return HttpFailure{fmt::format("the answer ended after {} of the {} bytes announced", body.size(), *announced)};
+        }
+        return HttpAnswer{status, std::move(body)};
     }
 
     std::variant<std::string, HttpFailure> httpGet(std::string const& url, std::chrono::milliseconds timeout)

@@ -1,12 +1,13 @@
 // Every HTTP request the tools make (tickets, IS-04 registration and queries, IS-05 hand-overs, etcd's JSON gateway):
-// HTTP/1.0 over a plain socket with one deadline for the whole exchange, connecting, sending and reading, so that a
-// peer that is unreachable, silent or drips its answer never holds the caller's thread past it, and an answer of at
-// most a bounded size.
+// HTTP/1.0 over a plain socket, or TLS for https:// (verified as HttpsTrust says), with one deadline for the whole
+// exchange, connecting, handshaking, sending and reading, so that a peer that is unreachable, silent or drips its
+// answer never holds the caller's thread past it, and an answer of at most a bounded size.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <variant>
 
 namespace mxl
@@ -24,7 +25,10 @@ namespace mxl
 
     inline constexpr std::size_t defaultMaxAnswerBytes = 1024 * 1024;
 
-    // `method` of the http://host[:port]/path `url`, with `jsonBody` as an application/json body unless it is empty;
+    // Whether `url` is one the client can ask: http:// or https://.
+    [[nodiscard]] bool isHttpUrl(std::string_view url) noexcept;
+
+    // `method` of the http[s]://host[:port]/path `url`, with `jsonBody` as an application/json body unless it is empty;
     // the answer, whatever its status, or why there is none.
     std::variant<HttpAnswer, HttpFailure> httpExchange(std::string const& method, std::string const& url, std::string const& jsonBody,
                                                        std::chrono::milliseconds timeout,
@@ -33,7 +37,7 @@ namespace mxl
     // The body of a GET answered 200, or why there is none.
     std::variant<std::string, HttpFailure> httpGet(std::string const& url, std::chrono::milliseconds timeout);
 
-    // `method` of `path` at `origin` (http://host:port): the answer, whatever its status, or why there is none
+    // `method` of `path` at `origin` (http[s]://host:port): the answer, whatever its status, or why there is none
     // ("<method> <origin><path> failed: <reason>").
     std::variant<HttpAnswer, std::string> httpRequest(std::string const& origin, std::string const& method, std::string const& path,
                                                       std::string const& jsonBody, std::chrono::milliseconds timeout);

@@ -4,6 +4,8 @@
 #include <common/Log.hpp>
 
 #include <fmt/format.h>
+#include <gnutls/abstract.h>
+#include <gnutls/gnutls.h>
 #include <microhttpd.h>
 
 #include <arpa/inet.h>
@@ -11,6 +13,7 @@
 #include <cstring>
 #include <memory>
 #include <netinet/in.h>
+#include <vector>
 
 namespace mxl
 {
@@ -83,6 +86,43 @@ namespace mxl
         {
             delete static_cast<Exchange*>(*state);
             *state = nullptr;
+        }
+
+        // BCP-003-01: TLS 1.2 and 1.3, nothing older, with GnuTLS's default ciphers of those versions.
+        constexpr char const* tlsPriorities = "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2";
+
+        // GnuTLS's certificate callback has no context of its own: the connection's socket context (set as it is
+        // accepted, before its handshake) carries the endpoint's credentials.
+        void noteConnection(void* credentials, MHD_Connection*, void** socketContext, MHD_ConnectionNotificationCode code)
+        {
+            if (code == MHD_CONNECTION_NOTIFY_STARTED)
+            {
+                *socketContext = credentials;
+            }
+        }
+
+        int certificateFor(gnutls_session_t session, gnutls_datum_t const*, int, gnutls_pk_algorithm_t const*, int, gnutls_pcert_st** chain,
+                           unsigned* chainLength, gnutls_privkey_t* key)
+        {
+            auto* connection = static_cast<MHD_Connection*>(::gnutls_session_get_ptr(session));
+            auto const* info = connection == nullptr ? nullptr : ::MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+            if (info == nullptr || info->socket_context == nullptr)
+            {
+                return -1;
+            }
+            static_cast<TlsCredentials*>(info->socket_context)->select(chain, chainLength, key);
+            return 0;
+        }
+
+        MHD_OptionItem option(MHD_OPTION name, intptr_t value, void* pointer = nullptr)
+        {
+            return {name, value, pointer};
+        }
+
+        template <typename Function>
+        MHD_OptionItem callbackOption(MHD_OPTION name, Function* function, void* context)
+        {
+            return {name, reinterpret_cast<intptr_t>(function), context};
         }
     }
 
@@ -197,12 +237,26 @@ namespace mxl
         {
             throw ListenError{"the host must be a numeric IPv4 or IPv6 address"};
         }
+        std::vector<MHD_OptionItem> options{
+            option(MHD_OPTION_STRICT_FOR_CLIENT, 1),
+            option(MHD_OPTION_CONNECTION_LIMIT, HttpLimits::connections),
+            option(MHD_OPTION_PER_IP_CONNECTION_LIMIT, HttpLimits::connectionsPerAddress),
+            option(MHD_OPTION_CONNECTION_MEMORY_LIMIT, HttpLimits::requestHeadBytes),
+            option(MHD_OPTION_CONNECTION_TIMEOUT, HttpLimits::idle.count()),
+            callbackOption(MHD_OPTION_URI_LOG_CALLBACK, &openExchange, nullptr),
+            callbackOption(MHD_OPTION_NOTIFY_COMPLETED, &closeExchange, nullptr),
+        };
+        if (listen.tls)
+        {
+            _tls = std::make_unique<TlsCredentials>(*listen.tls);
+            flags |= MHD_USE_TLS;
+            options.push_back(option(MHD_OPTION_HTTPS_PRIORITIES, 0, const_cast<char*>(tlsPriorities)));
+            options.push_back(option(MHD_OPTION_HTTPS_CERT_CALLBACK, 0, reinterpret_cast<void*>(&certificateFor)));
+            options.push_back(callbackOption(MHD_OPTION_NOTIFY_CONNECTION, &noteConnection, _tls.get()));
+        }
+        options.push_back(option(MHD_OPTION_END, 0));
         _daemon = ::MHD_start_daemon(flags, listen.port, nullptr, nullptr, &HttpDispatch::answer, this, MHD_OPTION_SOCK_ADDR, &address,
-                                     MHD_OPTION_STRICT_FOR_CLIENT, 1, MHD_OPTION_CONNECTION_LIMIT, HttpLimits::connections,
-                                     MHD_OPTION_PER_IP_CONNECTION_LIMIT, HttpLimits::connectionsPerAddress,
-                                     MHD_OPTION_CONNECTION_MEMORY_LIMIT, HttpLimits::requestHeadBytes, MHD_OPTION_CONNECTION_TIMEOUT,
-                                     static_cast<unsigned>(HttpLimits::idle.count()), MHD_OPTION_URI_LOG_CALLBACK, &openExchange, nullptr,
-                                     MHD_OPTION_NOTIFY_COMPLETED, &closeExchange, nullptr, MHD_OPTION_END);
+                                     MHD_OPTION_ARRAY, options.data(), MHD_OPTION_END);
         if (_daemon == nullptr)
         {
             throw ListenError{"cannot listen there (address in use or not on this host)"};
@@ -214,5 +268,20 @@ namespace mxl
     HttpEndpoint::~HttpEndpoint()
     {
         ::MHD_stop_daemon(_daemon);
+    }
+
+    std::string HttpEndpoint::reloadTls()
+    {
+        if (!_tls)
+        {
+            return {};
+        }
+        _tls->reload();
+        return _tls->describe();
+    }
+
+    std::string HttpEndpoint::tlsDescription() const
+    {
+        return _tls ? _tls->describe() : std::string{};
     }
 }

@@ -1,4 +1,5 @@
-// A small HTTP server (libmicrohttpd, its own thread) over HttpRoutes.
+// A small HTTP server (libmicrohttpd, its own thread) over HttpRoutes, serving HTTPS (TLS 1.2 and 1.3 only, as
+// AMWA BCP-003-01 asks) where the listen address names certificate files, plain HTTP where it names none.
 //
 // Whatever a client sends is answered and never ends the process: malformed requests (HttpRequestCheck, and no Host in
 // HTTP/1.1 through libmicrohttpd's strict parsing) get 400 as an NMOS error document before any route sees them. Every
@@ -8,10 +9,12 @@
 
 #include "HttpRoutes.hpp"
 #include "ListenAddress.hpp"
+#include "TlsCredentials.hpp"
 
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -41,7 +44,7 @@ namespace mxl
     class HttpEndpoint
     {
     public:
-        // Throws ListenError when the address cannot be bound.
+        // Throws ListenError when the address cannot be bound, TlsFilesError when its certificate files cannot be used.
         HttpEndpoint(ListenAddress const& listen, std::map<std::string, HttpResource> resources,
                      std::map<std::string, HttpHandler> prefixHandlers = {});
         ~HttpEndpoint();
@@ -55,8 +58,20 @@ namespace mxl
             return _port;
         }
 
+        // Whether it serves HTTPS.
+        [[nodiscard]] bool secure() const noexcept
+        {
+            return _tls != nullptr;
+        }
+
+        // HTTPS: reads the certificate files again for the connections from now on (TlsCredentials::reload); "" when
+        // plain, else the description of the certificate in use.
+        std::string reloadTls();
+        [[nodiscard]] std::string tlsDescription() const;
+
     private:
         HttpRoutes _routes;
+        std::unique_ptr<TlsCredentials> _tls;
         MHD_Daemon* _daemon = nullptr;
         std::uint16_t _port = 0;
 

@@ -1,7 +1,11 @@
-// Where an HTTP endpoint listens: a numeric IPv4 or IPv6 address and a port (0: one the kernel chooses).
+// Where and how an HTTP endpoint listens: a numeric IPv4 or IPv6 address, a port (0: one the kernel chooses), and the
+// certificate and key files when it serves HTTPS.
 #pragma once
 
+#include "TlsFiles.hpp"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace mxl
@@ -10,5 +14,6 @@ namespace mxl
     {
         std::string host;
         std::uint16_t port = 0;
+        std::optional<TlsFiles> tls;
     };
 }

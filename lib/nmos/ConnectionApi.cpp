@@ -72,10 +72,11 @@ namespace mxl::nmos
         _timer.join();
     }
 
-    void ConnectionApi::start(std::uint16_t port)
+    void ConnectionApi::start(std::uint16_t port, bool secure)
     {
         auto const kind = _role == Role::Sender ? "senders" : "receivers";
-        auto const url = fmt::format("http://{}:{}{}/v1.1/single/{}/{}/", urlHost(_apiHost), port, pathPrefix, kind, _endpointId);
+        auto const url = fmt::format("{}://{}:{}{}/v1.1/single/{}/{}/", secure ? "https" : "http", urlHost(_apiHost), port, pathPrefix,
+                                     kind, _endpointId);
         auto resource = std::make_unique<ConnectionResource>(_role, _params(url), _masterEnable);
         std::lock_guard lock{_mutex};
         _resource = std::move(resource);

@@ -38,7 +38,7 @@ namespace mxl::nmos
         HttpReply handle(HttpRequest const& request);
 
         // Once the endpoint's port is known: builds the resource, whose parameters may name this endpoint's URL.
-        void start(std::uint16_t port);
+        void start(std::uint16_t port, bool secure);
 
         // The active document after activations the caller has not taken yet, or nullopt.
         std::optional<nlohmann::json> takeActivated();

@@ -2,6 +2,7 @@
 
 #include "DomainDefinition.hpp"
 
+#include <HttpClient.hpp>
 #include <common/BoundedJson.hpp>
 
 #include <fmt/format.h>
@@ -89,9 +90,9 @@ namespace mxl::nmos
         return {"ext_mxl_sender_api", nullptr, json::object(),
                 [](json const& value)
                 {
-                    return value.is_null() || (value.is_string() && value.get<std::string>().starts_with("http://"))
+                    return value.is_null() || (value.is_string() && isHttpUrl(value.get<std::string>()))
                                ? std::string{}
-                               : std::string{"expected the sender's ext_mxl_sender_api (an http:// URL), or null"};
+                               : std::string{"expected the sender's ext_mxl_sender_api (an http:// or https:// URL), or null"};
                 }};
     }
 

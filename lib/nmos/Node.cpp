@@ -11,8 +11,8 @@ namespace mxl::nmos
             std::make_unique<HttpEndpoint>(listen, std::move(resources),
                                            std::map<std::string, HttpHandler>{{ConnectionApi::pathPrefix, [this](HttpRequest const& request)
                                                                                { return _connection->handle(request); }}});
-        _node->start(_http->port());
-        _connection->start(_http->port());
+        _node->start(_http->port(), _http->secure());
+        _connection->start(_http->port(), _http->secure());
     }
 
     void Node::registerWith(RegistryAddress registry)

@@ -33,6 +33,11 @@ namespace mxl::nmos
             return _http->port();
         }
 
+        [[nodiscard]] HttpEndpoint& http() noexcept
+        {
+            return *_http;
+        }
+
         // The id of the sender or receiver, the same in both APIs.
         [[nodiscard]] std::string const& endpointId() const noexcept
         {

@@ -41,10 +41,11 @@ namespace mxl::nmos
         }
     }
 
-    void NodeApi::start(std::uint16_t port)
+    void NodeApi::start(std::uint16_t port, bool secure)
     {
         std::lock_guard lock{_mutex};
         _description.apiPort = port;
+        _description.apiSecure = secure;
         publish();
     }
 

@@ -25,7 +25,7 @@ namespace mxl::nmos
         NodeApi(Role role, std::string const& flowDefinition, std::string const& httpHost, bool masterEnable,
                 std::map<std::string, HttpResource>& resources);
 
-        void start(std::uint16_t port);
+        void start(std::uint16_t port, bool secure);
 
         // Takes the subscription of an IS-05 active document (ConnectionApi::takeActivated) into the Sender or
         // Receiver, with a new version.

@@ -91,11 +91,12 @@ namespace mxl::nmos
         _node =
             core(nameUuid("node/" + name), version, description.hostname,
                  fmt::format("mxl-fabrics-service ({}) of flow {}", description.role == Role::Receiver ? "target" : "initiator", flowId));
-        auto const baseUrl = fmt::format("http://{}:{}", urlHost(description.apiHost), description.apiPort);
+        auto const protocol = description.apiSecure ? "https" : "http";
+        auto const baseUrl = fmt::format("{}://{}:{}", protocol, urlHost(description.apiHost), description.apiPort);
         _node["href"] = baseUrl + "/";
         _node["hostname"] = description.hostname;
         _node["api"] = {{"versions", {"v1.3"}},
-                        {"endpoints", {{{"host", description.apiHost}, {"port", description.apiPort}, {"protocol", "http"}}}}};
+                        {"endpoints", {{{"host", description.apiHost}, {"port", description.apiPort}, {"protocol", protocol}}}}};
         _node["caps"] = json::object();
         _node["services"] = json::array();
         _node["clocks"] = {{{"name", "clk0"}, {"ref_type", "internal"}}};

@@ -51,6 +51,8 @@ namespace mxl::nmos
         // Where the Node API is reached: an address or name peers can use, and the bound port.
         std::string apiHost;
         std::uint16_t apiPort = 0;
+        // HTTPS (BCP-003-01) rather than plain HTTP.
+        bool apiSecure = false;
         // The MXL flow definition (NMOS JSON).
         nlohmann::json flowDefinition;
         // "<seconds>:<nanoseconds>" of when the resources were made (IS-04 version).

@@ -57,8 +57,7 @@ namespace mxl::nmos
             for (auto const& control : controls.is_array() ? controls : json::array())
             {
                 auto const href = control.is_object() ? control.value("href", json{}) : json{};
-                if (control.is_object() && control.value("type", json{}) == type && href.is_string() &&
-                    href.get<std::string>().starts_with("http://"))
+                if (control.is_object() && control.value("type", json{}) == type && href.is_string() && isHttpUrl(href.get<std::string>()))
                 {
                     auto base = href.get<std::string>();
                     if (!base.ends_with('/'))
@@ -70,7 +69,7 @@ namespace mxl::nmos
             }
         }
         return LookupFailure{fmt::format("device {} of sender {} names no IS-05 Connection API (control "
-                                         "urn:x-nmos:control:sr-ctrl/v1.2 or /v1.1 with an http:// href)",
+                                         "urn:x-nmos:control:sr-ctrl/v1.2 or /v1.1 with an http:// or https:// href)",
                                          deviceId.get<std::string>(), senderId)};
     }
 }

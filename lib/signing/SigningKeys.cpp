@@ -1,8 +1,8 @@
 #include "SigningKeys.hpp"
 
 #include "common/Base64.hpp"
-#include "common/BoundedFile.hpp"
 #include "common/BoundedJson.hpp"
+#include "common/SecretFile.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -10,8 +10,6 @@
 
 #include <cstdio>
 #include <ctime>
-
-#include <sys/stat.h>
 
 namespace mxl::signing
 {
@@ -75,26 +73,14 @@ namespace mxl::signing
 
     SigningKeys loadSigningKeys(std::filesystem::path const& file)
     {
-        struct stat status
-        {
-        };
-        if (::stat(file.c_str(), &status) != 0)
-        {
-            throw KeyFileError{fmt::format("key file '{}' cannot be read: it does not exist or is not accessible", file.string())};
-        }
-        if ((status.st_mode & (S_IRWXG | S_IRWXO)) != 0)
-        {
-            throw KeyFileError{fmt::format("key file '{}' has mode {:04o}: a key must be readable by its owner only (chmod 600)",
-                                           file.string(), status.st_mode & 07777)};
-        }
         std::string text;
         try
         {
-            text = mxl::readBoundedFile(file);
+            text = mxl::readSecretFile(file);
         }
         catch (mxl::FileReadError const& error)
         {
-            throw KeyFileError{fmt::format("key file: {}", error.what())};
+            throw KeyFileError{fmt::format("key file {}", error.what())};
         }
         auto const document = mxl::parseJsonOrDiscarded(text);
         if (!document.is_object())

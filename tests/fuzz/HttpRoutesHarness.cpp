@@ -76,10 +76,10 @@ namespace
 
         Services()
         {
-            receiver->start(8470);
-            sender->start(8471);
-            receiverNode.start(8470);
-            senderNode.start(8471);
+            receiver->start(8470, false);
+            sender->start(8471, false);
+            receiverNode.start(8470, false);
+            senderNode.start(8471, false);
             target = std::make_unique<HttpRoutes>(targetResources, std::map<std::string, HttpHandler>{{mxl::nmos::ConnectionApi::pathPrefix,
                                                                                                        [this](HttpRequest const& request) {
                                                                                                            return receiver->handle(request);

@@ -190,5 +190,5 @@ TEST_CASE("an answer past its size bound, one that is not HTTP and a port nobody
         mxl::httpExchange("GET", server.url("/"), "", 1s);
     }
     CHECK(failureOf(mxl::httpExchange("GET", fmt::format("http://127.0.0.1:{}/", port), "", 5s)).starts_with("cannot connect: "));
-    CHECK(failureOf(mxl::httpExchange("GET", "https://127.0.0.1/", "", 5s)) == "not an http://host[:port]/path URL");
+    CHECK(failureOf(mxl::httpExchange("GET", "ftp://127.0.0.1/", "", 5s)) == "not an http:// or https://host[:port]/path URL");
 }

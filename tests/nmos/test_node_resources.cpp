@@ -163,6 +163,17 @@ TEST_CASE("the device's controls name the Connection API of each version served,
     CHECK(ipv6.device()["controls"][1]["href"] == "http://[2001:db8::10]:8470/x-nmos/connection/v1.2/");
 }
 
+TEST_CASE("a node on HTTPS says so in its endpoint's protocol, its href and its device's controls (BCP-003-01)")
+{
+    auto description = describe(Role::Receiver, "flows/v210_1080p25.json");
+    description.apiSecure = true;
+    NodeResources const secure{description};
+    CHECK(secure.node()["href"] == "https://198.51.100.10:8470/");
+    CHECK(secure.node()["api"]["endpoints"] == nlohmann::json::array({{{"host", "198.51.100.10"}, {"port", 8470}, {"protocol", "https"}}}));
+    CHECK(secure.device()["controls"][0]["href"] == "https://198.51.100.10:8470/x-nmos/connection/v1.1/");
+    CHECK(secure.device()["controls"][1]["href"] == "https://198.51.100.10:8470/x-nmos/connection/v1.2/");
+}
+
 TEST_CASE("a source has its flow's grain_rate, and an audio source, whose flow has none, has none")
 {
     NodeResources const video{describe(Role::Sender, "flows/v210_1080p25.json")};

@@ -8,6 +8,7 @@
 #include <ExitRequest.hpp>
 #include <FabricsInterfaces.hpp>
 #include <FlowDefinitionText.hpp>
+#include <ReloadRequest.hpp>
 #include <StatusName.hpp>
 
 #include <mxl/flow.h>
@@ -121,6 +122,10 @@ namespace mxl::service
             _notifier.keepAlive();
             statusTick(now);
             applyActivation(now);
+            if (tools::takeReloadRequest())
+            {
+                reloadCertificate(_nmos.get());
+            }
             if (_enabled && now >= _nextTicketPoll)
             {
                 pollTicket(now);

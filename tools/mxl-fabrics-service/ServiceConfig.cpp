@@ -10,6 +10,8 @@
 #include <FabricsInterfaces.hpp>
 #include <FlowDescription.hpp>
 #include <FlowId.hpp>
+#include <HttpClient.hpp>
+#include <HttpsTrust.hpp>
 #include <SigningKeys.hpp>
 #include <TextFile.hpp>
 #include <TicketKey.hpp>
@@ -48,6 +50,14 @@ namespace mxl::service
             add("http_listen",
                 "host:port of the HTTP endpoint (/ticket on targets, /metrics and the NMOS Node and Connection APIs on both); "
                 "port 0 = any free port");
+            add("http_tls_certificate",
+                "both, with http_listen and http_tls_key: PEM certificate chain (the leaf first) to serve HTTPS with (TLS 1.2 and "
+                "1.3 only, AMWA BCP-003-01) in place of plain HTTP; read again with the key on SIGHUP, without dropping a grain or a "
+                "connection");
+            add("http_tls_key", "both, with http_tls_certificate: its PEM private key (mode 0600)");
+            add("tls_ca_file", "both: PEM bundle of the certificate authorities that https:// servers this service calls (registry, "
+                               "Query API, ticket URLs, IS-05 hand-overs) must be signed by (default: the system's, "
+                               "/etc/ssl/certs); their certificate must also name the host or address in the URL");
             add("nmos_registry",
                 "both, with http_listen: http://host:port of an AMWA IS-04 v1.3 Registration API to register the Node API's "
                 "resources with; /x-nmos/registration/v1.3 is appended unless the URL ends with it (no DNS-SD discovery)");
@@ -244,16 +254,16 @@ namespace mxl::service
             return static_cast<std::uint16_t>(port);
         }
 
-        // http://host:port/path with a port from 1 to 65535 (an IPv6 host in brackets); what the HTTP clients can reach.
+        // http[s]://host:port/path with a port from 1 to 65535 (an IPv6 host in brackets); what the HTTP clients can reach.
         void checkHttpUrl(Reader const& reader, std::string const& key, std::string const& url)
         {
-            auto const authority = std::string_view{url}.substr(std::string_view{"http://"}.size());
+            auto const authority = std::string_view{url}.substr(url.find("://") + 3);
             auto const slash = authority.find('/');
             auto const hostPort = authority.substr(0, slash);
             auto const colon = hostPort.rfind(':');
             if (slash == std::string_view::npos || colon == std::string_view::npos || colon == 0 || hostPort.ends_with(']'))
             {
-                reader.fail(key, url, "expected http://host:port/path");
+                reader.fail(key, url, "expected http://host:port/path or https://host:port/path");
             }
             auto const port = parsePort(hostPort.substr(colon + 1));
             if (!port || *port == 0)
@@ -280,19 +290,20 @@ namespace mxl::service
             {
                 reader.fail("http_listen", value, "the port must be a number from 0 to 65535");
             }
-            return {host, *port};
+            return {host, *port, std::nullopt};
         }
 
-        // An http://host:port[/prefix][apiPath] URL as (origin, prefix + apiPath); `key` names it in messages.
+        // An http[s]://host:port[/prefix][apiPath] URL as (origin, prefix + apiPath); `key` names it in messages.
         std::pair<std::string, std::string> parseNmosApiUrl(Reader const& reader, char const* key, std::string const& url,
                                                             std::string_view apiPath, std::string_view what)
         {
-            constexpr std::string_view scheme = "http://";
-            auto const expected = fmt::format("expected http://host:port of an {}, optionally ending in {} (no https)", what, apiPath);
-            if (!url.starts_with(scheme))
+            auto const expected =
+                fmt::format("expected http://host:port or https://host:port of an {}, optionally ending in {}", what, apiPath);
+            if (!isHttpUrl(url))
             {
                 reader.fail(key, url, expected);
             }
+            std::string_view const scheme = url.starts_with("https://") ? "https://" : "http://";
             auto const rest = url.substr(scheme.size());
             auto const slash = rest.find('/');
             auto const authority = rest.substr(0, slash);
@@ -529,12 +540,12 @@ namespace mxl::service
             config.ticketSources = reader.all("ticket");
             if (config.ticketSources.empty() && !reader.has("http_listen"))
             {
-                reader.missing("ticket", "an initiator needs the target's ticket file, http:// URL or etcd:// key, or http_listen to "
+                reader.missing("ticket", "an initiator needs the target's ticket file, http(s):// URL or etcd:// key, or http_listen to "
                                          "be connected over the IS-05 Connection API");
             }
             for (auto const& source : config.ticketSources)
             {
-                if (source.starts_with("http://"))
+                if (isHttpUrl(source))
                 {
                     checkHttpUrl(reader, "ticket", source);
                     continue;
@@ -636,6 +647,35 @@ namespace mxl::service
             if (auto const http = reader.text("http_listen"))
             {
                 config.http = parseHttpListen(reader, *http);
+            }
+            auto const certificate = reader.text("http_tls_certificate");
+            auto const privateKey = reader.text("http_tls_key");
+            if (certificate || privateKey)
+            {
+                auto const* given = certificate ? "http_tls_certificate" : "http_tls_key";
+                if (!config.http)
+                {
+                    reader.fail(given, *(certificate ? certificate : privateKey), "serves HTTPS on http_listen, which is not set");
+                }
+                if (!certificate || !privateKey)
+                {
+                    reader.missing(certificate ? "http_tls_key" : "http_tls_certificate",
+                                   fmt::format("'{}' serves HTTPS, which needs both the certificate chain and its private key", given));
+                }
+                config.http->tls = TlsFiles{*certificate, *privateKey};
+            }
+            if (auto const trust = reader.text("tls_ca_file"))
+            {
+                config.tlsCaFile = *trust;
+                // The process's one client trusts it from here on; a service reads its configuration once.
+                try
+                {
+                    setHttpsTrust(config.tlsCaFile);
+                }
+                catch (HttpsTrustError const& untrusted)
+                {
+                    reader.fail("tls_ca_file", config.tlsCaFile, untrusted.what());
+                }
             }
             if (auto const registry = reader.text("nmos_registry"))
             {

@@ -73,8 +73,10 @@ namespace mxl::service
         std::string setupOptions;
         std::string node;
         std::string service;
-        // Ticket (target) and /metrics (both); nullopt serves nothing over HTTP.
+        // Ticket (target) and /metrics (both); nullopt serves nothing over HTTP. HTTPS where it names TLS files.
         std::optional<HttpListen> http;
+        // The certificate authorities https:// servers it calls must be signed by; empty: the system's.
+        std::string tlsCaFile;
         std::chrono::milliseconds stallTimeout{5000};
         std::chrono::milliseconds statusInterval{1000};
         // A grain moved later than this after its own timestamp counts as late.

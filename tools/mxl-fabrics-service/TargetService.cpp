@@ -11,6 +11,7 @@
 #include <DeviceFlowOptions.hpp>
 #include <ExitRequest.hpp>
 #include <FabricsInterfaces.hpp>
+#include <ReloadRequest.hpp>
 #include <StatusName.hpp>
 #include <TextFile.hpp>
 
@@ -240,6 +241,10 @@ namespace mxl::service
             auto const now = Clock::now();
             checkHealth(now);
             applyActivation();
+            if (tools::takeReloadRequest())
+            {
+                reloadCertificate(_nmos.get());
+            }
             if (_config.ticketKeys && _unsignedTicket && now >= _resignAt)
             {
                 // Same epoch: initiators holding the ticket keep their connection; new ones get an unexpired signature.

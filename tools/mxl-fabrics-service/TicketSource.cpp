@@ -47,7 +47,7 @@ namespace mxl::service
 
         std::variant<std::string, HttpFailure> readSource(std::string const& source, std::chrono::milliseconds timeout)
         {
-            if (source.starts_with("http://"))
+            if (isHttpUrl(source))
             {
                 return httpGet(source, timeout);
             }

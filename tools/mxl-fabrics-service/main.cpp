@@ -1,7 +1,6 @@
 // mxl-fabrics-service: the target or initiator of one flow as a long-running, self-healing systemd service.
-// Exit codes: 0 after SIGTERM/SIGINT, 78 (EX_CONFIG) for a bad configuration (a flow definition or options libmxl
-// refuses included), the tools' codes otherwise
-// (1 failure, 3 domain unavailable, 4 flow not found).
+// SIGHUP reads the HTTPS certificate files again. Exit codes: 0 after SIGTERM/SIGINT, 78 (EX_CONFIG) for a bad configuration (a flow
+// definition or options libmxl refuses included), the tools' codes otherwise (1 failure, 3 domain unavailable, 4 flow not found).
 #include "InitiatorService.hpp"
 #include "Notifier.hpp"
 #include "ServiceConfig.hpp"
@@ -9,6 +8,7 @@
 #include "TargetService.hpp"
 
 #include <ExitRequest.hpp>
+#include <ReloadRequest.hpp>
 #include <TaiOffsetCheck.hpp>
 #include <ToolError.hpp>
 #include <ToolMain.hpp>
@@ -49,6 +49,7 @@ namespace
 int main(int argc, char** argv)
 {
     mxl::tools::installExitRequestHandlers();
+    mxl::tools::installReloadRequestHandler();
     // Bad configuration shows while loading the settings and also later (a node or HTTP address this host does not
     // have); either way it ends with EX_CONFIG rather than the tools' failure code.
     std::optional<std::string> configProblem;

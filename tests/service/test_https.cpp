@@ -1,0 +1,103 @@
+// HTTPS on a service's http_listen (BCP-003-01): the ticket handed over TLS only to initiators that trust the
+// facility's CA, plain HTTP refused, and a certificate renewed on disk taken on SIGHUP while grains keep moving.
+#include "ServiceScenario.hpp"
+#include "TestCa.hpp"
+#include "TestFlow.hpp"
+
+#include <HttpClient.hpp>
+#include <HttpsTrust.hpp>
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <csignal>
+#include <filesystem>
+
+namespace mxl::test
+{
+    namespace
+    {
+        void requireGrains(GrainVerifier& verifier, std::uint64_t grains, std::string const& when, ServiceProcess& target,
+                           ServiceProcess& initiator)
+        {
+            auto const result = verifier.check(grains, std::chrono::seconds{15});
+            bool const failed = result.verified < grains || result.mismatched != 0 || result.missing != 0;
+            INFO(when, (failed ? "\ntarget:\n" + target.output() + "\ninitiator:\n" + initiator.output() : std::string{}));
+            CHECK(result.mismatched == 0);
+            CHECK(result.missing == 0);
+            REQUIRE(result.verified >= grains);
+        }
+
+        std::string getWith(std::string const& caFile, std::string const& url)
+        {
+            setHttpsTrust(caFile);
+            auto got = httpGet(url, std::chrono::seconds{10});
+            setHttpsTrust({});
+            auto const* failure = std::get_if<HttpFailure>(&got);
+            return failure != nullptr ? "failed: " + failure->reason : std::get<std::string>(got);
+        }
+
+        void replace(IssuedCertificate const& with, IssuedCertificate const& files)
+        {
+            std::filesystem::copy_file(with.certificate, files.certificate, std::filesystem::copy_options::overwrite_existing);
+            std::filesystem::copy_file(with.key, files.key, std::filesystem::copy_options::overwrite_existing);
+        }
+    }
+
+    TEST_CASE("a target on HTTPS hands its ticket over TLS to initiators that trust its CA, and takes a renewed certificate on SIGHUP "
+              "while grains flow")
+    {
+        ServiceDirectories directories;
+        TempDomain pki{"svc-pki"};
+        TestCa const facility{pki.path(), "facility"};
+        auto const served = facility.issue("target", {"127.0.0.1"});
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+
+        auto settings = targetSettings(directories);
+        settings.emplace_back("http_tls_certificate", served.certificate);
+        settings.emplace_back("http_tls_key", served.key);
+        ServiceProcess target{settings};
+        auto const port = target.httpPort();
+        REQUIRE(port != 0);
+        CHECK(target.output().find("http: serving HTTPS (TLS 1.2 and 1.3) with the certificate of subject 'CN=target', issuer "
+                                   "'CN=facility test CA'") != std::string::npos);
+        auto const ticketUrl = fmt::format("https://127.0.0.1:{}/ticket", port);
+
+        // Plain HTTP gets nothing, and a client of no facility does not trust the target.
+        CHECK(getWith({}, fmt::format("http://127.0.0.1:{}/ticket", port)).starts_with("failed: "));
+        CHECK(getWith({}, ticketUrl).starts_with("failed: the server's certificate is not trusted"));
+        REQUIRE(getWith(facility.caFile(), ticketUrl).find("\"epoch\"") != std::string::npos);
+
+        auto initiatorConfig = initiatorSettings(directories, ticketUrl);
+        initiatorConfig.emplace_back("tls_ca_file", facility.caFile());
+        ServiceProcess initiator{initiatorConfig};
+        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        requireGrains(verifier, 20, "over the ticket fetched by HTTPS", target, initiator);
+
+        // An initiator that trusts only the system's authorities never gets the ticket, and says why.
+        ServiceProcess untrusting{initiatorSettings(directories, ticketUrl)};
+        CHECK(untrusting.waitForLine("the server's certificate is not trusted", std::chrono::seconds{15}));
+        untrusting.signal(SIGTERM);
+        CHECK(untrusting.wait(std::chrono::seconds{20}) == 0);
+
+        // Renewed under a new authority: only the reloaded certificate satisfies a client that trusts the new one alone.
+        TestCa const renewedAuthority{pki.path(), "renewed"};
+        replace(renewedAuthority.issue("target-renewed", {"127.0.0.1"}), served);
+        target.signal(SIGHUP);
+        REQUIRE(target.waitForLine("SIGHUP: HTTPS now uses the certificate of subject 'CN=target-renewed'", std::chrono::seconds{10}));
+        CHECK(getWith(renewedAuthority.caFile(), ticketUrl).find("\"epoch\"") != std::string::npos);
+        CHECK(getWith(facility.caFile(), ticketUrl).starts_with("failed: the server's certificate is not trusted"));
+        requireGrains(verifier, 20, "after the reload", target, initiator);
+
+        // Half a renewal is refused; the certificate in use stays, and so do the grains.
+        std::filesystem::copy_file(facility.issue("half", {"127.0.0.1"}).certificate, served.certificate,
+                                   std::filesystem::copy_options::overwrite_existing);
+        target.signal(SIGHUP);
+        REQUIRE(target.waitForLine("SIGHUP: HTTPS keeps the certificate in use (subject 'CN=target-renewed'", std::chrono::seconds{10}));
+        CHECK(getWith(renewedAuthority.caFile(), ticketUrl).find("\"epoch\"") != std::string::npos);
+        requireGrains(verifier, 20, "after the refused reload", target, initiator);
+        CHECK_FALSE(target.wait(std::chrono::milliseconds{0}));
+        CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
+        CHECK(target.output().find("BEGIN") == std::string::npos);
+    }
+}
