@@ -92,4 +92,38 @@ namespace mxl
         bytes.resize(bytes.size() - padding);
         return bytes;
     }
+
+    std::string encodeBase64Url(std::string_view bytes)
+    {
+        auto text = encodeBase64(bytes);
+        while (!text.empty() && text.back() == '=')
+        {
+            text.pop_back();
+        }
+        for (auto& c : text)
+        {
+            c = c == '+' ? '-' : c == '/' ? '_' : c;
+        }
+        return text;
+    }
+
+    std::optional<std::string> decodeBase64Url(std::string_view text)
+    {
+        if (text.size() % 4 == 1)
+        {
+            return std::nullopt;
+        }
+        std::string standard;
+        standard.reserve(text.size() + 3);
+        for (auto const c : text)
+        {
+            if (c == '+' || c == '/' || c == '=')
+            {
+                return std::nullopt;
+            }
+            standard += c == '-' ? '+' : c == '_' ? '/' : c;
+        }
+        standard.append((4 - standard.size() % 4) % 4, '=');
+        return decodeBase64(standard);
+    }
 }

@@ -164,6 +164,15 @@ namespace mxl
                     log::debug("http: refused a malformed request: {}", problem);
                     return reply(connection, errorReply(MHD_HTTP_BAD_REQUEST, problem));
                 }
+                auto const& endpoint = *static_cast<HttpEndpoint const*>(context);
+                if (endpoint._gate)
+                {
+                    auto const* authorization = ::MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+                    if (auto refusal = endpoint._gate({method, url, {}, authorization == nullptr ? "" : authorization}))
+                    {
+                        return reply(connection, *refusal);
+                    }
+                }
                 // Refused before "100 Continue" invites a body that would only be thrown away.
                 if (announcedBodyBytes(connection) > HttpLimits::bodyBytes)
                 {
@@ -202,6 +211,10 @@ namespace mxl
             ::MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, answer.contentType.c_str());
             ::MHD_add_response_header(response, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
             ::MHD_add_response_header(response, MHD_HTTP_HEADER_ACCESS_CONTROL_ALLOW_ORIGIN, "*");
+            for (auto const& [name, value] : answer.headers)
+            {
+                ::MHD_add_response_header(response, name.c_str(), value.c_str());
+            }
             if (preflight)
             {
                 ::MHD_add_response_header(response, "Access-Control-Allow-Methods", "GET, PUT, POST, PATCH, HEAD, OPTIONS, DELETE");
@@ -217,8 +230,9 @@ namespace mxl
     };
 
     HttpEndpoint::HttpEndpoint(ListenAddress const& listen, std::map<std::string, HttpResource> resources,
-                               std::map<std::string, HttpHandler> prefixHandlers)
+                               std::map<std::string, HttpHandler> prefixHandlers, HttpGate gate)
         : _routes{std::move(resources), std::move(prefixHandlers)}
+        , _gate{std::move(gate)}
     {
         sockaddr_storage address{};
         unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;

@@ -45,8 +45,9 @@ namespace mxl
     {
     public:
         // Throws ListenError when the address cannot be bound, TlsFilesError when its certificate files cannot be used.
+        // `gate` sees each well-formed request first, before its body is read.
         HttpEndpoint(ListenAddress const& listen, std::map<std::string, HttpResource> resources,
-                     std::map<std::string, HttpHandler> prefixHandlers = {});
+                     std::map<std::string, HttpHandler> prefixHandlers = {}, HttpGate gate = {});
         ~HttpEndpoint();
 
         HttpEndpoint(HttpEndpoint const&) = delete;
@@ -71,6 +72,7 @@ namespace mxl
 
     private:
         HttpRoutes _routes;
+        HttpGate _gate;
         std::unique_ptr<TlsCredentials> _tls;
         MHD_Daemon* _daemon = nullptr;
         std::uint16_t _port = 0;

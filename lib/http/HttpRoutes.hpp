@@ -8,6 +8,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace mxl
 {
@@ -22,6 +24,8 @@ namespace mxl
         unsigned status = 200;
         std::string contentType;
         std::string body;
+        // More response headers, e.g. WWW-Authenticate.
+        std::vector<std::pair<std::string, std::string>> headers = {};
     };
 
     struct HttpRequest
@@ -29,7 +33,12 @@ namespace mxl
         std::string method;
         std::string path;
         std::string body;
+        // The Authorization header, "" where there is none.
+        std::string authorization = {};
     };
+
+    // Looks at a request before any route does: nullopt lets it through, a reply refuses it (authorization).
+    using HttpGate = std::function<std::optional<HttpReply>(HttpRequest const&)>;
 
     using HttpHandler = std::function<HttpReply(HttpRequest const&)>;
 

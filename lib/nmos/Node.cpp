@@ -3,14 +3,15 @@
 namespace mxl::nmos
 {
     Node::Node(Role role, std::string const& flowDefinition, ListenAddress const& listen, bool masterEnable, ConnectionApi::ParamsOf params,
-               std::map<std::string, HttpResource> resources)
+               std::map<std::string, HttpResource> resources, GateOf gateOf)
         : _node{std::make_unique<NodeApi>(role, flowDefinition, listen.host, masterEnable, resources)}
         , _connection{std::make_unique<ConnectionApi>(role, _node->endpointId(), _node->apiHost(), masterEnable, std::move(params))}
     {
         _http =
             std::make_unique<HttpEndpoint>(listen, std::move(resources),
                                            std::map<std::string, HttpHandler>{{ConnectionApi::pathPrefix, [this](HttpRequest const& request)
-                                                                               { return _connection->handle(request); }}});
+                                                                               { return _connection->handle(request); }}},
+                                           gateOf ? gateOf(_node->endpointId()) : HttpGate{});
         _node->start(_http->port(), _http->secure());
         _connection->start(_http->port(), _http->secure());
     }

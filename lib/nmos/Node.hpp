@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -22,10 +23,13 @@ namespace mxl::nmos
     class Node
     {
     public:
+        // The gate in front of the endpoint (authorization), made once the sender's or receiver's id is known.
+        using GateOf = std::function<HttpGate(std::string const& endpointId)>;
+
         // Throws std::invalid_argument when the flow definition cannot be described for NMOS, ListenError when the
         // endpoint cannot listen at `listen`. `masterEnable` is the Connection API's initial master_enable.
         Node(Role role, std::string const& flowDefinition, ListenAddress const& listen, bool masterEnable, ConnectionApi::ParamsOf params,
-             std::map<std::string, HttpResource> resources);
+             std::map<std::string, HttpResource> resources, GateOf gateOf = {});
 
         // The port the endpoint listens on (the one chosen for port 0).
         [[nodiscard]] std::uint16_t port() const noexcept

@@ -10,6 +10,7 @@
 #include <FabricsInterfaces.hpp>
 #include <FlowDescription.hpp>
 #include <FlowId.hpp>
+#include <HostName.hpp>
 #include <HttpClient.hpp>
 #include <HttpsTrust.hpp>
 #include <SigningKeys.hpp>
@@ -20,6 +21,7 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <iostream>
 #include <map>
@@ -58,6 +60,15 @@ namespace mxl::service
             add("tls_ca_file", "both: PEM bundle of the certificate authorities that https:// servers this service calls (registry, "
                                "Query API, ticket URLs, IS-05 hand-overs) must be signed by (default: the system's, "
                                "/etc/ssl/certs); their certificate must also name the host or address in the URL");
+            add("auth_server",
+                "both, with http_listen: issuer URL (http[s]://host[:port][/path]) of the facility's AMWA IS-10 authorization server: "
+                "every request to the Node and Connection APIs and /ticket needs a bearer access token it signed (RS512; its "
+                "keys come from its RFC 8414 metadata's jwks_uri) that names this node in \"aud\" and permits the request in "
+                "its x-nmos-* claims; /ticket needs write permission to the receiver's single/receivers/<id>/staged");
+            add("auth_audience", "both, with auth_server: the name this node identifies itself with in tokens' \"aud\" (default: the "
+                                 "host's name)");
+            add("auth_protect_metrics", "both, with auth_server: true: /metrics needs read permission to the Node API's 'self' too "
+                                        "(default false: open to scrapers)");
             add("nmos_registry",
                 "both, with http_listen: http://host:port of an AMWA IS-04 v1.3 Registration API to register the Node API's "
                 "resources with; /x-nmos/registration/v1.3 is appended unless the URL ends with it (no DNS-SD discovery)");
@@ -663,6 +674,36 @@ namespace mxl::service
                                    fmt::format("'{}' serves HTTPS, which needs both the certificate chain and its private key", given));
                 }
                 config.http->tls = TlsFiles{*certificate, *privateKey};
+            }
+            if (auto const issuer = reader.text("auth_server"))
+            {
+                if (!config.http)
+                {
+                    reader.fail("auth_server", *issuer, "authorizes the requests to http_listen, which is not set");
+                }
+                if (!isHttpUrl(*issuer) || issuer->find("://") + 3 >= issuer->size())
+                {
+                    reader.fail("auth_server", *issuer, "expected the issuer URL, http[s]://host[:port][/path]");
+                }
+                config.authorization = Authorization{*issuer, reader.text("auth_audience").value_or(nmos::hostName()), false};
+                if (auto const metrics = reader.text("auth_protect_metrics"))
+                {
+                    if (*metrics != "true" && *metrics != "false")
+                    {
+                        reader.fail("auth_protect_metrics", *metrics, "expected true or false");
+                    }
+                    config.authorization->protectMetrics = *metrics == "true";
+                }
+            }
+            else
+            {
+                for (auto const* key : {"auth_audience", "auth_protect_metrics"})
+                {
+                    if (reader.has(key))
+                    {
+                        reader.fail(key, reader.all(key).front(), "only takes effect with 'auth_server'");
+                    }
+                }
             }
             if (auto const trust = reader.text("tls_ca_file"))
             {

@@ -60,6 +60,16 @@ namespace mxl::service
 
     using NmosQuery = nmos::QueryAddress;
 
+    // IS-10 authorization of the requests to http_listen.
+    struct Authorization
+    {
+        // The authorization server's issuer URL.
+        std::string issuer;
+        // The name the node identifies itself with in tokens' "aud".
+        std::string audience;
+        bool protectMetrics = false;
+    };
+
     struct ServiceConfig
     {
         Role role = Role::Target;
@@ -77,6 +87,7 @@ namespace mxl::service
         std::optional<HttpListen> http;
         // The certificate authorities https:// servers it calls must be signed by; empty: the system's.
         std::string tlsCaFile;
+        std::optional<Authorization> authorization;
         std::chrono::milliseconds stallTimeout{5000};
         std::chrono::milliseconds statusInterval{1000};
         // A grain moved later than this after its own timestamp counts as late.

@@ -1,0 +1,49 @@
+// The public keys of an authorization server, from its JWKS document (RFC 7517): the RSA keys for signatures, each
+// with its key id. Keys of other types or uses are passed over, so that a server publishing them beside its RSA keys
+// still works.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+struct evp_pkey_st;
+
+namespace mxl::auth
+{
+    class JsonWebKeysError : public std::runtime_error
+    {
+    public:
+        using std::runtime_error::runtime_error;
+    };
+
+    struct JsonWebKey
+    {
+        // "" where the server gives none.
+        std::string keyId;
+        std::shared_ptr<evp_pkey_st> key;
+    };
+
+    class JsonWebKeys
+    {
+    public:
+        JsonWebKeys() = default;
+
+        // Throws JsonWebKeysError when the document is not a JWKS, or holds no RSA signing key.
+        explicit JsonWebKeys(nlohmann::json const& document);
+
+        // The keys a token with `keyId` may be signed with: that one, or every key where the token names none.
+        [[nodiscard]] std::vector<JsonWebKey> candidates(std::string const& keyId) const;
+
+        [[nodiscard]] bool empty() const noexcept
+        {
+            return _keys.empty();
+        }
+
+    private:
+        std::vector<JsonWebKey> _keys;
+    };
+}

@@ -1,0 +1,119 @@
+// IS-10 authorization on a target (auth_server): its Node and Connection APIs and its ticket refused without the right
+// bearer token, 401 or 403 with a Bearer challenge, over real HTTP, while an initiator's grains keep moving; the right
+// token reads, connects and gets the ticket; /metrics stays open unless it is protected.
+#include "ServiceScenario.hpp"
+#include "TestAuthorizationServer.hpp"
+#include "TestFlow.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+namespace mxl::test
+{
+    namespace
+    {
+        using namespace std::chrono_literals;
+
+        constexpr char const* audience = "rx1.studio-a.test";
+
+        struct Answer
+        {
+            int status = 0;
+            std::string challenge;
+            std::string body;
+        };
+
+        Answer request(int port, std::string const& method, std::string const& path, std::string const& token, std::string const& body = {})
+        {
+            httplib::Client client{"127.0.0.1", port};
+            client.set_read_timeout(10, 0);
+            httplib::Headers headers;
+            if (!token.empty())
+            {
+                headers.emplace("Authorization", "Bearer " + token);
+            }
+            auto const result = method == "GET" ? client.Get(path, headers) : client.Patch(path, headers, body, "application/json");
+            REQUIRE(result);
+            return {result->status, result->get_header_value("WWW-Authenticate"), result->body};
+        }
+    }
+
+    TEST_CASE("a target with auth_server serves nothing protected without the right token, and grains move throughout")
+    {
+        TestAuthorizationServer authority;
+        ServiceDirectories directories;
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        auto settings = targetSettings(directories);
+        settings.emplace_back("auth_server", authority.issuer());
+        settings.emplace_back("auth_audience", audience);
+        ServiceProcess target{settings};
+        auto const port = target.httpPort();
+        REQUIRE(port != 0);
+        ServiceProcess initiator{initiatorSettings(directories, directories.ticketFile())};
+        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        REQUIRE(verifier.check(10, 15s).verified >= 10);
+
+        auto const controller = authority.token(authority.claims(
+            audience, {{"x-nmos-node", {{"read", {"*"}}}}, {"x-nmos-connection", {{"read", {"*"}}, {"write", {"single/receivers/*"}}}}}));
+        auto const monitor =
+            authority.token(authority.claims(audience, {{"x-nmos-node", {{"read", {"*"}}}}, {"x-nmos-connection", {{"read", {"*"}}}}}));
+        auto const self = request(port, "GET", "/x-nmos/node/v1.3/self", controller);
+        REQUIRE(self.status == 200);
+        auto const receivers = nlohmann::json::parse(request(port, "GET", "/x-nmos/node/v1.3/receivers/", monitor).body);
+        REQUIRE(receivers.size() == 1);
+        auto const staged = fmt::format("/x-nmos/connection/v1.2/single/receivers/{}/staged", receivers[0]["id"].get<std::string>());
+        auto const enabled = nlohmann::json::parse(request(port, "GET", staged, monitor).body)["master_enable"];
+
+        struct Refused
+        {
+            char const* name;
+            std::string method;
+            std::string path;
+            std::string token;
+            int status;
+            char const* challenge;
+        };
+        auto const claims = authority.claims(audience, {{"x-nmos-node", {{"read", {"*"}}}}, {"x-nmos-connection", {{"write", {"*"}}}}});
+        std::vector<Refused> const refusals{
+            {"no token", "GET", "/x-nmos/node/v1.3/self", "", 401, "Bearer realm=\"rx1.studio-a.test\""},
+            {"no token, ticket", "GET", "/ticket", "", 401, "Bearer realm=\"rx1.studio-a.test\""},
+            {"no token, PATCH", "PATCH", staged, "", 401, "Bearer realm=\"rx1.studio-a.test\""},
+            {"expired", "GET", "/x-nmos/node/v1.3/self",
+             authority.token(authority.claims(audience, {{"x-nmos-node", {{"read", {"*"}}}}}, -30s)), 401,
+             "error=\"invalid_token\", error_description=\"the token expired at"},
+            {"forged", "GET", "/ticket", authority.forgedToken(claims), 401, "error=\"invalid_token\""},
+            {"wrong audience", "GET", "/x-nmos/node/v1.3/self",
+             authority.token(authority.claims("rx2.studio-a.test", {{"x-nmos-node", {{"read", {"*"}}}}})), 401,
+             "does not include 'rx1.studio-a.test'"},
+            {"read-only PATCH", "PATCH", staged, monitor, 403, "error=\"insufficient_scope\""},
+            {"read-only ticket", "GET", "/ticket", monitor, 403, "error=\"insufficient_scope\""},
+        };
+        for (auto const& refused : refusals)
+        {
+            INFO(std::string{refused.name});
+            // A PATCH that would flip master_enable if it got through.
+            auto const answer =
+                request(port, refused.method, refused.path, refused.token, fmt::format(R"({{"master_enable": {}}})", !enabled.get<bool>()));
+            CHECK(answer.status == refused.status);
+            CHECK(answer.challenge.find(refused.challenge) != std::string::npos);
+            CHECK(answer.body.find("\"epoch\"") == std::string::npos);
+        }
+        // Nothing refused changed the receiver, and the grains never stopped.
+        CHECK(nlohmann::json::parse(request(port, "GET", staged, monitor).body)["master_enable"] == enabled);
+        auto const during = verifier.check(25, 15s);
+        CHECK(during.mismatched == 0);
+        CHECK(during.verified >= 25);
+
+        // The right token: the ticket, and a PATCH that takes effect.
+        CHECK(request(port, "GET", "/ticket", controller).body.find("\"epoch\"") != std::string::npos);
+        CHECK(request(port, "PATCH", staged, controller, R"({"activation": {"mode": null}})").status == 200);
+        CHECK(request(port, "GET", "/metrics", "").status == 200);
+        CHECK(target.output().find("auth: refused GET /ticket: the token's x-nmos-connection claim does not permit write of "
+                                   "'single/receivers/") != std::string::npos);
+        // Tokens never reach the journal.
+        CHECK(target.output().find(controller.substr(0, 40)) == std::string::npos);
+        CHECK_FALSE(target.wait(0ms));
+    }
+}

@@ -1,0 +1,138 @@
+#include "TestAuthorizationServer.hpp"
+
+#include <HttpEndpoint.hpp>
+#include <common/Base64.hpp>
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/rsa.h>
+
+#include <mutex>
+
+namespace mxl::test
+{
+    namespace
+    {
+        using Key = std::shared_ptr<EVP_PKEY>;
+
+        Key newRsaKey()
+        {
+            Key key{EVP_RSA_gen(2048), &::EVP_PKEY_free};
+            REQUIRE(key);
+            return key;
+        }
+
+        std::string base64UrlOf(EVP_PKEY* key, char const* parameter)
+        {
+            BIGNUM* number = nullptr;
+            REQUIRE(::EVP_PKEY_get_bn_param(key, parameter, &number) == 1);
+            std::string bytes(static_cast<std::size_t>(BN_num_bytes(number)), '\0');
+            ::BN_bn2bin(number, reinterpret_cast<unsigned char*>(bytes.data()));
+            ::BN_free(number);
+            return encodeBase64Url(bytes);
+        }
+
+        std::string sign(std::string const& keyId, EVP_PKEY* key, nlohmann::json const& claims)
+        {
+            auto const input = encodeBase64Url(nlohmann::json{{"typ", "JWT"}, {"alg", "RS512"}, {"kid", keyId}}.dump()) + "." +
+                               encodeBase64Url(claims.dump());
+            std::unique_ptr<EVP_MD_CTX, decltype(&::EVP_MD_CTX_free)> context{::EVP_MD_CTX_new(), &::EVP_MD_CTX_free};
+            REQUIRE(::EVP_DigestSignInit(context.get(), nullptr, ::EVP_sha512(), nullptr, key) == 1);
+            std::size_t length = 0;
+            REQUIRE(::EVP_DigestSign(context.get(), nullptr, &length, reinterpret_cast<unsigned char const*>(input.data()), input.size()) ==
+                    1);
+            std::string signature(length, '\0');
+            REQUIRE(::EVP_DigestSign(context.get(), reinterpret_cast<unsigned char*>(signature.data()), &length,
+                                     reinterpret_cast<unsigned char const*>(input.data()), input.size()) == 1);
+            signature.resize(length);
+            return input + "." + encodeBase64Url(signature);
+        }
+    }
+
+    struct TestAuthorizationServer::Keys
+    {
+        mutable std::mutex mutex;
+        std::vector<std::pair<std::string, Key>> published{{"key-1", newRsaKey()}};
+        Key foreign = newRsaKey();
+        std::unique_ptr<HttpEndpoint> endpoint;
+
+        nlohmann::json jwks() const
+        {
+            std::lock_guard const lock{mutex};
+            auto keys = nlohmann::json::array();
+            for (auto const& [id, key] : published)
+            {
+                keys.push_back({{"kty", "RSA"},
+                                {"use", "sig"},
+                                {"alg", "RS512"},
+                                {"kid", id},
+                                {"n", base64UrlOf(key.get(), OSSL_PKEY_PARAM_RSA_N)},
+                                {"e", base64UrlOf(key.get(), OSSL_PKEY_PARAM_RSA_E)}});
+            }
+            return {{"keys", keys}};
+        }
+    };
+
+    TestAuthorizationServer::TestAuthorizationServer()
+        : _keys{std::make_unique<Keys>()}
+    {
+        std::map<std::string, HttpResource> resources{{"/.well-known/oauth-authorization-server",
+                                                       {"application/json",
+                                                        [this]
+                                                        {
+                                                            return std::optional<std::string>{nlohmann::json{
+                                                                {"issuer", _issuer},
+                                                                {"jwks_uri", _issuer + "/jwks"},
+                                                                {"token_endpoint", _issuer + "/token"},
+                                                                {"grant_types_supported", {"client_credentials"}},
+                                                                {"token_endpoint_auth_methods_supported",
+                                                                 {"client_secret_basic"}}}.dump()};
+                                                        }}},
+                                                      {"/jwks",
+                                                       {"application/json", [this]
+                                                        {
+                                                            ++_jwksFetches;
+                                                            return std::optional<std::string>{_keys->jwks().dump()};
+                                                        }}}};
+        _keys->endpoint = std::make_unique<HttpEndpoint>(ListenAddress{"127.0.0.1", 0, std::nullopt}, std::move(resources));
+        _issuer = fmt::format("http://127.0.0.1:{}", _keys->endpoint->port());
+    }
+
+    TestAuthorizationServer::~TestAuthorizationServer() = default;
+
+    nlohmann::json TestAuthorizationServer::claims(std::string const& audience, nlohmann::json const& permissions,
+                                                   std::chrono::seconds lifetime) const
+    {
+        auto const now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+        nlohmann::json claims{{"iss", _issuer},
+                              {"sub", "operator@test"},
+                              {"aud", {audience}},
+                              {"iat", lifetime.count() < 0 ? now + 2 * lifetime.count() : now},
+                              {"exp", now + lifetime.count()},
+                              {"client_id", "test-client"}};
+        claims.update(permissions);
+        return claims;
+    }
+
+    std::string TestAuthorizationServer::token(nlohmann::json const& claims) const
+    {
+        std::lock_guard const lock{_keys->mutex};
+        auto const& [id, key] = _keys->published.back();
+        return sign(id, key.get(), claims);
+    }
+
+    std::string TestAuthorizationServer::forgedToken(nlohmann::json const& claims) const
+    {
+        std::lock_guard const lock{_keys->mutex};
+        return sign(_keys->published.back().first, _keys->foreign.get(), claims);
+    }
+
+    void TestAuthorizationServer::rotateKey()
+    {
+        auto key = newRsaKey();
+        std::lock_guard const lock{_keys->mutex};
+        _keys->published.emplace_back(fmt::format("key-{}", _keys->published.size() + 1), std::move(key));
+    }
+}

@@ -1,0 +1,58 @@
+// An IS-10 authorization server of a test's own: RSA keys made per instance, its RFC 8414 metadata and JWKS served on
+// 127.0.0.1 (lib/http's endpoint), and access tokens signed RS512 with whatever claims a test asks for, including the
+// ones a resource server must refuse (expired, of another audience, signed with a key it does not publish).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mxl::test
+{
+    class TestAuthorizationServer
+    {
+    public:
+        TestAuthorizationServer();
+        ~TestAuthorizationServer();
+
+        TestAuthorizationServer(TestAuthorizationServer const&) = delete;
+        TestAuthorizationServer& operator=(TestAuthorizationServer const&) = delete;
+
+        // http://127.0.0.1:<port>
+        [[nodiscard]] std::string const& issuer() const noexcept
+        {
+            return _issuer;
+        }
+
+        // IS-10 claims: this issuer, subject "operator@test", client "test-client", issued now, expiring in
+        // `lifetime` (negative: already expired), for `audience`, with `permissions` as the x-nmos-* claims, e.g.
+        // {{"x-nmos-connection", {{"read", {"*"}}, {"write", {"single/*"}}}}}.
+        [[nodiscard]] nlohmann::json claims(std::string const& audience, nlohmann::json const& permissions,
+                                            std::chrono::seconds lifetime = std::chrono::minutes{10}) const;
+
+        // A compact JWS of `claims`, signed with the published key.
+        [[nodiscard]] std::string token(nlohmann::json const& claims) const;
+        // The same, signed with a key of the same id that the JWKS does not hold (a forgery).
+        [[nodiscard]] std::string forgedToken(nlohmann::json const& claims) const;
+
+        // A new key, published beside the first under the id "key-<n>"; tokens are signed with it from now on.
+        void rotateKey();
+
+        // How often the JWKS was fetched.
+        [[nodiscard]] int jwksFetches() const noexcept
+        {
+            return _jwksFetches.load();
+        }
+
+    private:
+        struct Keys;
+
+        std::unique_ptr<Keys> _keys;
+        std::atomic<int> _jwksFetches{0};
+        std::string _issuer;
+    };
+}
