@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <memory>
+#include <mutex>
 #include <netdb.h>
 #include <optional>
 #include <poll.h>
@@ -285,112 +286,180 @@ namespace mxl
         return url.starts_with("http://") || url.starts_with("https://");
     }
 
+    namespace
+    {
+        std::mutex authorizationMutex;
+        BearerTokenSource bearerTokens;
+
+        // Set while this thread asks the source: the requests it makes to get a token (metadata, keys) go without one.
+        thread_local bool askingForToken = false;
+
+        std::string bearerFor(std::string const& url)
+        {
+            BearerTokenSource source;
+            {
+                std::lock_guard const lock{authorizationMutex};
+                source = bearerTokens;
+            }
+            if (!source || askingForToken || !url.starts_with("https://"))
+            {
+                return {};
+            }
+            struct Asking
+            {
+                Asking()
+                {
+                    askingForToken = true;
+                }
+                ~Asking()
+                {
+                    askingForToken = false;
+                }
+                Asking(Asking const&) = delete;
+                Asking& operator=(Asking const&) = delete;
+            } const asking;
+            return source(url);
+        }
+
+        std::variant<HttpAnswer, HttpFailure> exchange(std::string const& method, std::string const& url, std::string const& body,
+                                                       std::string const& contentType, std::string const& authorization,
+                                                       std::chrono::milliseconds timeout, std::size_t maxAnswerBytes);
+    }
+
+    void setBearerTokenSource(BearerTokenSource source)
+    {
+        std::lock_guard const lock{authorizationMutex};
+        bearerTokens = std::move(source);
+    }
+
     std::variant<HttpAnswer, HttpFailure> httpExchange(std::string const& method, std::string const& url, std::string const& jsonBody,
                                                        std::chrono::milliseconds timeout, std::size_t maxAnswerBytes)
     {
-        auto const deadline = Clock::now() + timeout;
-        auto const parsed = parseUrl(url);
-        if (!parsed)
-        {
-            return HttpFailure{"not an http:// or https://host[:port]/path URL"};
-        }
-        addrinfo hints{};
-        hints.ai_socktype = SOCK_STREAM;
-        addrinfo* addresses = nullptr;
-        if (auto const error = ::getaddrinfo(parsed->host.c_str(), parsed->port.c_str(), &hints, &addresses); error != 0)
-        {
-            return HttpFailure{fmt::format("cannot resolve '{}': {}", parsed->host, ::gai_strerror(error))};
-        }
-        UniqueFd socket{::socket(addresses->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)};
-        auto const connected = ::connect(socket.get(), addresses->ai_addr, addresses->ai_addrlen);
-        ::freeaddrinfo(addresses);
-        if (socket.get() < 0 || (connected != 0 && errno != EINPROGRESS))
-        {
-            return HttpFailure{fmt::format("cannot connect: {}", std::strerror(errno))};
-        }
-        if (!await(socket.get(), POLLOUT, deadline))
-        {
-            return HttpFailure{fmt::format("no connection within {} ms", timeout.count())};
-        }
-        int error = 0;
-        socklen_t length = sizeof error;
-        ::getsockopt(socket.get(), SOL_SOCKET, SO_ERROR, &error, &length);
-        if (error != 0)
-        {
-            return HttpFailure{fmt::format("cannot connect: {}", std::strerror(error))};
-        }
+        auto const token = bearerFor(url);
+        return exchange(method, url, jsonBody, jsonBody.empty() ? std::string{} : "application/json",
+                        token.empty() ? "" : "Bearer " + token, timeout, maxAnswerBytes);
+    }
 
-        Channel channel{socket.get(), deadline, timeout};
-        if (parsed->secure)
+    std::variant<HttpAnswer, HttpFailure> httpPostForm(std::string const& url, std::string const& form, std::string const& authorization,
+                                                       std::chrono::milliseconds timeout)
+    {
+        return exchange("POST", url, form, "application/x-www-form-urlencoded", authorization, timeout, defaultMaxAnswerBytes);
+    }
+
+    namespace
+    {
+        std::variant<HttpAnswer, HttpFailure> exchange(std::string const& method, std::string const& url, std::string const& body,
+                                                       std::string const& contentType, std::string const& authorization,
+                                                       std::chrono::milliseconds timeout, std::size_t maxAnswerBytes)
         {
-            if (auto const problem = channel.startTls(parsed->host))
+            auto const deadline = Clock::now() + timeout;
+            auto const parsed = parseUrl(url);
+            if (!parsed)
+            {
+                return HttpFailure{"not an http:// or https://host[:port]/path URL"};
+            }
+            addrinfo hints{};
+            hints.ai_socktype = SOCK_STREAM;
+            addrinfo* addresses = nullptr;
+            if (auto const error = ::getaddrinfo(parsed->host.c_str(), parsed->port.c_str(), &hints, &addresses); error != 0)
+            {
+                return HttpFailure{fmt::format("cannot resolve '{}': {}", parsed->host, ::gai_strerror(error))};
+            }
+            UniqueFd socket{::socket(addresses->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)};
+            auto const connected = ::connect(socket.get(), addresses->ai_addr, addresses->ai_addrlen);
+            ::freeaddrinfo(addresses);
+            if (socket.get() < 0 || (connected != 0 && errno != EINPROGRESS))
+            {
+                return HttpFailure{fmt::format("cannot connect: {}", std::strerror(errno))};
+            }
+            if (!await(socket.get(), POLLOUT, deadline))
+            {
+                return HttpFailure{fmt::format("no connection within {} ms", timeout.count())};
+            }
+            int error = 0;
+            socklen_t length = sizeof error;
+            ::getsockopt(socket.get(), SOL_SOCKET, SO_ERROR, &error, &length);
+            if (error != 0)
+            {
+                return HttpFailure{fmt::format("cannot connect: {}", std::strerror(error))};
+            }
+
+            Channel channel{socket.get(), deadline, timeout};
+            if (parsed->secure)
+            {
+                if (auto const problem = channel.startTls(parsed->host))
+                {
+                    return HttpFailure{*problem};
+                }
+            }
+
+            // HTTP/1.0 and a closed connection: the answer is never chunked, and it ends where the server closes.
+            auto request = fmt::format("{} {} HTTP/1.0\r\nHost: {}\r\nConnection: close\r\n", method, parsed->path, parsed->host);
+            if (!authorization.empty())
+            {
+                request += fmt::format("Authorization: {}\r\n", authorization);
+            }
+            if (!body.empty())
+            {
+                request += fmt::format("Content-Type: {}\r\nContent-Length: {}\r\n", contentType, body.size());
+            }
+            else if (method == "POST" || method == "PATCH" || method == "PUT")
+            {
+                request += "Content-Length: 0\r\n";
+            }
+            request += "\r\n";
+            request += body;
+            if (auto const problem = channel.sendAll(request))
             {
                 return HttpFailure{*problem};
             }
-        }
 
-        // HTTP/1.0 and a closed connection: the answer is never chunked, and it ends where the server closes.
-        auto request = fmt::format("{} {} HTTP/1.0\r\nHost: {}\r\nConnection: close\r\n", method, parsed->path, parsed->host);
-        if (!jsonBody.empty())
-        {
-            request += fmt::format("Content-Type: application/json\r\nContent-Length: {}\r\n", jsonBody.size());
-        }
-        else if (method == "POST" || method == "PATCH" || method == "PUT")
-        {
-            request += "Content-Length: 0\r\n";
-        }
-        request += "\r\n";
-        request += jsonBody;
-        if (auto const problem = channel.sendAll(request))
-        {
-            return HttpFailure{*problem};
-        }
-
-        // The head of an answer is bounded too: a server that sends endless headers is cut off like one that sends an
-        // endless body.
-        constexpr std::size_t maxHeadBytes = 64 * 1024;
-        std::string response;
-        char chunk[4096];
-        while (true)
-        {
-            auto const received = channel.receive(chunk, sizeof chunk);
-            if (auto const* problem = std::get_if<std::string>(&received))
+            // The head of an answer is bounded too: a server that sends endless headers is cut off like one that sends an
+            // endless body.
+            constexpr std::size_t maxHeadBytes = 64 * 1024;
+            std::string response;
+            char chunk[4096];
+            while (true)
             {
-                return HttpFailure{*problem};
+                auto const received = channel.receive(chunk, sizeof chunk);
+                if (auto const* problem = std::get_if<std::string>(&received))
+                {
+                    return HttpFailure{*problem};
+                }
+                auto const n = std::get<std::size_t>(received);
+                if (n == 0)
+                {
+                    break;
+                }
+                response.append(chunk, n);
+                if (response.size() > maxHeadBytes + maxAnswerBytes)
+                {
+                    return HttpFailure{fmt::format("the answer is larger than {} bytes", maxAnswerBytes)};
+                }
             }
-            auto const n = std::get<std::size_t>(received);
-            if (n == 0)
+            auto const headerEnd = response.find("\r\n\r\n");
+            auto const statusLine = response.substr(0, response.find("\r\n"));
+            int status = 0;
+            auto const space = statusLine.find(' ');
+            if (headerEnd == std::string::npos || !statusLine.starts_with("HTTP/") || space == std::string::npos ||
+                std::from_chars(statusLine.data() + space + 1, statusLine.data() + statusLine.size(), status).ec != std::errc{} ||
+                status < 100 || status > 599)
             {
-                break;
+                return HttpFailure{"the answer is not HTTP"};
             }
-            response.append(chunk, n);
-            if (response.size() > maxHeadBytes + maxAnswerBytes)
+            if (response.size() - headerEnd - 4 > maxAnswerBytes)
             {
                 return HttpFailure{fmt::format("the answer is larger than {} bytes", maxAnswerBytes)};
             }
+            auto answerBody = response.substr(headerEnd + 4);
+            // A connection cut short (TLS or not) shows as a body shorter than the server announced.
+            if (auto const announced = contentLength(std::string_view{response}.substr(0, headerEnd + 2));
+                announced && *announced != answerBody.size())
+            {
+                return HttpFailure{fmt::format("the answer ended after {} of the {} bytes announced", answerBody.size(), *announced)};
+            }
+            return HttpAnswer{status, std::move(answerBody)};
         }
-        auto const headerEnd = response.find("\r\n\r\n");
-        auto const statusLine = response.substr(0, response.find("\r\n"));
-        int status = 0;
-        auto const space = statusLine.find(' ');
-        if (headerEnd == std::string::npos || !statusLine.starts_with("HTTP/") || space == std::string::npos ||
-            std::from_chars(statusLine.data() + space + 1, statusLine.data() + statusLine.size(), status).ec != std::errc{} ||
-            status < 100 || status > 599)
-        {
-            return HttpFailure{"the answer is not HTTP"};
-        }
-        if (response.size() - headerEnd - 4 > maxAnswerBytes)
-        {
-            return HttpFailure{fmt::format("the answer is larger than {} bytes", maxAnswerBytes)};
-        }
-        auto body = response.substr(headerEnd + 4);
-        // A connection cut short (TLS or not) shows as a body shorter than the server announced.
-        if (auto const announced = contentLength(std::string_view{response}.substr(0, headerEnd + 2));
-            announced && *announced != body.size())
-        {
-            return HttpFailure{fmt::format("the answer ended after {} of the {} bytes announced", body.size(), *announced)};
-        }
-        return HttpAnswer{status, std::move(body)};
     }
 
     std::variant<std::string, HttpFailure> httpGet(std::string const& url, std::chrono::milliseconds timeout)

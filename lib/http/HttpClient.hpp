@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -25,6 +26,13 @@ namespace mxl
 
     inline constexpr std::size_t defaultMaxAnswerBytes = 1024 * 1024;
 
+    // The bearer token to send to `url` (IS-10), or "" for none. Asked only for https:// URLs: a token never travels in
+    // the clear.
+    using BearerTokenSource = std::function<std::string(std::string const& url)>;
+
+    // From now on, for every exchange of this process that does not carry its own Authorization (httpPostForm's).
+    void setBearerTokenSource(BearerTokenSource source);
+
     // Whether `url` is one the client can ask: http:// or https://.
     [[nodiscard]] bool isHttpUrl(std::string_view url) noexcept;
 
@@ -33,6 +41,11 @@ namespace mxl
     std::variant<HttpAnswer, HttpFailure> httpExchange(std::string const& method, std::string const& url, std::string const& jsonBody,
                                                        std::chrono::milliseconds timeout,
                                                        std::size_t maxAnswerBytes = defaultMaxAnswerBytes);
+
+    // A POST of an application/x-www-form-urlencoded body with `authorization` as its Authorization header (an OAuth 2.0
+    // token request with client_secret_basic); the answer, whatever its status, or why there is none.
+    std::variant<HttpAnswer, HttpFailure> httpPostForm(std::string const& url, std::string const& form, std::string const& authorization,
+                                                       std::chrono::milliseconds timeout);
 
     // The body of a GET answered 200, or why there is none.
     std::variant<std::string, HttpFailure> httpGet(std::string const& url, std::chrono::milliseconds timeout);

@@ -25,6 +25,7 @@ namespace mxl
             // The request target as the client sent it, before libmicrohttpd decodes it in place (where %00 would cut it).
             std::string rawTarget;
             std::string body;
+            std::string authorization;
             bool started = false;
             bool tooLarge = false;
         };
@@ -165,10 +166,11 @@ namespace mxl
                     return reply(connection, errorReply(MHD_HTTP_BAD_REQUEST, problem));
                 }
                 auto const& endpoint = *static_cast<HttpEndpoint const*>(context);
+                auto const* authorization = ::MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+                exchange.authorization = authorization == nullptr ? "" : authorization;
                 if (endpoint._gate)
                 {
-                    auto const* authorization = ::MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-                    if (auto refusal = endpoint._gate({method, url, {}, authorization == nullptr ? "" : authorization}))
+                    if (auto refusal = endpoint._gate({method, url, {}, exchange.authorization}))
                     {
                         return reply(connection, *refusal);
                     }
@@ -196,7 +198,7 @@ namespace mxl
                 return reply(connection, errorReply(MHD_HTTP_CONTENT_TOO_LARGE,
                                                     fmt::format("the body is larger than {} bytes", HttpLimits::bodyBytes)));
             }
-            HttpRequest request{method, url, std::move(exchange.body)};
+            HttpRequest request{method, url, std::move(exchange.body), std::move(exchange.authorization)};
             return reply(connection, static_cast<HttpEndpoint const*>(context)->_routes.answer(request), request.method == "OPTIONS");
         }
 

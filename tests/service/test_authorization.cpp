@@ -3,12 +3,17 @@
 // token reads, connects and gets the ticket; /metrics stays open unless it is protected.
 #include "ServiceScenario.hpp"
 #include "TestAuthorizationServer.hpp"
+#include "TestCa.hpp"
 #include "TestFlow.hpp"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 #include <httplib.h>
 #include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <fstream>
+#include <sys/stat.h>
 
 namespace mxl::test
 {
@@ -115,5 +120,74 @@ namespace mxl::test
         // Tokens never reach the journal.
         CHECK(target.output().find(controller.substr(0, 40)) == std::string::npos);
         CHECK_FALSE(target.wait(0ms));
+    }
+
+    TEST_CASE("an initiator with auth_client_id gets its own token and the ticket of a secured target over HTTPS, and one whose "
+              "client may not connect the receiver gets no ticket")
+    {
+        TestAuthorizationServer authority;
+        ServiceDirectories directories;
+        TempDomain secrets{"svc-secrets"};
+        TestCa const facility{secrets.path(), "facility"};
+        auto const served = facility.issue("rx1", {"127.0.0.1"});
+        auto const secretFile = [&](std::string const& name, std::string const& secret)
+        {
+            auto const path = (secrets.path() / name).string();
+            std::ofstream{path} << secret << "\n";
+            ::chmod(path.c_str(), 0600);
+            return path;
+        };
+        authority.addClient("tx1", "s3cret tx1", {audience}, {{"x-nmos-connection", {{"read", {"*"}}, {"write", {"single/receivers/*"}}}}});
+        authority.addClient("viewer", "s3cret viewer", {audience}, {{"x-nmos-connection", {{"read", {"*"}}}}});
+
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        auto settings = targetSettings(directories);
+        settings.insert(settings.end(), {{"auth_server", authority.issuer()},
+                                         {"auth_audience", audience},
+                                         {"http_tls_certificate", served.certificate},
+                                         {"http_tls_key", served.key}});
+        ServiceProcess target{settings};
+        auto const port = target.httpPort();
+        REQUIRE(port != 0);
+        auto const ticketUrl = fmt::format("https://127.0.0.1:{}/ticket", port);
+
+        auto const initiatorOf = [&](std::string const& client, std::string const& secret)
+        {
+            auto config = initiatorSettings(directories, ticketUrl);
+            config.insert(config.end(), {{"auth_server", authority.issuer()},
+                                         {"auth_client_id", client},
+                                         {"auth_client_secret_file", secretFile(client + ".secret", secret)},
+                                         {"tls_ca_file", facility.caFile()}});
+            return config;
+        };
+        {
+            ServiceProcess viewer{initiatorOf("viewer", "s3cret viewer")};
+            CHECK(viewer.waitForLine(fmt::format("no ticket: '{}': the server answered 403", ticketUrl), 20s));
+            viewer.signal(SIGTERM);
+            CHECK(viewer.wait(20s) == 0);
+        }
+        {
+            ServiceProcess impostor{initiatorOf("tx1", "guessed")};
+            CHECK(impostor.waitForLine("auth: no access token for client 'tx1'", 20s));
+            CHECK(impostor.waitForLine("the server answered 401", 20s));
+            impostor.signal(SIGTERM);
+            CHECK(impostor.wait(20s) == 0);
+        }
+
+        ServiceProcess initiator{initiatorOf("tx1", "s3cret tx1")};
+        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        auto const moved = verifier.check(30, 20s);
+        INFO("target:\n", target.output(), "\ninitiator:\n", initiator.output());
+        CHECK(moved.mismatched == 0);
+        REQUIRE(moved.verified >= 30);
+        CHECK(initiator.output().find("auth: got an access token for client 'tx1'") != std::string::npos);
+        // The viewer's and tx1's tokens came from the token endpoint; none of them is in either journal.
+        auto const issued = authority.issuedTokens();
+        REQUIRE(issued.size() >= 2);
+        for (auto const& token : issued)
+        {
+            CHECK(initiator.output().find(token.substr(token.size() - 40)) == std::string::npos);
+            CHECK(target.output().find(token.substr(token.size() - 40)) == std::string::npos);
+        }
     }
 }

@@ -34,6 +34,25 @@ namespace mxl::test
             return encodeBase64Url(bytes);
         }
 
+        // client_secret_basic's parts are form-encoded (RFC 6749 section 2.3.1).
+        std::string formDecoded(std::string_view text)
+        {
+            std::string decoded;
+            for (std::size_t i = 0; i < text.size(); ++i)
+            {
+                if (text[i] == '%' && i + 2 < text.size())
+                {
+                    decoded += static_cast<char>(std::stoi(std::string{text.substr(i + 1, 2)}, nullptr, 16));
+                    i += 2;
+                }
+                else
+                {
+                    decoded += text[i] == '+' ? ' ' : text[i];
+                }
+            }
+            return decoded;
+        }
+
         std::string sign(std::string const& keyId, EVP_PKEY* key, nlohmann::json const& claims)
         {
             auto const input = encodeBase64Url(nlohmann::json{{"typ", "JWT"}, {"alg", "RS512"}, {"kid", keyId}}.dump()) + "." +
@@ -53,7 +72,17 @@ namespace mxl::test
 
     struct TestAuthorizationServer::Keys
     {
+        struct Client
+        {
+            std::string secret;
+            std::vector<std::string> audiences;
+            nlohmann::json permissions;
+            std::chrono::seconds lifetime;
+        };
+
         mutable std::mutex mutex;
+        std::map<std::string, Client> clients;
+        std::vector<std::string> issued;
         std::vector<std::pair<std::string, Key>> published{{"key-1", newRsaKey()}};
         Key foreign = newRsaKey();
         std::unique_ptr<HttpEndpoint> endpoint;
@@ -96,7 +125,9 @@ namespace mxl::test
                                                             ++_jwksFetches;
                                                             return std::optional<std::string>{_keys->jwks().dump()};
                                                         }}}};
-        _keys->endpoint = std::make_unique<HttpEndpoint>(ListenAddress{"127.0.0.1", 0, std::nullopt}, std::move(resources));
+        std::map<std::string, HttpHandler> handlers{{"/token", [this](HttpRequest const& request) { return issue(request); }}};
+        _keys->endpoint =
+            std::make_unique<HttpEndpoint>(ListenAddress{"127.0.0.1", 0, std::nullopt}, std::move(resources), std::move(handlers));
         _issuer = fmt::format("http://127.0.0.1:{}", _keys->endpoint->port());
     }
 
@@ -134,5 +165,59 @@ namespace mxl::test
         auto key = newRsaKey();
         std::lock_guard const lock{_keys->mutex};
         _keys->published.emplace_back(fmt::format("key-{}", _keys->published.size() + 1), std::move(key));
+    }
+
+    void TestAuthorizationServer::addClient(std::string const& id, std::string const& secret, std::vector<std::string> const& audiences,
+                                            nlohmann::json const& permissions, std::chrono::seconds lifetime)
+    {
+        std::lock_guard const lock{_keys->mutex};
+        _keys->clients[id] = {secret, audiences, permissions, lifetime};
+    }
+
+    std::vector<std::string> TestAuthorizationServer::issuedTokens() const
+    {
+        std::lock_guard const lock{_keys->mutex};
+        return _keys->issued;
+    }
+
+    HttpReply TestAuthorizationServer::issue(HttpRequest const& request)
+    {
+        auto const refuse = [](unsigned status, char const* error) {
+            return HttpReply{status, "application/json", nlohmann::json{{"error", error}}.dump()};
+        };
+        if (request.method != "POST" || request.path != "/token")
+        {
+            return refuse(405, "invalid_request");
+        }
+        if (request.body.find("grant_type=client_credentials") == std::string::npos)
+        {
+            return refuse(400, "unsupported_grant_type");
+        }
+        constexpr std::string_view basic = "Basic ";
+        auto const credentials =
+            request.authorization.starts_with(basic) ? decodeBase64(request.authorization.substr(basic.size())) : std::nullopt;
+        auto const colon = credentials ? credentials->find(':') : std::string::npos;
+        if (colon == std::string::npos)
+        {
+            return refuse(401, "invalid_client");
+        }
+        auto const id = formDecoded(credentials->substr(0, colon));
+        std::unique_lock lock{_keys->mutex};
+        auto const client = _keys->clients.find(id);
+        if (client == _keys->clients.end() || client->second.secret != formDecoded(credentials->substr(colon + 1)))
+        {
+            return refuse(401, "invalid_client");
+        }
+        auto const settings = client->second;
+        lock.unlock();
+        auto grant = claims(settings.audiences.front(), settings.permissions, settings.lifetime);
+        grant["aud"] = settings.audiences;
+        grant["sub"] = id;
+        grant["client_id"] = id;
+        auto const accessToken = token(grant);
+        lock.lock();
+        _keys->issued.push_back(accessToken);
+        return {200, "application/json",
+                nlohmann::json{{"access_token", accessToken}, {"token_type", "Bearer"}, {"expires_in", settings.lifetime.count()}}.dump()};
     }
 }

@@ -3,6 +3,8 @@
 // ones a resource server must refuse (expired, of another audience, signed with a key it does not publish).
 #pragma once
 
+#include <HttpRoutes.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <atomic>
@@ -42,6 +44,14 @@ namespace mxl::test
         // A new key, published beside the first under the id "key-<n>"; tokens are signed with it from now on.
         void rotateKey();
 
+        // A confidential client of the token endpoint (client credentials, client_secret_basic): its tokens name
+        // `audiences` and grant `permissions`, and live `lifetime`.
+        void addClient(std::string const& id, std::string const& secret, std::vector<std::string> const& audiences,
+                       nlohmann::json const& permissions, std::chrono::seconds lifetime = std::chrono::minutes{10});
+
+        // The tokens the token endpoint gave, oldest first.
+        [[nodiscard]] std::vector<std::string> issuedTokens() const;
+
         // How often the JWKS was fetched.
         [[nodiscard]] int jwksFetches() const noexcept
         {
@@ -50,6 +60,8 @@ namespace mxl::test
 
     private:
         struct Keys;
+
+        HttpReply issue(HttpRequest const& request);
 
         std::unique_ptr<Keys> _keys;
         std::atomic<int> _jwksFetches{0};

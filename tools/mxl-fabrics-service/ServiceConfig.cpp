@@ -2,6 +2,7 @@
 
 #include <common/BoundedFile.hpp>
 #include <common/BoundedJson.hpp>
+#include <common/SecretFile.hpp>
 
 #include <DeviceFlowOptions.hpp>
 #include <DirectoryError.hpp>
@@ -61,12 +62,16 @@ namespace mxl::service
                                "Query API, ticket URLs, IS-05 hand-overs) must be signed by (default: the system's, "
                                "/etc/ssl/certs); their certificate must also name the host or address in the URL");
             add("auth_server",
-                "both, with http_listen: issuer URL (http[s]://host[:port][/path]) of the facility's AMWA IS-10 authorization server: "
+                "both: issuer URL (http[s]://host[:port][/path]) of the facility's AMWA IS-10 authorization server: "
                 "every request to the Node and Connection APIs and /ticket needs a bearer access token it signed (RS512; its "
                 "keys come from its RFC 8414 metadata's jwks_uri) that names this node in \"aud\" and permits the request in "
                 "its x-nmos-* claims; /ticket needs write permission to the receiver's single/receivers/<id>/staged");
             add("auth_audience", "both, with auth_server: the name this node identifies itself with in tokens' \"aud\" (default: the "
                                  "host's name)");
+            add("auth_client_id", "both, with auth_server: the service's client id at the authorization server: every https:// "
+                                  "request it makes (registration, tickets, IS-05 hand-overs) carries an access token of this client "
+                                  "(client credentials grant, client_secret_basic)");
+            add("auth_client_secret_file", "both, with auth_client_id: file holding the client's secret (mode 0600)");
             add("auth_protect_metrics", "both, with auth_server: true: /metrics needs read permission to the Node API's 'self' too "
                                         "(default false: open to scrapers)");
             add("nmos_registry",
@@ -677,15 +682,16 @@ namespace mxl::service
             }
             if (auto const issuer = reader.text("auth_server"))
             {
-                if (!config.http)
+                if (!config.http && !reader.has("auth_client_id"))
                 {
-                    reader.fail("auth_server", *issuer, "authorizes the requests to http_listen, which is not set");
+                    reader.fail("auth_server", *issuer,
+                                "authorizes the requests to http_listen, which is not set, and gives no tokens without 'auth_client_id'");
                 }
                 if (!isHttpUrl(*issuer) || issuer->find("://") + 3 >= issuer->size())
                 {
                     reader.fail("auth_server", *issuer, "expected the issuer URL, http[s]://host[:port][/path]");
                 }
-                config.authorization = Authorization{*issuer, reader.text("auth_audience").value_or(nmos::hostName()), false};
+                config.authorization = Authorization{*issuer, reader.text("auth_audience").value_or(nmos::hostName()), false, {}, {}};
                 if (auto const metrics = reader.text("auth_protect_metrics"))
                 {
                     if (*metrics != "true" && *metrics != "false")
@@ -694,10 +700,32 @@ namespace mxl::service
                     }
                     config.authorization->protectMetrics = *metrics == "true";
                 }
+                if (auto const client = reader.text("auth_client_id"))
+                {
+                    auto const secretFile = reader.text("auth_client_secret_file");
+                    if (!secretFile)
+                    {
+                        reader.missing("auth_client_secret_file", "'auth_client_id' needs the client's secret");
+                    }
+                    try
+                    {
+                        auto secret = readSecretFile(*secretFile);
+                        while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r'))
+                        {
+                            secret.pop_back();
+                        }
+                        config.authorization->clientId = *client;
+                        config.authorization->clientSecret = std::move(secret);
+                    }
+                    catch (FileReadError const& unreadable)
+                    {
+                        reader.fail("auth_client_secret_file", *secretFile, unreadable.what());
+                    }
+                }
             }
             else
             {
-                for (auto const* key : {"auth_audience", "auth_protect_metrics"})
+                for (auto const* key : {"auth_audience", "auth_protect_metrics", "auth_client_id", "auth_client_secret_file"})
                 {
                     if (reader.has(key))
                     {

@@ -68,6 +68,9 @@ namespace mxl::service
         // The name the node identifies itself with in tokens' "aud".
         std::string audience;
         bool protectMetrics = false;
+        // The service's own client (client credentials); empty: it calls without tokens.
+        std::string clientId;
+        std::string clientSecret;
     };
 
     struct ServiceConfig

@@ -1,8 +1,7 @@
 #include "ServiceNode.hpp"
 
+#include "ServiceAuthorization.hpp"
 #include "ServiceLog.hpp"
-
-#include <RequestAuthorizer.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -12,43 +11,6 @@
 
 namespace mxl::service
 {
-    namespace
-    {
-        constexpr std::chrono::seconds authorizationServerTimeout{2};
-
-        // The gate of IS-10 authorization where auth_server is set: a target's ticket needs the permission to connect its
-        // receiver, since whoever holds it can write into the flow.
-        nmos::Node::GateOf authorizationGate(ServiceConfig const& config, nmos::Role role)
-        {
-            if (!config.authorization)
-            {
-                return {};
-            }
-            auto const& settings = *config.authorization;
-            auto server = std::make_shared<auth::AuthorizationServer>(settings.issuer, authorizationServerTimeout);
-            if (auto const keys = server->keysFor({}); auto const* problem = std::get_if<std::string>(&keys))
-            {
-                log::warning("auth: {}; requests are refused until they are", *problem);
-            }
-            log::info("auth: requests need access tokens of '{}' for audience '{}'{}", settings.issuer, settings.audience,
-                      settings.protectMetrics ? ", /metrics included" : " (/metrics open)");
-            return [server, settings, role](std::string const& endpointId) -> HttpGate
-            {
-                std::map<std::string, auth::ApiRequest> ownPaths;
-                if (role == nmos::Role::Receiver)
-                {
-                    ownPaths["/ticket"] = {"connection", fmt::format("single/receivers/{}/staged", endpointId), auth::Access::Write, false};
-                }
-                if (settings.protectMetrics)
-                {
-                    ownPaths["/metrics"] = {"node", "self", auth::Access::Read, false};
-                }
-                auto authorizer = std::make_shared<auth::RequestAuthorizer>(server, settings.audience, std::move(ownPaths));
-                return [authorizer](HttpRequest const& request) { return authorizer->refusal(request); };
-            };
-        }
-    }
-
     std::unique_ptr<nmos::Node> startServiceNode(ServiceConfig const& config, nmos::Role role, std::string const& flowDefinition,
                                                  bool masterEnable, nmos::ConnectionApi::ParamsOf params,
                                                  std::map<std::string, HttpResource> resources)

@@ -3,6 +3,7 @@
 // definition or options libmxl refuses included), the tools' codes otherwise (1 failure, 3 domain unavailable, 4 flow not found).
 #include "InitiatorService.hpp"
 #include "Notifier.hpp"
+#include "ServiceAuthorization.hpp"
 #include "ServiceConfig.hpp"
 #include "ServiceLog.hpp"
 #include "TargetService.hpp"
@@ -27,6 +28,7 @@ namespace
     {
         using namespace mxl::service;
         log::setLevel(config.logLevel);
+        startClientTokens(config);
         Notifier notifier;
         if (auto const watchdog = notifier.watchdogInterval())
         {

@@ -1,0 +1,107 @@
+#include "ClientCredentials.hpp"
+
+#include <common/Base64.hpp>
+#include <common/BoundedJson.hpp>
+#include <common/Log.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace mxl::auth
+{
+    namespace
+    {
+        constexpr std::chrono::seconds retrySpacing{5};
+    }
+
+    std::string formEncode(std::string_view text)
+    {
+        std::string encoded;
+        for (auto const c : text)
+        {
+            auto const byte = static_cast<unsigned char>(c);
+            if (std::isalnum(byte) || c == '-' || c == '.' || c == '_' || c == '~')
+            {
+                encoded += c;
+            }
+            else
+            {
+                encoded += fmt::format("%{:02X}", byte);
+            }
+        }
+        return encoded;
+    }
+
+    ClientCredentials::ClientCredentials(std::shared_ptr<AuthorizationServer> server, std::string clientId, std::string clientSecret,
+                                         std::string scope, std::chrono::milliseconds timeout)
+        : _server{std::move(server)}
+        , _clientId{std::move(clientId)}
+        , _clientSecret{std::move(clientSecret)}
+        , _scope{std::move(scope)}
+        , _timeout{timeout}
+    {
+    }
+
+    std::string ClientCredentials::request()
+    {
+        auto const endpoint = _server->tokenEndpoint();
+        if (auto const* failure = std::get_if<HttpFailure>(&endpoint))
+        {
+            return failure->reason;
+        }
+        auto const& url = std::get<std::string>(endpoint);
+        auto const credentials = "Basic " + encodeBase64(formEncode(_clientId) + ":" + formEncode(_clientSecret));
+        auto const answer =
+            httpPostForm(url, fmt::format("grant_type=client_credentials&scope={}", formEncode(_scope)), credentials, _timeout);
+        if (auto const* failure = std::get_if<HttpFailure>(&answer))
+        {
+            return fmt::format("POST {} failed: {}", url, failure->reason);
+        }
+        auto const& got = std::get<HttpAnswer>(answer);
+        auto const document = parseJsonOrDiscarded(got.body);
+        if (got.status != 200)
+        {
+            auto const error = document.is_object() ? document.value("error", nlohmann::json{}) : nlohmann::json{};
+            return fmt::format("POST {} answered {}{}", url, got.status, error.is_string() ? ": " + error.get<std::string>() : "");
+        }
+        auto const token = document.is_object() ? document.value("access_token", nlohmann::json{}) : nlohmann::json{};
+        auto const lifetime = document.is_object() ? document.value("expires_in", nlohmann::json{}) : nlohmann::json{};
+        if (!token.is_string() || token.get<std::string>().empty())
+        {
+            return fmt::format("POST {} answered no access_token", url);
+        }
+        auto const now = Clock::now();
+        auto const seconds =
+            std::chrono::seconds{lifetime.is_number_integer() ? std::max<std::int64_t>(lifetime.get<std::int64_t>(), 1) : 60};
+        _token = token.get<std::string>();
+        _expiresAt = now + seconds;
+        _renewAt = now + seconds / 2;
+        log::info("auth: got an access token for client '{}' ({} s, scope '{}')", _clientId, seconds.count(), _scope);
+        return {};
+    }
+
+    std::string ClientCredentials::bearer()
+    {
+        std::lock_guard const lock{_mutex};
+        auto const now = Clock::now();
+        if ((_token.empty() || now >= _renewAt) && (!_triedAt || now - *_triedAt >= retrySpacing))
+        {
+            _triedAt = now;
+            if (auto const problem = request(); !problem.empty())
+            {
+                if (problem != _lastProblem)
+                {
+                    log::warn("auth: no access token for client '{}': {}", _clientId, problem);
+                }
+                _lastProblem = problem;
+            }
+            else
+            {
+                _lastProblem.clear();
+            }
+        }
+        return now < _expiresAt ? _token : std::string{};
+    }
+}

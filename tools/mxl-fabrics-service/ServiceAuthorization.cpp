@@ -1,0 +1,67 @@
+#include "ServiceAuthorization.hpp"
+
+#include "ServiceLog.hpp"
+
+#include <ClientCredentials.hpp>
+#include <HttpClient.hpp>
+#include <RequestAuthorizer.hpp>
+
+#include <fmt/format.h>
+
+namespace mxl::service
+{
+    namespace
+    {
+        constexpr std::chrono::seconds authorizationServerTimeout{2};
+
+        // A service reads one configuration: its endpoint and its client share one server and one key cache.
+        std::shared_ptr<auth::AuthorizationServer> serverOf(Authorization const& settings)
+        {
+            static auto const server = std::make_shared<auth::AuthorizationServer>(settings.issuer, authorizationServerTimeout);
+            return server;
+        }
+    }
+
+    void startClientTokens(ServiceConfig const& config)
+    {
+        if (!config.authorization || config.authorization->clientId.empty())
+        {
+            return;
+        }
+        auto const& settings = *config.authorization;
+        auto tokens = std::make_shared<auth::ClientCredentials>(serverOf(settings), settings.clientId, settings.clientSecret,
+                                                                "registration query connection node", authorizationServerTimeout);
+        setBearerTokenSource([tokens](std::string const&) { return tokens->bearer(); });
+        log::info("auth: https:// requests carry access tokens of client '{}' from '{}'", settings.clientId, settings.issuer);
+    }
+
+    nmos::Node::GateOf authorizationGate(ServiceConfig const& config, nmos::Role role)
+    {
+        if (!config.authorization)
+        {
+            return {};
+        }
+        auto const& settings = *config.authorization;
+        auto server = serverOf(settings);
+        if (auto const keys = server->keysFor({}); auto const* problem = std::get_if<std::string>(&keys))
+        {
+            log::warning("auth: {}; requests are refused until they are", *problem);
+        }
+        log::info("auth: requests need access tokens of '{}' for audience '{}'{}", settings.issuer, settings.audience,
+                  settings.protectMetrics ? ", /metrics included" : " (/metrics open)");
+        return [server, settings, role](std::string const& endpointId) -> HttpGate
+        {
+            std::map<std::string, auth::ApiRequest> ownPaths;
+            if (role == nmos::Role::Receiver)
+            {
+                ownPaths["/ticket"] = {"connection", fmt::format("single/receivers/{}/staged", endpointId), auth::Access::Write, false};
+            }
+            if (settings.protectMetrics)
+            {
+                ownPaths["/metrics"] = {"node", "self", auth::Access::Read, false};
+            }
+            auto authorizer = std::make_shared<auth::RequestAuthorizer>(server, settings.audience, std::move(ownPaths));
+            return [authorizer](HttpRequest const& request) { return authorizer->refusal(request); };
+        };
+    }
+}
