@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A small AMWA IS-04 v1.3 Registration API for process tests: what a registry does that a Node depends on.
 
-Usage: registry.py SCHEMA_DIR [--port N] [--expiry-s SECONDS]
+Usage: registry.py SCHEMA_DIR [--port N] [--expiry-s SECONDS] [--tls-cert FILE --tls-key FILE] [--require-bearer]
 
 SCHEMA_DIR holds AMWA's schemas (is-04-v1.3/...). Every POSTed body is validated against
 registrationapi-resource-post-request.json and against the resource's own schema; an invalid one is refused with 400
@@ -12,6 +12,10 @@ everything below it, as a registry does; a heartbeat for an unknown node answers
 It also serves the read side controllers use, an IS-04 v1.3 Query API without paging or queries:
 GET /x-nmos/query/v1.3/{nodes,devices,sources,flows,senders,receivers}[/ID].
 
+With --tls-cert and --tls-key it serves HTTPS only. With --require-bearer every request to the Registration API without
+"Authorization: Bearer <token>" is refused 401 with a Bearer challenge (IS-10), and "authorization" events list every
+token it was sent, for the test to verify; the Query API and the test paths stay open.
+
 Prints "registry: listening on 127.0.0.1:PORT" once bound. For tests, GET /x-mxl-test/events answers every request's
 outcome in order and GET /x-mxl-test/resources what the registry holds, in registration order.
 """
@@ -20,6 +24,7 @@ import http.server
 import json
 import pathlib
 import re
+import ssl
 import sys
 import threading
 import time
@@ -146,7 +151,7 @@ def error(code, message):
     return {"code": code, "error": message, "debug": None}
 
 
-def make_handler(registry):
+def make_handler(registry, require_bearer):
     class Handler(http.server.BaseHTTPRequestHandler):
         def log_message(self, *args):
             pass
@@ -162,7 +167,28 @@ def make_handler(registry):
             self.end_headers()
             self.wfile.write(body)
 
+        def refused_without_bearer(self):
+            """True, having answered 401, when the Registration API is asked without a bearer token."""
+            if not require_bearer or not self.path.startswith(API):
+                return False
+            header = self.headers.get("Authorization", "")
+            with registry.lock:
+                registry.events.append({"kind": "authorization", "method": self.command, "path": self.path, "token": header[7:]
+                                        if header.startswith("Bearer ") else None})
+            if header.startswith("Bearer ") and len(header) > 7:
+                return False
+            body = json.dumps(error(401, "no bearer access token")).encode()
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", 'Bearer realm="registry"')
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return True
+
         def do_GET(self):
+            if self.refused_without_bearer():
+                return
             path = self.path.rstrip("/") if self.path != "/" else self.path
             listings = {
                 "/x-nmos": ["registration/", "query/"],
@@ -197,6 +223,8 @@ def make_handler(registry):
         def do_POST(self):
             length = int(self.headers.get("Content-Length", 0))
             text = self.rfile.read(length)
+            if self.refused_without_bearer():
+                return
             with registry.lock:
                 if self.path.rstrip("/") == API + "/resource":
                     try:
@@ -213,6 +241,8 @@ def make_handler(registry):
             self.answer(404, error(404, f"no resource {self.path}"))
 
         def do_DELETE(self):
+            if self.refused_without_bearer():
+                return
             with registry.lock:
                 match = RESOURCE_PATH.match(self.path)
                 if match:
@@ -227,10 +257,18 @@ def main():
     parser.add_argument("schema_dir")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--expiry-s", type=float, default=12.0)
+    parser.add_argument("--tls-cert")
+    parser.add_argument("--tls-key")
+    parser.add_argument("--require-bearer", action="store_true")
     arguments = parser.parse_args()
     registry = Registry(Validator(arguments.schema_dir), arguments.expiry_s)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", arguments.port), make_handler(registry))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", arguments.port), make_handler(registry, arguments.require_bearer))
     server.daemon_threads = True
+    if arguments.tls_cert:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.minimum_version = ssl.TLSVersion.TLSv1_2
+        context.load_cert_chain(arguments.tls_cert, arguments.tls_key)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
 
     def collect():
         while True:

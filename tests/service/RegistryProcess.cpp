@@ -2,6 +2,8 @@
 
 #include "SchemaCheck.hpp"
 
+#include <HttpClient.hpp>
+#include <HttpsTrust.hpp>
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 #include <httplib.h>
@@ -31,10 +33,29 @@ namespace mxl::test
         }
     }
 
-    RegistryProcess::RegistryProcess(int port, std::chrono::milliseconds expiry)
-        : _process{std::make_unique<Process>(std::vector<std::string>{
-              "/usr/bin/python3", std::string{MXL_SOURCE_DIR} + "/tests/nmos/registry.py", nmosSchemaDirectory().string(), "--port",
-              std::to_string(port), "--expiry-s", fmt::format("{:.3f}", std::chrono::duration<double>(expiry).count())})}
+    namespace
+    {
+        std::vector<std::string> registryCommand(int port, std::chrono::milliseconds expiry,
+                                                 std::optional<RegistryProcess::Secured> const& secured)
+        {
+            std::vector<std::string> command{"/usr/bin/python3",
+                                             std::string{MXL_SOURCE_DIR} + "/tests/nmos/registry.py",
+                                             nmosSchemaDirectory().string(),
+                                             "--port",
+                                             std::to_string(port),
+                                             "--expiry-s",
+                                             fmt::format("{:.3f}", std::chrono::duration<double>(expiry).count())};
+            if (secured)
+            {
+                command.insert(command.end(), {"--tls-cert", secured->certificate, "--tls-key", secured->key, "--require-bearer"});
+            }
+            return command;
+        }
+    }
+
+    RegistryProcess::RegistryProcess(int port, std::chrono::milliseconds expiry, std::optional<Secured> secured)
+        : _process{std::make_unique<Process>(registryCommand(port, expiry, secured))}
+        , _secured{std::move(secured)}
     {
         constexpr std::string_view announcement = "registry: listening on 127.0.0.1:";
         auto const line = _process->waitForLine(std::string{announcement}, std::chrono::seconds{20});
@@ -44,7 +65,7 @@ namespace mxl::test
 
     std::string RegistryProcess::url() const
     {
-        return fmt::format("http://127.0.0.1:{}", _port);
+        return fmt::format("{}://127.0.0.1:{}", _secured ? "https" : "http", _port);
     }
 
     nlohmann::json RegistryProcess::events()
@@ -76,6 +97,16 @@ namespace mxl::test
 
     nlohmann::json RegistryProcess::get(std::string const& path)
     {
+        if (_secured)
+        {
+            setHttpsTrust(_secured->caFile);
+            auto const got = httpGet(url() + path, std::chrono::seconds{10});
+            if (auto const* failure = std::get_if<HttpFailure>(&got))
+            {
+                FAIL("GET ", path, " of the test registry failed: ", failure->reason);
+            }
+            return nlohmann::json::parse(std::get<std::string>(got));
+        }
         httplib::Client client{"127.0.0.1", _port};
         client.set_read_timeout(10, 0);
         auto const result = client.Get(path.c_str());

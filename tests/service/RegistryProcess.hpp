@@ -9,6 +9,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace mxl::test
@@ -16,15 +17,24 @@ namespace mxl::test
     class RegistryProcess
     {
     public:
+        // HTTPS with a certificate of the test's CA, and bearer tokens required on the Registration API (IS-10).
+        struct Secured
+        {
+            std::string certificate;
+            std::string key;
+            std::string caFile;
+        };
+
         // `port` 0: one the kernel chooses. A node without a heartbeat for `expiry` is garbage-collected.
-        explicit RegistryProcess(int port = 0, std::chrono::milliseconds expiry = std::chrono::seconds{12});
+        explicit RegistryProcess(int port = 0, std::chrono::milliseconds expiry = std::chrono::seconds{12},
+                                 std::optional<Secured> secured = std::nullopt);
 
         [[nodiscard]] int port() const noexcept
         {
             return _port;
         }
 
-        // What services are configured with: http://127.0.0.1:PORT.
+        // What services are configured with: http://127.0.0.1:PORT, or https:// where secured.
         [[nodiscard]] std::string url() const;
 
         // Every request's outcome in order: {"kind": "post"|"heartbeat"|"delete"|"rejected"|"expired", "type", "id",
@@ -46,6 +56,7 @@ namespace mxl::test
     private:
         std::unique_ptr<Process> _process;
         int _port = 0;
+        std::optional<Secured> _secured;
 
         nlohmann::json get(std::string const& path);
     };

@@ -1,10 +1,17 @@
 // IS-10 authorization on a target (auth_server): its Node and Connection APIs and its ticket refused without the right
 // bearer token, 401 or 403 with a Bearer challenge, over real HTTP, while an initiator's grains keep moving; the right
 // token reads, connects and gets the ticket; /metrics stays open unless it is protected.
+#include "RegistryProcess.hpp"
+#include "SchemaCheck.hpp"
 #include "ServiceScenario.hpp"
+#include "Skip.hpp"
 #include "TestAuthorizationServer.hpp"
 #include "TestCa.hpp"
 #include "TestFlow.hpp"
+
+#include <AccessPolicy.hpp>
+#include <AccessToken.hpp>
+#include <AuthorizationServer.hpp>
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -13,6 +20,7 @@
 
 #include <csignal>
 #include <fstream>
+#include <set>
 #include <sys/stat.h>
 
 namespace mxl::test
@@ -188,6 +196,64 @@ namespace mxl::test
         {
             CHECK(initiator.output().find(token.substr(token.size() - 40)) == std::string::npos);
             CHECK(target.output().find(token.substr(token.size() - 40)) == std::string::npos);
+        }
+    }
+
+    TEST_CASE("a registry that requires bearer tokens over HTTPS gets the target registered with tokens of the target's own client")
+    {
+        if (auto const why = schemaCheckUnavailable())
+        {
+            MXL_SKIP(why->c_str());
+        }
+        TestAuthorizationServer authority;
+        TempDomain secrets{"svc-registry-secrets"};
+        TestCa const facility{secrets.path(), "facility"};
+        auto const registryCertificate = facility.issue("registry", {"127.0.0.1"});
+        RegistryProcess registry{0, 12s,
+                                 RegistryProcess::Secured{registryCertificate.certificate, registryCertificate.key, facility.caFile()}};
+        authority.addClient("rx1", "rx1 secret", {"registry.test"}, {{"x-nmos-registration", {{"read", {"*"}}, {"write", {"*"}}}}});
+        auto const secretFile = (secrets.path() / "rx1.secret").string();
+        std::ofstream{secretFile} << "rx1 secret\n";
+        ::chmod(secretFile.c_str(), 0600);
+
+        ServiceDirectories directories;
+        auto settings = targetSettings(directories);
+        settings.insert(settings.end(), {{"nmos_registry", registry.url()},
+                                         {"tls_ca_file", facility.caFile()},
+                                         {"auth_server", authority.issuer()},
+                                         {"auth_audience", audience},
+                                         {"auth_client_id", "rx1"},
+                                         {"auth_client_secret_file", secretFile}});
+        ServiceProcess target{settings};
+        REQUIRE(target.httpPort() != 0);
+        auto const held = registry.waitForResources([](nlohmann::json const& all) { return all.size() == 3; }, 20s);
+        REQUIRE(held.size() == 3);
+        CHECK(held[0]["type"] == "node");
+        CHECK(held[0]["data"]["href"].get<std::string>().starts_with("http://"));
+
+        // Every request reached the registry with a token that its authorization server signed for it, permitting
+        // registration.
+        auto server = std::make_shared<auth::AuthorizationServer>(authority.issuer(), 5s);
+        std::set<std::string> tokens;
+        for (auto const& event : registry.events())
+        {
+            if (event["kind"] == "authorization")
+            {
+                REQUIRE(event["token"].is_string());
+                tokens.insert(event["token"].get<std::string>());
+            }
+        }
+        REQUIRE_FALSE(tokens.empty());
+        for (auto const& token : tokens)
+        {
+            auto const parsed = auth::parseToken(token);
+            REQUIRE(std::holds_alternative<auth::SignedToken>(parsed));
+            auto const& signedToken = std::get<auth::SignedToken>(parsed);
+            auto const keys = server->keysFor(signedToken.keyId());
+            REQUIRE(std::holds_alternative<std::shared_ptr<auth::JsonWebKeys const>>(keys));
+            CHECK(auth::signatureVerifies(signedToken, *std::get<std::shared_ptr<auth::JsonWebKeys const>>(keys)));
+            CHECK(auth::claimsProblem(signedToken.claims, {authority.issuer(), "registry.test"}, std::chrono::system_clock::now()) == "");
+            CHECK(auth::permissionProblem(signedToken.claims, {"registration", "resource", auth::Access::Write, false}) == "");
         }
     }
 }
