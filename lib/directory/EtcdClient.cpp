@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include <charconv>
+#include <mutex>
+#include <variant>
 
 namespace mxl::directory
 {
@@ -69,10 +71,26 @@ namespace mxl::directory
         }
     }
 
+    namespace
+    {
+        std::mutex accessMutex;
+        EtcdAccess processAccess;
+    }
+
+    void setEtcdAccess(EtcdAccess access)
+    {
+        std::lock_guard const lock{accessMutex};
+        processAccess = std::move(access);
+    }
+
     EtcdClient::EtcdClient(std::string const& endpoint, std::chrono::milliseconds timeout)
         : _endpoint{endpoint}
         , _timeout{timeout}
     {
+        {
+            std::lock_guard const lock{accessMutex};
+            _access = processAccess;
+        }
         auto const colon = endpoint.rfind(':');
         if (endpoint.empty() || colon == std::string::npos || colon == 0 || colon + 1 == endpoint.size() ||
             endpoint.find('/') != std::string::npos)
@@ -86,31 +104,92 @@ namespace mxl::directory
         // A listing of a large directory is larger than the documents a peer sends elsewhere.
         constexpr std::size_t maxAnswerBytes = 64 * 1024 * 1024;
 
-        nlohmann::json post(std::string const& endpoint, std::chrono::milliseconds timeout, char const* path, nlohmann::json const& body,
-                            std::string_view operation, std::string_view key)
+        struct Failed
         {
-            auto const exchanged = httpExchange("POST", fmt::format("http://{}{}", endpoint, path), body.dump(), timeout, maxAnswerBytes);
-            if (auto const* failure = std::get_if<HttpFailure>(&exchanged))
+            int status = 0;
+            std::string message;
+        };
+
+        // The answer of a POST to the gateway, or its status and message.
+        std::variant<nlohmann::json, Failed> exchange(std::string const& url, std::string const& token, nlohmann::json const& body,
+                                                      std::chrono::milliseconds timeout, std::string& failure)
+        {
+            auto const exchanged = httpExchangeAuthorized("POST", url, body.dump(), token, timeout, maxAnswerBytes);
+            if (auto const* problem = std::get_if<HttpFailure>(&exchanged))
             {
-                throw DirectoryError{fmt::format("etcd {}: {} '{}' failed: {}", endpoint, operation, key, failure->reason)};
+                failure = problem->reason;
+                return Failed{};
             }
-            auto const* result = &std::get<HttpAnswer>(exchanged);
+            auto const& result = std::get<HttpAnswer>(exchanged);
             constexpr mxl::JsonLimits answerLimits{maxAnswerBytes, 64};
-            auto answer = mxl::parseJsonOrDiscarded(result->body, answerLimits);
-            if (result->status != 200)
+            auto answer = mxl::parseJsonOrDiscarded(result.body, answerLimits);
+            if (result.status != 200)
             {
-                auto const message = answer.is_object() && answer.contains("message") && answer["message"].is_string()
-                                         ? answer["message"].get<std::string>()
-                                         : result->body.substr(0, 200);
-                throw DirectoryError{
-                    fmt::format("etcd {}: {} '{}' failed: HTTP {}: {}", endpoint, operation, key, result->status, message)};
+                return Failed{result.status, answer.is_object() && answer.contains("message") && answer["message"].is_string()
+                                                 ? answer["message"].get<std::string>()
+                                                 : result.body.substr(0, 200)};
             }
             if (!answer.is_object())
             {
-                throw DirectoryError{fmt::format("etcd {}: {} '{}' failed: the answer is not a JSON object (is this etcd's client port?)",
-                                                 endpoint, operation, key)};
+                failure = "the answer is not a JSON object (is this etcd's client port?)";
+                return Failed{};
             }
             return answer;
+        }
+
+        bool tokenRefused(Failed const& failed)
+        {
+            return failed.status == 401 || failed.message.find("invalid auth token") != std::string::npos;
+        }
+    }
+
+    void EtcdClient::authenticate()
+    {
+        std::string failure;
+        auto const answer = exchange(fmt::format("{}://{}/v3/auth/authenticate", _access.tls ? "https" : "http", _endpoint), {},
+                                     {{"name", _access.user}, {"password", _access.password}}, _timeout, failure);
+        if (auto const* failed = std::get_if<Failed>(&answer))
+        {
+            throw DirectoryError{fmt::format("etcd {}: authenticating as '{}' failed: {}", _endpoint, _access.user,
+                                             failure.empty() ? fmt::format("HTTP {}: {}", failed->status, failed->message) : failure)};
+        }
+        auto const token = std::get<nlohmann::json>(answer).value("token", nlohmann::json{});
+        if (!token.is_string() || token.get<std::string>().empty())
+        {
+            throw DirectoryError{
+                fmt::format("etcd {}: authenticating as '{}' gave no token (is authentication enabled?)", _endpoint, _access.user)};
+        }
+        _token = token.get<std::string>();
+    }
+
+    nlohmann::json EtcdClient::post(char const* path, nlohmann::json const& body, std::string_view operation, std::string_view key)
+    {
+        auto const url = fmt::format("{}://{}{}", _access.tls ? "https" : "http", _endpoint, path);
+        // An etcd token lives a few minutes (--auth-token-ttl): a refused one is replaced once.
+        for (int attempt = 0;; ++attempt)
+        {
+            if (!_access.user.empty() && _token.empty())
+            {
+                authenticate();
+            }
+            std::string failure;
+            auto answer = exchange(url, _token, body, _timeout, failure);
+            if (auto* document = std::get_if<nlohmann::json>(&answer))
+            {
+                return std::move(*document);
+            }
+            auto const& failed = std::get<Failed>(answer);
+            if (!failure.empty())
+            {
+                throw DirectoryError{fmt::format("etcd {}: {} '{}' failed: {}", _endpoint, operation, key, failure)};
+            }
+            if (attempt == 0 && !_access.user.empty() && tokenRefused(failed))
+            {
+                _token.clear();
+                continue;
+            }
+            throw DirectoryError{
+                fmt::format("etcd {}: {} '{}' failed: HTTP {}: {}", _endpoint, operation, key, failed.status, failed.message)};
         }
     }
 
@@ -121,12 +200,12 @@ namespace mxl::directory
         {
             body["lease"] = std::to_string(lease);
         }
-        post(_endpoint, _timeout, "/v3/kv/put", body, "put", key);
+        post("/v3/kv/put", body, "put", key);
     }
 
     std::optional<KeyValue> EtcdClient::get(std::string const& key)
     {
-        auto const answer = post(_endpoint, _timeout, "/v3/kv/range", {{"key", encodeBase64(key)}}, "get", key);
+        auto const answer = post("/v3/kv/range", {{"key", encodeBase64(key)}}, "get", key);
         auto const kvs = answer.find("kvs");
         if (kvs == answer.end() || !kvs->is_array() || kvs->empty())
         {
@@ -137,8 +216,8 @@ namespace mxl::directory
 
     std::vector<KeyValue> EtcdClient::list(std::string const& prefix)
     {
-        auto const answer = post(_endpoint, _timeout, "/v3/kv/range",
-                                 {{"key", encodeBase64(prefix)}, {"range_end", encodeBase64(prefixEnd(prefix))}}, "list", prefix);
+        auto const answer =
+            post("/v3/kv/range", {{"key", encodeBase64(prefix)}, {"range_end", encodeBase64(prefixEnd(prefix))}}, "list", prefix);
         std::vector<KeyValue> found;
         if (auto const kvs = answer.find("kvs"); kvs != answer.end() && kvs->is_array())
         {
@@ -152,13 +231,13 @@ namespace mxl::directory
 
     void EtcdClient::remove(std::string const& key)
     {
-        post(_endpoint, _timeout, "/v3/kv/deleterange", {{"key", encodeBase64(key)}}, "delete", key);
+        post("/v3/kv/deleterange", {{"key", encodeBase64(key)}}, "delete", key);
     }
 
     std::int64_t EtcdClient::grantLease(std::chrono::seconds ttl)
     {
-        auto const answer = post(_endpoint, _timeout, "/v3/lease/grant", {{"TTL", std::to_string(ttl.count())}}, "grant a lease for",
-                                 fmt::format("{} s", ttl.count()));
+        auto const answer =
+            post("/v3/lease/grant", {{"TTL", std::to_string(ttl.count())}}, "grant a lease for", fmt::format("{} s", ttl.count()));
         auto const id = int64Field(answer, "ID");
         if (id == 0)
         {
@@ -171,7 +250,7 @@ namespace mxl::directory
     bool EtcdClient::keepAlive(std::int64_t lease)
     {
         auto const id = std::to_string(lease);
-        auto const answer = post(_endpoint, _timeout, "/v3/lease/keepalive", {{"ID", id}}, "keep alive lease", id);
+        auto const answer = post("/v3/lease/keepalive", {{"ID", id}}, "keep alive lease", id);
         // The keep-alive stream's one message; an unknown lease answers with a TTL of 0 (left out of the JSON).
         auto const result = answer.find("result");
         return result != answer.end() && result->is_object() && int64Field(*result, "TTL") > 0;
@@ -180,6 +259,6 @@ namespace mxl::directory
     void EtcdClient::revokeLease(std::int64_t lease)
     {
         auto const id = std::to_string(lease);
-        post(_endpoint, _timeout, "/v3/lease/revoke", {{"ID", id}}, "revoke lease", id);
+        post("/v3/lease/revoke", {{"ID", id}}, "revoke lease", id);
     }
 }

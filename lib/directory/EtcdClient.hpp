@@ -3,14 +3,30 @@
 // is down never holds a service's loop for longer than that.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mxl::directory
 {
+    // How the tools reach etcd: plain HTTP, or HTTPS (the server verified as lib/http's HttpsTrust says, which also holds
+    // the client certificate presented where etcd asks for one); and a user and password where etcd's authentication is
+    // enabled.
+    struct EtcdAccess
+    {
+        bool tls = false;
+        std::string user;
+        std::string password;
+    };
+
+    // For every EtcdClient made from now on in this process.
+    void setEtcdAccess(EtcdAccess access);
+
     struct KeyValue
     {
         std::string key;
@@ -22,7 +38,8 @@ namespace mxl::directory
     class EtcdClient
     {
     public:
-        // `endpoint` is "host:port" of an etcd client URL (http only). Throws DirectoryError for a malformed endpoint.
+        // `endpoint` is "host:port" of an etcd client URL, reached as setEtcdAccess says. Throws DirectoryError for a
+        // malformed endpoint.
         EtcdClient(std::string const& endpoint, std::chrono::milliseconds timeout);
 
         [[nodiscard]] std::string const& endpoint() const noexcept
@@ -46,5 +63,11 @@ namespace mxl::directory
     private:
         std::string _endpoint;
         std::chrono::milliseconds _timeout;
+        EtcdAccess _access;
+        // etcd's token for _access.user, once authenticated.
+        std::string _token;
+
+        nlohmann::json post(char const* path, nlohmann::json const& body, std::string_view operation, std::string_view key);
+        void authenticate();
     };
 }

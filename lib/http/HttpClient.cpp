@@ -340,6 +340,14 @@ namespace mxl
                         token.empty() ? "" : "Bearer " + token, timeout, maxAnswerBytes);
     }
 
+    std::variant<HttpAnswer, HttpFailure> httpExchangeAuthorized(std::string const& method, std::string const& url,
+                                                                 std::string const& jsonBody, std::string const& authorization,
+                                                                 std::chrono::milliseconds timeout, std::size_t maxAnswerBytes)
+    {
+        return exchange(method, url, jsonBody, jsonBody.empty() ? std::string{} : "application/json", authorization, timeout,
+                        maxAnswerBytes);
+    }
+
     std::variant<HttpAnswer, HttpFailure> httpPostForm(std::string const& url, std::string const& form, std::string const& authorization,
                                                        std::chrono::milliseconds timeout)
     {

@@ -42,6 +42,12 @@ namespace mxl
                                                        std::chrono::milliseconds timeout,
                                                        std::size_t maxAnswerBytes = defaultMaxAnswerBytes);
 
+    // As httpExchange, with `authorization` as the Authorization header in place of a bearer token (etcd's own tokens).
+    std::variant<HttpAnswer, HttpFailure> httpExchangeAuthorized(std::string const& method, std::string const& url,
+                                                                 std::string const& jsonBody, std::string const& authorization,
+                                                                 std::chrono::milliseconds timeout,
+                                                                 std::size_t maxAnswerBytes = defaultMaxAnswerBytes);
+
     // A POST of an application/x-www-form-urlencoded body with `authorization` as its Authorization header (an OAuth 2.0
     // token request with client_secret_basic); the answer, whatever its status, or why there is none.
     std::variant<HttpAnswer, HttpFailure> httpPostForm(std::string const& url, std::string const& form, std::string const& authorization,

@@ -1,9 +1,11 @@
 #include "HttpsTrust.hpp"
 
 #include <common/BoundedFile.hpp>
+#include <common/SecretFile.hpp>
 
 #include <fmt/format.h>
 #include <openssl/err.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
 
 #include <mutex>
@@ -14,6 +16,8 @@ namespace mxl
     {
         std::mutex trustMutex;
         std::shared_ptr<SSL_CTX> trusted;
+        std::string trustedCaFile;
+        std::optional<TlsFiles> clientCertificate;
 
         std::string lastOpenSslError()
         {
@@ -28,7 +32,34 @@ namespace mxl
             return text;
         }
 
-        std::shared_ptr<SSL_CTX> makeContext(std::string const& caFile)
+        void presentCertificate(SSL_CTX* context, TlsFiles const& files)
+        {
+            std::string keyText;
+            try
+            {
+                static_cast<void>(readBoundedFile(files.certificate));
+                keyText = readSecretFile(files.key);
+            }
+            catch (FileReadError const& error)
+            {
+                throw HttpsTrustError{error.what()};
+            }
+            if (::SSL_CTX_use_certificate_chain_file(context, files.certificate.c_str()) != 1)
+            {
+                throw HttpsTrustError{fmt::format("'{}' is not a PEM certificate chain: {}", files.certificate, lastOpenSslError())};
+            }
+            std::unique_ptr<BIO, decltype(&::BIO_free)> bio{::BIO_new_mem_buf(keyText.data(), static_cast<int>(keyText.size())),
+                                                            &::BIO_free};
+            std::unique_ptr<EVP_PKEY, decltype(&::EVP_PKEY_free)> key{::PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr),
+                                                                      &::EVP_PKEY_free};
+            if (!key || ::SSL_CTX_use_PrivateKey(context, key.get()) != 1 || ::SSL_CTX_check_private_key(context) != 1)
+            {
+                throw HttpsTrustError{fmt::format("'{}' is not the PEM private key of the first certificate in '{}': {}", files.key,
+                                                  files.certificate, lastOpenSslError())};
+            }
+        }
+
+        std::shared_ptr<SSL_CTX> makeContext(std::string const& caFile, std::optional<TlsFiles> const& client)
         {
             std::shared_ptr<SSL_CTX> context{::SSL_CTX_new(::TLS_client_method()), &::SSL_CTX_free};
             if (!context)
@@ -40,6 +71,10 @@ namespace mxl
             // An answer ends where the server closes the connection (HTTP/1.0); the client checks Content-Length where
             // the server sends one.
             ::SSL_CTX_set_options(context.get(), SSL_OP_IGNORE_UNEXPECTED_EOF);
+            if (client)
+            {
+                presentCertificate(context.get(), *client);
+            }
             if (caFile.empty())
             {
                 ::SSL_CTX_set_default_verify_paths(context.get());
@@ -64,9 +99,16 @@ namespace mxl
 
     void setHttpsTrust(std::string const& caFile)
     {
-        auto context = makeContext(caFile);
         std::lock_guard const lock{trustMutex};
-        trusted = std::move(context);
+        trusted = makeContext(caFile, clientCertificate);
+        trustedCaFile = caFile;
+    }
+
+    void setHttpsClientCertificate(std::optional<TlsFiles> const& files)
+    {
+        std::lock_guard const lock{trustMutex};
+        trusted = makeContext(trustedCaFile, files);
+        clientCertificate = files;
     }
 
     std::shared_ptr<SSL_CTX> httpsContext()
@@ -74,7 +116,7 @@ namespace mxl
         std::lock_guard const lock{trustMutex};
         if (!trusted)
         {
-            trusted = makeContext({});
+            trusted = makeContext(trustedCaFile, clientCertificate);
         }
         return trusted;
     }

@@ -4,15 +4,19 @@
 #include "EtcdServer.hpp"
 #include "ServiceScenario.hpp"
 #include "Skip.hpp"
+#include "TestCa.hpp"
 #include "TestFlow.hpp"
 
 #include <EtcdClient.hpp>
+#include <HttpsTrust.hpp>
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
 #include <csignal>
+#include <fstream>
 #include <memory>
+#include <sys/stat.h>
 #include <thread>
 #include <vector>
 
@@ -260,5 +264,61 @@ namespace mxl::test
         client.put(ticketKey(), ticket->value, ticket->lease);
         requireFlowing(verifier, 25, "after the ticket came back");
         CHECK(initiator.output().find("re-establishing") == std::string::npos);
+    }
+
+    TEST_CASE("etcd secured with TLS, client certificates and authentication: the target publishes, the initiator takes the ticket, "
+              "grains move, and a service with the wrong password says why")
+    {
+        if (auto const why = EtcdServer::unavailable())
+        {
+            MXL_SKIP(why->c_str());
+        }
+        TempDomain pki{"svc-etcd-pki"};
+        TestCa const facility{pki.path(), "facility"};
+        auto const server = facility.issue("etcd", {"127.0.0.1"});
+        auto const client = facility.issueWithoutCommonName("mxl-services", {"mxl-services"});
+        auto const passwordFile = [&](std::string const& name, std::string const& password)
+        {
+            auto const path = (pki.path() / name).string();
+            std::ofstream{path} << password << "\n";
+            ::chmod(path.c_str(), 0600);
+            return path;
+        };
+        // The test's own calls (enabling authentication) go as the services' do.
+        setHttpsTrust(facility.caFile());
+        setHttpsClientCertificate(TlsFiles{client.certificate, client.key});
+        EtcdServer etcd{EtcdServer::Secured{server.certificate, server.key, facility.caFile()}};
+        etcd.enableAuthentication("mxl", "ticket-writer", "/mxl/");
+        setHttpsClientCertificate(std::nullopt);
+        setHttpsTrust({});
+
+        auto const secured = [&](Settings settings, std::string const& password)
+        {
+            settings.insert(settings.end(), {{"tls_ca_file", facility.caFile()},
+                                             {"etcd_tls", "true"},
+                                             {"etcd_certificate", client.certificate},
+                                             {"etcd_key", client.key},
+                                             {"etcd_user", "mxl"},
+                                             {"etcd_password_file", passwordFile(password + ".password", password)}});
+            return settings;
+        };
+        ServiceDirectories directories;
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        NotifySocket targetNotify;
+        ServiceProcess target{secured(publishingTarget(directories, etcd), "ticket-writer"), notifyEnvironment(targetNotify)};
+        REQUIRE(targetNotify.waitFor("READY=1", 15s));
+        REQUIRE(target.waitForLine(fmt::format("ticket published at '{}' (lease ", ticketKey()), 15s));
+
+        auto const ticketUrl = fmt::format("etcd://{}{}", etcd.endpoint(), ticketKey());
+        ServiceProcess initiator{secured(initiatorSettings(directories, ticketUrl), "ticket-writer")};
+        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        requireFlowing(verifier, 25, "through the ticket from the secured etcd");
+
+        ServiceProcess guessing{secured(initiatorSettings(directories, ticketUrl), "guessed")};
+        CHECK(guessing.waitForLine(fmt::format("etcd {}: authenticating as 'mxl' failed", etcd.endpoint()), 15s));
+        guessing.signal(SIGTERM);
+        CHECK(guessing.wait(20s) == 0);
+        requireFlowing(verifier, 25, "after the refused initiator");
+        CHECK(target.output().find("ticket-writer") == std::string::npos);
     }
 }

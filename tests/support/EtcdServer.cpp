@@ -1,6 +1,11 @@
 #include "EtcdServer.hpp"
 
+#include <HttpClient.hpp>
+#include <common/Base64.hpp>
+
+#include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <array>
 #include <fstream>
@@ -54,7 +59,8 @@ namespace mxl::test
         return std::nullopt;
     }
 
-    EtcdServer::EtcdServer()
+    EtcdServer::EtcdServer(std::optional<Secured> secured)
+        : _secured{std::move(secured)}
     {
         std::array<char, 32> pattern{"/tmp/mxl-etcd-XXXXXX"};
         if (::mkdtemp(pattern.data()) == nullptr)
@@ -88,7 +94,7 @@ namespace mxl::test
         }
         auto const logPath = _directory / "etcd.log";
         std::filesystem::remove(logPath);
-        auto const client = fmt::format("http://127.0.0.1:{}", _clientPort);
+        auto const client = fmt::format("{}://127.0.0.1:{}", _secured ? "https" : "http", _clientPort);
         auto const peer = fmt::format("http://127.0.0.1:{}", _peerPort);
         std::vector<std::string> arguments{etcdProgram,
                                            "--name=mxl-test",
@@ -100,6 +106,11 @@ namespace mxl::test
                                            "--initial-cluster=mxl-test=" + peer,
                                            "--logger=zap",
                                            "--log-outputs=" + logPath.string()};
+        if (_secured)
+        {
+            arguments.insert(arguments.end(), {"--cert-file=" + _secured->certificate, "--key-file=" + _secured->key,
+                                               "--trusted-ca-file=" + _secured->caFile, "--client-cert-auth"});
+        }
         _pid = ::fork();
         if (_pid == 0)
         {
@@ -156,5 +167,28 @@ namespace mxl::test
         std::stringstream text;
         text << file.rdbuf();
         return text.str();
+    }
+
+    void EtcdServer::enableAuthentication(std::string const& user, std::string const& password, std::string const& prefix)
+    {
+        auto const scheme = _secured ? "https" : "http";
+        auto const call = [&](char const* path, nlohmann::json const& body)
+        {
+            auto const answer =
+                httpExchange("POST", fmt::format("{}://{}{}", scheme, endpoint(), path), body.dump(), std::chrono::seconds{20});
+            auto const* got = std::get_if<HttpAnswer>(&answer);
+            INFO("etcd ", path, ": ", got != nullptr ? got->body : std::get<HttpFailure>(answer).reason);
+            REQUIRE((got != nullptr && got->status == 200));
+        };
+        auto end = prefix;
+        end.back() = static_cast<char>(end.back() + 1);
+        call("/v3/auth/user/add", {{"name", "root"}, {"password", password + "-root"}});
+        call("/v3/auth/user/grant", {{"user", "root"}, {"role", "root"}});
+        call("/v3/auth/role/add", {{"name", user}});
+        call("/v3/auth/role/grant",
+             {{"name", user}, {"perm", {{"permType", "READWRITE"}, {"key", encodeBase64(prefix)}, {"range_end", encodeBase64(end)}}}});
+        call("/v3/auth/user/add", {{"name", user}, {"password", password}});
+        call("/v3/auth/user/grant", {{"user", user}, {"role", user}});
+        call("/v3/auth/enable", nlohmann::json::object());
     }
 }

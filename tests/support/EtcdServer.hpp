@@ -17,8 +17,16 @@ namespace mxl::test
         // Why etcd cannot run here (not installed), or nullopt.
         static std::optional<std::string> unavailable();
 
+        // TLS on the client URL with this certificate and key, and clients required to present a certificate of `caFile`.
+        struct Secured
+        {
+            std::string certificate;
+            std::string key;
+            std::string caFile;
+        };
+
         // Starts etcd and waits (up to 60 s: a loaded machine) until it serves clients; throws with its log otherwise.
-        EtcdServer();
+        explicit EtcdServer(std::optional<Secured> secured = std::nullopt);
         ~EtcdServer();
 
         EtcdServer(EtcdServer const&) = delete;
@@ -34,7 +42,13 @@ namespace mxl::test
 
         [[nodiscard]] std::string log() const;
 
+        // etcd's authentication on, with a root user and `user`, whose password is `password`, allowed to read and
+        // write the keys below `prefix` and nothing else. Over the gateway, as lib/http's client reaches it (HTTPS,
+        // with the client certificate it presents, where secured). Fails the test where etcd refuses.
+        void enableAuthentication(std::string const& user, std::string const& password, std::string const& prefix);
+
     private:
+        std::optional<Secured> _secured;
         std::filesystem::path _directory;
         std::uint16_t _clientPort = 0;
         std::uint16_t _peerPort = 0;

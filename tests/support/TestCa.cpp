@@ -35,6 +35,7 @@ namespace mxl::test
             ::X509_EXTENSION_free(extension);
         }
 
+        // An empty `commonName` gives a subject of only an organisation.
         Certificate makeCertificate(std::string const& commonName, EVP_PKEY* key, X509* issuer, EVP_PKEY* issuerKey,
                                     std::chrono::seconds validFrom, std::chrono::seconds validUntil)
         {
@@ -46,7 +47,9 @@ namespace mxl::test
             ::X509_gmtime_adj(::X509_getm_notAfter(certificate.get()), static_cast<long>(validUntil.count()));
             ::X509_set_pubkey(certificate.get(), key);
             auto* name = ::X509_get_subject_name(certificate.get());
-            ::X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<unsigned char const*>(commonName.c_str()), -1, -1, 0);
+            auto const* field = commonName.empty() ? "O" : "CN";
+            auto const value = commonName.empty() ? std::string{"mxl tests"} : commonName;
+            ::X509_NAME_add_entry_by_txt(name, field, MBSTRING_ASC, reinterpret_cast<unsigned char const*>(value.c_str()), -1, -1, 0);
             ::X509_set_issuer_name(certificate.get(), issuer == nullptr ? name : ::X509_get_subject_name(issuer));
             if (issuer == nullptr)
             {
@@ -97,11 +100,23 @@ namespace mxl::test
 
     TestCa::~TestCa() = default;
 
+    IssuedCertificate TestCa::issueWithoutCommonName(std::string const& name, std::vector<std::string> const& hosts) const
+    {
+        return issueAs(name, {}, hosts, std::chrono::hours{-1}, std::chrono::hours{24});
+    }
+
     IssuedCertificate TestCa::issue(std::string const& name, std::vector<std::string> const& hosts, std::chrono::seconds validFrom,
                                     std::chrono::seconds validUntil) const
     {
+        return issueAs(name, name, hosts, validFrom, validUntil);
+    }
+
+    IssuedCertificate TestCa::issueAs(std::string const& name, std::string const& commonName, std::vector<std::string> const& hosts,
+                                      std::chrono::seconds validFrom, std::chrono::seconds validUntil) const
+    {
         auto const key = newKey();
-        auto const leaf = makeCertificate(name, key.get(), _authority->certificate.get(), _authority->key.get(), validFrom, validUntil);
+        auto const leaf =
+            makeCertificate(commonName, key.get(), _authority->certificate.get(), _authority->key.get(), validFrom, validUntil);
         std::string alternatives;
         for (auto const& host : hosts)
         {

@@ -33,13 +33,19 @@ namespace mxl::test
         }
 
         // <directory>/<name>.pem (the leaf, then this authority) and <name>.key, for `hosts` (IP addresses and DNS names),
-        // valid from `validFrom` to `validUntil` relative to now.
+        // valid from `validFrom` to `validUntil` relative to now, with `name` as its common name.
         IssuedCertificate issue(std::string const& name, std::vector<std::string> const& hosts,
                                 std::chrono::seconds validFrom = std::chrono::hours{-1},
                                 std::chrono::seconds validUntil = std::chrono::hours{24}) const;
 
+        // The same without a common name, as etcd's gateway asks of client certificates where its authentication is on.
+        IssuedCertificate issueWithoutCommonName(std::string const& name, std::vector<std::string> const& hosts) const;
+
     private:
         struct Authority;
+
+        IssuedCertificate issueAs(std::string const& name, std::string const& commonName, std::vector<std::string> const& hosts,
+                                  std::chrono::seconds validFrom, std::chrono::seconds validUntil) const;
 
         std::filesystem::path _directory;
         std::string _caFile;

@@ -6,6 +6,7 @@
 
 #include <DeviceFlowOptions.hpp>
 #include <DirectoryError.hpp>
+#include <EtcdClient.hpp>
 #include <FabricsBackend.hpp>
 #include <FabricsInterfaceChoice.hpp>
 #include <FabricsInterfaces.hpp>
@@ -104,6 +105,13 @@ namespace mxl::service
                                "from the path that delivers each grain (audio: sample) first");
             add("etcd",
                 "target: host:port of an etcd client URL to publish the ticket in, under a lease (the facility's ticket directory)");
+            add("etcd_tls", "both: true: reach etcd (the 'etcd' setting, etcd:// tickets) over HTTPS, its certificate verified against "
+                            "tls_ca_file (default false)");
+            add("etcd_certificate", "both, with etcd_tls: PEM client certificate to present to etcd (--client-cert-auth); where "
+                                    "etcd's authentication is on too, its subject must have no common name (etcd's gateway refuses one)");
+            add("etcd_key", "both, with etcd_certificate: its PEM private key (mode 0600)");
+            add("etcd_user", "both: etcd user to authenticate as (etcd's authentication on), with etcd_password_file");
+            add("etcd_password_file", "both, with etcd_user: file holding the user's password (mode 0600)");
             add("etcd_domain", "target: the domain's name in the ticket key /mxl/tickets/<etcd_domain>/<flow id> (default: the last "
                                "component of 'domain')");
             add("etcd_lease_s", "target: the lease of the ticket in etcd: a target that dies leaves it for this long (2-3600, default 10)");
@@ -307,6 +315,78 @@ namespace mxl::service
                 reader.fail("http_listen", value, "the port must be a number from 0 to 65535");
             }
             return {host, *port, std::nullopt};
+        }
+
+        // The text of a secret file (a password), without its line end.
+        std::string readSecret(Reader const& reader, char const* key, std::string const& path)
+        {
+            try
+            {
+                auto secret = readSecretFile(path);
+                while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r'))
+                {
+                    secret.pop_back();
+                }
+                return secret;
+            }
+            catch (FileReadError const& unreadable)
+            {
+                reader.fail(key, path, unreadable.what());
+            }
+        }
+
+        // How this process reaches etcd (lib/directory's EtcdAccess, and the client certificate the HTTP client presents):
+        // set for the process here, as the trust is; a service reads its configuration once.
+        void readEtcdAccess(Reader const& reader)
+        {
+            directory::EtcdAccess access;
+            if (auto const tls = reader.text("etcd_tls"))
+            {
+                if (*tls != "true" && *tls != "false")
+                {
+                    reader.fail("etcd_tls", *tls, "expected true or false");
+                }
+                access.tls = *tls == "true";
+            }
+            auto const certificate = reader.text("etcd_certificate");
+            auto const key = reader.text("etcd_key");
+            if ((certificate || key) && !access.tls)
+            {
+                auto const* given = certificate ? "etcd_certificate" : "etcd_key";
+                reader.fail(given, *(certificate ? certificate : key), "only takes effect with 'etcd_tls = true'");
+            }
+            if (certificate || key)
+            {
+                if (!certificate || !key)
+                {
+                    reader.missing(certificate ? "etcd_key" : "etcd_certificate", "etcd's client certificate needs both the certificate "
+                                                                                  "and its private key");
+                }
+                try
+                {
+                    setHttpsClientCertificate(TlsFiles{*certificate, *key});
+                }
+                catch (HttpsTrustError const& unusable)
+                {
+                    reader.fail("etcd_certificate", *certificate, unusable.what());
+                }
+            }
+            auto const user = reader.text("etcd_user");
+            auto const passwordFile = reader.text("etcd_password_file");
+            if (user && !passwordFile)
+            {
+                reader.missing("etcd_password_file", "'etcd_user' needs the user's password");
+            }
+            if (passwordFile && !user)
+            {
+                reader.fail("etcd_password_file", *passwordFile, "only takes effect with 'etcd_user'");
+            }
+            if (user)
+            {
+                access.user = *user;
+                access.password = readSecret(reader, "etcd_password_file", *passwordFile);
+            }
+            directory::setEtcdAccess(std::move(access));
         }
 
         // An http[s]://host:port[/prefix][apiPath] URL as (origin, prefix + apiPath); `key` names it in messages.
@@ -707,20 +787,8 @@ namespace mxl::service
                     {
                         reader.missing("auth_client_secret_file", "'auth_client_id' needs the client's secret");
                     }
-                    try
-                    {
-                        auto secret = readSecretFile(*secretFile);
-                        while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r'))
-                        {
-                            secret.pop_back();
-                        }
-                        config.authorization->clientId = *client;
-                        config.authorization->clientSecret = std::move(secret);
-                    }
-                    catch (FileReadError const& unreadable)
-                    {
-                        reader.fail("auth_client_secret_file", *secretFile, unreadable.what());
-                    }
+                    config.authorization->clientId = *client;
+                    config.authorization->clientSecret = readSecret(reader, "auth_client_secret_file", *secretFile);
                 }
             }
             else
@@ -746,6 +814,7 @@ namespace mxl::service
                     reader.fail("tls_ca_file", config.tlsCaFile, untrusted.what());
                 }
             }
+            readEtcdAccess(reader);
             if (auto const registry = reader.text("nmos_registry"))
             {
                 if (!config.http)
