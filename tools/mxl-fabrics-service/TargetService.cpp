@@ -168,7 +168,8 @@ namespace mxl::service
                   : _config.secondTicketFile.empty()
                       ? fmt::format(", path 2 epoch {} (no file)", _secondUnsignedTicket->epoch)
                       : fmt::format(", path 2 epoch {} file '{}'", _secondUnsignedTicket->epoch, _config.secondTicketFile.string()),
-                  _nmos ? fmt::format(", http://{}:{}/ticket", _config.http->host, _nmos->port()) : "",
+                  _nmos ? fmt::format(", {}://{}:{}/ticket", _nmos->http().secure() ? "https" : "http", _config.http->host, _nmos->port())
+                        : "",
                   _directory ? fmt::format(", etcd://{}{}", _config.etcd->endpoint, _directory->key()) : "",
                   _config.ticketKeys
                       ? fmt::format(", signed with key '{}' for {} s", _config.ticketKeys->current.id, _config.ticketLifetime.count())
