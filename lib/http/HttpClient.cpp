@@ -98,19 +98,6 @@ namespace mxl
             }
         }
 
-        std::string openSslReason()
-        {
-            auto const code = ::ERR_get_error();
-            ::ERR_clear_error();
-            if (code == 0)
-            {
-                return "the connection was closed";
-            }
-            char text[256];
-            ::ERR_error_string_n(code, text, sizeof text);
-            return text;
-        }
-
         // The connected socket, with a TLS session over it for https://: bytes in and out within the deadline.
         class Channel
         {
@@ -128,7 +115,7 @@ namespace mxl
                 _tls.reset(::SSL_new(httpsContext().get()));
                 if (!_tls)
                 {
-                    return "cannot start TLS: " + openSslReason();
+                    return "cannot start TLS: " + openSslError("the connection was closed");
                 }
                 ::SSL_set_fd(_tls.get(), _socket);
                 in6_addr address{};
@@ -246,7 +233,8 @@ namespace mxl
                 auto const error = ::SSL_get_error(_tls.get(), result);
                 if (error != SSL_ERROR_WANT_READ && error != SSL_ERROR_WANT_WRITE)
                 {
-                    return error == SSL_ERROR_SYSCALL && errno != 0 ? std::string{std::strerror(errno)} : openSslReason();
+                    return error == SSL_ERROR_SYSCALL && errno != 0 ? std::string{std::strerror(errno)}
+                                                                    : openSslError("the connection was closed");
                 }
                 if (!await(_socket, error == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT, _deadline))
                 {

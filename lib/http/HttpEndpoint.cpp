@@ -213,6 +213,12 @@ namespace mxl
             ::MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, answer.contentType.c_str());
             ::MHD_add_response_header(response, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
             ::MHD_add_response_header(response, MHD_HTTP_HEADER_ACCESS_CONTROL_ALLOW_ORIGIN, "*");
+            // BCP-003-01: clients that reached the node over HTTPS keep to it (HSTS, a year).
+            if (auto const* tls = ::MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+                tls != nullptr && tls->tls_session != nullptr)
+            {
+                ::MHD_add_response_header(response, MHD_HTTP_HEADER_STRICT_TRANSPORT_SECURITY, "max-age=31536000");
+            }
             for (auto const& [name, value] : answer.headers)
             {
                 ::MHD_add_response_header(response, name.c_str(), value.c_str());

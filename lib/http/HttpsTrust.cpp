@@ -19,19 +19,6 @@ namespace mxl
         std::string trustedCaFile;
         std::optional<TlsFiles> clientCertificate;
 
-        std::string lastOpenSslError()
-        {
-            auto const code = ::ERR_get_error();
-            ::ERR_clear_error();
-            if (code == 0)
-            {
-                return "no certificate in it";
-            }
-            char text[256];
-            ::ERR_error_string_n(code, text, sizeof text);
-            return text;
-        }
-
         void presentCertificate(SSL_CTX* context, TlsFiles const& files)
         {
             std::string keyText;
@@ -46,7 +33,8 @@ namespace mxl
             }
             if (::SSL_CTX_use_certificate_chain_file(context, files.certificate.c_str()) != 1)
             {
-                throw HttpsTrustError{fmt::format("'{}' is not a PEM certificate chain: {}", files.certificate, lastOpenSslError())};
+                throw HttpsTrustError{
+                    fmt::format("'{}' is not a PEM certificate chain: {}", files.certificate, openSslError("no certificate in it"))};
             }
             std::unique_ptr<BIO, decltype(&::BIO_free)> bio{::BIO_new_mem_buf(keyText.data(), static_cast<int>(keyText.size())),
                                                             &::BIO_free};
@@ -55,7 +43,7 @@ namespace mxl
             if (!key || ::SSL_CTX_use_PrivateKey(context, key.get()) != 1 || ::SSL_CTX_check_private_key(context) != 1)
             {
                 throw HttpsTrustError{fmt::format("'{}' is not the PEM private key of the first certificate in '{}': {}", files.key,
-                                                  files.certificate, lastOpenSslError())};
+                                                  files.certificate, openSslError("they do not match"))};
             }
         }
 
@@ -64,7 +52,7 @@ namespace mxl
             std::shared_ptr<SSL_CTX> context{::SSL_CTX_new(::TLS_client_method()), &::SSL_CTX_free};
             if (!context)
             {
-                throw HttpsTrustError{"cannot make a TLS client context: " + lastOpenSslError()};
+                throw HttpsTrustError{"cannot make a TLS client context: " + openSslError("out of memory")};
             }
             ::SSL_CTX_set_min_proto_version(context.get(), TLS1_2_VERSION);
             ::SSL_CTX_set_verify(context.get(), SSL_VERIFY_PEER, nullptr);
@@ -91,7 +79,8 @@ namespace mxl
             }
             if (::SSL_CTX_load_verify_locations(context.get(), caFile.c_str(), nullptr) != 1)
             {
-                throw HttpsTrustError{fmt::format("'{}' is not a PEM bundle of CA certificates: {}", caFile, lastOpenSslError())};
+                throw HttpsTrustError{
+                    fmt::format("'{}' is not a PEM bundle of CA certificates: {}", caFile, openSslError("no certificate in it"))};
             }
             return context;
         }
@@ -119,5 +108,18 @@ namespace mxl
             trusted = makeContext(trustedCaFile, clientCertificate);
         }
         return trusted;
+    }
+
+    std::string openSslError(std::string_view whenNone)
+    {
+        auto const code = ::ERR_get_error();
+        ::ERR_clear_error();
+        if (code == 0)
+        {
+            return std::string{whenNone};
+        }
+        char text[256];
+        ::ERR_error_string_n(code, text, sizeof text);
+        return text;
     }
 }

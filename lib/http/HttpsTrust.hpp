@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace mxl
 {
@@ -30,6 +31,9 @@ namespace mxl
     // authentication), or none. The key file must be mode 0600. Throws HttpsTrustError and changes nothing when the pair
     // cannot be used.
     void setHttpsClientCertificate(std::optional<TlsFiles> const& files);
+
+    // The reason of OpenSSL's oldest error on this thread, its queue cleared; `whenNone` where it holds none.
+    [[nodiscard]] std::string openSslError(std::string_view whenNone);
 
     // The TLS client context of the trust in use (TLS 1.2 or later, peer verification on), shared by the exchanges.
     [[nodiscard]] std::shared_ptr<SSL_CTX> httpsContext();

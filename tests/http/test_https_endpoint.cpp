@@ -36,8 +36,9 @@ namespace
     }
 
     // Connects with OpenSSL at exactly `version` (trusting nothing: only the handshake is looked at); the peer
-    // certificate's common name, or "" when the handshake fails.
-    std::string handshakeAt(std::uint16_t port, int version)
+    // certificate's common name, or "" when the handshake fails. With `request`, sends it and puts the whole answer in
+    // `answer`.
+    std::string handshakeAt(std::uint16_t port, int version, std::string const& request = {}, std::string* answer = nullptr)
     {
         std::unique_ptr<SSL_CTX, decltype(&::SSL_CTX_free)> context{::SSL_CTX_new(::TLS_client_method()), &::SSL_CTX_free};
         ::SSL_CTX_set_min_proto_version(context.get(), version);
@@ -64,6 +65,15 @@ namespace
             ::X509_NAME_get_text_by_NID(::X509_get_subject_name(peer), NID_commonName, name, sizeof name);
             ::X509_free(peer);
             commonName = name;
+            if (answer != nullptr)
+            {
+                ::SSL_write(tls.get(), request.data(), static_cast<int>(request.size()));
+                char chunk[4096];
+                for (int got = 0; (got = ::SSL_read(tls.get(), chunk, sizeof chunk)) > 0;)
+                {
+                    answer->append(chunk, static_cast<std::size_t>(got));
+                }
+            }
             ::SSL_shutdown(tls.get());
         }
         ::close(fd);
@@ -103,6 +113,11 @@ TEST_CASE("an HTTPS endpoint serves TLS 1.2 and 1.3 only, to clients that trust 
 
     CHECK(handshakeAt(endpoint.port(), TLS1_3_VERSION) == "node-a");
     CHECK(handshakeAt(endpoint.port(), TLS1_2_VERSION) == "node-a");
+    // BCP-003-01's HSTS: clients that came over HTTPS are told to keep to it.
+    std::string answer;
+    handshakeAt(endpoint.port(), TLS1_3_VERSION, "GET /ticket HTTP/1.0\r\n\r\n", &answer);
+    CHECK(answer.substr(0, answer.find("\r\n")).ends_with(" 200 OK"));
+    CHECK(answer.find("\r\nStrict-Transport-Security: max-age=31536000\r\n") != std::string::npos);
     CHECK(handshakeAt(endpoint.port(), TLS1_1_VERSION).empty());
     CHECK(handshakeAt(endpoint.port(), TLS1_VERSION).empty());
     mxl::setHttpsTrust({});

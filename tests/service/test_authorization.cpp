@@ -19,9 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include <csignal>
-#include <fstream>
 #include <set>
-#include <sys/stat.h>
 
 namespace mxl::test
 {
@@ -138,13 +136,6 @@ namespace mxl::test
         TempDomain secrets{"svc-secrets"};
         TestCa const facility{secrets.path(), "facility"};
         auto const served = facility.issue("rx1", {"127.0.0.1"});
-        auto const secretFile = [&](std::string const& name, std::string const& secret)
-        {
-            auto const path = (secrets.path() / name).string();
-            std::ofstream{path} << secret << "\n";
-            ::chmod(path.c_str(), 0600);
-            return path;
-        };
         authority.addClient("tx1", "s3cret tx1", {audience}, {{"x-nmos-connection", {{"read", {"*"}}, {"write", {"single/receivers/*"}}}}});
         authority.addClient("viewer", "s3cret viewer", {audience}, {{"x-nmos-connection", {{"read", {"*"}}}}});
 
@@ -164,7 +155,7 @@ namespace mxl::test
             auto config = initiatorSettings(directories, ticketUrl);
             config.insert(config.end(), {{"auth_server", authority.issuer()},
                                          {"auth_client_id", client},
-                                         {"auth_client_secret_file", secretFile(client + ".secret", secret)},
+                                         {"auth_client_secret_file", writeSecretFile(secrets.path() / (client + ".secret"), secret)},
                                          {"tls_ca_file", facility.caFile()}});
             return config;
         };
@@ -212,9 +203,7 @@ namespace mxl::test
         RegistryProcess registry{0, 12s,
                                  RegistryProcess::Secured{registryCertificate.certificate, registryCertificate.key, facility.caFile()}};
         authority.addClient("rx1", "rx1 secret", {"registry.test"}, {{"x-nmos-registration", {{"read", {"*"}}, {"write", {"*"}}}}});
-        auto const secretFile = (secrets.path() / "rx1.secret").string();
-        std::ofstream{secretFile} << "rx1 secret\n";
-        ::chmod(secretFile.c_str(), 0600);
+        auto const secretFile = writeSecretFile(secrets.path() / "rx1.secret", "rx1 secret");
 
         ServiceDirectories directories;
         auto settings = targetSettings(directories);

@@ -14,9 +14,7 @@
 #include <fmt/format.h>
 
 #include <csignal>
-#include <fstream>
 #include <memory>
-#include <sys/stat.h>
 #include <thread>
 #include <vector>
 
@@ -277,13 +275,6 @@ namespace mxl::test
         TestCa const facility{pki.path(), "facility"};
         auto const server = facility.issue("etcd", {"127.0.0.1"});
         auto const client = facility.issueWithoutCommonName("mxl-services", {"mxl-services"});
-        auto const passwordFile = [&](std::string const& name, std::string const& password)
-        {
-            auto const path = (pki.path() / name).string();
-            std::ofstream{path} << password << "\n";
-            ::chmod(path.c_str(), 0600);
-            return path;
-        };
         // The test's own calls (enabling authentication) go as the services' do.
         setHttpsTrust(facility.caFile());
         setHttpsClientCertificate(TlsFiles{client.certificate, client.key});
@@ -299,7 +290,7 @@ namespace mxl::test
                                              {"etcd_certificate", client.certificate},
                                              {"etcd_key", client.key},
                                              {"etcd_user", "mxl"},
-                                             {"etcd_password_file", passwordFile(password + ".password", password)}});
+                                             {"etcd_password_file", writeSecretFile(pki.path() / (password + ".password"), password)}});
             return settings;
         };
         ServiceDirectories directories;

@@ -27,6 +27,13 @@ namespace mxl::test
         std::filesystem::remove_all(_path, ignored);
     }
 
+    std::string writeSecretFile(std::filesystem::path const& path, std::string const& secret)
+    {
+        std::ofstream{path} << secret << '\n';
+        std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+        return path.string();
+    }
+
     std::string readFile(std::filesystem::path const& path)
     {
         std::ifstream in{path, std::ios::binary};

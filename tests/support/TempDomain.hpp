@@ -32,6 +32,9 @@ namespace mxl::test
     // Reads a whole file (flow definitions in flows/ and tests/data/).
     std::string readFile(std::filesystem::path const& path);
 
+    // Writes `secret` and a newline to `path`, mode 0600 as the services ask of secret files; the path.
+    std::string writeSecretFile(std::filesystem::path const& path, std::string const& secret);
+
     // A file of the source tree, e.g. sourcePath("flows/v210_1080p25.json").
     std::filesystem::path sourcePath(std::string const& relative);
 
