@@ -630,9 +630,24 @@ namespace mxl::test
     TEST_CASE("--help lists the target's optional 'device' key with its range and what it cannot combine with")
     {
         Process help{{ServiceProcess::binary(), "--help"}};
-        auto const text = help.drainOutput(std::chrono::seconds{10});
-        INFO(text);
+        auto const wrapped = help.drainOutput(std::chrono::seconds{10});
+        INFO(wrapped);
         CHECK(help.wait(std::chrono::seconds{10}) == std::optional<int>{0});
+        // The help is wrapped to the terminal's width wherever a word ends: read it unwrapped.
+        std::string text;
+        for (std::size_t at = 0; at < wrapped.size(); ++at)
+        {
+            if (wrapped[at] == '\n' && at + 1 < wrapped.size() && wrapped[at + 1] == ' ')
+            {
+                text += text.ends_with(' ') ? "" : " ";
+                while (at + 1 < wrapped.size() && wrapped[at + 1] == ' ')
+                {
+                    ++at;
+                }
+                continue;
+            }
+            text += wrapped[at];
+        }
         for (auto const* expected : {"--device arg", "target, optional: create the flow", "CUDA device N (0-2147483647", "with 'path'"})
         {
             CHECK(text.find(expected) != std::string::npos);
