@@ -84,6 +84,21 @@ namespace mxl::test
         return runtime.headIndex;
     }
 
+    bool FlowChecker::restartPast(std::uint64_t oldHead, std::chrono::milliseconds timeout)
+    {
+        auto const deadline = std::chrono::steady_clock::now() + timeout;
+        while (headIndex() <= oldHead)
+        {
+            if (std::chrono::steady_clock::now() >= deadline)
+            {
+                return false;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds{5});
+        }
+        restartAtHead();
+        return true;
+    }
+
     bool FlowChecker::slotMovedOn(mxlGrainInfo const& read) const
     {
         mxlGrainInfo now{};

@@ -71,6 +71,11 @@ namespace mxl::test
             _next = 0;
         }
 
+        // Like restartAtHead, once a grain newer than `oldHead` arrived: a peer that died mid-transfer can leave its next
+        // slot holding the in-flight mark (an invalid grain just past `oldHead`), which is the dead session's loss, not the
+        // new one's. False when no newer grain came within `timeout`.
+        [[nodiscard]] bool restartPast(std::uint64_t oldHead, std::chrono::milliseconds timeout);
+
     private:
         // Whether the slot of grain `_next` no longer holds what `read` said (it is being, or was, written again).
         [[nodiscard]] bool slotMovedOn(mxlGrainInfo const& read) const;

@@ -157,14 +157,8 @@ namespace mxl::test
             auto const headAfterKill = checker.headIndex();
 
             auto second = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket});
-            auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{10};
-            while (checker.headIndex() == headAfterKill && std::chrono::steady_clock::now() < deadline)
-            {
-                std::this_thread::sleep_for(std::chrono::milliseconds{5});
-            }
-            REQUIRE_MESSAGE(checker.headIndex() > headAfterKill, "no grain arrived from the second initiator; target stderr:\n",
-                            target.process->errors());
-            checker.restartAtHead();
+            REQUIRE_MESSAGE(checker.restartPast(headAfterKill, std::chrono::seconds{10}),
+                            "no grain arrived from the second initiator; target stderr:\n", target.process->errors());
             checkIntact(checker.check(source, grainsToVerify, std::chrono::seconds{10}), grainsToVerify, *second, "second initiator");
             stopCleanly(*second, "second initiator");
             CHECK_MESSAGE(!target.process->wait(std::chrono::milliseconds{0}).has_value(), "the target stopped with its initiator");
@@ -245,8 +239,10 @@ namespace mxl::test
         // The stale region would make fi_enable fail with EBUSY; the new target removes it and starts.
         auto second = startTarget(targetDomain.str(), testFlow(smallV210).string(), arguments);
         CHECK(second.process->errors().find("removed /dev/shm/" + name + ":") != std::string::npos);
+        auto const headAtKill = checker.headIndex();
         auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {second.ticket});
-        checker.restartAtHead();
+        REQUIRE_MESSAGE(checker.restartPast(headAtKill, std::chrono::seconds{10}), "no grain arrived at the second target; its stderr:\n",
+                        second.process->errors());
         checkIntact(checker.check(source, 100, std::chrono::seconds{10}), 100, *initiator, "after the restart");
         stopCleanly(*initiator, "initiator");
         stopCleanly(*second.process, "second target");
