@@ -118,7 +118,8 @@ extern "C"
     MXL_EXPORT mxlStatus mxlFabricsDestroyTarget(mxlFabricsInstance in_instance, mxlFabricsTarget in_target);
 
     /*
-     * Registers the writer's flow memory and starts listening. `in_options` is NULL or a JSON object: {"cqDepth": n}.
+     * Registers the writer's flow memory and starts listening. `in_options` is NULL or a JSON object: {"cqDepth": n};
+     * {"allowInitiators": ["198.51.100.0/24", ...]} admits only initiators from those addresses (fabrics_state.h).
      * The returned ticket is freed with mxlFabricsFreeTargetInfo.
      */
     MXL_EXPORT mxlStatus mxlFabricsTargetSetup(mxlFabricsTarget in_target, mxlFabricsTargetConfig const* in_config, char const* in_options,

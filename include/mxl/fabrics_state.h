@@ -72,6 +72,26 @@ extern "C"
     MXL_EXPORT mxlStatus mxlFabricsInitiatorGetTargetCounters(mxlFabricsInitiator in_initiator, mxlFabricsTargetInfo in_targetInfo,
                                                               mxlFabricsTargetCounters* out_counters);
 
+    /*
+     * How a target screened connection requests: TargetSetup's option "allowInitiators" (an array of addresses and
+     * prefixes, "198.51.100.0/24", "2001:db8::/32" or "192.0.2.7") admits only initiators whose address lies in one of
+     * them. A refused request is rejected before the transport makes an endpoint for it, so the initiator reaches none
+     * of the target's memory; it sees its connection refused and retries as for a target that is down. Each refused
+     * address is logged once (at warn). tcp and verbs targets only: shm and efa targets, and those of the ucx backend,
+     * receive no connection requests, and their setup with the option fails with MXL_ERR_INVALID_ARG.
+     */
+    typedef struct mxlFabricsAdmissionCounters_t
+    {
+        /* Connection requests admitted and refused since the target was created (over all its setups). */
+        uint64_t admitted;
+        uint64_t refused;
+        /* Distinct addresses refused, each logged once (counted up to 1024). */
+        uint64_t refusedAddresses;
+    } mxlFabricsAdmissionCounters;
+
+    /* Any thread may ask, while another drives the target. All zero for a target set up without allowInitiators. */
+    MXL_EXPORT mxlStatus mxlFabricsTargetGetAdmissionCounters(mxlFabricsTarget in_target, mxlFabricsAdmissionCounters* out_counters);
+
 #ifdef __cplusplus
 }
 #endif

@@ -207,7 +207,7 @@ TEST_CASE("loader: without options an instance uses the ofi module beside libmxl
     CHECK(std::string{info.name} == "ofi");
     CHECK(std::filesystem::path{info.path} == std::filesystem::path{MXL_OFI_BACKEND});
     CHECK(std::filesystem::path{info.path}.parent_path() == std::filesystem::path{MXL_FABRICS_LIBRARY}.parent_path() / "mxl-fabrics");
-    CHECK(info.abiVersion == ((1u << 16) | 3u));
+    CHECK(info.abiVersion == ((1u << 16) | 4u));
     CHECK(mxlFabricsGetBackendInfo(fabrics, nullptr) == MXL_ERR_INVALID_ARG);
     CHECK(mxlFabricsDestroyInstance(fabrics) == MXL_STATUS_OK);
     CHECK(mxlDestroyInstance(instance) == MXL_STATUS_OK);
@@ -265,13 +265,13 @@ TEST_CASE("loader: mxl-fabrics-info --all-backends lists each backend with its i
     CHECK(status == 1);
     CHECK(contains(output, "fabrics backend " + fakes + "/failing/libmxl-fabrics-failing.so failed to initialise"));
     CHECK(contains(output, "backend failing " + fakes + "/failing/libmxl-fabrics-failing.so: not loaded\n"));
-    CHECK(contains(output, std::string{"backend ofi ABI 1.3 "} + MXL_OFI_BACKEND + "\ninterface tcp-0 node 127.0.0.1"));
+    CHECK(contains(output, std::string{"backend ofi ABI 1.4 "} + MXL_OFI_BACKEND + "\ninterface tcp-0 node 127.0.0.1"));
 
     auto const [healthyStatus, healthy] =
         runShell(std::string{"env -u MXL_FABRICS_BACKEND_PATH "} + MXL_FABRICS_INFO + " --all-backends -p tcp");
     INFO("output: ", healthy);
     CHECK(healthyStatus == 0);
-    CHECK(contains(healthy, std::string{"backend ofi ABI 1.3 "} + MXL_OFI_BACKEND + "\n"));
+    CHECK(contains(healthy, std::string{"backend ofi ABI 1.4 "} + MXL_OFI_BACKEND + "\n"));
     CHECK(!contains(healthy, "not loaded"));
 
     auto const [bothStatus, both] = runShell(std::string{MXL_FABRICS_INFO} + " --all-backends --backend ofi");
@@ -302,7 +302,7 @@ TEST_CASE("loader: a copy of the build tree without the ofi module fails with th
     auto const [presentStatus, present] = runShell(command + " -p tcp");
     INFO("with the module: ", present);
     CHECK(presentStatus == 0);
-    CHECK(contains(present, "backend ofi ABI 1.3 " + (lib / "mxl-fabrics" / "libmxl-fabrics-ofi.so").string() + "\n"));
+    CHECK(contains(present, "backend ofi ABI 1.4 " + (lib / "mxl-fabrics" / "libmxl-fabrics-ofi.so").string() + "\n"));
 }
 
 namespace

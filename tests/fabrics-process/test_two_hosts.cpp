@@ -6,10 +6,15 @@
 #include "Scenario.hpp"
 #include "Skip.hpp"
 #include "TestFlows.hpp"
+#include "Transports.hpp"
 
 #include "TempDomain.hpp"
 
 #include <doctest/doctest.h>
+
+#include <fmt/format.h>
+
+#include <chrono>
 
 namespace mxl::test
 {
@@ -33,5 +38,53 @@ namespace mxl::test
         checkIntact(checker.check(source, 300, std::chrono::seconds{60}), 300, *initiator, "two hosts");
         stopCleanly(*initiator, "initiator");
         stopCleanly(*target.process, "target");
+    }
+
+    TEST_CASE("tcp between two network namespaces: a target with allowed initiators takes the allowed host and refuses another")
+    {
+        if (demoBackend() != "ofi")
+        {
+            MXL_SKIP("a ucx target receives no connection requests to screen, and refuses --allow-initiators at setup "
+                     "(tests/fabrics: \"admission: ...\")");
+        }
+        std::string whyNot;
+        auto namespaces = NetworkNamespaces::create(whyNot);
+        if (!namespaces)
+        {
+            MXL_SKIP(whyNot.c_str());
+        }
+        TempDomain sourceDomain{"fp-source"};
+        TempDomain targetDomain{"fp-target"};
+        PatternSource source{sourceDomain.str(), testFlow(smallV210)};
+        auto target = startTarget(targetDomain.str(), testFlow(smallV210).string(),
+                                  {"-p", "tcp", "-n", NetworkNamespaces::firstAddress, "-s", "0", "--allow-initiators",
+                                   fmt::format("{}/32", NetworkNamespaces::secondAddress)},
+                                  namespaces->inFirst());
+
+        // From the target's own host (198.51.100.1): refused at every attempt until its connect timeout.
+        DemoProcess refused{{"-i", "-d", sourceDomain.str(), "-f", source.flowId(), "-t", target.ticket, "-n",
+                             NetworkNamespaces::firstAddress, "--connect-timeout", "3"},
+                            namespaces->inFirst()};
+        auto const refusedStatus = refused.wait(std::chrono::seconds{60});
+        INFO("refused initiator stderr:\n", refused.errors());
+        REQUIRE(refusedStatus.has_value());
+        CHECK(*refusedStatus != 0);
+        CHECK(refused.errors().find("Connection refused") != std::string::npos);
+        CHECK(refused.errors().find("connected to") == std::string::npos);
+
+        auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket}, {"-n", NetworkNamespaces::secondAddress},
+                                        namespaces->inSecond());
+        FlowChecker checker{targetDomain.str(), source.flowId()};
+        checkIntact(checker.check(source, 200, std::chrono::seconds{60}), 200, *initiator, "the allowed initiator");
+        stopCleanly(*initiator, "initiator");
+        stopCleanly(*target.process, "target");
+
+        auto const log = target.process->errors();
+        INFO("target stderr:\n", log);
+        auto const line = fmt::format("refused the connection of {}: not in allowInitiators ({}/32)", NetworkNamespaces::firstAddress,
+                                      NetworkNamespaces::secondAddress);
+        auto const first = log.find(line);
+        CHECK(first != std::string::npos);
+        CHECK(log.find(line, first + 1) == std::string::npos);
     }
 }

@@ -8,6 +8,7 @@
 #include "StatusName.hpp"
 
 #include <mxl/fabrics.h>
+#include <mxl/fabrics_state.h>
 
 #include <fmt/format.h>
 
@@ -82,6 +83,14 @@ namespace mxl::tools
 
     using FabricsTarget = FabricsEndpoint<mxlFabricsTarget, ::mxlFabricsCreateTarget, ::mxlFabricsDestroyTarget>;
     using FabricsInitiator = FabricsEndpoint<mxlFabricsInitiator, ::mxlFabricsCreateInitiator, ::mxlFabricsDestroyInitiator>;
+
+    // Connection requests the target refused (allowInitiators) since it was created; 0 for none.
+    [[nodiscard]] inline std::uint64_t refusedInitiators(FabricsTarget const* target) noexcept
+    {
+        mxlFabricsAdmissionCounters counters{};
+        return target != nullptr && ::mxlFabricsTargetGetAdmissionCounters(target->get(), &counters) == MXL_STATUS_OK ? counters.refused
+                                                                                                                      : 0;
+    }
 
     class OwnedTargetInfo
     {

@@ -6,6 +6,7 @@
 #include <DeviceFlowOptions.hpp>
 #include <FabricsBackend.hpp>
 #include <FabricsInterfaces.hpp>
+#include <SetupOptionsText.hpp>
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -150,7 +151,11 @@ Exit status:
                  "initiator refuses tickets not signed with it (forged, altered, expired, another key, unsigned)") //
                 ("ticket-lifetime", po::value<std::uint32_t>()->value_name("SECONDS"),
                  "target, with --ticket-key: the signed ticket expires this long after it was printed (60-604800, default 3600)") //
-                ("count", po::value<std::uint64_t>()->value_name("N"), "stop after N grains (0 = run until a signal)")            //
+                ("allow-initiators", po::value<std::string>()->value_name("LIST"),
+                 "target (tcp, verbs): addresses and prefixes, separated by commas (198.51.100.0/24,192.0.2.7), of the only "
+                 "initiators whose connections it accepts; any other is refused before it reaches the flow's memory and logged "
+                 "once per address (default: any initiator)")                                                          //
+                ("count", po::value<std::uint64_t>()->value_name("N"), "stop after N grains (0 = run until a signal)") //
                 ("connect-timeout", po::value<double>()->value_name("SECONDS"),
                  "initiator: how long targets may take to accept the connection, a lost target to come back, or grains to go "
                  "undelivered before giving up (default 10)");
@@ -328,6 +333,21 @@ Exit status:
                 tools::badInput("--ticket-lifetime {}: give 60 to 604800 seconds, with --ticket-key", seconds);
             }
             options.ticketLifetime = std::chrono::seconds{seconds};
+        }
+        if (values.count("allow-initiators") != 0)
+        {
+            if (options.initiator)
+            {
+                tools::badInput("--allow-initiators applies to the target only: it screens the initiators that connect to it");
+            }
+            try
+            {
+                options.allowInitiators = tools::parseAllowedInitiators(values["allow-initiators"].as<std::string>());
+            }
+            catch (std::invalid_argument const& bad)
+            {
+                tools::badInput("--allow-initiators: {}", bad.what());
+            }
         }
         if (values.count("count") != 0)
         {

@@ -52,6 +52,8 @@ namespace mxl::demo
         double connectTimeoutSeconds = 10.0;
         // Target: sign tickets with the current key; initiator: accept only tickets signed with these keys.
         std::optional<signing::SigningKeys> ticketKeys;
+        // Target (tcp, verbs): the only initiators it accepts connections from; empty: any.
+        std::vector<std::string> allowInitiators;
         // Target, with a key: how long a signed ticket is valid.
         std::chrono::seconds ticketLifetime{3600};
     };

@@ -10,6 +10,7 @@
 
 #include <DeviceFlowOptions.hpp>
 #include <FabricsInterfaces.hpp>
+#include <SetupOptionsText.hpp>
 
 #include <mxl/fabrics.h>
 #include <mxl/flow.h>
@@ -111,7 +112,8 @@ namespace mxl::demo
         config.interface = interfaceConfig(interface);
         config.writer = flow.writer.get();
         mxlFabricsTargetInfo info = nullptr;
-        auto const status = ::mxlFabricsTargetSetup(target, &config, nullptr, &info);
+        auto const setupOptions = tools::setupOptionsText(std::nullopt, options.allowInitiators);
+        auto const status = ::mxlFabricsTargetSetup(target, &config, setupOptions.empty() ? nullptr : setupOptions.c_str(), &info);
         if (status == MXL_ERR_INVALID_ARG)
         {
             tools::badInput("the {} target cannot listen on node '{}' service '{}' (mxlStatus {})", tools::providerName(interface.provider),

@@ -57,6 +57,7 @@ namespace mxl::service
         {
             auto& path = *_paths[number];
             // The old target goes first: it holds the listening port the new one may need.
+            _refusedByEarlierTargets += tools::refusedInitiators(path.target.get());
             path.target.reset();
             path.target = std::make_unique<tools::FabricsTarget>(path.fabrics.get());
             tickets.push_back(listenForTicket(*path.target, path.interface, path.writer.get(), _config,
@@ -160,6 +161,16 @@ namespace mxl::service
         {
             _sampleMerge->finish();
         }
+    }
+
+    std::uint64_t RedundantPaths::refusedInitiators() const
+    {
+        auto refused = _refusedByEarlierTargets;
+        for (auto const& path : _paths)
+        {
+            refused += tools::refusedInitiators(path->target.get());
+        }
+        return refused;
     }
 
     std::vector<tools::PathCounters> const& RedundantPaths::counters() const

@@ -52,6 +52,8 @@ namespace mxl::service
         void finish();
 
         [[nodiscard]] std::vector<tools::PathCounters> const& counters() const;
+        // Connection requests the paths' targets refused (allow_initiators), over every setup.
+        [[nodiscard]] std::uint64_t refusedInitiators() const;
 
     private:
         // Released in reverse order: the target, the flow handles, the instances, then the private directory.
@@ -77,6 +79,7 @@ namespace mxl::service
         std::optional<tools::RedundantMerge> _grainMerge;
         std::optional<tools::RedundantSampleMerge> _sampleMerge;
         std::uint64_t _gapsPassedOver = 0;
+        std::uint64_t _refusedByEarlierTargets = 0;
 
         mxlStatus receiveGrain(std::size_t path, bool& arrivedAny);
         mxlStatus receiveSamples(std::size_t path, bool& arrivedAny);

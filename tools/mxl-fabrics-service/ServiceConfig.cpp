@@ -15,6 +15,7 @@
 #include <HostName.hpp>
 #include <HttpClient.hpp>
 #include <HttpsTrust.hpp>
+#include <SetupOptionsText.hpp>
 #include <SigningKeys.hpp>
 #include <TextFile.hpp>
 #include <TicketKey.hpp>
@@ -115,6 +116,10 @@ namespace mxl::service
             add("etcd_domain", "target: the domain's name in the ticket key /mxl/tickets/<etcd_domain>/<flow id> (default: the last "
                                "component of 'domain')");
             add("etcd_lease_s", "target: the lease of the ticket in etcd: a target that dies leaves it for this long (2-3600, default 10)");
+            add("allow_initiators",
+                "target (tcp, verbs): addresses and prefixes, separated by commas or spaces (198.51.100.0/24, 192.0.2.7, "
+                "2001:db8::/32), of the only initiators whose connections it accepts; any other is refused before it can reach "
+                "the flow's memory, logged once per address and counted in /metrics (default: any initiator)");
             add("ticket_key", "both: key file (JSON, mode 0600) to sign tickets with (target) and to accept only tickets signed with it "
                               "(initiator)");
             add("ticket_lifetime_s", "target, with ticket_key: a signed ticket expires this long after signing; it is signed again at half "
@@ -716,14 +721,24 @@ namespace mxl::service
             }
 
             config.backend = reader.text("backend").value_or("");
-            if (auto const transport = reader.text("transport"))
+            auto const transport = reader.text("transport");
+            if (transport && *transport != "rma" && *transport != "msg" && *transport != "auto")
             {
-                if (*transport != "rma" && *transport != "msg" && *transport != "auto")
-                {
-                    reader.fail("transport", *transport, "expected rma, msg or auto");
-                }
-                config.setupOptions = fmt::format(R"({{"transport": "{}"}})", *transport);
+                reader.fail("transport", *transport, "expected rma, msg or auto");
             }
+            std::vector<std::string> allowInitiators;
+            if (auto const allowed = reader.text("allow_initiators"))
+            {
+                try
+                {
+                    allowInitiators = tools::parseAllowedInitiators(*allowed);
+                }
+                catch (std::invalid_argument const& bad)
+                {
+                    reader.fail("allow_initiators", *allowed, bad.what());
+                }
+            }
+            config.setupOptions = tools::setupOptionsText(transport, allowInitiators);
             if (auto const provider = reader.text("provider"))
             {
                 auto const parsed = tools::parseProvider(*provider);
@@ -868,8 +883,8 @@ namespace mxl::service
                             "not a setting of an initiator: it sends the flow 'flow_id' names, wherever its payloads are (its log "
                             "line says where); 'device' places a target's flow");
             }
-            auto const targetOnly = {"flow_definition", "flow_options",      "ticket_file", "etcd",      "etcd_domain",
-                                     "etcd_lease_s",    "ticket_lifetime_s", "path",        "nmos_query"};
+            auto const targetOnly = {"flow_definition", "flow_options",      "ticket_file", "etcd",       "etcd_domain",
+                                     "etcd_lease_s",    "ticket_lifetime_s", "path",        "nmos_query", "allow_initiators"};
             auto const initiatorOnly = {"flow_id",       "ticket", "ticket_poll_ms", "connect_timeout_ms", "backoff_initial_ms",
                                         "backoff_max_ms"};
             for (auto const* key : config.role == Role::Target ? initiatorOnly : targetOnly)

@@ -74,6 +74,12 @@ namespace mxl::service
         ++_reestablished;
     }
 
+    void ServiceMetrics::setRefusedInitiators(std::uint64_t refused)
+    {
+        std::lock_guard lock{_mutex};
+        _refusedInitiators = refused;
+    }
+
     void ServiceMetrics::stalled()
     {
         std::lock_guard lock{_mutex};
@@ -146,6 +152,11 @@ namespace mxl::service
         }
         counter("mxl_reconnects_total", "Times the connection was re-established (new epoch, failed writes, stalls).", _reestablished);
         counter("mxl_stalls_total", "Stalls detected: the flow's head did not advance for stall_timeout_ms.", _stalls);
+        if (_role == "target")
+        {
+            counter("mxl_initiators_refused_total",
+                    "Connection requests refused because the initiator's address is not in allow_initiators.", _refusedInitiators);
+        }
         text += "# HELP mxl_service_state 1 for the current state of the service.\n# TYPE mxl_service_state gauge\n";
         for (auto const* state : states)
         {
@@ -188,6 +199,10 @@ namespace mxl::service
         auto line = fmt::format("state={} epoch={} {} rate={:.1f}/s {:.2f}MB/s late={} lost={} reconnects={} stalls={} latency_p50={}",
                                 _state, _epoch, moved, _unitRate, _byteRate / 1e6, _late, _lost, _reestablished, _stalls,
                                 std::isnan(p50) ? std::string{"n/a"} : fmt::format("{:.2f}ms", p50 * 1e3));
+        if (_refusedInitiators > 0)
+        {
+            line += fmt::format(" refused={}", _refusedInitiators);
+        }
         if (!_paths.empty())
         {
             // Per path, in path order; grains, or samples for audio (the merge's units).

@@ -46,6 +46,8 @@ namespace mxl::service
         void setPathCounters(std::vector<tools::PathCounters> counters);
         void reestablished();
         void stalled();
+        // Target: connection requests refused by allow_initiators since the start.
+        void setRefusedInitiators(std::uint64_t refused);
         void setState(std::string state);
         void setEpoch(std::uint64_t epoch);
         // The transport of the ticket served (target) or followed (initiator): "rma" or "msg".
@@ -80,6 +82,7 @@ namespace mxl::service
         std::uint64_t _lost = 0;
         std::uint64_t _reestablished = 0;
         std::uint64_t _stalls = 0;
+        std::uint64_t _refusedInitiators = 0;
         std::vector<tools::PathCounters> _paths;
         // Seconds, newest last, at most latencyWindow entries.
         std::deque<double> _latencies;

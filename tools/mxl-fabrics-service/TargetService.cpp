@@ -144,6 +144,7 @@ namespace mxl::service
         else
         {
             // The old target goes first: it holds the listening port the new one may need.
+            _refusedByEarlierTargets += tools::refusedInitiators(_target.get());
             _target.reset();
             _target = std::make_unique<tools::FabricsTarget>(_fabrics.get());
             // A device flow's setup can also fail for its location (docs/device-flows.md).
@@ -459,6 +460,8 @@ namespace mxl::service
             {
                 _metrics.setPathCounters(_paths->counters());
             }
+            _metrics.setRefusedInitiators(_paths ? _paths->refusedInitiators()
+                                                 : _refusedByEarlierTargets + tools::refusedInitiators(_target.get()));
             auto const line = _metrics.statusLine();
             _notifier.status(line);
             _statusFile.publish(_metrics);

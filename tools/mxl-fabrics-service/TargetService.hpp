@@ -55,6 +55,8 @@ namespace mxl::service
         tools::FabricsOnInstance _fabrics;
         tools::FabricsInterface _interface;
         std::unique_ptr<tools::FabricsTarget> _target;
+        // Connection requests refused by the targets replaced since the start (the metric counts over all of them).
+        std::uint64_t _refusedByEarlierTargets = 0;
         // With 'path': the path targets and the merge (and _target stays empty).
         std::unique_ptr<RedundantPaths> _paths;
         ServiceMetrics _metrics;

@@ -414,6 +414,19 @@ extern "C"
                      });
     }
 
+    mxlStatus mxlFabricsTargetGetAdmissionCounters(mxlFabricsTarget in_target, mxlFabricsAdmissionCounters* out_counters)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         require(out_counters, "out_counters");
+                         auto const counters = in_target->target.admission.counters();
+                         *out_counters = mxlFabricsAdmissionCounters{counters.admitted, counters.refused, counters.refusedAddresses};
+                         return MXL_STATUS_OK;
+                     });
+    }
+
     mxlStatus mxlFabricsProviderFromString(char const* in_string, mxlFabricsProvider* out_provider)
     {
         return guard(__func__,

@@ -86,6 +86,33 @@ namespace mxl::fabrics
             }
             options.devicePayloads = *name;
         }
+        if (auto const allowed = json.find("allowInitiators"); allowed != json.end())
+        {
+            if (!allowed->is_array() || allowed->empty())
+            {
+                fail(MXL_ERR_INVALID_ARG,
+                     "option allowInitiators must be a non-empty array of addresses and prefixes (\"198.51.100.0/24\"), not {}; leave it "
+                     "out to admit any initiator",
+                     allowed->dump());
+            }
+            std::vector<AddressPrefix> prefixes;
+            for (auto const& entry : *allowed)
+            {
+                if (!entry.is_string())
+                {
+                    fail(MXL_ERR_INVALID_ARG, "option allowInitiators: {} is not a string naming an address or prefix", entry.dump());
+                }
+                try
+                {
+                    prefixes.push_back(AddressPrefix::parse(entry.get<std::string>()));
+                }
+                catch (Error const& e)
+                {
+                    fail(MXL_ERR_INVALID_ARG, "option allowInitiators: {}", e.what());
+                }
+            }
+            options.allowInitiators = std::move(prefixes);
+        }
         return options;
     }
 }

@@ -6,6 +6,7 @@
 
 #include "common/Status.hpp"
 #include "fabrics/core/Backend.hpp"
+#include "fabrics/core/InitiatorAdmission.hpp"
 #include "fabrics/core/TargetTransport.hpp"
 #include "fabrics/core/TransportDomain.hpp"
 #include "fabrics/protocol/GrainIngress.hpp"
@@ -33,6 +34,8 @@ namespace mxl::fabrics
         std::unique_ptr<TransportMemory> deviceRing;
         // A device flow's staging slots: registered with the transport, so they outlive it.
         std::unique_ptr<DeviceStaging> staging;
+        // Asked by the transport about each connection request: it outlives the transport.
+        InitiatorAdmission admission;
         std::unique_ptr<TargetTransport> transport;
         std::optional<GrainIngress> ingress;
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,10 +24,20 @@ namespace mxl::fabrics
         std::string reason;
     };
 
+    // An initiator's request to connect, as the transport received it.
+    struct ConnectionRequest
+    {
+        // A struct sockaddr; empty where the transport gives none.
+        std::span<std::uint8_t const> peerAddress;
+        std::span<std::uint8_t const> privateData;
+    };
+
     class TargetTransport
     {
     public:
         using ConnectionObserver = std::function<void(ConnectionChange const&)>;
+        // True admits the request.
+        using Admission = std::function<bool(ConnectionRequest const&)>;
 
         virtual ~TargetTransport() = default;
 
@@ -45,6 +56,11 @@ namespace mxl::fabrics
         // Drives connections and returns the immediate data of the next arrived transfer, waiting up to `timeout`
         // (zero: one non-blocking pass).
         virtual std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout) = 0;
+
+        // From now on each connection request is put to `admission` (from inside nextArrival, on its thread); a refused
+        // one is rejected before an endpoint is made for it, so no registered memory becomes reachable through it. An
+        // empty admission admits every request. MXL_ERR_UNSUPPORTED_OPERATION where the transport receives no requests.
+        virtual void screenConnections(Admission admission) = 0;
 
     protected:
         void reportConnection(ConnectionChange const& change) const

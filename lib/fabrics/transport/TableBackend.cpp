@@ -234,9 +234,40 @@ namespace mxl::fabrics
                 return arrived != 0 ? std::optional{immediate} : std::nullopt;
             }
 
+            void screenConnections(Admission admission) override
+            {
+                if (!tableHas(_table, offsetof(mxlFabricsBackend, target_screen_connections)) ||
+                    _table.target_screen_connections == nullptr)
+                {
+                    fail(MXL_ERR_UNSUPPORTED_OPERATION,
+                         "the {} backend implements backend ABI {}.{}: its targets admit every connection request (screening them "
+                         "takes 1.4)",
+                         _table.name, _table.abiVersion >> 16, _table.abiVersion & 0xffffu);
+                }
+                _admission = std::move(admission);
+                checkStatus(_table, _table.target_screen_connections(_handle, _admission ? &BackendTarget::admit : nullptr, this));
+            }
+
         private:
             mxlFabricsBackend const& _table;
             mxlFabricsBackendTarget _handle;
+            Admission _admission;
+
+            static int admit(void* user, mxlFabricsBackendConnectionRequest const* request) noexcept
+            {
+                try
+                {
+                    return static_cast<BackendTarget*>(user)->_admission({{request->peerAddress.bytes, request->peerAddress.size},
+                                                                          {request->privateData.bytes, request->privateData.size}})
+                               ? 1
+                               : 0;
+                }
+                catch (...)
+                {
+                    // A request that could not be judged is not admitted.
+                    return 0;
+                }
+            }
 
             static void observe(void* user, std::uint64_t connectionId, int connected, char const* reason)
             {

@@ -17,8 +17,8 @@ extern "C"
 
 #define MXL_FABRICS_BACKEND_ABI_MAJOR 1u
 /* 1.1: mxlFabricsBackendHost.log; the entry's failure text. 1.2: transports (domain_open_transport). 1.3: device memory
- * (domain_open_device, memory_register_device). */
-#define MXL_FABRICS_BACKEND_ABI_MINOR 3u
+ * (domain_open_device, memory_register_device). 1.4: admission of connection requests (target_screen_connections). */
+#define MXL_FABRICS_BACKEND_ABI_MINOR 4u
 #define MXL_FABRICS_BACKEND_ABI_VERSION ((MXL_FABRICS_BACKEND_ABI_MAJOR << 16) | MXL_FABRICS_BACKEND_ABI_MINOR)
 /* The only symbol a backend exports. */
 #define MXL_FABRICS_BACKEND_ENTRY_SYMBOL "mxlFabricsBackendEntry"
@@ -141,6 +141,20 @@ extern "C"
      * target_next_arrival; `reason` (why it went away, NULL when it came up) lives during the call. */
     typedef void (*mxlFabricsBackendConnectionObserver)(void* user, uint64_t connectionId, int connected, char const* reason);
 
+    /* 1.4: an initiator's request to connect, as the target's transport received it; lives during the admission call. */
+    typedef struct mxlFabricsBackendConnectionRequest_t
+    {
+        /* The initiator's address as the transport saw it (a struct sockaddr); size 0 where the transport gives none. */
+        mxlFabricsBackendBlob peerAddress;
+        /* The request's private data (fi_connect's param); size 0: none. */
+        mxlFabricsBackendBlob privateData;
+    } mxlFabricsBackendConnectionRequest;
+
+    /* 1.4: nonzero admits the request. Zero refuses it: the backend rejects it before it makes an endpoint for it, so
+     * that none of the target's registered memory becomes reachable through it. Called from inside target_next_arrival,
+     * on its thread. */
+    typedef int (*mxlFabricsBackendAdmission)(void* user, mxlFabricsBackendConnectionRequest const* request);
+
     /*
      * Every function returns an mxlStatus. On failure last_error() gives the text (the host logs it once, with context).
      * INTERRUPTED with last_error() NULL: a signal ended a wait; not a failure, nothing to log. No C++ exception crosses.
@@ -230,12 +244,18 @@ extern "C"
          * domain_open_device. UNSUPPORTED_OPERATION on any other domain; a refusal of the transport with its words. */
         mxlStatus (*memory_register_device)(mxlFabricsBackendDomain domain, void const* base, size_t length, uint32_t access,
                                             int cudaDevice, mxlFabricsBackendMemory* out_memory, mxlFabricsBackendRemoteRegion* out_remote);
+
+        /* 1.4: the target asks `admission` about each connection request from now on (NULL: admits every one, as before
+         * 1.4). UNSUPPORTED_OPERATION, with the backend's words, where its targets receive no connection requests. */
+        mxlStatus (*target_screen_connections)(mxlFabricsBackendTarget target, mxlFabricsBackendAdmission admission, void* user);
     } mxlFabricsBackend;
 
 /* The table of ABI 1.0 and 1.1: the least a host accepts. */
 #define MXL_FABRICS_BACKEND_TABLE_1_1_SIZE (offsetof(mxlFabricsBackend, domain_open_transport))
 /* The table of ABI 1.2: served, but it registers no device memory. */
 #define MXL_FABRICS_BACKEND_TABLE_1_2_SIZE (offsetof(mxlFabricsBackend, domain_open_device))
+/* The table of ABI 1.3: served, but its targets admit every connection request. */
+#define MXL_FABRICS_BACKEND_TABLE_1_3_SIZE (offsetof(mxlFabricsBackend, target_screen_connections))
 
     /* Levels of mxlFabricsBackendHost.log, in increasing severity. */
     typedef enum mxlFabricsBackendLogLevel_t

@@ -64,6 +64,11 @@ namespace mxl::fabrics
         if (type == FI_CONNREQ)
         {
             event.request = Info::adopt(entry.info);
+            // fi_eq_read returns the bytes it filled: the entry, then the request's data.
+            if (auto const bytes = static_cast<std::size_t>(code); bytes > sizeof(fi_eq_cm_entry))
+            {
+                event.privateData.assign(entry.data, entry.data + (bytes - sizeof(fi_eq_cm_entry)));
+            }
         }
         return event;
     }

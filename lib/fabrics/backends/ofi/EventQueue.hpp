@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mxl::fabrics
 {
@@ -19,6 +20,8 @@ namespace mxl::fabrics
         fid_t source = nullptr;
         // FI_CONNREQ: the request's description, owned (needed to create the accepting endpoint).
         Info request = Info::adopt(nullptr);
+        // FI_CONNREQ: the private data the initiator sent with it (with the provider's padding, if any).
+        std::vector<std::uint8_t> privateData;
         // Error events: the positive errno and the provider's explanation.
         int error = 0;
         std::string errorText;

@@ -448,6 +448,27 @@ namespace mxl::fabrics
                 });
         }
 
+        mxlStatus targetScreenConnections(mxlFabricsBackendTarget handle, mxlFabricsBackendAdmission admission, void* user)
+        {
+            auto& target = objectOf<Target>(handle);
+            return run(
+                [&]
+                {
+                    if (admission == nullptr)
+                    {
+                        target.transport->screenConnections({});
+                        return;
+                    }
+                    target.transport->screenConnections(
+                        [admission, user](ConnectionRequest const& request)
+                        {
+                            mxlFabricsBackendConnectionRequest const asked{{request.peerAddress.data(), request.peerAddress.size()},
+                                                                           {request.privateData.data(), request.privateData.size()}};
+                            return admission(user, &asked) != 0;
+                        });
+                });
+        }
+
         constexpr mxlFabricsBackend table{
             MXL_FABRICS_BACKEND_ABI_VERSION,
             sizeof(mxlFabricsBackend),
@@ -478,6 +499,7 @@ namespace mxl::fabrics
             domainOpenTransport,
             domainOpenDevice,
             memoryRegisterDevice,
+            targetScreenConnections,
         };
     }
 }

@@ -21,6 +21,11 @@ namespace mxl::fabrics
         check(fi_listen(_pep.get()), "fi_listen", "listening endpoint");
     }
 
+    void PassiveEndpoint::reject(Info const& request) noexcept
+    {
+        static_cast<void>(fi_reject(_pep.get(), request.get()->handle, nullptr, 0));
+    }
+
     std::vector<std::uint8_t> PassiveEndpoint::name() const
     {
         std::vector<std::uint8_t> address(128);

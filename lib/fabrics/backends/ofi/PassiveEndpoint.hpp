@@ -2,6 +2,7 @@
 #pragma once
 
 #include "fabrics/backends/ofi/EventQueue.hpp"
+#include "fabrics/backends/ofi/Info.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -14,6 +15,8 @@ namespace mxl::fabrics
         PassiveEndpoint(Fabric const& fabric, Info const& info, EventQueue const& events);
 
         void listen();
+        // Turns the connection request down: the initiator sees its connect refused, and no endpoint is made for it.
+        void reject(Info const& request) noexcept;
         [[nodiscard]] std::vector<std::uint8_t> name() const;
 
         [[nodiscard]] fid_t fid() const noexcept

@@ -104,7 +104,7 @@ namespace mxl::fabrics
             }
             else if (event.type == FI_CONNREQ)
             {
-                accept(event.request);
+                accept(event.request, event.privateData);
             }
             return;
         }
@@ -143,8 +143,27 @@ namespace mxl::fabrics
         }
     }
 
-    void RcTarget::accept(Info const& request)
+    void RcTarget::screenConnections(Admission admission)
     {
+        _admission = std::move(admission);
+    }
+
+    void RcTarget::accept(Info const& request, std::vector<std::uint8_t> const& privateData)
+    {
+        if (_admission)
+        {
+            auto const* asked = request.get();
+            std::span<std::uint8_t const> peer;
+            if (asked->dest_addr != nullptr)
+            {
+                peer = {static_cast<std::uint8_t const*>(asked->dest_addr), asked->dest_addrlen};
+            }
+            if (!_admission({peer, privateData}))
+            {
+                _listener.reject(request);
+                return;
+            }
+        }
         auto const id = _nextConnectionId++;
         try
         {

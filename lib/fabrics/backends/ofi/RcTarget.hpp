@@ -25,6 +25,7 @@ namespace mxl::fabrics
         [[nodiscard]] std::uint32_t addressFormat() const noexcept override;
         [[nodiscard]] std::vector<RemoteRegion> regions() const override;
         std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout) override;
+        void screenConnections(Admission admission) override;
 
     private:
         // Accepted, waiting for FI_CONNECTED. The pool (msg transport only) is declared first so that the endpoint,
@@ -57,9 +58,10 @@ namespace mxl::fabrics
         // Keyed by the id each endpoint carries as its context; events and receives are routed by it.
         std::map<std::uint64_t, Connection> _connections;
         std::uint64_t _nextConnectionId = 1;
+        Admission _admission;
 
         void handle(Event const& event);
-        void accept(Info const& request);
+        void accept(Info const& request, std::vector<std::uint8_t> const& privateData);
         std::optional<std::uint32_t> handle(Completion const& completion);
     };
 }

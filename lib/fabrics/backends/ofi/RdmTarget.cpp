@@ -1,6 +1,7 @@
 #include "fabrics/backends/ofi/RdmTarget.hpp"
 
 #include "common/Log.hpp"
+#include "common/Status.hpp"
 #include "fabrics/backends/ofi/OfiTarget.hpp"
 
 namespace mxl::fabrics
@@ -43,6 +44,16 @@ namespace mxl::fabrics
     std::vector<RemoteRegion> RdmTarget::regions() const
     {
         return _regions.remote();
+    }
+
+    void RdmTarget::screenConnections(Admission admission)
+    {
+        if (admission)
+        {
+            fail(MXL_ERR_UNSUPPORTED_OPERATION,
+                 "a {} target receives no connection requests (initiators address it directly), so it cannot screen them",
+                 _opened.traits.name());
+        }
     }
 
     std::optional<std::uint32_t> RdmTarget::nextArrival(std::chrono::milliseconds timeout)

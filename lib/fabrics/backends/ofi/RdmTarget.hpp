@@ -22,6 +22,7 @@ namespace mxl::fabrics
         [[nodiscard]] std::uint32_t addressFormat() const noexcept override;
         [[nodiscard]] std::vector<RemoteRegion> regions() const override;
         std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout) override;
+        void screenConnections(Admission admission) override;
 
     private:
         OfiDomain const& _opened;

@@ -327,6 +327,17 @@ namespace mxl::fabrics::ucx
             return run([&] { *posted = objectOf<UcxConnection>(connection).write(*write, context) ? 1 : 0; });
         }
 
+        mxlStatus targetScreenConnections(mxlFabricsBackendTarget /*handle*/, mxlFabricsBackendAdmission admission, void* /*user*/)
+        {
+            if (admission == nullptr)
+            {
+                return MXL_STATUS_OK;
+            }
+            lastError = "a ucx target receives no connection requests (initiators reach its worker by the ticket's address), so it "
+                        "cannot screen them";
+            return MXL_ERR_UNSUPPORTED_OPERATION;
+        }
+
         constexpr mxlFabricsBackend table{
             MXL_FABRICS_BACKEND_ABI_VERSION,
             sizeof(mxlFabricsBackend),
@@ -357,6 +368,7 @@ namespace mxl::fabrics::ucx
             domainOpenTransport,
             domainOpenDevice,
             memoryRegisterDevice,
+            targetScreenConnections,
         };
     }
 }

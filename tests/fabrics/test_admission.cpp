@@ -1,0 +1,206 @@
+// allowInitiators (include/mxl/fabrics_state.h): a tcp target admits the initiators whose address lies in its prefixes
+// and refuses the others before an endpoint is made for them, counting each request and logging each address once;
+// targets that receive no connection requests refuse the option at setup.
+#include "FabricsHarness.hpp"
+#include "Link.hpp"
+#include "Skip.hpp"
+#include "StderrCapture.hpp"
+#include "fabrics/core/SetupOptions.hpp"
+#include "fabrics/core/Target.hpp"
+#include "fabrics/transport/TableBackend.hpp"
+#include "fabrics/transport/fabrics_backend.h"
+
+#include "common/Status.hpp"
+
+#include <mxl/fabrics_state.h>
+
+#include <doctest/doctest.h>
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <string>
+
+using namespace mxl::test;
+using namespace mxl::test::fabrics;
+using namespace std::chrono_literals;
+
+namespace
+{
+    constexpr char const* flowFile = "v210_1080p59.94.json";
+    // Its grains' slices: one per line.
+    constexpr std::uint16_t slices = 1080;
+    Transport const loopback{"tcp 127.0.0.1", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"};
+
+    mxlFabricsAdmissionCounters countersOf(TargetEnd const& target)
+    {
+        mxlFabricsAdmissionCounters counters{};
+        REQUIRE(mxlFabricsTargetGetAdmissionCounters(target.target, &counters) == MXL_STATUS_OK);
+        return counters;
+    }
+
+    std::string optionFailure(char const* options)
+    {
+        try
+        {
+            static_cast<void>(mxl::fabrics::SetupOptions::parse(options));
+        }
+        catch (mxl::Error const& e)
+        {
+            CHECK(e.status() == MXL_ERR_INVALID_ARG);
+            return e.what();
+        }
+        FAIL("accepted: ", options);
+        return {};
+    }
+
+    std::size_t occurrences(std::string const& text, std::string const& what)
+    {
+        std::size_t count = 0;
+        for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size()))
+        {
+            ++count;
+        }
+        return count;
+    }
+}
+
+TEST_CASE("admission: a tcp target admits an initiator in allowInitiators, which moves grains intact")
+{
+    FlowOptions options;
+    options.targetSetup = R"({"allowInitiators": ["2001:db8::/32", "127.0.0.0/8"]})";
+    LinkEnds probe{loopback, flowFile, "adm-probe", std::nullopt, std::nullopt, options};
+    if (backendOf(probe.targetDomain.fabrics) != "ofi")
+    {
+        CHECK(probe.target.setupStatus == MXL_ERR_INVALID_ARG);
+        MXL_SKIP("the ucx backend's targets receive no connection requests (initiators reach the worker by its address): "
+                 "allowInitiators is refused at setup there, as this case just checked");
+    }
+    Link link{loopback, flowFile, std::nullopt, std::nullopt, options};
+    for (std::uint64_t index = 1; index <= 4; ++index)
+    {
+        auto const checksum = writeGrain(link.source, index, 24);
+        link.transfer(index, 0, slices);
+        auto const arrived = readBack(link.destination, index);
+        REQUIRE(arrived.has_value());
+        CHECK(arrived->checksum == checksum);
+    }
+    auto const counters = countersOf(link.target);
+    CHECK(counters.admitted == 1);
+    CHECK(counters.refused == 0);
+    CHECK(counters.refusedAddresses == 0);
+}
+
+TEST_CASE("admission: an initiator outside allowInitiators is refused at every attempt, logged once, and reaches no memory")
+{
+    FlowOptions options;
+    options.targetSetup = R"({"allowInitiators": ["127.0.0.2"]})";
+    StderrCapture log;
+    LinkEnds ends{loopback, flowFile, "adm-refused", std::nullopt, std::nullopt, options};
+    if (backendOf(ends.targetDomain.fabrics) != "ofi")
+    {
+        static_cast<void>(log.text());
+        MXL_SKIP("the ucx backend's targets receive no connection requests: see the case above");
+    }
+    REQUIRE(ends.target.setupStatus == MXL_STATUS_OK);
+    REQUIRE(mxlFabricsInitiatorAddTarget(ends.initiator.initiator, ends.target.ticket) == MXL_STATUS_OK);
+
+    // The initiator retries with back-off (100 ms doubling): wait until it has been turned down at least three times.
+    auto const deadline = std::chrono::steady_clock::now() + 30s;
+    while (countersOf(ends.target).refused < 3 && std::chrono::steady_clock::now() < deadline)
+    {
+        static_cast<void>(writeGrain(ends.source, 1, 24));
+        static_cast<void>(mxlFabricsInitiatorTransferGrain(ends.initiator.initiator, 1, 0, slices));
+        static_cast<void>(settle(ends.initiator, {&ends.target}, 50ms));
+    }
+    std::string reason;
+    auto const state = ends.initiator.state(ends.target, &reason);
+    auto const text = log.text();
+    INFO("log:\n", text);
+    auto const counters = countersOf(ends.target);
+    CHECK(counters.refused >= 3);
+    CHECK(counters.admitted == 0);
+    CHECK(counters.refusedAddresses == 1);
+    CHECK(state != MXL_FABRICS_TARGET_CONNECTED);
+    CHECK(occurrences(text, "refused the connection of 127.0.0.1: not in allowInitiators (127.0.0.2/32)") == 1);
+
+    // Nothing arrived: the target's flow has no grain.
+    mxlFlowRuntimeInfo runtime{};
+    REQUIRE(mxlFlowReaderGetRuntimeInfo(ends.destination.reader, &runtime) == MXL_STATUS_OK);
+    CHECK(runtime.headIndex == 0);
+}
+
+TEST_CASE("admission: a target that receives no connection requests refuses allowInitiators at setup")
+{
+    FlowOptions options;
+    options.targetSetup = R"({"allowInitiators": ["127.0.0.1"]})";
+    StderrCapture log;
+    LinkEnds ends{{"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""}, flowFile, "adm-shm", std::nullopt, std::nullopt, options};
+    auto const text = log.text();
+    INFO("log:\n", text);
+    CHECK(ends.target.setupStatus == MXL_ERR_INVALID_ARG);
+    CHECK(text.find("option allowInitiators: a shm target of the ") != std::string::npos);
+    CHECK(text.find("receives no connection requests to screen") != std::string::npos);
+}
+
+TEST_CASE("admission: allowInitiators must be a non-empty array of addresses and prefixes, each named when wrong")
+{
+    using mxl::fabrics::SetupOptions;
+    auto const parsed = SetupOptions::parse(R"({"allowInitiators": ["198.51.100.0/24", "192.0.2.7", "::ffff:0:0/96"]})");
+    REQUIRE(parsed.allowInitiators.has_value());
+    REQUIRE(parsed.allowInitiators->size() == 3);
+    CHECK((*parsed.allowInitiators)[0].text() == "198.51.100.0/24");
+    CHECK((*parsed.allowInitiators)[1].text() == "192.0.2.7/32");
+    CHECK(!SetupOptions::parse(R"({"cqDepth": 8})").allowInitiators.has_value());
+
+    CHECK(optionFailure(R"({"allowInitiators": []})").starts_with("option allowInitiators must be a non-empty array"));
+    CHECK(optionFailure(R"({"allowInitiators": "198.51.100.0/24"})").starts_with("option allowInitiators must be a non-empty array"));
+    CHECK(optionFailure(R"({"allowInitiators": [5]})") == "option allowInitiators: 5 is not a string naming an address or prefix");
+    CHECK(optionFailure(R"({"allowInitiators": ["192.0.2.7", "host.example"]})") ==
+          "option allowInitiators: 'host.example' is not an IPv4 or IPv6 address (with an optional /prefix length)");
+    CHECK(optionFailure(R"({"allowInitiators": ["198.51.100.7/24"]})") ==
+          "option allowInitiators: '198.51.100.7/24' has bits set past its /24 prefix: write 198.51.100.0/24 for the subnet, or the "
+          "address alone for the host");
+    CHECK(optionFailure(R"({"allowInitiators": ["198.51.100.0/33"]})") ==
+          "option allowInitiators: '198.51.100.0/33': the prefix length must be a number from 0 to 32");
+}
+
+TEST_CASE("admission: a backend of ABI 1.3 (a table without target_screen_connections) cannot screen, and setup says so")
+{
+    auto const path = std::string{MXL_BINARY_DIR} + "/lib/fabrics/mxl-fabrics/libmxl-fabrics-ofi.so";
+    auto* module = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    REQUIRE_MESSAGE(module != nullptr, ::dlerror());
+    auto const entry = reinterpret_cast<mxlFabricsBackendEntryFunction>(::dlsym(module, MXL_FABRICS_BACKEND_ENTRY_SYMBOL));
+    REQUIRE((entry != nullptr));
+    mxlFabricsBackendHost const host{sizeof(mxlFabricsBackendHost), nullptr};
+    mxlFabricsBackend const* table = nullptr;
+    REQUIRE(entry(MXL_FABRICS_BACKEND_ABI_VERSION, &host, &table) == MXL_STATUS_OK);
+
+    // The ofi backend as a 1.3 build would present it: its table ends before target_screen_connections.
+    auto older = *table;
+    older.abiVersion = (1u << 16) | 3u;
+    older.structSize = MXL_FABRICS_BACKEND_TABLE_1_3_SIZE;
+    auto const backend13 = mxl::fabrics::tableBackend(older, {"ofi", path, older.abiVersion});
+
+    FlowDomain domain{"adm-abi13", std::nullopt};
+    Flow flow{domain, flowDefinition(flowFile), nullptr};
+    mxlFabricsTargetConfig config{};
+    config.version = MXL_FABRICS_API_VERSION;
+    config.interface = interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr);
+    config.writer = flow.writer;
+    mxl::fabrics::Target target{*backend13};
+    try
+    {
+        target.setup(config, R"({"allowInitiators": ["127.0.0.1"]})");
+        FAIL("a 1.3 backend's target was set up with allowInitiators");
+    }
+    catch (mxl::Error const& e)
+    {
+        CHECK(e.status() == MXL_ERR_UNSUPPORTED_OPERATION);
+        CHECK(std::string{e.what()} ==
+              "the ofi backend implements backend ABI 1.3: its targets admit every connection request (screening them takes 1.4)");
+    }
+    // Without the option it sets up as before.
+    target.setup(config, nullptr);
+    CHECK(target.ticket().regions.size() > 0);
+}

@@ -1,0 +1,91 @@
+// allow_initiators between real services: a target admits an initiator whose address is allowed, which moves grains
+// intact, and refuses one whose address is not: nothing arrives, the refusal is logged once for the address however
+// often the initiator retries, and /metrics and the STATUS= line count the refused requests.
+#include "RawHttp.hpp"
+#include "ServiceScenario.hpp"
+#include "TestFlow.hpp"
+
+#include <doctest/doctest.h>
+
+#include <optional>
+#include <regex>
+#include <thread>
+
+namespace mxl::test
+{
+    namespace
+    {
+        using namespace std::chrono_literals;
+
+        Settings with(Settings settings, std::string const& key, std::string const& value)
+        {
+            settings.emplace_back(key, value);
+            return settings;
+        }
+
+        // The value of mxl_initiators_refused_total in `metrics`, nullopt when it is absent.
+        std::optional<std::uint64_t> refusedTotal(std::string const& metrics)
+        {
+            std::smatch match;
+            static std::regex const line{R"(\nmxl_initiators_refused_total\{[^}]*\} (\d+))"};
+            if (!std::regex_search(metrics, match, line))
+            {
+                return std::nullopt;
+            }
+            return std::stoull(match[1].str());
+        }
+    }
+
+    TEST_CASE("admission: a target service refuses an initiator outside allow_initiators, logs it once and counts every request")
+    {
+        ServiceDirectories directories;
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        NotifySocket targetNotify;
+        ServiceProcess target{with(targetSettings(directories), "allow_initiators", "127.0.0.2, 198.51.100.0/24"),
+                              notifyEnvironment(targetNotify)};
+        REQUIRE(targetNotify.waitFor("READY=1", 10s));
+        auto const port = target.httpPort();
+        REQUIRE(port != 0);
+        CHECK(refusedTotal(rawExchange(port, rawRequest("GET", "/metrics")).body) == std::optional<std::uint64_t>{0});
+
+        ServiceProcess initiator{with(initiatorSettings(directories, directories.ticketFile()), "node", "127.0.0.1")};
+        auto const status = targetNotify.waitFor("refused=", 30s);
+        REQUIRE_MESSAGE(status.has_value(), "target output:\n", target.output(), "\ninitiator output:\n", initiator.output());
+        // The initiator retries (backoff 100 ms to 1 s): wait for more requests, all refused.
+        std::optional<std::uint64_t> refused;
+        auto const deadline = std::chrono::steady_clock::now() + 30s;
+        while ((refused = refusedTotal(rawExchange(port, rawRequest("GET", "/metrics")).body)).value_or(0) < 3 &&
+               std::chrono::steady_clock::now() < deadline)
+        {
+            std::this_thread::sleep_for(100ms);
+        }
+        auto const log = target.output();
+        INFO("target output:\n", log);
+        CHECK(refused.value_or(0) >= 3);
+        auto const line = std::string{"refused the connection of 127.0.0.1: not in allowInitiators (127.0.0.2/32, 198.51.100.0/24)"};
+        auto const first = log.find(line);
+        CHECK(first != std::string::npos);
+        CHECK(log.find(line, first + 1) == std::string::npos);
+        CHECK(log.find("grains are arriving") == std::string::npos);
+        CHECK(initiator.output().find("connected to the target") == std::string::npos);
+    }
+
+    TEST_CASE("admission: a target service takes an initiator inside allow_initiators, and grains arrive intact")
+    {
+        ServiceDirectories directories;
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        NotifySocket targetNotify;
+        ServiceProcess target{with(targetSettings(directories), "allow_initiators", "127.0.0.0/8"), notifyEnvironment(targetNotify)};
+        REQUIRE(targetNotify.waitFor("READY=1", 10s));
+        NotifySocket initiatorNotify;
+        ServiceProcess initiator{with(initiatorSettings(directories, directories.ticketFile()), "node", "127.0.0.1"),
+                                 notifyEnvironment(initiatorNotify)};
+        REQUIRE(initiatorNotify.waitFor("READY=1", 10s));
+        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        auto const result = verifier.check(20, 20s);
+        CHECK(result.mismatched == 0);
+        CHECK(result.verified >= 20);
+        auto const port = target.httpPort();
+        CHECK(refusedTotal(rawExchange(port, rawRequest("GET", "/metrics")).body) == std::optional<std::uint64_t>{0});
+    }
+}
