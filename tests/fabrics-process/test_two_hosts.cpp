@@ -18,6 +18,21 @@
 
 namespace mxl::test
 {
+    namespace
+    {
+        // An initiator in the second namespace moves `grains` intact into `target`, in the first; then both stop cleanly.
+        void moveFromSecondHost(NetworkNamespaces const& namespaces, PatternSource const& source, std::string const& sourceDomain,
+                                std::string const& targetDomain, RunningTarget& target, std::uint64_t grains)
+        {
+            auto initiator = startInitiator(sourceDomain, source.flowId(), {target.ticket}, {"-n", NetworkNamespaces::secondAddress},
+                                            namespaces.inSecond());
+            FlowChecker checker{targetDomain, source.flowId()};
+            checkIntact(checker.check(source, grains, std::chrono::seconds{60}), grains, *initiator, "from the second host");
+            stopCleanly(*initiator, "initiator");
+            stopCleanly(*target.process, "target");
+        }
+    }
+
     TEST_CASE("tcp between two network namespaces over a veth pair")
     {
         std::string whyNot;
@@ -31,13 +46,7 @@ namespace mxl::test
         PatternSource source{sourceDomain.str(), testFlow(smallV210)};
         auto target = startTarget(targetDomain.str(), testFlow(smallV210).string(),
                                   {"-p", "tcp", "-n", NetworkNamespaces::firstAddress, "-s", "0"}, namespaces->inFirst());
-        auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket}, {"-n", NetworkNamespaces::secondAddress},
-                                        namespaces->inSecond());
-
-        FlowChecker checker{targetDomain.str(), source.flowId()};
-        checkIntact(checker.check(source, 300, std::chrono::seconds{60}), 300, *initiator, "two hosts");
-        stopCleanly(*initiator, "initiator");
-        stopCleanly(*target.process, "target");
+        moveFromSecondHost(*namespaces, source, sourceDomain.str(), targetDomain.str(), target, 300);
     }
 
     TEST_CASE("tcp between two network namespaces: a target with allowed initiators takes the allowed host and refuses another")
@@ -72,12 +81,7 @@ namespace mxl::test
         CHECK(refused.errors().find("Connection refused") != std::string::npos);
         CHECK(refused.errors().find("connected to") == std::string::npos);
 
-        auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket}, {"-n", NetworkNamespaces::secondAddress},
-                                        namespaces->inSecond());
-        FlowChecker checker{targetDomain.str(), source.flowId()};
-        checkIntact(checker.check(source, 200, std::chrono::seconds{60}), 200, *initiator, "the allowed initiator");
-        stopCleanly(*initiator, "initiator");
-        stopCleanly(*target.process, "target");
+        moveFromSecondHost(*namespaces, source, sourceDomain.str(), targetDomain.str(), target, 200);
 
         auto const log = target.process->errors();
         INFO("target stderr:\n", log);

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <dlfcn.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -233,5 +234,18 @@ namespace mxl::test::fabrics
         auto const bound = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0;
         ::close(fd);
         return bound;
+    }
+
+    mxlFabricsBackend const& backendTable(std::string const& name, std::string& path)
+    {
+        path = std::string{MXL_BINARY_DIR} + "/lib/fabrics/mxl-fabrics/libmxl-fabrics-" + name + ".so";
+        auto* module = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        REQUIRE_MESSAGE(module != nullptr, ::dlerror());
+        auto const entry = reinterpret_cast<mxlFabricsBackendEntryFunction>(::dlsym(module, MXL_FABRICS_BACKEND_ENTRY_SYMBOL));
+        REQUIRE((entry != nullptr));
+        mxlFabricsBackendHost const host{sizeof(mxlFabricsBackendHost), nullptr};
+        mxlFabricsBackend const* table = nullptr;
+        REQUIRE(entry(MXL_FABRICS_BACKEND_ABI_VERSION, &host, &table) == MXL_STATUS_OK);
+        return *table;
     }
 }

@@ -7,6 +7,7 @@
 #include <mxl/flow.h>
 
 #include "TempDomain.hpp"
+#include "fabrics/transport/fabrics_backend.h"
 
 #include <chrono>
 #include <cstdint>
@@ -110,6 +111,10 @@ namespace mxl::test::fabrics
     std::string ticketText(mxlFabricsTargetInfo ticket);
     // A ticket's "id" or "epoch" (64-bit numbers, decimal strings in the SDK's format).
     std::uint64_t ticketNumber(mxlFabricsTargetInfo ticket, char const* key);
+
+    // The table of the build tree's backend module `name`, entered as the host enters it (ABI of this build); `path`
+    // receives the module's file. For tests that present it as an older build would (a shorter table).
+    mxlFabricsBackend const& backendTable(std::string const& name, std::string& path);
 
     // Whether this host can bind an IPv6 loopback endpoint.
     bool hasIpv6Loopback();

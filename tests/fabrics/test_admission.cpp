@@ -8,15 +8,12 @@
 #include "fabrics/core/SetupOptions.hpp"
 #include "fabrics/core/Target.hpp"
 #include "fabrics/transport/TableBackend.hpp"
-#include "fabrics/transport/fabrics_backend.h"
 
 #include "common/Status.hpp"
 
 #include <mxl/fabrics_state.h>
 
 #include <doctest/doctest.h>
-
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <string>
@@ -167,17 +164,9 @@ TEST_CASE("admission: allowInitiators must be a non-empty array of addresses and
 
 TEST_CASE("admission: a backend of ABI 1.3 (a table without target_screen_connections) cannot screen, and setup says so")
 {
-    auto const path = std::string{MXL_BINARY_DIR} + "/lib/fabrics/mxl-fabrics/libmxl-fabrics-ofi.so";
-    auto* module = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    REQUIRE_MESSAGE(module != nullptr, ::dlerror());
-    auto const entry = reinterpret_cast<mxlFabricsBackendEntryFunction>(::dlsym(module, MXL_FABRICS_BACKEND_ENTRY_SYMBOL));
-    REQUIRE((entry != nullptr));
-    mxlFabricsBackendHost const host{sizeof(mxlFabricsBackendHost), nullptr};
-    mxlFabricsBackend const* table = nullptr;
-    REQUIRE(entry(MXL_FABRICS_BACKEND_ABI_VERSION, &host, &table) == MXL_STATUS_OK);
-
+    std::string path;
     // The ofi backend as a 1.3 build would present it: its table ends before target_screen_connections.
-    auto older = *table;
+    auto older = backendTable("ofi", path);
     older.abiVersion = (1u << 16) | 3u;
     older.structSize = MXL_FABRICS_BACKEND_TABLE_1_3_SIZE;
     auto const backend13 = mxl::fabrics::tableBackend(older, {"ofi", path, older.abiVersion});

@@ -15,8 +15,6 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
-#include <dlfcn.h>
-
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -281,14 +279,8 @@ TEST_CASE("device registration: under the knob, device memory is the source of a
 
 TEST_CASE("device registration: a backend of ABI 1.2 (a table without memory_register_device) registers no device memory")
 {
-    auto const path = std::string{MXL_BINARY_DIR} + "/lib/fabrics/mxl-fabrics/libmxl-fabrics-" + backendName() + ".so";
-    auto* module = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    REQUIRE_MESSAGE(module != nullptr, ::dlerror());
-    auto const entry = reinterpret_cast<mxlFabricsBackendEntryFunction>(::dlsym(module, MXL_FABRICS_BACKEND_ENTRY_SYMBOL));
-    REQUIRE((entry != nullptr));
-    mxlFabricsBackendHost const host{sizeof(mxlFabricsBackendHost), nullptr};
-    mxlFabricsBackend const* table = nullptr;
-    REQUIRE(entry(MXL_FABRICS_BACKEND_ABI_VERSION, &host, &table) == MXL_STATUS_OK);
+    std::string path;
+    auto const* table = &backendTable(backendName(), path);
     CHECK(table->structSize == sizeof(mxlFabricsBackend));
     CHECK((table->abiVersion & 0xffffu) == MXL_FABRICS_BACKEND_ABI_MINOR);
 
