@@ -101,14 +101,14 @@ namespace mxl::test::fabrics
         return index;
     }
 
-    InitiatorEnd::InitiatorEnd(FlowDomain& domain, Flow& flow, mxlFabricsInterfaceConfig const& interface)
+    InitiatorEnd::InitiatorEnd(FlowDomain& domain, Flow& flow, mxlFabricsInterfaceConfig const& interface, char const* options)
         : fabrics{domain.fabrics}
     {
         REQUIRE(mxlFabricsCreateInitiator(fabrics, &initiator) == MXL_STATUS_OK);
         mxlFabricsInitiatorConfig config{};
         config.interface = interface;
         config.reader = flow.reader;
-        REQUIRE(mxlFabricsInitiatorSetup(initiator, &config, nullptr) == MXL_STATUS_OK);
+        REQUIRE(mxlFabricsInitiatorSetup(initiator, &config, options) == MXL_STATUS_OK);
     }
 
     InitiatorEnd::~InitiatorEnd()

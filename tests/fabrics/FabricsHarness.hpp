@@ -73,7 +73,7 @@ namespace mxl::test::fabrics
 
     struct InitiatorEnd
     {
-        InitiatorEnd(FlowDomain& domain, Flow& flow, mxlFabricsInterfaceConfig const& interface);
+        InitiatorEnd(FlowDomain& domain, Flow& flow, mxlFabricsInterfaceConfig const& interface, char const* options = nullptr);
         ~InitiatorEnd();
 
         InitiatorEnd(InitiatorEnd const&) = delete;

@@ -41,7 +41,8 @@ namespace mxl::test::fabrics
         , target{targetDomain, destination, interfaceConfig(transport.provider, transport.targetNode.c_str(), nullptr), options.targetSetup}
         , initiator{
               sourceDomain, source,
-              interfaceConfig(transport.provider, transport.initiatorNode.empty() ? nullptr : transport.initiatorNode.c_str(), nullptr)}
+              interfaceConfig(transport.provider, transport.initiatorNode.empty() ? nullptr : transport.initiatorNode.c_str(), nullptr),
+              options.initiatorSetup}
     {
     }
 

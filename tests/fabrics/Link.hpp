@@ -32,6 +32,7 @@ namespace mxl::test::fabrics
         char const* source = nullptr;
         char const* destination = nullptr;
         char const* targetSetup = nullptr;
+        char const* initiatorSetup = nullptr;
     };
 
     // The two flows in their own domains (tagged `tag`-src and `tag`-dst), a set-up target and an initiator that has not

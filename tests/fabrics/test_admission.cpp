@@ -1,14 +1,17 @@
-// allowInitiators (include/mxl/fabrics_state.h): a tcp target admits the initiators whose address lies in its prefixes
-// and refuses the others before an endpoint is made for them, counting each request and logging each address once;
-// targets that receive no connection requests refuse the option at setup.
+// allowInitiators and admissionKeyFile (include/mxl/fabrics_state.h): a tcp target admits the initiators whose address
+// lies in its prefixes, and that prove its ticket key where it asks for that, and refuses the others before an endpoint
+// is made for them, counting each request and logging each address once; targets that receive no connection requests
+// refuse the options at setup.
 #include "FabricsHarness.hpp"
 #include "Link.hpp"
 #include "Skip.hpp"
 #include "StderrCapture.hpp"
+#include "TempDomain.hpp"
 #include "fabrics/core/SetupOptions.hpp"
 #include "fabrics/core/Target.hpp"
 #include "fabrics/transport/TableBackend.hpp"
 
+#include "common/Base64.hpp"
 #include "common/Status.hpp"
 
 #include <mxl/fabrics_state.h>
@@ -16,6 +19,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <string>
 
 using namespace mxl::test;
@@ -49,6 +53,34 @@ namespace
         }
         FAIL("accepted: ", options);
         return {};
+    }
+
+    // Adds the target, then drives both ends, writing and offering grain 1, until the target refused `wanted` requests.
+    mxlFabricsAdmissionCounters refuseRequests(LinkEnds& ends, std::uint64_t wanted)
+    {
+        REQUIRE(mxlFabricsInitiatorAddTarget(ends.initiator.initiator, ends.target.ticket) == MXL_STATUS_OK);
+        // The initiator retries with back-off (100 ms doubling), each attempt one request.
+        auto const deadline = std::chrono::steady_clock::now() + 30s;
+        while (countersOf(ends.target).refused < wanted && std::chrono::steady_clock::now() < deadline)
+        {
+            static_cast<void>(writeGrain(ends.source, 1, 24));
+            static_cast<void>(mxlFabricsInitiatorTransferGrain(ends.initiator.initiator, 1, 0, slices));
+            static_cast<void>(settle(ends.initiator, {&ends.target}, 50ms));
+        }
+        return countersOf(ends.target);
+    }
+
+    std::string base64Of32(char fill)
+    {
+        return mxl::encodeBase64(std::string(32, fill));
+    }
+
+    // A ticket key file (mode 0600) of key `id` whose 32 secret bytes are `fill`.
+    std::string keyFile(TempDomain const& directory, std::string const& id, char fill)
+    {
+        auto const path = directory.path() / (id + ".key");
+        static_cast<void>(writeSecretFile(path, fmt::format(R"({{"id": "{}", "key": "{}"}})", id, base64Of32(fill))));
+        return path.string();
     }
 
     std::size_t occurrences(std::string const& text, std::string const& what)
@@ -100,21 +132,10 @@ TEST_CASE("admission: an initiator outside allowInitiators is refused at every a
         MXL_SKIP("the ucx backend's targets receive no connection requests: see the case above");
     }
     REQUIRE(ends.target.setupStatus == MXL_STATUS_OK);
-    REQUIRE(mxlFabricsInitiatorAddTarget(ends.initiator.initiator, ends.target.ticket) == MXL_STATUS_OK);
-
-    // The initiator retries with back-off (100 ms doubling): wait until it has been turned down at least three times.
-    auto const deadline = std::chrono::steady_clock::now() + 30s;
-    while (countersOf(ends.target).refused < 3 && std::chrono::steady_clock::now() < deadline)
-    {
-        static_cast<void>(writeGrain(ends.source, 1, 24));
-        static_cast<void>(mxlFabricsInitiatorTransferGrain(ends.initiator.initiator, 1, 0, slices));
-        static_cast<void>(settle(ends.initiator, {&ends.target}, 50ms));
-    }
-    std::string reason;
-    auto const state = ends.initiator.state(ends.target, &reason);
+    auto const counters = refuseRequests(ends, 3);
+    auto const state = ends.initiator.state(ends.target);
     auto const text = log.text();
     INFO("log:\n", text);
-    auto const counters = countersOf(ends.target);
     CHECK(counters.refused >= 3);
     CHECK(counters.admitted == 0);
     CHECK(counters.refusedAddresses == 1);
@@ -192,4 +213,76 @@ TEST_CASE("admission: a backend of ABI 1.3 (a table without target_screen_connec
     // Without the option it sets up as before.
     target.setup(config, nullptr);
     CHECK(target.ticket().regions.size() > 0);
+}
+
+TEST_CASE("admission: with admissionKeyFile only initiators that prove the ticket key connect, and others are refused by name")
+{
+    TempDomain keys{"adm-keys"};
+    auto const key = keyFile(keys, "2026-11", 'k');
+    auto const otherKey = keyFile(keys, "studio-b", 'x');
+    auto const targetOptions = fmt::format(R"({{"admissionKeyFile": "{}"}})", key);
+    auto const proving = fmt::format(R"({{"admissionKeyFile": "{}"}})", key);
+    auto const provingOther = fmt::format(R"({{"admissionKeyFile": "{}"}})", otherKey);
+
+    FlowOptions options;
+    options.targetSetup = targetOptions.c_str();
+    options.initiatorSetup = proving.c_str();
+    LinkEnds probe{loopback, flowFile, "adm-key-probe", std::nullopt, std::nullopt, options};
+    if (backendOf(probe.targetDomain.fabrics) != "ofi")
+    {
+        CHECK(probe.target.setupStatus == MXL_ERR_INVALID_ARG);
+        MXL_SKIP("the ucx backend's targets receive no connection requests: admissionKeyFile is refused at setup there");
+    }
+    {
+        Link link{loopback, flowFile, std::nullopt, std::nullopt, options};
+        for (std::uint64_t index = 1; index <= 3; ++index)
+        {
+            auto const checksum = writeGrain(link.source, index, 31);
+            link.transfer(index, 0, slices);
+            auto const arrived = readBack(link.destination, index);
+            REQUIRE(arrived.has_value());
+            CHECK(arrived->checksum == checksum);
+        }
+        CHECK(countersOf(link.target).admitted == 1);
+        CHECK(countersOf(link.target).refused == 0);
+    }
+
+    for (auto const& [initiatorOptions, why] :
+         {std::pair<char const*, std::string>{nullptr, "its connection request carries no proof of the ticket key"},
+          std::pair<char const*, std::string>{provingOther.c_str(), "its proof is made with key 'studio-b', which is not this target's key "
+                                                                    "'2026-11'"}})
+    {
+        CAPTURE(why);
+        FlowOptions refusedOptions;
+        refusedOptions.targetSetup = targetOptions.c_str();
+        refusedOptions.initiatorSetup = initiatorOptions;
+        StderrCapture log;
+        LinkEnds ends{loopback, flowFile, "adm-key-refused", std::nullopt, std::nullopt, refusedOptions};
+        REQUIRE(ends.target.setupStatus == MXL_STATUS_OK);
+        auto const counters = refuseRequests(ends, 2);
+        auto const text = log.text();
+        INFO("log:\n", text);
+        CHECK(counters.refused >= 2);
+        CHECK(counters.admitted == 0);
+        CHECK(ends.initiator.state(ends.target) != MXL_FABRICS_TARGET_CONNECTED);
+        CHECK(occurrences(text, "refused the connection of 127.0.0.1: " + why) == 1);
+        mxlFlowRuntimeInfo runtime{};
+        REQUIRE(mxlFlowReaderGetRuntimeInfo(ends.destination.reader, &runtime) == MXL_STATUS_OK);
+        CHECK(runtime.headIndex == 0);
+    }
+}
+
+TEST_CASE("admission: admissionKeyFile must name a usable key file")
+{
+    TempDomain keys{"adm-badkey"};
+    auto const loose = keys.path() / "loose.key";
+    static_cast<void>(writeSecretFile(loose, fmt::format(R"({{"id": "a", "key": "{}"}})", base64Of32('k'))));
+    std::filesystem::permissions(loose, std::filesystem::perms::owner_read | std::filesystem::perms::group_read |
+                                            std::filesystem::perms::others_read);
+    auto const text = optionFailure(fmt::format(R"({{"admissionKeyFile": "{}"}})", loose.string()).c_str());
+    CHECK(text.starts_with("option admissionKeyFile: "));
+    CHECK(text.find("loose.key") != std::string::npos);
+    INFO(text);
+    CHECK(text.find("mode 0444") != std::string::npos);
+    CHECK(optionFailure(R"({"admissionKeyFile": 7})") == "option admissionKeyFile must be the path of a ticket key file, not 7");
 }

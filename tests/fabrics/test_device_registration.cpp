@@ -107,7 +107,7 @@ namespace
         auto const memory = initiatorDomain->registerDeviceMemory(source.data(), source.size(), MemoryAccess::LocalSource, 0);
         auto const initiator = transport.openInitiator(*initiatorDomain, 0);
         auto const peer = initiator->peer(ticket);
-        auto const connection = peer->connect(7);
+        auto const connection = peer->connect(7, {});
 
         mxl::fabrics::RemoteWrite write;
         write.segments.push_back({source.data(), source.size(), memory.get()});

@@ -39,16 +39,20 @@ namespace mxl::tools
         return entries;
     }
 
-    std::string setupOptionsText(std::optional<std::string> const& transport, std::vector<std::string> const& allowInitiators)
+    std::string setupOptionsText(SetupSettings const& settings)
     {
         auto options = nlohmann::json::object();
-        if (transport)
+        if (settings.transport)
         {
-            options["transport"] = *transport;
+            options["transport"] = *settings.transport;
         }
-        if (!allowInitiators.empty())
+        if (!settings.allowInitiators.empty())
         {
-            options["allowInitiators"] = allowInitiators;
+            options["allowInitiators"] = settings.allowInitiators;
+        }
+        if (settings.admissionKeyFile)
+        {
+            options["admissionKeyFile"] = *settings.admissionKeyFile;
         }
         return options.empty() ? std::string{} : options.dump();
     }

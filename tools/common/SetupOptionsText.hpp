@@ -13,7 +13,16 @@ namespace mxl::tools
     // std::invalid_argument naming the entry and what is wrong with it, or that the list is empty.
     [[nodiscard]] std::vector<std::string> parseAllowedInitiators(std::string_view list);
 
-    // "" when neither is given (the library's defaults).
-    [[nodiscard]] std::string setupOptionsText(std::optional<std::string> const& transport,
-                                               std::vector<std::string> const& allowInitiators);
+    struct SetupSettings
+    {
+        std::optional<std::string> transport;
+        // Target: empty admits any address.
+        std::vector<std::string> allowInitiators;
+        // The ticket key file whose key the target's initiators must prove they hold, or the initiator proves it holds;
+        // none: no proof.
+        std::optional<std::string> admissionKeyFile;
+    };
+
+    // "" when nothing is set (the library's defaults).
+    [[nodiscard]] std::string setupOptionsText(SetupSettings const& settings);
 }

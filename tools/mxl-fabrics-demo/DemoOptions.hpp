@@ -54,6 +54,9 @@ namespace mxl::demo
         std::optional<signing::SigningKeys> ticketKeys;
         // Target (tcp, verbs): the only initiators it accepts connections from; empty: any.
         std::vector<std::string> allowInitiators;
+        // --ticket-proof: the target refuses connection requests that do not prove the ticket key; the initiator proves it.
+        bool ticketProof = false;
+        std::string ticketKeyFile;
         // Target, with a key: how long a signed ticket is valid.
         std::chrono::seconds ticketLifetime{3600};
     };

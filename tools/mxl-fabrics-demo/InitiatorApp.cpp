@@ -1,4 +1,5 @@
 #include "InitiatorApp.hpp"
+#include <SetupOptionsText.hpp>
 
 #include "ToolError.hpp"
 
@@ -63,6 +64,8 @@ namespace mxl::demo
         : _count{options.count}
         , _connectTimeout{options.connectTimeoutSeconds}
         , _flowId{options.flow}
+        , _setupOptions{tools::setupOptionsText(
+              {std::nullopt, {}, options.ticketProof ? std::optional{options.ticketKeyFile} : std::nullopt})}
         , _instance{options.domain, options.backend}
     {
         loadTargets(options.targetInfo, options.ticketKeys);
@@ -147,7 +150,7 @@ namespace mxl::demo
         config.version = MXL_FABRICS_API_VERSION;
         config.interface = interfaceConfig(_interface);
         config.reader = _reader.get();
-        auto const status = ::mxlFabricsInitiatorSetup(initiator, &config, nullptr);
+        auto const status = ::mxlFabricsInitiatorSetup(initiator, &config, _setupOptions.empty() ? nullptr : _setupOptions.c_str());
         if (status == MXL_ERR_INVALID_ARG)
         {
             tools::badInput("the {} initiator cannot use node '{}' service '{}' (mxlStatus {})", tools::providerName(_interface.provider),

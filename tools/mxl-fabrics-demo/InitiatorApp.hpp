@@ -47,6 +47,8 @@ namespace mxl::demo
         std::uint64_t _count;
         std::chrono::duration<double> _connectTimeout;
         std::string _flowId;
+        // InitiatorSetup's options: the ticket key to prove with --ticket-proof.
+        std::string _setupOptions;
         tools::FabricsInstance _instance;
         FlowReader _reader;
         mxlFlowConfigInfo _config{};

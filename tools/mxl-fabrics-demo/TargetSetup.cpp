@@ -112,7 +112,13 @@ namespace mxl::demo
         config.interface = interfaceConfig(interface);
         config.writer = flow.writer.get();
         mxlFabricsTargetInfo info = nullptr;
-        auto const setupOptions = tools::setupOptionsText(std::nullopt, options.allowInitiators);
+        tools::SetupSettings setup;
+        setup.allowInitiators = options.allowInitiators;
+        if (options.ticketProof)
+        {
+            setup.admissionKeyFile = options.ticketKeyFile;
+        }
+        auto const setupOptions = tools::setupOptionsText(setup);
         auto const status = ::mxlFabricsTargetSetup(target, &config, setupOptions.empty() ? nullptr : setupOptions.c_str(), &info);
         if (status == MXL_ERR_INVALID_ARG)
         {

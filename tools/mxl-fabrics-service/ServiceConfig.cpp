@@ -120,6 +120,11 @@ namespace mxl::service
                 "target (tcp, verbs): addresses and prefixes, separated by commas or spaces (198.51.100.0/24, 192.0.2.7, "
                 "2001:db8::/32), of the only initiators whose connections it accepts; any other is refused before it can reach "
                 "the flow's memory, logged once per address and counted in /metrics (default: any initiator)");
+            add("ticket_proof",
+                "both, with ticket_key: true: the initiator proves in each connection request that it holds the ticket key (a MAC "
+                "over the target's epoch), and the target (tcp, verbs) refuses requests without that proof before they reach the "
+                "flow's memory; an extension of this implementation, so leave it false (the default) on a target that MXL SDK "
+                "initiators feed and on an initiator that feeds SDK targets");
             add("ticket_key", "both: key file (JSON, mode 0600) to sign tickets with (target) and to accept only tickets signed with it "
                               "(initiator)");
             add("ticket_lifetime_s", "target, with ticket_key: a signed ticket expires this long after signing; it is signed again at half "
@@ -721,24 +726,23 @@ namespace mxl::service
             }
 
             config.backend = reader.text("backend").value_or("");
-            auto const transport = reader.text("transport");
-            if (transport && *transport != "rma" && *transport != "msg" && *transport != "auto")
+            tools::SetupSettings setup;
+            setup.transport = reader.text("transport");
+            if (setup.transport && *setup.transport != "rma" && *setup.transport != "msg" && *setup.transport != "auto")
             {
-                reader.fail("transport", *transport, "expected rma, msg or auto");
+                reader.fail("transport", *setup.transport, "expected rma, msg or auto");
             }
-            std::vector<std::string> allowInitiators;
             if (auto const allowed = reader.text("allow_initiators"))
             {
                 try
                 {
-                    allowInitiators = tools::parseAllowedInitiators(*allowed);
+                    setup.allowInitiators = tools::parseAllowedInitiators(*allowed);
                 }
                 catch (std::invalid_argument const& bad)
                 {
                     reader.fail("allow_initiators", *allowed, bad.what());
                 }
             }
-            config.setupOptions = tools::setupOptionsText(transport, allowInitiators);
             if (auto const provider = reader.text("provider"))
             {
                 auto const parsed = tools::parseProvider(*provider);
@@ -911,6 +915,22 @@ namespace mxl::service
                 reader.fail("ticket_lifetime_s", reader.all("ticket_lifetime_s").front(), "only takes effect with 'ticket_key'");
             }
             config.ticketLifetime = reader.seconds("ticket_lifetime_s", config.ticketLifetime, 60, 604800);
+            if (auto const proof = reader.text("ticket_proof"))
+            {
+                if (*proof != "true" && *proof != "false")
+                {
+                    reader.fail("ticket_proof", *proof, "expected true or false");
+                }
+                if (*proof == "true")
+                {
+                    if (!config.ticketKeys)
+                    {
+                        reader.fail("ticket_proof", *proof, "only takes effect with 'ticket_key': the proof is made with its key");
+                    }
+                    setup.admissionKeyFile = reader.text("ticket_key");
+                }
+            }
+            config.setupOptions = tools::setupOptionsText(setup);
             if (config.role == Role::Target)
             {
                 readTargetKeys(reader, config);

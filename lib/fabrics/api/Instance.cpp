@@ -26,7 +26,12 @@ namespace mxl::fabrics
         auto opened = openFlowDomain(backend, config.interface, Role::Initiator, parsed.transport, parsed.devicePayloads, memory);
         logTransportChoice("fabrics initiator", {opened.domain->reported.transport, opened.domain->reported.transportReason});
         auto transport = backend.openInitiator(*opened.domain, parsed.cqDepth.value_or(0));
-        return std::make_unique<Initiator>(std::move(opened), std::move(transport), backend.identity().name, config.interface.provider,
-                                           memory, config.interface.caps);
+        auto initiator = std::make_unique<Initiator>(std::move(opened), std::move(transport), backend.identity().name,
+                                                     config.interface.provider, memory, config.interface.caps);
+        if (parsed.admissionKeys)
+        {
+            initiator->proveTicketKey(parsed.admissionKeys->current);
+        }
+        return initiator;
     }
 }

@@ -2,6 +2,7 @@
 
 #include "common/Status.hpp"
 #include "fabrics/core/ProviderNames.hpp"
+#include "signing/AdmissionProof.hpp"
 
 #include <algorithm>
 
@@ -696,9 +697,19 @@ namespace mxl::fabrics
         }
     }
 
+    void Initiator::proveTicketKey(std::optional<signing::SigningKey> key)
+    {
+        _ticketKey = std::move(key);
+    }
+
     void Initiator::connect(TargetLink& link)
     {
-        link.state = LinkConnecting{link.peer->connect(link.token), false};
+        std::vector<std::uint8_t> proof;
+        if (_ticketKey && !_opened->reported.connectionless)
+        {
+            proof = signing::admissionProof(*_ticketKey, link.ticket.id, link.ticket.epoch);
+        }
+        link.state = LinkConnecting{link.peer->connect(link.token, proof), false};
         if (_opened->reported.connectionless)
         {
             pollEvents();

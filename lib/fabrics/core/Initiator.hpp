@@ -14,6 +14,7 @@
 #include "fabrics/core/TransportDomain.hpp"
 #include "fabrics/core/WriteCompletion.hpp"
 #include "fabrics/protocol/FlowEgress.hpp"
+#include "signing/SigningKeys.hpp"
 
 #include <functional>
 #include <memory>
@@ -56,6 +57,9 @@ namespace mxl::fabrics
 
         // Target connections are queued to `events` from now on; null: to no one.
         void reportTo(InitiatorEvents* events) noexcept;
+        // Connection requests from now on carry a proof of `key` (signing/AdmissionProof.hpp) for their target's ticket, on
+        // connection-oriented transports; none: no proof.
+        void proveTicketKey(std::optional<signing::SigningKey> key);
 
     private:
         // Who posted a write: the link's connection attempt (its token) and the transfer, 0 for a probe.
@@ -76,6 +80,7 @@ namespace mxl::fabrics
         FlowEgress _egress;
         std::unique_ptr<InitiatorTransport> _transport;
         std::vector<std::unique_ptr<TargetLink>> _links;
+        std::optional<signing::SigningKey> _ticketKey;
         // Writes to one target land in posting order, so payload writes need only complete when read (the commit after
         // them is delivery-complete); otherwise they complete when delivered.
         bool _orderedWrites;

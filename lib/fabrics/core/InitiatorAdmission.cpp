@@ -1,10 +1,12 @@
 #include "fabrics/core/InitiatorAdmission.hpp"
 
 #include "common/Log.hpp"
+#include "signing/AdmissionProof.hpp"
 
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <chrono>
 
 namespace mxl::fabrics
 {
@@ -15,17 +17,20 @@ namespace mxl::fabrics
         constexpr std::size_t loggedAddressLimit = 1024;
     }
 
-    void InitiatorAdmission::allow(std::vector<AddressPrefix> prefixes, std::uint64_t targetId)
+    void InitiatorAdmission::allow(std::optional<std::vector<AddressPrefix>> prefixes, std::optional<signing::SigningKeys> keys,
+                                   std::uint64_t targetId, std::uint64_t epoch)
     {
         _allowed = std::move(prefixes);
+        _keys = std::move(keys);
         _targetId = targetId;
+        _epoch = epoch;
     }
 
     bool InitiatorAdmission::admit(ConnectionRequest const& request)
     {
         auto const address = IpAddress::of(reinterpret_cast<sockaddr const*>(request.peerAddress.data()), request.peerAddress.size());
-        if (address &&
-            std::any_of(_allowed.begin(), _allowed.end(), [&](AddressPrefix const& prefix) { return prefix.contains(*address); }))
+        auto const why = problem(request, address);
+        if (why.empty())
         {
             _admitted.fetch_add(1, std::memory_order_relaxed);
             return true;
@@ -35,11 +40,25 @@ namespace mxl::fabrics
         if (_refusedAddresses.size() < loggedAddressLimit && _refusedAddresses.insert(who).second)
         {
             _refusedAddressCount.fetch_add(1, std::memory_order_relaxed);
-            log::warn("fabrics target {}: refused the connection of {}: not in allowInitiators ({}); it reached no memory of this "
-                      "target, and its further requests are refused without a log line",
-                      _targetId, who, allowedText());
+            log::warn("fabrics target {}: refused the connection of {}: {}; it reached no memory of this target, and its further requests "
+                      "are refused without a log line",
+                      _targetId, who, why);
         }
         return false;
+    }
+
+    std::string InitiatorAdmission::problem(ConnectionRequest const& request, std::optional<IpAddress> const& address) const
+    {
+        if (_allowed && (!address || std::none_of(_allowed->begin(), _allowed->end(),
+                                                  [&](AddressPrefix const& prefix) { return prefix.contains(*address); })))
+        {
+            return fmt::format("not in allowInitiators ({})", allowedText());
+        }
+        if (_keys)
+        {
+            return signing::admissionProblem(*_keys, request.privateData, _targetId, _epoch, std::chrono::system_clock::now());
+        }
+        return {};
     }
 
     AdmissionCounters InitiatorAdmission::counters() const noexcept
@@ -51,7 +70,7 @@ namespace mxl::fabrics
     std::string InitiatorAdmission::allowedText() const
     {
         std::string text;
-        for (auto const& prefix : _allowed)
+        for (auto const& prefix : _allowed.value_or(std::vector<AddressPrefix>{}))
         {
             text += (text.empty() ? "" : ", ") + prefix.text();
         }

@@ -113,6 +113,21 @@ namespace mxl::fabrics
             }
             options.allowInitiators = std::move(prefixes);
         }
+        if (auto const keyFile = json.find("admissionKeyFile"); keyFile != json.end())
+        {
+            if (!keyFile->is_string())
+            {
+                fail(MXL_ERR_INVALID_ARG, "option admissionKeyFile must be the path of a ticket key file, not {}", keyFile->dump());
+            }
+            try
+            {
+                options.admissionKeys = signing::loadSigningKeys(keyFile->get<std::string>());
+            }
+            catch (signing::KeyFileError const& e)
+            {
+                fail(MXL_ERR_INVALID_ARG, "option admissionKeyFile: {}", e.what());
+            }
+        }
         return options;
     }
 }

@@ -1,12 +1,15 @@
 // The options JSON of TargetSetup and InitiatorSetup (spec §3.12): NULL, "" or an object; "cqDepth" sizes the
 // completion queue, "transport" ("rma", "msg" or "auto") how writes travel (core/Transport.hpp), "devicePayloads"
 // ("auto", "direct" or "staged") how a device flow's payloads cross (core/DevicePayloads.hpp), "allowInitiators" (a
-// target's: addresses and prefixes, core/InitiatorAdmission.hpp) who may connect. Unknown keys are ignored.
+// target's: addresses and prefixes, core/InitiatorAdmission.hpp) who may connect, "admissionKeyFile" (a ticket key file,
+// lib/signing) the key a target's initiators must prove they hold and an initiator proves it holds. Unknown keys are
+// ignored.
 #pragma once
 
 #include "common/AddressPrefix.hpp"
 #include "fabrics/core/DevicePayloads.hpp"
 #include "fabrics/core/Transport.hpp"
+#include "signing/SigningKeys.hpp"
 
 #include <cstddef>
 #include <optional>
@@ -22,9 +25,13 @@ namespace mxl::fabrics
         DevicePayloads devicePayloads = DevicePayloads::Auto;
         // Absent: every initiator may connect. Initiators ignore it.
         std::optional<std::vector<AddressPrefix>> allowInitiators;
+        // Target: connection requests must prove them (signing/AdmissionProof.hpp); initiator: its requests prove the
+        // current key. Absent: no proof is asked or given.
+        std::optional<signing::SigningKeys> admissionKeys;
 
         // Not JSON, not an object, cqDepth not a number or below 1, transport or devicePayloads not one of its names,
-        // allowInitiators not a non-empty array of addresses and prefixes → MXL_ERR_INVALID_ARG.
+        // allowInitiators not a non-empty array of addresses and prefixes, admissionKeyFile not a usable key file →
+        // MXL_ERR_INVALID_ARG.
         static SetupOptions parse(char const* text);
         // The transport of options that name none: $MXL_FABRICS_TRANSPORT, else auto (as $MXL_FABRICS_BACKEND names the
         // backend of instances whose options name none, so that a suite or an SDK program runs on msg unchanged).

@@ -101,18 +101,20 @@ namespace mxl::fabrics
                  "here; use transport rma or smaller sync batches",
                  samples->bounceBuffer().info().entrySize, domain->reported.maxMessageBytes, transportName(domain->reported.transport));
         }
-        if (parsed.allowInitiators && domain->reported.connectionless)
+        auto const screened = parsed.allowInitiators || parsed.admissionKeys;
+        if (screened && domain->reported.connectionless)
         {
             fail(MXL_ERR_INVALID_ARG,
-                 "option allowInitiators: a {} target of the {} backend receives no connection requests to screen (its initiators "
-                 "address it directly); it applies to the tcp and verbs targets of the ofi backend",
-                 providerName(config.interface.provider).value_or("?"), _backend.identity().name);
+                 "option {}: a {} target of the {} backend receives no connection requests to screen (its initiators address it "
+                 "directly); it applies to the tcp and verbs targets of the ofi backend",
+                 parsed.allowInitiators ? "allowInitiators" : "admissionKeyFile", providerName(config.interface.provider).value_or("?"),
+                 _backend.identity().name);
         }
         transport = _backend.openTarget(*domain, regions, parsed.cqDepth.value_or(0), published.id);
-        if (parsed.allowInitiators)
+        if (screened)
         {
             // Before the first nextArrival, which is where requests are accepted: none gets in unscreened.
-            admission.allow(*parsed.allowInitiators, published.id);
+            admission.allow(parsed.allowInitiators, parsed.admissionKeys, published.id, published.epoch);
             transport->screenConnections([this](ConnectionRequest const& request) { return admission.admit(request); });
         }
         published.fabricAddress = transport->address();

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 
 namespace mxl::fabrics
 {
@@ -15,7 +16,9 @@ namespace mxl::fabrics
         virtual ~TransportPeer() = default;
 
         // Starts a connection to the target without waiting for it. Connection-oriented transports report its outcome as
-        // connection events carrying `token`. Throws NOT_READY with the reason when the target is known to have ended.
-        [[nodiscard]] virtual std::unique_ptr<TransportConnection> connect(std::uint64_t token) = 0;
+        // connection events carrying `token`, and send `requestData` (may be empty) with the request, for the target's
+        // admission. Throws NOT_READY with the reason when the target is known to have ended.
+        [[nodiscard]] virtual std::unique_ptr<TransportConnection> connect(std::uint64_t token,
+                                                                           std::span<std::uint8_t const> requestData) = 0;
     };
 }

@@ -341,10 +341,27 @@ namespace mxl::fabrics
                 _table.peer_close(_handle);
             }
 
-            [[nodiscard]] std::unique_ptr<TransportConnection> connect(std::uint64_t token) override
+            [[nodiscard]] std::unique_ptr<TransportConnection> connect(std::uint64_t token,
+                                                                       std::span<std::uint8_t const> requestData) override
             {
                 mxlFabricsBackendConnection connection = nullptr;
-                checkStatus(_table, _table.connection_open(_handle, token, &connection));
+                if (requestData.empty())
+                {
+                    checkStatus(_table, _table.connection_open(_handle, token, &connection));
+                }
+                else if (!tableHas(_table, offsetof(mxlFabricsBackend, connection_open_with_data)) ||
+                         _table.connection_open_with_data == nullptr)
+                {
+                    fail(MXL_ERR_UNSUPPORTED_OPERATION,
+                         "the {} backend implements backend ABI {}.{}: its connection requests carry no proof of the ticket key (that "
+                         "takes 1.4)",
+                         _table.name, _table.abiVersion >> 16, _table.abiVersion & 0xffffu);
+                }
+                else
+                {
+                    checkStatus(_table,
+                                _table.connection_open_with_data(_handle, token, {requestData.data(), requestData.size()}, &connection));
+                }
                 return std::make_unique<BackendConnection>(_table, connection);
             }
 

@@ -17,7 +17,8 @@ extern "C"
 
 #define MXL_FABRICS_BACKEND_ABI_MAJOR 1u
 /* 1.1: mxlFabricsBackendHost.log; the entry's failure text. 1.2: transports (domain_open_transport). 1.3: device memory
- * (domain_open_device, memory_register_device). 1.4: admission of connection requests (target_screen_connections). */
+ * (domain_open_device, memory_register_device). 1.4: admission of connection requests (target_screen_connections,
+ * connection_open_with_data). */
 #define MXL_FABRICS_BACKEND_ABI_MINOR 4u
 #define MXL_FABRICS_BACKEND_ABI_VERSION ((MXL_FABRICS_BACKEND_ABI_MAJOR << 16) | MXL_FABRICS_BACKEND_ABI_MINOR)
 /* The only symbol a backend exports. */
@@ -248,6 +249,10 @@ extern "C"
         /* 1.4: the target asks `admission` about each connection request from now on (NULL: admits every one, as before
          * 1.4). UNSUPPORTED_OPERATION, with the backend's words, where its targets receive no connection requests. */
         mxlStatus (*target_screen_connections)(mxlFabricsBackendTarget target, mxlFabricsBackendAdmission admission, void* user);
+        /* 1.4: connection_open whose request carries `requestData` (size 0: none) to the target's admission, as the private
+         * data of the request. UNSUPPORTED_OPERATION for data where the backend's requests carry none. */
+        mxlStatus (*connection_open_with_data)(mxlFabricsBackendPeer peer, uint64_t context, mxlFabricsBackendBlob requestData,
+                                               mxlFabricsBackendConnection* out_connection);
     } mxlFabricsBackend;
 
 /* The table of ABI 1.0 and 1.1: the least a host accepts. */

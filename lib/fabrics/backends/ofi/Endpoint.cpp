@@ -79,9 +79,10 @@ namespace mxl::fabrics
         check(fi_enable(_ep.get()), "fi_enable", "endpoint");
     }
 
-    void Endpoint::connect(std::vector<std::uint8_t> const& address)
+    void Endpoint::connect(std::vector<std::uint8_t> const& address, std::span<std::uint8_t const> requestData)
     {
-        check(fi_connect(_ep.get(), address.data(), nullptr, 0), "fi_connect", "target");
+        check(fi_connect(_ep.get(), address.data(), requestData.empty() ? nullptr : requestData.data(), requestData.size()), "fi_connect",
+              "target");
     }
 
     void Endpoint::accept()

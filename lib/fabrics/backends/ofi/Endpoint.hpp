@@ -26,7 +26,8 @@ namespace mxl::fabrics
         void bind(AddressVector const& av);
         void enable();
 
-        void connect(std::vector<std::uint8_t> const& address);
+        // `requestData`: the private data of the request (may be empty).
+        void connect(std::vector<std::uint8_t> const& address, std::span<std::uint8_t const> requestData);
         // The reference target sends a one-byte zero as accept data; initiators of either implementation ignore it.
         void accept();
         void shutdown() noexcept;

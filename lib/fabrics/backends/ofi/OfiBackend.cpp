@@ -396,7 +396,18 @@ namespace mxl::fabrics
 
         mxlStatus connectionOpen(mxlFabricsBackendPeer peer, std::uint64_t context, mxlFabricsBackendConnection* out)
         {
-            return run([&] { *out = handleOf<mxlFabricsBackendConnection>(objectOf<TransportPeer>(peer).connect(context).release()); });
+            return run([&] { *out = handleOf<mxlFabricsBackendConnection>(objectOf<TransportPeer>(peer).connect(context, {}).release()); });
+        }
+
+        mxlStatus connectionOpenWithData(mxlFabricsBackendPeer peer, std::uint64_t context, mxlFabricsBackendBlob requestData,
+                                         mxlFabricsBackendConnection* out)
+        {
+            return run(
+                [&]
+                {
+                    *out = handleOf<mxlFabricsBackendConnection>(
+                        objectOf<TransportPeer>(peer).connect(context, {requestData.bytes, requestData.size}).release());
+                });
         }
 
         void connectionShutdown(mxlFabricsBackendConnection connection)
@@ -500,6 +511,7 @@ namespace mxl::fabrics
             domainOpenDevice,
             memoryRegisterDevice,
             targetScreenConnections,
+            connectionOpenWithData,
         };
     }
 }

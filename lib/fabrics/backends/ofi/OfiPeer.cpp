@@ -26,11 +26,16 @@ namespace mxl::fabrics
         }
     }
 
-    std::unique_ptr<TransportConnection> OfiPeer::connect(std::uint64_t token)
+    std::unique_ptr<TransportConnection> OfiPeer::connect(std::uint64_t token, std::span<std::uint8_t const> requestData)
     {
         if (_events != nullptr)
         {
-            return std::make_unique<RcConnection>(_opened, _completions, *_events, *this, token);
+            return std::make_unique<RcConnection>(_opened, _completions, *_events, *this, token, requestData);
+        }
+        if (!requestData.empty())
+        {
+            fail(MXL_ERR_UNSUPPORTED_OPERATION, "a {} initiator sends no connection requests to carry a proof of the ticket key",
+                 _opened.traits.name());
         }
         if (auto const ended = this->ended())
         {

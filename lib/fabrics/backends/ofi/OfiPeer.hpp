@@ -25,7 +25,7 @@ namespace mxl::fabrics
         OfiPeer(OfiDomain const& opened, CompletionQueue const& completions, EventQueue const* events, SentHeaders* sent,
                 TargetInfo const& ticket);
 
-        [[nodiscard]] std::unique_ptr<TransportConnection> connect(std::uint64_t token) override;
+        [[nodiscard]] std::unique_ptr<TransportConnection> connect(std::uint64_t token, std::span<std::uint8_t const> requestData) override;
 
         [[nodiscard]] std::vector<std::uint8_t> const& address() const noexcept
         {

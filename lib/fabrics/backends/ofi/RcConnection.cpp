@@ -36,14 +36,14 @@ namespace mxl::fabrics
     }
 
     RcConnection::RcConnection(OfiDomain const& opened, CompletionQueue const& completions, EventQueue const& events, OfiPeer const& peer,
-                               std::uint64_t token)
+                               std::uint64_t token, std::span<std::uint8_t const> requestData)
         : _endpoint{opened.domain, aimedAt(opened.info, peer).get(), contextOf(token)}
         , _peer{peer}
     {
         _endpoint.bind(events);
         _endpoint.bind(completions);
         _endpoint.enable();
-        _endpoint.connect(peer.address());
+        _endpoint.connect(peer.address(), requestData);
     }
 
     bool RcConnection::write(RemoteWrite const& write, std::uint64_t context)

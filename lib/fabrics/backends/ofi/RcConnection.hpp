@@ -12,9 +12,10 @@ namespace mxl::fabrics
     class RcConnection final : public TransportConnection
     {
     public:
-        // Posts the connection request; FI_CONNECTED or an error event follows on `events`.
+        // Posts the connection request, with `requestData` as its private data; FI_CONNECTED or an error event follows on
+        // `events`.
         RcConnection(OfiDomain const& opened, CompletionQueue const& completions, EventQueue const& events, OfiPeer const& peer,
-                     std::uint64_t token);
+                     std::uint64_t token, std::span<std::uint8_t const> requestData);
 
         bool write(RemoteWrite const& write, std::uint64_t context) override;
         // Connection events report a lost target.

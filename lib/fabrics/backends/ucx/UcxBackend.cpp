@@ -338,6 +338,18 @@ namespace mxl::fabrics::ucx
             return MXL_ERR_UNSUPPORTED_OPERATION;
         }
 
+        mxlStatus connectionOpenWithData(mxlFabricsBackendPeer peer, std::uint64_t context, mxlFabricsBackendBlob requestData,
+                                         mxlFabricsBackendConnection* out)
+        {
+            if (requestData.size != 0)
+            {
+                lastError = "a ucx initiator sends no connection requests to carry a proof of the ticket key (it reaches the target's "
+                            "worker by its address)";
+                return MXL_ERR_UNSUPPORTED_OPERATION;
+            }
+            return connectionOpen(peer, context, out);
+        }
+
         constexpr mxlFabricsBackend table{
             MXL_FABRICS_BACKEND_ABI_VERSION,
             sizeof(mxlFabricsBackend),
@@ -369,6 +381,7 @@ namespace mxl::fabrics::ucx
             domainOpenDevice,
             memoryRegisterDevice,
             targetScreenConnections,
+            connectionOpenWithData,
         };
     }
 }
