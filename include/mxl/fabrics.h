@@ -119,7 +119,8 @@ extern "C"
 
     /*
      * Registers the writer's flow memory and starts listening. `in_options` is NULL or a JSON object: {"cqDepth": n};
-     * {"allowInitiators": ["198.51.100.0/24", ...]} admits only initiators from those addresses (fabrics_state.h).
+     * {"allowInitiators": ["198.51.100.0/24", ...]} admits only initiators from those addresses, {"admissionKeyFile": path}
+     * only those that prove the ticket key (fabrics_state.h).
      * The returned ticket is freed with mxlFabricsFreeTargetInfo.
      */
     MXL_EXPORT mxlStatus mxlFabricsTargetSetup(mxlFabricsTarget in_target, mxlFabricsTargetConfig const* in_config, char const* in_options,
@@ -140,7 +141,8 @@ extern "C"
     MXL_EXPORT mxlStatus mxlFabricsCreateInitiator(mxlFabricsInstance in_instance, mxlFabricsInitiator* out_initiator);
     MXL_EXPORT mxlStatus mxlFabricsDestroyInitiator(mxlFabricsInstance in_instance, mxlFabricsInitiator in_initiator);
 
-    /* Registers the reader's flow memory. `in_options` is NULL or a JSON object: {"cqDepth": n}. */
+    /* Registers the reader's flow memory. `in_options` is NULL or a JSON object: {"cqDepth": n}; {"admissionKeyFile": path}
+     * proves the ticket key in every connection request (fabrics_state.h). */
     MXL_EXPORT mxlStatus mxlFabricsInitiatorSetup(mxlFabricsInitiator in_initiator, mxlFabricsInitiatorConfig const* in_config,
                                                   char const* in_options);
 

@@ -77,8 +77,11 @@ extern "C"
      * prefixes, "198.51.100.0/24", "2001:db8::/32" or "192.0.2.7") admits only initiators whose address lies in one of
      * them. A refused request is rejected before the transport makes an endpoint for it, so the initiator reaches none
      * of the target's memory; it sees its connection refused and retries as for a target that is down. Each refused
-     * address is logged once (at warn). tcp and verbs targets only: shm and efa targets, and those of the ucx backend,
-     * receive no connection requests, and their setup with the option fails with MXL_ERR_INVALID_ARG.
+     * address is logged once (at warn). {"admissionKeyFile": "<ticket key file>"} in the options of both TargetSetup and
+     * InitiatorSetup: the initiator proves in each connection request that it holds the key (an HMAC over the target's
+     * id and epoch), and the target refuses requests without a proof that verifies, counted here too (an extension:
+     * MXL SDK peers neither send nor check it). tcp and verbs targets only: shm and efa targets, and those of the ucx
+     * backend, receive no connection requests, and their setup with either option fails with MXL_ERR_INVALID_ARG.
      */
     typedef struct mxlFabricsAdmissionCounters_t
     {
@@ -89,7 +92,7 @@ extern "C"
         uint64_t refusedAddresses;
     } mxlFabricsAdmissionCounters;
 
-    /* Any thread may ask, while another drives the target. All zero for a target set up without allowInitiators. */
+    /* Any thread may ask, while another drives the target. All zero for a target set up without either option. */
     MXL_EXPORT mxlStatus mxlFabricsTargetGetAdmissionCounters(mxlFabricsTarget in_target, mxlFabricsAdmissionCounters* out_counters);
 
 #ifdef __cplusplus

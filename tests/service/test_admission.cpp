@@ -1,11 +1,13 @@
-// allow_initiators between real services: a target admits an initiator whose address is allowed, which moves grains
-// intact, and refuses one whose address is not: nothing arrives, the refusal is logged once for the address however
-// often the initiator retries, and /metrics and the STATUS= line count the refused requests.
+// allow_initiators and ticket_proof between real services: a target admits an initiator whose address is allowed (and
+// that proves the ticket key, where asked), which moves grains intact, and refuses one that is not: nothing arrives, the
+// refusal is logged once for the address however often the initiator retries, and /metrics and the STATUS= line count
+// the refused requests.
 #include "RawHttp.hpp"
 #include "ServiceScenario.hpp"
 #include "TestFlow.hpp"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <optional>
 #include <regex>
@@ -21,6 +23,14 @@ namespace mxl::test
         {
             settings.emplace_back(key, value);
             return settings;
+        }
+
+        // 32 bytes of 'k', base64.
+        constexpr char const* secretK = "a2tra2tra2tra2tra2tra2tra2tra2tra2tra2tra2s=";
+
+        std::string keyFile(ServiceDirectories const& directories)
+        {
+            return writeSecretFile(directories.tickets.path() / "ticket.key", fmt::format(R"({{"id": "2026-11", "key": "{}"}})", secretK));
         }
 
         // The value of mxl_initiators_refused_total in `metrics`, nullopt when it is absent.
@@ -87,5 +97,34 @@ namespace mxl::test
         CHECK(result.verified >= 20);
         auto const port = target.httpPort();
         CHECK(refusedTotal(rawExchange(port, rawRequest("GET", "/metrics")).body) == std::optional<std::uint64_t>{0});
+    }
+
+    TEST_CASE("admission: with ticket_proof a target service takes the initiator that proves the key and refuses one that does not")
+    {
+        ServiceDirectories directories;
+        auto const key = keyFile(directories);
+        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        NotifySocket targetNotify;
+        ServiceProcess target{with(with(targetSettings(directories), "ticket_key", key), "ticket_proof", "true"),
+                              notifyEnvironment(targetNotify)};
+        REQUIRE(targetNotify.waitFor("READY=1", 10s));
+        {
+            // Holds the key (so it takes the signed ticket) but sends no proof.
+            ServiceProcess unproven{with(initiatorSettings(directories, directories.ticketFile()), "ticket_key", key)};
+            REQUIRE_MESSAGE(targetNotify.waitFor("refused=", 30s).has_value(), "target output:\n", target.output(), "\ninitiator output:\n",
+                            unproven.output());
+            CHECK(target.output().find("its connection request carries no proof of the ticket key") != std::string::npos);
+            CHECK(unproven.output().find("connected to the target") == std::string::npos);
+        }
+        NotifySocket initiatorNotify;
+        ServiceProcess initiator{
+            with(with(initiatorSettings(directories, directories.ticketFile()), "ticket_key", key), "ticket_proof", "true"),
+            notifyEnvironment(initiatorNotify)};
+        REQUIRE(initiatorNotify.waitFor("READY=1", 10s));
+        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        auto const result = verifier.check(20, 20s);
+        INFO("target output:\n", target.output());
+        CHECK(result.mismatched == 0);
+        CHECK(result.verified >= 20);
     }
 }
