@@ -100,7 +100,7 @@ namespace mxl::test
 
         auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {"@" + ticketFile.string()});
         FlowChecker checker{targetDomain.str(), source.flowId()};
-        checkIntact(checker.check(source, 50, std::chrono::seconds{10}), 50, *initiator, "ticket from a file");
+        checkIntact(checker.check(source, 50, std::chrono::seconds{60}), 50, *initiator, "ticket from a file");
         stopCleanly(*initiator, "initiator");
         stopCleanly(*target.process, "target");
     }
@@ -319,7 +319,7 @@ namespace mxl::test
 
         auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket}, {"--ticket-key", key.string()});
         FlowChecker checker{targetDomain.str(), source.flowId()};
-        checkIntact(checker.check(source, 50, std::chrono::seconds{10}), 50, *initiator, "signed ticket");
+        checkIntact(checker.check(source, 50, std::chrono::seconds{60}), 50, *initiator, "signed ticket");
         stopCleanly(*initiator, "initiator");
         stopCleanly(*target.process, "target");
 

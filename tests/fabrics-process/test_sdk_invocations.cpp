@@ -41,7 +41,7 @@ namespace mxl::test
             extra.insert(extra.end(), initiatorArguments.begin(), initiatorArguments.end());
             auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {}, extra);
             FlowChecker checker{targetDomain.str(), source.flowId()};
-            checkIntact(checker.check(source, 100, std::chrono::seconds{10}), 100, *initiator, "SDK invocation");
+            checkIntact(checker.check(source, 100, std::chrono::seconds{60}), 100, *initiator, "SDK invocation");
             stopCleanly(*initiator, "initiator");
             stopCleanly(*target.process, "target");
         }
