@@ -258,10 +258,12 @@ namespace mxl::test
             CHECK_FALSE(initiator.wait(0ms));
             CHECK_FALSE(target->wait(0ms));
         }
-        // The real ticket back: nothing to re-establish, the same target never stopped receiving.
+        // The real ticket back: the same incarnation, so nothing to re-establish for it (a loaded machine may still see a
+        // stall and re-establish for that, which says "stall"), and the same target never stopped receiving.
         client.put(ticketKey(), ticket->value, ticket->lease);
         requireFlowing(verifier, 25, "after the ticket came back");
-        CHECK(initiator.output().find("re-establishing") == std::string::npos);
+        INFO("initiator output:\n", initiator.output());
+        CHECK(initiator.output().find("the target restarted") == std::string::npos);
     }
 
     TEST_CASE("etcd secured with TLS, client certificates and authentication: the target publishes, the initiator takes the ticket, "
