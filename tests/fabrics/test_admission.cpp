@@ -55,6 +55,19 @@ namespace
         return {};
     }
 
+    // Grains 1..count written with `seed`, transferred whole, and read back at the target with the source's checksum.
+    void moveIntact(Link& link, std::uint64_t count, std::uint32_t seed)
+    {
+        for (std::uint64_t index = 1; index <= count; ++index)
+        {
+            auto const checksum = writeGrain(link.source, index, seed);
+            link.transfer(index, 0, slices);
+            auto const arrived = readBack(link.destination, index);
+            REQUIRE(arrived.has_value());
+            CHECK(arrived->checksum == checksum);
+        }
+    }
+
     // Adds the target, then drives both ends, writing and offering grain 1, until the target refused `wanted` requests.
     mxlFabricsAdmissionCounters refuseRequests(LinkEnds& ends, std::uint64_t wanted)
     {
@@ -106,14 +119,7 @@ TEST_CASE("admission: a tcp target admits an initiator in allowInitiators, which
                  "allowInitiators is refused at setup there, as this case just checked");
     }
     Link link{loopback, flowFile, std::nullopt, std::nullopt, options};
-    for (std::uint64_t index = 1; index <= 4; ++index)
-    {
-        auto const checksum = writeGrain(link.source, index, 24);
-        link.transfer(index, 0, slices);
-        auto const arrived = readBack(link.destination, index);
-        REQUIRE(arrived.has_value());
-        CHECK(arrived->checksum == checksum);
-    }
+    moveIntact(link, 4, 24);
     auto const counters = countersOf(link.target);
     CHECK(counters.admitted == 1);
     CHECK(counters.refused == 0);
@@ -235,14 +241,7 @@ TEST_CASE("admission: with admissionKeyFile only initiators that prove the ticke
     }
     {
         Link link{loopback, flowFile, std::nullopt, std::nullopt, options};
-        for (std::uint64_t index = 1; index <= 3; ++index)
-        {
-            auto const checksum = writeGrain(link.source, index, 31);
-            link.transfer(index, 0, slices);
-            auto const arrived = readBack(link.destination, index);
-            REQUIRE(arrived.has_value());
-            CHECK(arrived->checksum == checksum);
-        }
+        moveIntact(link, 3, 31);
         CHECK(countersOf(link.target).admitted == 1);
         CHECK(countersOf(link.target).refused == 0);
     }
