@@ -1,10 +1,22 @@
 #!/usr/bin/env bash
-# Configures and builds mxl into a build directory: scripts/build.sh [BUILD_DIR] [extra cmake arguments...]
+# Configures and builds mxl into a build directory:
+#   scripts/build.sh [BUILD_DIR] [extra cmake arguments...] [-- targets...]
+# Without targets, everything the configuration enables is built.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${1:-$root/build}
 shift || true
+cmake_args=()
+while (($#)) && [[ $1 != -- ]]; do
+    cmake_args+=("$1")
+    shift
+done
+shift || true
+targets=()
+for target in "$@"; do
+    targets+=(--target "$target")
+done
 
 # ccache (installed by scripts/install-deps.sh) makes rebuilding the same sources cheap. Paths are hashed relative to
 # the checkout and without the build directory, so that another clone of the same commit on this machine (CI's fresh
@@ -14,5 +26,5 @@ if command -v ccache >/dev/null; then
     launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
     export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 fi
-cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" "$@" >/dev/null
-cmake --build "$build_dir" --parallel "$(nproc)"
+cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" "${cmake_args[@]}" >/dev/null
+cmake --build "$build_dir" --parallel "$(nproc)" "${targets[@]}"

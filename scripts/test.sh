@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Every test: install what is missing, build, run the whole suite, build the Release configuration the benchmarks use,
-# then run the suite again under AddressSanitizer and UndefinedBehaviorSanitizer. Where the CUDA Toolkit is installed
-# the test builds have MXL_WITH_CUDA on, and the Release build turns it off, so that both ways compile.
+# Every test: install what is missing, build the Release configuration (the one the benchmarks and the main job use)
+# with the tests and run the whole suite there, then build again with AddressSanitizer and UndefinedBehaviorSanitizer
+# and run the suite again. Where the CUDA Toolkit is installed the Release build has MXL_WITH_CUDA on and the sanitizer
+# build has it off, so that both ways compile. Each stage says how long it took.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -11,19 +12,43 @@ cuda=OFF
 if [ -x /usr/local/cuda/bin/nvcc ] || command -v nvcc >/dev/null; then
     cuda=ON
 fi
+started=$SECONDS
+stage_started=$SECONDS
+stage() {
+    if [[ -n ${stage_name:-} ]]; then
+        echo "== $stage_name: $((SECONDS - stage_started)) s =="
+    fi
+    stage_name=$1
+    stage_started=$SECONDS
+    [[ -z $stage_name ]] || echo "== $stage_name =="
+}
+
+stage "install"
 "$root/scripts/install-deps.sh"
 
-echo "== build (RelWithDebInfo) =="
-"$root/scripts/build.sh" "$root/build" -DMXL_WITH_CUDA=$cuda
-echo "== tests =="
-ctest --test-dir "$root/build" --output-on-failure --parallel "$jobs" --timeout 300
+stage "build (Release, with the tests)"
+"$root/scripts/build.sh" "$root/build-release" -DCMAKE_BUILD_TYPE=Release -DMXL_WITH_TESTS=ON -DMXL_WITH_CUDA=$cuda
 
-echo "== build (Release, the benchmarks' build in docs/performance.md; libraries, tools and benchmarks; without CUDA) =="
-"$root/scripts/build.sh" "$root/build-release" -DCMAKE_BUILD_TYPE=Release -DMXL_WITH_TESTS=OFF -DMXL_WITH_CUDA=OFF
+stage "tests (the sanitizer build compiles beside them at the lowest priority)"
+# Much of the suite waits on processes, links and timers; the sanitizer build takes the CPU it leaves, and yields it at
+# once when a test wants it (nice 19 weighs 1/68 of a test process). Its own session, so that an early exit ends it.
+mkdir -p "$root/build-sanitize"
+sanitize_log=$root/build-sanitize/build.log
+setsid nice -n 19 "$root/scripts/build.sh" "$root/build-sanitize" -DMXL_SANITIZE=address,undefined \
+    -DCMAKE_BUILD_TYPE=Debug -DMXL_WITH_CUDA=OFF >"$sanitize_log" 2>&1 &
+sanitize_build=$!
+trap 'kill -- -$sanitize_build 2>/dev/null || true' EXIT
+trap 'exit 130' INT TERM
+ctest --test-dir "$root/build-release" --output-on-failure --parallel "$jobs" --timeout 300
 
-echo "== build (address,undefined sanitizers) =="
-"$root/scripts/build.sh" "$root/build-sanitize" -DMXL_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=Debug -DMXL_WITH_CUDA=$cuda
-echo "== tests under sanitizers =="
+stage "build (address,undefined sanitizers; without CUDA): the rest"
+if ! wait "$sanitize_build"; then
+    tail -n 60 "$sanitize_log"
+    echo "test.sh: the sanitizer build failed; its whole output is in $sanitize_log" >&2
+    exit 1
+fi
+trap - EXIT
+stage "tests under sanitizers"
 # UCX's own leaks (tests/sanitizers/lsan-ucx.supp says which) are suppressed; the processes the tests start inherit it.
 # intercept_tls_get_addr=0: GCC 12's runtime takes a dynamic TLS block (UCX's, loaded with a backend) whose address
 # starts 16 bytes into a page for a glibc 2.19 header and reads an address and a size from before it; the leak tracer
@@ -31,3 +56,5 @@ echo "== tests under sanitizers =="
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 \
     LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan-ucx.supp" \
     ctest --test-dir "$root/build-sanitize" --output-on-failure --parallel "$jobs" --timeout 600
+stage ""
+echo "== all tests passed in $((SECONDS - started)) s =="

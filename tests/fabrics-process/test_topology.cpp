@@ -25,7 +25,7 @@ namespace mxl::test
 {
     namespace
     {
-        constexpr std::uint64_t grainsToVerify = 200;
+        constexpr std::uint64_t topologyGrainsToVerify = 200;
         // A check ends as soon as its grains are verified: the deadline only matters on a loaded machine (ASan with other
         // work on 2 cores once verified 72 of 200 grains in 10 s, every loss excused by the initiator).
         constexpr std::chrono::seconds verifyDeadline{60};
@@ -57,8 +57,8 @@ namespace mxl::test
 
             FlowChecker firstChecker{firstDomain.str(), source.flowId()};
             FlowChecker secondChecker{secondDomain.str(), source.flowId()};
-            checkIntact(firstChecker.check(source, grainsToVerify, verifyDeadline), grainsToVerify, *initiator, "first target");
-            checkIntact(secondChecker.check(source, grainsToVerify, verifyDeadline), grainsToVerify, *initiator, "second target", 2);
+            checkIntact(firstChecker.check(source, topologyGrainsToVerify, verifyDeadline), topologyGrainsToVerify, *initiator, "first target");
+            checkIntact(secondChecker.check(source, topologyGrainsToVerify, verifyDeadline), topologyGrainsToVerify, *initiator, "second target", 2);
 
             stopCleanly(*initiator, "initiator");
             stopCleanly(*first.process, "first target");
@@ -78,7 +78,7 @@ namespace mxl::test
             auto const report = initiator->waitForLine("target 2: disconnected", std::chrono::seconds{10});
             CHECK_MESSAGE(report.has_value(), "the initiator did not report the lost target; stderr:\n", initiator->errors());
 
-            checkIntact(firstChecker.check(source, grainsToVerify, verifyDeadline), grainsToVerify, *initiator,
+            checkIntact(firstChecker.check(source, topologyGrainsToVerify, verifyDeadline), topologyGrainsToVerify, *initiator,
                         "first target after the kill");
             CHECK_MESSAGE(!initiator->wait(std::chrono::milliseconds{0}).has_value(), "the initiator stopped with one target left");
             stopCleanly(*initiator, "initiator");
@@ -161,7 +161,7 @@ namespace mxl::test
             auto second = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket});
             REQUIRE_MESSAGE(checker.restartPast(headAfterKill, std::chrono::seconds{10}),
                             "no grain arrived from the second initiator; target stderr:\n", target.process->errors());
-            checkIntact(checker.check(source, grainsToVerify, verifyDeadline), grainsToVerify, *second, "second initiator");
+            checkIntact(checker.check(source, topologyGrainsToVerify, verifyDeadline), topologyGrainsToVerify, *second, "second initiator");
             stopCleanly(*second, "second initiator");
             CHECK_MESSAGE(!target.process->wait(std::chrono::milliseconds{0}).has_value(), "the target stopped with its initiator");
             stopCleanly(*target.process, "target");

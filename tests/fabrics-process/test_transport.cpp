@@ -17,8 +17,8 @@ namespace mxl::test
 {
     namespace
     {
-        constexpr std::uint64_t grainsToVerify = 200;
-        constexpr std::chrono::seconds checkDeadline{60};
+        constexpr std::uint64_t msgGrainsToVerify = 200;
+        constexpr std::chrono::seconds msgCheckDeadline{60};
         constexpr std::chrono::seconds lineDeadline{15};
         constexpr int badInput = 2;
 
@@ -42,13 +42,13 @@ namespace mxl::test
             REQUIRE_MESSAGE(initiator.waitForLine("connected to", lineDeadline).has_value(), "initiator stderr:\n", initiator.errors());
 
             FlowChecker checker{targetDomain.str(), source.flowId()};
-            auto const result = checker.check(source, grainsToVerify, checkDeadline, false);
-            checkIntact(result, grainsToVerify, initiator, fmt::format("{} msg", transport.name));
+            auto const result = checker.check(source, msgGrainsToVerify, msgCheckDeadline, false);
+            checkIntact(result, msgGrainsToVerify, initiator, fmt::format("{} msg", transport.name));
             CHECK(target.errors().find(logged) != std::string::npos);
             CHECK(initiator.errors().find(logged) != std::string::npos);
             auto const sent = stopCleanly(initiator, "initiator");
             auto const received = stopCleanly(target, "target");
-            CHECK(received.grains >= grainsToVerify);
+            CHECK(received.grains >= msgGrainsToVerify);
             CHECK(received.grains <= sent.grains);
         }
     }

@@ -32,11 +32,11 @@ namespace
     constexpr std::uint32_t seed = 31;
     constexpr std::uint64_t samplesPerSecond = 48'000;
     // 3 s of history at the source: an initiator held up for up to 1.5 s (half the ring) still finds its batches.
-    constexpr std::uint64_t sourceHistoryNs = 3'000'000'000;
+    constexpr std::uint64_t redundantSourceHistoryNs = 3'000'000'000;
     constexpr std::uint64_t channels = 2;
     // 3 s at the target (the path flows inherit it): the check, which pauses while a path report is read (a little over a
     // second), may trail the head by half of it.
-    constexpr std::uint64_t targetHistoryNs = 3'000'000'000;
+    constexpr std::uint64_t redundantTargetHistoryNs = 3'000'000'000;
 
     struct SampleTotals
     {
@@ -155,8 +155,8 @@ namespace
 
 TEST_CASE("redundant audio paths over shm: one path's initiator killed mid-stream, and every sample arrives in order")
 {
-    SourceDomain sourceDomain{"red-audio-src", sourceHistoryNs};
-    SourceDomain targetDomain{"red-audio-dst", targetHistoryNs};
+    SourceDomain sourceDomain{"red-audio-src", redundantSourceHistoryNs};
+    SourceDomain targetDomain{"red-audio-dst", redundantTargetHistoryNs};
     auto const definition = sourcePath("flows/audio_48k_stereo.json");
     LiveAudioSource source{sourceDomain.str(), readFile(definition), seed};
     // shm endpoint names are host-wide: make them unique to this test process.
@@ -223,8 +223,8 @@ TEST_CASE("redundant audio paths over two veth links: link A cut for 5 s, then l
     {
         MXL_SKIP(whyNot.c_str());
     }
-    SourceDomain sourceDomain{"red-audio-src", sourceHistoryNs};
-    SourceDomain targetDomain{"red-audio-dst", targetHistoryNs};
+    SourceDomain sourceDomain{"red-audio-src", redundantSourceHistoryNs};
+    SourceDomain targetDomain{"red-audio-dst", redundantTargetHistoryNs};
     auto const definition = sourcePath("flows/audio_48k_stereo.json");
     LiveAudioSource source{sourceDomain.str(), readFile(definition), seed};
     auto target =

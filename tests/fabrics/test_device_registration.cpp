@@ -4,6 +4,7 @@
 // Runs against the ofi backend and again as "ucx:fabrics-tests: ..." against UCX.
 #include "FabricsHarness.hpp"
 #include "ScopedVariable.hpp"
+#include "SuiteBackend.hpp"
 
 #include "common/Status.hpp"
 #include "fabrics/core/Backend.hpp"
@@ -26,21 +27,13 @@ using namespace mxl::test;
 using namespace mxl::test::fabrics;
 using mxl::fabrics::MemoryAccess;
 using mxl::fabrics::Role;
-using mxl::fabrics::Transport;
+using FabricsTransport = mxl::fabrics::Transport;
 
 namespace
 {
-    constexpr char const* knob = "MXL_FABRICS_DEVICE_MEMORY_IS_HOST";
-
-    std::string backendName()
-    {
-        auto const* name = std::getenv("MXL_FABRICS_BACKEND");
-        return name != nullptr && *name != '\0' ? name : "ofi";
-    }
-
     mxl::fabrics::Backend& backend()
     {
-        return mxl::fabrics::backendNamed(backendName());
+        return mxl::fabrics::backendNamed(suiteBackendName());
     }
 
     // The interface of each provider a test opens: loopback for tcp, a name of the library's choosing for shm.
@@ -91,7 +84,7 @@ namespace
     {
         auto& transport = backend();
         auto const config = localInterface(provider);
-        auto const targetDomain = transport.openDomain(config, Role::Target, Transport::Auto);
+        auto const targetDomain = transport.openDomain(config, Role::Target, FabricsTransport::Auto);
         std::vector<std::uint8_t> landed(source.size(), 0);
         mxl::fabrics::RegionSpans const spans{{landed.data(), landed.size()}};
         auto const target = transport.openTarget(*targetDomain, spans, 0, 1);
@@ -103,7 +96,7 @@ namespace
         ticket.addressFormat = target->addressFormat();
         ticket.regions = target->regions();
 
-        auto const initiatorDomain = transport.openDeviceDomain(config, Role::Initiator, Transport::Auto);
+        auto const initiatorDomain = transport.openDeviceDomain(config, Role::Initiator, FabricsTransport::Auto);
         auto const memory = initiatorDomain->registerDeviceMemory(source.data(), source.size(), MemoryAccess::LocalSource, 0);
         auto const initiator = transport.openInitiator(*initiatorDomain, 0);
         auto const peer = initiator->peer(ticket);
@@ -148,8 +141,8 @@ namespace
 
 TEST_CASE("device registration: CAP_HMEM where the provider registers device memory, on every interface under the test knob")
 {
-    ScopedVariable const unset{knob, std::nullopt};
-    auto const libfabric = backendName() == "ofi";
+    ScopedVariable const unset{deviceMemoryIsHostKnob, std::nullopt};
+    auto const libfabric = suiteBackendName() == "ofi";
     auto shmSeen = false;
     for (auto const& [provider, entry] : interfaces())
     {
@@ -173,7 +166,7 @@ TEST_CASE("device registration: CAP_HMEM where the provider registers device mem
                                    });
     }
 
-    ScopedVariable const set{knob, "1"};
+    ScopedVariable const set{deviceMemoryIsHostKnob, "1"};
     auto const all = interfaces();
     CHECK(!all.empty());
     for (auto const& [provider, entry] : all)
@@ -196,21 +189,21 @@ TEST_CASE("device registration: setup takes an interface's full caps with CAP_HM
 
 TEST_CASE("device registration: without the knob a device domain is refused here, naming the provider and why")
 {
-    ScopedVariable const unset{knob, std::nullopt};
+    ScopedVariable const unset{deviceMemoryIsHostKnob, std::nullopt};
     auto& transport = backend();
     std::vector<std::uint8_t> memory(8192);
-    if (backendName() == "ofi")
+    if (suiteBackendName() == "ofi")
     {
         auto const [tcpStatus, tcpText] = refusal(
             [&]
-            { static_cast<void>(transport.openDeviceDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Target, Transport::Auto)); });
+            { static_cast<void>(transport.openDeviceDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Target, FabricsTransport::Auto)); });
         CHECK(tcpStatus == MXL_ERR_UNSUPPORTED_OPERATION);
         CHECK_MESSAGE(
             contains(tcpText, "tcp target interface for device memory: provider tcp does not register device memory (no FI_HMEM)"),
             tcpText);
 
         // shm claims FI_HMEM, so the domain opens; its build registers system memory only, which registering says.
-        auto const shm = transport.openDeviceDomain(localInterface(MXL_FABRICS_PROVIDER_SHM), Role::Target, Transport::Auto);
+        auto const shm = transport.openDeviceDomain(localInterface(MXL_FABRICS_PROVIDER_SHM), Role::Target, FabricsTransport::Auto);
         auto const [shmStatus, shmText] =
             refusal([&] { static_cast<void>(shm->registerDeviceMemory(memory.data(), memory.size(), MemoryAccess::RemoteWrite, 0)); });
         CHECK(shmStatus == MXL_ERR_UNSUPPORTED_OPERATION);
@@ -224,7 +217,7 @@ TEST_CASE("device registration: without the knob a device domain is refused here
         for (auto const provider : {MXL_FABRICS_PROVIDER_TCP, MXL_FABRICS_PROVIDER_SHM})
         {
             auto const [status, text] =
-                refusal([&] { static_cast<void>(transport.openDeviceDomain(localInterface(provider), Role::Target, Transport::Auto)); });
+                refusal([&] { static_cast<void>(transport.openDeviceDomain(localInterface(provider), Role::Target, FabricsTransport::Auto)); });
             CHECK(status == MXL_ERR_UNSUPPORTED_OPERATION);
             CHECK_MESSAGE(contains(text, "domain for device memory: this UCX reports no CUDA memory type (ucp_context_query)"), text);
         }
@@ -233,20 +226,20 @@ TEST_CASE("device registration: without the knob a device domain is refused here
 
 TEST_CASE("device registration: a host domain refuses device memory, and device memory does not travel over msg")
 {
-    ScopedVariable const set{knob, "1"};
+    ScopedVariable const set{deviceMemoryIsHostKnob, "1"};
     auto& transport = backend();
     std::vector<std::uint8_t> memory(4096);
-    auto const host = transport.openDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Initiator, Transport::Auto);
+    auto const host = transport.openDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Initiator, FabricsTransport::Auto);
     auto const [status, text] =
         refusal([&] { static_cast<void>(host->registerDeviceMemory(memory.data(), memory.size(), MemoryAccess::LocalSource, 3)); });
     CHECK(status == MXL_ERR_UNSUPPORTED_OPERATION);
     CHECK_MESSAGE(contains(text, "registering 4096 bytes of CUDA device 3 memory at "), text);
     CHECK_MESSAGE(contains(text, "was not opened for device memory"), text);
 
-    if (backendName() == "ofi")
+    if (suiteBackendName() == "ofi")
     {
         auto const [msgStatus, msgText] = refusal(
-            [&] { static_cast<void>(transport.openDeviceDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Target, Transport::Msg)); });
+            [&] { static_cast<void>(transport.openDeviceDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Target, FabricsTransport::Msg)); });
         CHECK(msgStatus == MXL_ERR_UNSUPPORTED_OPERATION);
         CHECK_MESSAGE(contains(msgText, "provider tcp was asked for transport msg, whose target places what it receives with host copies; "
                                         "device memory needs rma"),
@@ -255,7 +248,7 @@ TEST_CASE("device registration: a host domain refuses device memory, and device 
         ScopedVariable const hidden{"MXL_FABRICS_OFI_HIDE_RMA", "1"};
         auto const [hiddenStatus, hiddenText] = refusal(
             [&]
-            { static_cast<void>(transport.openDeviceDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Target, Transport::Auto)); });
+            { static_cast<void>(transport.openDeviceDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Target, FabricsTransport::Auto)); });
         CHECK(hiddenStatus == MXL_ERR_UNSUPPORTED_OPERATION);
         CHECK_MESSAGE(contains(hiddenText, "provider tcp has no endpoint with FI_RMA and remote CQ data, and device memory needs rma"),
                       hiddenText);
@@ -264,7 +257,7 @@ TEST_CASE("device registration: a host domain refuses device memory, and device 
 
 TEST_CASE("device registration: under the knob, device memory is the source of a byte-exact write over tcp and shm")
 {
-    ScopedVariable const set{knob, "1"};
+    ScopedVariable const set{deviceMemoryIsHostKnob, "1"};
     for (auto const provider : {MXL_FABRICS_PROVIDER_TCP, MXL_FABRICS_PROVIDER_SHM})
     {
         INFO("provider ", static_cast<int>(provider));
@@ -280,7 +273,7 @@ TEST_CASE("device registration: under the knob, device memory is the source of a
 TEST_CASE("device registration: a backend of ABI 1.2 (a table without memory_register_device) registers no device memory")
 {
     std::string path;
-    auto const* table = &backendTable(backendName(), path);
+    auto const* table = &backendTable(suiteBackendName(), path);
     CHECK(table->structSize == sizeof(mxlFabricsBackend));
     CHECK((table->abiVersion & 0xffffu) == MXL_FABRICS_BACKEND_ABI_MINOR);
 
@@ -288,15 +281,15 @@ TEST_CASE("device registration: a backend of ABI 1.2 (a table without memory_reg
     auto older = *table;
     older.abiVersion = (1u << 16) | 2u;
     older.structSize = MXL_FABRICS_BACKEND_TABLE_1_2_SIZE;
-    auto const backend12 = mxl::fabrics::tableBackend(older, {backendName(), path, older.abiVersion});
-    ScopedVariable const set{knob, "1"};
+    auto const backend12 = mxl::fabrics::tableBackend(older, {suiteBackendName(), path, older.abiVersion});
+    ScopedVariable const set{deviceMemoryIsHostKnob, "1"};
     auto const [status, text] = refusal(
-        [&] { static_cast<void>(backend12->openDeviceDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Target, Transport::Auto)); });
+        [&] { static_cast<void>(backend12->openDeviceDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Target, FabricsTransport::Auto)); });
     CHECK(status == MXL_ERR_UNSUPPORTED_OPERATION);
-    CHECK(text == "fabrics backend " + backendName() +
+    CHECK(text == "fabrics backend " + suiteBackendName() +
                       " (ABI 1.2) registers no device memory: that needs backend ABI 1.3 (memory_register_device)");
     // Its host domains open as before.
-    CHECK(backend12->openDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Target, Transport::Auto) != nullptr);
+    CHECK(backend12->openDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Target, FabricsTransport::Auto) != nullptr);
 }
 
 TEST_CASE("device payloads: the setup option names auto, direct or staged, and MXL_FABRICS_DEVICE_PAYLOADS is the default")

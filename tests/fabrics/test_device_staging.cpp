@@ -15,6 +15,7 @@
 #    include "ScopedVariable.hpp"
 #    include "Skip.hpp"
 #    include "StderrCapture.hpp"
+#    include "SuiteBackend.hpp"
 
 #    include <mxl/device.h>
 
@@ -264,7 +265,6 @@ namespace
         CHECK(counters.transfersInvalidated == 1);
     }
 
-    constexpr char const* knob = "MXL_FABRICS_DEVICE_MEMORY_IS_HOST";
     constexpr char const* payloadsVariable = "MXL_FABRICS_DEVICE_PAYLOADS";
     constexpr std::size_t videoPayloadBytes = std::size_t{videoSlices} * videoLineBytes;
 
@@ -380,7 +380,7 @@ namespace
 
     void directToDirect()
     {
-        ScopedVariable const hostMemory{knob, "1"};
+        ScopedVariable const hostMemory{deviceMemoryIsHostKnob, "1"};
         for (auto const& transport : tcpAndShm())
         {
             checkMix(transport, {"direct → direct", End::Direct, End::Direct});
@@ -396,7 +396,7 @@ namespace
 
     void directMixed()
     {
-        ScopedVariable const hostMemory{knob, "1"};
+        ScopedVariable const hostMemory{deviceMemoryIsHostKnob, "1"};
         for (auto const& transport : tcpAndShm())
         {
             for (auto const& mix : {Mix{"direct → staged", End::Direct, End::Staged}, Mix{"direct → host", End::Direct, End::Host},
@@ -410,7 +410,7 @@ namespace
     // Slice ranges and a reopened source slot, as sliceRanges and reopenedSource, with both ends direct.
     void directSlicesAndReopened()
     {
-        ScopedVariable const hostMemory{knob, "1"};
+        ScopedVariable const hostMemory{deviceMemoryIsHostKnob, "1"};
         ScopedVariable const direct{payloadsVariable, "direct"};
         {
             INFO("slice ranges");
@@ -422,18 +422,12 @@ namespace
         }
     }
 
-    std::string backendName()
-    {
-        auto const* name = std::getenv("MXL_FABRICS_BACKEND");
-        return name != nullptr && *name != '\0' ? name : "ofi";
-    }
-
     // Without the knob nothing here registers CUDA memory: auto stages, naming why, and direct fails setup.
     void autoAndDirectWithoutTheKnob()
     {
-        ScopedVariable const deviceMemory{knob, std::nullopt};
+        ScopedVariable const deviceMemory{deviceMemoryIsHostKnob, std::nullopt};
         ScopedVariable const unset{payloadsVariable, std::nullopt};
-        auto const ofi = backendName() == "ofi";
+        auto const ofi = suiteBackendName() == "ofi";
         for (auto const& transport : tcpAndShm())
         {
             INFO(std::string{transport.label});
@@ -479,11 +473,11 @@ namespace
     // The msg transport's target places what it receives with host copies: direct cannot use it, auto stages.
     void directOverMsg()
     {
-        if (backendName() != "ofi")
+        if (suiteBackendName() != "ofi")
         {
             return;
         }
-        ScopedVariable const hostMemory{knob, "1"};
+        ScopedVariable const hostMemory{deviceMemoryIsHostKnob, "1"};
         auto const interface = interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr);
         {
             StderrCapture capture;

@@ -23,7 +23,7 @@
 
 using namespace mxl::test;
 using namespace mxl::test::fabrics;
-using mxl::fabrics::Transport;
+using FabricsTransport = mxl::fabrics::Transport;
 
 namespace
 {
@@ -48,20 +48,20 @@ TEST_CASE("transport: auto takes rma where the provider has it and msg where not
     using mxl::fabrics::chooseTransport;
     auto const missing = std::optional<std::string>{"endpoint with FI_RMA and remote CQ data"};
 
-    auto const autoWithRma = chooseTransport(Transport::Auto, "tcp", std::nullopt);
-    CHECK(autoWithRma.transport == Transport::Rma);
+    auto const autoWithRma = chooseTransport(FabricsTransport::Auto, "tcp", std::nullopt);
+    CHECK(autoWithRma.transport == FabricsTransport::Rma);
     CHECK(autoWithRma.reason == "provider tcp has RMA with remote CQ data");
 
-    auto const autoWithout = chooseTransport(Transport::Auto, "efa", missing);
-    CHECK(autoWithout.transport == Transport::Msg);
+    auto const autoWithout = chooseTransport(FabricsTransport::Auto, "efa", missing);
+    CHECK(autoWithout.transport == FabricsTransport::Msg);
     CHECK(autoWithout.reason == "provider efa has no endpoint with FI_RMA and remote CQ data");
 
-    auto const msgAsked = chooseTransport(Transport::Msg, "tcp", std::nullopt);
-    CHECK(msgAsked.transport == Transport::Msg);
+    auto const msgAsked = chooseTransport(FabricsTransport::Msg, "tcp", std::nullopt);
+    CHECK(msgAsked.transport == FabricsTransport::Msg);
     CHECK(msgAsked.reason == "asked");
-    CHECK(chooseTransport(Transport::Rma, "shm", std::nullopt).transport == Transport::Rma);
+    CHECK(chooseTransport(FabricsTransport::Rma, "shm", std::nullopt).transport == FabricsTransport::Rma);
 
-    CHECK(failureText([&] { static_cast<void>(chooseTransport(Transport::Rma, "efa", missing)); }) ==
+    CHECK(failureText([&] { static_cast<void>(chooseTransport(FabricsTransport::Rma, "efa", missing)); }) ==
           "transport rma was asked for, but provider efa has no endpoint with FI_RMA and remote CQ data; ask for transport msg or auto");
 }
 
@@ -70,17 +70,17 @@ TEST_CASE("transport: the setup options name it, and MXL_FABRICS_TRANSPORT is th
     using mxl::fabrics::SetupOptions;
     {
         ScopedVariable const unset{"MXL_FABRICS_TRANSPORT", std::nullopt};
-        CHECK(SetupOptions::parse(nullptr).transport == Transport::Auto);
-        CHECK(SetupOptions::parse(R"({"transport": "msg"})").transport == Transport::Msg);
-        CHECK(SetupOptions::parse(R"({"transport": "rma", "cqDepth": 8})").transport == Transport::Rma);
+        CHECK(SetupOptions::parse(nullptr).transport == FabricsTransport::Auto);
+        CHECK(SetupOptions::parse(R"({"transport": "msg"})").transport == FabricsTransport::Msg);
+        CHECK(SetupOptions::parse(R"({"transport": "rma", "cqDepth": 8})").transport == FabricsTransport::Rma);
         CHECK(failureText([] { static_cast<void>(SetupOptions::parse(R"({"transport": "send"})")); }) ==
               R"(option transport must be "rma", "msg" or "auto", not "send")");
         CHECK(failureText([] { static_cast<void>(SetupOptions::parse(R"({"transport": 2})")); }) ==
               R"(option transport must be "rma", "msg" or "auto", not 2)");
     }
     ScopedVariable const msg{"MXL_FABRICS_TRANSPORT", "msg"};
-    CHECK(SetupOptions::parse("").transport == Transport::Msg);
-    CHECK(SetupOptions::parse(R"({"transport": "auto"})").transport == Transport::Auto);
+    CHECK(SetupOptions::parse("").transport == FabricsTransport::Msg);
+    CHECK(SetupOptions::parse(R"({"transport": "auto"})").transport == FabricsTransport::Auto);
     ScopedVariable const wrong{"MXL_FABRICS_TRANSPORT", "tagged"};
     CHECK(failureText([] { static_cast<void>(SetupOptions::parse(nullptr)); }) ==
           R"(MXL_FABRICS_TRANSPORT must be rma, msg or auto, not "tagged")");

@@ -20,6 +20,9 @@ namespace mxl::test::gst
     std::string audioDefinition(std::string const& id, std::uint32_t channels, std::int64_t rate);
     std::string dataDefinition(std::string const& id, mxlRational rate);
 
+    // A history that holds every grain a test writes before its reader starts.
+    constexpr std::uint64_t twoSecondsNs = 2'000'000'000;
+
     // A domain whose flows keep `historyNs` of grains: enough for a whole test pipeline to be read after it ran.
     void setHistory(TempDomain const& domain, std::uint64_t historyNs);
 

@@ -13,7 +13,7 @@ using namespace mxl::test::gst;
 
 namespace
 {
-    constexpr auto flowId = "6b2d9e41-07c5-4a8f-b3e6-1f9a2c7d5e80";
+    constexpr auto sinkAudioFlowId = "6b2d9e41-07c5-4a8f-b3e6-1f9a2c7d5e80";
     constexpr std::uint64_t tenSecondsNs = 10'000'000'000;
 
     // The reference buffers joined, one vector per channel.
@@ -43,7 +43,7 @@ namespace
                                       "! audio/x-raw,format=F32LE,rate=48000,channels={},layout={} "
                                       "! tee name=t ! queue ! mxlsink name=sink domain={} flow-id={} sync=false "
                                       "t. ! queue ! appsink name=reference sync=false",
-                                      buffers, samplesPerBuffer, channels, layout, domain.str(), flowId)};
+                                      buffers, samplesPerBuffer, channels, layout, domain.str(), sinkAudioFlowId)};
         auto& reference = pipeline.collect("reference");
         REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
         REQUIRE(sawEos(pipeline.runUntilEnd(std::chrono::seconds{60})));
@@ -51,7 +51,7 @@ namespace
         auto const expected = joined(reference.received());
         REQUIRE(expected.size() == static_cast<std::size_t>(channels));
         REQUIRE(expected[0].size() == buffers * samplesPerBuffer);
-        FlowProbe probe{domain, flowId};
+        FlowProbe probe{domain, sinkAudioFlowId};
         CHECK(probe.config().continuous.channelCount == static_cast<std::uint32_t>(channels));
         auto const written = probe.samples(probe.head(), expected[0].size());
         for (std::size_t channel = 0; channel < expected.size(); ++channel)
@@ -86,7 +86,7 @@ TEST_CASE("mxlsink: on its TAI clock a live tone's first sample lands at the ind
                                   "! audio/x-raw,format=F32LE,rate=48000,channels=2 "
                                   "! tee name=t ! queue ! mxlsink name=sink domain={} flow-id={} "
                                   "t. ! queue ! appsink name=reference sync=false",
-                                  buffers, samplesPerBuffer, domain.str(), flowId)};
+                                  buffers, samplesPerBuffer, domain.str(), sinkAudioFlowId)};
     auto& reference = pipeline.collect("reference");
     REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
     REQUIRE(sawEos(pipeline.runUntilEnd(std::chrono::seconds{60})));
@@ -97,7 +97,7 @@ TEST_CASE("mxlsink: on its TAI clock a live tone's first sample lands at the ind
     mxlRational const rate{48000, 1};
     auto const firstIndex = mxlTimestampToIndex(&rate, pipeline.baseTime() + copies.front().runningTime);
     auto const expected = joined(copies);
-    FlowProbe probe{domain, flowId};
+    FlowProbe probe{domain, sinkAudioFlowId};
     CHECK(probe.head() == firstIndex + expected[0].size() - 1);
     auto const written = probe.samples(firstIndex + expected[0].size() - 1, expected[0].size());
     CHECK(written[0] == expected[0]);

@@ -15,7 +15,7 @@ using namespace mxl::test::gst;
 
 namespace
 {
-    constexpr auto flowId = "71c0e9d2-4b3a-4f86-a915-3d8e2c6b0f47";
+    constexpr auto countersFlowId = "71c0e9d2-4b3a-4f86-a915-3d8e2c6b0f47";
     constexpr std::size_t frameBytes = 256 * 8;
     constexpr GstClockTime frameNs = 20'000'000;
 
@@ -23,7 +23,7 @@ namespace
     {
         return fmt::format("appsrc name=in is-live={} format=time caps=video/x-raw,format=v210,width=64,height=8,framerate=50/1 "
                            "! mxlsink name=sink domain={} flow-id={} sync={}",
-                           live, domain.str(), flowId, live);
+                           live, domain.str(), countersFlowId, live);
     }
 
     void push(GstElement* appsrc, GstClockTime pts, std::uint8_t fill)
@@ -56,7 +56,7 @@ TEST_CASE("mxlsink: grains a source skipped are committed invalid, a repeated in
     CHECK(counter(sink, "buffers-dropped") == 1);
     CHECK(counter(sink, "skipped") == 2);
     CHECK(counter(sink, "buffers-late") == 0);
-    FlowProbe probe{domain, flowId};
+    FlowProbe probe{domain, countersFlowId};
     auto const last = probe.head();
     auto const first = last - 4;
     CHECK(probe.grain(first) == std::vector<std::uint8_t>(frameBytes, 0x10));

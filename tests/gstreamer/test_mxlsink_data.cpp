@@ -19,21 +19,21 @@ using namespace mxl::test::gst;
 
 namespace
 {
-    constexpr auto flowId = "3c7e1a95-d24b-4f80-b6e3-8a1f0c9d2e57";
-    constexpr mxlRational rate{60000, 1001};
+    constexpr auto sinkDataFlowId = "3c7e1a95-d24b-4f80-b6e3-8a1f0c9d2e57";
+    constexpr mxlRational sinkDataRate{60000, 1001};
 
     std::string appsrcPipeline(TempDomain const& domain)
     {
         return fmt::format("appsrc name=in format=time caps=meta/x-mxl-rfc8331,framerate=60000/1001 "
                            "! mxlsink name=sink domain={} flow-id={} sync=false",
-                           domain.str(), flowId);
+                           domain.str(), sinkDataFlowId);
     }
 
     void push(GstElement* appsrc, std::uint64_t grain, std::vector<std::uint8_t> const& bytes)
     {
         auto* const buffer = gst_buffer_new_memdup(bytes.data(), bytes.size());
-        GST_BUFFER_PTS(buffer) = gst_util_uint64_scale(grain, GST_SECOND * rate.denominator, rate.numerator);
-        GST_BUFFER_DURATION(buffer) = gst_util_uint64_scale(1, GST_SECOND * rate.denominator, rate.numerator);
+        GST_BUFFER_PTS(buffer) = gst_util_uint64_scale(grain, GST_SECOND * sinkDataRate.denominator, sinkDataRate.numerator);
+        GST_BUFFER_DURATION(buffer) = gst_util_uint64_scale(1, GST_SECOND * sinkDataRate.denominator, sinkDataRate.numerator);
         REQUIRE(gst_app_src_push_buffer(GST_APP_SRC(appsrc), buffer) == GST_FLOW_OK);
     }
 }
@@ -52,7 +52,7 @@ TEST_CASE("mxlsink: RFC 8331 payloads land byte for byte in the grains of their 
     {
         if (grain != missing)
         {
-            push(appsrc, grain, dataPayload(grain, rate));
+            push(appsrc, grain, dataPayload(grain, sinkDataRate));
         }
     }
     gst_app_src_end_of_stream(GST_APP_SRC(appsrc));
@@ -61,7 +61,7 @@ TEST_CASE("mxlsink: RFC 8331 payloads land byte for byte in the grains of their 
     auto* const sink = pipeline.element("sink");
     CHECK(counter(sink, "buffers-written") == grains - 1);
     CHECK(counter(sink, "skipped") == 1);
-    FlowProbe probe{domain, flowId};
+    FlowProbe probe{domain, sinkDataFlowId};
     CHECK(probe.config().common.format == MXL_DATA_FORMAT_DATA);
     auto const first = probe.head() - (grains - 1);
     for (std::uint64_t grain = 0; grain < grains; ++grain)
@@ -73,7 +73,7 @@ TEST_CASE("mxlsink: RFC 8331 payloads land byte for byte in the grains of their 
             continue;
         }
         auto const bytes = probe.grain(first + grain);
-        auto const expected = dataPayload(grain, rate);
+        auto const expected = dataPayload(grain, sinkDataRate);
         REQUIRE(bytes.size() == MXL_DATA_FORMAT_GRAIN_SIZE);
         CHECK(std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(expected.size())) == expected);
         CHECK(std::all_of(bytes.begin() + static_cast<std::ptrdiff_t>(expected.size()), bytes.end(),
@@ -89,7 +89,7 @@ TEST_CASE("mxlsink: a data buffer larger than a grain, or not one RFC 8331 paylo
     oversized[0] = static_cast<std::uint8_t>((oversized.size() - 6) >> 8U);
     oversized[1] = static_cast<std::uint8_t>(oversized.size() - 6);
     // A payload with a byte too many after its packets.
-    auto padded = dataPayload(3, rate);
+    auto padded = dataPayload(3, sinkDataRate);
     padded.push_back(0);
     struct Case
     {

@@ -13,7 +13,7 @@ using namespace mxl::test::gst;
 
 namespace
 {
-    constexpr auto flowId = "0f6a4c2e-8d31-4b57-9e02-7c1d5a3b8e64";
+    constexpr auto sinkVideoFlowId = "0f6a4c2e-8d31-4b57-9e02-7c1d5a3b8e64";
     constexpr std::uint64_t tenSecondsNs = 10'000'000'000;
 }
 
@@ -26,7 +26,7 @@ TEST_CASE("mxlsink: a non-live pattern lands on consecutive grains from the curr
     Pipeline pipeline{fmt::format("videotestsrc num-buffers={} pattern=ball ! video/x-raw,format=v210,width=100,height=16,framerate=50/1 "
                                   "! tee name=t ! queue ! mxlsink name=sink domain={} flow-id={} sync=false "
                                   "t. ! queue ! appsink name=reference sync=false",
-                                  frames, domain.str(), flowId)};
+                                  frames, domain.str(), sinkVideoFlowId)};
     auto& reference = pipeline.collect("reference");
     mxlRational const rate{50, 1};
     auto const indexBefore = mxlGetCurrentIndex(&rate);
@@ -37,7 +37,7 @@ TEST_CASE("mxlsink: a non-live pattern lands on consecutive grains from the curr
 
     auto const frameCopies = reference.received();
     REQUIRE(frameCopies.size() == frames);
-    FlowProbe probe{domain, flowId};
+    FlowProbe probe{domain, sinkVideoFlowId};
     auto const head = probe.head();
     auto const first = head - frames + 1;
     // Without a clock pacing the sink, the first frame lands at the index of the moment it arrives.
@@ -64,7 +64,7 @@ TEST_CASE("mxlsink: on its TAI clock a live source's frame lands at the index of
                                   "! video/x-raw,format=v210,width=64,height=8,framerate=25/1 "
                                   "! tee name=t ! queue ! mxlsink name=sink domain={} flow-id={} "
                                   "t. ! queue ! appsink name=reference sync=false",
-                                  frames, domain.str(), flowId)};
+                                  frames, domain.str(), sinkVideoFlowId)};
     auto& reference = pipeline.collect("reference");
     REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
     auto const messages = pipeline.runUntilEnd(std::chrono::seconds{60});
@@ -74,7 +74,7 @@ TEST_CASE("mxlsink: on its TAI clock a live source's frame lands at the index of
     mxlRational const rate{25, 1};
     auto const frameCopies = reference.received();
     REQUIRE(frameCopies.size() == frames);
-    FlowProbe probe{domain, flowId};
+    FlowProbe probe{domain, sinkVideoFlowId};
     std::uint64_t previous = 0;
     for (std::size_t i = 0; i < frameCopies.size(); ++i)
     {

@@ -14,20 +14,19 @@ using namespace mxl::test::gst;
 namespace
 {
     // Two seconds of grains: a pipeline held up by a loaded machine still finds every grain it has not read yet.
-    constexpr std::uint64_t twoSecondsNs = 2'000'000'000;
-    constexpr auto flowId = "c84f2a17-3e69-4d0b-a5c2-6e1b9f3d7a45";
-    constexpr mxlRational rate{48000, 1};
+    constexpr auto srcAudioFlowId = "c84f2a17-3e69-4d0b-a5c2-6e1b9f3d7a45";
+    constexpr mxlRational audioRate{48000, 1};
 
     void checkSamplesComeOut(std::uint32_t channels, char const* layout)
     {
         TempDomain domain{"gst-src-audio"};
         setHistory(domain, twoSecondsNs);
-        FlowFeeder feeder{domain, audioDefinition(flowId, channels, rate.numerator)};
+        FlowFeeder feeder{domain, audioDefinition(srcAudioFlowId, channels, audioRate.numerator)};
         constexpr std::size_t buffers = 10;
         constexpr std::uint64_t samplesPerBuffer = 240;
         Pipeline pipeline{fmt::format("mxlsrc name=src domain={} flow-id={} samples-per-buffer={} num-buffers={} "
                                       "! audio/x-raw,layout={} ! appsink name=out",
-                                      domain.str(), flowId, samplesPerBuffer, buffers, layout)};
+                                      domain.str(), srcAudioFlowId, samplesPerBuffer, buffers, layout)};
         auto& out = pipeline.collect("out");
         REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
         REQUIRE(sawEos(pipeline.runUntilEnd(std::chrono::seconds{60})));
@@ -43,7 +42,7 @@ namespace
             {
                 CHECK(buffer.offset == received[i - 1].offsetEnd);
             }
-            CHECK(pipeline.baseTime() + buffer.runningTime == mxlIndexToTimestamp(&rate, buffer.offset));
+            CHECK(pipeline.baseTime() + buffer.runningTime == mxlIndexToTimestamp(&audioRate, buffer.offset));
             REQUIRE(buffer.channels.size() == channels);
             std::size_t wrong = 0;
             for (std::uint32_t channel = 0; channel < channels; ++channel)

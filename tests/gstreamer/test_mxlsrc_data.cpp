@@ -15,20 +15,19 @@ using namespace mxl::test::gst;
 
 namespace
 {
-    constexpr std::uint64_t twoSecondsNs = 2'000'000'000;
-    constexpr auto flowId = "b8d2f4a6-1e37-4c59-9a0b-6f3e2d1c7a84";
-    constexpr mxlRational rate{60000, 1001};
+    constexpr auto srcDataFlowId = "b8d2f4a6-1e37-4c59-9a0b-6f3e2d1c7a84";
+    constexpr mxlRational dataRate{60000, 1001};
 }
 
 TEST_CASE("mxlsrc: data grains come out as their RFC 8331 payloads, indices consecutive, timestamps the grains' times")
 {
     TempDomain domain{"gst-src-data"};
     setHistory(domain, twoSecondsNs);
-    FlowFeeder feeder{domain, dataDefinition(flowId, rate)};
+    FlowFeeder feeder{domain, dataDefinition(srcDataFlowId, dataRate)};
     constexpr std::size_t buffers = 12;
     Pipeline pipeline{fmt::format("mxlsrc name=src domain={} flow-id={} num-buffers={} ! meta/x-mxl-rfc8331,framerate=60000/1001 "
                                   "! appsink name=out",
-                                  domain.str(), flowId, buffers)};
+                                  domain.str(), srcDataFlowId, buffers)};
     auto& out = pipeline.collect("out");
     REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
     REQUIRE(sawEos(pipeline.runUntilEnd(std::chrono::seconds{60})));
@@ -46,8 +45,8 @@ TEST_CASE("mxlsrc: data grains come out as their RFC 8331 payloads, indices cons
             CHECK(buffer.offset == received[i - 1].offset + 1);
             sizes += buffer.bytes.size() != received[i - 1].bytes.size() ? 1 : 0;
         }
-        CHECK(pipeline.baseTime() + buffer.runningTime == mxlIndexToTimestamp(&rate, buffer.offset));
-        CHECK(buffer.bytes == dataPayload(buffer.offset, rate));
+        CHECK(pipeline.baseTime() + buffer.runningTime == mxlIndexToTimestamp(&dataRate, buffer.offset));
+        CHECK(buffer.bytes == dataPayload(buffer.offset, dataRate));
     }
     // The payloads' lengths change from grain to grain: each buffer is cut at its own Length field.
     CHECK(sizes > 0);
@@ -58,9 +57,9 @@ TEST_CASE("mxlsrc: a data grain flagged invalid becomes a gap event at its time,
     TempDomain domain{"gst-src-data-invalid"};
     setHistory(domain, twoSecondsNs);
     constexpr std::uint64_t invalidEvery = 4;
-    FlowFeeder feeder{domain, dataDefinition(flowId, rate), invalidEvery};
+    FlowFeeder feeder{domain, dataDefinition(srcDataFlowId, dataRate), invalidEvery};
     constexpr std::size_t buffers = 12;
-    Pipeline pipeline{fmt::format("mxlsrc name=src domain={} flow-id={} num-buffers={} ! appsink name=out", domain.str(), flowId, buffers)};
+    Pipeline pipeline{fmt::format("mxlsrc name=src domain={} flow-id={} num-buffers={} ! appsink name=out", domain.str(), srcDataFlowId, buffers)};
     auto& out = pipeline.collect("out");
     REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
     REQUIRE(sawEos(pipeline.runUntilEnd(std::chrono::seconds{60})));
@@ -68,8 +67,8 @@ TEST_CASE("mxlsrc: a data grain flagged invalid becomes a gap event at its time,
     auto const received = out.received();
     REQUIRE(received.size() == buffers);
     auto const gaps = out.gaps();
-    auto const skippedInvalid = checkInvalidGrainsBecameGaps(pipeline, received, gaps, rate, invalidEvery,
-                                                             [](Received const& buffer) { return dataPayload(buffer.offset, rate); });
+    auto const skippedInvalid = checkInvalidGrainsBecameGaps(pipeline, received, gaps, dataRate, invalidEvery,
+                                                             [](Received const& buffer) { return dataPayload(buffer.offset, dataRate); });
     CHECK(skippedInvalid >= 2);
     CHECK(counter(pipeline.element("src"), "invalid-grains") >= skippedInvalid);
 }

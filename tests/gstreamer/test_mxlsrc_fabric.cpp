@@ -24,7 +24,6 @@ using namespace mxl::test::gst;
 
 namespace
 {
-    constexpr std::uint64_t twoSecondsNs = 2'000'000'000;
     // A loaded machine may take seconds to start a process or to connect; a correct run takes far less.
     constexpr auto generous = std::chrono::seconds{30};
     constexpr std::size_t buffers = 30;

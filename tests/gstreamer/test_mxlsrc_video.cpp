@@ -17,9 +17,8 @@ using namespace mxl::test::gst;
 namespace
 {
     // Two seconds of grains: a pipeline held up by a loaded machine still finds every grain it has not read yet.
-    constexpr std::uint64_t twoSecondsNs = 2'000'000'000;
-    constexpr auto flowId = "a3e1c7b9-5d24-4f6e-8b10-9c2f4d6e1a37";
-    constexpr mxlRational rate{50, 1};
+    constexpr auto srcVideoFlowId = "a3e1c7b9-5d24-4f6e-8b10-9c2f4d6e1a37";
+    constexpr mxlRational videoRate{50, 1};
 
     std::vector<std::uint8_t> expectedGrain(std::uint64_t index, std::size_t size)
     {
@@ -33,7 +32,7 @@ namespace
 
     std::string source(TempDomain const& domain, std::string const& extra = {})
     {
-        return fmt::format("mxlsrc name=src domain={} flow-id={} {}", domain.str(), flowId, extra);
+        return fmt::format("mxlsrc name=src domain={} flow-id={} {}", domain.str(), srcVideoFlowId, extra);
     }
 }
 
@@ -41,7 +40,7 @@ TEST_CASE("mxlsrc: grains come out byte for byte, indices consecutive, timestamp
 {
     TempDomain domain{"gst-src-video"};
     setHistory(domain, twoSecondsNs);
-    FlowFeeder feeder{domain, videoDefinition(flowId, 64, 8, rate)};
+    FlowFeeder feeder{domain, videoDefinition(srcVideoFlowId, 64, 8, videoRate)};
     constexpr std::size_t buffers = 10;
     Pipeline pipeline{source(domain, fmt::format("num-buffers={}", buffers)) + " ! appsink name=out"};
     auto& out = pipeline.collect("out");
@@ -60,7 +59,7 @@ TEST_CASE("mxlsrc: grains come out byte for byte, indices consecutive, timestamp
         {
             CHECK(buffer.offset == received[i - 1].offset + 1);
         }
-        CHECK(pipeline.baseTime() + buffer.runningTime == mxlIndexToTimestamp(&rate, buffer.offset));
+        CHECK(pipeline.baseTime() + buffer.runningTime == mxlIndexToTimestamp(&videoRate, buffer.offset));
         CHECK(buffer.bytes == expectedGrain(buffer.offset, buffer.bytes.size()));
     }
     CHECK(received.front().bytes.size() == 256 * 8);
@@ -73,7 +72,7 @@ TEST_CASE("mxlsrc: a grain flagged invalid becomes a gap event at its time, not 
     TempDomain domain{"gst-src-invalid"};
     setHistory(domain, twoSecondsNs);
     constexpr std::uint64_t invalidEvery = 4;
-    FlowFeeder feeder{domain, videoDefinition(flowId, 64, 8, rate), invalidEvery};
+    FlowFeeder feeder{domain, videoDefinition(srcVideoFlowId, 64, 8, videoRate), invalidEvery};
     constexpr std::size_t buffers = 12;
     Pipeline pipeline{source(domain, fmt::format("num-buffers={}", buffers)) + " ! appsink name=out"};
     auto& out = pipeline.collect("out");
@@ -84,7 +83,7 @@ TEST_CASE("mxlsrc: a grain flagged invalid becomes a gap event at its time, not 
     REQUIRE(received.size() == buffers);
     auto const gaps = out.gaps();
     auto const skippedInvalid =
-        checkInvalidGrainsBecameGaps(pipeline, received, gaps, rate, invalidEvery,
+        checkInvalidGrainsBecameGaps(pipeline, received, gaps, videoRate, invalidEvery,
                                      [](Received const& buffer) { return expectedGrain(buffer.offset, buffer.bytes.size()); });
     CHECK(skippedInvalid >= 2);
     CHECK(counter(pipeline.element("src"), "invalid-grains") >= skippedInvalid);
@@ -94,7 +93,7 @@ TEST_CASE("mxlsrc: a grain flagged invalid becomes a gap event at its time, not 
 TEST_CASE("mxlsrc: fallen a ring behind, it reports the lost grains (gap event, QoS message) and goes on from the head")
 {
     TempDomain domain{"gst-src-lost"};
-    FlowFeeder feeder{domain, videoDefinition(flowId, 64, 8, rate)};
+    FlowFeeder feeder{domain, videoDefinition(srcVideoFlowId, 64, 8, videoRate)};
     Pipeline pipeline{source(domain) + " ! appsink name=out max-buffers=1"};
     // The appsink holds the streaming thread after the first buffer, so mxlsrc stops reading.
     auto& out = pipeline.collect("out", true);
@@ -104,7 +103,7 @@ TEST_CASE("mxlsrc: fallen a ring behind, it reports the lost grains (gap event, 
 
     // Wait on the flow itself until the writer is three rings past the held grain, then let mxlsrc go on.
     auto const grainCount = feeder.config().discrete.grainCount;
-    FlowProbe probe{domain, flowId};
+    FlowProbe probe{domain, srcVideoFlowId};
     probe.grain(held + 3 * grainCount, 30'000'000'000ULL);
     out.release();
     REQUIRE(out.waitFor(4, std::chrono::seconds{30}) >= 4);
@@ -118,22 +117,22 @@ TEST_CASE("mxlsrc: fallen a ring behind, it reports the lost grains (gap event, 
     auto* const src = pipeline.element("src");
     CHECK(counter(src, "lost") >= resumed - held - 1);
     auto const gaps = out.gaps();
-    CHECK(std::find(gaps.begin(), gaps.end(), mxlIndexToTimestamp(&rate, held + 1) - pipeline.baseTime()) != gaps.end());
+    CHECK(std::find(gaps.begin(), gaps.end(), mxlIndexToTimestamp(&videoRate, held + 1) - pipeline.baseTime()) != gaps.end());
     auto const messages = pipeline.drainBus();
     auto const qos = std::find_if(messages.begin(), messages.end(),
                                   [](BusMessage const& message) { return message.type == GST_MESSAGE_QOS && message.source == "src"; });
     REQUIRE(qos != messages.end());
     CHECK(qos->dropped >= resumed - held - 1);
-    CHECK(qos->runningTime == mxlIndexToTimestamp(&rate, held + 1) - pipeline.baseTime());
+    CHECK(qos->runningTime == mxlIndexToTimestamp(&videoRate, held + 1) - pipeline.baseTime());
 }
 
 TEST_CASE("mxlsrc: start-index starts at that grain")
 {
     TempDomain domain{"gst-src-start"};
     setHistory(domain, twoSecondsNs);
-    FlowFeeder feeder{domain, videoDefinition(flowId, 64, 8, rate)};
+    FlowFeeder feeder{domain, videoDefinition(srcVideoFlowId, 64, 8, videoRate)};
     // Half a second ahead: a grain not yet written, so mxlsrc waits on the flow for it.
-    auto const start = mxlGetCurrentIndex(&rate) + 25;
+    auto const start = mxlGetCurrentIndex(&videoRate) + 25;
     Pipeline pipeline{source(domain, fmt::format("start-index={} num-buffers=3", start)) + " ! appsink name=out"};
     auto& out = pipeline.collect("out");
     REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);

@@ -4,6 +4,7 @@
 #include "TempDomain.hpp"
 
 #include <mxl/time.h>
+#include <doctest/doctest.h>
 
 #include <fmt/format.h>
 
@@ -145,5 +146,13 @@ namespace mxl::test
             ++_next;
         }
         return result;
+    }
+
+    void requireFlowing(GrainVerifier& verifier, std::uint64_t grains, std::string const& when)
+    {
+        auto const result = verifier.check(grains, std::chrono::seconds{10});
+        INFO(when);
+        CHECK(result.mismatched == 0);
+        REQUIRE(result.verified >= grains);
     }
 }

@@ -68,4 +68,7 @@ namespace mxl::test
         mxlFlowReader _reader = nullptr;
         std::uint64_t _next = 0;
     };
+
+    // Requires `grains` more grains verified within 10 s and none mismatched; `when` names the moment in a failure.
+    void requireFlowing(GrainVerifier& verifier, std::uint64_t grains, std::string const& when);
 }

@@ -29,14 +29,14 @@ namespace mxl::test
 
         constexpr char const* audience = "rx1.studio-a.test";
 
-        struct Answer
+        struct AuthAnswer
         {
             int status = 0;
             std::string challenge;
             std::string body;
         };
 
-        Answer request(int port, std::string const& method, std::string const& path, std::string const& token, std::string const& body = {})
+        AuthAnswer request(int port, std::string const& method, std::string const& path, std::string const& token, std::string const& body = {})
         {
             httplib::Client client{"127.0.0.1", port};
             client.set_read_timeout(10, 0);

@@ -35,7 +35,7 @@ namespace mxl::test
             CHECK(mxlConnectionErrors(schema, document, true) == "");
         }
 
-        struct Answer
+        struct ApiAnswer
         {
             int status = 0;
             json body;
@@ -50,22 +50,22 @@ namespace mxl::test
                 _client.set_read_timeout(10, 0);
             }
 
-            Answer get(std::string const& path)
+            ApiAnswer get(std::string const& path)
             {
                 return answer("GET", path, _client.Get(path));
             }
 
-            Answer patch(std::string const& path, std::string const& body)
+            ApiAnswer patch(std::string const& path, std::string const& body)
             {
                 return answer("PATCH", path, _client.Patch(path, body, "application/json"));
             }
 
-            Answer post(std::string const& path, std::string const& body)
+            ApiAnswer post(std::string const& path, std::string const& body)
             {
                 return answer("POST", path, _client.Post(path, body, "application/json"));
             }
 
-            Answer send(std::string const& method, std::string const& path)
+            ApiAnswer send(std::string const& method, std::string const& path)
             {
                 httplib::Request request;
                 request.method = method;
@@ -86,7 +86,7 @@ namespace mxl::test
         private:
             httplib::Client _client;
 
-            static Answer answer(std::string const& method, std::string const& path, httplib::Result const& result)
+            static ApiAnswer answer(std::string const& method, std::string const& path, httplib::Result const& result)
             {
                 REQUIRE_MESSAGE(result, method, " ", path, " failed");
                 INFO(method, " ", path, " -> ", result->status, " ", result->body);
@@ -96,7 +96,7 @@ namespace mxl::test
         };
 
         // An NMOS error with `status` whose message contains `says`.
-        void checkError(Answer const& answer, int status, std::string const& says)
+        void checkError(ApiAnswer const& answer, int status, std::string const& says)
         {
             INFO(answer.body.dump());
             CHECK(answer.status == status);
@@ -196,14 +196,6 @@ namespace mxl::test
                 CHECK(answer.body["master_enable"] == enabled);
             }
         };
-
-        void requireFlowing(GrainVerifier& verifier, std::uint64_t grains, std::string const& when)
-        {
-            auto const result = verifier.check(grains, 10s);
-            INFO(when);
-            CHECK(result.mismatched == 0);
-            REQUIRE(result.verified >= grains);
-        }
 
         // Walks a service's Connection API as a controller would; every answer valid against its schema.
         void walkConnectionApi(ApiClient& client, bool sender, std::string const& id)

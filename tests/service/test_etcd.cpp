@@ -63,14 +63,6 @@ namespace mxl::test
                 return fmt::format("etcd://{}{}", etcd.endpoint(), ticketKey());
             }
         };
-
-        void requireFlowing(GrainVerifier& verifier, std::uint64_t grains, std::string const& when)
-        {
-            auto const result = verifier.check(grains, 10s);
-            INFO(when);
-            CHECK(result.mismatched == 0);
-            REQUIRE(result.verified >= grains);
-        }
     }
 
     TEST_CASE("etcd: the target publishes its ticket at /mxl/tickets/<domain>/<flow id>, an initiator takes it from there, and "

@@ -36,7 +36,7 @@ namespace mxl::test
         // (type, document) as the Node API serves them, parents first: what the registry must hold for the service.
         using Resources = std::vector<std::pair<std::string, json>>;
 
-        json get(httplib::Client& client, std::string const& path)
+        json nodeApiGet(httplib::Client& client, std::string const& path)
         {
             auto const result = client.Get(path.c_str());
             REQUIRE_MESSAGE(result, "GET ", path, " failed");
@@ -50,12 +50,12 @@ namespace mxl::test
         {
             httplib::Client client{"127.0.0.1", port};
             client.set_read_timeout(10, 0);
-            Resources resources{{"node", get(client, "/x-nmos/node/v1.3/self")}};
+            Resources resources{{"node", nodeApiGet(client, "/x-nmos/node/v1.3/self")}};
             auto const kinds = sender ? std::vector<char const*>{"devices", "sources", "flows", "senders"}
                                       : std::vector<char const*>{"devices", "receivers"};
             for (auto const* kind : kinds)
             {
-                auto const all = get(client, fmt::format("/x-nmos/node/v1.3/{}/", kind));
+                auto const all = nodeApiGet(client, fmt::format("/x-nmos/node/v1.3/{}/", kind));
                 REQUIRE(all.size() == 1);
                 resources.emplace_back(std::string{kind}.substr(0, std::string{kind}.size() - 1), all[0]);
             }
@@ -146,14 +146,6 @@ namespace mxl::test
             REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0);
             ::close(fd);
             return ntohs(address.sin_port);
-        }
-
-        void requireFlowing(GrainVerifier& verifier, std::uint64_t grains, std::string const& when)
-        {
-            auto const result = verifier.check(grains, 10s);
-            INFO(when);
-            CHECK(result.mismatched == 0);
-            REQUIRE(result.verified >= grains);
         }
 
         struct Answer
@@ -448,7 +440,7 @@ namespace mxl::test
 
         httplib::Client senderApi{"127.0.0.1", initiatorPort};
         senderApi.set_read_timeout(10, 0);
-        auto const senderActive = get(senderApi, fmt::format("/x-nmos/connection/v1.1/single/senders/{}/active", senderId));
+        auto const senderActive = nodeApiGet(senderApi, fmt::format("/x-nmos/connection/v1.1/single/senders/{}/active", senderId));
         json const patch{
             {"sender_id", senderId},
             {"master_enable", true},
@@ -486,7 +478,7 @@ namespace mxl::test
             CHECK(schemaErrors(fmt::format("is-04-v1.3/{}.json", std::string{kind}.substr(0, std::string{kind}.size() - 1)), after) == "");
             // The Node API serves what the registry holds.
             httplib::Client node{"127.0.0.1", std::string{kind} == "receivers" ? targetPort : initiatorPort};
-            CHECK(get(node, fmt::format("/x-nmos/node/v1.3/{}/{}", kind, idOf(before))) == after);
+            CHECK(nodeApiGet(node, fmt::format("/x-nmos/node/v1.3/{}/{}", kind, idOf(before))) == after);
         }
         // Only the changed resources were POSTed again: the node's version stands.
         CHECK(held[positionOf(held, idOf(receiving[0].second))]["data"] == receiving[0].second);

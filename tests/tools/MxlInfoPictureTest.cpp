@@ -20,7 +20,7 @@ using namespace mxl::test;
 
 namespace
 {
-    bool contains(std::string const& text, std::string const& part)
+    bool pictureContains(std::string const& text, std::string const& part)
     {
         return text.find(part) != std::string::npos;
     }
@@ -89,7 +89,7 @@ TEST_CASE("mxl-info --snapshot writes a v210 grain as the colour bars the source
     auto const result = runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", flowId, file.string()});
     INFO(result.output);
     REQUIRE(result.exitCode == 0);
-    CHECK(contains(result.output, "of flow " + flowId + ": 100x60 video/v210 BT709, written to " + file.string()));
+    CHECK(pictureContains(result.output, "of flow " + flowId + ": 100x60 video/v210 BT709, written to " + file.string()));
 
     auto const picture = readPng(file);
     CHECK(picture.width == 100);
@@ -118,7 +118,7 @@ TEST_CASE("mxl-info --snapshot of a v210a grain carries the key as alpha, and FL
     source.process().signal(SIGCONT);
     INFO(result.output);
     REQUIRE(result.exitCode == 0);
-    CHECK(contains(result.output, "grain " + std::to_string(index) + " of flow " + flowId + ": 100x60 video/v210a BT709"));
+    CHECK(pictureContains(result.output, "grain " + std::to_string(index) + " of flow " + flowId + ": 100x60 video/v210a BT709"));
 
     auto const picture = readPng(file);
     REQUIRE(picture.channels == 4);
@@ -139,9 +139,9 @@ TEST_CASE("mxl-info --snapshot of an audio flow pictures the tone at its peak le
     INFO(result.output);
     REQUIRE(result.exitCode == 0);
     // The test flow's ring holds 19456 samples: half of it can be read at once.
-    CHECK(contains(result.output, "(9728 per channel, 2 channels), written to " + file.string()));
-    CHECK(contains(result.output, "channel  1: peak 0.500000 (-6.02 dBFS)"));
-    CHECK(contains(result.output, "channel  2: peak 0.500000 (-6.02 dBFS)"));
+    CHECK(pictureContains(result.output, "(9728 per channel, 2 channels), written to " + file.string()));
+    CHECK(pictureContains(result.output, "channel  1: peak 0.500000 (-6.02 dBFS)"));
+    CHECK(pictureContains(result.output, "channel  2: peak 0.500000 (-6.02 dBFS)"));
 
     // Layout (AudioPicture.hpp): 1000 wide, strips of 121 rows (zero at row 60, full scale 60 rows away) and one
     // separating row. The tone's amplitude 0.5 puts the red peak marks 30 rows above and below zero, and nothing green
@@ -190,27 +190,27 @@ TEST_CASE("mxl-info --snapshot refuses what it cannot picture with a message nam
     auto const data = runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", dataId, file});
     CHECK(data.exitCode == 2);
     CHECK(
-        contains(data.output, "flow " + dataId + " is video/smpte291: mxl-info makes pictures of video/v210, video/v210a and audio flows"));
+        pictureContains(data.output, "flow " + dataId + " is video/smpte291: mxl-info makes pictures of video/v210, video/v210a and audio flows"));
 
     auto const overwritten = runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", videoId + "@5", file});
     CHECK(overwritten.exitCode == 1);
-    CHECK(contains(overwritten.output, "grain 5 of flow " + videoId + " was overwritten"));
+    CHECK(pictureContains(overwritten.output, "grain 5 of flow " + videoId + " was overwritten"));
 
     auto const badIndex = runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", videoId + "@next", file});
     CHECK(badIndex.exitCode == 2);
-    CHECK(contains(badIndex.output, "the index \"next\" is not an unsigned integer"));
+    CHECK(pictureContains(badIndex.output, "the index \"next\" is not an unsigned integer"));
 
     auto const oneValue = runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", videoId});
     CHECK(oneValue.exitCode == 2);
-    CHECK(contains(oneValue.output, "--snapshot takes two values, FLOW[@INDEX] and FILE.png; got 1"));
+    CHECK(pictureContains(oneValue.output, "--snapshot takes two values, FLOW[@INDEX] and FILE.png; got 1"));
 
     auto const unwritable = runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", videoId, "/nonexistent/dir/x.png"});
     CHECK(unwritable.exitCode == 1);
-    CHECK(contains(unwritable.output, "cannot write the picture /nonexistent/dir/x.png: "));
+    CHECK(pictureContains(unwritable.output, "cannot write the picture /nonexistent/dir/x.png: "));
 
     auto const missing = runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", "5b3a1e0c-0000-4000-8000-000000000000", file});
     CHECK(missing.exitCode == 4);
-    CHECK(contains(missing.output, "flow 5b3a1e0c-0000-4000-8000-000000000000 not found"));
+    CHECK(pictureContains(missing.output, "flow 5b3a1e0c-0000-4000-8000-000000000000 not found"));
 }
 
 TEST_CASE("mxl-info --watch repeats the list with a level meter per audio flow until interrupted")
@@ -226,7 +226,7 @@ TEST_CASE("mxl-info --watch repeats the list with a level meter per audio flow u
     REQUIRE(meter.has_value());
     INFO(*meter);
     // Both channels at amplitude 0.5 (-6.02 dBFS): the seventh of eight blocks (-12 to -6 dBFS), twice.
-    CHECK(contains(*meter, "level [\u2587\u2587] loudest -6.0 dBFS (channel 1), last 100 ms"));
+    CHECK(pictureContains(*meter, "level [\u2587\u2587] loudest -6.0 dBFS (channel 1), last 100 ms"));
     // The list comes again, meter included.
     REQUIRE(watcher.waitForLine("domain " + domain.str(), std::chrono::seconds{10}).has_value());
     REQUIRE(watcher.waitForLine("level [", std::chrono::seconds{10}).has_value());
@@ -240,8 +240,8 @@ TEST_CASE("mxl-info --watch refuses periods out of range and modes it cannot rep
     TempDomain const domain{"tools-info-watch-bad"};
     auto const period = runTool(mxlInfoPath(), {"-d", domain.str(), "--watch=0"});
     CHECK(period.exitCode == 2);
-    CHECK(contains(period.output, "--watch 0: the period must be 0.1 to 3600 seconds"));
+    CHECK(pictureContains(period.output, "--watch 0: the period must be 0.1 to 3600 seconds"));
     auto const collect = runTool(mxlInfoPath(), {"-d", domain.str(), "-g", "--watch"});
     CHECK(collect.exitCode == 2);
-    CHECK(contains(collect.output, "--watch repeats the list or the described flows; it cannot be combined with --snapshot or -g"));
+    CHECK(pictureContains(collect.output, "--watch repeats the list or the described flows; it cannot be combined with --snapshot or -g"));
 }

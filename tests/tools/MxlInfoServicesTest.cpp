@@ -19,7 +19,7 @@ using namespace mxl::test;
 
 namespace
 {
-    bool contains(std::string const& text, std::string const& part)
+    bool servicesContains(std::string const& text, std::string const& part)
     {
         return text.find(part) != std::string::npos;
     }
@@ -75,21 +75,21 @@ TEST_CASE("mxl-info shows the services of each flow from their status files, and
         auto const listing = runTool(mxlInfoPath(), {"-d", domain.str()});
         INFO(listing.output);
         CHECK(listing.exitCode == 0);
-        CHECK(contains(listing.output, "Video : " + videoId));
-        CHECK(contains(listing.output, "      service target: active, grains 1234, rate 50.0/s, lost 2, reconnects 1, latency p50 1.50 ms, "
+        CHECK(servicesContains(listing.output, "Video : " + videoId));
+        CHECK(servicesContains(listing.output, "      service target: active, grains 1234, rate 50.0/s, lost 2, reconnects 1, latency p50 1.50 ms, "
                                        "updated 0."));
-        CHECK(contains(listing.output, "      service initiator: stale (not updated for 12 s, status interval 1000 ms; last state active), "
+        CHECK(servicesContains(listing.output, "      service initiator: stale (not updated for 12 s, status interval 1000 ms; last state active), "
                                        "grains 1234, rate -, lost 2"));
-        CHECK(contains(listing.output, "services of flows not in this domain:"));
-        CHECK(contains(listing.output, fmt::format("  initiator : {} - stale (pid {} is gone; last state connecting), grains 1234, rate -",
+        CHECK(servicesContains(listing.output, "services of flows not in this domain:"));
+        CHECK(servicesContains(listing.output, fmt::format("  initiator : {} - stale (pid {} is gone; last state connecting), grains 1234, rate -",
                                                    goneFlowId, dead)));
-        CHECK(contains(listing.output, fmt::format("mxl-info: warning: service status file '{}' is unreadable (not valid JSON); ignored\n",
+        CHECK(servicesContains(listing.output, fmt::format("mxl-info: warning: service status file '{}' is unreadable (not valid JSON); ignored\n",
                                                    (services / "target-broken.json").string())));
-        CHECK(contains(listing.output, fmt::format("mxl-info: warning: service status file '{}' is unreadable (",
+        CHECK(servicesContains(listing.output, fmt::format("mxl-info: warning: service status file '{}' is unreadable (",
                                                    (services / "target-incomplete.json").string())));
         // Neither a stale service nor a broken file is ever shown as healthy.
-        CHECK_FALSE(contains(listing.output, "service initiator: active"));
-        CHECK_FALSE(contains(listing.output, "target-broken.json' is unreadable (not valid JSON); ignored\n "));
+        CHECK_FALSE(servicesContains(listing.output, "service initiator: active"));
+        CHECK_FALSE(servicesContains(listing.output, "target-broken.json' is unreadable (not valid JSON); ignored\n "));
     }
 
     SUBCASE("detail")
@@ -105,10 +105,10 @@ TEST_CASE("mxl-info shows the services of each flow from their status files, and
               "    Latency         : p50 1.50 ms, p90 2.25 ms, p99 n/a\n", "    Target          : epoch 77: connected for 4200 ms\n",
               "    State           : stale (not updated for 12 s"})
         {
-            CHECK(contains(detail.output, line));
+            CHECK(servicesContains(detail.output, line));
         }
-        CHECK(contains(detail.output, fmt::format("    Pid             : {}\n", ::getpid())));
-        CHECK_FALSE(contains(detail.output, goneFlowId));
+        CHECK(servicesContains(detail.output, fmt::format("    Pid             : {}\n", ::getpid())));
+        CHECK_FALSE(servicesContains(detail.output, goneFlowId));
     }
 
     SUBCASE("-g removes the files whose pid is gone, and says so")
@@ -116,13 +116,13 @@ TEST_CASE("mxl-info shows the services of each flow from their status files, and
         auto const collected = runTool(mxlInfoPath(), {"-d", domain.str(), "-g"});
         INFO(collected.output);
         CHECK(collected.exitCode == 0);
-        CHECK(contains(collected.output, fmt::format("removed service status file {} (initiator of flow {}, pid {} is gone)",
+        CHECK(servicesContains(collected.output, fmt::format("removed service status file {} (initiator of flow {}, pid {} is gone)",
                                                      orphan.string(), goneFlowId, dead)));
-        CHECK(contains(collected.output, "removed 1 service status files of stopped services"));
+        CHECK(servicesContains(collected.output, "removed 1 service status files of stopped services"));
         CHECK_FALSE(std::filesystem::exists(orphan));
         CHECK(std::filesystem::exists(services / ("target-" + videoId + ".json")));
         CHECK(std::filesystem::exists(services / "target-broken.json"));
         // The flow's writer is alive.
-        CHECK(contains(collected.output, "removed 0 of 1 flows"));
+        CHECK(servicesContains(collected.output, "removed 0 of 1 flows"));
     }
 }

@@ -146,7 +146,7 @@ namespace
         mxlFlowReader _reader = nullptr;
     };
 
-    struct Fixture
+    struct SampleFixture
     {
         AudioFlow real{"sample-merge-real"};
         std::array<AudioFlow, 2> paths{AudioFlow{"sample-merge-path1"}, AudioFlow{"sample-merge-path2"}};
@@ -176,7 +176,7 @@ namespace
 
 TEST_CASE("redundant sample merge: the first path to deliver samples extends the real flow, the other's copy is late")
 {
-    Fixture fixture;
+    SampleFixture fixture;
     for (std::uint64_t number = 0; number < 4; ++number)
     {
         CHECK(fixture.deliver(number % 2, number) == batch);
@@ -201,7 +201,7 @@ TEST_CASE("redundant sample merge: the first path to deliver samples extends the
 
 TEST_CASE("redundant sample merge: a path that stops leaves the other serving every sample, and counts them missing")
 {
-    Fixture fixture;
+    SampleFixture fixture;
     fixture.deliver(0, 0);
     fixture.deliver(1, 0);
     for (std::uint64_t number = 1; number < 10; ++number)
@@ -221,7 +221,7 @@ TEST_CASE("redundant sample merge: a path that stops leaves the other serving ev
 
 TEST_CASE("redundant sample merge: a batch one path lost is taken from the other, and the head waits for it")
 {
-    Fixture fixture;
+    SampleFixture fixture;
     fixture.deliver(0, 0);
     fixture.deliver(0, 1);
     // Batch 2 never reaches path 1's flow: its batch 3 cannot extend the real flow while path 2 may still deliver 2.
@@ -249,7 +249,7 @@ TEST_CASE("redundant sample merge: a batch one path lost is taken from the other
 
 TEST_CASE("redundant sample merge: samples no path delivered are passed over once both paths went past them, and zeroed")
 {
-    Fixture fixture;
+    SampleFixture fixture;
     fixture.deliver(0, 0);
     fixture.deliver(1, 0);
     CHECK(fixture.deliver(0, 2) == 0);
@@ -267,7 +267,7 @@ TEST_CASE("redundant sample merge: samples no path delivered are passed over onc
 
 TEST_CASE("redundant sample merge: with the other path silent, a gap is passed over once a path holds a quarter ring beyond it")
 {
-    Fixture fixture;
+    SampleFixture fixture;
     auto const quarterBatches = fixture.paths[0].ringSamples / 4 / batch;
     fixture.deliver(0, 0);
     // Path 2 never delivers; path 1 loses batch 1 and goes on.
@@ -288,7 +288,7 @@ TEST_CASE("redundant sample merge: with the other path silent, a gap is passed o
 
 TEST_CASE("redundant sample merge: samples the path ring overwrote before the copy are dropped, never committed")
 {
-    Fixture fixture;
+    SampleFixture fixture;
     fixture.deliver(0, 0);
     fixture.deliver(1, 0);
     // Path 1 commits a whole ring beyond batch 0 before the merger hears of batch 1: its ring no longer holds batch 1.
@@ -309,7 +309,7 @@ TEST_CASE("redundant sample merge: samples the path ring overwrote before the co
 
 TEST_CASE("redundant sample merge: ranges across the end of the rings are copied whole, channel by channel")
 {
-    Fixture fixture;
+    SampleFixture fixture;
     // Batches of 7 samples do not divide the ring, so some copies wrap in the path ring and the real one.
     constexpr std::uint64_t odd = 7;
     auto const total = fixture.paths[0].ringSamples + 5 * odd;

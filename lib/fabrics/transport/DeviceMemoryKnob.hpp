@@ -1,7 +1,7 @@
 // The test knob MXL_FABRICS_DEVICE_MEMORY_IS_HOST=1 (docs/fabrics.md): every backend registers "device" memory as
 // ordinary host memory and reports MXL_FABRICS_IFACE_CAP_HMEM. It is right only with the fake device module
-// (tests/device), whose device memory is host memory; no machine this was written on has a GPU or a transport built
-// with CUDA, and without the knob the device path could never run there.
+// (tests/device), whose device memory is host memory: it lets the device path run where no GPU, or no transport built
+// with CUDA, is present.
 #pragma once
 
 #include <cstdlib>
