@@ -27,7 +27,7 @@ namespace mxl::bench::device
 {
     namespace
     {
-        constexpr std::uint64_t readTimeoutNs = 1'000'000'000;
+        constexpr std::uint64_t arrivalTimeoutNs = 1'000'000'000;
         // How long the initiator waits for the target to read one more grain, or for room to transfer one, before the row is
         // given up.
         constexpr auto stallTimeout = std::chrono::seconds{10};
@@ -187,7 +187,7 @@ namespace mxl::bench::device
                 ++result.checked;
                 mxlGrainInfo grain{};
                 std::uint8_t* payload = nullptr;
-                if (mxlFlowReaderGetGrain(reader, index, readTimeoutNs, &grain, &payload) != MXL_STATUS_OK ||
+                if (mxlFlowReaderGetGrain(reader, index, arrivalTimeoutNs, &grain, &payload) != MXL_STATUS_OK ||
                     grain.validSlices != grain.totalSlices)
                 {
                     continue;

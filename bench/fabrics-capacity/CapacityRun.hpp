@@ -6,12 +6,16 @@
 #include "Percentiles.hpp"
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace mxl::bench::capacity
 {
+    // How long a run waits for its processes or its endpoints to start before it gives the row up.
+    constexpr auto runStartTimeout = std::chrono::seconds{15};
+
     // How a row's flows are bridged: by the mxl tools, by them with every flow over two redundant fabric paths (the demo
     // target's --path twice, the initiator sending each grain on both), or by plain libfabric. Table order.
     enum class Path

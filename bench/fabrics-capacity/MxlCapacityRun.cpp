@@ -31,7 +31,6 @@ namespace mxl::bench::capacity
     {
         using Clock = std::chrono::steady_clock;
 
-        constexpr auto startTimeout = std::chrono::seconds{15};
         constexpr auto stopGrace = std::chrono::seconds{5};
         // The tools print a stats line every second; the readers decide on a unit at most `missingAfter` after it.
         constexpr auto closingTimeout = std::chrono::seconds{3} + TargetFlowReader::missingAfter;
@@ -206,7 +205,7 @@ namespace mxl::bench::capacity
                                               std::vector<std::string>{_tools.testSource, "-d", sourceDomains.back(),
                                                                        _shape.format.audio ? "-a" : "-v", copy.string(), "--prerendered"},
                                               _scratch.path() / fmt::format("source-{}.stderr", k), "stats ");
-                    source.process().awaitLine(fmt::format("flow {}", flowIds.back()), startTimeout);
+                    source.process().awaitLine(fmt::format("flow {}", flowIds.back()), runStartTimeout);
                 }
 
                 std::vector<std::vector<std::string>> ticketsOfSource(sourceCount);
@@ -240,7 +239,7 @@ namespace mxl::bench::capacity
                     for (auto path = 0; path < (_redundant ? 2 : 1); ++path)
                     {
                         ticketsOfSource[k - 1].push_back(
-                            target.process().awaitLine(ticketPrefix, startTimeout).substr(ticketPrefix.size()));
+                            target.process().awaitLine(ticketPrefix, runStartTimeout).substr(ticketPrefix.size()));
                     }
                 }
 
@@ -253,7 +252,7 @@ namespace mxl::bench::capacity
                     }
                     auto& initiator = _initiators.emplace_back(fmt::format("initiator {} (mxl-fabrics-demo -i)", k), argv,
                                                                _scratch.path() / fmt::format("initiator-{}.stderr", k), "stats: ");
-                    initiator.process().awaitLine("connected to ", startTimeout);
+                    initiator.process().awaitLine("connected to ", runStartTimeout);
                 }
 
                 for (std::uint32_t t = 1; t <= _shape.flows; ++t)

@@ -46,7 +46,6 @@ namespace mxl::bench::capacity
         constexpr std::uint32_t maxStreams = 64;
         constexpr std::size_t ticketCapacity = 4096;
         constexpr std::size_t errorCapacity = 512;
-        constexpr auto startTimeout = std::chrono::seconds{15};
         constexpr auto stopTimeout = std::chrono::seconds{5};
         constexpr auto monitorInterval = std::chrono::milliseconds{50};
         // A write that has not completed in this time means the other end is gone.
@@ -195,7 +194,7 @@ namespace mxl::bench::capacity
             template <typename Ready>
             void awaitStreams(std::uint32_t count, Ready const& ready, char const* what)
             {
-                auto const deadline = Clock::now() + startTimeout;
+                auto const deadline = Clock::now() + runStartTimeout;
                 for (std::uint32_t stream = 0; stream < count; ++stream)
                 {
                     while (!ready(_shared.streams[stream]))
@@ -204,7 +203,7 @@ namespace mxl::bench::capacity
                         if (Clock::now() > deadline)
                         {
                             throw std::runtime_error{fmt::format("raw stream {} did not {} within {} s", stream + 1, what,
-                                                                 std::chrono::duration_cast<std::chrono::seconds>(startTimeout).count())};
+                                                                 std::chrono::duration_cast<std::chrono::seconds>(runStartTimeout).count())};
                         }
                     }
                 }

@@ -15,12 +15,12 @@ namespace mxl::test
 {
     namespace
     {
-        using Key = std::unique_ptr<EVP_PKEY, decltype(&::EVP_PKEY_free)>;
+        using OwnedKey = std::unique_ptr<EVP_PKEY, decltype(&::EVP_PKEY_free)>;
         using Certificate = std::unique_ptr<X509, decltype(&::X509_free)>;
 
-        Key newKey()
+        OwnedKey newKey()
         {
-            Key key{::EVP_EC_gen("P-256"), &::EVP_PKEY_free};
+            OwnedKey key{::EVP_EC_gen("P-256"), &::EVP_PKEY_free};
             REQUIRE(key);
             return key;
         }
@@ -84,7 +84,7 @@ namespace mxl::test
 
     struct TestCa::Authority
     {
-        Key key = newKey();
+        OwnedKey key = newKey();
         Certificate certificate{nullptr, &::X509_free};
     };
 

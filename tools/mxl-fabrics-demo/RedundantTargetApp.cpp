@@ -1,5 +1,6 @@
 #include "RedundantTargetApp.hpp"
 
+#include "TargetSetup.hpp"
 #include "ToolError.hpp"
 
 #include <ExitRequest.hpp>
@@ -21,9 +22,6 @@ namespace mxl::demo
 {
     namespace
     {
-        // Long enough to keep the loop idle while nothing arrives, short enough to see a signal or --count promptly.
-        constexpr int pollTimeoutMs = 200;
-
         char const* outcomeName(tools::RedundantMerge::Outcome outcome)
         {
             switch (outcome)
@@ -121,7 +119,7 @@ namespace mxl::demo
                 _stats.printIfDue();
                 printPathCounters();
             }
-            auto const ready = ::poll(events.data(), events.size(), pollTimeoutMs);
+            auto const ready = ::poll(events.data(), events.size(), targetPollTimeoutMs);
             if (ready < 0 && errno != EINTR)
             {
                 tools::runtimeFailure("waiting for the paths' events failed: {}", std::strerror(errno));

@@ -20,12 +20,6 @@
 
 namespace mxl::demo
 {
-    namespace
-    {
-        // Long enough to keep the loop idle while nothing arrives, short enough to see a signal or --count promptly.
-        constexpr int pollTimeoutMs = 200;
-    }
-
     TargetApp::TargetApp(DemoOptions const& options)
         : _count{options.count}
         , _instance{options.domain, options.backend}
@@ -78,7 +72,7 @@ namespace mxl::demo
         while (!done())
         {
             _stats.printIfDue();
-            auto const ready = ::poll(&events, 1, pollTimeoutMs);
+            auto const ready = ::poll(&events, 1, targetPollTimeoutMs);
             if (ready < 0 && errno != EINTR)
             {
                 tools::runtimeFailure("waiting for the target's events failed: {}", std::strerror(errno));

@@ -16,6 +16,10 @@
 
 namespace mxl::demo
 {
+    // How long a target's loop polls its event descriptors: long enough to keep it idle while nothing arrives, short
+    // enough to see a signal or --count promptly.
+    constexpr int targetPollTimeoutMs = 200;
+
     struct CreatedFlow
     {
         FlowWriter writer;
