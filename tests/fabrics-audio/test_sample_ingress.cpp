@@ -11,7 +11,7 @@
 
 using namespace mxl::test;
 using namespace mxl::test::fabrics;
-using mxl::fabrics::SampleEntryHeader;
+using mxl::fabrics::wire::SampleEntryHeader;
 using mxl::fabrics::SampleIngress;
 
 namespace

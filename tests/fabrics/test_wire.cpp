@@ -3,6 +3,7 @@
 #include "common/Base64.hpp"
 #include "common/Status.hpp"
 #include "fabrics/protocol/GrainGeometry.hpp"
+#include "fabrics/protocol/Wire.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"
 
 #include <doctest/doctest.h>
@@ -11,6 +12,7 @@
 #include <netinet/in.h>
 #include <rdma/fabric.h>
 
+#include <cstddef>
 #include <cstring>
 
 using namespace mxl::fabrics;
@@ -39,6 +41,30 @@ TEST_CASE("base64 round-trips and rejects malformed text")
     CHECK_FALSE(decodeBase64("AQ-_"));
     CHECK_FALSE(decodeBase64("A=BC"));
     CHECK_FALSE(decodeBase64("AQID BAU="));
+}
+
+TEST_CASE("a grain commit's immediate data is the slot in the low 16 bits and the end slice in the high 16, as the SDK's")
+{
+    CHECK(wire::GrainCommit{5, 1080}.encode() == 0x04380005u);
+    CHECK(wire::GrainCommit{0, 0}.encode() == 0u);
+    CHECK(wire::GrainCommit{65535, 65535}.encode() == 0xFFFFFFFFu);
+    for (std::uint32_t const immediate : {0x04380005u, 0x00010000u, 0x0000FFFFu, 0x12345678u})
+    {
+        auto const commit = wire::GrainCommit::decode(immediate);
+        CHECK(commit.encode() == immediate);
+        CHECK(commit.slot == (immediate & 0xFFFFu));
+        CHECK(commit.endSlice == immediate >> 16);
+    }
+    // Slots of a 5-grain ring, and split regions: header 2s, payload 2s + 1.
+    CHECK(wire::slotOf(7600, 5) == 0);
+    CHECK(wire::slotOf(7603, 5) == 3);
+    CHECK(wire::slotOf(0xFFFFFFFFFFFFFFFFull, 16) == 15);
+    CHECK(wire::headerRegionOf(3, true) == 6);
+    CHECK(wire::payloadRegionOf(3, true) == 7);
+    CHECK(wire::headerRegionOf(3, false) == 3);
+    CHECK(wire::payloadRegionOf(3, false) == 3);
+    CHECK(sizeof(wire::SampleEntryHeader) == 16);
+    CHECK(offsetof(wire::SampleEntryHeader, count) == 8);
 }
 
 TEST_CASE("a ticket serializes as the SDK's compact JSON with sorted keys and decimal strings")

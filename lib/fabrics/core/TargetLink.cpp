@@ -1,5 +1,7 @@
 #include "fabrics/core/TargetLink.hpp"
 
+#include "fabrics/protocol/Wire.hpp"
+
 namespace mxl::fabrics
 {
     void TargetLink::notePosted(Clock::time_point now) noexcept
@@ -30,19 +32,19 @@ namespace mxl::fabrics
         {
             return 0;
         }
-        auto const found = slicesSent.find(grainIndex % ticket.grainSlotCount());
+        auto const found = slicesSent.find(wire::slotOf(grainIndex, ticket.grainSlotCount()));
         auto const holdsEarlierSlices = found != slicesSent.end() && found->second.grainIndex == grainIndex && found->second.end == start;
         return holdsEarlierSlices ? start : 0;
     }
 
     void TargetLink::noteSlicesSent(std::uint64_t grainIndex, std::uint16_t end)
     {
-        slicesSent[grainIndex % ticket.grainSlotCount()] = SlicesSent{grainIndex, end};
+        slicesSent[wire::slotOf(grainIndex, ticket.grainSlotCount())] = SlicesSent{grainIndex, end};
     }
 
     void TargetLink::forgetSlicesSent(std::uint64_t grainIndex) noexcept
     {
-        slicesSent.erase(grainIndex % ticket.grainSlotCount());
+        slicesSent.erase(wire::slotOf(grainIndex, ticket.grainSlotCount()));
     }
 
     mxlFabricsTargetState TargetLink::publicState() const noexcept

@@ -1,6 +1,7 @@
 #include "fabrics/protocol/FlowEgress.hpp"
 
 #include "common/Status.hpp"
+#include "fabrics/protocol/Wire.hpp"
 
 namespace mxl::fabrics
 {
@@ -86,7 +87,7 @@ namespace mxl::fabrics
         {
             return _samples->nextEntry(ticket);
         }
-        return static_cast<std::uint32_t>(range.index % ticket.grainSlotCount());
+        return wire::slotOf(range.index, ticket.grainSlotCount());
     }
 
     bool FlowEgress::sourceHolds(SourceRange const& range) const noexcept

@@ -3,6 +3,7 @@
 #include "common/FlowLayout.hpp"
 #include "common/SharedAtomics.hpp"
 #include "common/Status.hpp"
+#include "fabrics/protocol/Wire.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -11,8 +12,6 @@
 
 namespace mxl::fabrics
 {
-    static_assert(offsetof(mxlGrainInfo, reserved) <= GrainEgress::markBytes);
-
     GrainEgress::StagedHeaders::StagedHeaders(TransportDomain const& domain, std::size_t slotCount)
         : slots{slotCount}
         , headers{std::make_unique<mxlGrainInfo[]>(2 * slotCount)}
@@ -99,7 +98,7 @@ namespace mxl::fabrics
 
     mxlGrainInfo const& GrainEgress::sourceHeader(std::uint64_t grainIndex) const noexcept
     {
-        return *reinterpret_cast<mxlGrainInfo const*>(_memory.grains[grainIndex % _memory.grainCount]);
+        return *reinterpret_cast<mxlGrainInfo const*>(_memory.grains[wire::slotOf(grainIndex, _memory.grainCount)]);
     }
 
     GrainEgress::StagedHeaders& GrainEgress::stagedFor(TargetInfo const& ticket)
@@ -132,12 +131,12 @@ namespace mxl::fabrics
 
     bool GrainEgress::sourceHolds(std::uint64_t grainIndex) const noexcept
     {
-        return flowHolds(grainIndex) && (_staging == nullptr || _stagedPayloads[grainIndex % _memory.grainCount].index == grainIndex);
+        return flowHolds(grainIndex) && (_staging == nullptr || _stagedPayloads[wire::slotOf(grainIndex, _memory.grainCount)].index == grainIndex);
     }
 
     void GrainEgress::stagePayload(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end)
     {
-        auto const slot = static_cast<std::uint32_t>(grainIndex % _memory.grainCount);
+        auto const slot = wire::slotOf(grainIndex, _memory.grainCount);
         auto& staged = _stagedPayloads[slot];
         if (staged.index == grainIndex && start >= staged.from && start <= staged.to)
         {
@@ -163,12 +162,12 @@ namespace mxl::fabrics
             return std::nullopt;
         }
         auto& staged = stagedFor(ticket);
-        auto const remoteSlot = static_cast<std::uint32_t>(grainIndex % ticket.grainSlotCount());
+        auto const remoteSlot = wire::slotOf(grainIndex, ticket.grainSlotCount());
         auto const split = ticket.splitGrainRegions;
-        auto const headerRegion = split ? 2 * remoteSlot : remoteSlot;
+        auto const headerRegion = wire::headerRegionOf(remoteSlot, split);
 
         auto result = TransferPlan::committing(remoteSlot, SourceRange{grainIndex, 0, end}, &staged.headers[remoteSlot],
-                                               sizeof(mxlGrainInfo), *staged.region, headerRegion, remoteSlot | (std::uint32_t{end} << 16));
+                                               sizeof(mxlGrainInfo), *staged.region, headerRegion, wire::GrainCommit{remoteSlot, end}.encode());
         if (!stage(grainIndex, staged.headers[remoteSlot]))
         {
             result.sourceGone = true;
@@ -185,13 +184,13 @@ namespace mxl::fabrics
             // this slot sees a grain in flight, never the old header over new bytes. Later slice ranges of the grain leave
             // the header alone, so that the slices already committed stay readable.
             auto& mark = staged.headers[staged.slots + remoteSlot];
-            std::memcpy(&mark, &staged.headers[remoteSlot], markBytes);
+            std::memcpy(&mark, &staged.headers[remoteSlot], wire::inFlightMarkBytes);
             mark.flags |= MXL_GRAIN_FLAG_INVALID;
             mark.validSlices = 0;
             RemoteWrite markWrite;
-            markWrite.segments = {{&mark, markBytes, staged.region.get()}};
+            markWrite.segments = {{&mark, wire::inFlightMarkBytes, staged.region.get()}};
             markWrite.remoteRegion = headerRegion;
-            markWrite.markBytes = markBytes;
+            markWrite.markBytes = wire::inFlightMarkBytes;
             result.payload.push_back(std::move(markWrite));
         }
 
@@ -199,7 +198,7 @@ namespace mxl::fabrics
         {
             RemoteWrite write;
             write.segments = {payloadSource(grainIndex, piece)};
-            write.remoteRegion = split ? headerRegion + 1 : remoteSlot;
+            write.remoteRegion = wire::payloadRegionOf(remoteSlot, split);
             write.remoteOffset = split ? piece.offset - layout::grainPayloadOffset : piece.offset;
             result.payload.push_back(std::move(write));
         }
@@ -208,7 +207,7 @@ namespace mxl::fabrics
 
     LocalSegment GrainEgress::payloadSource(std::uint64_t grainIndex, GrainRange const& piece) const noexcept
     {
-        auto const slot = grainIndex % _memory.grainCount;
+        auto const slot = wire::slotOf(grainIndex, _memory.grainCount);
         if (_deviceRing != nullptr)
         {
             auto const* payload = _memory.devicePayloads + slot * _memory.deviceGrainStrideBytes;
@@ -234,7 +233,7 @@ namespace mxl::fabrics
         header.flags |= MXL_GRAIN_FLAG_INVALID;
         header.validSlices = 0;
         auto commit = plan.commit;
-        commit.immediate = plan.unit;
+        commit.immediate = wire::GrainCommit{plan.unit, 0}.encode();
         return commit;
     }
 }

@@ -1,7 +1,7 @@
 // The initiator half of the grain protocol (spec §3.3) under the read-safe order: the first 32 bytes of the target
 // slot's header are marked "grain being written" (the new index, MXL_GRAIN_FLAG_INVALID, no valid slices), then the
 // payload of slices [start, end) is written, without immediate data; then a staged copy of the grain header, carrying
-// `slot | end << 16`, is the commit. An SDK target reads the same header and the same immediate data; it only sees the
+// `slot | end << 16` (Wire.hpp), is the commit. An SDK target reads the same header and the same immediate data; it only sees the
 // header arrive last. A ticket with split grain regions (a device flow's target registered directly) takes the mark and
 // the commit in the slot's header region and the payload in its payload region, 8192 bytes earlier.
 #pragma once
@@ -53,9 +53,6 @@ namespace mxl::fabrics
         // target's first region: it makes a connectionless provider set up its path to the peer and changes nothing
         // at the target. Not zero bytes: shm 1.17 never completes a zero-byte write at the initiator.
         [[nodiscard]] RemoteWrite probe() const;
-
-        // How much of a header the in-flight mark overwrites: every field before `reserved`.
-        static constexpr std::size_t markBytes = 32;
 
     private:
         // The header copies of one target, one per ring slot of the target, then as many in-flight marks: a copy stays

@@ -2,7 +2,7 @@
 
 #include "common/SharedAtomics.hpp"
 #include "common/Status.hpp"
-#include "fabrics/protocol/GrainEgress.hpp"
+#include "fabrics/protocol/Wire.hpp"
 
 #include <atomic>
 #include <cstring>
@@ -20,8 +20,7 @@ namespace mxl::fabrics
     GrainArrival GrainIngress::arrive(std::uint32_t immediate)
     {
         auto const& memory = _writer->memory;
-        auto const slot = immediate & 0xFFFFu;
-        auto const endSlice = static_cast<std::uint16_t>(immediate >> 16);
+        auto const [slot, endSlice] = wire::GrainCommit::decode(immediate);
         if (slot >= memory.grainCount)
         {
             fail(MXL_ERR_INVALID_ARG, "an initiator completed ring slot {}, but this target has {} slots (grain ring sizes out of sync?)",
@@ -35,12 +34,12 @@ namespace mxl::fabrics
 
         auto* header = reinterpret_cast<mxlGrainInfo*>(_staging != nullptr ? _staging->slot(slot) : memory.grains[slot]);
         auto const index = header->index;
-        if (index % memory.grainCount != slot)
+        if (wire::slotOf(index, memory.grainCount) != slot)
         {
             fail(MXL_ERR_INVALID_ARG,
                  "slot {} holds the header of grain {}, which belongs in slot {}: the initiator sent slices without first sending the "
                  "header",
-                 slot, index, index % memory.grainCount);
+                 slot, index, wire::slotOf(index, memory.grainCount));
         }
         if (endSlice != 0 && (header->flags & MXL_GRAIN_FLAG_INVALID) != 0 && header->validSlices == 0)
         {
@@ -85,10 +84,10 @@ namespace mxl::fabrics
             // What an initiator's in-flight mark does on a host flow: local readers see the slot's new grain as being
             // written, never the old header over new bytes.
             mxlGrainInfo mark;
-            std::memcpy(&mark, &arrived, GrainEgress::markBytes);
+            std::memcpy(&mark, &arrived, wire::inFlightMarkBytes);
             mark.flags |= MXL_GRAIN_FLAG_INVALID;
             mark.validSlices = 0;
-            std::memcpy(file, &mark, GrainEgress::markBytes);
+            std::memcpy(file, &mark, wire::inFlightMarkBytes);
             std::atomic_thread_fence(std::memory_order_release);
         }
         landed = Landed{};

@@ -29,8 +29,8 @@ namespace mxl::fabrics
     }
 
     SampleEgress::TargetHeaders::TargetHeaders(TransportDomain const& domain, std::size_t entryCount)
-        : headers{std::make_unique<SampleEntryHeader[]>(entryCount + 1)}
-        , region{domain.registerMemory(headers.get(), (entryCount + 1) * sizeof(SampleEntryHeader), MemoryAccess::LocalSource)}
+        : headers{std::make_unique<wire::SampleEntryHeader[]>(entryCount + 1)}
+        , region{domain.registerMemory(headers.get(), (entryCount + 1) * sizeof(wire::SampleEntryHeader), MemoryAccess::LocalSource)}
     {
     }
 
@@ -55,7 +55,7 @@ namespace mxl::fabrics
             fail(MXL_ERR_INVALID_ARG, "target {} publishes {} bounce-buffer entries but {} regions (entry indices travel in 32 bits)",
                  ticket.id, bounce.entryCount, ticket.regions.size());
         }
-        auto const payloadBytes = bounce.entrySize - std::min<std::uint64_t>(bounce.entrySize, sizeof(SampleEntryHeader));
+        auto const payloadBytes = bounce.entrySize - std::min<std::uint64_t>(bounce.entrySize, sizeof(wire::SampleEntryHeader));
         if (entryCapacity(bounce.entrySize, _geometry.frameBytes()) == 0 || payloadBytes % _geometry.frameBytes() != 0)
         {
             fail(MXL_ERR_INVALID_ARG,
@@ -114,9 +114,9 @@ namespace mxl::fabrics
         }
         auto const entry = static_cast<std::uint32_t>(target.next);
         target.next = (entry + 1) % ticket.bounceBuffer->entryCount;
-        target.headers[entry] = SampleEntryHeader{headIndex, count};
+        target.headers[entry] = wire::SampleEntryHeader{headIndex, count};
 
-        auto result = TransferPlan::committing(entry, SourceRange{headIndex, count}, &target.headers[entry], sizeof(SampleEntryHeader),
+        auto result = TransferPlan::committing(entry, SourceRange{headIndex, count}, &target.headers[entry], sizeof(wire::SampleEntryHeader),
                                                *target.region, entry, entry);
         if (!sourceHolds(headIndex, count))
         {
@@ -128,7 +128,7 @@ namespace mxl::fabrics
         // entry sees a batch in flight, never an old header over new samples.
         std::vector<LocalSegment> segments;
         segments.reserve(1 + 2 * std::size_t{_geometry.channels()});
-        segments.push_back({&target.headers[ticket.bounceBuffer->entryCount], sizeof(SampleEntryHeader), target.region.get()});
+        segments.push_back({&target.headers[ticket.bounceBuffer->entryCount], sizeof(wire::SampleEntryHeader), target.region.get()});
         auto const runs = ringRuns(headIndex, count, _geometry.ringLength());
         for (std::uint32_t channel = 0; channel < _geometry.channels(); ++channel)
         {
@@ -142,7 +142,7 @@ namespace mxl::fabrics
             }
         }
         result.payload = gatherWrites(segments, _iovLimit, entry, 0);
-        result.payload.front().markBytes = sizeof(SampleEntryHeader);
+        result.payload.front().markBytes = sizeof(wire::SampleEntryHeader);
         return result;
     }
 

@@ -54,7 +54,7 @@ namespace mxl::fabrics
         {
             TargetHeaders(TransportDomain const& domain, std::size_t entryCount);
 
-            std::unique_ptr<SampleEntryHeader[]> headers;
+            std::unique_ptr<wire::SampleEntryHeader[]> headers;
             std::unique_ptr<TransportMemory> region;
             std::size_t next = 0;
         };

@@ -60,16 +60,16 @@ namespace mxl::fabrics
     {
         auto const payloadBytes = geometry.frameBytes() * std::max<std::size_t>(batchSamples, 1);
         auto const ringBytes = geometry.frameBytes() * geometry.ringLength();
-        return {(ringBytes + payloadBytes - 1) / payloadBytes, sizeof(SampleEntryHeader) + payloadBytes};
+        return {(ringBytes + payloadBytes - 1) / payloadBytes, sizeof(wire::SampleEntryHeader) + payloadBytes};
     }
 
     std::size_t entryCapacity(std::size_t entryBytes, std::size_t frameBytes) noexcept
     {
-        if (entryBytes < sizeof(SampleEntryHeader) || frameBytes == 0)
+        if (entryBytes < sizeof(wire::SampleEntryHeader) || frameBytes == 0)
         {
             return 0;
         }
-        return (entryBytes - sizeof(SampleEntryHeader)) / frameBytes;
+        return (entryBytes - sizeof(wire::SampleEntryHeader)) / frameBytes;
     }
 
     void unpackEntry(std::uint8_t const* payload, std::size_t count, std::uint32_t channels, std::uint32_t wordBytes,

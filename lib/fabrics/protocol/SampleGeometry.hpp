@@ -5,6 +5,7 @@
 #pragma once
 
 #include "common/FlowMemory.hpp"
+#include "fabrics/protocol/Wire.hpp"
 
 #include <array>
 #include <cstddef>
@@ -12,15 +13,6 @@
 
 namespace mxl::fabrics
 {
-    // The header at the start of every bounce-buffer entry: host byte order, which is little-endian at both ends.
-    struct SampleEntryHeader
-    {
-        std::uint64_t headIndex = 0;
-        std::uint64_t count = 0;
-    };
-
-    static_assert(sizeof(SampleEntryHeader) == 16, "the SDK's AudioEntryHeader is two u64");
-
     // Consecutive ring positions, in samples.
     struct RingRun
     {
