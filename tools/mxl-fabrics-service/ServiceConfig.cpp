@@ -6,7 +6,6 @@
 
 #include <common/BoundedFile.hpp>
 #include <common/BoundedJson.hpp>
-#include <common/SecretFile.hpp>
 
 #include <DeviceFlowOptions.hpp>
 #include <DirectoryError.hpp>
@@ -14,7 +13,6 @@
 #include <FabricsBackend.hpp>
 #include <FabricsInterfaceChoice.hpp>
 #include <FabricsInterfaces.hpp>
-#include <FlowDescription.hpp>
 #include <FlowId.hpp>
 #include <HostName.hpp>
 #include <HttpClient.hpp>
@@ -29,7 +27,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <iostream>
 #include <map>
 #include <sstream>
