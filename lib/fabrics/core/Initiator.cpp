@@ -339,7 +339,7 @@ namespace mxl::fabrics
         }
         // Counted as left before the first post, so that no commit is decided while later payload writes are unposted.
         link.transfers.push_back(
-            PendingTransfer{id, std::move(plan), payload.size(), false, PendingTransfer::Step::Payload, std::move(leg), false});
+            PendingTransfer{id, std::move(plan), Clock::now(), payload.size(), false, PendingTransfer::Step::Payload, std::move(leg), false});
         for (std::size_t posted = 0; posted < payload.size(); ++posted)
         {
             auto accepted = false;
@@ -519,14 +519,13 @@ namespace mxl::fabrics
     void Initiator::markLaggingLinks()
     {
         auto const now = Clock::now();
-        auto const keepsUp = [&](auto const& link)
-        { return std::holds_alternative<LinkConnected>(link->state) && !link->stalled(now, lagPatience); };
-        // Skipping is for the others' sake: with no connected target keeping up, a slow one is waited for as before (a
+        auto const connected = [](auto const& link) { return std::holds_alternative<LinkConnected>(link->state); };
+        // Skipping is for the others' sake: with no connected target ahead of it, a slow one is waited for as before (a
         // burst larger than its queues then completes without loss), until it counts as gone.
-        auto const othersKeepUp = std::any_of(_links.begin(), _links.end(), keepsUp);
         for (auto& link : _links)
         {
-            auto const lagging = othersKeepUp && std::holds_alternative<LinkConnected>(link->state) && link->stalled(now, lagPatience);
+            auto const lagging = connected(link) && std::any_of(_links.begin(), _links.end(), [&](auto const& other)
+                                                                { return other != link && connected(other) && link->lagsBehind(*other, now, lagPatience); });
             if (lagging == link->lagging)
             {
                 continue;
@@ -534,8 +533,8 @@ namespace mxl::fabrics
             link->lagging = lagging;
             if (lagging)
             {
-                log::warn("fabrics initiator: {}: no write completed for {} ms; skipping it until it catches up, so that it does "
-                          "not hold back the other targets",
+                log::warn("fabrics initiator: {}: no write completed for {} ms while another target kept up; skipping it until it "
+                          "catches up, so that it does not hold back the other targets",
                           link->name, lagPatience.count());
             }
             else
@@ -650,7 +649,8 @@ namespace mxl::fabrics
             {
                 // Every payload write completed, so every byte was read from the source: if the source slot or samples still
                 // hold the same data now, they held it throughout (docs/fabrics.md, "Read safety").
-                if (pending->plan.sourceGone || pending->payloadFailed || !_egress.sourceHolds(pending->plan.source))
+                if (pending->plan.sourceGone || pending->payloadFailed ||
+                    (!pending->plan.sourceUnwritten && !_egress.sourceHolds(pending->plan.source)))
                 {
                     // A transfer that could not be posted whole was reported by its NOT_READY already.
                     if (!pending->payloadFailed)

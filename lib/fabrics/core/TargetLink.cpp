@@ -26,6 +26,20 @@ namespace mxl::fabrics
         return outstandingWrites > 0 && now - progressAt > patience;
     }
 
+    Clock::time_point TargetLink::settledUpTo(Clock::time_point now) const noexcept
+    {
+        if (!transfers.empty())
+        {
+            return transfers.front().postedAt;
+        }
+        return outstandingWrites > 0 ? progressAt : now;
+    }
+
+    bool TargetLink::lagsBehind(TargetLink const& other, Clock::time_point now, std::chrono::milliseconds patience) const noexcept
+    {
+        return stalled(now, patience) && !other.stalled(now, patience) && other.settledUpTo(now) > settledUpTo(now) + patience;
+    }
+
     std::uint16_t TargetLink::firstSliceFor(std::uint64_t grainIndex, std::uint16_t start) const noexcept
     {
         if (start == 0)

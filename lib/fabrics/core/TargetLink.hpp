@@ -60,6 +60,7 @@ namespace mxl::fabrics
 
         std::uint64_t id = 0;
         TransferPlan plan;
+        Clock::time_point postedAt;
         // Payload writes not yet completed, or never posted.
         std::size_t payloadLeft = 0;
         // A payload write could not be posted: the target holds part of it, so the transfer can only be announced lost.
@@ -118,6 +119,12 @@ namespace mxl::fabrics
         void noteCompleted(Clock::time_point now) noexcept;
         // Writes are in flight and none completed for longer than `patience`.
         [[nodiscard]] bool stalled(Clock::time_point now, std::chrono::milliseconds patience) const noexcept;
+        // Everything posted to this target before this moment has completed: when its oldest transfer in flight was
+        // posted, or `now` with none in flight.
+        [[nodiscard]] Clock::time_point settledUpTo(Clock::time_point now) const noexcept;
+        // Stalled, while `other` completed what was posted to it more than `patience` after this target's oldest transfer
+        // in flight. A loaded machine slows every target alike; only a target that falls behind another one lags.
+        [[nodiscard]] bool lagsBehind(TargetLink const& other, Clock::time_point now, std::chrono::milliseconds patience) const noexcept;
 
         // Where a slice range [start, ...) of a grain must start for this target: `start` when the target was sent the
         // grain's slices before it, else 0. A target that missed the earlier ranges (skipped while lagging or not
