@@ -36,28 +36,44 @@ namespace mxl::test
         return mxlFlowWriterCommitSamples(writer) == MXL_STATUS_OK;
     }
 
-    std::optional<std::size_t> patternMismatches(mxlFlowReader reader, std::uint64_t headIndex, std::size_t count, std::uint32_t seed)
+    namespace
     {
-        mxlWrappedMultiBufferSlice slices{};
-        if (mxlFlowReaderGetSamplesNonBlocking(reader, headIndex, count, &slices) != MXL_STATUS_OK)
+        // How many of the range's words (all channels) `differs(channel, index, word)` counts; nullopt when unreadable.
+        template<typename Differs>
+        std::optional<std::size_t> countDifferingWords(mxlFlowReader reader, std::uint64_t headIndex, std::size_t count, Differs differs)
         {
-            return std::nullopt;
-        }
-        std::size_t mismatches = 0;
-        for (std::size_t channel = 0; channel < slices.count; ++channel)
-        {
-            auto index = headIndex - count + 1;
-            for (auto const& fragment : slices.base.fragments)
+            mxlWrappedMultiBufferSlice slices{};
+            if (mxlFlowReaderGetSamplesNonBlocking(reader, headIndex, count, &slices) != MXL_STATUS_OK)
             {
-                auto const* words = static_cast<std::uint8_t const*>(fragment.pointer) + channel * slices.stride;
-                for (std::size_t i = 0; i < fragment.size / sizeof(std::uint32_t); ++i, ++index)
+                return std::nullopt;
+            }
+            std::size_t mismatches = 0;
+            for (std::size_t channel = 0; channel < slices.count; ++channel)
+            {
+                auto index = headIndex - count + 1;
+                for (auto const& fragment : slices.base.fragments)
                 {
-                    std::uint32_t word = 0;
-                    std::memcpy(&word, words + i * sizeof(word), sizeof(word));
-                    mismatches += word != sampleWord(seed, static_cast<std::uint32_t>(channel), index) ? 1 : 0;
+                    auto const* words = static_cast<std::uint8_t const*>(fragment.pointer) + channel * slices.stride;
+                    for (std::size_t i = 0; i < fragment.size / sizeof(std::uint32_t); ++i, ++index)
+                    {
+                        std::uint32_t word = 0;
+                        std::memcpy(&word, words + i * sizeof(word), sizeof(word));
+                        mismatches += differs(static_cast<std::uint32_t>(channel), index, word) ? 1 : 0;
+                    }
                 }
             }
+            return mismatches;
         }
-        return mismatches;
+    }
+
+    std::optional<std::size_t> patternMismatches(mxlFlowReader reader, std::uint64_t headIndex, std::size_t count, std::uint32_t seed)
+    {
+        return countDifferingWords(reader, headIndex, count, [seed](std::uint32_t channel, std::uint64_t index, std::uint32_t word)
+                                   { return word != sampleWord(seed, channel, index); });
+    }
+
+    std::optional<std::size_t> nonSilentWords(mxlFlowReader reader, std::uint64_t headIndex, std::size_t count)
+    {
+        return countDifferingWords(reader, headIndex, count, [](std::uint32_t, std::uint64_t, std::uint32_t word) { return word != 0; });
     }
 }

@@ -20,4 +20,7 @@ namespace mxl::test
     // How many of the range's words (all channels) differ from the pattern; nullopt when the range is not readable.
     [[nodiscard]] std::optional<std::size_t> patternMismatches(mxlFlowReader reader, std::uint64_t headIndex, std::size_t count,
                                                                std::uint32_t seed);
+
+    // How many of the range's words (all channels) are not silence (0); nullopt when the range is not readable.
+    [[nodiscard]] std::optional<std::size_t> nonSilentWords(mxlFlowReader reader, std::uint64_t headIndex, std::size_t count);
 }

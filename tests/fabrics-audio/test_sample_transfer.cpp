@@ -265,6 +265,31 @@ TEST_CASE("rings of different lengths at the two ends")
     }
 }
 
+TEST_CASE("samples asked for before the source's first write arrive as silence, and the samples written later as written")
+{
+    // The MXL SDK's own tests move samples 1..480 of a flow nobody has written yet, and wait for them at the target.
+    for (auto const& transport : audioTransports())
+    {
+        INFO(transport.label);
+        AudioLink link{transport, "audio_48k_stereo.json"};
+        // The target's ring held other samples there: silence must replace them, not leave them.
+        REQUIRE(writePatternSamples(link.destination.writer, batch, batch, 21));
+        REQUIRE(nonSilentWords(link.destination.reader, batch, batch).value_or(0) > batch);
+
+        REQUIRE(mxlFabricsInitiatorTransferSamples(link.initiator.initiator, batch, batch) == MXL_STATUS_OK);
+        auto const arrived = link.receive(5s);
+        CHECK(arrived.status == MXL_STATUS_OK);
+        CHECK(arrived.headIndex == batch);
+        CHECK(arrived.count == batch);
+        CHECK(nonSilentWords(link.destination.reader, batch, batch) == std::optional<std::size_t>{0});
+        mxlFabricsTargetCounters counters{};
+        REQUIRE(mxlFabricsInitiatorGetTargetCounters(link.initiator.initiator, link.target.ticket, &counters) == MXL_STATUS_OK);
+        CHECK(counters.transfersInvalidated == 0);
+
+        link.stream(firstHead, 4, 22);
+    }
+}
+
 TEST_CASE("a transfer that a bounce-buffer entry cannot hold is refused and writes nothing")
 {
     for (auto const& transport : audioTransports())

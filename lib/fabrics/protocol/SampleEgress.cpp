@@ -39,6 +39,8 @@ namespace mxl::fabrics
         , _flow{*memory.data}
         , _geometry{SampleGeometry::of(memory, "initiator")}
         , _ring{domain.registerMemory(memory.channels, _geometry.channelStrideBytes() * _geometry.channels(), MemoryAccess::LocalSource)}
+        , _silence(_geometry.ringLength() * _geometry.wordBytes())
+        , _silenceRegion{domain.registerMemory(_silence.data(), _silence.size(), MemoryAccess::LocalSource)}
         , _iovLimit{iovLimit}
     {
     }
@@ -118,7 +120,8 @@ namespace mxl::fabrics
 
         auto result = TransferPlan::committing(entry, SourceRange{headIndex, count}, &target.headers[entry], sizeof(wire::SampleEntryHeader),
                                                *target.region, entry, entry);
-        if (!sourceHolds(headIndex, count))
+        result.sourceUnwritten = sourceUnwritten();
+        if (!result.sourceUnwritten && !sourceHolds(headIndex, count))
         {
             result.sourceGone = true;
             return result;
@@ -132,6 +135,11 @@ namespace mxl::fabrics
         auto const runs = ringRuns(headIndex, count, _geometry.ringLength());
         for (std::uint32_t channel = 0; channel < _geometry.channels(); ++channel)
         {
+            if (result.sourceUnwritten)
+            {
+                segments.push_back({_silence.data(), count * _geometry.wordBytes(), _silenceRegion.get()});
+                continue;
+            }
             auto const* base = _ring->base() + channel * _geometry.channelStrideBytes();
             for (auto const& run : runs)
             {
@@ -154,6 +162,12 @@ namespace mxl::fabrics
         auto const half = _geometry.ringLength() / 2;
         auto const oldest = head > half ? head - half : 0;
         return headIndex <= head && headIndex >= oldest && headIndex - oldest >= count;
+    }
+
+    bool SampleEgress::sourceUnwritten() const noexcept
+    {
+        // A writer's first commit moves the head past 0; before it, the ring holds nothing anyone wrote.
+        return loadAcquire(_flow.info.runtime.headIndex) == 0;
     }
 
     RemoteWrite SampleEgress::probe() const

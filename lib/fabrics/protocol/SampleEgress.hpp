@@ -10,6 +10,7 @@
 #include "fabrics/protocol/TransferPlan.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <vector>
@@ -32,7 +33,8 @@ namespace mxl::fabrics
 
         // INVALID_ARG for an empty range, one longer than the local ring, or more samples than the target's entries hold:
         // nothing is written then. Advances the target's entry index. A range the source no longer holds readable is
-        // planned `sourceGone`.
+        // planned `sourceGone`; any range asked for before the source's first write is planned as silence,
+        // `sourceUnwritten` (docs/fabrics.md, "Samples never written").
         [[nodiscard]] TransferPlan plan(TargetInfo const& ticket, std::uint64_t headIndex, std::size_t count);
 
         // The bounce-buffer entry the next transfer to the target fills.
@@ -63,10 +65,14 @@ namespace mxl::fabrics
         layout::FlowData const& _flow;
         SampleGeometry _geometry;
         std::unique_ptr<TransportMemory> _ring;
+        // One channel's longest range of zero samples, sent for every channel of a range asked for before the first write.
+        std::vector<std::byte> _silence;
+        std::unique_ptr<TransportMemory> _silenceRegion;
         std::size_t _iovLimit;
         std::map<std::uint64_t, TargetHeaders> _targets;
 
         [[nodiscard]] TargetHeaders& headersOf(TargetInfo const& ticket);
         [[nodiscard]] TargetHeaders const& headersOf(TargetInfo const& ticket) const;
+        [[nodiscard]] bool sourceUnwritten() const noexcept;
     };
 }

@@ -37,6 +37,9 @@ namespace mxl::fabrics
         SourceRange source;
         // The source no longer held the range when the transfer was planned: nothing is read, the loss is announced.
         bool sourceGone = false;
+        // Samples asked for before the source's first write: the payload is silence from memory nobody writes, so nothing
+        // the source's writer does can tear it.
+        bool sourceUnwritten = false;
 
         // A plan with no payload yet whose commit writes `header` (`headerBytes`, registered in `memory`) to the start of the
         // target's region `remoteRegion`, carrying `immediate`.
