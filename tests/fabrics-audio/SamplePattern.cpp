@@ -39,7 +39,7 @@ namespace mxl::test
     namespace
     {
         // How many of the range's words (all channels) `differs(channel, index, word)` counts; nullopt when unreadable.
-        template<typename Differs>
+        template <typename Differs>
         std::optional<std::size_t> countDifferingWords(mxlFlowReader reader, std::uint64_t headIndex, std::size_t count, Differs differs)
         {
             mxlWrappedMultiBufferSlice slices{};
@@ -68,7 +68,8 @@ namespace mxl::test
 
     std::optional<std::size_t> patternMismatches(mxlFlowReader reader, std::uint64_t headIndex, std::size_t count, std::uint32_t seed)
     {
-        return countDifferingWords(reader, headIndex, count, [seed](std::uint32_t channel, std::uint64_t index, std::uint32_t word)
+        return countDifferingWords(reader, headIndex, count,
+                                   [seed](std::uint32_t channel, std::uint64_t index, std::uint32_t word)
                                    { return word != sampleWord(seed, channel, index); });
     }
 

@@ -338,8 +338,8 @@ namespace mxl::fabrics
             leg->posted(flowBytes);
         }
         // Counted as left before the first post, so that no commit is decided while later payload writes are unposted.
-        link.transfers.push_back(
-            PendingTransfer{id, std::move(plan), Clock::now(), payload.size(), false, PendingTransfer::Step::Payload, std::move(leg), false});
+        link.transfers.push_back(PendingTransfer{id, std::move(plan), Clock::now(), payload.size(), false, PendingTransfer::Step::Payload,
+                                                 std::move(leg), false});
         for (std::size_t posted = 0; posted < payload.size(); ++posted)
         {
             auto accepted = false;
@@ -524,8 +524,10 @@ namespace mxl::fabrics
         // burst larger than its queues then completes without loss), until it counts as gone.
         for (auto& link : _links)
         {
-            auto const lagging = connected(link) && std::any_of(_links.begin(), _links.end(), [&](auto const& other)
-                                                                { return other != link && connected(other) && link->lagsBehind(*other, now, lagPatience); });
+            auto const lagging =
+                connected(link) && std::any_of(_links.begin(), _links.end(),
+                                               [&](auto const& other)
+                                               { return other != link && connected(other) && link->lagsBehind(*other, now, lagPatience); });
             if (lagging == link->lagging)
             {
                 continue;

@@ -118,8 +118,8 @@ namespace mxl::fabrics
         target.next = (entry + 1) % ticket.bounceBuffer->entryCount;
         target.headers[entry] = wire::SampleEntryHeader{headIndex, count};
 
-        auto result = TransferPlan::committing(entry, SourceRange{headIndex, count}, &target.headers[entry], sizeof(wire::SampleEntryHeader),
-                                               *target.region, entry, entry);
+        auto result = TransferPlan::committing(entry, SourceRange{headIndex, count}, &target.headers[entry],
+                                               sizeof(wire::SampleEntryHeader), *target.region, entry, entry);
         result.sourceUnwritten = sourceUnwritten();
         if (!result.sourceUnwritten && !sourceHolds(headIndex, count))
         {
