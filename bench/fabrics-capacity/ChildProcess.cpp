@@ -23,7 +23,7 @@ namespace mxl::bench::capacity
 {
     namespace
     {
-        constexpr auto pollInterval = std::chrono::milliseconds{100};
+        constexpr auto outputPollInterval = std::chrono::milliseconds{100};
 
         // First thing in the child: SIGTERM when the bench dies (checked again after asking, since the bench may already
         // be gone), and a process group of its own so that the terminal's signals go to the bench alone.
@@ -198,7 +198,7 @@ namespace mxl::bench::capacity
                                                      std::chrono::duration_cast<std::chrono::seconds>(timeout).count(), lastErrorLine())};
             }
             pollfd readable{_stdout, POLLIN, 0};
-            ::poll(&readable, 1, static_cast<int>(pollInterval.count()));
+            ::poll(&readable, 1, static_cast<int>(outputPollInterval.count()));
         }
     }
 

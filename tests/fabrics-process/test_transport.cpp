@@ -20,7 +20,7 @@ namespace mxl::test
         constexpr std::uint64_t msgGrainsToVerify = 200;
         constexpr std::chrono::seconds msgCheckDeadline{60};
         constexpr std::chrono::seconds lineDeadline{15};
-        constexpr int badInput = 2;
+        constexpr int transportBadInput = 2;
 
         // Moves grains between a target and an initiator started with `arguments` (and `launcher`) on both ends, checks
         // that both print "Transport: msg", log `logged` (when not empty), and that every grain arrives intact.
@@ -70,7 +70,7 @@ namespace mxl::test
         auto const status =
             runDemo({"-i", "-d", sourceDomain.str(), "-f", source.flowId(), "-t", target.ticket, "--transport", "rma"}, errors);
         INFO("stderr:\n", errors);
-        CHECK(status == badInput);
+        CHECK(status == transportBadInput);
         CHECK(errors.find(R"(was set up with transport "msg", this initiator uses transport "rma" (asked))") != std::string::npos);
         CHECK(errors.find("does not fit flow") != std::string::npos);
         stopCleanly(*target.process, "target");

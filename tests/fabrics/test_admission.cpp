@@ -28,9 +28,9 @@ using namespace std::chrono_literals;
 
 namespace
 {
-    constexpr char const* flowFile = "v210_1080p59.94.json";
+    constexpr char const* admissionFlowFile = "v210_1080p59.94.json";
     // Its grains' slices: one per line.
-    constexpr std::uint16_t slices = 1080;
+    constexpr std::uint16_t admissionSlices = 1080;
     Transport const loopback{"tcp 127.0.0.1", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"};
 
     mxlFabricsAdmissionCounters countersOf(TargetEnd const& target)
@@ -61,7 +61,7 @@ namespace
         for (std::uint64_t index = 1; index <= count; ++index)
         {
             auto const checksum = writeGrain(link.source, index, seed);
-            link.transfer(index, 0, slices);
+            link.transfer(index, 0, admissionSlices);
             auto const arrived = readBack(link.destination, index);
             REQUIRE(arrived.has_value());
             CHECK(arrived->checksum == checksum);
@@ -77,7 +77,7 @@ namespace
         while (countersOf(ends.target).refused < wanted && std::chrono::steady_clock::now() < deadline)
         {
             static_cast<void>(writeGrain(ends.source, 1, 24));
-            static_cast<void>(mxlFabricsInitiatorTransferGrain(ends.initiator.initiator, 1, 0, slices));
+            static_cast<void>(mxlFabricsInitiatorTransferGrain(ends.initiator.initiator, 1, 0, admissionSlices));
             static_cast<void>(settle(ends.initiator, {&ends.target}, 50ms));
         }
         return countersOf(ends.target);
@@ -95,30 +95,20 @@ namespace
         static_cast<void>(writeSecretFile(path, fmt::format(R"({{"id": "{}", "key": "{}"}})", id, base64Of32(fill))));
         return path.string();
     }
-
-    std::size_t occurrences(std::string const& text, std::string const& what)
-    {
-        std::size_t count = 0;
-        for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size()))
-        {
-            ++count;
-        }
-        return count;
-    }
 }
 
 TEST_CASE("admission: a tcp target admits an initiator in allowInitiators, which moves grains intact")
 {
     FlowOptions options;
     options.targetSetup = R"({"allowInitiators": ["2001:db8::/32", "127.0.0.0/8"]})";
-    LinkEnds probe{loopback, flowFile, "adm-probe", std::nullopt, std::nullopt, options};
+    LinkEnds probe{loopback, admissionFlowFile, "adm-probe", std::nullopt, std::nullopt, options};
     if (backendOf(probe.targetDomain.fabrics) != "ofi")
     {
         CHECK(probe.target.setupStatus == MXL_ERR_INVALID_ARG);
         MXL_SKIP("the ucx backend's targets receive no connection requests (initiators reach the worker by its address): "
                  "allowInitiators is refused at setup there, as this case just checked");
     }
-    Link link{loopback, flowFile, std::nullopt, std::nullopt, options};
+    Link link{loopback, admissionFlowFile, std::nullopt, std::nullopt, options};
     moveIntact(link, 4, 24);
     auto const counters = countersOf(link.target);
     CHECK(counters.admitted == 1);
@@ -131,7 +121,7 @@ TEST_CASE("admission: an initiator outside allowInitiators is refused at every a
     FlowOptions options;
     options.targetSetup = R"({"allowInitiators": ["127.0.0.2"]})";
     StderrCapture log;
-    LinkEnds ends{loopback, flowFile, "adm-refused", std::nullopt, std::nullopt, options};
+    LinkEnds ends{loopback, admissionFlowFile, "adm-refused", std::nullopt, std::nullopt, options};
     if (backendOf(ends.targetDomain.fabrics) != "ofi")
     {
         static_cast<void>(log.text());
@@ -159,7 +149,8 @@ TEST_CASE("admission: a target that receives no connection requests refuses allo
     FlowOptions options;
     options.targetSetup = R"({"allowInitiators": ["127.0.0.1"]})";
     StderrCapture log;
-    LinkEnds ends{{"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""}, flowFile, "adm-shm", std::nullopt, std::nullopt, options};
+    LinkEnds ends{
+        {"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""}, admissionFlowFile, "adm-shm", std::nullopt, std::nullopt, options};
     auto const text = log.text();
     INFO("log:\n", text);
     CHECK(ends.target.setupStatus == MXL_ERR_INVALID_ARG);
@@ -199,7 +190,7 @@ TEST_CASE("admission: a backend of ABI 1.3 (a table without target_screen_connec
     auto const backend13 = mxl::fabrics::tableBackend(older, {"ofi", path, older.abiVersion});
 
     FlowDomain domain{"adm-abi13", std::nullopt};
-    Flow flow{domain, flowDefinition(flowFile), nullptr};
+    Flow flow{domain, flowDefinition(admissionFlowFile), nullptr};
     mxlFabricsTargetConfig config{};
     config.version = MXL_FABRICS_API_VERSION;
     config.interface = interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr);
@@ -233,14 +224,14 @@ TEST_CASE("admission: with admissionKeyFile only initiators that prove the ticke
     FlowOptions options;
     options.targetSetup = targetOptions.c_str();
     options.initiatorSetup = proving.c_str();
-    LinkEnds probe{loopback, flowFile, "adm-key-probe", std::nullopt, std::nullopt, options};
+    LinkEnds probe{loopback, admissionFlowFile, "adm-key-probe", std::nullopt, std::nullopt, options};
     if (backendOf(probe.targetDomain.fabrics) != "ofi")
     {
         CHECK(probe.target.setupStatus == MXL_ERR_INVALID_ARG);
         MXL_SKIP("the ucx backend's targets receive no connection requests: admissionKeyFile is refused at setup there");
     }
     {
-        Link link{loopback, flowFile, std::nullopt, std::nullopt, options};
+        Link link{loopback, admissionFlowFile, std::nullopt, std::nullopt, options};
         moveIntact(link, 3, 31);
         CHECK(countersOf(link.target).admitted == 1);
         CHECK(countersOf(link.target).refused == 0);
@@ -256,7 +247,7 @@ TEST_CASE("admission: with admissionKeyFile only initiators that prove the ticke
         refusedOptions.targetSetup = targetOptions.c_str();
         refusedOptions.initiatorSetup = initiatorOptions;
         StderrCapture log;
-        LinkEnds ends{loopback, flowFile, "adm-key-refused", std::nullopt, std::nullopt, refusedOptions};
+        LinkEnds ends{loopback, admissionFlowFile, "adm-key-refused", std::nullopt, std::nullopt, refusedOptions};
         REQUIRE(ends.target.setupStatus == MXL_STATUS_OK);
         auto const counters = refuseRequests(ends, 2);
         auto const text = log.text();

@@ -19,16 +19,6 @@ using namespace std::chrono_literals;
 
 namespace
 {
-    std::size_t occurrences(std::string const& text, std::string const& part)
-    {
-        std::size_t found = 0;
-        for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
-        {
-            ++found;
-        }
-        return found;
-    }
-
     std::uint64_t headOf(mxlFlowReader reader)
     {
         mxlFlowRuntimeInfo runtime{};

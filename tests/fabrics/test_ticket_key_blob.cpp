@@ -7,7 +7,9 @@
 
 #include <doctest/doctest.h>
 
-using namespace mxl::fabrics;
+using mxl::fabrics::RemoteRegion;
+using mxl::fabrics::TargetInfo;
+using mxl::fabrics::TicketAddressFormat;
 
 namespace
 {

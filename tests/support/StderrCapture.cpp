@@ -49,4 +49,14 @@ namespace mxl::test
             _saved = -1;
         }
     }
+
+    std::size_t occurrences(std::string const& text, std::string const& part)
+    {
+        std::size_t count = 0;
+        for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size()))
+        {
+            ++count;
+        }
+        return count;
+    }
 }

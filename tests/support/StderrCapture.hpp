@@ -2,6 +2,7 @@
 // assert on log lines.
 #pragma once
 
+#include <cstddef>
 #include <cstdio>
 #include <string>
 
@@ -25,4 +26,7 @@ namespace mxl::test
 
         void restore();
     };
+
+    // How many times `part` occurs in `text`, not overlapping: the log lines a capture holds of one kind.
+    [[nodiscard]] std::size_t occurrences(std::string const& text, std::string const& part);
 }

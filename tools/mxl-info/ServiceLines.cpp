@@ -34,7 +34,7 @@ namespace mxl::tools::info
                                formatStatusAge(status, now));
         }
 
-        void row(std::string_view name, std::string_view value)
+        void serviceRow(std::string_view name, std::string_view value)
         {
             fmt::print("    {:<16}: {}\n", name, value);
         }
@@ -93,27 +93,27 @@ namespace mxl::tools::info
                 any = true;
             }
             fmt::print("  {} ({})\n", status->role, entry.path.string());
-            row("State", stateOf(*status, _now));
-            row("Pid", fmt::format("{}", status->pid));
-            row("Config", status->config.empty() ? std::string{"(not said)"} : status->config);
-            row("Ticket epoch", fmt::format("{}", status->epoch));
-            row("Transport", status->transport.empty() ? std::string{"(no ticket yet)"} : status->transport);
-            row("Updated", fmt::format("{} ago (status interval {} ms)", formatStatusAge(*status, _now), status->statusIntervalMs));
-            row("Grains", fmt::format("{}", status->grains));
-            row("Bytes", fmt::format("{}", status->bytes));
-            row("Rate", serviceStaleReason(*status, _now)
-                            ? std::string{"-"}
-                            : fmt::format("{:.1f} grains/s, {:.2f} MB/s", status->grainsPerSecond, status->bytesPerSecond / 1e6));
-            row("Late", fmt::format("{}", status->late));
-            row("Lost", fmt::format("{}", status->lost));
-            row("Reconnects", fmt::format("{}", status->reconnects));
-            row("Stalls", fmt::format("{}", status->stalls));
-            row("Latency", fmt::format("p50 {}, p90 {}, p99 {}", formatLatency(status->latencyP50Seconds),
-                                       formatLatency(status->latencyP90Seconds), formatLatency(status->latencyP99Seconds)));
+            serviceRow("State", stateOf(*status, _now));
+            serviceRow("Pid", fmt::format("{}", status->pid));
+            serviceRow("Config", status->config.empty() ? std::string{"(not said)"} : status->config);
+            serviceRow("Ticket epoch", fmt::format("{}", status->epoch));
+            serviceRow("Transport", status->transport.empty() ? std::string{"(no ticket yet)"} : status->transport);
+            serviceRow("Updated", fmt::format("{} ago (status interval {} ms)", formatStatusAge(*status, _now), status->statusIntervalMs));
+            serviceRow("Grains", fmt::format("{}", status->grains));
+            serviceRow("Bytes", fmt::format("{}", status->bytes));
+            serviceRow("Rate", serviceStaleReason(*status, _now)
+                                   ? std::string{"-"}
+                                   : fmt::format("{:.1f} grains/s, {:.2f} MB/s", status->grainsPerSecond, status->bytesPerSecond / 1e6));
+            serviceRow("Late", fmt::format("{}", status->late));
+            serviceRow("Lost", fmt::format("{}", status->lost));
+            serviceRow("Reconnects", fmt::format("{}", status->reconnects));
+            serviceRow("Stalls", fmt::format("{}", status->stalls));
+            serviceRow("Latency", fmt::format("p50 {}, p90 {}, p99 {}", formatLatency(status->latencyP50Seconds),
+                                              formatLatency(status->latencyP90Seconds), formatLatency(status->latencyP99Seconds)));
             for (auto const& target : status->targets)
             {
-                row("Target", fmt::format("epoch {}: {} for {} ms{}", target.epoch, target.state, target.forMs,
-                                          target.reason.empty() ? std::string{} : fmt::format(" ({})", target.reason)));
+                serviceRow("Target", fmt::format("epoch {}: {} for {} ms{}", target.epoch, target.state, target.forMs,
+                                                 target.reason.empty() ? std::string{} : fmt::format(" ({})", target.reason)));
             }
         }
         if (!any)
