@@ -4,13 +4,14 @@
 #include "RunningSource.hpp"
 #include "TempDomain.hpp"
 #include "ToolRun.hpp"
-#include "patterns/AncPacket.hpp"
 #include "patterns/SineTone.hpp"
 #include "patterns/TestPatternRenderer.hpp"
+#include "patterns/TimecodePacket.hpp"
 
 #include <mxl/time.h>
 
 #include <doctest/doctest.h>
+#include <media/Rfc8331.hpp>
 
 #include <array>
 #include <chrono>
@@ -155,7 +156,7 @@ TEST_CASE("mxl-test-source: v210a, audio and data flows at once, each matching i
             CHECK(grain.index == index);
             CHECK(grain.grainSize == 4096);
             std::array const packets{grainTimecodePacket(index, rate)};
-            auto const expected = rfc8331Payload(packets);
+            auto const expected = mxl::media::writeRfc8331(packets);
             CHECK(std::vector<std::uint8_t>(payload, payload + expected.size()) == expected);
             CHECK(payload[expected.size()] == 0);
         }

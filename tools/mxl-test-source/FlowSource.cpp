@@ -8,10 +8,11 @@
 #include "TextFile.hpp"
 #include "ToneWriter.hpp"
 #include "ToolError.hpp"
-#include "patterns/AncPacket.hpp"
 #include "patterns/TestPatternRenderer.hpp"
+#include "patterns/TimecodePacket.hpp"
 
 #include <fmt/format.h>
+#include <media/Rfc8331.hpp>
 
 #include <algorithm>
 #include <array>
@@ -174,7 +175,7 @@ namespace mxl::tools::testsource
         auto painter = [rate](std::uint64_t index, std::uint32_t, std::uint32_t, std::span<std::uint8_t> payload)
         {
             std::array const packets{patterns::grainTimecodePacket(index, rate)};
-            auto const bytes = patterns::rfc8331Payload(packets);
+            auto const bytes = media::writeRfc8331(packets);
             // The slot holds an older grain's bytes; readers parse from Length on, but a clean tail is easier to inspect.
             std::ranges::fill(payload, std::uint8_t{0});
             std::memcpy(payload.data(), bytes.data(), std::min(bytes.size(), payload.size()));

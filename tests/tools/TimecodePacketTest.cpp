@@ -1,8 +1,9 @@
-// RFC 8331 payload layout, ST 291 parity and checksum words, and the ST 12-2 time code packet, read back with a bit
-// reader written for the test.
-#include "patterns/AncPacket.hpp"
+// The ST 12-2 time code packet of the test source in its RFC 8331 payload (lib/media), read back with a bit reader
+// written for the test.
+#include "patterns/TimecodePacket.hpp"
 
 #include <doctest/doctest.h>
+#include <media/Rfc8331.hpp>
 
 #include <array>
 #include <bit>
@@ -10,6 +11,7 @@
 #include <vector>
 
 using namespace mxl::tools::patterns;
+using namespace mxl::media;
 
 namespace
 {
@@ -50,16 +52,6 @@ namespace
     }
 }
 
-TEST_CASE("ANC words: b8 is even parity over b0-b7 and b9 its inverse")
-{
-    CHECK(withParity(0x60) == 0x260);
-    CHECK(withParity(0x01) == 0x101);
-    CHECK(withParity(0x10) == 0x110);
-    CHECK(withParity(0x00) == 0x200);
-    CHECK(withParity(0xff) == 0x2ff);
-    CHECK(withParity(0x41) == 0x241);
-}
-
 TEST_CASE("ST 12-2 time code counts the grain index without drop frames, frame pairs above 30 Hz")
 {
     constexpr mxlRational rate25{25, 1};
@@ -77,7 +69,7 @@ TEST_CASE("ST 12-2 time code counts the grain index without drop frames, frame p
 TEST_CASE("RFC 8331 payload of one ST 12-2 packet: header, packet fields, parity, checksum, 32-bit alignment")
 {
     std::array const packets{timecodePacket(Timecode{12, 34, 56, 17}, 9)};
-    auto const payload = rfc8331Payload(packets);
+    auto const payload = writeRfc8331(packets);
 
     // 32 bits of C/line/offset/S/stream, 20 ten-bit words (DID, SDID, DC, 16 UDW, checksum) = 232 bits -> 256.
     REQUIRE(payload.size() == 6 + 32);
@@ -133,9 +125,9 @@ TEST_CASE("RFC 8331 payload of one ST 12-2 packet: header, packet fields, parity
 
 TEST_CASE("RFC 8331 payload of two packets keeps each packet 32-bit aligned and counts both")
 {
-    AncPacket const small{false, 11, 100, 0x41, 0x01, {withParity(0x89), withParity(0x0a), withParity(0x00), withParity(0x01)}};
+    auto const small = makeAncPacket(false, 11, 100, 0x41, 0x01, {withParity(0x89), withParity(0x0a), withParity(0x00), withParity(0x01)});
     std::array const packets{small, timecodePacket(Timecode{0, 0, 0, 1}, 9)};
-    auto const payload = rfc8331Payload(packets);
+    auto const payload = writeRfc8331(packets);
 
     // First packet: 32 + 10 x 8 = 112 bits -> 128 bits (16 bytes); second as above, 32 bytes.
     REQUIRE(payload.size() == 6 + 16 + 32);
