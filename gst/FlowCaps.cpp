@@ -2,6 +2,7 @@
 
 #include <common/BoundedJson.hpp>
 
+#include "AncBuffers.hpp"
 #include "Rfc8331Payload.hpp"
 
 #include <gst/audio/audio.h>
@@ -21,7 +22,7 @@ namespace mxl::gst
     {
         using nlohmann::json;
 
-        constexpr char const* carriedMedia = "mxlsink takes v210 video, F32LE/F64LE audio or meta/x-mxl-rfc8331 data";
+        constexpr char const* carriedMedia = "mxlsink takes v210 video, F32LE/F64LE audio or meta/x-mxl-rfc8331 or meta/x-st-2038 data";
         constexpr char const* grouphintTag = "urn:x-nmos:tag:grouphint/v1.0";
 
         // The library's limits (lib/flow/FlowDefinition.cpp), checked here so that a frame it would refuse is refused
@@ -138,6 +139,27 @@ namespace mxl::gst
             flow.format = MXL_DATA_FORMAT_DATA;
             flow.rate = reduced(numerator, denominator);
             return flow;
+        }
+
+        // One frame's ST 2038 packets a buffer; without a framerate, 30000/1001 as the MXL SDK plugin's mxlsink takes.
+        FlowFormat st2038DataFromCaps(GstCaps const* caps)
+        {
+            auto const* const structure = gst_caps_get_structure(caps, 0);
+            auto const* const alignment = gst_structure_get_string(structure, "alignment");
+            if (alignment != nullptr && std::string_view{alignment} != "frame")
+            {
+                throw FormatError{fmt::format("caps {} alignment={} cannot be carried: a data grain holds one frame's packets "
+                                              "(alignment=frame)",
+                                              st2038CapsName, alignment)};
+            }
+            if (!gst_structure_has_field(structure, "framerate"))
+            {
+                FlowFormat flow;
+                flow.format = MXL_DATA_FORMAT_DATA;
+                flow.rate = mxlRational{30000, 1001};
+                return flow;
+            }
+            return dataFromCaps(caps);
         }
 
         mxlRational rateFrom(json const& object)
@@ -266,11 +288,15 @@ namespace mxl::gst
             return caps;
         }
 
-        GstCaps* dataCaps(FlowFormat const& format)
+        // The grain's own RFC 8331 payload and its packets as ST 2038 (AncBuffers.hpp), in the order asked for.
+        GstCaps* dataCaps(FlowFormat const& format, bool st2038First)
         {
-            return gst_caps_new_simple(rfc8331CapsName, "framerate", GST_TYPE_FRACTION,
-                                       gstInteger(format.rate.numerator, "grain_rate numerator"),
-                                       gstInteger(format.rate.denominator, "grain_rate denominator"), nullptr);
+            auto const numerator = gstInteger(format.rate.numerator, "grain_rate numerator");
+            auto const denominator = gstInteger(format.rate.denominator, "grain_rate denominator");
+            auto* const rfc8331 = gst_caps_new_simple(rfc8331CapsName, "framerate", GST_TYPE_FRACTION, numerator, denominator, nullptr);
+            auto* const st2038 = gst_caps_new_simple(st2038CapsName, "alignment", G_TYPE_STRING, "frame", "framerate", GST_TYPE_FRACTION,
+                                                     numerator, denominator, nullptr);
+            return st2038First ? gst_caps_merge(st2038, rfc8331) : gst_caps_merge(rfc8331, st2038);
         }
 
         json videoDefinition(FlowFormat const& format)
@@ -349,11 +375,9 @@ namespace mxl::gst
         {
             return dataFromCaps(caps);
         }
-        if (name == "meta/x-st-2038")
+        if (name == st2038CapsName)
         {
-            throw FormatError{fmt::format("caps {} cannot be carried: a data flow holds RFC 8331 payloads (caps {}), not ST 2038's "
-                                          "packing of the ANC packets",
-                                          name, rfc8331CapsName)};
+            return st2038DataFromCaps(caps);
         }
         throw FormatError{fmt::format("caps {} cannot be carried: {}", name, carriedMedia)};
     }
@@ -390,27 +414,31 @@ namespace mxl::gst
         }
     }
 
-    GstCaps* capsFromFormat(FlowFormat const& format)
+    GstCaps* capsFromFormat(FlowFormat const& format, bool st2038First)
     {
         switch (format.format)
         {
         case MXL_DATA_FORMAT_VIDEO:
             return videoCaps(format);
         case MXL_DATA_FORMAT_DATA:
-            return dataCaps(format);
+            return dataCaps(format, st2038First);
         default:
             return audioCaps(format);
         }
     }
 
     std::string definitionFromFormat(FlowFormat const& format, std::string const& id, std::string const& label,
-                                     std::string const& groupHint)
+                                     std::string const& groupHint, std::string const& description)
     {
         auto definition = format.format == MXL_DATA_FORMAT_VIDEO  ? videoDefinition(format)
                           : format.format == MXL_DATA_FORMAT_DATA ? dataDefinition(format)
                                                                   : audioDefinition(format);
         definition["id"] = id;
         definition["label"] = label;
+        if (!description.empty())
+        {
+            definition["description"] = description;
+        }
         definition["tags"] = {{grouphintTag, {groupHint}}};
         definition["parents"] = json::array();
         return definition.dump(4);

@@ -40,13 +40,15 @@ namespace mxl::gst
 
     FlowFormat formatFromDefinition(std::string const& definitionJson);
 
-    // mxlsrc's caps for a flow: v210 video, float audio offered interleaved first and non-interleaved second, or RFC 8331
-    // payloads (meta/x-mxl-rfc8331) at the grain rate.
-    GstCaps* capsFromFormat(FlowFormat const& format);
+    // mxlsrc's caps for a flow: v210 video, float audio offered interleaved first and non-interleaved second, or data at
+    // the grain rate as RFC 8331 payloads (meta/x-mxl-rfc8331) and as ST 2038 packets (meta/x-st-2038), the latter first
+    // when `st2038First`.
+    GstCaps* capsFromFormat(FlowFormat const& format, bool st2038First = false);
 
-    // An NMOS flow definition for mxlsink to create its flow with when it was given none.
+    // An NMOS flow definition for mxlsink to create its flow with when it was given none; an empty `description` keeps
+    // the one made from the format.
     std::string definitionFromFormat(FlowFormat const& format, std::string const& id, std::string const& label,
-                                     std::string const& groupHint);
+                                     std::string const& groupHint, std::string const& description);
 
     // Empty when the two describe the same media, otherwise what differs, e.g. "width 64 against 1920".
     std::string formatDifference(FlowFormat const& ours, FlowFormat const& flow);

@@ -33,6 +33,12 @@ namespace mxl::gst
         {
             invalidate(*_last + 1, target);
         }
+        if (!fill)
+        {
+            invalidate(target, target + 1);
+            _last = target;
+            return;
+        }
         commit(target, fill);
         _last = target;
         ++_counters.written;

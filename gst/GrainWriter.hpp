@@ -23,7 +23,8 @@ namespace mxl::gst
         using Fill = std::function<void(std::uint8_t* payload, mxlGrainInfo const& info)>;
 
         // Writes a buffer as grain `index`, or as the grain after the last one when the buffer has no time. `paced`: the
-        // index follows TAI, so lateness is judged against the current index.
+        // index follows TAI, so lateness is judged against the current index. An empty `fill` commits the grain invalid
+        // (a buffer that could not be converted), counted in skipped.
         void write(std::optional<std::uint64_t> index, bool paced, Fill const& fill);
 
     private:

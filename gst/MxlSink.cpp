@@ -4,16 +4,15 @@
 
 #include <common/BoundedFile.hpp>
 
+#include "AncBuffers.hpp"
 #include "DomainInstance.hpp"
 #include "ElementFailure.hpp"
 #include "FlowCaps.hpp"
 #include "FlowDefinitionText.hpp"
-#include "GrainWriter.hpp"
-#include "Rfc8331Payload.hpp"
-#include "SampleWriter.hpp"
 #include "SinkCounters.hpp"
 #include "StatusName.hpp"
 #include "TaiTime.hpp"
+#include "WriteFlow.hpp"
 
 #include <mxl/flow.h>
 #include <mxl/time.h>
@@ -44,28 +43,7 @@ namespace mxl::gst
             std::string flowDef;
             std::string label{"mxlsink"};
             std::string groupHint;
-        };
-
-        // The flow mxlsink writes, from set_caps to stop.
-        struct OpenFlow
-        {
-            mxlInstance instance = nullptr;
-            mxlFlowWriter writer = nullptr;
-            FlowFormat format;
-            GstVideoInfo videoInfo{};
-            GstAudioInfo audioInfo{};
-            std::optional<GrainWriter> grains;
-            std::optional<SampleWriter> samples;
-
-            ~OpenFlow()
-            {
-                grains.reset();
-                samples.reset();
-                if (writer != nullptr)
-                {
-                    mxlReleaseFlowWriter(instance, writer);
-                }
-            }
+            std::string description;
         };
 
         std::string readDefinitionFile(std::string const& path)
@@ -106,7 +84,7 @@ namespace mxl::gst
         GstClock* clock = newTaiClock();
 
         std::optional<DomainInstance> domain;
-        std::optional<OpenFlow> flow;
+        std::optional<WriteFlow> flow;
         RunningTimeOrigin clockOrigin;
         std::optional<std::int64_t> freeOrigin;
 
@@ -139,6 +117,7 @@ namespace
         propFlowDef,
         propLabel,
         propGroupHint,
+        propDescription,
         propBuffersWritten,
         propBuffersLate,
         propBuffersDropped,
@@ -150,8 +129,9 @@ namespace
                                         "framerate=(fraction)[1/2147483647, 2147483647/1], interlace-mode=(string)progressive; "
                                         "audio/x-raw, format=(string){F32LE, F64LE}, layout=(string){interleaved, non-interleaved}, "
                                         "rate=(int)[1, 2147483647], channels=(int)[1, 2147483647]; "
-                                        "meta/x-mxl-rfc8331, framerate=(fraction)[1/2147483647, 2147483647/1]";
-    // meta/x-st-2038 is ancillary data too, in another packing: linked, it is refused by name (FlowCaps.cpp).
+                                        "meta/x-mxl-rfc8331, framerate=(fraction)[1/2147483647, 2147483647/1]; "
+                                        "meta/x-st-2038, alignment=(string)frame";
+    // meta/x-st-2038 of another alignment is refused by name (FlowCaps.cpp).
     constexpr char const* rawCaps = "video/x-raw; audio/x-raw; meta/x-st-2038";
 
     SinkState& stateOf(gpointer object)
@@ -173,6 +153,8 @@ namespace
             return &state.settings.label;
         case propGroupHint:
             return &state.settings.groupHint;
+        case propDescription:
+            return &state.settings.description;
         default:
             return nullptr;
         }
@@ -298,7 +280,7 @@ namespace
             throw settingsFailure(fmt::format("flow-id \"{}\" is not a UUID (e.g. 5fbec3b1-1b0f-417d-9059-8b94a47197ed)", settings.flowId));
         }
         auto const groupHint = settings.groupHint.empty() ? settings.label + ":" + roleOf(format.format) : settings.groupHint;
-        return definitionFromFormat(format, settings.flowId, settings.label, groupHint);
+        return definitionFromFormat(format, settings.flowId, settings.label, groupHint, settings.description);
     }
 
     void openFlow(GstMxlSink* sink, FlowFormat const& format, GstCaps* caps)
@@ -311,6 +293,7 @@ namespace
         auto& flow = state.flow.emplace();
         flow.instance = state.domain->get();
         flow.format = format;
+        flow.st2038 = gst_structure_has_name(gst_caps_get_structure(caps, 0), st2038CapsName);
         mxlFlowConfigInfo config{};
         bool created = false;
         if (auto const status = mxlCreateFlowWriter(flow.instance, definition.c_str(), nullptr, &flow.writer, &config, &created);
@@ -473,120 +456,13 @@ namespace
     }
 
     // The grain (audio: sample) index of a TAI time, when the buffer has one.
-    std::optional<std::uint64_t> indexOf(OpenFlow const& flow, std::optional<std::pair<std::uint64_t, bool>> const& time)
+    std::optional<std::uint64_t> indexOf(WriteFlow const& flow, std::optional<std::pair<std::uint64_t, bool>> const& time)
     {
         if (!time)
         {
             return std::nullopt;
         }
         return mxlTimestampToIndex(&flow.format.rate, time->first);
-    }
-
-    void renderVideo(GstBaseSink* base, OpenFlow& flow, GstBuffer* buffer)
-    {
-        GstVideoFrame frame;
-        if (!gst_video_frame_map(&frame, &flow.videoInfo, buffer, GST_MAP_READ))
-        {
-            throw formatFailure(fmt::format("a buffer of {} bytes is not a {}x{} v210 frame", gst_buffer_get_size(buffer),
-                                            flow.format.width, flow.format.height));
-        }
-        // A grain is one line per slice; GStreamer's v210 lines are the same 128-byte-aligned size unless a buffer
-        // carries its own stride (video meta), hence the copy line by line.
-        auto const copyLines = [&frame](std::uint8_t* payload, mxlGrainInfo const& info)
-        {
-            auto const sliceBytes = std::size_t{info.grainSize / info.totalSlices};
-            auto const* const source = static_cast<std::uint8_t const*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0));
-            auto const stride = static_cast<std::size_t>(GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0));
-            auto const lineBytes = std::min(sliceBytes, stride);
-            auto const lines = std::min<std::size_t>(info.totalSlices, GST_VIDEO_FRAME_HEIGHT(&frame));
-            for (std::size_t line = 0; line < lines; ++line)
-            {
-                std::memcpy(payload + line * sliceBytes, source + line * stride, lineBytes);
-            }
-        };
-        auto const time = taiOf(base, buffer);
-        try
-        {
-            flow.grains->write(indexOf(flow, time), time && time->second, copyLines);
-        }
-        catch (...)
-        {
-            gst_video_frame_unmap(&frame);
-            throw;
-        }
-        gst_video_frame_unmap(&frame);
-    }
-
-    // A buffer that is not exactly one payload would not come back as it went in: mxlsrc reads a grain's payload by its
-    // Length field.
-    void checkRfc8331Payload(std::span<std::uint8_t const> bytes)
-    {
-        if (bytes.size() > MXL_DATA_FORMAT_GRAIN_SIZE)
-        {
-            throw formatFailure(fmt::format("a {} buffer of {} bytes does not fit a data grain: the payload takes at most {} bytes",
-                                            rfc8331CapsName, bytes.size(), MXL_DATA_FORMAT_GRAIN_SIZE));
-        }
-        auto const declared = rfc8331PayloadBytes(bytes);
-        if (!declared)
-        {
-            throw formatFailure(fmt::format("a {} buffer of {} bytes is shorter than the {}-byte RFC 8331 header (Length, ANC_Count, F)",
-                                            rfc8331CapsName, bytes.size(), rfc8331HeaderBytes));
-        }
-        if (*declared != bytes.size())
-        {
-            throw formatFailure(fmt::format("a {} buffer of {} bytes is not one RFC 8331 payload: its Length field declares {} bytes "
-                                            "({} header bytes + Length {})",
-                                            rfc8331CapsName, bytes.size(), *declared, rfc8331HeaderBytes, *declared - rfc8331HeaderBytes));
-        }
-    }
-
-    void renderData(GstBaseSink* base, OpenFlow& flow, GstBuffer* buffer)
-    {
-        GstMapInfo map;
-        if (!gst_buffer_map(buffer, &map, GST_MAP_READ))
-        {
-            throw formatFailure(fmt::format("a {} buffer of {} bytes cannot be read", rfc8331CapsName, gst_buffer_get_size(buffer)));
-        }
-        std::span<std::uint8_t const> const bytes{map.data, map.size};
-        // The rest of the grain is zeroed: the slot holds an older grain's bytes.
-        auto const copyPayload = [bytes](std::uint8_t* payload, mxlGrainInfo const& info)
-        {
-            std::memcpy(payload, bytes.data(), bytes.size());
-            std::memset(payload + bytes.size(), 0, info.grainSize - bytes.size());
-        };
-        try
-        {
-            checkRfc8331Payload(bytes);
-            auto const time = taiOf(base, buffer);
-            flow.grains->write(indexOf(flow, time), time && time->second, copyPayload);
-        }
-        catch (...)
-        {
-            gst_buffer_unmap(buffer, &map);
-            throw;
-        }
-        gst_buffer_unmap(buffer, &map);
-    }
-
-    void renderAudio(GstBaseSink* base, OpenFlow& flow, GstBuffer* buffer)
-    {
-        GstAudioBuffer audio;
-        if (!gst_audio_buffer_map(&audio, &flow.audioInfo, buffer, GST_MAP_READ))
-        {
-            throw formatFailure(
-                fmt::format("a buffer of {} bytes is not whole {}-channel samples", gst_buffer_get_size(buffer), flow.format.channels));
-        }
-        auto const time = taiOf(base, buffer);
-        try
-        {
-            flow.samples->write(indexOf(flow, time), audio, time && time->second);
-        }
-        catch (...)
-        {
-            gst_audio_buffer_unmap(&audio);
-            throw;
-        }
-        gst_audio_buffer_unmap(&audio);
     }
 
     GstFlowReturn mxlSinkRender(GstBaseSink* base, GstBuffer* buffer)
@@ -598,18 +474,8 @@ namespace
         }
         try
         {
-            switch (state.flow->format.format)
-            {
-            case MXL_DATA_FORMAT_VIDEO:
-                renderVideo(base, *state.flow, buffer);
-                break;
-            case MXL_DATA_FORMAT_DATA:
-                renderData(base, *state.flow, buffer);
-                break;
-            default:
-                renderAudio(base, *state.flow, buffer);
-                break;
-            }
+            auto const time = taiOf(base, buffer);
+            state.flow->write(GST_ELEMENT(base), buffer, indexOf(*state.flow, time), time && time->second);
             return GST_FLOW_OK;
         }
         catch (ElementFailure const& failure)
@@ -669,6 +535,10 @@ static void gst_mxl_sink_class_init(GstMxlSinkClass* klass)
                   "NMOS group hint \"<group>:<role>\" of a flow made from the caps; unset: \"<label>:Video\", \"<label>:Audio\" or "
                   "\"<label>:Data\"",
                   nullptr);
+    installString(objectClass, propDescription, "description", "Description",
+                  "NMOS description of a flow made from the caps; unset: what the caps carry, e.g. \"1920x1080 progressive at 25/1 Hz, "
+                  "10-bit 4:2:2 v210, written by mxlsink\"",
+                  nullptr);
     installCounter(objectClass, propBuffersWritten, "buffers-written", "Buffers written", "Buffers committed to the flow since start");
     installCounter(objectClass, propBuffersLate, "buffers-late", "Late buffers",
                    "Buffers not written because their index was already more than a ring behind the current TAI index");
@@ -678,8 +548,8 @@ static void gst_mxl_sink_class_init(GstMxlSinkClass* klass)
                    "Grains (video, committed as invalid grains) or samples (audio, silence) between buffers that no buffer covered");
 
     gst_element_class_set_static_metadata(elementClass, "MXL flow sink", "Sink/Video;Sink/Audio;Sink/Metadata",
-                                          "Writes v210 video, float audio or SMPTE 291 data (RFC 8331 payloads) into an MXL flow (grain "
-                                          "index from the buffer's time on TAI)",
+                                          "Writes v210 video, float audio or SMPTE 291 data (RFC 8331 payloads or ST 2038 packets) into "
+                                          "an MXL flow (grain index from the buffer's time on TAI)",
                                           "mxl");
     auto* const templateCaps = gst_caps_from_string(carriedCaps);
     auto* const raw = gst_caps_from_string(rawCaps);

@@ -1,13 +1,16 @@
 #include "MxlSrc.hpp"
 
+#include "AncBuffers.hpp"
 #include "DomainInstance.hpp"
 #include "ElementFailure.hpp"
 #include "FlowCaps.hpp"
 #include "FlowDefinitionText.hpp"
-#include "GrainReader.hpp"
-#include "SampleReader.hpp"
+#include "ReadFlow.hpp"
+#include "SourceFlowName.hpp"
 #include "StatusName.hpp"
 #include "TaiTime.hpp"
+
+#include <media/AncFormatError.hpp>
 
 #include <mxl/flow.h>
 #include <mxl/time.h>
@@ -30,7 +33,7 @@ namespace mxl::gst
         struct SrcSettings
         {
             std::string domain;
-            std::string flowId;
+            SourceFlowIds flowIds;
             std::uint64_t startIndex = 0;
             std::uint32_t samplesPerBuffer = 0;
         };
@@ -40,32 +43,6 @@ namespace mxl::gst
             std::atomic<std::uint64_t> pushed{0};
             std::atomic<std::uint64_t> invalid{0};
             std::atomic<std::uint64_t> lost{0};
-        };
-
-        // The flow mxlsrc reads, from start to stop.
-        struct OpenFlow
-        {
-            mxlInstance instance = nullptr;
-            mxlFlowReader reader = nullptr;
-            std::string id;
-            FlowFormat format;
-            // Grains (video: 1) or samples (audio) in each buffer.
-            std::uint64_t unitsPerBuffer = 1;
-            GstCaps* caps = nullptr;
-            std::optional<GrainReader> grains;
-            std::optional<SampleReader> samples;
-
-            ~OpenFlow()
-            {
-                if (caps != nullptr)
-                {
-                    gst_caps_unref(caps);
-                }
-                if (reader != nullptr)
-                {
-                    mxlReleaseFlowReader(instance, reader);
-                }
-            }
         };
     }
 
@@ -78,7 +55,7 @@ namespace mxl::gst
         std::atomic<bool> flushing{false};
 
         std::optional<DomainInstance> domain;
-        std::optional<OpenFlow> flow;
+        std::optional<ReadFlow> flow;
         RunningTimeOrigin clockOrigin;
         std::optional<std::int64_t> freeOrigin;
 
@@ -108,6 +85,9 @@ namespace
     {
         propDomain = 1,
         propFlowId,
+        propVideoFlowId,
+        propAudioFlowId,
+        propDataFlowId,
         propStartIndex,
         propSamplesPerBuffer,
         propBuffersPushed,
@@ -119,7 +99,8 @@ namespace
                                        "framerate=(fraction)[1/2147483647, 2147483647/1], interlace-mode=(string)progressive; "
                                        "audio/x-raw, format=(string){F32LE, F64LE}, layout=(string){interleaved, non-interleaved}, "
                                        "rate=(int)[1, 2147483647], channels=(int)[1, 2147483647]; "
-                                       "meta/x-mxl-rfc8331, framerate=(fraction)[1/2147483647, 2147483647/1]";
+                                       "meta/x-mxl-rfc8331, framerate=(fraction)[1/2147483647, 2147483647/1]; "
+                                       "meta/x-st-2038, alignment=(string)frame, framerate=(fraction)[1/2147483647, 2147483647/1]";
 
     SrcState& stateOf(gpointer object)
     {
@@ -133,10 +114,18 @@ namespace
         switch (property)
         {
         case propDomain:
-        case propFlowId:
         {
             auto const* const text = g_value_get_string(value);
-            (property == propDomain ? settings.domain : settings.flowId) = text != nullptr ? text : "";
+            settings.domain = text != nullptr ? text : "";
+            break;
+        }
+        case propFlowId:
+        case propVideoFlowId:
+        case propAudioFlowId:
+        case propDataFlowId:
+        {
+            auto const* const text = g_value_get_string(value);
+            settings.flowIds.at(property - propFlowId) = text != nullptr ? text : "";
             break;
         }
         case propStartIndex:
@@ -162,8 +151,14 @@ namespace
             g_value_set_string(value, state.settings.domain.empty() ? nullptr : state.settings.domain.c_str());
             break;
         case propFlowId:
-            g_value_set_string(value, state.settings.flowId.empty() ? nullptr : state.settings.flowId.c_str());
+        case propVideoFlowId:
+        case propAudioFlowId:
+        case propDataFlowId:
+        {
+            auto const& flowId = state.settings.flowIds.at(property - propFlowId);
+            g_value_set_string(value, flowId.empty() ? nullptr : flowId.c_str());
             break;
+        }
         case propStartIndex:
             g_value_set_uint64(value, state.settings.startIndex);
             break;
@@ -198,44 +193,56 @@ namespace
     {
         auto& state = *src->state;
         auto const& domain = state.domain->domain();
-        if (settings.flowId.empty())
+        SourceFlowName name;
+        try
         {
-            throw settingsFailure("flow-id is not set: set it to the UUID of a flow of the domain (mxl-info lists them)");
+            name = resolveSourceFlow(settings.flowIds);
         }
-        if (!g_uuid_string_is_valid(settings.flowId.c_str()))
+        catch (std::invalid_argument const& e)
         {
-            throw settingsFailure(fmt::format("flow-id \"{}\" is not a UUID (e.g. 5fbec3b1-1b0f-417d-9059-8b94a47197ed)", settings.flowId));
+            throw settingsFailure(e.what());
+        }
+        auto const& flowId = name.flowId;
+        if (!g_uuid_string_is_valid(flowId.c_str()))
+        {
+            throw settingsFailure(
+                fmt::format("{} \"{}\" is not a UUID (e.g. 5fbec3b1-1b0f-417d-9059-8b94a47197ed)", propertyName(name.property), flowId));
         }
         auto& flow = state.flow.emplace();
         flow.instance = state.domain->get();
-        flow.id = settings.flowId;
-        auto const status = mxlCreateFlowReader(flow.instance, settings.flowId.c_str(), nullptr, &flow.reader);
+        flow.id = flowId;
+        auto const status = mxlCreateFlowReader(flow.instance, flowId.c_str(), nullptr, &flow.reader);
         if (status == MXL_ERR_FLOW_NOT_FOUND)
         {
             flow.reader = nullptr;
-            throw notFoundFailure(fmt::format("flow-id \"{}\" is not a flow of domain \"{}\" (mxl-info -d {} lists its flows)",
-                                              settings.flowId, domain, domain));
+            throw notFoundFailure(fmt::format("{} \"{}\" is not a flow of domain \"{}\" (mxl-info -d {} lists its flows)",
+                                              propertyName(name.property), flowId, domain, domain));
         }
         if (status != MXL_STATUS_OK)
         {
             flow.reader = nullptr;
-            throw flowFailure(fmt::format("mxlCreateFlowReader of flow {} in domain \"{}\" failed: {}", settings.flowId, domain,
-                                          mxl::tools::statusName(status)));
+            throw flowFailure(
+                fmt::format("mxlCreateFlowReader of flow {} in domain \"{}\" failed: {}", flowId, domain, mxl::tools::statusName(status)));
         }
         try
         {
-            flow.format = formatFromDefinition(flowDefinitionText(flow.instance, settings.flowId));
-            flow.caps = capsFromFormat(flow.format);
+            flow.format = formatFromDefinition(flowDefinitionText(flow.instance, flowId));
+            checkSourceFlowFormat(name, flow.format.format);
+            flow.caps = capsFromFormat(flow.format, name.property == SourceFlowProperty::dataFlowId);
         }
         catch (FormatError const& e)
         {
-            throw formatFailure(fmt::format("flow {} in domain \"{}\": {}", settings.flowId, domain, e.what()));
+            throw formatFailure(fmt::format("flow {} in domain \"{}\": {}", flowId, domain, e.what()));
+        }
+        catch (std::invalid_argument const& e)
+        {
+            throw settingsFailure(e.what());
         }
         mxlFlowConfigInfo config{};
         if (auto const configStatus = mxlFlowReaderGetConfigInfo(flow.reader, &config); configStatus != MXL_STATUS_OK)
         {
             throw flowFailure(
-                fmt::format("mxlFlowReaderGetConfigInfo of flow {} failed: {}", settings.flowId, mxl::tools::statusName(configStatus)));
+                fmt::format("mxlFlowReaderGetConfigInfo of flow {} failed: {}", flowId, mxl::tools::statusName(configStatus)));
         }
         if (flow.format.format != MXL_DATA_FORMAT_AUDIO)
         {
@@ -251,7 +258,7 @@ namespace
         if (samples > maxRead)
         {
             throw settingsFailure(fmt::format("samples-per-buffer {} is more than the {} samples flow {} lets a reader take at once",
-                                              samples, maxRead, settings.flowId));
+                                              samples, maxRead, flowId));
         }
         flow.unitsPerBuffer = samples;
         flow.samples.emplace(flow.reader, config, samples, settings.startIndex);
@@ -306,6 +313,10 @@ namespace
     gboolean mxlSrcSetCaps(GstBaseSrc* base, GstCaps* caps)
     {
         auto& state = stateOf(base);
+        if (state.flow && state.flow->format.format == MXL_DATA_FORMAT_DATA)
+        {
+            state.flow->st2038 = gst_structure_has_name(gst_caps_get_structure(caps, 0), st2038CapsName);
+        }
         if (!state.flow || !state.flow->samples)
         {
             return state.flow.has_value();
@@ -320,7 +331,7 @@ namespace
     }
 
     // Nanoseconds of one grain (video) or one buffer (audio): how long after a grain's time it is complete in the flow.
-    GstClockTime unitDuration(OpenFlow const& flow, std::uint64_t units)
+    GstClockTime unitDuration(ReadFlow const& flow, std::uint64_t units)
     {
         return mxlIndexToTimestamp(&flow.format.rate, units);
     }
@@ -385,6 +396,32 @@ namespace
         gst_element_post_message(GST_ELEMENT(src), message);
     }
 
+    // meta/x-st-2038: the grain's packets repacked. A grain that is not an RFC 8331 payload goes downstream as a gap, with
+    // a warning naming what is wrong; false then.
+    bool repackAsSt2038(GstMxlSrc* src, ReadResult& result)
+    {
+        try
+        {
+            auto* const repacked = st2038FromRfc8331(result.buffer);
+            gst_buffer_unref(result.buffer);
+            result.buffer = repacked;
+            return true;
+        }
+        catch (mxl::media::AncFormatError const& e)
+        {
+            gst_buffer_unref(result.buffer);
+            GST_ELEMENT_WARNING(src, STREAM, FORMAT,
+                                ("grain %" G_GUINT64_FORMAT " of flow %s cannot be given as %s, sent as a gap: %s", result.index,
+                                 src->state->flow->id.c_str(), st2038CapsName, e.what()),
+                                (nullptr));
+            if (auto const span = spanOf(src, result.index, result.count); span)
+            {
+                gst_pad_push_event(GST_BASE_SRC_PAD(src), gst_event_new_gap(span->start, span->duration));
+            }
+            return false;
+        }
+    }
+
     GstFlowReturn mxlSrcCreate(GstPushSrc* push, GstBuffer** out)
     {
         auto* const src = GST_MXL_SRC(push);
@@ -394,7 +431,7 @@ namespace
             for (;;)
             {
                 auto& flow = *state.flow;
-                auto const result = flow.grains ? flow.grains->next(state.flushing) : flow.samples->next(state.flushing);
+                auto result = flow.grains ? flow.grains->next(state.flushing) : flow.samples->next(state.flushing);
                 switch (result.kind)
                 {
                 case ReadResult::Kind::flushing:
@@ -412,6 +449,10 @@ namespace
                     if (!span)
                     {
                         gst_buffer_unref(result.buffer);
+                        break;
+                    }
+                    if (flow.st2038 && !repackAsSt2038(src, result))
+                    {
                         break;
                     }
                     GST_BUFFER_PTS(result.buffer) = span->start;
@@ -487,6 +528,14 @@ static void gst_mxl_src_class_init(GstMxlSrcClass* klass)
     g_object_class_install_property(
         objectClass, propFlowId,
         g_param_spec_string("flow-id", "Flow id", "UUID of the flow to read (mxl-info lists them)", nullptr, readWriteFlags));
+    // The MXL SDK plugin's names for flow-id: set one of these or flow-id.
+    for (auto const& [property, name, nick, blurb] :
+         {std::tuple{propVideoFlowId, "video-flow-id", "Video flow id", "UUID of a video flow to read (flow-id for a video flow only)"},
+          std::tuple{propAudioFlowId, "audio-flow-id", "Audio flow id", "UUID of an audio flow to read (flow-id for an audio flow only)"},
+          std::tuple{propDataFlowId, "data-flow-id", "Data flow id", "UUID of a data flow to read (flow-id for a data flow only)"}})
+    {
+        g_object_class_install_property(objectClass, property, g_param_spec_string(name, nick, blurb, nullptr, readWriteFlags));
+    }
     g_object_class_install_property(
         objectClass, propStartIndex,
         g_param_spec_uint64(
@@ -513,8 +562,8 @@ static void gst_mxl_src_class_init(GstMxlSrcClass* klass)
                             0, G_MAXUINT64, 0, readOnlyFlags));
 
     gst_element_class_set_static_metadata(elementClass, "MXL flow source", "Source/Video;Source/Audio;Source/Metadata",
-                                          "Reads an MXL flow of v210 video, float audio or SMPTE 291 data (RFC 8331 payloads) as a live "
-                                          "source (timestamps from grain indices)",
+                                          "Reads an MXL flow of v210 video, float audio or SMPTE 291 data (RFC 8331 payloads or ST 2038 "
+                                          "packets) as a live source (timestamps from grain indices)",
                                           "mxl");
     auto* const templateCaps = gst_caps_from_string(sourceCaps);
     gst_element_class_add_pad_template(elementClass, gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, templateCaps));

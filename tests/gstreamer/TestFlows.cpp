@@ -1,11 +1,12 @@
 #include "TestFlows.hpp"
 
-#include "patterns/AncPacket.hpp"
+#include "patterns/TimecodePacket.hpp"
 
 #include <mxl/time.h>
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <media/Rfc8331.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -86,13 +87,14 @@ namespace mxl::test::gst
     {
         namespace patterns = mxl::tools::patterns;
         // A CEA-708 caption packet (DID 0x61, SDID 0x01) of 0 to 30 user data words.
-        patterns::AncPacket captions{false, 10, 0, 0x61, 0x01, {}};
+        std::vector<std::uint16_t> words;
         for (std::uint64_t word = 0; word < index % 31; ++word)
         {
-            captions.userDataWords.push_back(patterns::withParity(static_cast<std::uint8_t>(index + word)));
+            words.push_back(media::withParity(static_cast<std::uint8_t>(index + word)));
         }
-        std::array const packets{patterns::grainTimecodePacket(index, rate), captions};
-        return patterns::rfc8331Payload(packets);
+        std::array const packets{patterns::grainTimecodePacket(index, rate),
+                                 media::makeAncPacket(false, 10, 0, 0x61, 0x01, std::move(words))};
+        return media::writeRfc8331(packets);
     }
 
     FlowProbe::FlowProbe(TempDomain const& domain, std::string const& flowId)

@@ -22,6 +22,8 @@ namespace mxl::test::gst
 
     // A history that holds every grain a test writes before its reader starts.
     constexpr std::uint64_t twoSecondsNs = 2'000'000'000;
+    // A history for the sink tests, which read a whole pipeline's grains after it stopped.
+    constexpr std::uint64_t tenSecondsNs = 10'000'000'000;
 
     // A domain whose flows keep `historyNs` of grains: enough for a whole test pipeline to be read after it ran.
     void setHistory(TempDomain const& domain, std::uint64_t historyNs);

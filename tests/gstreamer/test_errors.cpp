@@ -11,7 +11,7 @@ using namespace mxl::test::gst;
 
 namespace
 {
-    constexpr auto flowId = "e5b37d20-9a4c-4f18-86d1-2b7c0e5f9a63";
+    constexpr auto errorCaseFlowId = "e5b37d20-9a4c-4f18-86d1-2b7c0e5f9a63";
 
     struct Case
     {
@@ -49,11 +49,13 @@ TEST_CASE("mxlsink: wrong properties and uncarried caps stop the pipeline with a
              Case{fmt::format("{} ! mxlsink name=sink domain={} flow-def={}", videoSource, domain.str(), flowDef), "sink",
                   fmt::format("caps do not match flow-def \"{}\": size 64x8 against 1920x1080", flowDef)},
              Case{fmt::format("{} ! mxlsink name=sink domain={} flow-def={} flow-id={}", videoSource, domain.str(),
-                              sourcePath("flows/v210_1080p25.json").string(), flowId),
+                              sourcePath("flows/v210_1080p25.json").string(), errorCaseFlowId),
                   "sink", "caps do not match"},
              Case{fmt::format("videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=64,height=8 ! mxlsink name=sink domain={}",
                               domain.str()),
-                  "sink", "caps format I420 cannot be carried: mxlsink takes v210 video, F32LE/F64LE audio or meta/x-mxl-rfc8331 data"},
+                  "sink",
+                  "caps format I420 cannot be carried: mxlsink takes v210 video, F32LE/F64LE audio or meta/x-mxl-rfc8331 or "
+                  "meta/x-st-2038 data"},
              Case{fmt::format("videotestsrc num-buffers=3 ! video/x-raw,format=v210,width=64,height=8,framerate=0/1 ! mxlsink name=sink "
                               "domain={}",
                               domain.str()),
@@ -71,17 +73,27 @@ TEST_CASE("mxlsrc: wrong properties and flows it cannot carry stop the pipeline 
     TempDomain domain{"gst-errors-src"};
     constexpr auto keyedId = "4d8a1f36-b2e7-4c95-a0d3-7e6f2b9c1a58";
     FlowFeeder keyed{domain, videoDefinition(keyedId, 64, 8, mxlRational{25, 1}, "video/v210a")};
+    constexpr auto videoId = "7b2e9c41-d3a8-4f65-9e07-1c4b8a2f6d93";
+    FlowFeeder video{domain, videoDefinition(videoId, 64, 8, mxlRational{25, 1})};
     for (auto const& wrong : {
-             Case{"mxlsrc name=src flow-id=" + std::string{flowId} + " ! fakesink", "src", "domain is not set"},
-             Case{fmt::format("mxlsrc name=src domain=/nonexistent/mxl-domain flow-id={} ! fakesink", flowId), "src",
+             Case{"mxlsrc name=src flow-id=" + std::string{errorCaseFlowId} + " ! fakesink", "src", "domain is not set"},
+             Case{fmt::format("mxlsrc name=src domain=/nonexistent/mxl-domain flow-id={} ! fakesink", errorCaseFlowId), "src",
                   "domain \"/nonexistent/mxl-domain\" does not exist"},
              Case{fmt::format("mxlsrc name=src domain={} ! fakesink", domain.str()), "src", "flow-id is not set"},
              Case{fmt::format("mxlsrc name=src domain={} flow-id=not-a-uuid ! fakesink", domain.str()), "src",
                   "flow-id \"not-a-uuid\" is not a UUID"},
-             Case{fmt::format("mxlsrc name=src domain={} flow-id={} ! fakesink", domain.str(), flowId), "src",
-                  fmt::format("flow-id \"{}\" is not a flow of domain \"{}\"", flowId, domain.str())},
+             Case{fmt::format("mxlsrc name=src domain={} flow-id={} ! fakesink", domain.str(), errorCaseFlowId), "src",
+                  fmt::format("flow-id \"{}\" is not a flow of domain \"{}\"", errorCaseFlowId, domain.str())},
              Case{fmt::format("mxlsrc name=src domain={} flow-id={} ! fakesink", domain.str(), keyedId), "src",
                   "media_type video/v210a cannot be carried"},
+             Case{fmt::format("mxlsrc name=src domain={} data-flow-id={} ! fakesink", domain.str(), videoId), "src",
+                  fmt::format("data-flow-id \"{}\" is a video flow, not a data flow: set video-flow-id (or flow-id) to read it", videoId)},
+             Case{fmt::format("mxlsrc name=src domain={} audio-flow-id={} ! fakesink", domain.str(), videoId), "src",
+                  fmt::format("audio-flow-id \"{}\" is a video flow, not an audio flow", videoId)},
+             Case{fmt::format("mxlsrc name=src domain={} flow-id={} video-flow-id={} ! fakesink", domain.str(), videoId, videoId), "src",
+                  fmt::format("flow-id \"{}\" and video-flow-id \"{}\" are both set: set only one flow property", videoId, videoId)},
+             Case{fmt::format("mxlsrc name=src domain={} video-flow-id=cam1 ! fakesink", domain.str()), "src",
+                  "video-flow-id \"cam1\" is not a UUID"},
          })
     {
         checkFails(wrong);

@@ -79,10 +79,10 @@ namespace
 
 TEST_CASE("gst-inspect-1.0 mxlsink documents every property")
 {
-    checkDocumented("mxlsink", 9);
+    checkDocumented("mxlsink", 10);
 }
 
 TEST_CASE("gst-inspect-1.0 mxlsrc documents every property")
 {
-    checkDocumented("mxlsrc", 7);
+    checkDocumented("mxlsrc", 10);
 }

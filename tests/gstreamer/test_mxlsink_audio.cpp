@@ -14,7 +14,6 @@ using namespace mxl::test::gst;
 namespace
 {
     constexpr auto sinkAudioFlowId = "6b2d9e41-07c5-4a8f-b3e6-1f9a2c7d5e80";
-    constexpr std::uint64_t tenSecondsNs = 10'000'000'000;
 
     // The reference buffers joined, one vector per channel.
     std::vector<std::vector<float>> joined(std::vector<Received> const& buffers)

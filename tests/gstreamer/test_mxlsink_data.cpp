@@ -1,7 +1,7 @@
 // mxlsink with SMPTE 291 data: each meta/x-mxl-rfc8331 buffer (payloads made by mxl-test-source's generators) lands
 // byte for byte in the grain its running time names, the rest of the grain zero; a grain no buffer covered is
-// committed invalid, as for video. A buffer that is not one payload of a data grain, or ST 2038 caps, stop the
-// pipeline with an error naming them.
+// committed invalid, as for video. A buffer that is not one payload of a data grain, or ST 2038 caps of line alignment,
+// stop the pipeline with an error naming them (ST 2038 buffers: test_st2038.cpp).
 #include "GstHarness.hpp"
 #include "TestFlows.hpp"
 
@@ -116,10 +116,11 @@ TEST_CASE("mxlsink: a data buffer larger than a grain, or not one RFC 8331 paylo
     }
 }
 
-TEST_CASE("mxlsink: meta/x-st-2038 caps, ancillary data in another packing, stop the pipeline with an error naming them")
+TEST_CASE("mxlsink: meta/x-st-2038 caps of another alignment than frame stop the pipeline with an error naming them")
 {
-    TempDomain domain{"gst-sink-st2038"};
-    Pipeline pipeline{fmt::format("appsrc name=in format=time caps=meta/x-st-2038 ! mxlsink name=sink domain={} sync=false", domain.str())};
+    TempDomain domain{"gst-sink-st2038-line"};
+    Pipeline pipeline{fmt::format("appsrc name=in format=time caps=meta/x-st-2038,alignment=line ! mxlsink name=sink domain={} sync=false",
+                                  domain.str())};
     REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
     auto* const appsrc = pipeline.element("in");
     // The caps reach mxlsink with the first buffer.
@@ -127,6 +128,6 @@ TEST_CASE("mxlsink: meta/x-st-2038 caps, ancillary data in another packing, stop
     gst_app_src_end_of_stream(GST_APP_SRC(appsrc));
     auto const error = errorFrom(pipeline.runUntilEnd(std::chrono::seconds{60}), "sink");
     INFO("error from mxlsink: ", error);
-    CHECK(error.find("caps meta/x-st-2038 cannot be carried: a data flow holds RFC 8331 payloads (caps meta/x-mxl-rfc8331)") !=
+    CHECK(error.find("caps meta/x-st-2038 alignment=line cannot be carried: a data grain holds one frame's packets (alignment=frame)") !=
           std::string::npos);
 }

@@ -14,7 +14,6 @@ using namespace mxl::test::gst;
 namespace
 {
     constexpr auto sinkVideoFlowId = "0f6a4c2e-8d31-4b57-9e02-7c1d5a3b8e64";
-    constexpr std::uint64_t tenSecondsNs = 10'000'000'000;
 }
 
 TEST_CASE("mxlsink: a non-live pattern lands on consecutive grains from the current index, byte for byte")

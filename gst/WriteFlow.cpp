@@ -1,0 +1,152 @@
+#include "WriteFlow.hpp"
+
+#include "AncBuffers.hpp"
+#include "ElementFailure.hpp"
+
+#include <media/AncFormatError.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <span>
+#include <vector>
+
+namespace mxl::gst
+{
+    WriteFlow::~WriteFlow()
+    {
+        grains.reset();
+        samples.reset();
+        if (writer != nullptr)
+        {
+            mxlReleaseFlowWriter(instance, writer);
+        }
+    }
+
+    void WriteFlow::write(GstElement* element, GstBuffer* buffer, std::optional<std::uint64_t> index, bool paced)
+    {
+        switch (format.format)
+        {
+        case MXL_DATA_FORMAT_VIDEO:
+            writeVideo(buffer, index, paced);
+            break;
+        case MXL_DATA_FORMAT_DATA:
+            writeData(element, buffer, index, paced);
+            break;
+        default:
+            writeAudio(buffer, index, paced);
+            break;
+        }
+    }
+
+    void WriteFlow::writeVideo(GstBuffer* buffer, std::optional<std::uint64_t> index, bool paced)
+    {
+        GstVideoFrame frame;
+        if (!gst_video_frame_map(&frame, &videoInfo, buffer, GST_MAP_READ))
+        {
+            throw formatFailure(
+                fmt::format("a buffer of {} bytes is not a {}x{} v210 frame", gst_buffer_get_size(buffer), format.width, format.height));
+        }
+        // A grain is one line per slice; GStreamer's v210 lines are the same 128-byte-aligned size unless a buffer
+        // carries its own stride (video meta), hence the copy line by line.
+        auto const copyLines = [&frame](std::uint8_t* payload, mxlGrainInfo const& info)
+        {
+            auto const sliceBytes = std::size_t{info.grainSize / info.totalSlices};
+            auto const* const source = static_cast<std::uint8_t const*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0));
+            auto const stride = static_cast<std::size_t>(GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0));
+            auto const lineBytes = std::min(sliceBytes, stride);
+            auto const lines = std::min<std::size_t>(info.totalSlices, GST_VIDEO_FRAME_HEIGHT(&frame));
+            for (std::size_t line = 0; line < lines; ++line)
+            {
+                std::memcpy(payload + line * sliceBytes, source + line * stride, lineBytes);
+            }
+        };
+        try
+        {
+            grains->write(index, paced, copyLines);
+        }
+        catch (...)
+        {
+            gst_video_frame_unmap(&frame);
+            throw;
+        }
+        gst_video_frame_unmap(&frame);
+    }
+
+    // A meta/x-st-2038 buffer that is not ST 2038 packets, or too many for a grain, becomes a gap (an invalid grain) and a
+    // warning: ANC data from a stream is often damaged, and the next frame's may be whole again.
+    void WriteFlow::writeData(GstElement* element, GstBuffer* buffer, std::optional<std::uint64_t> index, bool paced)
+    {
+        GstMapInfo map;
+        if (!gst_buffer_map(buffer, &map, GST_MAP_READ))
+        {
+            throw formatFailure(fmt::format("a data buffer of {} bytes cannot be read", gst_buffer_get_size(buffer)));
+        }
+        std::vector<std::uint8_t> converted;
+        std::span<std::uint8_t const> bytes{map.data, map.size};
+        try
+        {
+            if (!st2038)
+            {
+                checkRfc8331Payload(bytes);
+            }
+            else
+            {
+                converted = rfc8331FromSt2038(bytes);
+                bytes = converted;
+            }
+        }
+        catch (media::AncFormatError const& e)
+        {
+            gst_buffer_unmap(buffer, &map);
+            GST_ELEMENT_WARNING(
+                element, STREAM, FORMAT,
+                ("a %s buffer of %" G_GSIZE_FORMAT " bytes is written as a gap: %s", st2038CapsName, gst_buffer_get_size(buffer), e.what()),
+                (nullptr));
+            grains->write(index, paced, {});
+            return;
+        }
+        catch (...)
+        {
+            gst_buffer_unmap(buffer, &map);
+            throw;
+        }
+        // The rest of the grain is zeroed: the slot holds an older grain's bytes.
+        auto const copyPayload = [bytes](std::uint8_t* payload, mxlGrainInfo const& info)
+        {
+            std::memcpy(payload, bytes.data(), bytes.size());
+            std::memset(payload + bytes.size(), 0, info.grainSize - bytes.size());
+        };
+        try
+        {
+            grains->write(index, paced, copyPayload);
+        }
+        catch (...)
+        {
+            gst_buffer_unmap(buffer, &map);
+            throw;
+        }
+        gst_buffer_unmap(buffer, &map);
+    }
+
+    void WriteFlow::writeAudio(GstBuffer* buffer, std::optional<std::uint64_t> index, bool paced)
+    {
+        GstAudioBuffer audio;
+        if (!gst_audio_buffer_map(&audio, &audioInfo, buffer, GST_MAP_READ))
+        {
+            throw formatFailure(
+                fmt::format("a buffer of {} bytes is not whole {}-channel samples", gst_buffer_get_size(buffer), format.channels));
+        }
+        try
+        {
+            samples->write(index, audio, paced);
+        }
+        catch (...)
+        {
+            gst_audio_buffer_unmap(&audio);
+            throw;
+        }
+        gst_audio_buffer_unmap(&audio);
+    }
+}
