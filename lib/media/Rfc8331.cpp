@@ -2,6 +2,7 @@
 
 #include "AncFormatError.hpp"
 #include "BitStream.hpp"
+#include "PacketFields.hpp"
 
 #include <fmt/format.h>
 
@@ -13,7 +14,7 @@ namespace mxl::media
     namespace
     {
         // C .. Data_Count: the bits before the user data words.
-        constexpr std::size_t rfc8331FixedBits = 1 + 11 + 12 + 1 + 7 + 3 * 10;
+        constexpr std::size_t rfc8331FixedBits = fields::placementBits + 1 + 7 + fields::contentHeadBits;
 
         class Rfc8331PacketReader
         {
@@ -31,22 +32,10 @@ namespace mxl::media
                 _startByte = _reader.bitPosition() / 8;
                 need(rfc8331FixedBits, "Data_Count");
                 AncPacket packet;
-                packet.colourDifferenceChannel = _reader.get(1) != 0;
-                packet.lineNumber = static_cast<std::uint16_t>(_reader.get(11));
-                packet.horizontalOffset = static_cast<std::uint16_t>(_reader.get(12));
+                fields::getPlacement(_reader, packet);
                 packet.dataStreamFlag = _reader.get(1) != 0;
                 packet.streamNum = static_cast<std::uint8_t>(_reader.get(7));
-                packet.did = static_cast<std::uint16_t>(_reader.get(10));
-                packet.sdid = static_cast<std::uint16_t>(_reader.get(10));
-                packet.dataCount = static_cast<std::uint16_t>(_reader.get(10));
-                auto const words = packet.dataCount & 0xffU;
-                need((words + 1) * 10, fmt::format("data_count {} ({} user data words)", packet.dataCount, words));
-                packet.userDataWords.reserve(words);
-                for (std::size_t i = 0; i < words; ++i)
-                {
-                    packet.userDataWords.push_back(static_cast<std::uint16_t>(_reader.get(10)));
-                }
-                packet.checksum = static_cast<std::uint16_t>(_reader.get(10));
+                fields::getContent(_reader, packet, [this](std::size_t bits, std::string const& what) { need(bits, what); });
                 auto const alignBits = (32 - (_reader.bitPosition() - _startByte * 8) % 32) % 32;
                 need(alignBits, "word_align");
                 if (auto const align = _reader.get(static_cast<unsigned>(alignBits)); align != 0)
@@ -99,19 +88,10 @@ namespace mxl::media
         {
             checkUserDataWordCount(packet);
             auto const start = bytes.size();
-            writer.put(packet.colourDifferenceChannel ? 1U : 0U, 1);
-            writer.put(packet.lineNumber, 11);
-            writer.put(packet.horizontalOffset, 12);
+            fields::putPlacement(writer, packet);
             writer.put(packet.dataStreamFlag ? 1U : 0U, 1);
             writer.put(packet.streamNum, 7);
-            writer.put(packet.did, 10);
-            writer.put(packet.sdid, 10);
-            writer.put(packet.dataCount, 10);
-            for (auto const word : packet.userDataWords)
-            {
-                writer.put(word, 10);
-            }
-            writer.put(packet.checksum, 10);
+            fields::putContent(writer, packet);
             writer.alignTo(32, false, start);
         }
         auto const length = bytes.size() - rfc8331HeaderBytes;

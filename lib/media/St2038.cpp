@@ -2,6 +2,7 @@
 
 #include "AncFormatError.hpp"
 #include "BitStream.hpp"
+#include "PacketFields.hpp"
 
 #include <fmt/format.h>
 
@@ -13,7 +14,7 @@ namespace mxl::media
     namespace
     {
         // '000000' .. data_count: the bits before the user data words.
-        constexpr std::size_t st2038FixedBits = 6 + 1 + 11 + 12 + 3 * 10;
+        constexpr std::size_t st2038FixedBits = 6 + fields::placementBits + fields::contentHeadBits;
 
         class St2038PacketReader
         {
@@ -42,20 +43,8 @@ namespace mxl::media
                 }
                 need(st2038FixedBits - 6, "data_count");
                 AncPacket packet;
-                packet.colourDifferenceChannel = _reader.get(1) != 0;
-                packet.lineNumber = static_cast<std::uint16_t>(_reader.get(11));
-                packet.horizontalOffset = static_cast<std::uint16_t>(_reader.get(12));
-                packet.did = static_cast<std::uint16_t>(_reader.get(10));
-                packet.sdid = static_cast<std::uint16_t>(_reader.get(10));
-                packet.dataCount = static_cast<std::uint16_t>(_reader.get(10));
-                auto const words = packet.dataCount & 0xffU;
-                need((words + 1) * 10, fmt::format("data_count {} ({} user data words)", packet.dataCount, words));
-                packet.userDataWords.reserve(words);
-                for (std::size_t i = 0; i < words; ++i)
-                {
-                    packet.userDataWords.push_back(static_cast<std::uint16_t>(_reader.get(10)));
-                }
-                packet.checksum = static_cast<std::uint16_t>(_reader.get(10));
+                fields::getPlacement(_reader, packet);
+                fields::getContent(_reader, packet, [this](std::size_t bits, std::string const& what) { need(bits, what); });
                 auto const stuffingBits = static_cast<unsigned>((8 - _reader.bitPosition() % 8) % 8);
                 if (auto const stuffing = _reader.get(stuffingBits); stuffing != (1U << stuffingBits) - 1)
                 {
@@ -93,17 +82,8 @@ namespace mxl::media
         {
             checkUserDataWordCount(packet);
             writer.put(0, 6);
-            writer.put(packet.colourDifferenceChannel ? 1U : 0U, 1);
-            writer.put(packet.lineNumber, 11);
-            writer.put(packet.horizontalOffset, 12);
-            writer.put(packet.did, 10);
-            writer.put(packet.sdid, 10);
-            writer.put(packet.dataCount, 10);
-            for (auto const word : packet.userDataWords)
-            {
-                writer.put(word, 10);
-            }
-            writer.put(packet.checksum, 10);
+            fields::putPlacement(writer, packet);
+            fields::putContent(writer, packet);
             writer.alignTo(8, true);
         }
         return bytes;
