@@ -124,10 +124,14 @@ namespace
         propSkipped,
     };
 
-    // What mxlsink writes, in the order it prefers; see mxlSinkGetCaps for the other raw formats.
+    // What mxlsink writes, in the order it prefers: float32 audio in a structure of its own ahead of float64, because a
+    // converter upstream keeps the first structure (the MXL SDK's mxlsink makes audio/float32 flows). See mxlSinkGetCaps
+    // for the other raw formats.
     constexpr char const* carriedCaps = "video/x-raw, format=(string)v210, width=(int)[2, 7680], height=(int)[1, 4320], "
                                         "framerate=(fraction)[1/2147483647, 2147483647/1], interlace-mode=(string)progressive; "
-                                        "audio/x-raw, format=(string){F32LE, F64LE}, layout=(string){interleaved, non-interleaved}, "
+                                        "audio/x-raw, format=(string)F32LE, layout=(string){interleaved, non-interleaved}, "
+                                        "rate=(int)[1, 2147483647], channels=(int)[1, 2147483647]; "
+                                        "audio/x-raw, format=(string)F64LE, layout=(string){interleaved, non-interleaved}, "
                                         "rate=(int)[1, 2147483647], channels=(int)[1, 2147483647]; "
                                         "meta/x-mxl-rfc8331, framerate=(fraction)[1/2147483647, 2147483647/1]; "
                                         "meta/x-st-2038, alignment=(string)frame";

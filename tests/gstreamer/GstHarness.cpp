@@ -201,6 +201,16 @@ namespace mxl::test::gst
         return *_collectors.back();
     }
 
+    std::vector<Received> Pipeline::receiveToEnd(char const* name, std::size_t count, std::chrono::seconds timeout)
+    {
+        auto& out = collect(name);
+        REQUIRE(play() != GST_STATE_CHANGE_FAILURE);
+        REQUIRE(sawEos(runUntilEnd(timeout)));
+        auto received = out.received();
+        REQUIRE(received.size() == count);
+        return received;
+    }
+
     std::uint64_t counter(GstElement* element, char const* name)
     {
         guint64 value = 0;

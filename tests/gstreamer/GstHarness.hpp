@@ -104,6 +104,10 @@ namespace mxl::test::gst
         // Starts collecting what the appsink `name` receives; the collector lives until the pipeline has stopped.
         AppSinkCollector& collect(char const* name, bool holdAfterFirst = false);
 
+        // Plays the pipeline to its end of stream (within `timeout`) and returns what the appsink `name` received:
+        // REQUIREs the end of stream and exactly `count` buffers.
+        std::vector<Received> receiveToEnd(char const* name, std::size_t count, std::chrono::seconds timeout = std::chrono::seconds{60});
+
     private:
         GstElement* _pipeline = nullptr;
         std::vector<std::unique_ptr<AppSinkCollector>> _collectors;

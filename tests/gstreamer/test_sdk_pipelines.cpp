@@ -21,8 +21,8 @@ namespace
     constexpr auto readmeVideoFlowId = "2fbec3b1-1b0f-417d-9059-8b94a47197ed";
     constexpr auto readmeAudioFlowId = "2fbec3b1-1b0f-417d-9059-8b94a47197ee";
 
-    // Samples of a one-channel audio/float64 flow, as floats.
-    std::vector<float> float64Samples(TempDomain const& domain, char const* flowId, std::uint64_t lastIndex, std::size_t count)
+    // Samples of a one-channel audio/float32 flow.
+    std::vector<float> float32Samples(TempDomain const& domain, char const* flowId, std::uint64_t lastIndex, std::size_t count)
     {
         auto* const instance = mxlCreateInstance(domain.str().c_str(), nullptr);
         REQUIRE(instance != nullptr);
@@ -33,10 +33,10 @@ namespace
         std::vector<float> samples;
         for (auto const& fragment : slices.base.fragments)
         {
-            auto const* const first = static_cast<double const*>(fragment.pointer);
-            for (std::size_t i = 0; status == MXL_STATUS_OK && i < fragment.size / sizeof(double); ++i)
+            auto const* const first = static_cast<float const*>(fragment.pointer);
+            for (std::size_t i = 0; status == MXL_STATUS_OK && i < fragment.size / sizeof(float); ++i)
             {
-                samples.push_back(static_cast<float>(first[i]));
+                samples.push_back(first[i]);
             }
         }
         mxlReleaseFlowReader(instance, reader);
@@ -94,15 +94,14 @@ TEST_CASE("SDK README: test sources into video and audio flows, read back with v
         std::set<std::uint8_t> const firstLine(buffer.bytes.begin(), buffer.bytes.begin() + 5120);
         CHECK(firstLine.size() > 16);
     }
-    // audiotestsrc offers F64LE first, and mxlsink takes it: the flow is audio/float64 (the SDK plugin's mxlsink takes
-    // F32LE only, and would make audio/float32).
+    // audioconvert picks mxlsink's first audio structure, F32LE: an audio/float32 flow, as the SDK plugin's mxlsink makes.
     bool sawTick = false;
     for (auto const& buffer : audio.received())
     {
         INFO("audio samples from ", buffer.offset);
         REQUIRE(buffer.channels.size() == 1);
         auto const count = buffer.offsetEnd - buffer.offset;
-        auto const expected = float64Samples(domain, readmeAudioFlowId, buffer.offsetEnd - 1, count);
+        auto const expected = float32Samples(domain, readmeAudioFlowId, buffer.offsetEnd - 1, count);
         CHECK(buffer.channels[0] == expected);
         sawTick = sawTick || std::any_of(expected.begin(), expected.end(), [](float sample) { return sample != 0.0F; });
     }
