@@ -1,6 +1,7 @@
 #include "AncBuffers.hpp"
 
 #include "ElementFailure.hpp"
+#include "MappedBuffer.hpp"
 #include "Rfc8331Payload.hpp"
 
 #include <media/AncFormatError.hpp>
@@ -53,22 +54,15 @@ namespace mxl::gst
 
     GstBuffer* st2038FromRfc8331(GstBuffer* grain)
     {
-        GstMapInfo map;
-        if (!gst_buffer_map(grain, &map, GST_MAP_READ))
-        {
-            throw media::AncFormatError{fmt::format("a data grain of {} bytes cannot be read", gst_buffer_get_size(grain))};
-        }
         std::vector<std::uint8_t> bytes;
-        try
         {
-            bytes = media::writeSt2038(media::readRfc8331({map.data, map.size}).packets);
+            MappedBuffer const map{grain};
+            if (!map.mapped())
+            {
+                throw media::AncFormatError{fmt::format("a data grain of {} bytes cannot be read", gst_buffer_get_size(grain))};
+            }
+            bytes = media::writeSt2038(media::readRfc8331(map.bytes()).packets);
         }
-        catch (...)
-        {
-            gst_buffer_unmap(grain, &map);
-            throw;
-        }
-        gst_buffer_unmap(grain, &map);
         auto* const buffer = gst_buffer_new_memdup(bytes.data(), bytes.size());
         gst_buffer_copy_into(buffer, grain, GST_BUFFER_COPY_METADATA, 0, 0);
         return buffer;

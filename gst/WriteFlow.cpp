@@ -2,6 +2,7 @@
 
 #include "AncBuffers.hpp"
 #include "ElementFailure.hpp"
+#include "MappedBuffer.hpp"
 
 #include <media/AncFormatError.hpp>
 
@@ -78,56 +79,41 @@ namespace mxl::gst
     // warning: ANC data from a stream is often damaged, and the next frame's may be whole again.
     void WriteFlow::writeData(GstElement* element, GstBuffer* buffer, std::optional<std::uint64_t> index, bool paced)
     {
-        GstMapInfo map;
-        if (!gst_buffer_map(buffer, &map, GST_MAP_READ))
+        MappedBuffer const map{buffer};
+        if (!map.mapped())
         {
             throw formatFailure(fmt::format("a data buffer of {} bytes cannot be read", gst_buffer_get_size(buffer)));
         }
         std::vector<std::uint8_t> converted;
-        std::span<std::uint8_t const> bytes{map.data, map.size};
-        try
+        auto bytes = map.bytes();
+        if (!st2038)
         {
-            if (!st2038)
-            {
-                checkRfc8331Payload(bytes);
-            }
-            else
+            checkRfc8331Payload(bytes);
+        }
+        else
+        {
+            try
             {
                 converted = rfc8331FromSt2038(bytes);
                 bytes = converted;
             }
-        }
-        catch (media::AncFormatError const& e)
-        {
-            gst_buffer_unmap(buffer, &map);
-            GST_ELEMENT_WARNING(
-                element, STREAM, FORMAT,
-                ("a %s buffer of %" G_GSIZE_FORMAT " bytes is written as a gap: %s", st2038CapsName, gst_buffer_get_size(buffer), e.what()),
-                (nullptr));
-            grains->write(index, paced, {});
-            return;
-        }
-        catch (...)
-        {
-            gst_buffer_unmap(buffer, &map);
-            throw;
+            catch (media::AncFormatError const& e)
+            {
+                GST_ELEMENT_WARNING(
+                    element, STREAM, FORMAT,
+                    ("a %s buffer of %" G_GSIZE_FORMAT " bytes is written as a gap: %s", st2038CapsName, bytes.size(), e.what()),
+                    (nullptr));
+                grains->write(index, paced, {});
+                return;
+            }
         }
         // The rest of the grain is zeroed: the slot holds an older grain's bytes.
-        auto const copyPayload = [bytes](std::uint8_t* payload, mxlGrainInfo const& info)
-        {
-            std::memcpy(payload, bytes.data(), bytes.size());
-            std::memset(payload + bytes.size(), 0, info.grainSize - bytes.size());
-        };
-        try
-        {
-            grains->write(index, paced, copyPayload);
-        }
-        catch (...)
-        {
-            gst_buffer_unmap(buffer, &map);
-            throw;
-        }
-        gst_buffer_unmap(buffer, &map);
+        grains->write(index, paced,
+                      [bytes](std::uint8_t* payload, mxlGrainInfo const& info)
+                      {
+                          std::memcpy(payload, bytes.data(), bytes.size());
+                          std::memset(payload + bytes.size(), 0, info.grainSize - bytes.size());
+                      });
     }
 
     void WriteFlow::writeAudio(GstBuffer* buffer, std::optional<std::uint64_t> index, bool paced)

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 namespace mxl::test::gst
 {
@@ -215,6 +216,18 @@ namespace mxl::test::gst
     {
         guint64 value = 0;
         g_object_get(element, name, &value, nullptr);
+        return value;
+    }
+
+    std::uint64_t waitForCounter(GstElement* element, char const* name, std::uint64_t atLeast, std::chrono::seconds timeout)
+    {
+        auto const deadline = std::chrono::steady_clock::now() + timeout;
+        auto value = counter(element, name);
+        while (value < atLeast && std::chrono::steady_clock::now() < deadline)
+        {
+            std::this_thread::sleep_for(std::chrono::milliseconds{50});
+            value = counter(element, name);
+        }
         return value;
     }
 

@@ -116,6 +116,11 @@ namespace mxl::test::gst
     // A counter property of an element (guint64), e.g. mxlsink's buffers-written.
     std::uint64_t counter(GstElement* element, char const* name);
 
+    // The counter once it reached `atLeast`, or its value at `timeout`: counters have no change signal, so it is read
+    // every 50 ms.
+    std::uint64_t waitForCounter(GstElement* element, char const* name, std::uint64_t atLeast,
+                                 std::chrono::seconds timeout = std::chrono::seconds{30});
+
     // Whether `messages` holds an end of stream.
     bool sawEos(std::vector<BusMessage> const& messages);
 

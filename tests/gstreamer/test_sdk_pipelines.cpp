@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <set>
-#include <thread>
 
 using namespace mxl::test;
 using namespace mxl::test::gst;
@@ -45,14 +44,6 @@ namespace
         return samples;
     }
 
-    void waitForWrites(GstElement* sink)
-    {
-        for (int wait = 0; wait < 400 && counter(sink, "buffers-written") < 3; ++wait)
-        {
-            std::this_thread::sleep_for(std::chrono::milliseconds{50});
-        }
-        REQUIRE(counter(sink, "buffers-written") >= 3);
-    }
 }
 
 TEST_CASE("SDK README: test sources into video and audio flows, read back with video-flow-id and audio-flow-id")
@@ -64,8 +55,8 @@ TEST_CASE("SDK README: test sources into video and audio flows, read back with v
                                   "! mxlsink name=asink flow-id={} domain={}",
                                   readmeVideoFlowId, domain.str(), readmeAudioFlowId, domain.str())};
     REQUIRE(producer.play() != GST_STATE_CHANGE_FAILURE);
-    waitForWrites(producer.element("vsink"));
-    waitForWrites(producer.element("asink"));
+    REQUIRE(waitForCounter(producer.element("vsink"), "buffers-written", 3) >= 3);
+    REQUIRE(waitForCounter(producer.element("asink"), "buffers-written", 3) >= 3);
 
     constexpr std::size_t buffers = 5;
     // audiotestsrc's ticks come once a second: 1.1 s of 10 ms buffers hold one.

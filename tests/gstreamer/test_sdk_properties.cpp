@@ -10,8 +10,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <thread>
-
 using namespace mxl::test;
 using namespace mxl::test::gst;
 
@@ -80,11 +78,7 @@ TEST_CASE("SDK properties: mxlsink's label, description and group-hint name the 
                                   sdkVideoFlowId, domain.str())};
     REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
     auto* const sink = pipeline.element("sink");
-    for (int wait = 0; wait < 200 && counter(sink, "buffers-written") == 0; ++wait)
-    {
-        std::this_thread::sleep_for(std::chrono::milliseconds{50});
-    }
-    REQUIRE(counter(sink, "buffers-written") > 0);
+    REQUIRE(waitForCounter(sink, "buffers-written", 1) > 0);
     auto* const instance = mxlCreateInstance(domain.str().c_str(), nullptr);
     REQUIRE(instance != nullptr);
     std::size_t size = 0;

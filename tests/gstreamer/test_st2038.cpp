@@ -161,11 +161,7 @@ TEST_CASE("mxlsink: meta/x-st-2038 caps without a framerate make a 30000/1001 da
     pushSt2038(pipeline.element("in"), 0, {handWorkedSt2038.begin(), handWorkedSt2038.end()});
     // The flow is deleted when the sink stops: it is read while the pipeline plays.
     auto* const sink = pipeline.element("sink");
-    for (int wait = 0; wait < 200 && counter(sink, "buffers-written") == 0; ++wait)
-    {
-        std::this_thread::sleep_for(std::chrono::milliseconds{50});
-    }
-    REQUIRE(counter(sink, "buffers-written") == 1);
+    REQUIRE(waitForCounter(sink, "buffers-written", 1) == 1);
     FlowProbe probe{domain, st2038FlowId};
     auto const rate = probe.config().common.grainRate;
     CHECK(rate.numerator == 30000);
