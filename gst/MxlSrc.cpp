@@ -4,10 +4,9 @@
 #include "DomainInstance.hpp"
 #include "ElementFailure.hpp"
 #include "FlowCaps.hpp"
-#include "FlowDefinitionText.hpp"
 #include "ReadFlow.hpp"
-#include "SourceFlowName.hpp"
-#include "StatusName.hpp"
+#include "SourceFlowOpen.hpp"
+#include "SourceTimes.hpp"
 #include "TaiTime.hpp"
 
 #include <media/AncFormatError.hpp>
@@ -20,8 +19,11 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 
 GST_DEBUG_CATEGORY_STATIC(mxlSrcDebug);
 #define GST_CAT_DEFAULT mxlSrcDebug
@@ -36,6 +38,7 @@ namespace mxl::gst
             SourceFlowIds flowIds;
             std::uint64_t startIndex = 0;
             std::uint32_t samplesPerBuffer = 0;
+            bool waitForFlow = true;
         };
 
         struct SrcCounters
@@ -55,13 +58,21 @@ namespace mxl::gst
         std::atomic<bool> flushing{false};
 
         std::optional<DomainInstance> domain;
-        std::optional<ReadFlow> flow;
-        RunningTimeOrigin clockOrigin;
-        std::optional<std::int64_t> freeOrigin;
+        SourceReading reading;
+        // Set on the streaming thread when the flow exists at start or later; read by queries on any thread once
+        // flowOpen says so.
+        std::unique_ptr<ReadFlow> flow;
+        std::atomic<bool> flowOpen{false};
+        SourceTimes times;
 
         ~SrcState()
         {
             gst_object_unref(clock);
+        }
+
+        [[nodiscard]] ReadFlow* openFlow() const noexcept
+        {
+            return flowOpen.load(std::memory_order_acquire) ? flow.get() : nullptr;
         }
     };
 }
@@ -90,6 +101,7 @@ namespace
         propDataFlowId,
         propStartIndex,
         propSamplesPerBuffer,
+        propWaitForFlow,
         propBuffersPushed,
         propInvalidGrains,
         propLost,
@@ -134,6 +146,9 @@ namespace
         case propSamplesPerBuffer:
             settings.samplesPerBuffer = g_value_get_uint(value);
             break;
+        case propWaitForFlow:
+            settings.waitForFlow = g_value_get_boolean(value) != FALSE;
+            break;
         default:
             G_OBJECT_WARN_INVALID_PROPERTY_ID(object, property, spec);
             break;
@@ -165,6 +180,9 @@ namespace
         case propSamplesPerBuffer:
             g_value_set_uint(value, state.settings.samplesPerBuffer);
             break;
+        case propWaitForFlow:
+            g_value_set_boolean(value, state.settings.waitForFlow ? TRUE : FALSE);
+            break;
         case propBuffersPushed:
             g_value_set_uint64(value, state.counters.pushed.load());
             break;
@@ -189,79 +207,41 @@ namespace
         return copy;
     }
 
-    void openFlow(GstMxlSrc* src, SrcSettings const& settings)
+    // Opens the flow if it exists now, and says whether it is open. Readers on other threads (caps and latency
+    // queries) see it once flowOpen is set.
+    bool tryOpenFlow(SrcState& state)
+    {
+        auto flow = openSourceFlow(*state.domain, state.reading);
+        if (!flow)
+        {
+            return false;
+        }
+        state.flow = std::move(flow);
+        state.flowOpen.store(true, std::memory_order_release);
+        return true;
+    }
+
+    // The MXL SDK's mxlsrc waits for a flow that does not exist yet, so that a pipeline may start before its writer:
+    // the flow is looked for every 50 ms until it exists or the element is told to stop. False when told to stop.
+    bool waitForFlow(GstMxlSrc* src)
     {
         auto& state = *src->state;
-        auto const& domain = state.domain->domain();
-        SourceFlowName name;
-        try
+        while (!state.flushing.load())
         {
-            name = resolveSourceFlow(settings.flowIds);
+            if (tryOpenFlow(state))
+            {
+                return true;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds{50});
         }
-        catch (std::invalid_argument const& e)
-        {
-            throw settingsFailure(e.what());
-        }
-        auto const& flowId = name.flowId;
-        if (!g_uuid_string_is_valid(flowId.c_str()))
-        {
-            throw settingsFailure(
-                fmt::format("{} \"{}\" is not a UUID (e.g. 5fbec3b1-1b0f-417d-9059-8b94a47197ed)", propertyName(name.property), flowId));
-        }
-        auto& flow = state.flow.emplace();
-        flow.instance = state.domain->get();
-        flow.id = flowId;
-        auto const status = mxlCreateFlowReader(flow.instance, flowId.c_str(), nullptr, &flow.reader);
-        if (status == MXL_ERR_FLOW_NOT_FOUND)
-        {
-            flow.reader = nullptr;
-            throw notFoundFailure(fmt::format("{} \"{}\" is not a flow of domain \"{}\" (mxl-info -d {} lists its flows)",
-                                              propertyName(name.property), flowId, domain, domain));
-        }
-        if (status != MXL_STATUS_OK)
-        {
-            flow.reader = nullptr;
-            throw flowFailure(
-                fmt::format("mxlCreateFlowReader of flow {} in domain \"{}\" failed: {}", flowId, domain, mxl::tools::statusName(status)));
-        }
-        try
-        {
-            flow.format = formatFromDefinition(flowDefinitionText(flow.instance, flowId));
-            checkSourceFlowFormat(name, flow.format.format);
-            flow.caps = capsFromFormat(flow.format, name.property == SourceFlowProperty::dataFlowId);
-        }
-        catch (FormatError const& e)
-        {
-            throw formatFailure(fmt::format("flow {} in domain \"{}\": {}", flowId, domain, e.what()));
-        }
-        catch (std::invalid_argument const& e)
-        {
-            throw settingsFailure(e.what());
-        }
-        mxlFlowConfigInfo config{};
-        if (auto const configStatus = mxlFlowReaderGetConfigInfo(flow.reader, &config); configStatus != MXL_STATUS_OK)
-        {
-            throw flowFailure(
-                fmt::format("mxlFlowReaderGetConfigInfo of flow {} failed: {}", flowId, mxl::tools::statusName(configStatus)));
-        }
-        if (flow.format.format != MXL_DATA_FORMAT_AUDIO)
-        {
-            flow.grains.emplace(flow.reader, config, settings.startIndex);
-            return;
-        }
-        // Default: 10 ms of samples, a common audio packet time.
-        auto const rate = static_cast<std::uint64_t>(flow.format.rate.numerator);
-        std::size_t maxRead = 0;
-        mxlFlowReaderGetMaxReadLengthSamples(flow.reader, &maxRead);
-        auto const samples =
-            settings.samplesPerBuffer != 0 ? std::uint64_t{settings.samplesPerBuffer} : std::max<std::uint64_t>(1, rate / 100);
-        if (samples > maxRead)
-        {
-            throw settingsFailure(fmt::format("samples-per-buffer {} is more than the {} samples flow {} lets a reader take at once",
-                                              samples, maxRead, flowId));
-        }
-        flow.unitsPerBuffer = samples;
-        flow.samples.emplace(flow.reader, config, samples, settings.startIndex);
+        return false;
+    }
+
+    void closeFlow(SrcState& state)
+    {
+        state.flowOpen = false;
+        state.flow.reset();
+        state.domain.reset();
     }
 
     gboolean mxlSrcStart(GstBaseSrc* base)
@@ -271,19 +251,28 @@ namespace
         state.counters.pushed = 0;
         state.counters.invalid = 0;
         state.counters.lost = 0;
-        state.clockOrigin.reset();
-        state.freeOrigin.reset();
+        state.times.reset();
         try
         {
             auto const settings = settingsOf(src);
             state.domain.emplace(settings.domain);
-            openFlow(src, settings);
+            state.reading = SourceReading{checkedSourceFlowName(settings.flowIds), settings.startIndex, settings.samplesPerBuffer};
+            if (tryOpenFlow(state))
+            {
+                return TRUE;
+            }
+            auto const missing = missingFlowText(*state.domain, state.reading.name);
+            if (!settings.waitForFlow)
+            {
+                throw notFoundFailure(missing);
+            }
+            GST_ELEMENT_WARNING(src, RESOURCE, NOT_FOUND,
+                                ("%s: waiting for a writer to create it (wait-for-flow=false fails instead)", missing.c_str()), (nullptr));
             return TRUE;
         }
         catch (ElementFailure const& failure)
         {
-            state.flow.reset();
-            state.domain.reset();
+            closeFlow(state);
             MXL_GST_POST_FAILURE(src, failure);
             return FALSE;
         }
@@ -291,16 +280,14 @@ namespace
 
     gboolean mxlSrcStop(GstBaseSrc* base)
     {
-        auto& state = stateOf(base);
-        state.flow.reset();
-        state.domain.reset();
+        closeFlow(stateOf(base));
         return TRUE;
     }
 
     GstCaps* mxlSrcGetCaps(GstBaseSrc* base, GstCaps* filter)
     {
-        auto& state = stateOf(base);
-        auto* const caps = state.flow ? gst_caps_ref(state.flow->caps) : gst_pad_get_pad_template_caps(GST_BASE_SRC_PAD(base));
+        auto const* const flow = stateOf(base).openFlow();
+        auto* const caps = flow != nullptr ? gst_caps_ref(flow->caps) : gst_pad_get_pad_template_caps(GST_BASE_SRC_PAD(base));
         if (filter == nullptr)
         {
             return caps;
@@ -312,22 +299,54 @@ namespace
 
     gboolean mxlSrcSetCaps(GstBaseSrc* base, GstCaps* caps)
     {
-        auto& state = stateOf(base);
-        if (state.flow && state.flow->format.format == MXL_DATA_FORMAT_DATA)
+        auto* const flow = stateOf(base).openFlow();
+        if (flow == nullptr)
         {
-            state.flow->st2038 = gst_structure_has_name(gst_caps_get_structure(caps, 0), st2038CapsName);
+            return FALSE;
         }
-        if (!state.flow || !state.flow->samples)
+        if (flow->format.format == MXL_DATA_FORMAT_DATA)
         {
-            return state.flow.has_value();
+            flow->st2038 = gst_structure_has_name(gst_caps_get_structure(caps, 0), st2038CapsName);
+        }
+        if (!flow->samples)
+        {
+            return TRUE;
         }
         GstAudioInfo info;
         if (!gst_audio_info_from_caps(&info, caps))
         {
             return FALSE;
         }
-        state.flow->samples->setInfo(info);
+        flow->samples->setInfo(info);
         return TRUE;
+    }
+
+    // Caps come from the flow: while it does not exist yet, negotiation waits for create() to open it.
+    gboolean mxlSrcNegotiate(GstBaseSrc* base)
+    {
+        if (stateOf(base).openFlow() == nullptr)
+        {
+            gst_pad_mark_reconfigure(GST_BASE_SRC_PAD(base));
+            return TRUE;
+        }
+        return GST_BASE_SRC_CLASS(gst_mxl_src_parent_class)->negotiate(base);
+    }
+
+    // A flow that did not exist at start: waits for it, then negotiates its caps and has the pipeline ask for the
+    // latency again, which depends on the flow's rate. GST_FLOW_OK once it is open.
+    GstFlowReturn openLateFlow(GstMxlSrc* src)
+    {
+        if (!waitForFlow(src))
+        {
+            return GST_FLOW_FLUSHING;
+        }
+        GST_INFO_OBJECT(src, "flow %s exists now", src->state->reading.name.flowId.c_str());
+        if (gst_base_src_negotiate(GST_BASE_SRC(src)) == FALSE)
+        {
+            return GST_FLOW_NOT_NEGOTIATED;
+        }
+        gst_element_post_message(GST_ELEMENT(src), gst_message_new_latency(GST_OBJECT(src)));
+        return GST_FLOW_OK;
     }
 
     // Nanoseconds of one grain (video) or one buffer (audio): how long after a grain's time it is complete in the flow.
@@ -336,44 +355,10 @@ namespace
         return mxlIndexToTimestamp(&flow.format.rate, units);
     }
 
-    // The running time of TAI time `tai`, or nullopt for a time before the pipeline started (a live source cannot
-    // timestamp it). Without a clock the first grain read is running time 0.
-    std::optional<GstClockTime> runningTimeOf(GstMxlSrc* src, std::uint64_t tai)
-    {
-        auto& state = *src->state;
-        auto origin = state.clockOrigin.onClock(GST_ELEMENT(src));
-        if (!origin)
-        {
-            if (!state.freeOrigin)
-            {
-                state.freeOrigin = static_cast<std::int64_t>(tai);
-            }
-            origin = state.freeOrigin;
-        }
-        auto const running = static_cast<std::int64_t>(tai) - *origin;
-        if (running < 0)
-        {
-            return std::nullopt;
-        }
-        return static_cast<GstClockTime>(running);
-    }
-
-    struct Span
-    {
-        GstClockTime start;
-        GstClockTime duration;
-    };
-
     std::optional<Span> spanOf(GstMxlSrc* src, std::uint64_t index, std::uint64_t count)
     {
-        auto const& rate = src->state->flow->format.rate;
-        auto const startTai = mxlIndexToTimestamp(&rate, index);
-        auto const start = runningTimeOf(src, startTai);
-        if (!start)
-        {
-            return std::nullopt;
-        }
-        return Span{*start, mxlIndexToTimestamp(&rate, index + count) - startTai};
+        auto& state = *src->state;
+        return state.times.spanOf(GST_ELEMENT(src), state.flow->format.rate, index, count);
     }
 
     void reportGap(GstMxlSrc* src, ReadResult const& result, bool lost)
@@ -428,6 +413,13 @@ namespace
         auto& state = *src->state;
         try
         {
+            if (state.openFlow() == nullptr)
+            {
+                if (auto const opened = openLateFlow(src); opened != GST_FLOW_OK)
+                {
+                    return opened;
+                }
+            }
             for (;;)
             {
                 auto& flow = *state.flow;
@@ -488,12 +480,12 @@ namespace
     // Live: a grain is in the flow once it is complete, one grain (or one buffer of samples) after its time.
     gboolean mxlSrcQuery(GstBaseSrc* base, GstQuery* query)
     {
-        auto& state = stateOf(base);
-        if (GST_QUERY_TYPE(query) != GST_QUERY_LATENCY || !state.flow)
+        auto const* const flow = stateOf(base).openFlow();
+        if (GST_QUERY_TYPE(query) != GST_QUERY_LATENCY || flow == nullptr)
         {
             return GST_BASE_SRC_CLASS(gst_mxl_src_parent_class)->query(base, query);
         }
-        gst_query_set_latency(query, TRUE, unitDuration(*state.flow, state.flow->unitsPerBuffer), GST_CLOCK_TIME_NONE);
+        gst_query_set_latency(query, TRUE, unitDuration(*flow, flow->unitsPerBuffer), GST_CLOCK_TIME_NONE);
         return TRUE;
     }
 
@@ -548,6 +540,12 @@ static void gst_mxl_src_class_init(GstMxlSrcClass* klass)
                                                       "Samples per channel in each audio buffer; 0: 10 ms of samples", 0, G_MAXUINT32, 0,
                                                       readWriteFlags));
     g_object_class_install_property(
+        objectClass, propWaitForFlow,
+        g_param_spec_boolean("wait-for-flow", "Wait for flow",
+                             "When the flow does not exist at start, wait for a writer to create it (as the MXL SDK's mxlsrc does), "
+                             "with a warning naming it; false: fail at start",
+                             TRUE, readWriteFlags));
+    g_object_class_install_property(
         objectClass, propBuffersPushed,
         g_param_spec_uint64("buffers-pushed", "Buffers pushed", "Buffers pushed downstream since start", 0, G_MAXUINT64, 0, readOnlyFlags));
     g_object_class_install_property(objectClass, propInvalidGrains,
@@ -574,6 +572,7 @@ static void gst_mxl_src_class_init(GstMxlSrcClass* klass)
     baseSrcClass->stop = mxlSrcStop;
     baseSrcClass->get_caps = mxlSrcGetCaps;
     baseSrcClass->set_caps = mxlSrcSetCaps;
+    baseSrcClass->negotiate = mxlSrcNegotiate;
     baseSrcClass->unlock = mxlSrcUnlock;
     baseSrcClass->unlock_stop = mxlSrcUnlockStop;
     baseSrcClass->query = mxlSrcQuery;

@@ -1,6 +1,6 @@
 #include "DiscreteFlowReader.hpp"
 
-#include "FlowPaths.hpp"
+#include "common/FlowPaths.hpp"
 #include "Timing.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "Domain.hpp"
 
-#include "FlowPaths.hpp"
+#include "common/FlowPaths.hpp"
 #include "SystemError.hpp"
 #include "common/BoundedFile.hpp"
 

@@ -1,6 +1,6 @@
 #include "DomainWatcher.hpp"
 
-#include "FlowPaths.hpp"
+#include "common/FlowPaths.hpp"
 #include "SystemError.hpp"
 #include "Timing.hpp"
 #include "common/SharedAtomics.hpp"

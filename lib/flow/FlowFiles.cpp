@@ -1,7 +1,7 @@
 #include "FlowFiles.hpp"
 
 #include "FlowDefinition.hpp"
-#include "FlowPaths.hpp"
+#include "common/FlowPaths.hpp"
 #include "SystemError.hpp"
 #include "Timing.hpp"
 

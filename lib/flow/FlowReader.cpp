@@ -1,6 +1,6 @@
 #include "FlowReader.hpp"
 
-#include "FlowPaths.hpp"
+#include "common/FlowPaths.hpp"
 
 #include <sys/stat.h>
 

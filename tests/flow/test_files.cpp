@@ -4,7 +4,7 @@
 
 #include "Domain.hpp"
 #include "DomainWatcher.hpp"
-#include "FlowPaths.hpp"
+#include "common/FlowPaths.hpp"
 #include "Timing.hpp"
 
 #include "common/FlowLayout.hpp"

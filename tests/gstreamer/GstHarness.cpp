@@ -127,6 +127,11 @@ namespace mxl::test::gst
         return gst_element_set_state(_pipeline, GST_STATE_PLAYING);
     }
 
+    GstStateChangeReturn Pipeline::stop()
+    {
+        return gst_element_set_state(_pipeline, GST_STATE_NULL);
+    }
+
     void Pipeline::useClockStartingAt(GstElement* provider, GstClockTime runningTimeNs)
     {
         auto* const clock = gst_element_provide_clock(provider);

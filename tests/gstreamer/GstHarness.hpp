@@ -86,6 +86,9 @@ namespace mxl::test::gst
 
         GstStateChangeReturn play();
 
+        // To NULL, as a pipeline is stopped; play() starts it again.
+        GstStateChangeReturn stop();
+
         // Before play(): runs the pipeline on the clock `provider` offers, with a base time that puts the running
         // time at `runningTimeNs` when it starts playing (instead of 0).
         void useClockStartingAt(GstElement* provider, GstClockTime runningTimeNs);

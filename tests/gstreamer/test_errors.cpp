@@ -82,7 +82,7 @@ TEST_CASE("mxlsrc: wrong properties and flows it cannot carry stop the pipeline 
              Case{fmt::format("mxlsrc name=src domain={} ! fakesink", domain.str()), "src", "flow-id is not set"},
              Case{fmt::format("mxlsrc name=src domain={} flow-id=not-a-uuid ! fakesink", domain.str()), "src",
                   "flow-id \"not-a-uuid\" is not a UUID"},
-             Case{fmt::format("mxlsrc name=src domain={} flow-id={} ! fakesink", domain.str(), errorCaseFlowId), "src",
+             Case{fmt::format("mxlsrc name=src domain={} flow-id={} wait-for-flow=false ! fakesink", domain.str(), errorCaseFlowId), "src",
                   fmt::format("flow-id \"{}\" is not a flow of domain \"{}\"", errorCaseFlowId, domain.str())},
              Case{fmt::format("mxlsrc name=src domain={} flow-id={} ! fakesink", domain.str(), keyedId), "src",
                   "media_type video/v210a cannot be carried"},

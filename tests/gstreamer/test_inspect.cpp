@@ -84,5 +84,5 @@ TEST_CASE("gst-inspect-1.0 mxlsink documents every property")
 
 TEST_CASE("gst-inspect-1.0 mxlsrc documents every property")
 {
-    checkDocumented("mxlsrc", 10);
+    checkDocumented("mxlsrc", 11);
 }

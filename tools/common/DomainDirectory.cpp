@@ -3,6 +3,8 @@
 #include "FlowId.hpp"
 #include "ToolError.hpp"
 
+#include <common/FlowPaths.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,11 +12,6 @@
 
 namespace mxl::tools
 {
-    namespace
-    {
-        constexpr std::string_view flowDirectorySuffix = ".mxl-flow";
-    }
-
     void requireDomainDirectory(std::filesystem::path const& domain)
     {
         std::error_code error;
@@ -41,11 +38,11 @@ namespace mxl::tools
         for (auto const& entry : entries)
         {
             auto const name = entry.path().filename().string();
-            if (!name.ends_with(flowDirectorySuffix) || !entry.is_directory(error))
+            if (!name.ends_with(paths::flowDirectoryExtension) || !entry.is_directory(error))
             {
                 continue;
             }
-            if (auto id = canonicalFlowId(std::string_view{name}.substr(0, name.size() - flowDirectorySuffix.size())))
+            if (auto id = canonicalFlowId(std::string_view{name}.substr(0, name.size() - paths::flowDirectoryExtension.size())))
             {
                 ids.push_back(*id);
             }
@@ -57,7 +54,7 @@ namespace mxl::tools
     void requireFlowDirectory(std::filesystem::path const& domain, std::string const& flowId)
     {
         std::error_code error;
-        if (!std::filesystem::is_directory(domain / (flowId + std::string{flowDirectorySuffix}), error))
+        if (!std::filesystem::is_directory(paths::flowDirectory(domain, flowId), error))
         {
             throw ToolError{ExitCode::FlowNotFound,
                             fmt::format("flow {} not found in domain '{}' (mxl-info -l lists its flows)", flowId, domain.string())};

@@ -5,6 +5,8 @@
 #include <TextFile.hpp>
 #include <ToolError.hpp>
 
+#include <common/FlowPaths.hpp>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -58,7 +60,7 @@ namespace mxl::demo
         {
             // A flow deleted between the listing and the read is simply not part of the group.
             std::error_code missing;
-            auto const path = std::filesystem::path{domain} / (flowId + ".mxl-flow") / "flow_def.json";
+            auto const path = paths::flowDefinitionFile(paths::flowDirectory(domain, flowId));
             if (!std::filesystem::exists(path, missing))
             {
                 continue;
