@@ -1,8 +1,7 @@
 #include "fabrics/core/Initiator.hpp"
 
+#include "common/Log.hpp"
 #include "common/Status.hpp"
-#include "fabrics/core/ProviderNames.hpp"
-#include "signing/AdmissionProof.hpp"
 
 #include <algorithm>
 
@@ -10,20 +9,10 @@ namespace mxl::fabrics
 {
     namespace
     {
-        constexpr std::chrono::milliseconds initialBackoff{100};
-        constexpr std::chrono::milliseconds maximumBackoff{3000};
         // How long a full transmit queue is drained and the post retried before a transfer reports NOT_READY. A time, not
         // a count of attempts: shm (1.17) takes the next write to a peer only after that peer's own progress completed the
         // previous one, so a multi-write transfer (16-channel sample batches: 9 writes) waits for the target's process.
         constexpr auto postPatience = std::chrono::milliseconds{50};
-        // How long writes to a target may go without any completion before the target counts as gone. Generous for the
-        // largest grains on the slowest provider here (a 2160p write completes in milliseconds), short enough that a
-        // dead shm peer does not hold back the other targets for long.
-        constexpr auto completionPatience = std::chrono::milliseconds{1000};
-        // How long writes to a connected target may wait for a completion before it counts as lagging. Far above a
-        // healthy completion (milliseconds for the largest grains), and well inside a source ring's default 200 ms
-        // history, so that the other targets, held back this long once, catch up without losing a grain.
-        constexpr auto lagPatience = std::chrono::milliseconds{100};
         // Completions consumed per pass, so that one busy target cannot keep MakeProgress from returning.
         constexpr int completionsPerPass = 4096;
 
@@ -36,13 +25,18 @@ namespace mxl::fabrics
             }
             return static_cast<std::size_t>(std::max<std::uint64_t>(limit, 4096));
         }
+
+        // What a transfer carries, for its error messages only (formatted when one fails, never on the way).
+        std::string describeSource(SourceRange const& source)
+        {
+            return source.isGrain() ? fmt::format("grain {}", source.index)
+                                    : fmt::format("samples up to {} (count {})", source.index, source.count);
+        }
     }
 
     Initiator::Initiator(OpenedInterface opened, std::unique_ptr<InitiatorTransport> transport, std::string backend,
                          mxlFabricsProvider provider, FlowMemory const& memory, mxlFabricsInterfaceCaps const& caps)
         : _opened{std::move(opened.domain)}
-        , _backend{std::move(backend)}
-        , _provider{provider}
         , _egress{*_opened,
                   memory,
                   _opened->reported.maxGatherSegments,
@@ -50,129 +44,44 @@ namespace mxl::fabrics
                   std::move(opened.deviceRing),
                   opened.stagedBecause}
         , _transport{std::move(transport)}
+        , _links{*_opened, *_transport, _writes, _egress.probe(), std::move(backend), provider}
         , _orderedWrites{_opened->reported.orderedWrites}
     {
     }
 
-    Initiator::~Initiator()
-    {
-        for (auto& link : _links)
-        {
-            failLegs(*link, "the initiator was destroyed or set up again");
-            disconnect(*link);
-        }
-        _links.clear();
-    }
-
-    TargetLink* Initiator::linkOf(std::uint64_t token) noexcept
-    {
-        auto const found = std::find_if(_links.begin(), _links.end(), [&](auto const& link) { return link->token == token; });
-        return found != _links.end() ? found->get() : nullptr;
-    }
-
-    std::uint64_t Initiator::nextToken() noexcept
-    {
-        return ++_lastToken;
-    }
+    Initiator::~Initiator() = default;
 
     TargetLink const& Initiator::link(std::uint64_t targetId) const
     {
-        auto const found = std::find_if(_links.begin(), _links.end(), [&](auto const& link) { return link->ticket.id == targetId; });
-        if (found == _links.end())
-        {
-            fail(MXL_ERR_NOT_FOUND, "target {} was not added to this initiator", targetId);
-        }
-        return **found;
+        return _links.link(targetId);
     }
 
     std::vector<std::uint64_t> Initiator::targetIds() const
     {
-        std::vector<std::uint64_t> ids;
-        ids.reserve(_links.size());
-        for (auto const& link : _links)
-        {
-            ids.push_back(link->ticket.id);
-        }
-        return ids;
+        return _links.targetIds();
     }
 
     void Initiator::reportTo(InitiatorEvents* events) noexcept
     {
-        _events = events;
+        _links.reportTo(events);
     }
 
-    void Initiator::report(mxlFabricsEventType type, TargetLink const& link, std::string_view reason)
+    void Initiator::proveTicketKey(std::optional<signing::SigningKey> key)
     {
-        if (_events == nullptr)
-        {
-            return;
-        }
-        mxlFabricsEvent event{};
-        event.structSize = sizeof(event);
-        event.type = type;
-        event.target.targetId = link.ticket.id;
-        event.target.reason[reason.copy(event.target.reason, sizeof(event.target.reason) - 1)] = '\0';
-        _events->queue(event);
-    }
-
-    void Initiator::failLegs(TargetLink const& link, std::string_view reason)
-    {
-        for (auto const& pending : link.transfers)
-        {
-            if (pending.leg)
-            {
-                pending.leg->fail(fmt::format("{}: {}", link.name, reason));
-            }
-        }
+        _links.proveTicketKey(std::move(key));
     }
 
     void Initiator::addTarget(TargetInfo const& ticket)
     {
-        if (std::any_of(_links.begin(), _links.end(), [&](auto const& link) { return link->ticket.id == ticket.id; }))
-        {
-            fail(MXL_ERR_EXISTS, "target {} was already added", ticket.id);
-        }
-        if (ticket.backend != _backend)
-        {
-            fail(MXL_ERR_INVALID_ARG, "target {} was set up with fabrics backend \"{}\", this initiator uses backend \"{}\"", ticket.id,
-                 ticket.backend, _backend);
-        }
-        // Both ends choose "auto" alike (the same provider has the same capabilities); an explicit choice must match.
-        if (auto const own = transportName(_opened->reported.transport); ticket.transport != own)
-        {
-            fail(MXL_ERR_INVALID_ARG,
-                 "target {} was set up with transport \"{}\", this initiator uses transport \"{}\" ({}); set the initiator's "
-                 "transport option to \"{}\"",
-                 ticket.id, ticket.transport, own, _opened->reported.transportReason, ticket.transport);
-        }
-        if (ticket.provider != MXL_FABRICS_PROVIDER_ANY && ticket.provider != _provider)
-        {
-            fail(MXL_ERR_INVALID_ARG, "target {} uses provider {}, this initiator {}", ticket.id, *providerName(ticket.provider),
-                 *providerName(_provider));
-        }
+        _links.checkAddable(ticket);
         auto peer = _transport->peer(ticket);
         _egress.admit(ticket);
-
-        auto link = std::make_unique<TargetLink>();
-        link->ticket = ticket;
-        link->name = fmt::format("target {} ({} {})", ticket.id, *providerName(_provider), ticket.describeAddress());
-        link->peer = std::move(peer);
-        link->token = nextToken();
-        _links.push_back(std::move(link));
+        _links.add(ticket, std::move(peer));
     }
 
     void Initiator::removeTarget(std::uint64_t targetId)
     {
-        auto const found = std::find_if(_links.begin(), _links.end(), [&](auto const& link) { return link->ticket.id == targetId; });
-        if (found == _links.end())
-        {
-            fail(MXL_ERR_NOT_FOUND, "target {} was not added to this initiator", targetId);
-        }
-        failLegs(**found, "the target was removed from the initiator");
-        disconnect(**found);
-        auto const token = (*found)->token;
-        std::erase_if(_writes, [&](auto const& entry) { return entry.second.token == token; });
-        _links.erase(found);
+        _links.remove(targetId);
         _egress.forget(targetId);
     }
 
@@ -181,7 +90,7 @@ namespace mxl::fabrics
         auto& grains = _egress.grains();
         grains.checkRange(start, end);
         return fanOut(
-            fmt::format("grain {}", grainIndex), SourceRange{grainIndex, 0},
+            SourceRange{grainIndex, 0},
             [&](TargetLink& link) { return grains.plan(link.ticket, grainIndex, link.firstSliceFor(grainIndex, start), end); }, legs);
     }
 
@@ -189,8 +98,8 @@ namespace mxl::fabrics
     {
         auto& samples = _egress.samples();
         return fanOut(
-            fmt::format("samples up to {} (count {})", headIndex, count), SourceRange{headIndex, count},
-            [&](TargetLink& link) { return std::optional{samples.plan(link.ticket, headIndex, count)}; }, legs);
+            SourceRange{headIndex, count}, [&](TargetLink& link) { return std::optional{samples.plan(link.ticket, headIndex, count)}; },
+            legs);
     }
 
     void Initiator::checkGrainRange(std::uint16_t start, std::uint16_t end)
@@ -207,17 +116,17 @@ namespace mxl::fabrics
         }
     }
 
-    mxlStatus Initiator::fanOut(std::string const& what, SourceRange const& source,
-                                std::function<std::optional<TransferPlan>(TargetLink&)> const& plan, TransferLegs const* legs)
+    template <typename Plan>
+    mxlStatus Initiator::fanOut(SourceRange const& source, Plan const& plan, TransferLegs const* legs)
     {
         // Commits made ready since the last call go out first: the sooner a commit is decided, the less source history a
         // transfer needs (a caller may post several transfers between progress calls).
         for (int i = 0; i < completionsPerPass && drive(); ++i)
         {
         }
-        markLaggingLinks();
+        _links.markLagging();
         auto result = MXL_STATUS_OK;
-        for (auto& link : _links)
+        for (auto& link : _links.links())
         {
             std::shared_ptr<TransferLeg> leg;
             if (legs != nullptr)
@@ -260,7 +169,7 @@ namespace mxl::fabrics
             catch (Error const& e)
             {
                 // Recorded for this target only; the loop goes on to the others.
-                log::error("fabrics initiator: {} to {}: {}", what, link->name, e.what());
+                log::error("fabrics initiator: {} to {}: {}", describeSource(source), link->name, e.what());
                 if (leg)
                 {
                     leg->fail(fmt::format("{}: {}", link->name, e.what()));
@@ -273,17 +182,21 @@ namespace mxl::fabrics
         }
         if (legs != nullptr)
         {
-            for (auto const& leg : *legs)
-            {
-                if (!leg->settled() &&
-                    std::none_of(_links.begin(), _links.end(), [&](auto const& link) { return link->ticket.id == leg->targetId(); }))
-                {
-                    leg->fail(fmt::format("target {} is not added to this initiator (removed, or the initiator was set up again)",
-                                          leg->targetId()));
-                }
-            }
+            failOrphanLegs(*legs);
         }
         return result;
+    }
+
+    void Initiator::failOrphanLegs(TransferLegs const& legs)
+    {
+        for (auto const& leg : legs)
+        {
+            if (!leg->settled() && !_links.has(leg->targetId()))
+            {
+                leg->fail(
+                    fmt::format("target {} is not added to this initiator (removed, or the initiator was set up again)", leg->targetId()));
+            }
+        }
     }
 
     void Initiator::awaitUnit(TargetLink& link, SourceRange const& source)
@@ -354,7 +267,7 @@ namespace mxl::fabrics
                 // A write the provider refused for another reason than a full queue will not go through on this connection.
                 if (e.status() != MXL_ERR_INTERRUPTED && link.token == token)
                 {
-                    disconnected(link, fmt::format("a write failed: {}", e.what()), e.status());
+                    _links.disconnected(link, fmt::format("a write failed: {}", e.what()), e.status());
                 }
                 throw;
             }
@@ -402,10 +315,8 @@ namespace mxl::fabrics
         PollPacer pacer;
         while (true)
         {
-            auto const id = ++_lastWrite;
-            if (std::get<LinkConnected>(link.state).connection->write(write, id))
+            if (_writes.post(*std::get<LinkConnected>(link.state).connection, write, owner))
             {
-                _writes.emplace(id, owner);
                 link.notePosted(Clock::now());
                 return true;
             }
@@ -438,7 +349,7 @@ namespace mxl::fabrics
             return false;
         }
         handle(*completion);
-        for (auto& link : _links)
+        for (auto& link : _links.links())
         {
             postReadyCommits(*link);
         }
@@ -452,7 +363,7 @@ namespace mxl::fabrics
         for (;;)
         {
             pass();
-            auto const status = summary();
+            auto const status = _links.summary();
             auto const now = Clock::now();
             if (status != MXL_ERR_NOT_READY || now >= deadline)
             {
@@ -469,10 +380,7 @@ namespace mxl::fabrics
             pacer.pause(deadline);
             return;
         }
-        // Links not connected (idle and retrying ones too) are settling: their progress comes as connection events.
-        auto const connecting =
-            std::any_of(_links.begin(), _links.end(), [](auto const& link) { return !std::holds_alternative<LinkConnected>(link->state); });
-        if (!_transport->wait(timeout, connecting))
+        if (!_transport->wait(timeout, _links.anyConnecting()))
         {
             return;
         }
@@ -484,9 +392,9 @@ namespace mxl::fabrics
 
     void Initiator::pass()
     {
-        pollEvents();
-        expireStalledLinks();
-        retryDueLinks();
+        _links.pollEvents();
+        _links.expireStalled();
+        _links.retryDue();
         for (int i = 0; i < completionsPerPass; ++i)
         {
             auto completion = _transport->pollCompletion();
@@ -496,109 +404,36 @@ namespace mxl::fabrics
             }
             handle(*completion);
         }
-        markLaggingLinks();
-        for (auto& link : _links)
+        _links.markLagging();
+        for (auto& link : _links.links())
         {
             postReadyCommits(*link);
         }
     }
 
-    void Initiator::expireStalledLinks()
-    {
-        auto const now = Clock::now();
-        for (auto& link : _links)
-        {
-            if (link->stalled(now, completionPatience) && !std::holds_alternative<LinkDisconnected>(link->state))
-            {
-                disconnected(*link, fmt::format("no write completed for {} ms: the target is gone or stalled", completionPatience.count()),
-                             MXL_ERR_INTERRUPTED);
-            }
-        }
-    }
-
-    void Initiator::markLaggingLinks()
-    {
-        auto const now = Clock::now();
-        auto const connected = [](auto const& link) { return std::holds_alternative<LinkConnected>(link->state); };
-        // Skipping is for the others' sake: with no connected target ahead of it, a slow one is waited for as before (a
-        // burst larger than its queues then completes without loss), until it counts as gone.
-        for (auto& link : _links)
-        {
-            auto const lagging =
-                connected(link) && std::any_of(_links.begin(), _links.end(),
-                                               [&](auto const& other)
-                                               { return other != link && connected(other) && link->lagsBehind(*other, now, lagPatience); });
-            if (lagging == link->lagging)
-            {
-                continue;
-            }
-            link->lagging = lagging;
-            if (lagging)
-            {
-                log::warn("fabrics initiator: {}: no write completed for {} ms while another target kept up; skipping it until it "
-                          "catches up, so that it does not hold back the other targets",
-                          link->name, lagPatience.count());
-            }
-            else
-            {
-                log::info("fabrics initiator: {} caught up after {} skipped transfer(s)", link->name, link->transfersSkipped);
-            }
-        }
-    }
-
-    void Initiator::retryDueLinks()
-    {
-        auto const now = Clock::now();
-        for (auto& link : _links)
-        {
-            auto const* lost = std::get_if<LinkDisconnected>(&link->state);
-            if (!std::holds_alternative<LinkIdle>(link->state) && (lost == nullptr || lost->retryAt > now))
-            {
-                continue;
-            }
-            link->token = nextToken();
-            try
-            {
-                connect(*link);
-            }
-            catch (Error const& e)
-            {
-                disconnected(*link, e.what(), e.status());
-            }
-        }
-    }
-
     void Initiator::handle(WriteCompletion const& completion)
     {
-        auto const found = _writes.find(completion.writeId);
-        if (found == _writes.end())
-        {
-            // A late completion of a removed target or of a dropped connection.
-            return;
-        }
-        auto const owner = found->second;
-        _writes.erase(found);
-        auto const link =
-            std::find_if(_links.begin(), _links.end(), [&](auto const& candidate) { return candidate->token == owner.token; });
-        if (link == _links.end())
+        auto const owner = _writes.complete(completion.writeId);
+        // Nothing: a late completion of a removed target or of a dropped connection.
+        auto* const link = owner ? _links.linkOf(owner->token) : nullptr;
+        if (link == nullptr)
         {
             return;
         }
         if (completion.status != MXL_STATUS_OK)
         {
-            (*link)->noteCompleted(Clock::now());
-            disconnected(**link, fmt::format("a write failed: {}", completion.reason), completion.status);
+            link->noteCompleted(Clock::now());
+            _links.disconnected(*link, fmt::format("a write failed: {}", completion.reason), completion.status);
             return;
         }
-        completed(**link, owner);
+        completed(*link, *owner);
     }
 
     void Initiator::completed(TargetLink& link, WriteOwner const& owner)
     {
         link.noteCompleted(Clock::now());
-        if (auto* connecting = std::get_if<LinkConnecting>(&link.state); connecting != nullptr && connecting->probePosted)
+        if (_links.probeCompleted(link))
         {
-            connected(link);
             return;
         }
         auto const pending = std::find_if(link.transfers.begin(), link.transfers.end(),
@@ -687,7 +522,7 @@ namespace mxl::fabrics
             catch (Error const& e)
             {
                 // Refused for another reason than a full queue: this connection will not take the commit; reconnecting does.
-                disconnected(link, fmt::format("posting a commit failed: {}", e.what()), e.status());
+                _links.disconnected(link, fmt::format("posting a commit failed: {}", e.what()), e.status());
                 return;
             }
             if (link.token != token)
@@ -697,178 +532,5 @@ namespace mxl::fabrics
             pending->step = PendingTransfer::Step::CommitInFlight;
             ++pending;
         }
-    }
-
-    void Initiator::proveTicketKey(std::optional<signing::SigningKey> key)
-    {
-        _ticketKey = std::move(key);
-    }
-
-    void Initiator::connect(TargetLink& link)
-    {
-        std::vector<std::uint8_t> proof;
-        if (_ticketKey && !_opened->reported.connectionless)
-        {
-            proof = signing::admissionProof(*_ticketKey, link.ticket.id, link.ticket.epoch);
-        }
-        link.state = LinkConnecting{link.peer->connect(link.token, proof), false};
-        if (_opened->reported.connectionless)
-        {
-            pollEvents();
-        }
-    }
-
-    void Initiator::disconnect(TargetLink& link) noexcept
-    {
-        if (auto* connection = std::get_if<LinkConnected>(&link.state); connection != nullptr)
-        {
-            connection->connection->disconnect();
-        }
-        // Closes the link's connection; a late completion of its writes carries a stale token.
-        link.state = LinkIdle{};
-    }
-
-    void Initiator::pollEvents()
-    {
-        while (auto event = _transport->pollEvent())
-        {
-            onEvent(*event);
-        }
-        if (!_opened->reported.connectionless)
-        {
-            return;
-        }
-        dropEndedPeers();
-        for (auto& link : _links)
-        {
-            auto* connecting = std::get_if<LinkConnecting>(&link->state);
-            if (connecting == nullptr || connecting->probePosted)
-            {
-                continue;
-            }
-            try
-            {
-                connecting->probePosted = postProbe(*link);
-            }
-            catch (Error const& e)
-            {
-                disconnected(*link, fmt::format("could not reach the target: {}", e.what()), e.status());
-            }
-        }
-    }
-
-    void Initiator::dropEndedPeers()
-    {
-        // Writes that complete promptly need no look; a stat every few milliseconds per waiting target costs nothing.
-        constexpr auto firstLook = std::chrono::milliseconds{5};
-        constexpr auto lookInterval = std::chrono::milliseconds{5};
-        auto const now = Clock::now();
-        for (auto& link : _links)
-        {
-            if (!std::holds_alternative<LinkConnected>(link->state) || link->outstandingWrites == 0 || now - link->progressAt < firstLook ||
-                now < link->peerCheckAt)
-            {
-                continue;
-            }
-            link->peerCheckAt = now + lookInterval;
-            if (auto const ended = std::get<LinkConnected>(link->state).connection->check())
-            {
-                disconnected(*link, *ended, MXL_ERR_INTERRUPTED);
-            }
-        }
-    }
-
-    void Initiator::disconnected(TargetLink& link, std::string reason, mxlStatus status)
-    {
-        auto const wasConnected = std::holds_alternative<LinkConnected>(link.state);
-        disconnect(link);
-        auto const retryIn = link.backoff;
-        link.backoff = std::min(link.backoff * 2, maximumBackoff);
-        auto const lostToken = std::exchange(link.token, nextToken());
-        std::erase_if(_writes, [&](auto const& entry) { return entry.second.token == lostToken; });
-        link.outstandingWrites = 0;
-        failLegs(link, reason);
-        link.transfers.clear();
-        link.slicesSent.clear();
-        link.lagging = false;
-        // The first failure after a success is worth a warning; the retries that follow it are not.
-        auto const level = link.failedAttempts++ == 0 ? log::Level::Warn : log::Level::Debug;
-        log::emit(level, "fabrics initiator: {}: {}; retrying in {} ms", link.name, reason, retryIn.count());
-        // Reported once, when a connection is lost; failed reconnection attempts only update the reason.
-        if (wasConnected)
-        {
-            link.pendingError = status;
-            report(MXL_FABRICS_EVENT_TARGET_DISCONNECTED, link, reason);
-        }
-        link.state = LinkDisconnected{std::move(reason), Clock::now() + retryIn};
-    }
-
-    void Initiator::onEvent(ConnectionEvent const& event)
-    {
-        auto* link = linkOf(event.token);
-        if (link == nullptr)
-        {
-            return;
-        }
-        switch (event.type)
-        {
-        case ConnectionEvent::Type::Established:
-            if (std::holds_alternative<LinkConnecting>(link->state))
-            {
-                connected(*link);
-            }
-            return;
-        case ConnectionEvent::Type::Failed:
-        {
-            auto const what = std::holds_alternative<LinkConnected>(link->state) ? "the connection failed" : "could not connect";
-            disconnected(*link, fmt::format("{}: {}", what, event.reason), MXL_ERR_INTERRUPTED);
-            return;
-        }
-        case ConnectionEvent::Type::ClosedByPeer:
-            disconnected(*link, "the target closed the connection", MXL_ERR_INTERRUPTED);
-            return;
-        }
-    }
-
-    void Initiator::connected(TargetLink& link)
-    {
-        auto& connecting = std::get<LinkConnecting>(link.state);
-        link.state = LinkConnected{std::move(connecting.connection)};
-        link.backoff = initialBackoff;
-        link.failedAttempts = 0;
-        link.reconnects += link.everConnected ? 1 : 0;
-        link.everConnected = true;
-        log::info("fabrics initiator: {} connected", link.name);
-        report(MXL_FABRICS_EVENT_TARGET_CONNECTED, link, {});
-    }
-
-    bool Initiator::postProbe(TargetLink& link)
-    {
-        auto const id = ++_lastWrite;
-        if (!std::get<LinkConnecting>(link.state).connection->write(_egress.probe(), id))
-        {
-            return false;
-        }
-        _writes.emplace(id, WriteOwner{link.token, 0, false});
-        link.notePosted(Clock::now());
-        return true;
-    }
-
-    mxlStatus Initiator::summary()
-    {
-        for (auto& link : _links)
-        {
-            if (link->pendingError)
-            {
-                return std::exchange(link->pendingError, std::nullopt).value();
-            }
-        }
-        // Connection-oriented: an initiator with no targets left reports MXL_ERR_INTERRUPTED, as in the reference.
-        if (_links.empty() && !_opened->reported.connectionless)
-        {
-            return MXL_ERR_INTERRUPTED;
-        }
-        auto const pending = std::any_of(_links.begin(), _links.end(), [](auto const& link) { return link->hasPendingWork(); });
-        return pending ? MXL_ERR_NOT_READY : MXL_STATUS_OK;
     }
 }
