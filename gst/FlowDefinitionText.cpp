@@ -1,7 +1,7 @@
 #include "FlowDefinitionText.hpp"
 
 #include "ElementFailure.hpp"
-#include "StatusName.hpp"
+#include "common/StatusName.hpp"
 
 #include <mxl/flow.h>
 
@@ -19,7 +19,7 @@ namespace mxl::gst
         std::vector<char> text(size + 1, '\0');
         if (auto const status = mxlGetFlowDef(instance, flowId.c_str(), text.data(), &size); status != MXL_STATUS_OK)
         {
-            throw flowFailure(fmt::format("mxlGetFlowDef of flow {} failed: {}", flowId, mxl::tools::statusName(status)));
+            throw flowFailure(fmt::format("mxlGetFlowDef of flow {} failed: {}", flowId, mxl::statusName(status)));
         }
         return text.data();
     }

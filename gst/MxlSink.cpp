@@ -10,7 +10,7 @@
 #include "FlowCaps.hpp"
 #include "FlowDefinitionText.hpp"
 #include "SinkCounters.hpp"
-#include "StatusName.hpp"
+#include "common/StatusName.hpp"
 #include "TaiTime.hpp"
 #include "WriteFlow.hpp"
 
@@ -307,7 +307,7 @@ namespace
             throw flowFailure(fmt::format("mxlCreateFlowWriter of flow {} in domain \"{}\" (label \"{}\", group-hint \"{}\", flow-def "
                                           "\"{}\") failed: {}; libmxl logged why",
                                           settings.flowId, state.domain->domain(), settings.label, settings.groupHint, settings.flowDef,
-                                          mxl::tools::statusName(status)));
+                                          mxl::statusName(status)));
         }
         if (!created)
         {

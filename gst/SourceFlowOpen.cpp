@@ -1,7 +1,7 @@
 #include "SourceFlowOpen.hpp"
 
 #include "FlowDefinitionText.hpp"
-#include "StatusName.hpp"
+#include "common/StatusName.hpp"
 
 #include <common/FlowPaths.hpp>
 #include <mxl/flow.h>
@@ -38,7 +38,7 @@ namespace mxl::gst
             }
             if (auto const status = mxlFlowReaderGetConfigInfo(flow.reader, &config); status != MXL_STATUS_OK)
             {
-                throw flowFailure(fmt::format("mxlFlowReaderGetConfigInfo of flow {} failed: {}", flow.id, mxl::tools::statusName(status)));
+                throw flowFailure(fmt::format("mxlFlowReaderGetConfigInfo of flow {} failed: {}", flow.id, mxl::statusName(status)));
             }
         }
 
@@ -102,7 +102,7 @@ namespace mxl::gst
         {
             flow->reader = nullptr;
             throw flowFailure(fmt::format("mxlCreateFlowReader of flow {} in domain \"{}\" failed: {}", flow->id, domain.domain(),
-                                          mxl::tools::statusName(status)));
+                                          mxl::statusName(status)));
         }
         mxlFlowConfigInfo config{};
         describe(*flow, domain, reading.name, config);

@@ -1,7 +1,7 @@
 #include "StatusCheck.hpp"
 
 #include "ElementFailure.hpp"
-#include "StatusName.hpp"
+#include "common/StatusName.hpp"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@ namespace mxl::gst
     {
         if (status != MXL_STATUS_OK)
         {
-            throw flowFailure(fmt::format("{} of index {} failed: {}", call, index, mxl::tools::statusName(status)));
+            throw flowFailure(fmt::format("{} of index {} failed: {}", call, index, mxl::statusName(status)));
         }
     }
 }

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "FabricsBackend.hpp"
-#include "StatusName.hpp"
+#include "common/StatusName.hpp"
 
 #include <mxl/fabrics.h>
 #include <mxl/fabrics_state.h>

@@ -1,6 +1,6 @@
 #include "FlowDefinitionText.hpp"
 
-#include "StatusName.hpp"
+#include "common/StatusName.hpp"
 #include "ToolError.hpp"
 
 #include <mxl/flow.h>

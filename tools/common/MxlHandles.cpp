@@ -1,6 +1,6 @@
 #include "MxlHandles.hpp"
 
-#include "StatusName.hpp"
+#include "common/StatusName.hpp"
 #include "ToolError.hpp"
 
 #include <fmt/format.h>

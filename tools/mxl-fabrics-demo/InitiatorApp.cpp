@@ -31,13 +31,13 @@ namespace mxl::demo
         // How often target states are looked at: a lost target shows within this time.
         constexpr auto stateCheckInterval = std::chrono::milliseconds{200};
 
-        std::uint64_t nanosecondsPerGrain(mxlRational const& rate)
+        // "grain 12 slices [0, 1080)", "samples up to 4800 (count 480)": for log lines and errors, formatted only for them.
+        std::string describeUnit(bridge::TransferUnit kind, bridge::SourceUnit const& unit)
         {
-            return static_cast<std::uint64_t>(1'000'000'000LL * rate.denominator / std::max<std::int64_t>(rate.numerator, 1));
+            return kind == bridge::TransferUnit::Grain ? fmt::format("grain {} slices [{}, {})", unit.index, unit.startSlice, unit.endSlice)
+                                                       : fmt::format("samples up to {} (count {})", unit.index, unit.samples);
         }
 
-        // Wait for the source a little longer than one grain (it commits late under load), but look at signals and
-        // connection events at least every 200 ms.
         std::string describeState(mxlFabricsTargetState state, std::string const& reason)
         {
             switch (state)
@@ -52,11 +52,6 @@ namespace mxl::demo
                 return "disconnected: " + reason;
             }
             return fmt::format("state {}", static_cast<int>(state));
-        }
-
-        std::uint64_t sourceTimeoutNs(std::uint64_t grainNs)
-        {
-            return std::clamp<std::uint64_t>(2 * grainNs, 10'000'000, 200'000'000);
         }
     }
 
@@ -184,14 +179,7 @@ namespace mxl::demo
     {
         if (connect())
         {
-            if (mxlIsDiscreteDataFormat(static_cast<int>(_config.common.format)))
-            {
-                sendGrains();
-            }
-            else
-            {
-                sendSamples();
-            }
+            send();
         }
         refreshTargetStates();
         disconnect();
@@ -324,12 +312,12 @@ namespace mxl::demo
         return false;
     }
 
-    bool InitiatorApp::transfer(std::function<mxlStatus()> const& post, std::string const& what)
+    bool InitiatorApp::transfer(bridge::SourceCursor const& cursor, bridge::SourceUnit const& unit)
     {
         auto const start = Clock::now();
         // The library fans a transfer out to every connected target and reports the first target that failed; the
         // others already have it, so a failed post is never repeated (that would send them the grain twice).
-        auto const posted = post();
+        auto const posted = cursor.post(_initiator.get(), unit);
         // Lagging targets are skipped without an error: with all of them skipped the transfer went nowhere.
         bool const everyTargetSkipped = updateSkips();
         if (posted == MXL_ERR_INTERRUPTED)
@@ -339,7 +327,7 @@ namespace mxl::demo
         }
         else if (posted != MXL_STATUS_OK && posted != MXL_ERR_NOT_READY)
         {
-            tools::runtimeFailure("posting {} failed (mxlStatus {})", what, static_cast<int>(posted));
+            tools::runtimeFailure("posting {} failed (mxlStatus {})", describeUnit(cursor.unit(), unit), static_cast<int>(posted));
         }
         // NOT_READY: a target's transmit queue stayed full (the library retried); with one target nothing went out.
         bool const reachedNone = _connectedTargets == 0 || everyTargetSkipped || (posted == MXL_ERR_NOT_READY && _connectedTargets == 1);
@@ -363,11 +351,12 @@ namespace mxl::demo
             }
             if (status != MXL_ERR_NOT_READY)
             {
-                tools::runtimeFailure("completing {} failed (mxlStatus {})", what, static_cast<int>(status));
+                tools::runtimeFailure("completing {} failed (mxlStatus {})", describeUnit(cursor.unit(), unit), static_cast<int>(status));
             }
             if (Clock::now() >= deadline)
             {
-                fmt::print(stderr, "mxl-fabrics-demo: warning: {} did not complete within {} s\n", what, transferTimeout.count());
+                fmt::print(stderr, "mxl-fabrics-demo: warning: {} did not complete within {} s\n", describeUnit(cursor.unit(), unit),
+                           transferTimeout.count());
                 return false;
             }
         }
@@ -410,31 +399,12 @@ namespace mxl::demo
         tools::runtimeFailure("no grain could be delivered to any target for {:.1f} s", silence.count());
     }
 
-    // Past the range statuses each loop handles itself, a read either worked or ends the run.
-    void InitiatorApp::requireRead(mxlStatus status, char const* what, std::uint64_t index) const
+    // Reads the source through the bridge's cursor, grains by slices (each range as the writer commits it), and posts each
+    // unit to every connected target. Pacing comes from the source: a unit is read once its writer committed it.
+    void InitiatorApp::send()
     {
-        if (status == MXL_ERR_FLOW_INVALID)
-        {
-            tools::runtimeFailure("flow '{}' was deleted or re-created by its writer", _flowId);
-        }
-        if (status != MXL_STATUS_OK)
-        {
-            tools::runtimeFailure("reading {} {} of flow '{}' failed (mxlStatus {})", what, index, _flowId, static_cast<int>(status));
-        }
-    }
-
-    void InitiatorApp::sendGrains()
-    {
-        auto const rate = _config.common.grainRate;
-        auto const timeoutNs = sourceTimeoutNs(nanosecondsPerGrain(rate));
-        std::uint64_t bytesPerSlice = 0;
-        for (auto const size : _config.discrete.sliceSizes)
-        {
-            bytesPerSlice += size;
-        }
-
-        auto index = ::mxlGetCurrentIndex(&rate);
-        std::uint16_t sentSlices = 0;
+        auto const cursor = bridge::makeSourceCursor(_reader.get(), _config, _flowId, bridge::GrainReading::BySlices);
+        static_cast<void>(cursor->startAtPresent());
         while (!done())
         {
             if (_stats.due())
@@ -450,143 +420,41 @@ namespace mxl::demo
                 {
                     break;
                 }
-                // The grains of the outage are gone; carry on with the present one.
-                auto const now = ::mxlGetCurrentIndex(&rate);
-                _stats.grainsLost(now > index ? now - index : 0);
-                index = std::max(now, index);
-                sentSlices = 0;
+                // The units of the outage are gone; carry on with the present.
+                _stats.grainsLost(cursor->startAtPresent());
                 continue;
             }
-            if (sentSlices == 0)
+            auto const read = cursor->read();
+            if (read.outcome == bridge::SourceCursor::Outcome::Gone)
             {
-                // Absolute deadlines from the TAI clock: grain i is due at its own timestamp, so pacing never drifts.
-                ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, index));
-            }
-            mxlGrainInfo grain{};
-            std::uint8_t* payload = nullptr;
-            auto const status =
-                ::mxlFlowReaderGetGrainSlice(_reader.get(), index, static_cast<std::uint16_t>(sentSlices + 1), timeoutNs, &grain, &payload);
-            if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
-            {
-                // The source's ring moved past us: resume at the present instead of chasing grains that are gone.
-                auto const next = std::max(::mxlGetCurrentIndex(&rate), index + 1);
-                log::debug("grain {} is gone from the source ring; skipping {} grain(s)", index, next - index);
+                log::debug("the source ring moved past the cursor; {} unit(s) skipped", read.skippedUnits);
                 _stats.fellBehind();
-                _stats.grainsLost(next - index);
-                index = next;
-                sentSlices = 0;
+                _stats.grainsLost(read.skippedUnits);
                 continue;
             }
-            if (status == MXL_ERR_OUT_OF_RANGE_TOO_EARLY)
+            if (read.outcome == bridge::SourceCursor::Outcome::NotDue)
             {
                 // The source is late or stopped; keep the connections serviced while waiting for it.
                 ::mxlFabricsInitiatorMakeProgressNonBlocking(_initiator.get());
                 continue;
             }
-            requireRead(status, "grain", index);
-            bool const invalid = (grain.flags & MXL_GRAIN_FLAG_INVALID) != 0;
-            // An invalid grain still moves the target's ring: the header alone, slices (0, 0), carries the flag.
-            std::uint16_t const startSlice = invalid ? 0 : sentSlices;
-            std::uint16_t const endSlice = invalid ? 0 : grain.validSlices;
-            bool const sent = transfer([&] { return ::mxlFabricsInitiatorTransferGrain(_initiator.get(), index, startSlice, endSlice); },
-                                       fmt::format("grain {} slices [{}, {})", index, startSlice, endSlice));
-            log::debug("grain {} slices [{}, {}) of {}{}{}", index, startSlice, endSlice, grain.totalSlices, invalid ? " (invalid)" : "",
-                       sent ? "" : " not delivered");
-            if (!sent)
-            {
-                checkDeliveries();
-                _stats.grainsLost(1);
-                ++index;
-                sentSlices = 0;
-                continue;
-            }
-            _stats.bytesMoved((endSlice - startSlice) * bytesPerSlice);
-            if (invalid || endSlice >= grain.totalSlices)
-            {
-                _stats.grainCompleted();
-                ++index;
-                sentSlices = 0;
-            }
-            else
-            {
-                // A partial grain: send the rest as the source commits it.
-                sentSlices = endSlice;
-            }
-        }
-    }
-
-    std::uint64_t InitiatorApp::newestSampleIndex() const
-    {
-        mxlFlowRuntimeInfo runtime{};
-        if (::mxlFlowReaderGetRuntimeInfo(_reader.get(), &runtime) == MXL_STATUS_OK && runtime.headIndex != 0)
-        {
-            return runtime.headIndex;
-        }
-        return ::mxlGetCurrentIndex(&_config.common.grainRate);
-    }
-
-    void InitiatorApp::sendSamples()
-    {
-        auto const rate = _config.common.grainRate;
-        // Batches of the flow's commit hint: what its writer commits at once.
-        std::size_t const batch = std::max<std::uint32_t>(_config.common.maxCommitBatchSizeHint, 1);
-        auto const timeoutNs = sourceTimeoutNs(nanosecondsPerGrain(rate) * batch);
-
-        // A range ends at (and includes) its head index. The first batch ends at the newest sample the source committed
-        // (the present for a live source; a source running behind real time is followed from where it is).
-        auto head = newestSampleIndex();
-        while (!done())
-        {
-            if (_stats.due())
-            {
-                // The stats line's per-target skips are exact as of its printing.
-                refreshTargetStates();
-                _stats.printIfDue();
-            }
-            watchTargets();
-            if (_connectedTargets == 0)
-            {
-                if (!awaitReconnection())
-                {
-                    break;
-                }
-                _stats.grainsLost(1);
-                head = std::max(newestSampleIndex(), head);
-                continue;
-            }
-            // Absolute deadlines on the TAI clock: batch k is due at the timestamp of its last sample, so pacing never
-            // drifts; a batch whose time has passed (a source in the past) goes at once.
-            ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, head));
-            mxlWrappedMultiBufferSlice slices{};
-            auto const status = ::mxlFlowReaderGetSamples(_reader.get(), head, batch, timeoutNs, &slices);
-            if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
-            {
-                // The source's ring moved past us: resume at its newest batch.
-                _stats.fellBehind();
-                _stats.grainsLost(1);
-                head = std::max(newestSampleIndex(), head + batch);
-                continue;
-            }
-            if (status == MXL_ERR_OUT_OF_RANGE_TOO_EARLY)
-            {
-                ::mxlFabricsInitiatorMakeProgressNonBlocking(_initiator.get());
-                continue;
-            }
-            requireRead(status, "samples up to", head);
-            bool const sent = transfer([&] { return ::mxlFabricsInitiatorTransferSamples(_initiator.get(), head, batch); },
-                                       fmt::format("samples up to {} (count {})", head, batch));
-            log::debug("samples up to {} count {}{}", head, batch, sent ? "" : " not delivered");
+            auto const& unit = read.unit;
+            bool const sent = transfer(*cursor, unit);
+            log::debug("{}{}", describeUnit(cursor->unit(), unit), sent ? "" : " not delivered");
             if (sent)
             {
-                _stats.bytesMoved((slices.base.fragments[0].size + slices.base.fragments[1].size) * slices.count);
-                _stats.grainCompleted();
+                _stats.bytesMoved(unit.bytes);
+                if (unit.completesGrain)
+                {
+                    _stats.grainCompleted();
+                }
             }
             else
             {
                 checkDeliveries();
                 _stats.grainsLost(1);
             }
-            head += batch;
+            cursor->advance(sent);
         }
     }
 

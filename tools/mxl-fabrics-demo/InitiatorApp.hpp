@@ -8,13 +8,13 @@
 #include "TransferStats.hpp"
 
 #include <FabricsInstance.hpp>
+#include <bridge/SourceCursor.hpp>
 
 #include <mxl/fabrics_state.h>
 #include <mxl/flowinfo.h>
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -75,16 +75,13 @@ namespace mxl::demo
         // With no target connected: waits for the library to reconnect one, at most the connect timeout. False on a
         // signal; throws when none came back.
         bool awaitReconnection();
-        void requireRead(mxlStatus status, char const* what, std::uint64_t index) const;
-        void sendGrains();
-        void sendSamples();
-        // The source's head index, or the present on the TAI clock while it has written nothing.
-        [[nodiscard]] std::uint64_t newestSampleIndex() const;
+        // Sends until done, a signal or a failure.
+        void send();
         // Reads each target's skipped transfers into `Target::skipped`; true when every count grew since the last look.
         bool updateSkips();
-        // Posts with `post` and waits until every connected target that keeps up has it. False when it reached no target
-        // in time.
-        bool transfer(std::function<mxlStatus()> const& post, std::string const& what);
+        // Posts `unit` through `cursor` and waits until every connected target that keeps up has it. False when it reached
+        // no target in time.
+        bool transfer(bridge::SourceCursor const& cursor, bridge::SourceUnit const& unit);
         // After an undelivered grain: gives up when nothing was delivered for the connect timeout (exit 2 if nothing
         // ever was: the ticket is stale).
         void checkDeliveries() const;

@@ -9,7 +9,7 @@
 #include <FabricsInterfaces.hpp>
 #include <FlowDefinitionText.hpp>
 #include <ReloadRequest.hpp>
-#include <StatusName.hpp>
+#include <common/StatusName.hpp>
 
 #include <mxl/flow.h>
 #include <mxl/time.h>
@@ -55,7 +55,7 @@ namespace mxl::service
             mxlFlowConfigInfo flow{};
             if (auto const status = ::mxlFlowReaderGetConfigInfo(reader.get(), &flow); status != MXL_STATUS_OK)
             {
-                throw std::runtime_error{fmt::format("cannot read the configuration of flow {}: {}", flowId, tools::statusName(status))};
+                throw std::runtime_error{fmt::format("cannot read the configuration of flow {}: {}", flowId, mxl::statusName(status))};
             }
             return flow;
         }
@@ -72,7 +72,7 @@ namespace mxl::service
         , _instance{config.domain}
         , _reader{_instance, config.flowId}
         , _flow{configOf(_reader, config.flowId)}
-        , _source{makeSourceCursor(_reader.get(), _flow, config.flowId)}
+        , _source{bridge::makeSourceCursor(_reader.get(), _flow, config.flowId)}
         , _fabrics{_instance.get(), config.backend}
         , _interface{selectInterface(_fabrics.get(), config)}
         , _initiator{_fabrics.get()} // An unreachable target must not hold the loop (and the watchdog pings) for longer than a poll.
@@ -90,7 +90,7 @@ namespace mxl::service
         {
             throw ConfigError{fmt::format("{}: the {} initiator cannot use node '{}' (keys 'provider', 'node', 'transport'): {}",
                                           config.origin, tools::providerName(_interface.provider), _interface.node,
-                                          tools::statusName(status))};
+                                          mxl::statusName(status))};
         }
         auto const domainId = establishDomainIdentity(config.domain);
         _enabled = !_tickets.empty();
@@ -275,7 +275,7 @@ namespace mxl::service
         mxlFabricsTargetInfo info = nullptr;
         if (auto const status = ::mxlFabricsTargetInfoFromString(ticket.json.c_str(), &info); status != MXL_STATUS_OK)
         {
-            return fmt::format("the fabrics library cannot read it ({})", tools::statusName(status));
+            return fmt::format("the fabrics library cannot read it ({})", mxl::statusName(status));
         }
         tools::OwnedTargetInfo const owned{info};
         return {};
@@ -312,7 +312,7 @@ namespace mxl::service
         if (auto const status = ::mxlFabricsTargetInfoFromString(ticket.json.c_str(), &info); status != MXL_STATUS_OK)
         {
             reportTicketProblem(fmt::format("the ticket from '{}' (epoch {}) was rejected by the fabrics library: {}; {}", _ticketOrigin,
-                                            ticket.epoch, tools::statusName(status),
+                                            ticket.epoch, mxl::statusName(status),
                                             replacing ? "keeping the current target" : "still fetching"));
             return false;
         }
@@ -343,7 +343,7 @@ namespace mxl::service
             reportTicketProblem(fmt::format("the target of the ticket from '{}' (epoch {}) does not fit flow {} (another provider or "
                                             "transport, or grains of another size, or audio of another channel count or sample "
                                             "format): {}; {}",
-                                            _ticketOrigin, ticket.epoch, _config.flowId, tools::statusName(status),
+                                            _ticketOrigin, ticket.epoch, _config.flowId, mxl::statusName(status),
                                             _target ? "keeping the current target" : "still fetching"));
             return false;
         }
@@ -461,19 +461,20 @@ namespace mxl::service
     void InitiatorService::sendNext()
     {
         auto const read = _source->read();
-        if (read.outcome == SourceCursor::Outcome::Gone)
+        if (read.outcome == bridge::SourceCursor::Outcome::Gone)
         {
             _metrics.lost(read.skippedUnits);
             return;
         }
-        if (read.outcome == SourceCursor::Outcome::NotDue)
+        if (read.outcome == bridge::SourceCursor::Outcome::NotDue)
         {
             // Nothing is due, so silence is no stall.
             _lastDelivery = Clock::now();
             ::mxlFabricsInitiatorMakeProgressNonBlocking(_initiator.get());
             return;
         }
-        if (transfer(read.unit))
+        auto const delivered = transfer(read.unit);
+        if (delivered)
         {
             _backoff.succeeded();
             _lastDelivery = Clock::now();
@@ -494,7 +495,7 @@ namespace mxl::service
                 onUndelivered(Clock::now());
             }
         }
-        _source->advance();
+        _source->advance(delivered);
     }
 
     std::uint64_t InitiatorService::invalidatedTransfers() const
@@ -504,7 +505,7 @@ namespace mxl::service
         return counters.transfersInvalidated;
     }
 
-    bool InitiatorService::transfer(SourceUnit const& unit)
+    bool InitiatorService::transfer(bridge::SourceUnit const& unit)
     {
         auto const start = Clock::now();
         auto const invalidatedBefore = invalidatedTransfers();
@@ -514,14 +515,14 @@ namespace mxl::service
             // Every batch has the same length, so the next one would be refused too, each with an error line.
             refuseTicket(fmt::format("it refused samples up to {} (count {}): {} (the library's message above says why; give the "
                                      "target's flow a maxSyncBatchSizeHint of at least {})",
-                                     unit.index, unit.samples, tools::statusName(posted), unit.samples));
+                                     unit.index, unit.samples, mxl::statusName(posted), unit.samples));
             return false;
         }
         if (posted != MXL_STATUS_OK && posted != MXL_ERR_NOT_READY && posted != MXL_ERR_INTERRUPTED)
         {
             auto const what = fmt::format("writing {} {} to the target (epoch {}) failed: {}",
                                           _source->unit() == TransferUnit::Grain ? "grain" : "samples up to", unit.index,
-                                          _target->ticket.epoch, tools::statusName(posted));
+                                          _target->ticket.epoch, mxl::statusName(posted));
             if (_target->reportedWriteFailure)
             {
                 log::debug("{}", what);

@@ -12,10 +12,10 @@
 #include "ServiceInterface.hpp"
 #include "ServiceMetrics.hpp"
 #include "ServiceNode.hpp"
-#include "SourceCursor.hpp"
 #include "StatusFile.hpp"
 #include "Ticket.hpp"
 #include "TicketSource.hpp"
+#include "bridge/SourceCursor.hpp"
 #include <common/Backoff.hpp>
 
 #include <FabricsHandles.hpp>
@@ -66,7 +66,7 @@ namespace mxl::service
         tools::Instance _instance;
         tools::FlowReader _reader;
         mxlFlowConfigInfo _flow;
-        std::unique_ptr<SourceCursor> _source;
+        std::unique_ptr<bridge::SourceCursor> _source;
         tools::FabricsOnInstance _fabrics;
         tools::FabricsInterface _interface;
         tools::FabricsInitiator _initiator;
@@ -112,7 +112,7 @@ namespace mxl::service
         void awaitConnection(Clock::time_point now);
         void sendNext();
         // Posts `unit` and drives progress until it completed; false when it did not within the transfer timeout.
-        bool transfer(SourceUnit const& unit);
+        bool transfer(bridge::SourceUnit const& unit);
         // What the library counted for the target as never committed valid (docs/fabrics.md, "Read safety").
         [[nodiscard]] std::uint64_t invalidatedTransfers() const;
         void onUndelivered(Clock::time_point now);

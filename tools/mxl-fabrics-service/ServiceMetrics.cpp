@@ -21,11 +21,6 @@ namespace mxl::service
                                           "stalled",  "stale",   "reconnecting", "disabled", "stopping"};
     }
 
-    TransferUnit transferUnitOf(mxlFlowConfigInfo const& flow) noexcept
-    {
-        return mxlIsContinuousDataFormat(static_cast<int>(flow.common.format)) ? TransferUnit::Batch : TransferUnit::Grain;
-    }
-
     ServiceMetrics::ServiceMetrics(std::string role, std::string flowId, mxlFlowConfigInfo const& flow)
         : _role{std::move(role)}
         , _flowId{std::move(flowId)}

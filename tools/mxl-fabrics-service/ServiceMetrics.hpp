@@ -12,6 +12,8 @@
 
 #include <mxl/flowinfo.h>
 
+#include "bridge/TransferUnit.hpp"
+
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -22,14 +24,8 @@
 
 namespace mxl::service
 {
-    enum class TransferUnit
-    {
-        Grain,
-        Batch,
-    };
-
-    // Batches for audio (continuous) flows, grains for the others.
-    [[nodiscard]] TransferUnit transferUnitOf(mxlFlowConfigInfo const& flow) noexcept;
+    using bridge::TransferUnit;
+    using bridge::transferUnitOf;
 
     class ServiceMetrics
     {

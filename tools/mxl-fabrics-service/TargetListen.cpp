@@ -1,7 +1,7 @@
 #include "TargetListen.hpp"
 
 #include <FabricsInterfaces.hpp>
-#include <StatusName.hpp>
+#include <common/StatusName.hpp>
 
 #include <fmt/format.h>
 
@@ -22,7 +22,7 @@ namespace mxl::service
         {
             throw ConfigError{fmt::format("{}: the {} target cannot listen on node '{}' service '{}' ({}): {}", config.origin,
                                           tools::providerName(interface.provider), interface.node, interface.service, keys,
-                                          tools::statusName(status))};
+                                          mxl::statusName(status))};
         }
         tools::OwnedTargetInfo const owned{info};
         std::size_t size = 0;
@@ -30,7 +30,7 @@ namespace mxl::service
         std::vector<char> text(size);
         if (auto const status = ::mxlFabricsTargetInfoToString(info, text.data(), &size); status != MXL_STATUS_OK || size == 0)
         {
-            throw std::runtime_error{fmt::format("cannot serialize the ticket: {}", tools::statusName(status))};
+            throw std::runtime_error{fmt::format("cannot serialize the ticket: {}", mxl::statusName(status))};
         }
         std::string why;
         // The size counts the NUL, which belongs in neither the file nor the HTTP body.

@@ -12,8 +12,8 @@
 #include <ExitRequest.hpp>
 #include <FabricsInterfaces.hpp>
 #include <ReloadRequest.hpp>
-#include <StatusName.hpp>
 #include <TextFile.hpp>
+#include <common/StatusName.hpp>
 
 #include <mxl/flow.h>
 #include <mxl/time.h>
@@ -319,7 +319,7 @@ namespace mxl::service
             if (status != MXL_STATUS_OK)
             {
                 log::warning("reading the paths' {} failed ({}); rebuilding the path targets",
-                             _unit == TransferUnit::Grain ? "grains" : "samples", tools::statusName(status));
+                             _unit == TransferUnit::Grain ? "grains" : "samples", mxl::statusName(status));
                 _metrics.stalled();
                 buildTarget();
             }
@@ -339,7 +339,7 @@ namespace mxl::service
         else if (status != MXL_STATUS_OK && status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
         {
             log::warning("reading {} failed ({}); rebuilding the target", _unit == TransferUnit::Grain ? "grains" : "samples",
-                         tools::statusName(status));
+                         mxl::statusName(status));
             _metrics.stalled();
             buildTarget();
         }

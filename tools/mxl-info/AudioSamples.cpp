@@ -1,6 +1,6 @@
 #include "AudioSamples.hpp"
 
-#include "StatusName.hpp"
+#include "common/StatusName.hpp"
 #include "ToolError.hpp"
 
 #include <algorithm>

@@ -13,7 +13,7 @@
 #include "LevelMeter.hpp"
 #include "MxlAddress.hpp"
 #include "ServiceLines.hpp"
-#include "StatusName.hpp"
+#include "common/StatusName.hpp"
 #include "ToolError.hpp"
 
 #include <fmt/format.h>

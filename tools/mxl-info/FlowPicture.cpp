@@ -6,7 +6,7 @@
 #include "FlowId.hpp"
 #include "FlowSnapshot.hpp"
 #include "GrainPicture.hpp"
-#include "StatusName.hpp"
+#include "common/StatusName.hpp"
 #include "ToolError.hpp"
 
 #include <mxl/device.h>

@@ -1,7 +1,7 @@
 #include "FlowSnapshot.hpp"
 
 #include "FlowDefinitionText.hpp"
-#include "StatusName.hpp"
+#include "common/StatusName.hpp"
 #include "ToolError.hpp"
 
 #include <mxl/flow.h>

@@ -2,7 +2,7 @@
 
 #include "DomainDirectory.hpp"
 #include "ServiceLines.hpp"
-#include "StatusName.hpp"
+#include "common/StatusName.hpp"
 #include "ToolError.hpp"
 
 #include <fmt/format.h>

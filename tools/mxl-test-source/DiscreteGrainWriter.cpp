@@ -1,7 +1,7 @@
 #include "DiscreteGrainWriter.hpp"
 
 #include "Pacing.hpp"
-#include "StatusName.hpp"
+#include "common/StatusName.hpp"
 #include "ToolError.hpp"
 
 #include <mxl/device.h>

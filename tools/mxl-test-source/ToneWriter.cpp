@@ -1,7 +1,7 @@
 #include "ToneWriter.hpp"
 
 #include "Pacing.hpp"
-#include "StatusName.hpp"
+#include "common/StatusName.hpp"
 #include "ToolError.hpp"
 #include "patterns/SineTone.hpp"
 

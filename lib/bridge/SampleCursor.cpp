@@ -1,15 +1,14 @@
 #include "SampleCursor.hpp"
 
-#include <StatusName.hpp>
+#include <common/StatusName.hpp>
 
 #include <mxl/time.h>
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <stdexcept>
 
-namespace mxl::service
+namespace mxl::bridge
 {
     namespace
     {
@@ -41,9 +40,12 @@ namespace mxl::service
         return ::mxlGetCurrentIndex(&_rate);
     }
 
-    void SampleCursor::startAtPresent()
+    std::uint64_t SampleCursor::startAtPresent()
     {
-        _head = newestSampleIndex();
+        auto const newest = newestSampleIndex();
+        auto const skipped = _head != 0 && newest > _head ? (newest - _head + _batchSamples - 1) / _batchSamples : 0;
+        _head = std::max(newest, _head);
+        return skipped;
     }
 
     SourceCursor::Read SampleCursor::read()
@@ -75,11 +77,10 @@ namespace mxl::service
         }
         if (status != MXL_STATUS_OK)
         {
-            throw std::runtime_error{fmt::format("reading samples up to {} (count {}) of flow {} failed: {}", _head, _batchSamples, _flowId,
-                                                 tools::statusName(status))};
+            throw readFailure(fmt::format("samples up to {} (count {})", _head, _batchSamples), _flowId, status);
         }
         auto const bytes = (slices.base.fragments[0].size + slices.base.fragments[1].size) * slices.count;
-        return {Outcome::Ready, SourceUnit{_head, 0, _batchSamples, bytes}, 0};
+        return {Outcome::Ready, SourceUnit{_head, 0, 0, true, _batchSamples, bytes}, 0};
     }
 
     mxlStatus SampleCursor::post(mxlFabricsInitiator initiator, SourceUnit const& unit) const
@@ -87,7 +88,7 @@ namespace mxl::service
         return ::mxlFabricsInitiatorTransferSamples(initiator, unit.index, unit.samples);
     }
 
-    void SampleCursor::advance()
+    void SampleCursor::advance(bool)
     {
         _head += _batchSamples;
     }

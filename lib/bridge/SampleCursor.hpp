@@ -3,11 +3,11 @@
 // drifts; a batch whose time has passed (a source running behind, or the first one after connecting) goes at once.
 #pragma once
 
-#include "SourceCursor.hpp"
+#include "bridge/SourceCursor.hpp"
 
 #include <string>
 
-namespace mxl::service
+namespace mxl::bridge
 {
     class SampleCursor final : public SourceCursor
     {
@@ -21,10 +21,10 @@ namespace mxl::service
 
         // The first batch ends at the newest sample the source committed: the present for a live source, and where a
         // source running behind real time is.
-        void startAtPresent() override;
+        std::uint64_t startAtPresent() override;
         [[nodiscard]] Read read() override;
         [[nodiscard]] mxlStatus post(mxlFabricsInitiator initiator, SourceUnit const& unit) const override;
-        void advance() override;
+        void advance(bool delivered) override;
 
     private:
         mxlFlowReader _reader;

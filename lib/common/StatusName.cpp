@@ -1,8 +1,8 @@
-#include "StatusName.hpp"
+#include "common/StatusName.hpp"
 
 #include <fmt/format.h>
 
-namespace mxl::tools
+namespace mxl
 {
     namespace
     {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace mxl::tools
+namespace mxl
 {
     // "MXL_ERR_FLOW_NOT_FOUND (2)"; unknown values are shown by number.
     std::string statusName(mxlStatus status);

@@ -1,0 +1,88 @@
+// A sender's position in its source flow, and how what is there is sent: one transfer unit at a time, a grain (video,
+// data) or a batch of samples (audio). A sender drives the connection, healing and accounting the same way for both;
+// only reading the source and posting the transfer differ, and they differ behind this interface.
+#pragma once
+
+#include "bridge/TransferUnit.hpp"
+
+#include <mxl/fabrics.h>
+#include <mxl/flow.h>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace mxl::bridge
+{
+    // What one transfer moves.
+    struct SourceUnit
+    {
+        // The grain's index, or the batch's last sample index (a range of samples ends at and includes its head).
+        std::uint64_t index = 0;
+        // Grains: the slices to send, [startSlice, endSlice); (0, 0) for an invalid grain (its header alone moves the
+        // target's ring).
+        std::uint16_t startSlice = 0;
+        std::uint16_t endSlice = 0;
+        // Grains: this unit ends the grain (its last slices, or an invalid grain). Batches: always.
+        bool completesGrain = true;
+        // Batches: samples per channel.
+        std::uint64_t samples = 0;
+        std::uint64_t bytes = 0;
+    };
+
+    class SourceCursor
+    {
+    public:
+        enum class Outcome
+        {
+            // `unit` is in the source flow, ready to send.
+            Ready,
+            // Nothing is due yet: the source is not producing, or is ahead of the clock. Silence is then no stall.
+            NotDue,
+            // The source's ring moved past the cursor, which now stands at the present; `skippedUnits` were never sent.
+            Gone,
+        };
+
+        struct Read
+        {
+            Outcome outcome = Outcome::NotDue;
+            SourceUnit unit;
+            std::uint64_t skippedUnits = 0;
+        };
+
+        virtual ~SourceCursor() = default;
+
+        [[nodiscard]] virtual TransferUnit unit() const noexcept = 0;
+
+        // Moves to what the source is writing now, never back: after a (re)connection the units of the outage are not
+        // chased. Returns how many units that skipped (0 at the first start).
+        virtual std::uint64_t startAtPresent() = 0;
+
+        // The unit at the cursor. Waits for it at most 100 ms (signals and watchdog pings must not wait longer); throws
+        // std::runtime_error when the source cannot be read at all (naming the flow, and what happened to it).
+        [[nodiscard]] virtual Read read() = 0;
+
+        // Posts `unit` (from read()) to every connected target.
+        [[nodiscard]] virtual mxlStatus post(mxlFabricsInitiator initiator, SourceUnit const& unit) const = 0;
+
+        // Past the unit read. A grain sent by slices goes on with its next slices when `delivered`, else with the next
+        // grain (its target will not see the rest).
+        virtual void advance(bool delivered) = 0;
+    };
+
+    // How grains are read: whole once their writer committed them, or slice range by slice range as the writer
+    // commits them (lower latency for a writer that commits a grain in parts).
+    enum class GrainReading
+    {
+        Whole,
+        BySlices,
+    };
+
+    // A GrainCursor for discrete flows, a SampleCursor for continuous ones. `flowId` names the flow in errors.
+    [[nodiscard]] std::unique_ptr<SourceCursor> makeSourceCursor(mxlFlowReader reader, mxlFlowConfigInfo const& flow,
+                                                                 std::string const& flowId, GrainReading grains = GrainReading::Whole);
+
+    // The exception for a read that failed with `status`: a deleted or re-created flow said as such.
+    [[nodiscard]] std::runtime_error readFailure(std::string const& what, std::string const& flowId, mxlStatus status);
+}
