@@ -4,7 +4,7 @@
 #pragma once
 
 #include "common/FlowLayout.hpp"
-#include "device/device_module.h"
+#include "common/device_module.h"
 
 #include <cstddef>
 #include <cstdint>

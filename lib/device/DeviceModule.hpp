@@ -3,7 +3,7 @@
 // mxl::Error carrying the runtime's words.
 #pragma once
 
-#include "device/device_module.h"
+#include "common/device_module.h"
 
 #include <array>
 #include <cstddef>

@@ -12,7 +12,7 @@
 //   FAKE_ABI2       a table of device module ABI 2.0
 //   FAKE_ABI10      a working module whose table stops where ABI 1.0's did (structSize), as one built before 1.1
 //   FAKE_NO_ENTRY   no entry symbol
-#include "device/device_module.h"
+#include "common/device_module.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -7,7 +7,7 @@
 #include "StderrCapture.hpp"
 #include "fabrics/backends/ofi/MessageFormat.hpp"
 #include "fabrics/core/SetupOptions.hpp"
-#include "fabrics/core/Transport.hpp"
+#include "fabrics/protocol/Transport.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"
 
 #include "common/Status.hpp"

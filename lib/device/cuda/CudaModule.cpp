@@ -1,8 +1,8 @@
-// libmxl-cuda.so: the device-memory table (lib/device/device_module.h) over the CUDA runtime, linked statically so that
+// libmxl-cuda.so: the device-memory table (lib/common/device_module.h) over the CUDA runtime, linked statically so that
 // the module needs nothing from the system but the driver (libcuda.so.1), which the runtime itself opens on first use.
 // Each function that takes a device selects it first: the runtime's current device is per thread, and the caller's thread may
 // have another one current for its own work, so every function puts it back.
-#include "device/device_module.h"
+#include "common/device_module.h"
 
 #include <cuda_runtime_api.h>
 

@@ -12,7 +12,7 @@
 #include "fabrics/api/InstanceOptions.hpp"
 #include "fabrics/core/InterfaceList.hpp"
 #include "fabrics/core/Interrupted.hpp"
-#include "fabrics/core/ProviderNames.hpp"
+#include "fabrics/ticket/ProviderNames.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"
 #include "fabrics/transport/BackendLoader.hpp"
 

@@ -6,7 +6,7 @@
 
 #include "fabrics/core/InitiatorTransport.hpp"
 #include "fabrics/core/TargetTransport.hpp"
-#include "fabrics/core/TransportDomain.hpp"
+#include "fabrics/protocol/TransportDomain.hpp"
 #include "fabrics/protocol/RegionSpans.hpp"
 
 #include <cstddef>

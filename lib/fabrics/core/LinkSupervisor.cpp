@@ -2,7 +2,7 @@
 
 #include "common/Log.hpp"
 #include "common/Status.hpp"
-#include "fabrics/core/ProviderNames.hpp"
+#include "fabrics/ticket/ProviderNames.hpp"
 #include "signing/AdmissionProof.hpp"
 
 #include <algorithm>

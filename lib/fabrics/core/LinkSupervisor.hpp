@@ -7,7 +7,7 @@
 #include "fabrics/core/InitiatorEvents.hpp"
 #include "fabrics/core/InitiatorTransport.hpp"
 #include "fabrics/core/TargetLink.hpp"
-#include "fabrics/core/TransportDomain.hpp"
+#include "fabrics/protocol/TransportDomain.hpp"
 #include "fabrics/core/WriteLedger.hpp"
 #include "signing/SigningKeys.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "common/AddressPrefix.hpp"
 #include "fabrics/core/DevicePayloads.hpp"
-#include "fabrics/core/Transport.hpp"
+#include "fabrics/protocol/Transport.hpp"
 #include "signing/SigningKeys.hpp"
 
 #include <cstddef>

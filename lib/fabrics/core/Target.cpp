@@ -4,7 +4,7 @@
 #include "common/Status.hpp"
 #include "fabrics/core/DevicePayloads.hpp"
 #include "fabrics/core/InterfaceChecks.hpp"
-#include "fabrics/core/ProviderNames.hpp"
+#include "fabrics/ticket/ProviderNames.hpp"
 #include "fabrics/core/SetupOptions.hpp"
 
 #include <algorithm>

@@ -8,7 +8,7 @@
 #include "fabrics/core/Backend.hpp"
 #include "fabrics/core/InitiatorAdmission.hpp"
 #include "fabrics/core/TargetTransport.hpp"
-#include "fabrics/core/TransportDomain.hpp"
+#include "fabrics/protocol/TransportDomain.hpp"
 #include "fabrics/protocol/GrainIngress.hpp"
 #include "fabrics/protocol/SampleIngress.hpp"
 

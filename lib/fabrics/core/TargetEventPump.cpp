@@ -1,7 +1,7 @@
 #include "fabrics/core/TargetEventPump.hpp"
 
-#include "fabrics/api/Instance.hpp"
 #include "fabrics/core/Interrupted.hpp"
+#include "fabrics/core/Target.hpp"
 
 #include <pthread.h>
 #include <signal.h>

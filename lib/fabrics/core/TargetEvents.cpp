@@ -1,7 +1,7 @@
 #include "fabrics/core/TargetEvents.hpp"
 
 #include "common/Status.hpp"
-#include "fabrics/api/Instance.hpp"
+#include "fabrics/core/Target.hpp"
 
 namespace mxl::fabrics
 {

@@ -3,7 +3,7 @@
 // region per span.
 #pragma once
 
-#include "fabrics/core/TransportDomain.hpp"
+#include "fabrics/protocol/TransportDomain.hpp"
 #include "fabrics/protocol/GrainGeometry.hpp"
 #include "fabrics/protocol/RegionSpans.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"

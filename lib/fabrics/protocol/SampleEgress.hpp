@@ -5,7 +5,7 @@
 // data, is the commit.
 #pragma once
 
-#include "fabrics/core/TransportDomain.hpp"
+#include "fabrics/protocol/TransportDomain.hpp"
 #include "fabrics/protocol/SampleGeometry.hpp"
 #include "fabrics/protocol/TransferPlan.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"

@@ -3,7 +3,7 @@
 #include "common/Base64.hpp"
 #include "common/BoundedJson.hpp"
 #include "common/Status.hpp"
-#include "fabrics/core/ProviderNames.hpp"
+#include "fabrics/ticket/ProviderNames.hpp"
 #include "fabrics/ticket/TicketAddressFormat.hpp"
 
 #include <nlohmann/json.hpp>

@@ -5,7 +5,7 @@
 
 #include "fabrics/backends/ofi/Info.hpp"
 #include "fabrics/backends/ofi/OfiProvider.hpp"
-#include "fabrics/core/TransportDomain.hpp"
+#include "fabrics/protocol/TransportDomain.hpp"
 
 namespace mxl::fabrics
 {

@@ -4,7 +4,7 @@
 
 #include "fabrics/backends/ofi/Domain.hpp"
 #include "fabrics/backends/ofi/InterfaceSelection.hpp"
-#include "fabrics/core/TransportDomain.hpp"
+#include "fabrics/protocol/TransportDomain.hpp"
 
 #include <memory>
 

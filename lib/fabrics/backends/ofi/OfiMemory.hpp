@@ -4,8 +4,8 @@
 
 #include "fabrics/backends/ofi/Domain.hpp"
 #include "fabrics/backends/ofi/MemoryRegion.hpp"
-#include "fabrics/core/Transport.hpp"
-#include "fabrics/core/TransportMemory.hpp"
+#include "fabrics/protocol/Transport.hpp"
+#include "fabrics/protocol/TransportMemory.hpp"
 
 namespace mxl::fabrics
 {

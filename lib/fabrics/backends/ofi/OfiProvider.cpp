@@ -1,6 +1,6 @@
 #include "fabrics/backends/ofi/OfiProvider.hpp"
 
-#include "fabrics/core/ProviderNames.hpp"
+#include "fabrics/ticket/ProviderNames.hpp"
 #include "fabrics/ticket/TicketAddressFormat.hpp"
 
 #include <array>
