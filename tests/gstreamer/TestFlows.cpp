@@ -83,6 +83,34 @@ namespace mxl::test::gst
         return static_cast<float>(channel) + static_cast<float>(index % 1000) / 1000.0F;
     }
 
+    std::size_t wrongGrainBytes(std::vector<std::uint8_t> const& bytes, std::uint64_t index)
+    {
+        std::size_t wrong = 0;
+        for (std::size_t offset = 0; offset < bytes.size(); ++offset)
+        {
+            wrong += bytes[offset] != grainByte(index, offset) ? 1 : 0;
+        }
+        return wrong;
+    }
+
+    std::size_t wrongSamples(std::vector<std::vector<float>> const& channels, std::uint64_t firstIndex, std::size_t samples)
+    {
+        std::size_t wrong = 0;
+        for (std::uint32_t channel = 0; channel < channels.size(); ++channel)
+        {
+            if (channels[channel].size() != samples)
+            {
+                wrong += samples;
+                continue;
+            }
+            for (std::size_t k = 0; k < samples; ++k)
+            {
+                wrong += channels[channel][k] != sampleValue(channel, firstIndex + k) ? 1 : 0;
+            }
+        }
+        return wrong;
+    }
+
     std::vector<std::uint8_t> dataPayload(std::uint64_t index, mxlRational rate)
     {
         namespace patterns = mxl::tools::patterns;

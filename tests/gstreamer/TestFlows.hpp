@@ -32,6 +32,12 @@ namespace mxl::test::gst
     std::uint8_t grainByte(std::uint64_t index, std::size_t offset);
     float sampleValue(std::uint32_t channel, std::uint64_t index);
 
+    // How many bytes of a buffer holding grain `index` differ from what FlowFeeder wrote there.
+    std::size_t wrongGrainBytes(std::vector<std::uint8_t> const& bytes, std::uint64_t index);
+    // How many samples of `channels`, each starting at sample `firstIndex`, differ from what FlowFeeder wrote; each channel
+    // must hold `samples` (all of a channel of another length count as wrong).
+    std::size_t wrongSamples(std::vector<std::vector<float>> const& channels, std::uint64_t firstIndex, std::size_t samples);
+
     // The RFC 8331 payload of data grain `index`, as FlowFeeder writes it (the rest of the grain zero), made by
     // mxl-test-source's generators: the grain's time code packet and a packet whose length changes with the index.
     std::vector<std::uint8_t> dataPayload(std::uint64_t index, mxlRational rate);

@@ -44,16 +44,7 @@ namespace
             }
             CHECK(pipeline.baseTime() + buffer.runningTime == mxlIndexToTimestamp(&audioRate, buffer.offset));
             REQUIRE(buffer.channels.size() == channels);
-            std::size_t wrong = 0;
-            for (std::uint32_t channel = 0; channel < channels; ++channel)
-            {
-                REQUIRE(buffer.channels[channel].size() == samplesPerBuffer);
-                for (std::uint64_t k = 0; k < samplesPerBuffer; ++k)
-                {
-                    wrong += buffer.channels[channel][k] != sampleValue(channel, buffer.offset + k) ? 1 : 0;
-                }
-            }
-            CHECK(wrong == 0);
+            CHECK(wrongSamples(buffer.channels, buffer.offset, samplesPerBuffer) == 0);
         }
     }
 }

@@ -75,12 +75,7 @@ TEST_CASE("mxlsrc: a video flow created after the pipeline started is waited for
             CHECK(buffer.offset == received[i - 1].offset + 1);
         }
         CHECK(pipeline.baseTime() + buffer.runningTime == mxlIndexToTimestamp(&lateVideoRate, buffer.offset));
-        std::size_t wrong = 0;
-        for (std::size_t offset = 0; offset < buffer.bytes.size(); ++offset)
-        {
-            wrong += buffer.bytes[offset] != grainByte(buffer.offset, offset) ? 1 : 0;
-        }
-        CHECK(wrong == 0);
+        CHECK(wrongGrainBytes(buffer.bytes, buffer.offset) == 0);
     }
 }
 
@@ -107,16 +102,7 @@ TEST_CASE("mxlsrc: an audio flow created after the pipeline started is read samp
         INFO("samples from ", buffer.offset);
         CHECK(buffer.offsetEnd == buffer.offset + samplesPerBuffer);
         REQUIRE(buffer.channels.size() == channels);
-        std::size_t wrong = 0;
-        for (std::uint32_t channel = 0; channel < channels; ++channel)
-        {
-            REQUIRE(buffer.channels[channel].size() == samplesPerBuffer);
-            for (std::uint64_t k = 0; k < samplesPerBuffer; ++k)
-            {
-                wrong += buffer.channels[channel][k] != sampleValue(channel, buffer.offset + k) ? 1 : 0;
-            }
-        }
-        CHECK(wrong == 0);
+        CHECK(wrongSamples(buffer.channels, buffer.offset, samplesPerBuffer) == 0);
     }
 }
 

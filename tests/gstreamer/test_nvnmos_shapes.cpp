@@ -180,11 +180,6 @@ TEST_CASE("NvNmos receiver shape: a placeholder appsrc swapped for a bin of mxls
         {
             CHECK(buffer.offset == received[i - 1].offset + 1);
         }
-        std::size_t wrong = 0;
-        for (std::size_t offset = 0; offset < buffer.bytes.size(); ++offset)
-        {
-            wrong += buffer.bytes[offset] != grainByte(buffer.offset, offset) ? 1 : 0;
-        }
-        CHECK(wrong == 0);
+        CHECK(wrongGrainBytes(buffer.bytes, buffer.offset) == 0);
     }
 }

@@ -33,12 +33,7 @@ TEST_CASE("SDK pipeline: mxlsrc video-flow-id reads a video flow byte for byte")
     {
         INFO("grain ", buffer.offset);
         REQUIRE(buffer.bytes.size() == 256 * 8);
-        std::size_t wrong = 0;
-        for (std::size_t offset = 0; offset < buffer.bytes.size(); ++offset)
-        {
-            wrong += buffer.bytes[offset] != grainByte(buffer.offset, offset) ? 1 : 0;
-        }
-        CHECK(wrong == 0);
+        CHECK(wrongGrainBytes(buffer.bytes, buffer.offset) == 0);
     }
 }
 
@@ -56,16 +51,7 @@ TEST_CASE("SDK pipeline: mxlsrc audio-flow-id reads an audio flow sample for sam
     {
         INFO("samples from ", buffer.offset);
         REQUIRE(buffer.channels.size() == 2);
-        std::size_t wrong = 0;
-        for (std::uint32_t channel = 0; channel < 2; ++channel)
-        {
-            REQUIRE(buffer.channels[channel].size() == 480);
-            for (std::size_t k = 0; k < 480; ++k)
-            {
-                wrong += buffer.channels[channel][k] != sampleValue(channel, buffer.offset + k) ? 1 : 0;
-            }
-        }
-        CHECK(wrong == 0);
+        CHECK(wrongSamples(buffer.channels, buffer.offset, 480) == 0);
     }
 }
 
