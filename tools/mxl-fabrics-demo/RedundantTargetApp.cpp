@@ -22,17 +22,17 @@ namespace mxl::demo
 {
     namespace
     {
-        char const* outcomeName(tools::RedundantMerge::Outcome outcome)
+        char const* outcomeName(bridge::RedundantMerge::Outcome outcome)
         {
             switch (outcome)
             {
-            case tools::RedundantMerge::Outcome::Committed:
+            case bridge::RedundantMerge::Outcome::Committed:
                 return "committed";
-            case tools::RedundantMerge::Outcome::Late:
+            case bridge::RedundantMerge::Outcome::Late:
                 return "late";
-            case tools::RedundantMerge::Outcome::Dropped:
+            case bridge::RedundantMerge::Outcome::Dropped:
                 return "dropped";
-            case tools::RedundantMerge::Outcome::Incomplete:
+            case bridge::RedundantMerge::Outcome::Incomplete:
                 return "incomplete";
             }
             return "?";
@@ -166,7 +166,7 @@ namespace mxl::demo
 
     void RedundantTargetApp::merge(std::size_t path, mxlFabricsGrainArrival const& arrival)
     {
-        auto outcome = tools::RedundantMerge::Outcome::Incomplete;
+        auto outcome = bridge::RedundantMerge::Outcome::Incomplete;
         try
         {
             outcome = _merge->arrived(path, arrival);
@@ -178,7 +178,7 @@ namespace mxl::demo
         }
         log::debug("path {} grain {} slices {}/{} flags {}: {}", path + 1, arrival.index, arrival.validSlices, arrival.totalSlices,
                    arrival.flags, outcomeName(outcome));
-        if (outcome != tools::RedundantMerge::Outcome::Committed)
+        if (outcome != bridge::RedundantMerge::Outcome::Committed)
         {
             return;
         }
@@ -212,7 +212,7 @@ namespace mxl::demo
         _stats.grainCompleted();
     }
 
-    std::vector<tools::PathCounters> const& RedundantTargetApp::pathCounters() const
+    std::vector<bridge::PathCounters> const& RedundantTargetApp::pathCounters() const
     {
         return _merge ? _merge->counters() : _sampleMerge->counters();
     }

@@ -14,8 +14,8 @@
 #include <FabricsInstance.hpp>
 #include <MxlHandles.hpp>
 #include <PrivateDomain.hpp>
-#include <RedundantMerge.hpp>
-#include <RedundantSampleMerge.hpp>
+#include <bridge/RedundantMerge.hpp>
+#include <bridge/RedundantSampleMerge.hpp>
 
 #include <mxl/fabrics_events.h>
 
@@ -57,8 +57,8 @@ namespace mxl::demo
         CreatedFlow _flow;
         std::vector<std::unique_ptr<Path>> _paths;
         // One of them, by the flow's kind.
-        std::optional<tools::RedundantMerge> _merge;
-        std::optional<tools::RedundantSampleMerge> _sampleMerge;
+        std::optional<bridge::RedundantMerge> _merge;
+        std::optional<bridge::RedundantSampleMerge> _sampleMerge;
         TransferStats _stats{TransferStats::Role::Target};
         // A failure a handler saw, thrown by the loop: a handler cannot throw through the C API.
         std::optional<std::string> _failure;
@@ -66,7 +66,7 @@ namespace mxl::demo
         void receive(std::vector<int> const& eventFds);
         void merge(std::size_t path, mxlFabricsGrainArrival const& arrival);
         void mergeSamples(std::size_t path, mxlFabricsSamplesArrival const& batch);
-        [[nodiscard]] std::vector<tools::PathCounters> const& pathCounters() const;
+        [[nodiscard]] std::vector<bridge::PathCounters> const& pathCounters() const;
         void printPathCounters() const;
         [[nodiscard]] bool done() const;
 

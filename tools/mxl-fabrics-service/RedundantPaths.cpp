@@ -107,8 +107,8 @@ namespace mxl::service
         }
         auto const outcome = _grainMerge->arrived(path, mxlFabricsGrainArrival{index, grain.validSlices, grain.totalSlices, grain.flags});
         log::debug("path {} grain {} slices {}/{}: {}", path + 1, index, grain.validSlices, grain.totalSlices,
-                   outcome == tools::RedundantMerge::Outcome::Committed ? "committed" : "not committed");
-        if (outcome == tools::RedundantMerge::Outcome::Committed)
+                   outcome == bridge::RedundantMerge::Outcome::Committed ? "committed" : "not committed");
+        if (outcome == bridge::RedundantMerge::Outcome::Committed)
         {
             _committed(index, grain.totalSlices * _bytesPerSlice, 0);
         }
@@ -173,7 +173,7 @@ namespace mxl::service
         return refused;
     }
 
-    std::vector<tools::PathCounters> const& RedundantPaths::counters() const
+    std::vector<bridge::PathCounters> const& RedundantPaths::counters() const
     {
         return _grainMerge ? _grainMerge->counters() : _sampleMerge->counters();
     }

@@ -12,8 +12,8 @@
 #include <FabricsInterfaceChoice.hpp>
 #include <MxlHandles.hpp>
 #include <PrivateDomain.hpp>
-#include <RedundantMerge.hpp>
-#include <RedundantSampleMerge.hpp>
+#include <bridge/RedundantMerge.hpp>
+#include <bridge/RedundantSampleMerge.hpp>
 
 #include <mxl/flow.h>
 
@@ -51,7 +51,7 @@ namespace mxl::service
         // Counts the samples or grains a path never delivered up to the end; call once, when stopping.
         void finish();
 
-        [[nodiscard]] std::vector<tools::PathCounters> const& counters() const;
+        [[nodiscard]] std::vector<bridge::PathCounters> const& counters() const;
         // Connection requests the paths' targets refused (allow_initiators), over every setup.
         [[nodiscard]] std::uint64_t refusedInitiators() const;
 
@@ -76,8 +76,8 @@ namespace mxl::service
         std::uint64_t _bytesPerSlice = 0;
         Committed _committed;
         std::vector<std::unique_ptr<Path>> _paths;
-        std::optional<tools::RedundantMerge> _grainMerge;
-        std::optional<tools::RedundantSampleMerge> _sampleMerge;
+        std::optional<bridge::RedundantMerge> _grainMerge;
+        std::optional<bridge::RedundantSampleMerge> _sampleMerge;
         std::uint64_t _gapsPassedOver = 0;
         std::uint64_t _refusedByEarlierTargets = 0;
 

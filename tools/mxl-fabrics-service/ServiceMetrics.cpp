@@ -57,7 +57,7 @@ namespace mxl::service
         _lost = units;
     }
 
-    void ServiceMetrics::setPathCounters(std::vector<tools::PathCounters> counters)
+    void ServiceMetrics::setPathCounters(std::vector<bridge::PathCounters> counters)
     {
         std::lock_guard lock{_mutex};
         _paths = std::move(counters);

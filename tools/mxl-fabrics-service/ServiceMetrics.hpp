@@ -7,8 +7,8 @@
 // also counts samples (per channel), since batches need not all be the same length.
 #pragma once
 
-#include <RedundantMerge.hpp>
 #include <ServiceStatusFile.hpp>
+#include <bridge/RedundantMerge.hpp>
 
 #include <mxl/flowinfo.h>
 
@@ -39,7 +39,7 @@ namespace mxl::service
         // Redundant paths: the units lost as the merge sees them now (a slower path may still fill a gap), and the per-path
         // counters the STATUS= line shows.
         void setLost(std::uint64_t units);
-        void setPathCounters(std::vector<tools::PathCounters> counters);
+        void setPathCounters(std::vector<bridge::PathCounters> counters);
         void reestablished();
         void stalled();
         // Target: connection requests refused by allow_initiators since the start.
@@ -79,7 +79,7 @@ namespace mxl::service
         std::uint64_t _reestablished = 0;
         std::uint64_t _stalls = 0;
         std::uint64_t _refusedInitiators = 0;
-        std::vector<tools::PathCounters> _paths;
+        std::vector<bridge::PathCounters> _paths;
         // Seconds, newest last, at most latencyWindow entries.
         std::deque<double> _latencies;
         std::uint64_t _unitsAtLastStatus = 0;

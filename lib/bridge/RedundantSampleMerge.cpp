@@ -1,4 +1,4 @@
-#include "RedundantSampleMerge.hpp"
+#include "bridge/RedundantSampleMerge.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace mxl::tools
+namespace mxl::bridge
 {
     namespace
     {

@@ -1,4 +1,4 @@
-#include "RedundantMerge.hpp"
+#include "bridge/RedundantMerge.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace mxl::tools
+namespace mxl::bridge
 {
     RedundantMerge::RedundantMerge(mxlFlowWriter realWriter, std::vector<mxlFlowReader> pathReaders)
         : _realWriter{realWriter}

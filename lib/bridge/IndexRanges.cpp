@@ -1,9 +1,9 @@
-#include "IndexRanges.hpp"
+#include "bridge/IndexRanges.hpp"
 
 #include <algorithm>
 #include <iterator>
 
-namespace mxl::tools
+namespace mxl::bridge
 {
     void IndexRanges::insert(std::uint64_t first, std::uint64_t last)
     {

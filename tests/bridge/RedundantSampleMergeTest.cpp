@@ -2,7 +2,7 @@
 // batches, and the real flow read back word by word. Each path writes its own tag into every word beside the channel
 // and the sample index, so the real flow shows which path's copy of each sample was committed, and that it is the right
 // sample of the right channel.
-#include "RedundantSampleMerge.hpp"
+#include "bridge/RedundantSampleMerge.hpp"
 
 #include "TempDomain.hpp"
 
@@ -16,7 +16,7 @@
 #include <stdexcept>
 #include <string>
 
-using namespace mxl::tools;
+using namespace mxl::bridge;
 using mxl::test::readFile;
 using mxl::test::sourcePath;
 using mxl::test::TempDomain;

@@ -1,7 +1,7 @@
 // RedundantMerge's rules on real flows: two path flows written here as a fabrics target would publish them, and the
 // real flow read back byte by byte. Each path fills its grains with its own byte, so the real flow shows which path's
 // copy was committed.
-#include "RedundantMerge.hpp"
+#include "bridge/RedundantMerge.hpp"
 
 #include "TempDomain.hpp"
 
@@ -16,7 +16,7 @@
 #include <stdexcept>
 #include <string>
 
-using namespace mxl::tools;
+using namespace mxl::bridge;
 using mxl::test::readFile;
 using mxl::test::sourcePath;
 using mxl::test::TempDomain;

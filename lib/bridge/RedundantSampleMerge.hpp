@@ -8,8 +8,8 @@
 // Single-threaded: the caller hands every path's arrivals to one merger from one thread.
 #pragma once
 
-#include "IndexRanges.hpp"
-#include "RedundantMerge.hpp"
+#include "bridge/IndexRanges.hpp"
+#include "bridge/RedundantMerge.hpp"
 
 #include <mxl/fabrics_events.h>
 #include <mxl/flow.h>
@@ -19,7 +19,7 @@
 #include <optional>
 #include <vector>
 
-namespace mxl::tools
+namespace mxl::bridge
 {
     class RedundantSampleMerge
     {

@@ -10,14 +10,14 @@
 #include <mxl/fabrics_events.h>
 #include <mxl/flow.h>
 
-#include "IndexRanges.hpp"
+#include "bridge/IndexRanges.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
-namespace mxl::tools
+namespace mxl::bridge
 {
     struct PathCounters
     {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <map>
 
-namespace mxl::tools
+namespace mxl::bridge
 {
     class IndexRanges
     {
