@@ -11,8 +11,8 @@
 #include <HttpRoutes.hpp>
 #include <NodeApi.hpp>
 
-#include "Ticket.hpp"
 #include <MxlTransport.hpp>
+#include <directory/Ticket.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -21,7 +21,6 @@
 
 using mxl::fuzz::check;
 using namespace mxl;
-using namespace mxl::service;
 
 namespace
 {
@@ -46,7 +45,8 @@ namespace
                                       [](nlohmann::json const& value)
                                       {
                                           std::string why = "expected a ticket";
-                                          return value.is_null() || (value.is_string() && parseTicket(value.get<std::string>(), why))
+                                          return value.is_null() ||
+                                                         (value.is_string() && mxl::directory::parseTicket(value.get<std::string>(), why))
                                                      ? std::string{}
                                                      : why;
                                       }}});

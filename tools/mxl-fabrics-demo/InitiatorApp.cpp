@@ -124,7 +124,7 @@ namespace mxl::demo
         bool const continuous = mxlIsContinuousDataFormat(static_cast<int>(_config.common.format));
         for (std::size_t i = 0; i < _targets.size(); ++i)
         {
-            if (_targets[i].ticket.hasBounceBuffer != continuous)
+            if (_targets[i].ticket.carriesSamples != continuous)
             {
                 tools::badInput("target info {} is for {} flow, but flow '{}' is {}", i + 1, continuous ? "a video or data" : "an audio",
                                 _flowId, continuous ? "audio" : "video or data");

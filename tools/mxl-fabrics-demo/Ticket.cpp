@@ -14,7 +14,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
-#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -24,22 +23,6 @@ namespace mxl::demo
 {
     namespace
     {
-        void checkDecimalField(nlohmann::json const& object, char const* key, std::string const& where)
-        {
-            auto const field = object.find(key);
-            if (field == object.end() || !field->is_string())
-            {
-                tools::badInput("target info {}: '{}' must be a decimal string", where, key);
-            }
-            auto const& text = field->get_ref<std::string const&>();
-            std::uint64_t value = 0;
-            auto const [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-            if (error != std::errc{} || end != text.data() + text.size() || text.empty())
-            {
-                tools::badInput("target info {}: '{}' is \"{}\", expected a decimal number", where, key, text);
-            }
-        }
-
         // What the directory holds at the key now; a missing key is a usage error (a typo, or a target not running).
         std::string readEtcdTicket(std::string const& url)
         {
@@ -93,55 +76,17 @@ namespace mxl::demo
             {
                 tools::badInput("target info from {} is not a JSON object", source);
             }
-            if (!document.contains("addressFormat") || !document["addressFormat"].is_number_integer())
+            if (auto const problem = directory::ticketFieldProblem(document); !problem.empty())
             {
-                tools::badInput("target info from {}: 'addressFormat' must be a number", source);
+                tools::badInput("target info from {}: {}", source, problem);
             }
-            for (char const* key : {"fabricAddress", "id", "provider"})
+            std::string why;
+            auto ticket = directory::parseTicket(std::move(json), why);
+            if (!ticket)
             {
-                if (!document.contains(key) || !document[key].is_string() || document[key].get_ref<std::string const&>().empty())
-                {
-                    tools::badInput("target info from {}: '{}' must be a non-empty string", source, key);
-                }
+                tools::badInput("target info from {}: {}", source, why);
             }
-            auto const& regions = document.find("regions");
-            if (regions == document.end() || !regions->is_array() || regions->empty())
-            {
-                tools::badInput("target info from {}: 'regions' must be a non-empty array", source);
-            }
-            for (std::size_t i = 0; i < regions->size(); ++i)
-            {
-                auto const where = fmt::format("from {}, region {}", source, i);
-                if (!(*regions)[i].is_object())
-                {
-                    tools::badInput("target info {}: not an object", where);
-                }
-                for (char const* key : {"addr", "len"})
-                {
-                    checkDecimalField((*regions)[i], key, where);
-                }
-                // A libfabric key is the SDK's decimal rkey; another backend's key (UCX) is base64 text, which the
-                // library checks when it adds the target.
-                auto const& region = (*regions)[i];
-                if (region.contains("rkeyBlob"))
-                {
-                    if (!region["rkeyBlob"].is_string() || region["rkeyBlob"].get_ref<std::string const&>().empty())
-                    {
-                        tools::badInput("target info {}: 'rkeyBlob' must be a non-empty string", where);
-                    }
-                }
-                else
-                {
-                    checkDecimalField(region, "rkey", where);
-                }
-            }
-
-            Ticket ticket;
-            ticket.provider = document["provider"].get<std::string>();
-            ticket.hasBounceBuffer = document.contains("bounceBufferInfo");
-            ticket.transport = ticketTransport(json);
-            ticket.json = std::move(json);
-            return ticket;
+            return std::move(*ticket);
         }
     }
 

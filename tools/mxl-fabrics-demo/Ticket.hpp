@@ -3,22 +3,14 @@
 #pragma once
 
 #include <SigningKeys.hpp>
+#include <directory/Ticket.hpp>
 
 #include <optional>
 #include <string>
 
 namespace mxl::demo
 {
-    struct Ticket
-    {
-        // Exactly what mxlFabricsTargetInfoFromString takes.
-        std::string json;
-        // As the ticket names it ("tcp", "shm", ...).
-        std::string provider;
-        bool hasBounceBuffer = false;
-        // "rma" (no "transport" key, as the SDK's tickets) or "msg" (docs/fabrics.md, "Send/receive transport").
-        std::string transport = "rma";
-    };
+    using directory::Ticket;
 
     // Reads an initiator's `-t` argument: "@path" for a JSON file, "etcd://host:port/key" for the ticket a target
     // publishes in the facility's etcd (lib/directory/TicketKey.hpp), anything else is base64 of the JSON. Throws

@@ -13,10 +13,10 @@
 #include "ServiceMetrics.hpp"
 #include "ServiceNode.hpp"
 #include "StatusFile.hpp"
-#include "Ticket.hpp"
 #include "TicketSource.hpp"
 #include "bridge/SourceCursor.hpp"
 #include <common/Backoff.hpp>
+#include <directory/Ticket.hpp>
 
 #include <FabricsHandles.hpp>
 #include <MxlHandles.hpp>
@@ -30,6 +30,8 @@
 
 namespace mxl::service
 {
+    using directory::Ticket;
+
     class InitiatorService
     {
     public:

@@ -6,7 +6,7 @@
 
 #include "ServiceConfig.hpp"
 #include "ServiceMetrics.hpp"
-#include "Ticket.hpp"
+#include <directory/Ticket.hpp>
 
 #include <FabricsHandles.hpp>
 #include <FabricsInterfaceChoice.hpp>
@@ -26,6 +26,8 @@
 
 namespace mxl::service
 {
+    using directory::Ticket;
+
     class RedundantPaths
     {
     public:

@@ -34,7 +34,7 @@ namespace mxl::service
         }
         std::string why;
         // The size counts the NUL, which belongs in neither the file nor the HTTP body.
-        auto ticket = parseTicket(std::string{text.data()}, why);
+        auto ticket = directory::parseTicket(std::string{text.data()}, why);
         if (!ticket || ticket->epoch == 0)
         {
             throw std::runtime_error{fmt::format("the fabrics library's ticket {}", ticket ? "has no epoch" : why)};

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "ServiceConfig.hpp"
-#include "Ticket.hpp"
+#include <directory/Ticket.hpp>
 
 #include <FabricsHandles.hpp>
 #include <FabricsInterfaceChoice.hpp>
@@ -14,6 +14,8 @@
 
 namespace mxl::service
 {
+    using directory::Ticket;
+
     // Sets `target` up to listen on `interface` and receive into `writer`; returns the ticket as the library made it
     // (unsigned). Throws ConfigError naming `keys` (the settings that chose the interface) when the target cannot listen
     // there, std::runtime_error when the ticket cannot be read back.

@@ -16,8 +16,8 @@
 #include "ServiceMetrics.hpp"
 #include "ServiceNode.hpp"
 #include "StatusFile.hpp"
-#include "Ticket.hpp"
 #include "TicketHandover.hpp"
+#include <directory/Ticket.hpp>
 
 #include <FabricsHandles.hpp>
 #include <MxlHandles.hpp>
@@ -30,6 +30,8 @@
 
 namespace mxl::service
 {
+    using directory::Ticket;
+
     class TargetService
     {
     public:

@@ -71,7 +71,7 @@ namespace mxl::service
     {
         if (!_keys)
         {
-            return parseTicket(std::move(text), why);
+            return directory::parseTicket(std::move(text), why);
         }
         auto result = signing::verifyTicket(text, *_keys, std::chrono::system_clock::now());
         if (auto const* refused = std::get_if<signing::RefusedTicket>(&result))
@@ -79,7 +79,7 @@ namespace mxl::service
             why = "refused: " + refused->reason;
             return std::nullopt;
         }
-        return parseTicket(std::get<signing::VerifiedTicket>(std::move(result)).json, why);
+        return directory::parseTicket(std::get<signing::VerifiedTicket>(std::move(result)).json, why);
     }
 
     std::optional<Ticket> TicketSource::fetch()

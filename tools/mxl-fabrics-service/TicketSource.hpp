@@ -2,7 +2,7 @@
 // ticket. What failed is kept so that the service can say why it has no ticket.
 #pragma once
 
-#include "Ticket.hpp"
+#include <directory/Ticket.hpp>
 
 #include <SigningKeys.hpp>
 
@@ -13,6 +13,8 @@
 
 namespace mxl::service
 {
+    using directory::Ticket;
+
     class TicketSource
     {
     public:

@@ -1,19 +1,24 @@
-// A target-info ticket as the services pass it around: the library's JSON text plus what the services read from it.
+// A target-info ticket as the tools pass it around: the fabrics library's JSON text (exactly what
+// mxlFabricsTargetInfoFromString takes) and what the tools read from it. The one model of a ticket for the services,
+// the demo and mxl-info, whatever brought it (a file, the command line, http, etcd).
 // The epoch (the key "epoch", a decimal string the fabrics library adds and MXL parsers ignore) is a nonce per target
 // incarnation: a different epoch means the target restarted and every old ticket is stale.
 #pragma once
+
+#include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
-namespace mxl::service
+namespace mxl::directory
 {
     struct Ticket
     {
         std::string json;
         // 0 when the ticket has none (a target without this extension); tickets are then told apart by their text.
         std::uint64_t epoch = 0;
+        // As the ticket names it ("tcp", "shm", ...).
         std::string provider;
         // The target receives an audio flow: its ticket names the bounce buffer initiators write batches into.
         bool carriesSamples = false;
@@ -26,6 +31,11 @@ namespace mxl::service
         }
     };
 
-    // nullopt with `why` set when the text is not a ticket (not a JSON object, no provider, a malformed epoch).
+    // nullopt with `why` set when the text is not a ticket (not a JSON object, no provider, a malformed epoch); the
+    // fields the fabrics library reads are left to it, or to ticketFieldProblem.
     std::optional<Ticket> parseTicket(std::string text, std::string& why);
+
+    // What is wrong with the fields the fabrics library reads from a ticket's JSON object, named one by one (e.g.
+    // "'addressFormat' must be a number", "region 1: 'len' is \"big\", expected a decimal number"); "" when none is.
+    std::string ticketFieldProblem(nlohmann::json const& ticket);
 }
