@@ -1,7 +1,7 @@
 #include "AudioSamples.hpp"
 
-#include "common/StatusName.hpp"
 #include "ToolError.hpp"
+#include "common/StatusName.hpp"
 
 #include <algorithm>
 #include <cstring>

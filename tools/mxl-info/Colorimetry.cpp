@@ -21,7 +21,7 @@ namespace mxl::tools::info
         }
     }
 
-    std::array<std::uint8_t, 3> Colorimetry::toRgb8(patterns::YCbCr10 pixel) const noexcept
+    std::array<std::uint8_t, 3> Colorimetry::toRgb8(media::YCbCr10 pixel) const noexcept
     {
         auto const y = (pixel.y - lumaBlack) / lumaRange;
         auto const pb = (pixel.cb - chromaZero) / chromaRange;

@@ -1,7 +1,7 @@
 // The Y'CbCr to R'G'B' matrix of a flow's NMOS colorspace, for pictures of its grains.
 #pragma once
 
-#include "patterns/V210Packing.hpp"
+#include "media/V210Packing.hpp"
 
 #include <array>
 #include <cstdint>
@@ -20,7 +20,7 @@ namespace mxl::tools::info
 
         // A 10-bit narrow-range pixel as 8-bit full-range R'G'B' (the transfer curve is kept: a PNG viewer shows it as
         // a monitor shows the signal).
-        [[nodiscard]] std::array<std::uint8_t, 3> toRgb8(patterns::YCbCr10 pixel) const noexcept;
+        [[nodiscard]] std::array<std::uint8_t, 3> toRgb8(media::YCbCr10 pixel) const noexcept;
     };
 
     // An empty colorspace is BT709, the default a flow definition without one means in practice. Throws

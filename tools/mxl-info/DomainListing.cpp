@@ -13,8 +13,8 @@
 #include "LevelMeter.hpp"
 #include "MxlAddress.hpp"
 #include "ServiceLines.hpp"
-#include "common/StatusName.hpp"
 #include "ToolError.hpp"
+#include "common/StatusName.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

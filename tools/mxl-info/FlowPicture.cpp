@@ -6,8 +6,8 @@
 #include "FlowId.hpp"
 #include "FlowSnapshot.hpp"
 #include "GrainPicture.hpp"
-#include "common/StatusName.hpp"
 #include "ToolError.hpp"
+#include "common/StatusName.hpp"
 
 #include <mxl/device.h>
 #include <mxl/flow.h>

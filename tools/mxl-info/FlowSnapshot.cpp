@@ -1,8 +1,8 @@
 #include "FlowSnapshot.hpp"
 
 #include "FlowDefinitionText.hpp"
-#include "common/StatusName.hpp"
 #include "ToolError.hpp"
+#include "common/StatusName.hpp"
 
 #include <mxl/flow.h>
 #include <mxl/time.h>

@@ -2,8 +2,8 @@
 
 #include "DomainDirectory.hpp"
 #include "ServiceLines.hpp"
-#include "common/StatusName.hpp"
 #include "ToolError.hpp"
+#include "common/StatusName.hpp"
 
 #include <fmt/format.h>
 

@@ -8,7 +8,7 @@
 // Colours are BT.709 10-bit narrow range (Y' 64-940, Cb/Cr 64-960 around 512).
 #pragma once
 
-#include "V210Packing.hpp"
+#include "Packings.hpp"
 
 #include <array>
 #include <cstdint>

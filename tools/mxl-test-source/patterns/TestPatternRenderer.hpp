@@ -3,7 +3,7 @@
 // and copied; only the lines crossed by the box are packed per grain.
 #pragma once
 
-#include "V210Packing.hpp"
+#include "Packings.hpp"
 
 #include <cstdint>
 #include <span>

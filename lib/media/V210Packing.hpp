@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <span>
 
-namespace mxl::tools::patterns
+namespace mxl::media
 {
     // One pixel in 10-bit narrow-range Y'CbCr. Chroma is co-sited with the even pixels: an odd pixel's Cb and Cr are
     // ignored when packing.

@@ -1,5 +1,5 @@
 // v210 and v210a key packing, checked against bytes worked out by hand from the layout in flow-api §2.10.
-#include "patterns/V210Packing.hpp"
+#include "media/V210Packing.hpp"
 
 #include <doctest/doctest.h>
 
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-using namespace mxl::tools::patterns;
+using namespace mxl::media;
 
 TEST_CASE("v210 line sizes are 128-byte multiples of 48-pixel groups, key lines 4 bytes per 3 pixels")
 {

@@ -1,9 +1,9 @@
-#include "V210Packing.hpp"
+#include "media/V210Packing.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace mxl::tools::patterns
+namespace mxl::media
 {
     namespace
     {
