@@ -105,7 +105,16 @@ TEST_CASE(
         CHECK(fan.status(batch, 4).bytesTotal + fan.status(batch, 5).bytesTotal == 2 * std::uint64_t{grainSize});
         CHECK(fan.status(batch, 6).bytesTotal == grainSize);
 
-        REQUIRE(fan.driveUntil([&] { return fan.receivers[1]->hasArrived(505) && fan.receivers[0]->hasArrived(504); }));
+        // Commits of different grains may land in any order, and a transfer is COMPLETED once its commit left: wait until
+        // each target holds its last grains whole.
+        auto const whole = [&](std::size_t receiver, std::uint64_t index)
+        {
+            mxlGrainInfo info{};
+            std::uint8_t* payload = nullptr;
+            return mxlFlowReaderGetGrainSliceNonBlocking(fan.receivers[receiver]->flow.reader, index, MXL_GRAIN_VALID_SLICES_ALL, &info,
+                                                         &payload) == MXL_STATUS_OK;
+        };
+        REQUIRE(fan.driveUntil([&] { return whole(1, 505) && whole(1, 504) && whole(0, 504); }));
         for (auto const& [index, checksum] : checksums)
         {
             CAPTURE(index);

@@ -53,6 +53,7 @@ namespace mxl::fabrics::ucx
 
         static void onError(void* self, ucp_ep_h endpoint, ucs_status_t status) noexcept;
         void release() noexcept;
-        void put(mxlFabricsBackendSegment const& segment, std::uint64_t remoteAddress, ucp_rkey_h rkey);
+        // With `reading` (a write that completes when read), the put's completion is counted in it.
+        void put(mxlFabricsBackendSegment const& segment, std::uint64_t remoteAddress, ucp_rkey_h rkey, UcxWrite* reading);
     };
 }

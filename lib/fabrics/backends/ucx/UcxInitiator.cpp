@@ -76,7 +76,10 @@ namespace mxl::fabrics::ucx
                 ++write;
                 continue;
             }
-            finish(*write);
+            if (!write->refused)
+            {
+                finish(*write);
+            }
             write = _inFlight.erase(write);
         }
     }
