@@ -95,7 +95,7 @@ namespace mxl::fabrics::ucx
         return _ended;
     }
 
-    void UcxConnection::put(mxlFabricsBackendSegment const& segment, std::uint64_t remoteAddress, ucp_rkey_h rkey, UcxWrite* reading)
+    void UcxConnection::put(mxlFabricsBackendSegment const& segment, std::uint64_t remoteAddress, ucp_rkey_h rkey)
     {
         ucp_request_param_t params{};
         if (segment.memory != nullptr)
@@ -103,21 +103,10 @@ namespace mxl::fabrics::ucx
             params.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH;
             params.memh = reinterpret_cast<UcxMemory const*>(segment.memory)->handle();
         }
-        if (reading != nullptr)
-        {
-            params.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
-            params.cb.send = &UcxWrite::onPutRead;
-            params.user_data = reading;
-        }
         auto* request = ucp_put_nbx(_endpoint, segment.base, segment.length, remoteAddress, rkey, &params);
         if (UCS_PTR_IS_ERR(request))
         {
             checkUcx(UCS_PTR_STATUS(request), fmt::format("ucx: target {}: posting a put of {} bytes", _peer.targetId, segment.length));
-        }
-        if (reading != nullptr)
-        {
-            reading->trackPut(request);
-            return;
         }
         // Its completion is covered by the flush that follows the write's puts.
         if (request != nullptr)
@@ -159,39 +148,17 @@ namespace mxl::fabrics::ucx
         {
             return false;
         }
-        // A payload write that completes when read (the domain reports ordered writes) needs no flush: the commit that
-        // follows it on this endpoint flushes before its immediate goes, and an endpoint flush covers every put posted
-        // before it. So it completes when its puts' sources are free, and a grain costs one round trip, not two.
-        bool const whenRead =
-            (write.flags & MXL_FABRICS_BACKEND_WRITE_COMPLETE_WHEN_READ) != 0 && (write.flags & MXL_FABRICS_BACKEND_WRITE_IMMEDIATE) == 0;
-        auto& accepted = initiator.add(*this, context, write);
         auto remoteAddress = region.address + write.remoteOffset;
-        try
+        for (std::uint32_t index = 0; index < write.segmentCount; ++index)
         {
-            for (std::uint32_t index = 0; index < write.segmentCount; ++index)
-            {
-                put(write.segments[index], remoteAddress, _rkeys[write.remoteRegion], whenRead ? &accepted : nullptr);
-                remoteAddress += write.segments[index].length;
-            }
-        }
-        catch (...)
-        {
-            // The core never took the write; the puts already posted may still call back into it.
-            accepted.connection = nullptr;
-            accepted.refused = true;
-            accepted.step = accepted.unreadPuts == 0 ? UcxWrite::Step::Done : UcxWrite::Step::Reading;
-            throw;
-        }
-        if (whenRead)
-        {
-            accepted.allPutsPosted();
-            return true;
+            put(write.segments[index], remoteAddress, _rkeys[write.remoteRegion]);
+            remoteAddress += write.segments[index].length;
         }
         // A put completes when its source may be reused; only a flush says the bytes are in the target's memory. Its
-        // completion is therefore the write's (probes, writes of an unordered domain), or what lets the immediate go
-        // (UcxInitiator::advance). ucp_worker_fence would save the round trip, but in UCX 1.13 it only fences each
-        // transport interface, and an endpoint's puts and active messages may take different lanes: the immediate could
-        // overtake the bytes.
+        // completion is therefore the write's (payload writes), or what lets the immediate go (UcxInitiator::advance).
+        // ucp_worker_fence would save the round trip, but in UCX 1.13 it only fences each transport interface, and an
+        // endpoint's puts and active messages may take different lanes: the immediate could overtake the bytes.
+        auto& accepted = initiator.add(*this, context, write);
         ucp_request_param_t params{};
         params.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
         params.cb.send = &UcxWrite::onRequestDone;

@@ -53,7 +53,6 @@ namespace mxl::fabrics::ucx
 
         static void onError(void* self, ucp_ep_h endpoint, ucs_status_t status) noexcept;
         void release() noexcept;
-        // With `reading` (a write that completes when read), the put's completion is counted in it.
-        void put(mxlFabricsBackendSegment const& segment, std::uint64_t remoteAddress, ucp_rkey_h rkey, UcxWrite* reading);
+        void put(mxlFabricsBackendSegment const& segment, std::uint64_t remoteAddress, ucp_rkey_h rkey);
     };
 }

@@ -121,8 +121,7 @@ namespace mxl::fabrics::ucx
     {
         mxlFabricsBackendDomainInfo info{};
         info.structSize = sizeof(info);
-        // Ordered in effect: a write with an immediate flushes the endpoint before the immediate goes (UcxConnection).
-        info.flags = MXL_FABRICS_BACKEND_CONNECTIONLESS | MXL_FABRICS_BACKEND_ORDERED_WRITES;
+        info.flags = MXL_FABRICS_BACKEND_CONNECTIONLESS;
         info.maxMessageBytes = std::numeric_limits<std::uint64_t>::max();
         info.maxGatherSegments = maxGatherSegments;
         return info;

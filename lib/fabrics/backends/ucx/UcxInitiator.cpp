@@ -76,10 +76,7 @@ namespace mxl::fabrics::ucx
                 ++write;
                 continue;
             }
-            if (!write->refused)
-            {
-                finish(*write);
-            }
+            finish(*write);
             write = _inFlight.erase(write);
         }
     }

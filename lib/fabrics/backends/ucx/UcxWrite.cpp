@@ -38,37 +38,4 @@ namespace mxl::fabrics::ucx
         }
         step = next;
     }
-
-    void UcxWrite::onPutRead(void* request, ucs_status_t status, void* user) noexcept
-    {
-        auto& write = *static_cast<UcxWrite*>(user);
-        if (write.status == UCS_OK)
-        {
-            write.status = status;
-        }
-        if (--write.unreadPuts == 0 && write.step == Step::Reading)
-        {
-            write.step = Step::Done;
-        }
-        ucp_request_free(request);
-    }
-
-    void UcxWrite::trackPut(void* request) noexcept
-    {
-        if (request == nullptr)
-        {
-            return;
-        }
-        if (UCS_PTR_IS_ERR(request))
-        {
-            status = UCS_PTR_STATUS(request);
-            return;
-        }
-        ++unreadPuts;
-    }
-
-    void UcxWrite::allPutsPosted() noexcept
-    {
-        step = unreadPuts == 0 ? Step::Done : Step::Reading;
-    }
 }
