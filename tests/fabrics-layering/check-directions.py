@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""check-directions.py LIB_DIR: every #include "..." in lib/ must point to a folder its own folder may depend on.
+"""check-directions.py LIB_DIR: every #include "..." or <...> in lib/ must point to a folder its own folder may depend on.
 
 The folders form layers (docs/architecture.md, docs/fabrics.md); an include that runs against the allowed direction
-is listed with the file and line, and the check fails. A quoted include names its folder ("fabrics/core/X.hpp",
+is listed with the file and line, and the check fails. An include names its folder ("fabrics/core/X.hpp",
 "common/X.hpp") or is a bare file name, which is its own folder's, or else the one library folder that holds a file of
-that name (an include path a library exports)."""
+that name (an include path a library exports); a system header matches none and is passed over."""
 import pathlib
 import re
 import sys
@@ -16,11 +16,12 @@ ALLOWED = {
     "signing": {"common"},
     "http": {"common"},
     "auth": {"common", "http"},
-    "directory": {"common", "http"},
+    "directory": {"common", "http", "signing"},
     "nmos": {"common", "http", "auth", "signing"},
     "device": {"common"},
     "device/cuda": {"common", "device"},
     "flow": {"common", "device"},
+    "patterns": {"common", "media"},
     "fabrics/ticket": {"common"},
     "fabrics/protocol": {"common", "fabrics/ticket"},
     "fabrics/core": {"common", "signing", "fabrics/protocol", "fabrics/ticket"},
@@ -30,7 +31,7 @@ ALLOWED = {
     "fabrics/api": {"common", "signing", "fabrics/core", "fabrics/protocol", "fabrics/ticket", "fabrics/transport"},
     "bridge": {"common"},
 }
-INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+INCLUDE = re.compile(r'^\s*#\s*include\s*["<]([^">]+)[">]', re.M)
 
 
 def folder_of(path, lib):

@@ -3,21 +3,16 @@
 #include <common/BoundedJson.hpp>
 
 #include <DirectoryError.hpp>
-#include <EtcdClient.hpp>
 #include <TicketKey.hpp>
 #include <TicketSignature.hpp>
+#include <directory/TicketFile.hpp>
+#include <directory/TicketSource.hpp>
 
 #include "TextFile.hpp"
 #include "ToolError.hpp"
 #include "common/Base64.hpp"
 
 #include <nlohmann/json.hpp>
-
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
 
 namespace mxl::demo
 {
@@ -26,21 +21,21 @@ namespace mxl::demo
         // What the directory holds at the key now; a missing key is a usage error (a typo, or a target not running).
         std::string readEtcdTicket(std::string const& url)
         {
+            std::string why;
+            auto text = directory::readTicketText(url, std::chrono::seconds{5}, why);
+            if (text)
+            {
+                return std::move(*text);
+            }
             try
             {
                 auto const location = directory::parseEtcdUrl(url);
-                directory::EtcdClient client{location.endpoint, std::chrono::seconds{5}};
-                if (auto const found = client.get(location.key))
-                {
-                    return found->value;
-                }
-                tools::badInput("etcd key '{}' holds no ticket: is the target running and publishing there? (mxl-info --tickets "
-                                "etcd://{}{} lists the tickets)",
-                                url, location.endpoint, directory::ticketKeyPrefix);
+                tools::badInput("etcd key '{}' holds no ticket: {} (mxl-info --tickets etcd://{}{} lists the tickets)", url, why,
+                                location.endpoint, directory::ticketKeyPrefix);
             }
-            catch (directory::DirectoryError const& error)
+            catch (directory::DirectoryError const&)
             {
-                tools::badInput("{}", error.what());
+                tools::badInput("{}", why);
             }
         }
 
@@ -114,38 +109,13 @@ namespace mxl::demo
 
     void writeTicketFile(std::string const& argument, std::string const& json)
     {
-        auto const path = argument.starts_with('@') ? argument.substr(1) : argument;
-        auto const temporary = fmt::format("{}.tmp.{}", path, ::getpid());
-        // A fresh file gets mode 0600 (a umask only removes bits), so the rkeys are never readable by others.
-        ::unlink(temporary.c_str());
-        int const fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (fd < 0)
+        try
         {
-            tools::runtimeFailure("cannot create target info file '{}': {}", temporary, std::strerror(errno));
+            directory::writeTicketFile(argument.starts_with('@') ? argument.substr(1) : argument, json);
         }
-        std::size_t written = 0;
-        while (written < json.size())
+        catch (directory::DirectoryError const& error)
         {
-            auto const n = ::write(fd, json.data() + written, json.size() - written);
-            if (n < 0 && errno == EINTR)
-            {
-                continue;
-            }
-            if (n <= 0)
-            {
-                auto const error = errno;
-                ::close(fd);
-                ::unlink(temporary.c_str());
-                tools::runtimeFailure("cannot write target info file '{}': {}", temporary, std::strerror(error));
-            }
-            written += static_cast<std::size_t>(n);
-        }
-        // rename publishes the complete file at once: a reader polling for it never sees half a ticket.
-        if (::close(fd) != 0 || ::rename(temporary.c_str(), path.c_str()) != 0)
-        {
-            auto const error = errno;
-            ::unlink(temporary.c_str());
-            tools::runtimeFailure("cannot publish target info file '{}': {}", path, std::strerror(error));
+            tools::runtimeFailure("{}", error.what());
         }
     }
 }

@@ -13,10 +13,10 @@
 #include "ServiceMetrics.hpp"
 #include "ServiceNode.hpp"
 #include "StatusFile.hpp"
-#include "TicketSource.hpp"
 #include "bridge/SourceCursor.hpp"
 #include <common/Backoff.hpp>
 #include <directory/Ticket.hpp>
+#include <directory/TicketSource.hpp>
 
 #include <FabricsHandles.hpp>
 #include <MxlHandles.hpp>
@@ -72,7 +72,7 @@ namespace mxl::service
         tools::FabricsOnInstance _fabrics;
         tools::FabricsInterface _interface;
         tools::FabricsInitiator _initiator;
-        TicketSource _tickets;
+        directory::TicketSource _tickets;
         ServiceMetrics _metrics;
         StatusFile _statusFile;
         // The NMOS node on http_listen; its HTTP thread reads the members above, so it is destroyed before them.

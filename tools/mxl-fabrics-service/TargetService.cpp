@@ -4,7 +4,6 @@
 #include "ServiceLog.hpp"
 #include "ServiceNode.hpp"
 #include "TargetListen.hpp"
-#include "TicketFile.hpp"
 
 #include <TicketSignature.hpp>
 
@@ -86,17 +85,17 @@ namespace mxl::service
         auto const domainId = establishDomainIdentity(config.domain);
         if (config.etcd)
         {
-            _directory =
-                std::make_unique<BackgroundPublication>(config.etcd->endpoint, config.etcd->key + _flowId, config.etcd->lease, etcdTimeout,
-                                                        [](directory::TicketPublication::Outcome outcome, std::string const& message)
-                                                        {
-                                                            if (outcome == directory::TicketPublication::Outcome::Published)
-                                                            {
-                                                                log::info("{}", message);
-                                                                return;
-                                                            }
-                                                            log::warning("{}; the target goes on and retries", message);
-                                                        });
+            _directory = std::make_unique<directory::BackgroundPublication>(
+                config.etcd->endpoint, config.etcd->key + _flowId, config.etcd->lease, etcdTimeout,
+                [](directory::TicketPublication::Outcome outcome, std::string const& message)
+                {
+                    if (outcome == directory::TicketPublication::Outcome::Published)
+                    {
+                        log::info("{}", message);
+                        return;
+                    }
+                    log::warning("{}; the target goes on and retries", message);
+                });
         }
         if (config.http)
         {
@@ -191,7 +190,7 @@ namespace mxl::service
     {
         if (_secondUnsignedTicket && !_config.secondTicketFile.empty())
         {
-            writeTicketFile(_config.secondTicketFile, signedWhenKeyed(_secondUnsignedTicket->json));
+            directory::writeTicketFile(_config.secondTicketFile, signedWhenKeyed(_secondUnsignedTicket->json) + '\n');
         }
     }
 
@@ -201,7 +200,7 @@ namespace mxl::service
         distributeSecondTicket();
         if (!_config.ticketFile.empty())
         {
-            writeTicketFile(_config.ticketFile, ticket.json);
+            directory::writeTicketFile(_config.ticketFile, ticket.json + '\n');
         }
         if (_directory)
         {
@@ -288,9 +287,9 @@ namespace mxl::service
             }
             if (enabled && (sender.is_string() || lookUp))
             {
-                auto address = sender.is_string() ? SenderAddress{sender.get<std::string>(), {}, std::nullopt}
-                                                  : SenderAddress{{}, senderId.get<std::string>(), _config.nmosQuery};
-                _handover = std::make_unique<TicketHandover>(std::move(address), _nmos->endpointId(), true);
+                auto address = sender.is_string() ? nmos::SenderAddress{sender.get<std::string>(), {}, std::nullopt}
+                                                  : nmos::SenderAddress{{}, senderId.get<std::string>(), _config.nmosQuery};
+                _handover = std::make_unique<nmos::TicketHandover>(std::move(address), _nmos->endpointId(), true);
             }
         }
         std::erase_if(_retiredHandovers, [](auto const& retired) { return retired->done(); });

@@ -8,7 +8,6 @@
 // first path's ticket goes wherever a single target's would (file, HTTP, etcd, IS-05), the second path's to its file.
 #pragma once
 
-#include "BackgroundPublication.hpp"
 #include "Notifier.hpp"
 #include "RedundantPaths.hpp"
 #include "ServiceConfig.hpp"
@@ -16,8 +15,11 @@
 #include "ServiceMetrics.hpp"
 #include "ServiceNode.hpp"
 #include "StatusFile.hpp"
-#include "TicketHandover.hpp"
+#include <directory/BackgroundPublication.hpp>
 #include <directory/Ticket.hpp>
+#include <directory/TicketFile.hpp>
+
+#include <TicketHandover.hpp>
 
 #include <FabricsHandles.hpp>
 #include <MxlHandles.hpp>
@@ -69,10 +71,10 @@ namespace mxl::service
         // The NMOS node on http_listen; its HTTP thread reads the members above, so it is destroyed before them.
         std::unique_ptr<nmos::Node> _nmos;
         // The sender an IS-05 activation connected this receiver to.
-        std::unique_ptr<TicketHandover> _handover;
-        std::vector<std::unique_ptr<TicketHandover>> _retiredHandovers;
+        std::unique_ptr<nmos::TicketHandover> _handover;
+        std::vector<std::unique_ptr<nmos::TicketHandover>> _retiredHandovers;
         // The ticket in the facility's etcd, when configured.
-        std::unique_ptr<BackgroundPublication> _directory;
+        std::unique_ptr<directory::BackgroundPublication> _directory;
 
         std::uint64_t _bytesPerSlice = 0;
         // The first grain or sample index not arrived yet; a later arrival means units in between were lost.

@@ -1,10 +1,10 @@
 #include "BackgroundPublication.hpp"
 
-#include "ServiceLog.hpp"
+#include <common/Log.hpp>
 
 #include <utility>
 
-namespace mxl::service
+namespace mxl::directory
 {
     namespace
     {
@@ -13,7 +13,7 @@ namespace mxl::service
     }
 
     BackgroundPublication::BackgroundPublication(std::string const& endpoint, std::string key, std::chrono::seconds ttl,
-                                                 std::chrono::milliseconds timeout, directory::TicketPublication::Report report)
+                                                 std::chrono::milliseconds timeout, TicketPublication::Report report)
         : _publication{endpoint, std::move(key), ttl, timeout, std::move(report)}
         , _worker{[this] { run(); }}
     {
@@ -46,7 +46,7 @@ namespace mxl::service
         {
             auto pending = std::exchange(_pending, std::nullopt);
             lock.unlock();
-            auto const now = directory::TicketPublication::Clock::now();
+            auto const now = TicketPublication::Clock::now();
             // The publication reports its own failures; anything else it throws must not end the thread and the process.
             try
             {
@@ -58,7 +58,7 @@ namespace mxl::service
             }
             catch (std::exception const& error)
             {
-                log::warning("etcd: {}; the target goes on and retries", error.what());
+                log::warn("etcd: {}; the target goes on and retries", error.what());
                 std::lock_guard again{_mutex};
                 if (pending && !_pending)
                 {

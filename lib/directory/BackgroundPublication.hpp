@@ -2,7 +2,7 @@
 // never answers costs that thread its request timeouts, never the target's grain loop.
 #pragma once
 
-#include <TicketPublication.hpp>
+#include "TicketPublication.hpp"
 
 #include <condition_variable>
 #include <mutex>
@@ -10,13 +10,13 @@
 #include <string>
 #include <thread>
 
-namespace mxl::service
+namespace mxl::directory
 {
     class BackgroundPublication
     {
     public:
         BackgroundPublication(std::string const& endpoint, std::string key, std::chrono::seconds ttl, std::chrono::milliseconds timeout,
-                              directory::TicketPublication::Report report);
+                              TicketPublication::Report report);
         // Stops the thread, then withdraws the ticket (at most a few request timeouts).
         ~BackgroundPublication();
 
@@ -32,7 +32,7 @@ namespace mxl::service
         }
 
     private:
-        directory::TicketPublication _publication;
+        TicketPublication _publication;
         std::mutex _mutex;
         std::condition_variable _changed;
         std::optional<std::string> _pending;

@@ -1,16 +1,16 @@
 #include "TicketHandover.hpp"
 
-#include "ServiceLog.hpp"
+#include <common/Log.hpp>
 
+#include "SenderLookup.hpp"
 #include <HttpClient.hpp>
-#include <SenderLookup.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <optional>
 
-namespace mxl::service
+namespace mxl::nmos
 {
     namespace
     {
@@ -145,8 +145,8 @@ namespace mxl::service
             if (failure->reason != _lastProblem)
             {
                 _lastProblem = failure->reason;
-                log::warning("IS-05: cannot find the Connection API of sender {} in the Query API at {}: {}; retrying every {} ms",
-                             _sender.id, _sender.query->url, failure->reason, retryInterval.count());
+                log::warn("IS-05: cannot find the Connection API of sender {} in the Query API at {}: {}; retrying every {} ms", _sender.id,
+                          _sender.query->url, failure->reason, retryInterval.count());
             }
             return false;
         }
@@ -168,7 +168,7 @@ namespace mxl::service
         }
         catch (std::exception const& error)
         {
-            log::warning("IS-05: cannot speak to {}: {}", _senderName, error.what());
+            log::warn("IS-05: cannot speak to {}: {}", _senderName, error.what());
             return false;
         }
     }
@@ -185,8 +185,8 @@ namespace mxl::service
             if (*problem != _lastProblem)
             {
                 _lastProblem = *problem;
-                log::warning("IS-05: cannot hand the ticket to sender {}: {}; retrying every {} ms", _senderUrl, *problem,
-                             retryInterval.count());
+                log::warn("IS-05: cannot hand the ticket to sender {}: {}; retrying every {} ms", _senderUrl, *problem,
+                          retryInterval.count());
             }
             return false;
         }
@@ -208,8 +208,8 @@ namespace mxl::service
         body["receiver_id"] = nullptr;
         if (auto const problem = patchStaged(_senderUrl, body))
         {
-            log::warning("IS-05: cannot take the ticket back from sender {}: {}; it keeps writing until the target's next epoch",
-                         _senderUrl, *problem);
+            log::warn("IS-05: cannot take the ticket back from sender {}: {}; it keeps writing until the target's next epoch", _senderUrl,
+                      *problem);
             return;
         }
         log::info("IS-05: ticket taken back from sender {}", _senderUrl);

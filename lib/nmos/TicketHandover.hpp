@@ -9,7 +9,7 @@
 // and a retry, never a grain of the target's loop.
 #pragma once
 
-#include "ServiceConfig.hpp"
+#include "SenderLookup.hpp"
 
 #include <chrono>
 #include <condition_variable>
@@ -19,14 +19,14 @@
 #include <string>
 #include <thread>
 
-namespace mxl::service
+namespace mxl::nmos
 {
     // The sender to hand the ticket to: the URL of its Connection API resource, or its id and the Query API to find it in.
     struct SenderAddress
     {
         std::string url;
         std::string id;
-        std::optional<NmosQuery> query;
+        std::optional<QueryAddress> query;
     };
 
     class TicketHandover

@@ -4,10 +4,10 @@
 #pragma once
 
 #include <filesystem>
-#include <string>
+#include <string_view>
 
-namespace mxl::service
+namespace mxl::directory
 {
-    // Throws std::runtime_error naming the path and the reason.
-    void writeTicketFile(std::filesystem::path const& path, std::string const& json);
+    // Writes `text` as it is. Throws DirectoryError naming the path, the step and the reason.
+    void writeTicketFile(std::filesystem::path const& path, std::string_view text);
 }
