@@ -8,7 +8,7 @@
 #include "Process.hpp"
 #include "Skip.hpp"
 
-#include "patterns/TestPatternRenderer.hpp"
+#include <patterns/TestPatternRenderer.hpp>
 
 #include <mxl/device.h>
 #include <mxl/time.h>
@@ -201,7 +201,7 @@ namespace
         std::vector<std::uint8_t> back(grain.grainSize);
         REQUIRE(mxlFlowReaderCopyToHost(reader, back.data(), payload, back.size()) == MXL_STATUS_OK);
         std::vector<std::uint8_t> expected(grain.grainSize);
-        mxl::tools::patterns::TestPatternRenderer const renderer{100, 60, false};
+        mxl::patterns::TestPatternRenderer const renderer{100, 60, false};
         renderer.render(index, 0, 60, expected);
         CHECK(fnv1a(back.data(), back.size()) == fnv1a(expected.data(), expected.size()));
         mxlReleaseFlowReader(fixture.instance, reader);

@@ -1,6 +1,6 @@
 #include "TestFlows.hpp"
 
-#include "patterns/TimecodePacket.hpp"
+#include <patterns/TimecodePacket.hpp>
 
 #include <mxl/time.h>
 
@@ -113,7 +113,7 @@ namespace mxl::test::gst
 
     std::vector<std::uint8_t> dataPayload(std::uint64_t index, mxlRational rate)
     {
-        namespace patterns = mxl::tools::patterns;
+        namespace patterns = mxl::patterns;
         // A CEA-708 caption packet (DID 0x61, SDID 0x01) of 0 to 30 user data words.
         std::vector<std::uint16_t> words;
         for (std::uint64_t word = 0; word < index % 31; ++word)

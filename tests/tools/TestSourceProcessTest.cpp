@@ -4,9 +4,9 @@
 #include "RunningSource.hpp"
 #include "TempDomain.hpp"
 #include "ToolRun.hpp"
-#include "patterns/SineTone.hpp"
-#include "patterns/TestPatternRenderer.hpp"
-#include "patterns/TimecodePacket.hpp"
+#include <patterns/SineTone.hpp>
+#include <patterns/TestPatternRenderer.hpp>
+#include <patterns/TimecodePacket.hpp>
 
 #include <mxl/time.h>
 
@@ -23,7 +23,7 @@
 #include <vector>
 
 using namespace mxl::test;
-using namespace mxl::tools::patterns;
+using namespace mxl::patterns;
 
 namespace
 {

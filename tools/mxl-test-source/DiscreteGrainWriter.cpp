@@ -1,8 +1,8 @@
 #include "DiscreteGrainWriter.hpp"
 
 #include "Pacing.hpp"
-#include "common/StatusName.hpp"
 #include "ToolError.hpp"
+#include "common/StatusName.hpp"
 
 #include <mxl/device.h>
 #include <mxl/time.h>

@@ -8,8 +8,8 @@
 #include "TextFile.hpp"
 #include "ToneWriter.hpp"
 #include "ToolError.hpp"
-#include "patterns/TestPatternRenderer.hpp"
-#include "patterns/TimecodePacket.hpp"
+#include <patterns/TestPatternRenderer.hpp>
+#include <patterns/TimecodePacket.hpp>
 
 #include <fmt/format.h>
 #include <media/Rfc8331.hpp>

@@ -1,9 +1,9 @@
 #include "ToneWriter.hpp"
 
 #include "Pacing.hpp"
-#include "common/StatusName.hpp"
 #include "ToolError.hpp"
-#include "patterns/SineTone.hpp"
+#include "common/StatusName.hpp"
+#include <patterns/SineTone.hpp>
 
 #include <mxl/time.h>
 

@@ -6,7 +6,7 @@
 
 #include "ScheduledTask.hpp"
 #include "WriterStats.hpp"
-#include "patterns/ToneTable.hpp"
+#include <patterns/ToneTable.hpp>
 
 #include <mxl/flow.h>
 

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-namespace mxl::tools::patterns
+namespace mxl::patterns
 {
     namespace
     {

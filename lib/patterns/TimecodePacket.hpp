@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-namespace mxl::tools::patterns
+namespace mxl::patterns
 {
     struct Timecode
     {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace mxl::tools::patterns
+namespace mxl::patterns
 {
     YCbCr10 barsColour(std::uint32_t x, std::uint32_t y, std::uint32_t width, std::uint32_t height) noexcept
     {

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <span>
 
-namespace mxl::tools::patterns
+namespace mxl::patterns
 {
     inline constexpr double toneAmplitude = 0.5;
 

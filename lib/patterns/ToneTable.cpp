@@ -6,7 +6,7 @@
 #include <numeric>
 #include <stdexcept>
 
-namespace mxl::tools::patterns
+namespace mxl::patterns
 {
     namespace
     {

@@ -1,6 +1,6 @@
 // The ST 12-2 time code packet of the test source in its RFC 8331 payload (lib/media), read back with a bit reader
 // written for the test.
-#include "patterns/TimecodePacket.hpp"
+#include <patterns/TimecodePacket.hpp>
 
 #include <doctest/doctest.h>
 #include <media/Rfc8331.hpp>
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-using namespace mxl::tools::patterns;
+using namespace mxl::patterns;
 using namespace mxl::media;
 
 namespace

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace mxl::tools::patterns
+namespace mxl::patterns
 {
     TestPatternRenderer::TestPatternRenderer(std::uint32_t width, std::uint32_t height, bool withKey)
         : _width{width}

@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-namespace mxl::tools::patterns
+namespace mxl::patterns
 {
     class TestPatternRenderer
     {

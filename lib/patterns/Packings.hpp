@@ -3,7 +3,7 @@
 
 #include "media/V210Packing.hpp"
 
-namespace mxl::tools::patterns
+namespace mxl::patterns
 {
     // The packings the patterns are written in, by their names here too.
     using media::keyLineBytes;

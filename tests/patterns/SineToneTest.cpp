@@ -1,5 +1,5 @@
 // The test tone: frequency per channel, amplitude, and phase continuity across batches of any size.
-#include "patterns/SineTone.hpp"
+#include <patterns/SineTone.hpp>
 
 #include <doctest/doctest.h>
 
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-using namespace mxl::tools::patterns;
+using namespace mxl::patterns;
 
 namespace
 {

@@ -13,7 +13,7 @@
 #include <array>
 #include <cstdint>
 
-namespace mxl::tools::patterns
+namespace mxl::patterns
 {
     namespace colours
     {

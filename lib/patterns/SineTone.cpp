@@ -3,7 +3,7 @@
 #include <cmath>
 #include <numbers>
 
-namespace mxl::tools::patterns
+namespace mxl::patterns
 {
     namespace
     {

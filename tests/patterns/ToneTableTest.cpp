@@ -1,7 +1,7 @@
 // The precomputed tone period: bit for bit the samples the tone computes, across period boundaries and at today's
 // sample indices.
-#include "patterns/ToneTable.hpp"
-#include "patterns/SineTone.hpp"
+#include <patterns/SineTone.hpp>
+#include <patterns/ToneTable.hpp>
 
 #include <doctest/doctest.h>
 
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
-using namespace mxl::tools::patterns;
+using namespace mxl::patterns;
 
 namespace
 {

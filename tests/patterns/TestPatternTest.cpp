@@ -1,6 +1,6 @@
 // The colour bars, the moving box and the key, read back from rendered v210/v210a grains.
-#include "patterns/ColourBars.hpp"
-#include "patterns/TestPatternRenderer.hpp"
+#include <patterns/ColourBars.hpp>
+#include <patterns/TestPatternRenderer.hpp>
 
 #include <doctest/doctest.h>
 
@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-using namespace mxl::tools::patterns;
+using namespace mxl::patterns;
 
 namespace
 {
