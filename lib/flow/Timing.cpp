@@ -37,7 +37,7 @@ namespace mxl::timing
     }
 
     // CLOCK_TAI is read as it is, whatever the kernel's TAI offset (issue #609): every other MXL process on the host
-    // does the same, and indices must agree between them. The tools say when the offset is unset (tools/common).
+    // does the same, and indices must agree between them. The tools say when the offset is unset (lib/client/TaiOffsetCheck).
     std::uint64_t taiNowNs() noexcept
     {
         return readClockNs(CLOCK_TAI);

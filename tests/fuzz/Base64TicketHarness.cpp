@@ -43,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
     }
     catch (mxl::tools::ToolError const& e)
     {
-        check(e.code() == mxl::tools::ExitCode::Usage, "a bad ticket is a usage error");
+        check(e.kind() == mxl::client::ErrorKind::Usage, "a bad ticket is a usage error");
     }
     return 0;
 }

@@ -19,7 +19,7 @@ namespace mxl::tools
         }
         catch (po::error const& error)
         {
-            throw ToolError{ExitCode::Usage, fmt::format("{} (see --help)", error.what())};
+            throw ToolError{ErrorKind::Usage, fmt::format("{} (see --help)", error.what())};
         }
         return values;
     }

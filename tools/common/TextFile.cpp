@@ -16,7 +16,7 @@ namespace mxl::tools
         }
         catch (FileReadError const& error)
         {
-            throw ToolError{ExitCode::Usage, fmt::format("cannot read the {} '{}': {}", what, path.string(), error.reason())};
+            throw ToolError{ErrorKind::Usage, fmt::format("cannot read the {} '{}': {}", what, path.string(), error.reason())};
         }
     }
 }

@@ -16,7 +16,7 @@ namespace mxl::tools
         catch (ToolError const& error)
         {
             fmt::print(stderr, "{}: {}\n", programName, error.what());
-            return static_cast<int>(error.code());
+            return static_cast<int>(error.kind());
         }
         catch (std::exception const& error)
         {

@@ -3,10 +3,10 @@
 #include "TextFile.hpp"
 #include "ToolError.hpp"
 
-#include <DeviceFlowOptions.hpp>
-#include <FabricsBackend.hpp>
-#include <FabricsInterfaces.hpp>
-#include <SetupOptionsText.hpp>
+#include <client/DeviceFlowOptions.hpp>
+#include <client/FabricsBackend.hpp>
+#include <client/FabricsInterfaces.hpp>
+#include <client/SetupOptionsText.hpp>
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -226,7 +226,7 @@ Exit status:
         // --device: checked against the role, the paths and the --flow-options before anything is created.
         void readDevice(DemoOptions& options, std::string const& text)
         {
-            auto const index = tools::parseDeviceIndex(text);
+            auto const index = client::parseDeviceIndex(text);
             if (!index)
             {
                 tools::badInput("--device '{}' is not a CUDA device ordinal (expected an integer from 0 to 2147483647)", text);
@@ -243,10 +243,10 @@ Exit status:
             try
             {
                 options.deviceFlowOptions =
-                    tools::withDeviceOptions(options.flowOptions, fmt::format("flow options file '{}'", options.flowOptionsFile), *index,
-                                             fmt::format("--device {}", *index));
+                    client::withDeviceOptions(options.flowOptions, fmt::format("flow options file '{}'", options.flowOptionsFile), *index,
+                                              fmt::format("--device {}", *index));
             }
-            catch (tools::DeviceOptionsConflict const& conflict)
+            catch (client::DeviceOptionsConflict const& conflict)
             {
                 tools::badInput("{}", conflict.what());
             }
@@ -307,7 +307,7 @@ Exit status:
         }
         if (auto const provider = optionalString(values, "provider"); !provider.empty())
         {
-            auto const parsed = tools::parseProvider(provider);
+            auto const parsed = client::parseProvider(provider);
             if (!parsed || *parsed == MXL_FABRICS_PROVIDER_ANY)
             {
                 tools::badInput("unknown provider '{}' (expected tcp, verbs, efa or shm)", provider);
@@ -355,7 +355,7 @@ Exit status:
             }
             try
             {
-                options.allowInitiators = tools::parseAllowedInitiators(values["allow-initiators"].as<std::string>());
+                options.allowInitiators = client::parseAllowedInitiators(values["allow-initiators"].as<std::string>());
             }
             catch (std::invalid_argument const& bad)
             {

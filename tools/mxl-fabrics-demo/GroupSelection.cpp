@@ -1,9 +1,9 @@
 #include "GroupSelection.hpp"
 
-#include <DomainDirectory.hpp>
-#include <FlowDescription.hpp>
 #include <TextFile.hpp>
 #include <ToolError.hpp>
+#include <client/DomainDirectory.hpp>
+#include <client/FlowDescription.hpp>
 
 #include <common/FlowPaths.hpp>
 
@@ -30,11 +30,11 @@ namespace mxl::demo
         }
 
         // The role under `group` among a definition's hints; nullopt when none names the group.
-        std::optional<std::string> roleIn(tools::FlowDescription const& description, std::string const& group)
+        std::optional<std::string> roleIn(client::FlowDescription const& description, std::string const& group)
         {
             for (auto const& text : description.groupHints)
             {
-                if (auto const hint = tools::parseGroupHint(text); hint && hint->group == group)
+                if (auto const hint = client::parseGroupHint(text); hint && hint->group == group)
                 {
                     return hint->role;
                 }
@@ -56,7 +56,7 @@ namespace mxl::demo
     {
         std::vector<GroupMember> members;
         std::set<std::string> groups;
-        for (auto const& flowId : tools::listFlowIds(domain))
+        for (auto const& flowId : client::listFlowIds(domain))
         {
             // A flow deleted between the listing and the read is simply not part of the group.
             std::error_code missing;
@@ -65,14 +65,14 @@ namespace mxl::demo
             {
                 continue;
             }
-            auto const description = tools::tryParseFlowDescription(tools::readTextFile(path, "flow definition"));
+            auto const description = client::tryParseFlowDescription(tools::readTextFile(path, "flow definition"));
             if (!description)
             {
                 continue;
             }
             for (auto const& text : description->groupHints)
             {
-                if (auto const hint = tools::parseGroupHint(text))
+                if (auto const hint = client::parseGroupHint(text))
                 {
                     groups.insert(hint->group);
                 }
@@ -95,7 +95,7 @@ namespace mxl::demo
         std::vector<GroupMember> members;
         for (auto const& file : files)
         {
-            auto const description = tools::parseFlowDescription(tools::readTextFile(file, "flow definition"), file);
+            auto const description = client::parseFlowDescription(tools::readTextFile(file, "flow definition"), file);
             auto const role = roleIn(description, group);
             if (!role)
             {

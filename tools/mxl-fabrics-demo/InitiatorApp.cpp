@@ -1,11 +1,11 @@
 #include "InitiatorApp.hpp"
-#include <SetupOptionsText.hpp>
+#include <client/SetupOptionsText.hpp>
 
 #include "ToolError.hpp"
 
-#include <DeviceFlowOptions.hpp>
 #include <ExitRequest.hpp>
-#include <FabricsInterfaces.hpp>
+#include <client/DeviceFlowOptions.hpp>
+#include <client/FabricsInterfaces.hpp>
 #include <common/Log.hpp>
 
 #include <mxl/dataformat.h>
@@ -59,7 +59,7 @@ namespace mxl::demo
         : _count{options.count}
         , _connectTimeout{options.connectTimeoutSeconds}
         , _flowId{options.flow}
-        , _setupOptions{tools::setupOptionsText(
+        , _setupOptions{client::setupOptionsText(
               {std::nullopt, {}, options.ticketProof ? std::optional{options.ticketKeyFile} : std::nullopt})}
         , _instance{options.domain, options.backend}
     {
@@ -69,7 +69,7 @@ namespace mxl::demo
         auto provider = options.provider;
         if (provider == MXL_FABRICS_PROVIDER_ANY)
         {
-            auto const ticketProvider = tools::parseProvider(_targets.front().ticket.provider);
+            auto const ticketProvider = client::parseProvider(_targets.front().ticket.provider);
             if (!ticketProvider || *ticketProvider == MXL_FABRICS_PROVIDER_ANY)
             {
                 tools::badInput("the ticket names provider '{}', which this demo does not know", _targets.front().ticket.provider);
@@ -79,10 +79,10 @@ namespace mxl::demo
         _interface = chooseInterface(_instance.fabrics(), provider, options.node, options.service, EndpointRole::Initiator);
         for (auto const& target : _targets)
         {
-            if (target.ticket.provider != tools::providerName(_interface.provider))
+            if (target.ticket.provider != client::providerName(_interface.provider))
             {
                 tools::badInput("a ticket is for a {} target, but this initiator uses {}", target.ticket.provider,
-                                tools::providerName(_interface.provider));
+                                client::providerName(_interface.provider));
             }
         }
         setUpInitiator();
@@ -99,7 +99,7 @@ namespace mxl::demo
                 tools::badInput("the fabrics library rejected target info {} (mxlStatus {})", _targets.size() + 1,
                                 static_cast<int>(status));
             }
-            _targets.push_back({std::move(ticket), TargetInfo{info}, MXL_FABRICS_TARGET_NOT_CONNECTED, {}});
+            _targets.push_back({std::move(ticket), client::OwnedTargetInfo{info}, MXL_FABRICS_TARGET_NOT_CONNECTED, {}});
         }
     }
 
@@ -115,12 +115,12 @@ namespace mxl::demo
         {
             tools::runtimeFailure("cannot read flow '{}' in domain '{}' (mxlStatus {})", _flowId, domain, static_cast<int>(status));
         }
-        _reader = FlowReader{_instance.mxl(), reader};
+        _reader = client::FlowReader{_instance.mxl(), reader};
         if (auto const infoStatus = ::mxlFlowReaderGetConfigInfo(reader, &_config); infoStatus != MXL_STATUS_OK)
         {
             tools::runtimeFailure("cannot read the configuration of flow '{}' (mxlStatus {})", _flowId, static_cast<int>(infoStatus));
         }
-        fmt::print("Initiator flow: {} ({})\n", _flowId, tools::payloadLocationText(_config.common));
+        fmt::print("Initiator flow: {} ({})\n", _flowId, client::payloadLocationText(_config.common));
         bool const continuous = mxlIsContinuousDataFormat(static_cast<int>(_config.common.format));
         for (std::size_t i = 0; i < _targets.size(); ++i)
         {
@@ -134,12 +134,8 @@ namespace mxl::demo
 
     void InitiatorApp::setUpInitiator()
     {
-        mxlFabricsInitiator initiator = nullptr;
-        if (auto const status = ::mxlFabricsCreateInitiator(_instance.fabrics(), &initiator); status != MXL_STATUS_OK)
-        {
-            tools::runtimeFailure("cannot create a fabrics initiator (mxlStatus {})", static_cast<int>(status));
-        }
-        _initiator = FabricsInitiator{_instance.fabrics(), initiator};
+        _initiator = client::FabricsInitiator{_instance.fabrics()};
+        auto const initiator = _initiator.get();
 
         mxlFabricsInitiatorConfig config{};
         config.version = MXL_FABRICS_API_VERSION;
@@ -148,13 +144,13 @@ namespace mxl::demo
         auto const status = ::mxlFabricsInitiatorSetup(initiator, &config, _setupOptions.empty() ? nullptr : _setupOptions.c_str());
         if (status == MXL_ERR_INVALID_ARG)
         {
-            tools::badInput("the {} initiator cannot use node '{}' service '{}' (mxlStatus {})", tools::providerName(_interface.provider),
+            tools::badInput("the {} initiator cannot use node '{}' service '{}' (mxlStatus {})", client::providerName(_interface.provider),
                             _interface.node, _interface.service, static_cast<int>(status));
         }
         if (status != MXL_STATUS_OK)
         {
-            tools::runtimeFailure("{} initiator setup for flow '{}' ({}) failed (mxlStatus {})", tools::providerName(_interface.provider),
-                                  _flowId, tools::payloadLocationText(_config.common), static_cast<int>(status));
+            tools::runtimeFailure("{} initiator setup for flow '{}' ({}) failed (mxlStatus {})", client::providerName(_interface.provider),
+                                  _flowId, client::payloadLocationText(_config.common), static_cast<int>(status));
         }
         for (std::size_t i = 0; i < _targets.size(); ++i)
         {

@@ -2,13 +2,14 @@
 #pragma once
 
 #include "DemoOptions.hpp"
-#include "Handles.hpp"
 #include "InterfaceChoice.hpp"
 #include "Ticket.hpp"
 #include "TransferStats.hpp"
+#include <client/FabricsHandles.hpp>
+#include <client/MxlHandles.hpp>
 
-#include <FabricsInstance.hpp>
 #include <bridge/SourceCursor.hpp>
+#include <client/FabricsInstance.hpp>
 
 #include <mxl/fabrics_state.h>
 #include <mxl/flowinfo.h>
@@ -33,7 +34,7 @@ namespace mxl::demo
         struct Target
         {
             Ticket ticket;
-            TargetInfo info;
+            client::OwnedTargetInfo info;
             // As last reported, so that only changes are printed.
             mxlFabricsTargetState state = MXL_FABRICS_TARGET_NOT_CONNECTED;
             // Why it was last disconnected.
@@ -49,11 +50,11 @@ namespace mxl::demo
         std::string _flowId;
         // InitiatorSetup's options: the ticket key to prove with --ticket-proof.
         std::string _setupOptions;
-        tools::FabricsInstance _instance;
-        FlowReader _reader;
+        client::FabricsInstance _instance;
+        client::FlowReader _reader;
         mxlFlowConfigInfo _config{};
         ChosenInterface _interface;
-        FabricsInitiator _initiator;
+        client::FabricsInitiator _initiator;
         std::vector<Target> _targets;
         std::size_t _connectedTargets = 0;
         std::chrono::steady_clock::time_point _nextStateCheck;

@@ -2,7 +2,7 @@
 
 #include "ToolError.hpp"
 
-#include <FabricsInterfaces.hpp>
+#include <client/FabricsInterfaces.hpp>
 
 #include <fmt/format.h>
 
@@ -36,7 +36,7 @@ namespace mxl::demo
             auto const [end, error] = std::from_chars(service.data(), service.data() + service.size(), port);
             if (error != std::errc{} || end != service.data() + service.size() || port > 65535)
             {
-                tools::badInput("service '{}' is not a port number (0-65535), which {} needs", service, tools::providerName(provider));
+                tools::badInput("service '{}' is not a port number (0-65535), which {} needs", service, client::providerName(provider));
             }
         }
     }
@@ -44,24 +44,24 @@ namespace mxl::demo
     ChosenInterface chooseInterface(mxlFabricsInstance fabrics, mxlFabricsProvider provider, std::string const& node,
                                     std::string const& service, EndpointRole role)
     {
-        auto const interfaces = tools::interfacesMatching(fabrics, provider, node);
+        auto const interfaces = client::interfacesMatching(fabrics, provider, node);
         auto const best = std::max_element(interfaces.begin(), interfaces.end(),
                                            [](auto const& a, auto const& b) { return preference(a.provider) < preference(b.provider); });
         if (best == interfaces.end())
         {
             tools::badInput("no {} interface{} on this host (mxl-fabrics-info lists them)",
-                            provider == MXL_FABRICS_PROVIDER_ANY ? "fabrics" : tools::providerName(provider),
-                            node.empty() || tools::nodeIsName(provider) ? std::string{} : fmt::format(" has address '{}'", node));
+                            provider == MXL_FABRICS_PROVIDER_ANY ? "fabrics" : client::providerName(provider),
+                            node.empty() || client::nodeIsName(provider) ? std::string{} : fmt::format(" has address '{}'", node));
         }
 
-        auto const chosen = tools::chooseEntry(*best, node, service, role);
-        if (tools::usesPortNumbers(chosen.provider) && !chosen.service.empty())
+        auto const chosen = client::chooseEntry(*best, node, service, role);
+        if (client::usesPortNumbers(chosen.provider) && !chosen.service.empty())
         {
             checkPort(chosen.service, chosen.provider);
         }
         fmt::print("Selected interface: provider {} node {} service {} capabilities {} max-message {}\n",
-                   tools::providerName(chosen.provider), chosen.node.empty() ? "<any>" : chosen.node,
-                   chosen.service.empty() ? "<any>" : chosen.service, tools::capabilityNames(chosen.capabilityFlags),
+                   client::providerName(chosen.provider), chosen.node.empty() ? "<any>" : chosen.node,
+                   chosen.service.empty() ? "<any>" : chosen.service, client::capabilityNames(chosen.capabilityFlags),
                    chosen.maxMessageSize);
         return chosen;
     }

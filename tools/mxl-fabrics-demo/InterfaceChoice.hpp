@@ -2,7 +2,7 @@
 // this host has (efa > verbs > tcp > shm).
 #pragma once
 
-#include <FabricsInterfaceChoice.hpp>
+#include <client/FabricsInterfaceChoice.hpp>
 
 #include <mxl/fabrics.h>
 
@@ -10,9 +10,9 @@
 
 namespace mxl::demo
 {
-    using ChosenInterface = tools::FabricsInterface;
-    using tools::EndpointRole;
-    using tools::interfaceConfig;
+    using ChosenInterface = client::FabricsInterface;
+    using client::EndpointRole;
+    using client::interfaceConfig;
 
     // `provider` ANY = automatic; `node`/`service` empty = see EndpointRole. Throws ToolError(Usage) for a service
     // that is not a port, or when no interface matches; prints "Selected interface: ...".

@@ -49,7 +49,7 @@ namespace mxl::demo
         // The interface first: a node this host does not have should not leave a flow behind.
         auto const interface = chooseInterface(instance.fabrics(), options.provider, node, options.service, EndpointRole::Target);
         flow = createTargetFlow(instance.mxl(), domain.str(), options);
-        reader = openFlowReader(instance.mxl(), flow.flowId);
+        reader = client::FlowReader{instance.mxl(), flow.flowId};
         fmt::print("Path {}: node {}\n", number + 1, node);
         listening = listenOnFlow(instance.fabrics(), interface, flow, std::string{}, options);
     }

@@ -6,16 +6,15 @@
 #pragma once
 
 #include "DemoOptions.hpp"
-#include "Handles.hpp"
 #include "InterfaceChoice.hpp"
 #include "TargetSetup.hpp"
 #include "TransferStats.hpp"
 
-#include <FabricsInstance.hpp>
-#include <MxlHandles.hpp>
-#include <PrivateDomain.hpp>
 #include <bridge/RedundantMerge.hpp>
 #include <bridge/RedundantSampleMerge.hpp>
+#include <client/FabricsInstance.hpp>
+#include <client/MxlHandles.hpp>
+#include <client/PrivateDomain.hpp>
 
 #include <mxl/fabrics_events.h>
 
@@ -45,15 +44,15 @@ namespace mxl::demo
             RedundantTargetApp& app;
             // 0-based; messages and lines number paths from 1.
             std::size_t number;
-            tools::PrivateDomain domain;
-            tools::FabricsInstance instance;
+            client::PrivateDomain domain;
+            client::FabricsInstance instance;
             CreatedFlow flow;
-            FlowReader reader;
+            client::FlowReader reader;
             ListeningTarget listening;
         };
 
         std::uint64_t _count;
-        tools::Instance _instance;
+        client::Instance _instance;
         CreatedFlow _flow;
         std::vector<std::unique_ptr<Path>> _paths;
         // One of them, by the flow's kind.

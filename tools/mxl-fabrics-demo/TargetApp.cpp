@@ -33,7 +33,7 @@ namespace mxl::demo
     void TargetApp::createFlow(DemoOptions const& options)
     {
         _flow = createTargetFlow(_instance.mxl(), options.domain, options);
-        _reader = openFlowReader(_instance.mxl(), _flow.flowId);
+        _reader = client::FlowReader{_instance.mxl(), _flow.flowId};
         fmt::print("Target flow: {}\n", flowLabel(_flow));
     }
 

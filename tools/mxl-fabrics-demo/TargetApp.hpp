@@ -2,12 +2,13 @@
 #pragma once
 
 #include "DemoOptions.hpp"
-#include "Handles.hpp"
 #include "InterfaceChoice.hpp"
 #include "TargetSetup.hpp"
 #include "TransferStats.hpp"
+#include <client/FabricsHandles.hpp>
+#include <client/MxlHandles.hpp>
 
-#include <FabricsInstance.hpp>
+#include <client/FabricsInstance.hpp>
 
 #include <mxl/fabrics_events.h>
 #include <mxl/flowinfo.h>
@@ -43,13 +44,13 @@ namespace mxl::demo
         };
 
         std::uint64_t _count;
-        tools::FabricsInstance _instance;
+        client::FabricsInstance _instance;
         CreatedFlow _flow;
         // A reader of our own flow to measure the bytes of each sample batch without touching it.
-        FlowReader _reader;
+        client::FlowReader _reader;
         ChosenInterface _interface;
-        FabricsTarget _target;
-        TargetInfo _targetInfo;
+        client::FabricsTarget _target;
+        client::OwnedTargetInfo _targetInfo;
         TransferStats _stats{TransferStats::Role::Target};
         GrainProgress _grain;
         // Where the next sample batch should start; 0 before the first.

@@ -2,15 +2,16 @@
 
 #include <TicketSignature.hpp>
 
-#include "FlowDescription.hpp"
 #include "TextFile.hpp"
 #include "Ticket.hpp"
 #include "ToolError.hpp"
 #include "common/Base64.hpp"
+#include <client/FlowDescription.hpp>
 
-#include <DeviceFlowOptions.hpp>
-#include <FabricsInterfaces.hpp>
-#include <SetupOptionsText.hpp>
+#include <client/DeviceFlowOptions.hpp>
+#include <client/FabricsInterfaces.hpp>
+#include <client/SetupOptionsText.hpp>
+#include <client/TargetTicket.hpp>
 
 #include <mxl/fabrics.h>
 #include <mxl/flow.h>
@@ -42,7 +43,7 @@ namespace mxl::demo
         // --device leaves audio flows in host memory: libmxl keeps sample rings there (docs/device-flows.md).
         bool isAudio(std::string const& definition)
         {
-            auto const description = tools::tryParseFlowDescription(definition);
+            auto const description = client::tryParseFlowDescription(definition);
             return description && description->format == "urn:x-nmos:format:audio";
         }
     }
@@ -57,23 +58,11 @@ namespace mxl::demo
                         onDevice ? fmt::format(" on CUDA device {}", *options.deviceIndex) : "");
 
         CreatedFlow flow;
-        mxlFlowWriter writer = nullptr;
-        bool created = false;
-        auto const status = ::mxlCreateFlowWriter(instance, definition.c_str(), writerOptions.empty() ? nullptr : writerOptions.c_str(),
-                                                  &writer, &flow.config, &created);
-        if (status == MXL_ERR_UNKNOWN || status == MXL_ERR_INVALID_ARG)
-        {
-            tools::badInput("flow definition '{}'{} rejected (mxlStatus {}; MXL_LOG_LEVEL=warn shows why)", options.flow, given,
-                            static_cast<int>(status));
-        }
-        if (status != MXL_STATUS_OK)
-        {
-            tools::runtimeFailure("cannot create a writer for flow definition '{}'{} in domain '{}' (mxlStatus {})", options.flow, given,
-                                  domain, static_cast<int>(status));
-        }
-        flow.writer = FlowWriter{instance, writer};
+        flow.writer =
+            client::FlowWriter{instance, definition, writerOptions, fmt::format("'{}'{} in domain '{}'", options.flow, given, domain)};
+        flow.config = flow.writer.config();
         flow.flowId = formatUuid(flow.config.common.id);
-        if (!created)
+        if (!flow.writer.created())
         {
             fmt::print(stderr, "mxl-fabrics-demo: warning: reusing existing flow {} in domain '{}' (its definition file was ignored)\n",
                        flow.flowId, domain);
@@ -83,68 +72,23 @@ namespace mxl::demo
 
     std::string flowLabel(CreatedFlow const& flow)
     {
-        return fmt::format("{} ({})", flow.flowId, tools::payloadLocationText(flow.config.common));
-    }
-
-    FlowReader openFlowReader(mxlInstance instance, std::string const& flowId)
-    {
-        mxlFlowReader reader = nullptr;
-        if (auto const status = ::mxlCreateFlowReader(instance, flowId.c_str(), nullptr, &reader); status != MXL_STATUS_OK)
-        {
-            tools::runtimeFailure("cannot read back flow {} (mxlStatus {})", flowId, static_cast<int>(status));
-        }
-        return FlowReader{instance, reader};
+        return fmt::format("{} ({})", flow.flowId, client::payloadLocationText(flow.config.common));
     }
 
     ListeningTarget listenOnFlow(mxlFabricsInstance fabrics, ChosenInterface const& interface, CreatedFlow const& flow,
                                  std::string const& ticketFile, DemoOptions const& options)
     {
         ListeningTarget listening;
-        mxlFabricsTarget target = nullptr;
-        if (auto const status = ::mxlFabricsCreateTarget(fabrics, &target); status != MXL_STATUS_OK)
-        {
-            tools::runtimeFailure("cannot create a fabrics target (mxlStatus {})", static_cast<int>(status));
-        }
-        listening.target = FabricsTarget{fabrics, target};
+        listening.target = client::FabricsTarget{fabrics};
 
-        mxlFabricsTargetConfig config{};
-        config.version = MXL_FABRICS_API_VERSION;
-        config.interface = interfaceConfig(interface);
-        config.writer = flow.writer.get();
-        mxlFabricsTargetInfo info = nullptr;
-        tools::SetupSettings setup;
+        client::SetupSettings setup;
         setup.allowInitiators = options.allowInitiators;
         if (options.ticketProof)
         {
             setup.admissionKeyFile = options.ticketKeyFile;
         }
-        auto const setupOptions = tools::setupOptionsText(setup);
-        auto const status = ::mxlFabricsTargetSetup(target, &config, setupOptions.empty() ? nullptr : setupOptions.c_str(), &info);
-        if (status == MXL_ERR_INVALID_ARG)
-        {
-            tools::badInput("the {} target cannot listen on node '{}' service '{}' (mxlStatus {})", tools::providerName(interface.provider),
-                            interface.node, interface.service, static_cast<int>(status));
-        }
-        if (status != MXL_STATUS_OK)
-        {
-            tools::runtimeFailure("{} target setup on node '{}' service '{}' for flow {} failed (mxlStatus {})",
-                                  tools::providerName(interface.provider), interface.node, interface.service, flowLabel(flow),
-                                  static_cast<int>(status));
-        }
-        listening.info = TargetInfo{info};
-
-        std::size_t size = 0;
-        if (auto const sizeStatus = ::mxlFabricsTargetInfoToString(info, nullptr, &size); sizeStatus != MXL_STATUS_OK || size == 0)
-        {
-            tools::runtimeFailure("cannot serialize the target info (mxlStatus {})", static_cast<int>(sizeStatus));
-        }
-        std::vector<char> text(size);
-        if (auto const textStatus = ::mxlFabricsTargetInfoToString(info, text.data(), &size); textStatus != MXL_STATUS_OK)
-        {
-            tools::runtimeFailure("cannot serialize the target info (mxlStatus {})", static_cast<int>(textStatus));
-        }
-        // The size counts the terminating NUL, which belongs neither in the base64 nor in the file.
-        std::string json{text.data()};
+        listening.info = client::setUpTarget(listening.target.get(), interface, flow.writer.get(), client::setupOptionsText(setup));
+        auto json = client::ticketText(listening.info.get());
         if (options.ticketKeys)
         {
             json = signing::signTicket(json, options.ticketKeys->current, std::chrono::system_clock::now() + options.ticketLifetime);

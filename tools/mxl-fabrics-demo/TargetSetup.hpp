@@ -3,8 +3,9 @@
 #pragma once
 
 #include "DemoOptions.hpp"
-#include "Handles.hpp"
 #include "InterfaceChoice.hpp"
+#include <client/FabricsHandles.hpp>
+#include <client/MxlHandles.hpp>
 
 #include <mxl/fabrics_events.h>
 #include <mxl/flowinfo.h>
@@ -22,7 +23,7 @@ namespace mxl::demo
 
     struct CreatedFlow
     {
-        FlowWriter writer;
+        client::FlowWriter writer;
         mxlFlowConfigInfo config{};
         std::string flowId;
     };
@@ -34,13 +35,10 @@ namespace mxl::demo
     // "<uuid> (payloads in host memory)" or "<uuid> (payloads on CUDA device N)": how the target's lines name its flow.
     [[nodiscard]] std::string flowLabel(CreatedFlow const& flow);
 
-    // Throws ToolError(Failure) naming the flow.
-    FlowReader openFlowReader(mxlInstance instance, std::string const& flowId);
-
     struct ListeningTarget
     {
-        FabricsTarget target;
-        TargetInfo info;
+        client::FabricsTarget target;
+        client::OwnedTargetInfo info;
     };
 
     // A fabrics target on `flow`, listening on `interface`; prints its ticket ("Target info: <base64>", signed when the

@@ -3,7 +3,7 @@
 #include "SourceRun.hpp"
 #include "ToolError.hpp"
 
-#include <TaiOffsetCheck.hpp>
+#include <client/TaiOffsetCheck.hpp>
 
 #include <ExitRequest.hpp>
 
@@ -25,7 +25,7 @@ int main(int argc, char** argv)
         {
             return static_cast<int>(mxl::tools::ExitCode::Success);
         }
-        mxl::tools::warnIfTaiOffsetUnset();
+        mxl::client::warnIfTaiOffsetUnset();
         for (std::size_t i = 0; i < options->groupMembers.size(); ++i)
         {
             auto const& member = options->groupMembers[i];
@@ -47,7 +47,7 @@ int main(int argc, char** argv)
     catch (mxl::tools::ToolError const& error)
     {
         fmt::print(stderr, "mxl-fabrics-demo: error: {}\n", error.what());
-        return static_cast<int>(error.code());
+        return static_cast<int>(error.kind());
     }
     catch (std::exception const& error)
     {

@@ -4,9 +4,9 @@
 
 #include <common/BoundedJson.hpp>
 
-#include <FabricsBackend.hpp>
-#include <FabricsInstance.hpp>
-#include <FabricsInterfaces.hpp>
+#include <client/FabricsBackend.hpp>
+#include <client/FabricsInstance.hpp>
+#include <client/FabricsInterfaces.hpp>
 
 #include <mxl/fabrics_backends.h>
 
@@ -28,7 +28,7 @@
 namespace
 {
     namespace po = boost::program_options;
-    using mxl::tools::FabricsInterface;
+    using mxl::client::FabricsInterface;
 
     constexpr char const* usage = R"(Usage: mxl-fabrics-info [--backend NAME | --all-backends] [-p PROVIDER] [-n NODE] [-d DOMAIN] [-v]
 
@@ -84,7 +84,7 @@ with --all-backends, any one of them).
 
         InfoOptions options;
         auto const& providerName = values["provider"].as<std::string>();
-        auto const provider = mxl::tools::parseProvider(providerName);
+        auto const provider = mxl::client::parseProvider(providerName);
         if (!provider)
         {
             throw std::invalid_argument{fmt::format("unknown provider '{}' (expected any, tcp, verbs, efa or shm)", providerName)};
@@ -132,11 +132,11 @@ with --all-backends, any one of them).
     void printVerbose(std::string const& name, FabricsInterface const& interface)
     {
         fmt::print("interface {}\n", name);
-        fmt::print("  provider: {}\n", mxl::tools::providerName(interface.provider));
+        fmt::print("  provider: {}\n", mxl::client::providerName(interface.provider));
         fmt::print("  node: {}\n", interface.node);
         fmt::print("  service: {}\n", interface.service.empty() ? "<none>" : interface.service);
         fmt::print("  max message: {} bytes\n", interface.maxMessageSize);
-        fmt::print("  capabilities: {}\n", mxl::tools::capabilityNames(interface.capabilityFlags));
+        fmt::print("  capabilities: {}\n", mxl::client::capabilityNames(interface.capabilityFlags));
         fmt::print("  info:\n");
         // nlohmann::json objects iterate in sorted key order.
         auto const attributes = attributesOf(interface);
@@ -159,9 +159,9 @@ with --all-backends, any one of them).
 
     int listInterfaces(InfoOptions const& options, std::string const& domain, std::string const& backend)
     {
-        mxl::tools::FabricsInstance instance{domain, backend};
+        mxl::client::FabricsInstance instance{domain, backend};
         printBackend(instance.fabrics());
-        auto const interfaces = mxl::tools::listFabricsInterfaces(instance.fabrics(), options.provider, options.node);
+        auto const interfaces = mxl::client::listFabricsInterfaces(instance.fabrics(), options.provider, options.node);
         if (interfaces.empty())
         {
             fmt::print(stderr, "No matching interfaces found.\n");
@@ -171,7 +171,7 @@ with --all-backends, any one of them).
         std::map<std::string, int> perProvider;
         for (auto const& interface : interfaces)
         {
-            auto const provider = mxl::tools::providerName(interface.provider);
+            auto const provider = mxl::client::providerName(interface.provider);
             auto const name = fmt::format("{}-{}", provider, perProvider[provider]++);
             if (options.verbose)
             {

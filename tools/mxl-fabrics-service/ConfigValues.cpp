@@ -5,9 +5,9 @@
 
 #include <DirectoryError.hpp>
 #include <EtcdClient.hpp>
-#include <FlowDescription.hpp>
 #include <HttpClient.hpp>
 #include <HttpsTrust.hpp>
+#include <client/FlowDescription.hpp>
 
 #include <fmt/format.h>
 
@@ -199,7 +199,7 @@ namespace mxl::service::config
         {
             reader.fail("flow_definition", path, "cannot read the file: " + error.reason());
         }
-        auto const description = tools::tryParseFlowDescription(text);
+        auto const description = client::tryParseFlowDescription(text);
         if (!description)
         {
             reader.fail("flow_definition", path, "the file is not a JSON object (an NMOS flow definition was expected)");

@@ -4,11 +4,11 @@
 #include "ServiceLog.hpp"
 #include "ServiceNode.hpp"
 
-#include <DeviceFlowOptions.hpp>
 #include <ExitRequest.hpp>
-#include <FabricsInterfaces.hpp>
-#include <FlowDefinitionText.hpp>
 #include <ReloadRequest.hpp>
+#include <client/DeviceFlowOptions.hpp>
+#include <client/FabricsInterfaces.hpp>
+#include <client/FlowDefinitionText.hpp>
 #include <common/StatusName.hpp>
 
 #include <mxl/flow.h>
@@ -48,7 +48,7 @@ namespace mxl::service
             return fmt::format("state {}", static_cast<int>(state));
         }
 
-        mxlFlowConfigInfo configOf(tools::FlowReader const& reader, std::string const& flowId)
+        mxlFlowConfigInfo configOf(client::FlowReader const& reader, std::string const& flowId)
         {
             mxlFlowConfigInfo flow{};
             if (auto const status = ::mxlFlowReaderGetConfigInfo(reader.get(), &flow); status != MXL_STATUS_OK)
@@ -82,12 +82,12 @@ namespace mxl::service
     {
         mxlFabricsInitiatorConfig setup{};
         setup.version = MXL_FABRICS_API_VERSION;
-        setup.interface = tools::interfaceConfig(_interface);
+        setup.interface = client::interfaceConfig(_interface);
         setup.reader = _reader.get();
         if (auto const status = ::mxlFabricsInitiatorSetup(_initiator.get(), &setup, config.setupOptions.c_str()); status != MXL_STATUS_OK)
         {
             throw ConfigError{fmt::format("{}: the {} initiator cannot use node '{}' (keys 'provider', 'node', 'transport'): {}",
-                                          config.origin, tools::providerName(_interface.provider), _interface.node,
+                                          config.origin, client::providerName(_interface.provider), _interface.node,
                                           mxl::statusName(status))};
         }
         auto const domainId = establishDomainIdentity(config.domain);
@@ -97,7 +97,7 @@ namespace mxl::service
             std::map<std::string, HttpResource> resources;
             resources["/metrics"] = {"text/plain; version=0.0.4", [this] { return std::optional{_metrics.prometheus()}; }};
             _nmos = startServiceNode(
-                config, nmos::Role::Sender, tools::readFlowDefinition(_instance, config.flowId), _enabled,
+                config, nmos::Role::Sender, client::readFlowDefinition(_instance.get(), config.flowId), _enabled,
                 [this, domainId](std::string const& url) { return transportParams(domainId, url); }, std::move(resources));
         }
         _metrics.setState(_enabled ? "waiting" : "disabled");
@@ -107,7 +107,7 @@ namespace mxl::service
                       _nmos->endpointId());
         }
         log::info("initiator for flow {} in domain '{}' ({}) over {}", config.flowId, config.domain.string(),
-                  tools::payloadLocationText(_flow.common), tools::providerName(_interface.provider));
+                  client::payloadLocationText(_flow.common), client::providerName(_interface.provider));
     }
 
     void InitiatorService::run()
@@ -203,9 +203,9 @@ namespace mxl::service
 
     std::string InitiatorService::unusable(Ticket const& ticket) const
     {
-        if (ticket.provider != tools::providerName(_interface.provider))
+        if (ticket.provider != client::providerName(_interface.provider))
         {
-            return fmt::format("it is for provider {}, this initiator uses {}", ticket.provider, tools::providerName(_interface.provider));
+            return fmt::format("it is for provider {}, this initiator uses {}", ticket.provider, client::providerName(_interface.provider));
         }
         if (bool const samples = _source->unit() == TransferUnit::Batch; ticket.carriesSamples != samples)
         {
@@ -216,7 +216,7 @@ namespace mxl::service
         {
             return fmt::format("the fabrics library cannot read it ({})", mxl::statusName(status));
         }
-        tools::OwnedTargetInfo const owned{info};
+        client::OwnedTargetInfo const owned{info};
         return {};
     }
 
@@ -255,7 +255,7 @@ namespace mxl::service
                                             replacing ? "keeping the current target" : "still fetching"));
             return false;
         }
-        tools::OwnedTargetInfo owned{info};
+        client::OwnedTargetInfo owned{info};
         // Make before break: another target is added while the current one keeps moving grains, and the current one is
         // removed only once the new one was taken. The same target is re-added after its removal.
         if (sameTicket)
@@ -543,12 +543,12 @@ namespace mxl::service
         auto const line = _metrics.statusLine();
         _notifier.status(line);
         log::debug("status: {}", line);
-        std::vector<tools::ServiceTargetStatus> targets;
+        std::vector<client::ServiceTargetStatus> targets;
         if (_target)
         {
             targets.push_back(
-                tools::ServiceTargetStatus{_target->ticket.epoch, stateName(_target->state), _target->reason,
-                                           static_cast<std::uint64_t>(std::max<std::int64_t>(msSince(_target->stateSince, now), 0))});
+                client::ServiceTargetStatus{_target->ticket.epoch, stateName(_target->state), _target->reason,
+                                            static_cast<std::uint64_t>(std::max<std::int64_t>(msSince(_target->stateSince, now), 0))});
         }
         _statusFile.publish(_metrics, std::move(targets));
     }

@@ -18,8 +18,8 @@
 #include <directory/Ticket.hpp>
 #include <directory/TicketSource.hpp>
 
-#include <FabricsHandles.hpp>
-#include <MxlHandles.hpp>
+#include <client/FabricsHandles.hpp>
+#include <client/MxlHandles.hpp>
 
 #include <mxl/fabrics_state.h>
 
@@ -47,7 +47,7 @@ namespace mxl::service
         struct Established
         {
             Ticket ticket;
-            tools::OwnedTargetInfo info;
+            client::OwnedTargetInfo info;
             Clock::time_point since;
             mxlFabricsTargetState state = MXL_FABRICS_TARGET_NOT_CONNECTED;
             Clock::time_point stateSince;
@@ -65,13 +65,13 @@ namespace mxl::service
 
         ServiceConfig const& _config;
         Notifier& _notifier;
-        tools::Instance _instance;
-        tools::FlowReader _reader;
+        client::Instance _instance;
+        client::FlowReader _reader;
         mxlFlowConfigInfo _flow;
         std::unique_ptr<bridge::SourceCursor> _source;
-        tools::FabricsOnInstance _fabrics;
-        tools::FabricsInterface _interface;
-        tools::FabricsInitiator _initiator;
+        client::FabricsOnInstance _fabrics;
+        client::FabricsInterface _interface;
+        client::FabricsInitiator _initiator;
         directory::TicketSource _tickets;
         ServiceMetrics _metrics;
         StatusFile _statusFile;

@@ -57,9 +57,9 @@ namespace mxl::service
         {
             auto& path = *_paths[number];
             // The old target goes first: it holds the listening port the new one may need.
-            _refusedByEarlierTargets += tools::refusedInitiators(path.target.get());
+            _refusedByEarlierTargets += client::refusedInitiators(path.target.get());
             path.target.reset();
-            path.target = std::make_unique<tools::FabricsTarget>(path.fabrics.get());
+            path.target = std::make_unique<client::FabricsTarget>(path.fabrics.get());
             tickets.push_back(listenForTicket(*path.target, path.interface, path.writer.get(), _config,
                                               fmt::format("path {} '{}', key 'service'", number + 1, path.node)));
         }
@@ -168,7 +168,7 @@ namespace mxl::service
         auto refused = _refusedByEarlierTargets;
         for (auto const& path : _paths)
         {
-            refused += tools::refusedInitiators(path->target.get());
+            refused += client::refusedInitiators(path->target.get());
         }
         return refused;
     }

@@ -1,5 +1,5 @@
 // A target service's redundant paths ('path' twice): each path is a fabrics target on a private path flow of the flow's
-// definition (tools/common/PrivateDomain), and what the paths deliver is merged into the real flow by the demo's rules:
+// definition (lib/client/PrivateDomain), and what the paths deliver is merged into the real flow by the demo's rules:
 // RedundantMerge for grains (video, data), RedundantSampleMerge for audio (docs/fabrics-demo.md, "Redundant paths").
 // The service reads the path targets with the non-blocking read calls, one after the other, from its own loop.
 #pragma once
@@ -8,12 +8,12 @@
 #include "ServiceMetrics.hpp"
 #include <directory/Ticket.hpp>
 
-#include <FabricsHandles.hpp>
-#include <FabricsInterfaceChoice.hpp>
-#include <MxlHandles.hpp>
-#include <PrivateDomain.hpp>
 #include <bridge/RedundantMerge.hpp>
 #include <bridge/RedundantSampleMerge.hpp>
+#include <client/FabricsHandles.hpp>
+#include <client/FabricsInterfaceChoice.hpp>
+#include <client/MxlHandles.hpp>
+#include <client/PrivateDomain.hpp>
 
 #include <mxl/flow.h>
 
@@ -64,13 +64,13 @@ namespace mxl::service
             Path(ServiceConfig const& config, std::string const& node, std::string const& definition, std::string const& options);
 
             std::string node;
-            tools::PrivateDomain domain;
-            tools::Instance instance;
-            tools::FlowWriter writer;
-            tools::FlowReader reader;
-            tools::FabricsOnInstance fabrics;
-            tools::FabricsInterface interface;
-            std::unique_ptr<tools::FabricsTarget> target;
+            client::PrivateDomain domain;
+            client::Instance instance;
+            client::FlowWriter writer;
+            client::FlowReader reader;
+            client::FabricsOnInstance fabrics;
+            client::FabricsInterface interface;
+            std::unique_ptr<client::FabricsTarget> target;
         };
 
         ServiceConfig const& _config;

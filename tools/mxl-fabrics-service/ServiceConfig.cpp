@@ -7,21 +7,21 @@
 #include <common/BoundedFile.hpp>
 #include <common/BoundedJson.hpp>
 
-#include <DeviceFlowOptions.hpp>
 #include <DirectoryError.hpp>
 #include <EtcdClient.hpp>
-#include <FabricsBackend.hpp>
-#include <FabricsInterfaceChoice.hpp>
-#include <FabricsInterfaces.hpp>
-#include <FlowId.hpp>
 #include <HostName.hpp>
 #include <HttpClient.hpp>
 #include <HttpsTrust.hpp>
-#include <SetupOptionsText.hpp>
 #include <SigningKeys.hpp>
 #include <TextFile.hpp>
 #include <TicketKey.hpp>
 #include <ToolError.hpp>
+#include <client/DeviceFlowOptions.hpp>
+#include <client/FabricsBackend.hpp>
+#include <client/FabricsInterfaceChoice.hpp>
+#include <client/FabricsInterfaces.hpp>
+#include <client/FlowId.hpp>
+#include <client/SetupOptionsText.hpp>
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -90,7 +90,7 @@ namespace mxl::service
         void readDeviceKey(ConfigReader const& reader, ServiceConfig& config, std::string const& device, std::string const& optionsFile,
                            std::string const& format)
         {
-            auto const index = tools::parseDeviceIndex(device);
+            auto const index = client::parseDeviceIndex(device);
             if (!index)
             {
                 reader.fail("device", device, "expected a CUDA device ordinal, an integer from 0 to 2147483647");
@@ -107,10 +107,10 @@ namespace mxl::service
             }
             try
             {
-                config.writerOptions = tools::withDeviceOptions(config.writerOptions, fmt::format("flow_options file '{}'", optionsFile),
-                                                                *index, fmt::format("device {}", *index));
+                config.writerOptions = client::withDeviceOptions(config.writerOptions, fmt::format("flow_options file '{}'", optionsFile),
+                                                                 *index, fmt::format("device {}", *index));
             }
-            catch (tools::DeviceOptionsConflict const& conflict)
+            catch (client::DeviceOptionsConflict const& conflict)
             {
                 reader.fail("device", device, conflict.what());
             }
@@ -184,7 +184,7 @@ namespace mxl::service
         void readInitiatorKeys(ConfigReader const& reader, ServiceConfig& config)
         {
             auto const flowId = reader.required("flow_id", "an initiator needs the UUID of the local flow it sends");
-            auto const canonical = tools::canonicalFlowId(flowId);
+            auto const canonical = client::canonicalFlowId(flowId);
             if (!canonical)
             {
                 reader.fail("flow_id", flowId, "expected a UUID such as 5fbec3b1-1b0c-417b-9aa6-6a6e1bf2e65b");
@@ -273,7 +273,7 @@ namespace mxl::service
             }
 
             config.backend = reader.text("backend").value_or("");
-            tools::SetupSettings setup;
+            client::SetupSettings setup;
             setup.transport = reader.text("transport");
             if (setup.transport && *setup.transport != "rma" && *setup.transport != "msg" && *setup.transport != "auto")
             {
@@ -283,7 +283,7 @@ namespace mxl::service
             {
                 try
                 {
-                    setup.allowInitiators = tools::parseAllowedInitiators(*allowed);
+                    setup.allowInitiators = client::parseAllowedInitiators(*allowed);
                 }
                 catch (std::invalid_argument const& bad)
                 {
@@ -292,7 +292,7 @@ namespace mxl::service
             }
             if (auto const provider = reader.text("provider"))
             {
-                auto const parsed = tools::parseProvider(*provider);
+                auto const parsed = client::parseProvider(*provider);
                 if (!parsed || *parsed == MXL_FABRICS_PROVIDER_ANY)
                 {
                     reader.fail("provider", *provider, "expected tcp, verbs, efa or shm");
@@ -301,10 +301,10 @@ namespace mxl::service
             }
             config.node = reader.text("node").value_or("");
             config.service = reader.text("service").value_or("");
-            if (tools::usesPortNumbers(config.provider) && !config.service.empty() && !parsePort(config.service))
+            if (client::usesPortNumbers(config.provider) && !config.service.empty() && !parsePort(config.service))
             {
                 reader.fail("service", config.service,
-                            fmt::format("{} needs a port number from 0 to 65535", tools::providerName(config.provider)));
+                            fmt::format("{} needs a port number from 0 to 65535", client::providerName(config.provider)));
             }
             if (auto const http = reader.text("http_listen"))
             {
@@ -477,7 +477,7 @@ namespace mxl::service
                     setup.admissionKeyFile = reader.text("ticket_key");
                 }
             }
-            config.setupOptions = tools::setupOptionsText(setup);
+            config.setupOptions = client::setupOptionsText(setup);
             if (config.role == Role::Target)
             {
                 readTargetKeys(reader, config);

@@ -4,7 +4,7 @@
 
 #include "ServiceConfig.hpp"
 
-#include <FabricsInterfaceChoice.hpp>
+#include <client/FabricsInterfaceChoice.hpp>
 
 #include <mxl/fabrics.h>
 
@@ -16,9 +16,9 @@ namespace mxl::service
     // Targets bind to the interface's own address when no node is configured (the ticket must carry an address peers
     // reach) and to service "0" (one the provider picks) when none is configured; initiators leave the source address
     // to the kernel. Throws ConfigError naming `node` (or `provider`) when this host has no such interface.
-    tools::FabricsInterface selectInterface(mxlFabricsInstance fabrics, ServiceConfig const& config);
+    client::FabricsInterface selectInterface(mxlFabricsInstance fabrics, ServiceConfig const& config);
 
     // The same for a node other than config.node (a redundant path's), which messages name as key `key`.
-    tools::FabricsInterface selectInterface(mxlFabricsInstance fabrics, ServiceConfig const& config, std::string const& node,
-                                            std::string_view key);
+    client::FabricsInterface selectInterface(mxlFabricsInstance fabrics, ServiceConfig const& config, std::string const& node,
+                                             std::string_view key);
 }

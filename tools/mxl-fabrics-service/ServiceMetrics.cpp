@@ -34,10 +34,10 @@ namespace mxl::service
     void ServiceMetrics::moved(std::uint64_t bytes, std::uint64_t samples, std::chrono::nanoseconds latency, bool late)
     {
         std::lock_guard lock{_mutex};
-        ++_units;
+        ++_counters.units;
         _samples += samples;
-        _bytes += bytes;
-        _late += late ? 1 : 0;
+        _counters.bytes += bytes;
+        _counters.late += late ? 1 : 0;
         _latencies.push_back(std::chrono::duration<double>(latency).count());
         if (_latencies.size() > latencyWindow)
         {
@@ -48,13 +48,13 @@ namespace mxl::service
     void ServiceMetrics::lost(std::uint64_t units)
     {
         std::lock_guard lock{_mutex};
-        _lost += units;
+        _counters.lost += units;
     }
 
     void ServiceMetrics::setLost(std::uint64_t units)
     {
         std::lock_guard lock{_mutex};
-        _lost = units;
+        _counters.lost = units;
     }
 
     void ServiceMetrics::setPathCounters(std::vector<bridge::PathCounters> counters)
@@ -66,7 +66,7 @@ namespace mxl::service
     void ServiceMetrics::reestablished()
     {
         std::lock_guard lock{_mutex};
-        ++_reestablished;
+        ++_counters.reconnects;
     }
 
     void ServiceMetrics::setRefusedInitiators(std::uint64_t refused)
@@ -78,7 +78,7 @@ namespace mxl::service
     void ServiceMetrics::stalled()
     {
         std::lock_guard lock{_mutex};
-        ++_stalls;
+        ++_counters.stalls;
     }
 
     void ServiceMetrics::setState(std::string state)
@@ -132,21 +132,23 @@ namespace mxl::service
         { text += fmt::format("# HELP {0} {1}\n# TYPE {0} counter\n{0}{{{2}}} {3}\n", name, help, labels, value); };
         if (_unit == TransferUnit::Grain)
         {
-            counter("mxl_grains_total", "Grains moved (initiator: delivered; target: received and committed).", _units);
-            counter("mxl_octets_total", "Payload bytes moved.", _bytes);
-            counter("mxl_grains_late_total", "Grains moved later than late_after_ms after their timestamp.", _late);
-            counter("mxl_grains_lost_total", "Grains skipped: never sent, never delivered, or missing at the target.", _lost);
+            counter("mxl_grains_total", "Grains moved (initiator: delivered; target: received and committed).", _counters.units);
+            counter("mxl_octets_total", "Payload bytes moved.", _counters.bytes);
+            counter("mxl_grains_late_total", "Grains moved later than late_after_ms after their timestamp.", _counters.late);
+            counter("mxl_grains_lost_total", "Grains skipped: never sent, never delivered, or missing at the target.", _counters.lost);
         }
         else
         {
-            counter("mxl_batches_total", "Sample batches moved (initiator: delivered; target: received and committed).", _units);
+            counter("mxl_batches_total", "Sample batches moved (initiator: delivered; target: received and committed).", _counters.units);
             counter("mxl_samples_total", "Samples per channel moved.", _samples);
-            counter("mxl_octets_total", "Payload bytes moved (all channels).", _bytes);
-            counter("mxl_batches_late_total", "Batches moved later than late_after_ms after the timestamp of their last sample.", _late);
-            counter("mxl_batches_lost_total", "Batches skipped: never sent, never delivered, or missing at the target.", _lost);
+            counter("mxl_octets_total", "Payload bytes moved (all channels).", _counters.bytes);
+            counter("mxl_batches_late_total", "Batches moved later than late_after_ms after the timestamp of their last sample.",
+                    _counters.late);
+            counter("mxl_batches_lost_total", "Batches skipped: never sent, never delivered, or missing at the target.", _counters.lost);
         }
-        counter("mxl_reconnects_total", "Times the connection was re-established (new epoch, failed writes, stalls).", _reestablished);
-        counter("mxl_stalls_total", "Stalls detected: the flow's head did not advance for stall_timeout_ms.", _stalls);
+        counter("mxl_reconnects_total", "Times the connection was re-established (new epoch, failed writes, stalls).",
+                _counters.reconnects);
+        counter("mxl_stalls_total", "Stalls detected: the flow's head did not advance for stall_timeout_ms.", _counters.stalls);
         if (_role == "target")
         {
             counter("mxl_initiators_refused_total",
@@ -182,18 +184,18 @@ namespace mxl::service
         std::lock_guard lock{_mutex};
         auto const now = std::chrono::steady_clock::now();
         auto const seconds = std::max(std::chrono::duration<double>(now - _lastStatus).count(), 1e-3);
-        _unitRate = static_cast<double>(_units - _unitsAtLastStatus) / seconds;
-        _byteRate = static_cast<double>(_bytes - _bytesAtLastStatus) / seconds;
+        _unitRate = static_cast<double>(_counters.units - _unitsAtLastStatus) / seconds;
+        _byteRate = static_cast<double>(_counters.bytes - _bytesAtLastStatus) / seconds;
         _lastStatus = now;
-        _unitsAtLastStatus = _units;
-        _bytesAtLastStatus = _bytes;
+        _unitsAtLastStatus = _counters.units;
+        _bytesAtLastStatus = _counters.bytes;
         auto const p50 = quantile(0.5);
         // Audio names its unit and adds the samples; a grain line is unchanged.
-        auto const moved =
-            _unit == TransferUnit::Grain ? fmt::format("grains={}", _units) : fmt::format("batches={} samples={}", _units, _samples);
+        auto const moved = _unit == TransferUnit::Grain ? fmt::format("grains={}", _counters.units)
+                                                        : fmt::format("batches={} samples={}", _counters.units, _samples);
         auto line = fmt::format("state={} epoch={} {} rate={:.1f}/s {:.2f}MB/s late={} lost={} reconnects={} stalls={} latency_p50={}",
-                                _state, _epoch, moved, _unitRate, _byteRate / 1e6, _late, _lost, _reestablished, _stalls,
-                                std::isnan(p50) ? std::string{"n/a"} : fmt::format("{:.2f}ms", p50 * 1e3));
+                                _state, _epoch, moved, _unitRate, _byteRate / 1e6, _counters.late, _counters.lost, _counters.reconnects,
+                                _counters.stalls, std::isnan(p50) ? std::string{"n/a"} : fmt::format("{:.2f}ms", p50 * 1e3));
         if (_refusedInitiators > 0)
         {
             line += fmt::format(" refused={}", _refusedInitiators);
@@ -218,7 +220,7 @@ namespace mxl::service
         return line;
     }
 
-    void ServiceMetrics::fill(tools::ServiceStatus& status) const
+    void ServiceMetrics::fill(client::ServiceStatus& status) const
     {
         std::lock_guard lock{_mutex};
         auto const optionalQuantile = [this](double q)
@@ -234,12 +236,7 @@ namespace mxl::service
         status.payloadLocation = _payloadLocation;
         status.deviceIndex = _deviceIndex;
         // The status file's schema has no unit: for audio its "grains" figures count batches.
-        status.grains = _units;
-        status.bytes = _bytes;
-        status.late = _late;
-        status.lost = _lost;
-        status.reconnects = _reestablished;
-        status.stalls = _stalls;
+        status.counters = _counters;
         status.grainsPerSecond = _unitRate;
         status.bytesPerSecond = _byteRate;
         status.latencyP50Seconds = optionalQuantile(0.5);

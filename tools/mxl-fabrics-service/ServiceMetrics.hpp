@@ -7,8 +7,8 @@
 // also counts samples (per channel), since batches need not all be the same length.
 #pragma once
 
-#include <ServiceStatusFile.hpp>
 #include <bridge/RedundantMerge.hpp>
+#include <client/ServiceStatusFile.hpp>
 
 #include <mxl/flowinfo.h>
 
@@ -59,7 +59,7 @@ namespace mxl::service
         [[nodiscard]] std::string statusLine();
 
         // The figures of the status file, with the rates the latest statusLine() computed.
-        void fill(tools::ServiceStatus& status) const;
+        void fill(client::ServiceStatus& status) const;
 
     private:
         mutable std::mutex _mutex;
@@ -71,13 +71,8 @@ namespace mxl::service
         std::string _transport;
         std::string _payloadLocation;
         std::optional<std::int32_t> _deviceIndex;
-        std::uint64_t _units = 0;
+        client::ServiceCounters _counters;
         std::uint64_t _samples = 0;
-        std::uint64_t _bytes = 0;
-        std::uint64_t _late = 0;
-        std::uint64_t _lost = 0;
-        std::uint64_t _reestablished = 0;
-        std::uint64_t _stalls = 0;
         std::uint64_t _refusedInitiators = 0;
         std::vector<bridge::PathCounters> _paths;
         // Seconds, newest last, at most latencyWindow entries.

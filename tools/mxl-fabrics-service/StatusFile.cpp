@@ -19,13 +19,13 @@ namespace mxl::service
     {
         if (!_role.empty())
         {
-            tools::removeServiceStatusFile(_config.domain, _role, _flowId);
+            client::removeServiceStatusFile(_config.domain, _role, _flowId);
         }
     }
 
-    void StatusFile::publish(ServiceMetrics const& metrics, std::vector<tools::ServiceTargetStatus> targets)
+    void StatusFile::publish(ServiceMetrics const& metrics, std::vector<client::ServiceTargetStatus> targets)
     {
-        tools::ServiceStatus status;
+        client::ServiceStatus status;
         metrics.fill(status);
         status.pid = ::getpid();
         status.config = _config.origin;
@@ -34,13 +34,13 @@ namespace mxl::service
         status.targets = std::move(targets);
         if (!_role.empty() && (status.role != _role || status.flowId != _flowId))
         {
-            tools::removeServiceStatusFile(_config.domain, _role, _flowId);
+            client::removeServiceStatusFile(_config.domain, _role, _flowId);
         }
         _role = status.role;
         _flowId = status.flowId;
         try
         {
-            tools::writeServiceStatusFile(_config.domain, status);
+            client::writeServiceStatusFile(_config.domain, status);
             if (_failing)
             {
                 log::info("status file written again");

@@ -1,4 +1,4 @@
-// The service's side of the status file in its domain (tools/common/ServiceStatusFile.hpp): written at every status
+// The service's side of the status file in its domain (lib/client/ServiceStatusFile.hpp): written at every status
 // tick, removed when the service stops cleanly. A failed write is logged once and does not stop the service: the
 // figures are still on /metrics and in STATUS=.
 #pragma once
@@ -6,7 +6,7 @@
 #include "ServiceConfig.hpp"
 #include "ServiceMetrics.hpp"
 
-#include <ServiceStatusFile.hpp>
+#include <client/ServiceStatusFile.hpp>
 
 #include <string>
 #include <vector>
@@ -23,7 +23,7 @@ namespace mxl::service
         StatusFile& operator=(StatusFile const&) = delete;
 
         // Call after metrics.statusLine(), whose rates it publishes.
-        void publish(ServiceMetrics const& metrics, std::vector<tools::ServiceTargetStatus> targets = {});
+        void publish(ServiceMetrics const& metrics, std::vector<client::ServiceTargetStatus> targets = {});
 
     private:
         ServiceConfig const& _config;

@@ -5,8 +5,8 @@
 #include "ServiceConfig.hpp"
 #include <directory/Ticket.hpp>
 
-#include <FabricsHandles.hpp>
-#include <FabricsInterfaceChoice.hpp>
+#include <client/FabricsHandles.hpp>
+#include <client/FabricsInterfaceChoice.hpp>
 
 #include <mxl/flow.h>
 
@@ -19,6 +19,6 @@ namespace mxl::service
     // Sets `target` up to listen on `interface` and receive into `writer`; returns the ticket as the library made it
     // (unsigned). Throws ConfigError naming `keys` (the settings that chose the interface) when the target cannot listen
     // there, std::runtime_error when the ticket cannot be read back.
-    Ticket listenForTicket(tools::FabricsTarget const& target, tools::FabricsInterface const& interface, mxlFlowWriter writer,
+    Ticket listenForTicket(client::FabricsTarget const& target, client::FabricsInterface const& interface, mxlFlowWriter writer,
                            ServiceConfig const& config, std::string_view keys);
 }

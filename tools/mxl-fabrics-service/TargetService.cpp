@@ -7,11 +7,11 @@
 
 #include <TicketSignature.hpp>
 
-#include <DeviceFlowOptions.hpp>
 #include <ExitRequest.hpp>
-#include <FabricsInterfaces.hpp>
 #include <ReloadRequest.hpp>
 #include <TextFile.hpp>
+#include <client/DeviceFlowOptions.hpp>
+#include <client/FabricsInterfaces.hpp>
 #include <common/StatusName.hpp>
 
 #include <mxl/flow.h>
@@ -81,7 +81,7 @@ namespace mxl::service
                          config.domain.string());
         }
         log::info("target flow {} in domain '{}' ({})", _flowId, config.domain.string(),
-                  tools::payloadLocationText(_writer.config().common));
+                  client::payloadLocationText(_writer.config().common));
         auto const domainId = establishDomainIdentity(config.domain);
         if (config.etcd)
         {
@@ -143,9 +143,9 @@ namespace mxl::service
         else
         {
             // The old target goes first: it holds the listening port the new one may need.
-            _refusedByEarlierTargets += tools::refusedInitiators(_target.get());
+            _refusedByEarlierTargets += client::refusedInitiators(_target.get());
             _target.reset();
-            _target = std::make_unique<tools::FabricsTarget>(_fabrics.get());
+            _target = std::make_unique<client::FabricsTarget>(_fabrics.get());
             // A device flow's setup can also fail for its location (docs/device-flows.md).
             bool const onDevice = _writer.config().common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY;
             publish(listenForTicket(*_target, _interface, _writer.get(), _config,
@@ -460,7 +460,7 @@ namespace mxl::service
                 _metrics.setPathCounters(_paths->counters());
             }
             _metrics.setRefusedInitiators(_paths ? _paths->refusedInitiators()
-                                                 : _refusedByEarlierTargets + tools::refusedInitiators(_target.get()));
+                                                 : _refusedByEarlierTargets + client::refusedInitiators(_target.get()));
             auto const line = _metrics.statusLine();
             _notifier.status(line);
             _statusFile.publish(_metrics);

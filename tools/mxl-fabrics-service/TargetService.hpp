@@ -21,8 +21,8 @@
 
 #include <TicketHandover.hpp>
 
-#include <FabricsHandles.hpp>
-#include <MxlHandles.hpp>
+#include <client/FabricsHandles.hpp>
+#include <client/MxlHandles.hpp>
 
 #include <chrono>
 #include <memory>
@@ -51,14 +51,14 @@ namespace mxl::service
 
         ServiceConfig const& _config;
         Notifier& _notifier;
-        tools::Instance _instance;
-        tools::FlowWriter _writer;
+        client::Instance _instance;
+        client::FlowWriter _writer;
         std::string _flowId;
         TransferUnit _unit;
-        tools::FlowReader _reader;
-        tools::FabricsOnInstance _fabrics;
-        tools::FabricsInterface _interface;
-        std::unique_ptr<tools::FabricsTarget> _target;
+        client::FlowReader _reader;
+        client::FabricsOnInstance _fabrics;
+        client::FabricsInterface _interface;
+        std::unique_ptr<client::FabricsTarget> _target;
         // Connection requests refused by the targets replaced since the start (the metric counts over all of them).
         std::uint64_t _refusedByEarlierTargets = 0;
         // With 'path': the path targets and the merge (and _target stays empty).

@@ -10,9 +10,9 @@
 
 #include <ExitRequest.hpp>
 #include <ReloadRequest.hpp>
-#include <TaiOffsetCheck.hpp>
 #include <ToolError.hpp>
 #include <ToolMain.hpp>
+#include <client/TaiOffsetCheck.hpp>
 
 #include <fmt/format.h>
 
@@ -65,7 +65,7 @@ int main(int argc, char** argv)
                                                         {
                                                             return mxl::tools::ExitCode::Success;
                                                         }
-                                                        mxl::tools::warnIfTaiOffsetUnset();
+                                                        mxl::client::warnIfTaiOffsetUnset();
                                                         return runService(*config);
                                                     }
                                                     catch (mxl::service::ConfigError const& error)
@@ -77,7 +77,7 @@ int main(int argc, char** argv)
                                                     // libmxl refuses) is configuration here: restarting cannot mend it.
                                                     catch (mxl::tools::ToolError const& error)
                                                     {
-                                                        if (error.code() != mxl::tools::ExitCode::Usage)
+                                                        if (error.kind() != mxl::client::ErrorKind::Usage)
                                                         {
                                                             throw;
                                                         }

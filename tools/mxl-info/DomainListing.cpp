@@ -6,15 +6,15 @@
 
 #include "AudioPicture.hpp"
 #include "AudioSamples.hpp"
-#include "DomainDirectory.hpp"
 #include "FlowFormatting.hpp"
 #include "FlowSnapshot.hpp"
 #include "Latency.hpp"
 #include "LevelMeter.hpp"
-#include "MxlAddress.hpp"
 #include "ServiceLines.hpp"
 #include "ToolError.hpp"
 #include "common/StatusName.hpp"
+#include <client/DomainDirectory.hpp>
+#include <client/MxlAddress.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -64,13 +64,13 @@ namespace mxl::tools::info
             }
         }
 
-        Entry readEntry(Instance const& instance, std::string const& id)
+        Entry readEntry(client::Instance const& instance, std::string const& id)
         {
             try
             {
                 auto snapshot = readFlowSnapshot(instance, id);
                 auto const& hints = snapshot.description.groupHints;
-                auto const hint = hints.empty() ? std::nullopt : parseGroupHint(hints.front());
+                auto const hint = hints.empty() ? std::nullopt : client::parseGroupHint(hints.front());
                 auto group = hint && !hint->group.empty() ? hint->group : std::string{noGroup};
                 return Entry{id, std::move(group), hint ? hint->role : std::string{}, std::move(snapshot)};
             }
@@ -81,9 +81,9 @@ namespace mxl::tools::info
         }
 
         // The meter of the last levelWindowSeconds of an audio flow, read without waiting.
-        std::string levelLine(Instance const& instance, FlowSnapshot const& snapshot)
+        std::string levelLine(client::Instance const& instance, FlowSnapshot const& snapshot)
         {
-            FlowReader const reader{instance, snapshot.id};
+            client::FlowReader const reader{instance, snapshot.id};
             auto const& rate = snapshot.info.config.common.grainRate;
             auto const window =
                 static_cast<double>(rate.numerator) / static_cast<double>(std::max<std::int64_t>(rate.denominator, 1)) * levelWindowSeconds;
@@ -102,8 +102,8 @@ namespace mxl::tools::info
             return formatLevelMeter(peaks);
         }
 
-        void printEntry(Instance const& instance, Entry const& entry, std::set<std::string>& rolesSeen, DomainServices const& services,
-                        bool withLevels)
+        void printEntry(client::Instance const& instance, Entry const& entry, std::set<std::string>& rolesSeen,
+                        DomainServices const& services, bool withLevels)
         {
             auto const role = entry.role.empty() ? std::string{"(no role)"} : entry.role;
             auto const duplicate = !entry.role.empty() && !rolesSeen.insert(entry.role).second ? "  (duplicate role)" : "";
@@ -129,14 +129,14 @@ namespace mxl::tools::info
         }
     }
 
-    void printDomainListing(Instance const& instance, std::filesystem::path const& domain, bool withLevels)
+    void printDomainListing(client::Instance const& instance, std::filesystem::path const& domain, bool withLevels)
     {
         fmt::print("domain {}\n", domain.string());
         printDomainDefinition(domain);
 
         DomainServices const services{domain};
         std::map<std::string, std::vector<Entry>> groups;
-        auto const ids = listFlowIds(domain);
+        auto const ids = client::listFlowIds(domain);
         for (auto const& id : ids)
         {
             auto entry = readEntry(instance, id);
@@ -154,7 +154,7 @@ namespace mxl::tools::info
             {
                 groupIds.push_back(entry.id);
             }
-            fmt::print("\ngroup {}: {}\n", group, formatMxlAddress(domain.string(), groupIds));
+            fmt::print("\ngroup {}: {}\n", group, client::formatMxlAddress(domain.string(), groupIds));
             std::set<std::string> rolesSeen;
             for (auto const& entry : entries)
             {

@@ -3,11 +3,11 @@
 // (LevelMeter.hpp) under each audio flow.
 #pragma once
 
-#include "MxlHandles.hpp"
+#include <client/MxlHandles.hpp>
 
 #include <filesystem>
 
 namespace mxl::tools::info
 {
-    void printDomainListing(Instance const& instance, std::filesystem::path const& domain, bool withLevels);
+    void printDomainListing(client::Instance const& instance, std::filesystem::path const& domain, bool withLevels);
 }

@@ -1,12 +1,12 @@
 #include "FlowDetail.hpp"
 
-#include "DomainDirectory.hpp"
 #include "FlowFormatting.hpp"
 #include "FlowSnapshot.hpp"
 #include "Latency.hpp"
-#include "MxlAddress.hpp"
 #include "ServiceLines.hpp"
 #include "ToolError.hpp"
+#include <client/DomainDirectory.hpp>
+#include <client/MxlAddress.hpp>
 
 #include <mxl/time.h>
 
@@ -28,9 +28,9 @@ namespace mxl::tools::info
         }
     }
 
-    void printFlowDetail(Instance const& instance, std::filesystem::path const& domain, std::string const& flowId)
+    void printFlowDetail(client::Instance const& instance, std::filesystem::path const& domain, std::string const& flowId)
     {
-        requireFlowDirectory(domain, flowId);
+        client::requireFlowDirectory(domain, flowId);
         auto const snapshot = readFlowSnapshot(instance, flowId);
         auto const& info = snapshot.info;
         auto const& common = info.config.common;
@@ -41,7 +41,7 @@ namespace mxl::tools::info
         fmt::print("flow {}\n", flowId);
         row("Label", description.label);
         row("Group hints", fmt::format("{}", fmt::join(description.groupHints, ", ")));
-        row("Address", formatMxlAddress(domain.string(), {flowId}));
+        row("Address", client::formatMxlAddress(domain.string(), {flowId}));
         row("Version", fmt::format("{}", info.version));
         row("Struct size", fmt::format("{} bytes", info.size));
         row("Format", description.mediaType.empty() ? formatDataFormat(common.format)

@@ -1,7 +1,7 @@
 // Detail mode: everything the shared flow info says about one flow, with its latency and whether a writer holds it.
 #pragma once
 
-#include "MxlHandles.hpp"
+#include <client/MxlHandles.hpp>
 
 #include <filesystem>
 #include <string>
@@ -9,5 +9,5 @@
 namespace mxl::tools::info
 {
     // Throws ToolError(FlowNotFound) naming the flow and the domain when it does not exist.
-    void printFlowDetail(Instance const& instance, std::filesystem::path const& domain, std::string const& flowId);
+    void printFlowDetail(client::Instance const& instance, std::filesystem::path const& domain, std::string const& flowId);
 }

@@ -2,12 +2,12 @@
 
 #include "AudioPicture.hpp"
 #include "AudioSamples.hpp"
-#include "DomainDirectory.hpp"
-#include "FlowId.hpp"
 #include "FlowSnapshot.hpp"
 #include "GrainPicture.hpp"
 #include "ToolError.hpp"
 #include "common/StatusName.hpp"
+#include <client/DomainDirectory.hpp>
+#include <client/FlowId.hpp>
 
 #include <mxl/device.h>
 #include <mxl/flow.h>
@@ -79,7 +79,7 @@ namespace mxl::tools::info
             readFailed(status, what, flowId, head);
         }
 
-        std::uint64_t currentHead(FlowReader const& reader, std::string const& flowId)
+        std::uint64_t currentHead(client::FlowReader const& reader, std::string const& flowId)
         {
             mxlFlowRuntimeInfo runtime{};
             if (auto const status = mxlFlowReaderGetRuntimeInfo(reader.get(), &runtime); status != MXL_STATUS_OK)
@@ -90,7 +90,7 @@ namespace mxl::tools::info
         }
 
         // A device flow's payload is copied out of device memory through libmxl's module (mxl/device.h).
-        std::vector<std::uint8_t> hostCopyOf(FlowSnapshot const& flow, FlowReader const& reader, std::uint8_t const* payload,
+        std::vector<std::uint8_t> hostCopyOf(FlowSnapshot const& flow, client::FlowReader const& reader, std::uint8_t const* payload,
                                              std::size_t bytes)
         {
             if (flow.info.config.common.payloadLocation != MXL_PAYLOAD_LOCATION_DEVICE_MEMORY)
@@ -105,7 +105,7 @@ namespace mxl::tools::info
             return copy;
         }
 
-        void pictureOfVideoFlow(FlowSnapshot const& flow, FlowReader const& reader, PictureRequest const& request)
+        void pictureOfVideoFlow(FlowSnapshot const& flow, client::FlowReader const& reader, PictureRequest const& request)
         {
             auto const& description = flow.description;
             if (description.mediaType != "video/v210" && description.mediaType != "video/v210a")
@@ -160,7 +160,7 @@ namespace mxl::tools::info
                        description.mediaType, colorimetry.name, description.interlaced ? " (one field)" : "", request.file.string());
         }
 
-        void pictureOfAudioFlow(FlowSnapshot const& flow, FlowReader const& reader, PictureRequest const& request)
+        void pictureOfAudioFlow(FlowSnapshot const& flow, client::FlowReader const& reader, PictureRequest const& request)
         {
             auto const& rate = flow.info.config.common.grainRate;
             auto const perSecond = static_cast<std::size_t>(rate.numerator / std::max<std::int64_t>(rate.denominator, 1));
@@ -198,7 +198,7 @@ namespace mxl::tools::info
         auto const& flow = values[0];
         auto const at = flow.find('@');
         PictureRequest request;
-        request.flowId = requireFlowId(flow.substr(0, at));
+        request.flowId = client::requireFlowId(flow.substr(0, at));
         if (at != std::string::npos)
         {
             request.index = parseIndex(std::string_view{flow}.substr(at + 1), flow);
@@ -207,11 +207,11 @@ namespace mxl::tools::info
         return request;
     }
 
-    void writeFlowPicture(Instance const& instance, std::filesystem::path const& domain, PictureRequest const& request)
+    void writeFlowPicture(client::Instance const& instance, std::filesystem::path const& domain, PictureRequest const& request)
     {
-        requireFlowDirectory(domain, request.flowId);
+        client::requireFlowDirectory(domain, request.flowId);
         auto const flow = readFlowSnapshot(instance, request.flowId);
-        FlowReader const reader{instance, request.flowId};
+        client::FlowReader const reader{instance, request.flowId};
         if (flow.continuous())
         {
             pictureOfAudioFlow(flow, reader, request);

@@ -1,7 +1,7 @@
 // mxl-info --snapshot: a PNG of one grain of a video flow, or of the last second of an audio flow.
 #pragma once
 
-#include "MxlHandles.hpp"
+#include <client/MxlHandles.hpp>
 
 #include <cstdint>
 #include <filesystem>
@@ -25,5 +25,5 @@ namespace mxl::tools::info
     // Reads the grain or samples (copied, then checked not to have been overwritten meanwhile), writes the picture and
     // prints what it shows. Throws ToolError: FlowNotFound, Usage for flows without pictures (data, colorspaces without
     // a matrix), Failure for grains that are missing, invalid or overwritten, and for files that cannot be written.
-    void writeFlowPicture(Instance const& instance, std::filesystem::path const& domain, PictureRequest const& request);
+    void writeFlowPicture(client::Instance const& instance, std::filesystem::path const& domain, PictureRequest const& request);
 }

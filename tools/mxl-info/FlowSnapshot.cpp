@@ -1,8 +1,8 @@
 #include "FlowSnapshot.hpp"
 
-#include "FlowDefinitionText.hpp"
 #include "ToolError.hpp"
 #include "common/StatusName.hpp"
+#include <client/FlowDefinitionText.hpp>
 
 #include <mxl/flow.h>
 #include <mxl/time.h>
@@ -17,25 +17,25 @@ namespace mxl::tools::info
         {
             if (status == MXL_ERR_FLOW_NOT_FOUND)
             {
-                throw ToolError{ExitCode::FlowNotFound, fmt::format("flow {} disappeared while being read ({})", flowId, call)};
+                throw ToolError{ErrorKind::FlowNotFound, fmt::format("flow {} disappeared while being read ({})", flowId, call)};
             }
             if (status != MXL_STATUS_OK)
             {
-                throw ToolError{ExitCode::Failure, fmt::format("{} for flow {} failed: {}", call, flowId, statusName(status))};
+                throw ToolError{ErrorKind::Failure, fmt::format("{} for flow {} failed: {}", call, flowId, statusName(status))};
             }
         }
     }
 
-    FlowSnapshot readFlowSnapshot(Instance const& instance, std::string const& flowId)
+    FlowSnapshot readFlowSnapshot(client::Instance const& instance, std::string const& flowId)
     {
-        FlowReader const reader{instance, flowId};
+        client::FlowReader const reader{instance, flowId};
         FlowSnapshot snapshot;
         snapshot.id = flowId;
         check(mxlFlowReaderGetInfo(reader.get(), &snapshot.info), "mxlFlowReaderGetInfo", flowId);
         snapshot.nowIndex = mxlGetCurrentIndex(&snapshot.info.config.common.grainRate);
         check(mxlIsFlowActive(instance.get(), flowId.c_str(), &snapshot.active), "mxlIsFlowActive", flowId);
-        snapshot.definition = readFlowDefinition(instance, flowId);
-        snapshot.description = tryParseFlowDescription(snapshot.definition).value_or(FlowDescription{});
+        snapshot.definition = client::readFlowDefinition(instance.get(), flowId);
+        snapshot.description = client::tryParseFlowDescription(snapshot.definition).value_or(client::FlowDescription{});
         return snapshot;
     }
 }

@@ -2,8 +2,8 @@
 // the definition text, whether a writer holds it, and the current index at its rate.
 #pragma once
 
-#include "FlowDescription.hpp"
-#include "MxlHandles.hpp"
+#include <client/FlowDescription.hpp>
+#include <client/MxlHandles.hpp>
 
 #include <mxl/flowinfo.h>
 
@@ -18,7 +18,7 @@ namespace mxl::tools::info
         mxlFlowInfo info{};
         std::string definition;
         // Empty fields when the definition is not JSON (mxl-info still shows the shared info then).
-        FlowDescription description;
+        client::FlowDescription description;
         bool active = false;
         // The grain or sample index current at the TAI clock when the info was read.
         std::uint64_t nowIndex = 0;
@@ -30,5 +30,5 @@ namespace mxl::tools::info
     };
 
     // Throws ToolError(FlowNotFound) when the flow is not in the domain, ToolError(Failure) when an API call fails.
-    FlowSnapshot readFlowSnapshot(Instance const& instance, std::string const& flowId);
+    FlowSnapshot readFlowSnapshot(client::Instance const& instance, std::string const& flowId);
 }

@@ -1,9 +1,9 @@
 #include "GarbageCollection.hpp"
 
-#include "DomainDirectory.hpp"
 #include "ServiceLines.hpp"
 #include "ToolError.hpp"
 #include "common/StatusName.hpp"
+#include <client/DomainDirectory.hpp>
 
 #include <fmt/format.h>
 
@@ -11,15 +11,15 @@
 
 namespace mxl::tools::info
 {
-    void collectGarbage(Instance const& instance, std::filesystem::path const& domain)
+    void collectGarbage(client::Instance const& instance, std::filesystem::path const& domain)
     {
-        auto const before = listFlowIds(domain);
+        auto const before = client::listFlowIds(domain);
         if (auto const status = mxlGarbageCollectFlows(instance.get()); status != MXL_STATUS_OK)
         {
-            throw ToolError{ExitCode::Failure,
+            throw ToolError{ErrorKind::Failure,
                             fmt::format("garbage collection of domain '{}' failed: {}", domain.string(), statusName(status))};
         }
-        auto const after = listFlowIds(domain);
+        auto const after = client::listFlowIds(domain);
 
         // The library only logs its count; comparing the directory before and after tells which flows went. A flow
         // that a writer released meanwhile would be counted too, which is rare and harmless for a report.

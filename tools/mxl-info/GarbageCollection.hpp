@@ -2,11 +2,11 @@
 // fabrics services whose process is gone, and says which.
 #pragma once
 
-#include "MxlHandles.hpp"
+#include <client/MxlHandles.hpp>
 
 #include <filesystem>
 
 namespace mxl::tools::info
 {
-    void collectGarbage(Instance const& instance, std::filesystem::path const& domain);
+    void collectGarbage(client::Instance const& instance, std::filesystem::path const& domain);
 }

@@ -16,22 +16,22 @@ namespace mxl::tools::info
         }
 
         // "active", or "stale (pid 42 is gone; last state active)": stale figures never read as healthy.
-        std::string stateOf(ServiceStatus const& status, std::uint64_t now)
+        std::string stateOf(client::ServiceStatus const& status, std::uint64_t now)
         {
-            auto const stale = serviceStaleReason(status, now);
+            auto const stale = client::serviceStaleReason(status, now);
             return stale ? fmt::format("stale ({}; last state {})", *stale, status.state) : status.state;
         }
 
-        std::string rateOf(ServiceStatus const& status, std::uint64_t now)
+        std::string rateOf(client::ServiceStatus const& status, std::uint64_t now)
         {
-            return serviceStaleReason(status, now) ? std::string{"-"} : fmt::format("{:.1f}/s", status.grainsPerSecond);
+            return client::serviceStaleReason(status, now) ? std::string{"-"} : fmt::format("{:.1f}/s", status.grainsPerSecond);
         }
 
-        std::string summary(ServiceStatus const& status, std::uint64_t now)
+        std::string summary(client::ServiceStatus const& status, std::uint64_t now)
         {
             return fmt::format("{}, grains {}, rate {}, lost {}, reconnects {}, latency p50 {}, updated {} ago", stateOf(status, now),
-                               status.grains, rateOf(status, now), status.lost, status.reconnects, formatLatency(status.latencyP50Seconds),
-                               formatStatusAge(status, now));
+                               status.counters.units, rateOf(status, now), status.counters.lost, status.counters.reconnects,
+                               formatLatency(status.latencyP50Seconds), client::formatStatusAge(status, now));
         }
 
         void serviceRow(std::string_view name, std::string_view value)
@@ -41,7 +41,7 @@ namespace mxl::tools::info
     }
 
     DomainServices::DomainServices(std::filesystem::path const& domain)
-        : _entries{readServiceStatusFiles(domain)}
+        : _entries{client::readServiceStatusFiles(domain)}
         , _now{mxlGetTime()}
     {
     }
@@ -50,7 +50,7 @@ namespace mxl::tools::info
     {
         for (auto const& entry : _entries)
         {
-            auto const* status = std::get_if<ServiceStatus>(&entry.content);
+            auto const* status = std::get_if<client::ServiceStatus>(&entry.content);
             if (status != nullptr && status->flowId == flowId)
             {
                 fmt::print("      service {}: {}\n", status->role, summary(*status, _now));
@@ -63,7 +63,7 @@ namespace mxl::tools::info
         bool first = true;
         for (auto const& entry : _entries)
         {
-            auto const* status = std::get_if<ServiceStatus>(&entry.content);
+            auto const* status = std::get_if<client::ServiceStatus>(&entry.content);
             if (status == nullptr || listed.contains(status->flowId))
             {
                 continue;
@@ -82,7 +82,7 @@ namespace mxl::tools::info
         bool any = false;
         for (auto const& entry : _entries)
         {
-            auto const* status = std::get_if<ServiceStatus>(&entry.content);
+            auto const* status = std::get_if<client::ServiceStatus>(&entry.content);
             if (status == nullptr || status->flowId != flowId)
             {
                 continue;
@@ -98,18 +98,21 @@ namespace mxl::tools::info
             serviceRow("Config", status->config.empty() ? std::string{"(not said)"} : status->config);
             serviceRow("Ticket epoch", fmt::format("{}", status->epoch));
             serviceRow("Transport", status->transport.empty() ? std::string{"(no ticket yet)"} : status->transport);
-            serviceRow("Updated", fmt::format("{} ago (status interval {} ms)", formatStatusAge(*status, _now), status->statusIntervalMs));
-            serviceRow("Grains", fmt::format("{}", status->grains));
-            serviceRow("Bytes", fmt::format("{}", status->bytes));
-            serviceRow("Rate", serviceStaleReason(*status, _now)
+            serviceRow("Updated",
+                       fmt::format("{} ago (status interval {} ms)", client::formatStatusAge(*status, _now), status->statusIntervalMs));
+            serviceRow("Grains", fmt::format("{}", status->counters.units));
+            serviceRow("Bytes", fmt::format("{}", status->counters.bytes));
+            serviceRow("Rate", client::serviceStaleReason(*status, _now)
                                    ? std::string{"-"}
-                                   : fmt::format("{:.1f} grains/s, {:.2f} MB/s", status->grainsPerSecond, status->bytesPerSecond / 1e6));
-            serviceRow("Late", fmt::format("{}", status->late));
-            serviceRow("Lost", fmt::format("{}", status->lost));
-            serviceRow("Reconnects", fmt::format("{}", status->reconnects));
-            serviceRow("Stalls", fmt::format("{}", status->stalls));
-            serviceRow("Latency", fmt::format("p50 {}, p90 {}, p99 {}", formatLatency(status->latencyP50Seconds),
-                                              formatLatency(status->latencyP90Seconds), formatLatency(status->latencyP99Seconds)));
+                                   : fmt::format("{:.1f} grains/s, {:.2f} MB/s", status->grainsPerSecond,
+                                                 status->bytesPerSecond / 1e6));
+            serviceRow("Late", fmt::format("{}", status->counters.late));
+            serviceRow("Lost", fmt::format("{}", status->counters.lost));
+            serviceRow("Reconnects", fmt::format("{}", status->counters.reconnects));
+            serviceRow("Stalls", fmt::format("{}", status->counters.stalls));
+            serviceRow("Latency",
+                       fmt::format("p50 {}, p90 {}, p99 {}", formatLatency(status->latencyP50Seconds),
+                                   formatLatency(status->latencyP90Seconds), formatLatency(status->latencyP99Seconds)));
             for (auto const& target : status->targets)
             {
                 serviceRow("Target", fmt::format("epoch {}: {} for {} ms{}", target.epoch, target.state, target.forMs,
@@ -139,10 +142,10 @@ namespace mxl::tools::info
     void collectServiceStatusFiles(std::filesystem::path const& domain)
     {
         std::size_t removed = 0;
-        for (auto const& entry : readServiceStatusFiles(domain))
+        for (auto const& entry : client::readServiceStatusFiles(domain))
         {
-            auto const* status = std::get_if<ServiceStatus>(&entry.content);
-            if (status == nullptr || !processGone(*status))
+            auto const* status = std::get_if<client::ServiceStatus>(&entry.content);
+            if (status == nullptr || !client::processGone(*status))
             {
                 continue;
             }

@@ -1,9 +1,9 @@
-// The fabrics services of a domain, as their status files (tools/common/ServiceStatusFile.hpp) tell: a line per
+// The fabrics services of a domain, as their status files (lib/client/ServiceStatusFile.hpp) tell: a line per
 // service under its flow in list mode, a "Services" section in detail mode, and -g's removal of the files of services
 // whose process is gone. A file older than three status intervals, or whose pid no longer exists, shows as stale.
 #pragma once
 
-#include <ServiceStatusFile.hpp>
+#include <client/ServiceStatusFile.hpp>
 
 #include <cstdint>
 #include <filesystem>
@@ -29,7 +29,7 @@ namespace mxl::tools::info
         void printWarnings(std::string const& flowId = {}) const;
 
     private:
-        std::vector<ServiceStatusEntry> _entries;
+        std::vector<client::ServiceStatusEntry> _entries;
         std::uint64_t _now = 0;
     };
 

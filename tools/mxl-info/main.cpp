@@ -1,17 +1,17 @@
 // mxl-info: lists the flows of an MXL domain, describes one flow, or removes the flows of crashed writers.
 #include "CommandLine.hpp"
-#include "DomainDirectory.hpp"
 #include "DomainListing.hpp"
 #include "ExitRequest.hpp"
 #include "FlowDetail.hpp"
-#include "FlowId.hpp"
 #include "FlowPicture.hpp"
 #include "GarbageCollection.hpp"
-#include "MxlAddress.hpp"
-#include "MxlHandles.hpp"
-#include "TaiOffsetCheck.hpp"
 #include "TicketListing.hpp"
 #include "ToolMain.hpp"
+#include <client/DomainDirectory.hpp>
+#include <client/FlowId.hpp>
+#include <client/MxlAddress.hpp>
+#include <client/MxlHandles.hpp>
+#include <client/TaiOffsetCheck.hpp>
 
 #include <mxl/mxl.h>
 #include <mxl/version.h>
@@ -101,21 +101,21 @@ Options)";
             {
                 for (auto const& text : values["address"].as<std::vector<std::string>>())
                 {
-                    auto address = parseMxlAddress(text);
+                    auto address = client::parseMxlAddress(text);
                     targets.push_back(Target{address.domain, std::move(address.flowIds)});
                 }
                 return targets;
             }
             if (!values.contains("domain"))
             {
-                throw ToolError{ExitCode::Usage, "missing --domain DIR or an mxl:// address (see --help)"};
+                throw ToolError{ErrorKind::Usage, "missing --domain DIR or an mxl:// address (see --help)"};
             }
             Target target{values["domain"].as<std::string>(), {}};
             if (values.contains("flow"))
             {
                 for (auto const& id : values["flow"].as<std::vector<std::string>>())
                 {
-                    target.flowIds.push_back(requireFlowId(id));
+                    target.flowIds.push_back(client::requireFlowId(id));
                 }
             }
             targets.push_back(std::move(target));
@@ -135,8 +135,8 @@ Options)";
             for (auto const& target : targets)
             {
                 auto const domain = std::filesystem::absolute(target.domain).lexically_normal();
-                requireDomainDirectory(domain);
-                Instance const instance{domain};
+                client::requireDomainDirectory(domain);
+                client::Instance const instance{domain};
                 if (values.contains("snapshot"))
                 {
                     writeFlowPicture(instance, domain, parsePictureRequest(values["snapshot"].as<std::vector<std::string>>()));
@@ -209,7 +209,7 @@ Options)";
                 printTicketListing(values["tickets"].as<std::string>());
                 return ExitCode::Success;
             }
-            warnIfTaiOffsetUnset();
+            client::warnIfTaiOffsetUnset();
 
             auto const targets = targetsOf(values);
             if (!values.contains("watch"))

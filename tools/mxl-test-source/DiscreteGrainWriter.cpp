@@ -19,7 +19,7 @@ namespace mxl::tools::testsource
         {
             if (status != MXL_STATUS_OK)
             {
-                throw ToolError{ExitCode::Failure, fmt::format("{} of {} grain {} failed: {}", call, kind, index, statusName(status))};
+                throw ToolError{ErrorKind::Failure, fmt::format("{} of {} grain {} failed: {}", call, kind, index, statusName(status))};
             }
         }
     }

@@ -1,13 +1,13 @@
 #include "FlowSource.hpp"
 
-#include "DeviceFlowOptions.hpp"
 #include "DiscreteGrainWriter.hpp"
-#include "FlowDescription.hpp"
-#include "FlowId.hpp"
 #include "PrerenderedRing.hpp"
 #include "TextFile.hpp"
 #include "ToneWriter.hpp"
 #include "ToolError.hpp"
+#include <client/DeviceFlowOptions.hpp>
+#include <client/FlowDescription.hpp>
+#include <client/FlowId.hpp>
 #include <patterns/TestPatternRenderer.hpp>
 #include <patterns/TimecodePacket.hpp>
 
@@ -29,7 +29,7 @@ namespace mxl::tools::testsource
         {
             std::string json;
             std::string origin;
-            FlowDescription description;
+            client::FlowDescription description;
         };
 
         // Reads the definition file and checks that it describes the kind of flow this option writes.
@@ -39,22 +39,22 @@ namespace mxl::tools::testsource
             LoadedDefinition loaded;
             loaded.origin = fmt::format("'{}'", file.string());
             loaded.json = readTextFile(file, fmt::format("{} flow definition", kind));
-            loaded.description = parseFlowDescription(loaded.json, loaded.origin);
+            loaded.description = client::parseFlowDescription(loaded.json, loaded.origin);
 
             auto const expectedFormat = fmt::format("urn:x-nmos:format:{}", kind);
             if (loaded.description.format != expectedFormat)
             {
-                throw ToolError{ExitCode::Usage, fmt::format("the {} flow definition {} has format '{}' (expected {})", kind, loaded.origin,
-                                                             loaded.description.format, expectedFormat)};
+                throw ToolError{ErrorKind::Usage, fmt::format("the {} flow definition {} has format '{}' (expected {})", kind,
+                                                              loaded.origin, loaded.description.format, expectedFormat)};
             }
             if (mediaTypes.size() != 0 && std::ranges::find(mediaTypes, loaded.description.mediaType) == mediaTypes.end())
             {
-                throw ToolError{ExitCode::Usage, fmt::format("the {} flow definition {} has media_type '{}' (expected {})", kind,
-                                                             loaded.origin, loaded.description.mediaType, fmt::join(mediaTypes, " or "))};
+                throw ToolError{ErrorKind::Usage, fmt::format("the {} flow definition {} has media_type '{}' (expected {})", kind,
+                                                              loaded.origin, loaded.description.mediaType, fmt::join(mediaTypes, " or "))};
             }
             if (settings.groupHint)
             {
-                loaded.json = withGroupHint(loaded.json, loaded.origin, *settings.groupHint, kind);
+                loaded.json = client::withGroupHint(loaded.json, loaded.origin, *settings.groupHint, kind);
             }
             return loaded;
         }
@@ -68,22 +68,22 @@ namespace mxl::tools::testsource
             }
             try
             {
-                return withDeviceOptions(settings.flowOptions, "--flow-options", *settings.deviceIndex,
-                                         fmt::format("--device {}", *settings.deviceIndex));
+                return client::withDeviceOptions(settings.flowOptions, "--flow-options", *settings.deviceIndex,
+                                                 fmt::format("--device {}", *settings.deviceIndex));
             }
-            catch (DeviceOptionsConflict const& conflict)
+            catch (client::DeviceOptionsConflict const& conflict)
             {
-                throw ToolError{ExitCode::Usage, conflict.what()};
+                throw ToolError{ErrorKind::Usage, conflict.what()};
             }
         }
 
-        std::unique_ptr<FlowSource> createFlow(Instance const& instance, LoadedDefinition const& loaded, SourceSettings const& settings,
-                                               std::string_view kind, std::string_view mediaType)
+        std::unique_ptr<FlowSource> createFlow(client::Instance const& instance, LoadedDefinition const& loaded,
+                                               SourceSettings const& settings, std::string_view kind, std::string_view mediaType)
         {
             auto source = std::make_unique<FlowSource>();
-            source->writer = std::make_unique<FlowWriter>(instance, loaded.json, writerOptions(settings, kind), loaded.origin);
+            source->writer = std::make_unique<client::FlowWriter>(instance, loaded.json, writerOptions(settings, kind), loaded.origin);
             source->stats.kind = std::string{kind};
-            source->id = canonicalFlowId(loaded.description.id).value_or(loaded.description.id);
+            source->id = client::canonicalFlowId(loaded.description.id).value_or(loaded.description.id);
             source->mediaType = std::string{mediaType};
             if (!source->writer->created())
             {
@@ -104,13 +104,13 @@ namespace mxl::tools::testsource
             auto const slices = *settings.slicesPerCommit;
             if (slices < 1 || slices > lines)
             {
-                throw ToolError{ExitCode::Usage, fmt::format("--slices {} does not fit the {} lines of a grain of {} (expected 1..{})",
-                                                             slices, lines, origin, lines)};
+                throw ToolError{ErrorKind::Usage, fmt::format("--slices {} does not fit the {} lines of a grain of {} (expected 1..{})",
+                                                              slices, lines, origin, lines)};
             }
             if (slices > hint)
             {
                 throw ToolError{
-                    ExitCode::Usage,
+                    ErrorKind::Usage,
                     fmt::format("--slices {} exceeds the maxCommitBatchSizeHint {} of the flow of {} (raise it with --flow-options)",
                                 slices, hint, origin)};
             }
@@ -118,7 +118,7 @@ namespace mxl::tools::testsource
         }
     }
 
-    std::unique_ptr<FlowSource> openVideoSource(Instance const& instance, std::filesystem::path const& definitionFile,
+    std::unique_ptr<FlowSource> openVideoSource(client::Instance const& instance, std::filesystem::path const& definitionFile,
                                                 SourceSettings const& settings)
     {
         auto const loaded = loadDefinition(definitionFile, settings, "video", {"video/v210", "video/v210a"});
@@ -127,7 +127,7 @@ namespace mxl::tools::testsource
         auto const lines = description.interlaced ? description.frameHeight / 2 : description.frameHeight;
         if (description.frameWidth < 2 || lines < 1)
         {
-            throw ToolError{ExitCode::Usage,
+            throw ToolError{ErrorKind::Usage,
                             fmt::format("the video flow definition {} has a {}x{} frame (expected frame_width >= 2 and frame_height >= 1)",
                                         loaded.origin, description.frameWidth, description.frameHeight)};
         }
@@ -137,7 +137,7 @@ namespace mxl::tools::testsource
         auto const& config = source->writer->config();
         if (config.discrete.sliceSizes[0] != renderer->fillLineBytes() || config.discrete.sliceSizes[1] != renderer->keyLineBytes())
         {
-            throw ToolError{ExitCode::Failure,
+            throw ToolError{ErrorKind::Failure,
                             fmt::format("the flow of {} has slice sizes {}/{} bytes, but a {}-pixel {} line needs {}/{} (the flow existed "
                                         "with another geometry?)",
                                         loaded.origin, config.discrete.sliceSizes[0], config.discrete.sliceSizes[1], description.frameWidth,
@@ -155,7 +155,7 @@ namespace mxl::tools::testsource
         return source;
     }
 
-    std::unique_ptr<FlowSource> openAudioSource(Instance const& instance, std::filesystem::path const& definitionFile,
+    std::unique_ptr<FlowSource> openAudioSource(client::Instance const& instance, std::filesystem::path const& definitionFile,
                                                 SourceSettings const& settings)
     {
         auto const loaded = loadDefinition(definitionFile, settings, "audio", {});
@@ -166,7 +166,7 @@ namespace mxl::tools::testsource
         return source;
     }
 
-    std::unique_ptr<FlowSource> openDataSource(Instance const& instance, std::filesystem::path const& definitionFile,
+    std::unique_ptr<FlowSource> openDataSource(client::Instance const& instance, std::filesystem::path const& definitionFile,
                                                SourceSettings const& settings)
     {
         auto const loaded = loadDefinition(definitionFile, settings, "data", {"video/smpte291"});

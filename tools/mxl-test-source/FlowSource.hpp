@@ -2,9 +2,9 @@
 // the flow definition file and create (or join) the flow.
 #pragma once
 
-#include "MxlHandles.hpp"
 #include "ScheduledTask.hpp"
 #include "WriterStats.hpp"
+#include <client/MxlHandles.hpp>
 
 #include <cstdint>
 #include <filesystem>
@@ -36,20 +36,20 @@ namespace mxl::tools::testsource
         // Canonical flow id and media type ("video/v210", "audio/float32", ...).
         std::string id;
         std::string mediaType;
-        std::unique_ptr<FlowWriter> writer;
+        std::unique_ptr<client::FlowWriter> writer;
         WriterStats stats;
         std::unique_ptr<ScheduledTask> task;
     };
 
     // video/v210 or video/v210a colour bars.
-    std::unique_ptr<FlowSource> openVideoSource(Instance const& instance, std::filesystem::path const& definitionFile,
+    std::unique_ptr<FlowSource> openVideoSource(client::Instance const& instance, std::filesystem::path const& definitionFile,
                                                 SourceSettings const& settings);
 
     // Float sine tones, one frequency per channel.
-    std::unique_ptr<FlowSource> openAudioSource(Instance const& instance, std::filesystem::path const& definitionFile,
+    std::unique_ptr<FlowSource> openAudioSource(client::Instance const& instance, std::filesystem::path const& definitionFile,
                                                 SourceSettings const& settings);
 
     // video/smpte291 time code packets.
-    std::unique_ptr<FlowSource> openDataSource(Instance const& instance, std::filesystem::path const& definitionFile,
+    std::unique_ptr<FlowSource> openDataSource(client::Instance const& instance, std::filesystem::path const& definitionFile,
                                                SourceSettings const& settings);
 }

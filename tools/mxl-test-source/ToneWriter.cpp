@@ -20,7 +20,7 @@ namespace mxl::tools::testsource
         {
             if (status != MXL_STATUS_OK)
             {
-                throw ToolError{ExitCode::Failure,
+                throw ToolError{ErrorKind::Failure,
                                 fmt::format("{} of audio samples ending at {} failed: {}", call, index, statusName(status))};
             }
         }

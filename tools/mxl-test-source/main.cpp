@@ -1,14 +1,14 @@
 // mxl-test-source: writes colour bars, tones and time code into MXL flows at their grain rate, paced by the TAI clock.
 #include "CommandLine.hpp"
-#include "DomainDirectory.hpp"
 #include "ExitRequest.hpp"
 #include "FlowSource.hpp"
-#include "MxlHandles.hpp"
 #include "Schedule.hpp"
 #include "StatsReporter.hpp"
-#include "TaiOffsetCheck.hpp"
 #include "TextFile.hpp"
 #include "ToolMain.hpp"
+#include <client/DomainDirectory.hpp>
+#include <client/MxlHandles.hpp>
+#include <client/TaiOffsetCheck.hpp>
 
 #include <fmt/format.h>
 
@@ -79,12 +79,12 @@ Options)";
             }
             if (!values.contains("domain"))
             {
-                throw ToolError{ExitCode::Usage, "missing --domain DIR (see --help)"};
+                throw ToolError{ErrorKind::Usage, "missing --domain DIR (see --help)"};
             }
-            warnIfTaiOffsetUnset();
+            client::warnIfTaiOffsetUnset();
             if (!values.contains("video") && !values.contains("audio") && !values.contains("data"))
             {
-                throw ToolError{ExitCode::Usage, "nothing to write: give at least one of --video, --audio, --data (see --help)"};
+                throw ToolError{ErrorKind::Usage, "nothing to write: give at least one of --video, --audio, --data (see --help)"};
             }
 
             SourceSettings settings;
@@ -108,15 +108,15 @@ Options)";
                 settings.deviceIndex = values["device"].as<std::int32_t>();
                 if (*settings.deviceIndex < 0)
                 {
-                    throw ToolError{ExitCode::Usage,
+                    throw ToolError{ErrorKind::Usage,
                                     fmt::format("--device {} is not a CUDA device ordinal (expected 0 or more)", *settings.deviceIndex)};
                 }
             }
 
             std::filesystem::path const domain = values["domain"].as<std::string>();
-            requireDomainDirectory(domain);
+            client::requireDomainDirectory(domain);
             installExitRequestHandlers();
-            Instance const instance{domain};
+            client::Instance const instance{domain};
 
             std::vector<std::unique_ptr<FlowSource>> sources;
             if (values.contains("video"))

@@ -1,0 +1,130 @@
+// Ownership of libmxl-fabrics handles for programs that also hold their own mxl instance and flow handles (MxlHandles):
+// a fabrics instance built on an existing mxl instance, targets, initiators and target infos, each released when it
+// goes out of scope. Declare them after the flow handles they use, so that they are released first.
+// Header-only so that programs without fabrics never link libmxl-fabrics.
+#pragma once
+
+#include "ClientError.hpp"
+#include "FabricsBackend.hpp"
+#include "OwnedHandle.hpp"
+#include "common/StatusName.hpp"
+
+#include <mxl/fabrics.h>
+#include <mxl/fabrics_state.h>
+
+#include <fmt/format.h>
+
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace mxl::client
+{
+    class FabricsOnInstance
+    {
+    public:
+        // `backend` names the transport (libmxl-fabrics-<backend>.so); the library logs why it cannot be loaded.
+        FabricsOnInstance(mxlInstance instance, std::string const& backend)
+        {
+            if (auto const status = ::mxlFabricsCreateInstance(instance, fabricsInstanceOptions(backend).c_str(), &_fabrics);
+                status != MXL_STATUS_OK)
+            {
+                runtimeFailure("cannot create the fabrics instance with backend \"{}\": {}", backend, statusName(status));
+            }
+        }
+
+        ~FabricsOnInstance()
+        {
+            ::mxlFabricsDestroyInstance(_fabrics);
+        }
+
+        FabricsOnInstance(FabricsOnInstance const&) = delete;
+        FabricsOnInstance& operator=(FabricsOnInstance const&) = delete;
+
+        [[nodiscard]] mxlFabricsInstance get() const noexcept
+        {
+            return _fabrics;
+        }
+
+    private:
+        mxlFabricsInstance _fabrics = nullptr;
+    };
+
+    // A target or initiator, created at construction (or adopted) and destroyed with its instance's Destroy call.
+    template <typename Handle, mxlStatus (*Create)(mxlFabricsInstance, Handle*), mxlStatus (*Destroy)(mxlFabricsInstance, Handle)>
+    class FabricsEndpoint : public OwnedHandle<mxlFabricsInstance, Handle, Destroy>
+    {
+    public:
+        FabricsEndpoint() = default;
+
+        // Throws ClientError(Failure) naming the status.
+        explicit FabricsEndpoint(mxlFabricsInstance fabrics)
+            : OwnedHandle<mxlFabricsInstance, Handle, Destroy>{fabrics, create(fabrics)}
+        {
+        }
+
+    private:
+        static Handle create(mxlFabricsInstance fabrics)
+        {
+            Handle handle = nullptr;
+            if (auto const status = Create(fabrics, &handle); status != MXL_STATUS_OK)
+            {
+                runtimeFailure("cannot create a fabrics {}: {}", std::is_same_v<Handle, mxlFabricsTarget> ? "target" : "initiator",
+                               statusName(status));
+            }
+            return handle;
+        }
+    };
+
+    using FabricsTarget = FabricsEndpoint<mxlFabricsTarget, ::mxlFabricsCreateTarget, ::mxlFabricsDestroyTarget>;
+    using FabricsInitiator = FabricsEndpoint<mxlFabricsInitiator, ::mxlFabricsCreateInitiator, ::mxlFabricsDestroyInitiator>;
+
+    // Connection requests the target refused (allowInitiators) since it was created; 0 for none.
+    [[nodiscard]] inline std::uint64_t refusedInitiators(FabricsTarget const* target) noexcept
+    {
+        mxlFabricsAdmissionCounters counters{};
+        return target != nullptr && ::mxlFabricsTargetGetAdmissionCounters(target->get(), &counters) == MXL_STATUS_OK ? counters.refused
+                                                                                                                      : 0;
+    }
+
+    class OwnedTargetInfo
+    {
+    public:
+        OwnedTargetInfo() = default;
+
+        explicit OwnedTargetInfo(mxlFabricsTargetInfo info) noexcept
+            : _info{info}
+        {
+        }
+
+        ~OwnedTargetInfo()
+        {
+            if (_info != nullptr)
+            {
+                ::mxlFabricsFreeTargetInfo(_info);
+            }
+        }
+
+        OwnedTargetInfo(OwnedTargetInfo&& other) noexcept
+            : _info{std::exchange(other._info, nullptr)}
+        {
+        }
+
+        OwnedTargetInfo& operator=(OwnedTargetInfo&& other) noexcept
+        {
+            std::swap(_info, other._info);
+            return *this;
+        }
+
+        OwnedTargetInfo(OwnedTargetInfo const&) = delete;
+        OwnedTargetInfo& operator=(OwnedTargetInfo const&) = delete;
+
+        [[nodiscard]] mxlFabricsTargetInfo get() const noexcept
+        {
+            return _info;
+        }
+
+    private:
+        mxlFabricsTargetInfo _info = nullptr;
+    };
+}

@@ -1,0 +1,56 @@
+// The one idiom for the C API's handles: a handle with the owner its release call needs, released when it goes out of
+// scope (also when an error unwinds), movable, never copied. The handle types of this layer derive from it and create
+// their handle in their constructor; a handle created elsewhere is adopted with the two-argument constructor. Declare
+// handles in the order of creation (a flow before the fabrics target on it), so that they are released in reverse.
+#pragma once
+
+#include <utility>
+
+namespace mxl::client
+{
+    template <typename Owner, typename Handle, auto Release>
+    class OwnedHandle
+    {
+    public:
+        OwnedHandle() = default;
+
+        OwnedHandle(Owner owner, Handle handle) noexcept
+            : _owner{owner}
+            , _handle{handle}
+        {
+        }
+
+        ~OwnedHandle()
+        {
+            if (_handle != nullptr)
+            {
+                Release(_owner, _handle);
+            }
+        }
+
+        OwnedHandle(OwnedHandle&& other) noexcept
+            : _owner{other._owner}
+            , _handle{std::exchange(other._handle, nullptr)}
+        {
+        }
+
+        OwnedHandle& operator=(OwnedHandle&& other) noexcept
+        {
+            std::swap(_owner, other._owner);
+            std::swap(_handle, other._handle);
+            return *this;
+        }
+
+        OwnedHandle(OwnedHandle const&) = delete;
+        OwnedHandle& operator=(OwnedHandle const&) = delete;
+
+        [[nodiscard]] Handle get() const noexcept
+        {
+            return _handle;
+        }
+
+    private:
+        Owner _owner{};
+        Handle _handle = nullptr;
+    };
+}
