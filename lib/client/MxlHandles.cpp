@@ -82,4 +82,17 @@ namespace mxl::client
         , _created{created.created}
     {
     }
+
+    FlowSynchronizationGroup::FlowSynchronizationGroup(mxlInstance instance)
+        : OwnedHandle{instance, [instance]
+                      {
+                          mxlFlowSynchronizationGroup group = nullptr;
+                          if (auto const status = mxlCreateFlowSynchronizationGroup(instance, &group); status != MXL_STATUS_OK)
+                          {
+                              runtimeFailure("cannot create a flow synchronization group: {}", statusName(status));
+                          }
+                          return group;
+                      }()}
+    {
+    }
 }

@@ -88,4 +88,11 @@ namespace mxl::client
         mxlFlowConfigInfo _config{};
         bool _created = false;
     };
+
+    class FlowSynchronizationGroup : public OwnedHandle<mxlInstance, mxlFlowSynchronizationGroup, ::mxlReleaseFlowSynchronizationGroup>
+    {
+    public:
+        // Throws ClientError(Failure) naming the status.
+        explicit FlowSynchronizationGroup(mxlInstance instance);
+    };
 }

@@ -32,31 +32,19 @@ namespace mxl::demo
     }
 
     SyncConsumer::SyncConsumer(std::string const& domain, std::vector<std::string> const& flowIds)
-        : _instance{::mxlCreateInstance(domain.c_str(), nullptr)}
+        : _instance{domain}
+        , _group{_instance.get()}
     {
-        if (_instance == nullptr)
-        {
-            tools::runtimeFailure("cannot open domain '{}' for the synchronization group", domain);
-        }
-        if (auto const status = ::mxlCreateFlowSynchronizationGroup(_instance, &_group); status != MXL_STATUS_OK)
-        {
-            tools::runtimeFailure("cannot create a flow synchronization group (mxlStatus {})", static_cast<int>(status));
-        }
         bool clockFound = false;
         for (auto const& id : flowIds)
         {
-            Member member{id, nullptr, {}};
-            if (auto const status = ::mxlCreateFlowReader(_instance, id.c_str(), nullptr, &member.reader); status != MXL_STATUS_OK)
-            {
-                tools::runtimeFailure("cannot read flow {} for the synchronization group (mxlStatus {})", id, static_cast<int>(status));
-            }
-            _members.push_back(member);
-            ::mxlFlowReaderGetConfigInfo(member.reader, &_members.back().config);
-            if (auto const status = ::mxlFlowSynchronizationGroupAddReader(_group, member.reader); status != MXL_STATUS_OK)
+            auto& member = _members.emplace_back(Member{id, client::FlowReader{_instance, id}, {}});
+            ::mxlFlowReaderGetConfigInfo(member.reader.get(), &member.config);
+            if (auto const status = ::mxlFlowSynchronizationGroupAddReader(_group.get(), member.reader.get()); status != MXL_STATUS_OK)
             {
                 tools::runtimeFailure("cannot add flow {} to the synchronization group (mxlStatus {})", id, static_cast<int>(status));
             }
-            if (!clockFound && !continuous(_members.back().config))
+            if (!clockFound && !continuous(member.config))
             {
                 _clock = _members.size() - 1;
                 clockFound = true;
@@ -67,19 +55,6 @@ namespace mxl::demo
             tools::badInput("a source needs a video or data flow to pace its synchronization group; all {} flows carry audio",
                             flowIds.size());
         }
-    }
-
-    SyncConsumer::~SyncConsumer()
-    {
-        if (_group != nullptr)
-        {
-            ::mxlReleaseFlowSynchronizationGroup(_instance, _group);
-        }
-        for (auto const& member : _members)
-        {
-            ::mxlReleaseFlowReader(_instance, member.reader);
-        }
-        ::mxlDestroyInstance(_instance);
     }
 
     bool SyncConsumer::readableAt(std::uint64_t index, std::uint64_t timestampNs) const
@@ -94,13 +69,13 @@ namespace mxl::demo
             {
                 mxlWrappedMultiBufferSlice slices{};
                 status = ::mxlFlowReaderGetSamplesNonBlocking(
-                    member.reader, own, std::max<std::uint32_t>(member.config.common.maxCommitBatchSizeHint, 1), &slices);
+                    member.reader.get(), own, std::max<std::uint32_t>(member.config.common.maxCommitBatchSizeHint, 1), &slices);
             }
             else
             {
                 mxlGrainInfo info{};
                 std::uint8_t* payload = nullptr;
-                status = ::mxlFlowReaderGetGrainNonBlocking(member.reader, own, &info, &payload);
+                status = ::mxlFlowReaderGetGrainNonBlocking(member.reader.get(), own, &info, &payload);
             }
             if (status != MXL_STATUS_OK)
             {
@@ -121,14 +96,14 @@ namespace mxl::demo
         while (index == 0 && !tools::exitRequested())
         {
             mxlFlowRuntimeInfo runtime{};
-            ::mxlFlowReaderGetRuntimeInfo(_members[_clock].reader, &runtime);
+            ::mxlFlowReaderGetRuntimeInfo(_members[_clock].reader.get(), &runtime);
             index = runtime.headIndex;
             std::this_thread::sleep_for(std::chrono::milliseconds{5});
         }
         while (!tools::exitRequested())
         {
             auto const timestampNs = ::mxlIndexToTimestamp(&rate, index);
-            auto const status = ::mxlFlowSynchronizationGroupWaitForDataAt(_group, timestampNs, waitTimeoutNs);
+            auto const status = ::mxlFlowSynchronizationGroupWaitForDataAt(_group.get(), timestampNs, waitTimeoutNs);
             if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
             {
                 // This consumer fell out of a ring: resume at the present.
@@ -150,7 +125,7 @@ namespace mxl::demo
                     continue;
                 }
                 mxlFlowRuntimeInfo runtime{};
-                ::mxlFlowReaderGetRuntimeInfo(member.reader, &runtime);
+                ::mxlFlowReaderGetRuntimeInfo(member.reader.get(), &runtime);
                 auto const& audioRate = member.config.common.grainRate;
                 auto const skewNs = static_cast<std::int64_t>(::mxlIndexToTimestamp(&audioRate, runtime.headIndex) - timestampNs);
                 skews += fmt::format("{}{:.0f}", skews.empty() ? "" : ",", microseconds(skewNs));

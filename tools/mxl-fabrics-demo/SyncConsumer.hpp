@@ -4,8 +4,12 @@
 // sample is from the grain's time, and prints one "sync:" line per grain.
 #pragma once
 
+#include <client/MxlHandles.hpp>
+
 #include <mxl/flow.h>
 #include <mxl/mxl.h>
+
+#include <optional>
 
 #include <string>
 #include <vector>
@@ -17,10 +21,6 @@ namespace mxl::demo
     public:
         // Opens readers of `flowIds` in `domain` and the group over them; throws ToolError.
         SyncConsumer(std::string const& domain, std::vector<std::string> const& flowIds);
-        ~SyncConsumer();
-
-        SyncConsumer(SyncConsumer const&) = delete;
-        SyncConsumer& operator=(SyncConsumer const&) = delete;
 
         // Until SIGINT/SIGTERM.
         void run();
@@ -29,13 +29,14 @@ namespace mxl::demo
         struct Member
         {
             std::string id;
-            mxlFlowReader reader = nullptr;
+            client::FlowReader reader;
             mxlFlowConfigInfo config{};
         };
 
-        mxlInstance _instance = nullptr;
+        // Released in reverse: the group, the readers, the instance.
+        client::Instance _instance;
         std::vector<Member> _members;
-        mxlFlowSynchronizationGroup _group = nullptr;
+        client::FlowSynchronizationGroup _group;
         std::size_t _clock = 0;
 
         // Whether every flow can be read at `timestampNs`: the clock's grain `index`, the others at their own index.
