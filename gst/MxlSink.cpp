@@ -10,9 +10,9 @@
 #include "FlowCaps.hpp"
 #include "FlowDefinitionText.hpp"
 #include "SinkCounters.hpp"
-#include "common/StatusName.hpp"
 #include "TaiTime.hpp"
 #include "WriteFlow.hpp"
+#include "common/StatusName.hpp"
 
 #include <mxl/flow.h>
 #include <mxl/time.h>
@@ -300,15 +300,16 @@ namespace
         flow.st2038 = gst_structure_has_name(gst_caps_get_structure(caps, 0), st2038CapsName);
         mxlFlowConfigInfo config{};
         bool created = false;
-        if (auto const status = mxlCreateFlowWriter(flow.instance, definition.c_str(), nullptr, &flow.writer, &config, &created);
+        mxlFlowWriter writer = nullptr;
+        if (auto const status = mxlCreateFlowWriter(flow.instance, definition.c_str(), nullptr, &writer, &config, &created);
             status != MXL_STATUS_OK)
         {
-            flow.writer = nullptr;
             throw flowFailure(fmt::format("mxlCreateFlowWriter of flow {} in domain \"{}\" (label \"{}\", group-hint \"{}\", flow-def "
                                           "\"{}\") failed: {}; libmxl logged why",
                                           settings.flowId, state.domain->domain(), settings.label, settings.groupHint, settings.flowDef,
                                           mxl::statusName(status)));
         }
+        flow.writer = {flow.instance, writer};
         if (!created)
         {
             // Another writer made the flow: it must carry what the caps say.
@@ -322,16 +323,16 @@ namespace
         if (format.format == MXL_DATA_FORMAT_VIDEO)
         {
             gst_video_info_from_caps(&flow.videoInfo, caps);
-            flow.grains.emplace(flow.writer, config, state.counters);
+            flow.grains.emplace(flow.writer.get(), config, state.counters);
         }
         else if (format.format == MXL_DATA_FORMAT_DATA)
         {
-            flow.grains.emplace(flow.writer, config, state.counters);
+            flow.grains.emplace(flow.writer.get(), config, state.counters);
         }
         else
         {
             gst_audio_info_from_caps(&flow.audioInfo, caps);
-            flow.samples.emplace(flow.writer, config, format.sampleBytes, state.counters);
+            flow.samples.emplace(flow.writer.get(), config, format.sampleBytes, state.counters);
         }
         GST_INFO_OBJECT(sink, "writing flow %s in domain %s (%s)", settings.flowId.c_str(), state.domain->domain().c_str(),
                         created ? "created" : "opened");

@@ -5,6 +5,8 @@
 #include "GrainReader.hpp"
 #include "SampleReader.hpp"
 
+#include <client/MxlHandles.hpp>
+
 #include <mxl/flow.h>
 #include <mxl/mxl.h>
 
@@ -19,7 +21,8 @@ namespace mxl::gst
     struct ReadFlow
     {
         mxlInstance instance = nullptr;
-        mxlFlowReader reader = nullptr;
+        // Declared before the grain and sample readers, so that it is released after them.
+        client::FlowReader reader;
         std::string id;
         FlowFormat format;
         // Grains (video: 1) or samples (audio) in each buffer.
@@ -39,10 +42,6 @@ namespace mxl::gst
             if (caps != nullptr)
             {
                 gst_caps_unref(caps);
-            }
-            if (reader != nullptr)
-            {
-                mxlReleaseFlowReader(instance, reader);
             }
         }
     };

@@ -36,7 +36,7 @@ namespace mxl::gst
             {
                 throw settingsFailure(e.what());
             }
-            if (auto const status = mxlFlowReaderGetConfigInfo(flow.reader, &config); status != MXL_STATUS_OK)
+            if (auto const status = mxlFlowReaderGetConfigInfo(flow.reader.get(), &config); status != MXL_STATUS_OK)
             {
                 throw flowFailure(fmt::format("mxlFlowReaderGetConfigInfo of flow {} failed: {}", flow.id, mxl::statusName(status)));
             }
@@ -47,7 +47,7 @@ namespace mxl::gst
             // Default: 10 ms of samples, a common audio packet time.
             auto const rate = static_cast<std::uint64_t>(flow.format.rate.numerator);
             std::size_t maxRead = 0;
-            mxlFlowReaderGetMaxReadLengthSamples(flow.reader, &maxRead);
+            mxlFlowReaderGetMaxReadLengthSamples(flow.reader.get(), &maxRead);
             auto const samples =
                 reading.samplesPerBuffer != 0 ? std::uint64_t{reading.samplesPerBuffer} : std::max<std::uint64_t>(1, rate / 100);
             if (samples > maxRead)
@@ -56,7 +56,7 @@ namespace mxl::gst
                                                   samples, maxRead, flow.id));
             }
             flow.unitsPerBuffer = samples;
-            flow.samples.emplace(flow.reader, config, samples, reading.startIndex);
+            flow.samples.emplace(flow.reader.get(), config, samples, reading.startIndex);
         }
     }
 
@@ -92,18 +92,18 @@ namespace mxl::gst
         auto flow = std::make_unique<ReadFlow>();
         flow->instance = domain.get();
         flow->id = reading.name.flowId;
-        auto const status = mxlCreateFlowReader(flow->instance, flow->id.c_str(), nullptr, &flow->reader);
+        mxlFlowReader reader = nullptr;
+        auto const status = mxlCreateFlowReader(flow->instance, flow->id.c_str(), nullptr, &reader);
         if (status == MXL_ERR_FLOW_NOT_FOUND)
         {
-            flow->reader = nullptr;
             return nullptr;
         }
         if (status != MXL_STATUS_OK)
         {
-            flow->reader = nullptr;
             throw flowFailure(fmt::format("mxlCreateFlowReader of flow {} in domain \"{}\" failed: {}", flow->id, domain.domain(),
                                           mxl::statusName(status)));
         }
+        flow->reader = client::FlowReader{flow->instance, reader};
         mxlFlowConfigInfo config{};
         describe(*flow, domain, reading.name, config);
         if (flow->format.format == MXL_DATA_FORMAT_AUDIO)
@@ -112,7 +112,7 @@ namespace mxl::gst
         }
         else
         {
-            flow->grains.emplace(flow->reader, config, reading.startIndex);
+            flow->grains.emplace(flow->reader.get(), config, reading.startIndex);
         }
         return flow;
     }

@@ -15,16 +15,6 @@
 
 namespace mxl::gst
 {
-    WriteFlow::~WriteFlow()
-    {
-        grains.reset();
-        samples.reset();
-        if (writer != nullptr)
-        {
-            mxlReleaseFlowWriter(instance, writer);
-        }
-    }
-
     void WriteFlow::write(GstElement* element, GstBuffer* buffer, std::optional<std::uint64_t> index, bool paced)
     {
         switch (format.format)

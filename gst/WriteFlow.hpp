@@ -6,6 +6,8 @@
 #include "GrainWriter.hpp"
 #include "SampleWriter.hpp"
 
+#include <client/OwnedHandle.hpp>
+
 #include <mxl/flow.h>
 #include <mxl/mxl.h>
 
@@ -21,7 +23,8 @@ namespace mxl::gst
     struct WriteFlow
     {
         mxlInstance instance = nullptr;
-        mxlFlowWriter writer = nullptr;
+        // Declared before the grain and sample writers, so that it is released after them.
+        client::OwnedHandle<mxlInstance, mxlFlowWriter, ::mxlReleaseFlowWriter> writer;
         FlowFormat format;
         GstVideoInfo videoInfo{};
         GstAudioInfo audioInfo{};
@@ -33,7 +36,6 @@ namespace mxl::gst
         WriteFlow() = default;
         WriteFlow(WriteFlow const&) = delete;
         WriteFlow& operator=(WriteFlow const&) = delete;
-        ~WriteFlow();
 
         // Writes `buffer` at grain (audio: sample) `index`, or after the last one without an index; `paced`: the index
         // follows TAI. ElementFailure for a buffer that stops the pipeline; `element` posts the warnings of the others.
