@@ -20,25 +20,23 @@ namespace mxl::bench
 
     FabricsInitiator::FabricsInitiator(MxlEnd const& end, char const* flowId, std::string const& provider,
                                        std::optional<std::uint32_t> cqDepth, std::vector<char> const& ticket)
+        : _reader{end.instance(), flowId}
+        , _initiator{end.fabrics()}
     {
-        mxlFlowReader reader = nullptr;
-        checkMxlStatus(mxlCreateFlowReader(end.instance(), flowId, nullptr, &reader), fmt::format("mxlCreateFlowReader {}", flowId));
-        _releases.push([instance = end.instance(), reader] { mxlReleaseFlowReader(instance, reader); });
-        checkMxlStatus(mxlFabricsCreateInitiator(end.fabrics(), &_initiator), "mxlFabricsCreateInitiator");
-        _releases.push([fabrics = end.fabrics(), initiator = _initiator] { mxlFabricsDestroyInitiator(fabrics, initiator); });
 
         mxlFabricsInitiatorConfig initiatorConfig{};
         initiatorConfig.version = MXL_FABRICS_API_VERSION;
         initiatorConfig.interface = loopbackInterface(provider);
-        initiatorConfig.reader = reader;
+        initiatorConfig.reader = _reader.get();
         auto const options = cqDepth ? fmt::format(R"({{"cqDepth":{}}})", *cqDepth) : std::string{};
-        checkMxlStatus(mxlFabricsInitiatorSetup(_initiator, &initiatorConfig, options.c_str()),
+        checkMxlStatus(mxlFabricsInitiatorSetup(_initiator.get(), &initiatorConfig, options.c_str()),
                        fmt::format("mxlFabricsInitiatorSetup ({})", provider));
 
         std::string const text{ticket.data(), ::strnlen(ticket.data(), ticket.size())};
-        checkMxlStatus(mxlFabricsTargetInfoFromString(text.c_str(), &_target), "mxlFabricsTargetInfoFromString");
-        _releases.push([info = _target] { mxlFabricsFreeTargetInfo(info); });
-        checkMxlStatus(mxlFabricsInitiatorAddTarget(_initiator, _target), "mxlFabricsInitiatorAddTarget");
+        mxlFabricsTargetInfo info = nullptr;
+        checkMxlStatus(mxlFabricsTargetInfoFromString(text.c_str(), &info), "mxlFabricsTargetInfoFromString");
+        _target = client::OwnedTargetInfo{info};
+        checkMxlStatus(mxlFabricsInitiatorAddTarget(_initiator.get(), info), "mxlFabricsInitiatorAddTarget");
 
         auto const deadline = std::chrono::steady_clock::now() + connectTimeout;
         while (!progress())
@@ -52,30 +50,32 @@ namespace mxl::bench
 
     bool FabricsInitiator::transferGrain(std::uint64_t index, std::uint16_t totalSlices)
     {
-        return checkMxlReady(mxlFabricsInitiatorTransferGrain(_initiator, index, 0, totalSlices),
+        return checkMxlReady(mxlFabricsInitiatorTransferGrain(_initiator.get(), index, 0, totalSlices),
                              fmt::format("mxlFabricsInitiatorTransferGrain {}", index));
     }
 
     bool FabricsInitiator::transferSamples(std::uint64_t head, std::size_t count)
     {
-        return checkMxlReady(mxlFabricsInitiatorTransferSamples(_initiator, head, count),
+        return checkMxlReady(mxlFabricsInitiatorTransferSamples(_initiator.get(), head, count),
                              fmt::format("mxlFabricsInitiatorTransferSamples head {}", head));
     }
 
     bool FabricsInitiator::progress()
     {
-        return checkMxlReady(mxlFabricsInitiatorMakeProgressNonBlocking(_initiator), "mxlFabricsInitiatorMakeProgressNonBlocking");
+        return checkMxlReady(mxlFabricsInitiatorMakeProgressNonBlocking(_initiator.get()), "mxlFabricsInitiatorMakeProgressNonBlocking");
     }
 
     bool FabricsInitiator::progressBlocking(std::uint16_t timeoutMs)
     {
-        return checkMxlReady(mxlFabricsInitiatorMakeProgressBlocking(_initiator, timeoutMs), "mxlFabricsInitiatorMakeProgressBlocking");
+        return checkMxlReady(mxlFabricsInitiatorMakeProgressBlocking(_initiator.get(), timeoutMs),
+                             "mxlFabricsInitiatorMakeProgressBlocking");
     }
 
     std::uint64_t FabricsInitiator::invalidated() const
     {
         mxlFabricsTargetCounters counters{};
-        checkMxlStatus(mxlFabricsInitiatorGetTargetCounters(_initiator, _target, &counters), "mxlFabricsInitiatorGetTargetCounters");
+        checkMxlStatus(mxlFabricsInitiatorGetTargetCounters(_initiator.get(), _target.get(), &counters),
+                       "mxlFabricsInitiatorGetTargetCounters");
         return counters.transfersInvalidated;
     }
 }

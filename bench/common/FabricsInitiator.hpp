@@ -2,7 +2,9 @@
 #pragma once
 
 #include "MxlEnd.hpp"
-#include "ReleaseStack.hpp"
+
+#include <client/FabricsHandles.hpp>
+#include <client/MxlHandles.hpp>
 
 #include <mxl/fabrics.h>
 
@@ -34,8 +36,9 @@ namespace mxl::bench
         [[nodiscard]] std::uint64_t invalidated() const;
 
     private:
-        ReleaseStack _releases;
-        mxlFabricsInitiator _initiator = nullptr;
-        mxlFabricsTargetInfo _target = nullptr;
+        // Released in reverse: the target info, the initiator, the reader.
+        client::FlowReader _reader;
+        client::FabricsInitiator _initiator;
+        client::OwnedTargetInfo _target;
     };
 }

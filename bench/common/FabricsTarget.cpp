@@ -14,9 +14,8 @@ namespace mxl::bench
     }
 
     FabricsTarget::FabricsTarget(MxlEnd const& end, std::string const& provider, std::uint32_t cqDepth)
+        : _target{end.fabrics()}
     {
-        checkMxlStatus(mxlFabricsCreateTarget(end.fabrics(), &_target), "mxlFabricsCreateTarget");
-        _releases.push([fabrics = end.fabrics(), target = _target] { mxlFabricsDestroyTarget(fabrics, target); });
 
         mxlFabricsTargetConfig targetConfig{};
         targetConfig.version = MXL_FABRICS_API_VERSION;
@@ -24,9 +23,9 @@ namespace mxl::bench
         targetConfig.writer = end.writer();
         auto const options = fmt::format(R"({{"cqDepth":{}}})", cqDepth);
         mxlFabricsTargetInfo info = nullptr;
-        checkMxlStatus(mxlFabricsTargetSetup(_target, &targetConfig, options.c_str(), &info),
+        checkMxlStatus(mxlFabricsTargetSetup(_target.get(), &targetConfig, options.c_str(), &info),
                        fmt::format("mxlFabricsTargetSetup ({})", provider));
-        _releases.push([info] { mxlFabricsFreeTargetInfo(info); });
+        _info = client::OwnedTargetInfo{info};
 
         std::size_t bytes = 0;
         checkMxlStatus(mxlFabricsTargetInfoToString(info, nullptr, &bytes), "mxlFabricsTargetInfoToString (size)");
@@ -37,7 +36,7 @@ namespace mxl::bench
     std::optional<std::uint64_t> FabricsTarget::readGrain()
     {
         std::uint64_t index = 0;
-        if (!checkMxlReady(mxlFabricsTargetReadGrain(_target, readTimeoutMs, &index), "mxlFabricsTargetReadGrain"))
+        if (!checkMxlReady(mxlFabricsTargetReadGrain(_target.get(), readTimeoutMs, &index), "mxlFabricsTargetReadGrain"))
         {
             return std::nullopt;
         }
@@ -48,7 +47,7 @@ namespace mxl::bench
     {
         std::uint64_t head = 0;
         std::size_t count = 0;
-        if (!checkMxlReady(mxlFabricsTargetReadSamples(_target, readTimeoutMs, &head, &count), "mxlFabricsTargetReadSamples"))
+        if (!checkMxlReady(mxlFabricsTargetReadSamples(_target.get(), readTimeoutMs, &head, &count), "mxlFabricsTargetReadSamples"))
         {
             return std::nullopt;
         }

@@ -2,7 +2,8 @@
 #pragma once
 
 #include "MxlEnd.hpp"
-#include "ReleaseStack.hpp"
+
+#include <client/FabricsHandles.hpp>
 
 #include <mxl/fabrics.h>
 
@@ -26,7 +27,7 @@ namespace mxl::bench
 
         [[nodiscard]] mxlFabricsTarget handle() const noexcept
         {
-            return _target;
+            return _target.get();
         }
 
         // The index of the next grain that arrived complete, or nullopt after waiting about 100 ms for none.
@@ -36,8 +37,8 @@ namespace mxl::bench
         std::optional<std::uint64_t> readSamplesHead();
 
     private:
-        ReleaseStack _releases;
-        mxlFabricsTarget _target = nullptr;
+        client::FabricsTarget _target;
+        client::OwnedTargetInfo _info;
         std::vector<char> _ticket;
     };
 }

@@ -29,16 +29,11 @@ namespace mxl::bench
                                flowId, format.width, format.height);
         }
 
-        std::string backendOptions(std::string const& backend)
-        {
-            return fmt::format(R"({{"backend":"{}"}})", backend);
-        }
-
         class MxlTarget final : public TargetTransport
         {
         public:
             explicit MxlTarget(TransportConfig const& config)
-                : _end{config.domain, flowDefinition(config.format), nullptr, backendOptions(config.backend)}
+                : _end{config.domain, flowDefinition(config.format), nullptr, config.backend}
                 , _target{_end, config.provider, config.depth}
             {
             }
@@ -79,7 +74,7 @@ namespace mxl::bench
         {
         public:
             MxlInitiator(TransportConfig const& config, std::vector<char> const& ticket)
-                : _end{config.domain, flowDefinition(config.format), nullptr, backendOptions(config.backend)}
+                : _end{config.domain, flowDefinition(config.format), nullptr, config.backend}
                 , _totalSlices{fillRingOnce(_end)}
                 , _initiator{_end, flowId, config.provider, config.depth, ticket}
             {
