@@ -42,6 +42,27 @@ def folder_of(path, lib):
     return max(candidates, key=len) if candidates else None
 
 
+GUIDE_LINE = re.compile(r"^May include: (.*)\.$", re.M)
+
+
+def guide_problems(lib):
+    """Each folder of the table has a README.md whose "May include:" line names exactly the folders the table allows."""
+    problems = []
+    for folder, allowed in sorted(ALLOWED.items()):
+        guide = lib / folder / "README.md"
+        if not guide.exists():
+            problems.append(f"{folder}/README.md: missing (a short guide: what lives here, what it may include)")
+            continue
+        match = GUIDE_LINE.search(guide.read_text(encoding="utf-8"))
+        named = set(re.findall(r"`([^`]+)`", match.group(1))) if match else None
+        if match and match.group(1) == "nothing of `lib/`":
+            named = set()
+        if named != allowed:
+            problems.append(f"{folder}/README.md: 'May include' names {sorted(named) if named is not None else 'nothing'}, "
+                            f"the table allows {sorted(allowed)}")
+    return problems
+
+
 def main():
     lib = pathlib.Path(sys.argv[1]).resolve()
     sources = [p for p in lib.rglob("*") if p.suffix in {".cpp", ".hpp", ".h", ".cu"}]
@@ -77,9 +98,13 @@ def main():
     if problems:
         print("includes against the allowed direction:")
         print("\n".join(problems))
-    if unknown or problems:
+    guides = guide_problems(lib)
+    if guides:
+        print("folder guides that do not match the table:")
+        print("\n".join(guides))
+    if unknown or problems or guides:
         return 1
-    print(f"lib/: {len(sources)} sources, every include runs in an allowed direction")
+    print(f"lib/: {len(sources)} sources, every include runs in an allowed direction, {len(ALLOWED)} folder guides match")
     return 0
 
 
