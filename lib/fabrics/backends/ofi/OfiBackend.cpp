@@ -7,8 +7,7 @@
 #include "fabrics/backends/ofi/OfiInterfaces.hpp"
 #include "fabrics/backends/ofi/OfiMemory.hpp"
 #include "fabrics/backends/ofi/OfiTarget.hpp"
-#include "fabrics/core/Interrupted.hpp"
-#include "fabrics/transport/HostLog.hpp"
+#include "fabrics/transport/BackendCalls.hpp"
 #include "fabrics/transport/fabrics_backend.h"
 
 #include <algorithm>
@@ -22,45 +21,10 @@ namespace mxl::fabrics
 {
     namespace
     {
-        thread_local std::string lastError;
-        // A signal ended a wait: no text, which tells the host there is nothing to log.
-        thread_local bool lastWasSignal = false;
+        using backend::lastErrorText;
+        using backend::run;
         // Why a peer ended, as connection_check last said on this thread.
         thread_local std::string endedReason;
-
-        template <typename Body>
-        mxlStatus run(Body&& body) noexcept
-        {
-            try
-            {
-                std::forward<Body>(body)();
-                return MXL_STATUS_OK;
-            }
-            catch (Interrupted const& e)
-            {
-                lastError = e.what();
-                lastWasSignal = true;
-                return MXL_ERR_INTERRUPTED;
-            }
-            catch (Error const& e)
-            {
-                lastError = e.what();
-                lastWasSignal = false;
-                return e.status();
-            }
-            catch (std::bad_alloc const&)
-            {
-                lastError = "out of memory";
-                lastWasSignal = false;
-                return MXL_ERR_UNKNOWN;
-            }
-            catch (std::exception const& e)
-            {
-                lastError = e.what();
-                lastWasSignal = false;
-                return MXL_ERR_UNKNOWN;
-            }
-        }
 
         std::uint64_t keyOf(mxlFabricsBackendBlob key) noexcept
         {
@@ -98,11 +62,6 @@ namespace mxl::fabrics
         Handle handleOf(Object* object) noexcept
         {
             return reinterpret_cast<Handle>(object);
-        }
-
-        char const* lastErrorText()
-        {
-            return lastWasSignal ? nullptr : lastError.c_str();
         }
 
         mxlStatus listInterfaces(mxlFabricsInterfaceConfig const* query, void (*emit)(void*, mxlFabricsInterfaceConfig const*), void* user)
@@ -520,17 +479,11 @@ extern "C" mxlStatus mxlFabricsBackendEntry(std::uint32_t hostAbiVersion, mxlFab
                                             mxlFabricsBackend const** out_backend)
 {
     using namespace mxl::fabrics;
-    if ((hostAbiVersion >> 16) != MXL_FABRICS_BACKEND_ABI_MAJOR)
+    auto const status = backend::acceptHost("ofi", hostAbiVersion, host, table, out_backend);
+    if (status == MXL_STATUS_OK)
     {
-        lastError = fmt::format("the ofi backend implements backend ABI {}.x, the host needs {}.x", MXL_FABRICS_BACKEND_ABI_MAJOR,
-                                hostAbiVersion >> 16);
-        lastWasSignal = false;
-        *out_backend = &table;
-        return MXL_ERR_UNSUPPORTED_OPERATION;
+        static std::once_flag initialised;
+        std::call_once(initialised, initialiseOfi);
     }
-    logThroughHost(host);
-    static std::once_flag initialised;
-    std::call_once(initialised, initialiseOfi);
-    *out_backend = &table;
-    return MXL_STATUS_OK;
+    return status;
 }

@@ -11,8 +11,8 @@
 #include "fabrics/backends/ucx/UcxPeer.hpp"
 #include "fabrics/backends/ucx/UcxTarget.hpp"
 #include "fabrics/ticket/TicketAddressFormat.hpp"
+#include "fabrics/transport/BackendCalls.hpp"
 #include "fabrics/transport/DeviceMemoryKnob.hpp"
-#include "fabrics/transport/HostLog.hpp"
 #include "fabrics/transport/fabrics_backend.h"
 
 #include <chrono>
@@ -24,34 +24,11 @@ namespace mxl::fabrics::ucx
 {
     namespace
     {
-        thread_local std::string lastError;
+        using backend::lastErrorText;
+        using backend::refuse;
+        using backend::run;
         // Why a peer ended, as connection_check last said on this thread.
         thread_local std::string endedReason;
-
-        template <typename Body>
-        mxlStatus run(Body&& body) noexcept
-        {
-            try
-            {
-                std::forward<Body>(body)();
-                return MXL_STATUS_OK;
-            }
-            catch (Error const& e)
-            {
-                lastError = e.what();
-                return e.status();
-            }
-            catch (std::bad_alloc const&)
-            {
-                lastError = "out of memory";
-                return MXL_ERR_UNKNOWN;
-            }
-            catch (std::exception const& e)
-            {
-                lastError = e.what();
-                return MXL_ERR_UNKNOWN;
-            }
-        }
 
         template <typename Object, typename Handle>
         Object& objectOf(Handle handle) noexcept
@@ -63,11 +40,6 @@ namespace mxl::fabrics::ucx
         Handle handleOf(Object* object) noexcept
         {
             return reinterpret_cast<Handle>(object);
-        }
-
-        char const* lastErrorText()
-        {
-            return lastError.c_str();
         }
 
         mxlStatus listInterfaces(mxlFabricsInterfaceConfig const* query, void (*emit)(void*, mxlFabricsInterfaceConfig const*), void* user)
@@ -98,9 +70,9 @@ namespace mxl::fabrics::ucx
         {
             if (transport == MXL_FABRICS_BACKEND_TRANSPORT_MSG)
             {
-                lastError = "transport msg was asked for, but fabrics backend ucx has no msg transport yet: it moves grains with RMA "
-                            "(ucp_put) only; ask for transport rma or auto";
-                return MXL_ERR_INVALID_ARG;
+                return refuse(MXL_ERR_INVALID_ARG,
+                              "transport msg was asked for, but fabrics backend ucx has no msg transport yet: it moves grains with RMA "
+                              "(ucp_put) only; ask for transport rma or auto");
             }
             auto const status = openDomain(config, deviceMemory, out, info);
             if (status == MXL_STATUS_OK)
@@ -158,10 +130,10 @@ namespace mxl::fabrics::ucx
         {
             if (!objectOf<UcxDomain>(domain).deviceMemory())
             {
-                lastError =
+                return refuse(
+                    MXL_ERR_UNSUPPORTED_OPERATION,
                     fmt::format("ucx: registering {} bytes of CUDA device {} memory at {}: the domain was not opened for device memory",
-                                length, cudaDevice, base);
-                return MXL_ERR_UNSUPPORTED_OPERATION;
+                                length, cudaDevice, base));
             }
             return registerMemory(domain, base, length, access, !deviceMemoryIsHost(), out, remote);
         }
@@ -266,8 +238,8 @@ namespace mxl::fabrics::ucx
                                 int* completion)
         {
             *completion = 0;
-            lastError = "ucx: initiator_wait is not offered (the domain has no CAN_WAIT flag): poll the completions";
-            return MXL_ERR_UNSUPPORTED_OPERATION;
+            return refuse(MXL_ERR_UNSUPPORTED_OPERATION,
+                          "ucx: initiator_wait is not offered (the domain has no CAN_WAIT flag): poll the completions");
         }
 
         mxlStatus peerOpen(mxlFabricsBackendInitiator handle, std::uint64_t targetId, mxlFabricsBackendBlob address, std::uint32_t format,
@@ -333,9 +305,9 @@ namespace mxl::fabrics::ucx
             {
                 return MXL_STATUS_OK;
             }
-            lastError = "a ucx target receives no connection requests (initiators reach its worker by the ticket's address), so it "
-                        "cannot screen them";
-            return MXL_ERR_UNSUPPORTED_OPERATION;
+            return refuse(MXL_ERR_UNSUPPORTED_OPERATION,
+                          "a ucx target receives no connection requests (initiators reach its worker by the ticket's address), so it "
+                          "cannot screen them");
         }
 
         mxlStatus connectionOpenWithData(mxlFabricsBackendPeer peer, std::uint64_t context, mxlFabricsBackendBlob requestData,
@@ -343,9 +315,9 @@ namespace mxl::fabrics::ucx
         {
             if (requestData.size != 0)
             {
-                lastError = "a ucx initiator sends no connection requests to carry a proof of the ticket key (it reaches the target's "
-                            "worker by its address)";
-                return MXL_ERR_UNSUPPORTED_OPERATION;
+                return refuse(MXL_ERR_UNSUPPORTED_OPERATION,
+                              "a ucx initiator sends no connection requests to carry a proof of the ticket key (it reaches the target's "
+                              "worker by its address)");
             }
             return connectionOpen(peer, context, out);
         }
@@ -389,15 +361,5 @@ namespace mxl::fabrics::ucx
 extern "C" MXL_EXPORT mxlStatus mxlFabricsBackendEntry(std::uint32_t hostAbiVersion, mxlFabricsBackendHost const* host,
                                                        mxlFabricsBackend const** out_backend)
 {
-    using namespace mxl::fabrics::ucx;
-    if ((hostAbiVersion >> 16) != MXL_FABRICS_BACKEND_ABI_MAJOR)
-    {
-        lastError = fmt::format("the ucx backend implements backend ABI {}.x, the host needs {}.x", MXL_FABRICS_BACKEND_ABI_MAJOR,
-                                hostAbiVersion >> 16);
-        *out_backend = &table;
-        return MXL_ERR_UNSUPPORTED_OPERATION;
-    }
-    mxl::fabrics::logThroughHost(host);
-    *out_backend = &table;
-    return MXL_STATUS_OK;
+    return mxl::fabrics::backend::acceptHost("ucx", hostAbiVersion, host, mxl::fabrics::ucx::table, out_backend);
 }
