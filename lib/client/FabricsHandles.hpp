@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include <cstddef>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -87,44 +88,19 @@ namespace mxl::client
                                                                                                                       : 0;
     }
 
-    class OwnedTargetInfo
+    inline mxlStatus freeTargetInfo(std::nullptr_t, mxlFabricsTargetInfo info)
+    {
+        return ::mxlFabricsFreeTargetInfo(info);
+    }
+
+    class OwnedTargetInfo : public OwnedHandle<std::nullptr_t, mxlFabricsTargetInfo, freeTargetInfo>
     {
     public:
         OwnedTargetInfo() = default;
 
         explicit OwnedTargetInfo(mxlFabricsTargetInfo info) noexcept
-            : _info{info}
+            : OwnedHandle{nullptr, info}
         {
         }
-
-        ~OwnedTargetInfo()
-        {
-            if (_info != nullptr)
-            {
-                ::mxlFabricsFreeTargetInfo(_info);
-            }
-        }
-
-        OwnedTargetInfo(OwnedTargetInfo&& other) noexcept
-            : _info{std::exchange(other._info, nullptr)}
-        {
-        }
-
-        OwnedTargetInfo& operator=(OwnedTargetInfo&& other) noexcept
-        {
-            std::swap(_info, other._info);
-            return *this;
-        }
-
-        OwnedTargetInfo(OwnedTargetInfo const&) = delete;
-        OwnedTargetInfo& operator=(OwnedTargetInfo const&) = delete;
-
-        [[nodiscard]] mxlFabricsTargetInfo get() const noexcept
-        {
-            return _info;
-        }
-
-    private:
-        mxlFabricsTargetInfo _info = nullptr;
     };
 }

@@ -8,19 +8,14 @@
 namespace mxl::client
 {
     Instance::Instance(std::filesystem::path const& domain)
-        : _instance{mxlCreateInstance(domain.c_str(), nullptr)}
+        : OwnedHandle{nullptr, mxlCreateInstance(domain.c_str(), nullptr)}
     {
-        if (_instance == nullptr)
+        if (get() == nullptr)
         {
             throw ClientError{ErrorKind::DomainUnavailable,
                               fmt::format("cannot open domain '{}' (expected an existing, readable directory; the library logs the reason)",
                                           domain.string())};
         }
-    }
-
-    Instance::~Instance()
-    {
-        mxlDestroyInstance(_instance);
     }
 
     namespace

@@ -7,28 +7,22 @@
 #include <mxl/flow.h>
 #include <mxl/mxl.h>
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 
 namespace mxl::client
 {
-    class Instance
+    inline mxlStatus destroyInstance(std::nullptr_t, mxlInstance instance)
+    {
+        return ::mxlDestroyInstance(instance);
+    }
+
+    class Instance : public OwnedHandle<std::nullptr_t, mxlInstance, destroyInstance>
     {
     public:
         // Throws ClientError(DomainUnavailable) naming the domain when it is missing or cannot be opened.
         explicit Instance(std::filesystem::path const& domain);
-        ~Instance();
-
-        Instance(Instance const&) = delete;
-        Instance& operator=(Instance const&) = delete;
-
-        [[nodiscard]] mxlInstance get() const noexcept
-        {
-            return _instance;
-        }
-
-    private:
-        mxlInstance _instance = nullptr;
     };
 
     class FlowReader : public OwnedHandle<mxlInstance, mxlFlowReader, ::mxlReleaseFlowReader>
