@@ -29,8 +29,8 @@ ALLOWED = {
     "fabrics/backends/ofi": {"common", "fabrics/transport", "fabrics/core", "fabrics/protocol", "fabrics/ticket"},
     "fabrics/backends/ucx": {"common", "fabrics/transport", "fabrics/core", "fabrics/protocol", "fabrics/ticket"},
     "fabrics/api": {"common", "signing", "fabrics/core", "fabrics/protocol", "fabrics/ticket", "fabrics/transport"},
-    "bridge": {"common"},
     "client": {"common"},
+    "bridge": {"common", "client"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*["<]([^">]+)[">]', re.M)
 

@@ -10,10 +10,10 @@
 #include "Notifier.hpp"
 #include "ServiceConfig.hpp"
 #include "ServiceInterface.hpp"
-#include "ServiceMetrics.hpp"
 #include "ServiceNode.hpp"
 #include "StatusFile.hpp"
 #include "bridge/SourceCursor.hpp"
+#include <bridge/Metrics.hpp>
 #include <common/Backoff.hpp>
 #include <directory/Ticket.hpp>
 #include <directory/TicketSource.hpp>
@@ -30,6 +30,7 @@
 
 namespace mxl::service
 {
+    using bridge::TransferUnit;
     using directory::Ticket;
 
     class InitiatorService
@@ -73,7 +74,7 @@ namespace mxl::service
         client::FabricsInterface _interface;
         client::FabricsInitiator _initiator;
         directory::TicketSource _tickets;
-        ServiceMetrics _metrics;
+        bridge::Metrics _metrics;
         StatusFile _statusFile;
         // The NMOS node on http_listen; its HTTP thread reads the members above, so it is destroyed before them.
         std::unique_ptr<nmos::Node> _nmos;

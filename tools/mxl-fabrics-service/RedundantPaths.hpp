@@ -5,7 +5,7 @@
 #pragma once
 
 #include "ServiceConfig.hpp"
-#include "ServiceMetrics.hpp"
+#include <bridge/Metrics.hpp>
 #include <directory/Ticket.hpp>
 
 #include <bridge/RedundantMerge.hpp>
@@ -26,6 +26,7 @@
 
 namespace mxl::service
 {
+    using bridge::TransferUnit;
     using directory::Ticket;
 
     class RedundantPaths

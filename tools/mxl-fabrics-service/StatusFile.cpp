@@ -23,7 +23,7 @@ namespace mxl::service
         }
     }
 
-    void StatusFile::publish(ServiceMetrics const& metrics, std::vector<client::ServiceTargetStatus> targets)
+    void StatusFile::publish(bridge::Metrics const& metrics, std::vector<client::ServiceTargetStatus> targets)
     {
         client::ServiceStatus status;
         metrics.fill(status);

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "ServiceConfig.hpp"
-#include "ServiceMetrics.hpp"
+#include <bridge/Metrics.hpp>
 
 #include <client/ServiceStatusFile.hpp>
 
@@ -23,7 +23,7 @@ namespace mxl::service
         StatusFile& operator=(StatusFile const&) = delete;
 
         // Call after metrics.statusLine(), whose rates it publishes.
-        void publish(ServiceMetrics const& metrics, std::vector<client::ServiceTargetStatus> targets = {});
+        void publish(bridge::Metrics const& metrics, std::vector<client::ServiceTargetStatus> targets = {});
 
     private:
         ServiceConfig const& _config;

@@ -61,7 +61,7 @@ namespace mxl::service
         , _writer{_instance, tools::readTextFile(config.flowDefinition, "flow definition"), config.writerOptions,
                   fmt::format("flow_definition '{}'", config.flowDefinition.string())}
         , _flowId{flowIdOf(_writer.config())}
-        , _unit{transferUnitOf(_writer.config())}
+        , _unit{bridge::transferUnitOf(_writer.config())}
         , _reader{_instance, _flowId}
         , _fabrics{_instance.get(), config.backend}
         , _interface{selectInterface(_fabrics.get(), config)}

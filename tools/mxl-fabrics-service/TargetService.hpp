@@ -12,9 +12,9 @@
 #include "RedundantPaths.hpp"
 #include "ServiceConfig.hpp"
 #include "ServiceInterface.hpp"
-#include "ServiceMetrics.hpp"
 #include "ServiceNode.hpp"
 #include "StatusFile.hpp"
+#include <bridge/Metrics.hpp>
 #include <directory/BackgroundPublication.hpp>
 #include <directory/Ticket.hpp>
 #include <directory/TicketFile.hpp>
@@ -63,7 +63,7 @@ namespace mxl::service
         std::uint64_t _refusedByEarlierTargets = 0;
         // With 'path': the path targets and the merge (and _target stays empty).
         std::unique_ptr<RedundantPaths> _paths;
-        ServiceMetrics _metrics;
+        bridge::Metrics _metrics;
         StatusFile _statusFile;
         // The HTTP thread reads the ticket.
         mutable std::mutex _ticketMutex;

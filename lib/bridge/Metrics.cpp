@@ -1,4 +1,4 @@
-#include "ServiceMetrics.hpp"
+#include "Metrics.hpp"
 
 #include <mxl/dataformat.h>
 
@@ -9,7 +9,7 @@
 #include <cmath>
 #include <vector>
 
-namespace mxl::service
+namespace mxl::bridge
 {
     namespace
     {
@@ -21,7 +21,7 @@ namespace mxl::service
                                           "stalled",  "stale",   "reconnecting", "disabled", "stopping"};
     }
 
-    ServiceMetrics::ServiceMetrics(std::string role, std::string flowId, mxlFlowConfigInfo const& flow)
+    Metrics::Metrics(std::string role, std::string flowId, mxlFlowConfigInfo const& flow)
         : _role{std::move(role)}
         , _flowId{std::move(flowId)}
         , _unit{transferUnitOf(flow)}
@@ -31,7 +31,7 @@ namespace mxl::service
         _deviceIndex = onDevice ? std::optional{flow.common.deviceIndex} : std::nullopt;
     }
 
-    void ServiceMetrics::moved(std::uint64_t bytes, std::uint64_t samples, std::chrono::nanoseconds latency, bool late)
+    void Metrics::moved(std::uint64_t bytes, std::uint64_t samples, std::chrono::nanoseconds latency, bool late)
     {
         std::lock_guard lock{_mutex};
         ++_counters.units;
@@ -45,73 +45,73 @@ namespace mxl::service
         }
     }
 
-    void ServiceMetrics::lost(std::uint64_t units)
+    void Metrics::lost(std::uint64_t units)
     {
         std::lock_guard lock{_mutex};
         _counters.lost += units;
     }
 
-    void ServiceMetrics::setLost(std::uint64_t units)
+    void Metrics::setLost(std::uint64_t units)
     {
         std::lock_guard lock{_mutex};
         _counters.lost = units;
     }
 
-    void ServiceMetrics::setPathCounters(std::vector<bridge::PathCounters> counters)
+    void Metrics::setPathCounters(std::vector<PathCounters> counters)
     {
         std::lock_guard lock{_mutex};
         _paths = std::move(counters);
     }
 
-    void ServiceMetrics::reestablished()
+    void Metrics::reestablished()
     {
         std::lock_guard lock{_mutex};
         ++_counters.reconnects;
     }
 
-    void ServiceMetrics::setRefusedInitiators(std::uint64_t refused)
+    void Metrics::setRefusedInitiators(std::uint64_t refused)
     {
         std::lock_guard lock{_mutex};
         _refusedInitiators = refused;
     }
 
-    void ServiceMetrics::stalled()
+    void Metrics::stalled()
     {
         std::lock_guard lock{_mutex};
         ++_counters.stalls;
     }
 
-    void ServiceMetrics::setState(std::string state)
+    void Metrics::setState(std::string state)
     {
         std::lock_guard lock{_mutex};
         _state = std::move(state);
     }
 
-    void ServiceMetrics::setEpoch(std::uint64_t epoch)
+    void Metrics::setEpoch(std::uint64_t epoch)
     {
         std::lock_guard lock{_mutex};
         _epoch = epoch;
     }
 
-    void ServiceMetrics::setTransport(std::string transport)
+    void Metrics::setTransport(std::string transport)
     {
         std::lock_guard lock{_mutex};
         _transport = std::move(transport);
     }
 
-    void ServiceMetrics::setFlowId(std::string flowId)
+    void Metrics::setFlowId(std::string flowId)
     {
         std::lock_guard lock{_mutex};
         _flowId = std::move(flowId);
     }
 
-    std::string ServiceMetrics::state() const
+    std::string Metrics::state() const
     {
         std::lock_guard lock{_mutex};
         return _state;
     }
 
-    double ServiceMetrics::quantile(double q) const
+    double Metrics::quantile(double q) const
     {
         if (_latencies.empty())
         {
@@ -123,7 +123,7 @@ namespace mxl::service
         return sorted[rank];
     }
 
-    std::string ServiceMetrics::prometheus() const
+    std::string Metrics::prometheus() const
     {
         std::lock_guard lock{_mutex};
         auto const labels = fmt::format("role=\"{}\",flow_id=\"{}\"", _role, _flowId);
@@ -179,7 +179,7 @@ namespace mxl::service
         return text;
     }
 
-    std::string ServiceMetrics::statusLine()
+    std::string Metrics::statusLine()
     {
         std::lock_guard lock{_mutex};
         auto const now = std::chrono::steady_clock::now();
@@ -220,7 +220,7 @@ namespace mxl::service
         return line;
     }
 
-    void ServiceMetrics::fill(client::ServiceStatus& status) const
+    void Metrics::fill(client::ServiceStatus& status) const
     {
         std::lock_guard lock{_mutex};
         auto const optionalQuantile = [this](double q)

@@ -1,18 +1,19 @@
-// What a service has done, shared between its loop (which counts) and the HTTP thread (which renders /metrics): units
-// and bytes moved, late and lost units, re-establishments, stalls, the state and the ticket epoch, and transfer
-// latency quantiles over the most recent units. The same figures make the STATUS= line.
+// What one end of a bridge (a service's target or initiator) has done, shared between its loop (which counts) and the
+// thread that renders it (a service's HTTP thread, for /metrics): units and bytes moved, late and lost units,
+// re-establishments, stalls, the state and the ticket epoch, and transfer latency quantiles over the most recent units.
+// The same figures make a service's STATUS= line and its status file (client::ServiceCounters).
 //
 // A unit is what one transfer moves: a grain of a video or data flow, or a batch of samples of an audio flow. The
 // names say which (mxl_grains_total, mxl_batches_total, ...), so that a dashboard never adds grains to batches; audio
 // also counts samples (per channel), since batches need not all be the same length.
 #pragma once
 
-#include <bridge/RedundantMerge.hpp>
+#include "RedundantMerge.hpp"
+#include "TransferUnit.hpp"
+
 #include <client/ServiceStatusFile.hpp>
 
 #include <mxl/flowinfo.h>
-
-#include "bridge/TransferUnit.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -22,16 +23,13 @@
 #include <string>
 #include <vector>
 
-namespace mxl::service
+namespace mxl::bridge
 {
-    using bridge::TransferUnit;
-    using bridge::transferUnitOf;
-
-    class ServiceMetrics
+    class Metrics
     {
     public:
         // `role` is "target" or "initiator"; both become labels. `flow` gives the transfer unit and where the payloads are.
-        ServiceMetrics(std::string role, std::string flowId, mxlFlowConfigInfo const& flow);
+        Metrics(std::string role, std::string flowId, mxlFlowConfigInfo const& flow);
 
         // One unit moved; `samples` (per channel) is 0 for a grain.
         void moved(std::uint64_t bytes, std::uint64_t samples, std::chrono::nanoseconds latency, bool late);
@@ -39,7 +37,7 @@ namespace mxl::service
         // Redundant paths: the units lost as the merge sees them now (a slower path may still fill a gap), and the per-path
         // counters the STATUS= line shows.
         void setLost(std::uint64_t units);
-        void setPathCounters(std::vector<bridge::PathCounters> counters);
+        void setPathCounters(std::vector<PathCounters> counters);
         void reestablished();
         void stalled();
         // Target: connection requests refused by allow_initiators since the start.
@@ -74,7 +72,7 @@ namespace mxl::service
         client::ServiceCounters _counters;
         std::uint64_t _samples = 0;
         std::uint64_t _refusedInitiators = 0;
-        std::vector<bridge::PathCounters> _paths;
+        std::vector<PathCounters> _paths;
         // Seconds, newest last, at most latencyWindow entries.
         std::deque<double> _latencies;
         std::uint64_t _unitsAtLastStatus = 0;
