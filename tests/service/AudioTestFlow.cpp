@@ -2,6 +2,7 @@
 
 #include "SamplePattern.hpp"
 #include "TempDomain.hpp"
+#include "TestFlow.hpp"
 
 #include <mxl/time.h>
 
@@ -20,19 +21,11 @@ namespace mxl::test
 
     SamplePatternWriter::SamplePatternWriter(std::filesystem::path const& domain, std::filesystem::path const& definition,
                                              std::uint32_t seed)
-        : _instance{::mxlCreateInstance(domain.c_str(), nullptr)}
+        : _instance{domain}
+        , _writer{_instance, readFile(definition), {}, definition.string()}
         , _seed{seed}
     {
-        auto const text = readFile(definition);
-        if (_instance == nullptr || ::mxlCreateFlowWriter(_instance, text.c_str(), nullptr, &_writer, &_config, nullptr) != MXL_STATUS_OK)
-        {
-            if (_instance != nullptr)
-            {
-                ::mxlDestroyInstance(_instance);
-            }
-            throw std::runtime_error{fmt::format("cannot write flow {} in {}", definition.string(), domain.string())};
-        }
-        _batch = std::max<std::uint32_t>(_config.common.maxCommitBatchSizeHint, 1);
+        _batch = std::max<std::uint32_t>(_writer.config().common.maxCommitBatchSizeHint, 1);
         _thread = std::thread{[this] { writeLoop(); }};
     }
 
@@ -40,19 +33,17 @@ namespace mxl::test
     {
         _stop = true;
         _thread.join();
-        ::mxlReleaseFlowWriter(_instance, _writer);
-        ::mxlDestroyInstance(_instance);
     }
 
     void SamplePatternWriter::writeLoop()
     {
-        auto const rate = _config.common.grainRate;
+        auto const rate = _writer.config().common.grainRate;
         // Batch-aligned heads, like a source committing in batches of its hint; each batch at its last sample's time.
         auto head = ::mxlGetCurrentIndex(&rate) / _batch * _batch + _batch - 1;
         while (!_stop)
         {
             ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, head));
-            if (!writePatternSamples(_writer, head, _batch, _seed))
+            if (!writePatternSamples(_writer.get(), head, _batch, _seed))
             {
                 ++_refused;
             }
@@ -61,32 +52,14 @@ namespace mxl::test
     }
 
     SampleVerifier::SampleVerifier(std::filesystem::path const& domain, std::string const& flowId, std::uint32_t seed)
-        : _instance{::mxlCreateInstance(domain.c_str(), nullptr)}
+        : _instance{domain}
+        , _reader{readerWhenThere(_instance, domain, flowId)}
         , _seed{seed}
     {
-        for (int attempt = 0; attempt < 100; ++attempt)
-        {
-            if (_instance != nullptr && ::mxlCreateFlowReader(_instance, flowId.c_str(), nullptr, &_reader) == MXL_STATUS_OK)
-            {
-                mxlFlowRuntimeInfo runtime{};
-                ::mxlFlowReaderGetConfigInfo(_reader, &_config);
-                ::mxlFlowReaderGetRuntimeInfo(_reader, &runtime);
-                _staleHead = runtime.headIndex;
-                return;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds{50});
-        }
-        if (_instance != nullptr)
-        {
-            ::mxlDestroyInstance(_instance);
-        }
-        throw std::runtime_error{fmt::format("flow {} did not appear in {}", flowId, domain.string())};
-    }
-
-    SampleVerifier::~SampleVerifier()
-    {
-        ::mxlReleaseFlowReader(_instance, _reader);
-        ::mxlDestroyInstance(_instance);
+        mxlFlowRuntimeInfo runtime{};
+        ::mxlFlowReaderGetConfigInfo(_reader.get(), &_config);
+        ::mxlFlowReaderGetRuntimeInfo(_reader.get(), &runtime);
+        _staleHead = runtime.headIndex;
     }
 
     SampleVerification SampleVerifier::check(std::uint64_t wanted, std::chrono::milliseconds timeout)
@@ -98,7 +71,7 @@ namespace mxl::test
         while (result.verified < wanted && std::chrono::steady_clock::now() < deadline)
         {
             mxlFlowRuntimeInfo runtime{};
-            ::mxlFlowReaderGetRuntimeInfo(_reader, &runtime);
+            ::mxlFlowReaderGetRuntimeInfo(_reader.get(), &runtime);
             if (_next == 0 && runtime.headIndex != _staleHead && runtime.headIndex != 0)
             {
                 // The first batch that arrived after the verifier was made.
@@ -111,7 +84,7 @@ namespace mxl::test
             }
             auto const last = std::min(runtime.headIndex, _next + maxCheckSamples - 1);
             auto const count = last + 1 - _next;
-            auto const mismatches = patternMismatches(_reader, last, count, _seed);
+            auto const mismatches = patternMismatches(_reader.get(), last, count, _seed);
             if (!mismatches)
             {
                 // The ring moved past the range: start again at the newest batch.

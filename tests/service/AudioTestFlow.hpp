@@ -4,6 +4,8 @@
 // sample the target never received still holds whatever the ring held before, so silent loss shows as mismatches.
 #pragma once
 
+#include <client/MxlHandles.hpp>
+
 #include <mxl/flow.h>
 #include <mxl/mxl.h>
 
@@ -37,9 +39,8 @@ namespace mxl::test
         }
 
     private:
-        mxlInstance _instance = nullptr;
-        mxlFlowWriter _writer = nullptr;
-        mxlFlowConfigInfo _config{};
+        client::Instance _instance;
+        client::FlowWriter _writer;
         std::uint32_t _seed;
         std::size_t _batch = 0;
         std::atomic<bool> _stop{false};
@@ -69,18 +70,14 @@ namespace mxl::test
         // Waits up to 5 s for the flow to exist in `domain`; throws std::runtime_error. Checking starts with the first
         // batch committed after this: what the flow held before (an earlier incarnation's samples) is not looked at.
         SampleVerifier(std::filesystem::path const& domain, std::string const& flowId, std::uint32_t seed);
-        ~SampleVerifier();
-
-        SampleVerifier(SampleVerifier const&) = delete;
-        SampleVerifier& operator=(SampleVerifier const&) = delete;
 
         // Checks every sample as it is committed, until `wanted` more are verified or `timeout` passes. Successive
         // calls continue after the last sample looked at, so that nothing in between escapes the check.
         SampleVerification check(std::uint64_t wanted, std::chrono::milliseconds timeout);
 
     private:
-        mxlInstance _instance = nullptr;
-        mxlFlowReader _reader = nullptr;
+        client::Instance _instance;
+        client::FlowReader _reader;
         mxlFlowConfigInfo _config{};
         std::uint32_t _seed;
         // The head when the verifier was made, and the next sample to check (0: not started).

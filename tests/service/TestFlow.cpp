@@ -3,8 +3,8 @@
 #include "Checksum.hpp"
 #include "TempDomain.hpp"
 
-#include <mxl/time.h>
 #include <doctest/doctest.h>
+#include <mxl/time.h>
 
 #include <fmt/format.h>
 
@@ -29,6 +29,20 @@ namespace mxl::test
         }
     }
 
+    client::FlowReader readerWhenThere(client::Instance const& instance, std::filesystem::path const& domain, std::string const& flowId)
+    {
+        for (int attempt = 0; attempt < 100; ++attempt)
+        {
+            mxlFlowReader reader = nullptr;
+            if (::mxlCreateFlowReader(instance.get(), flowId.c_str(), nullptr, &reader) == MXL_STATUS_OK)
+            {
+                return client::FlowReader{instance.get(), reader};
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds{50});
+        }
+        throw std::runtime_error{fmt::format("flow {} did not appear in {}", flowId, domain.string())};
+    }
+
     std::uint64_t patternChecksum(std::uint64_t index, std::size_t size)
     {
         std::vector<std::uint8_t> bytes(size);
@@ -37,13 +51,9 @@ namespace mxl::test
     }
 
     PatternWriter::PatternWriter(std::filesystem::path const& domain, std::filesystem::path const& definition)
-        : _instance{::mxlCreateInstance(domain.c_str(), nullptr)}
+        : _instance{domain}
+        , _writer{_instance, readFile(definition), {}, definition.string()}
     {
-        auto const text = readFile(definition);
-        if (_instance == nullptr || ::mxlCreateFlowWriter(_instance, text.c_str(), nullptr, &_writer, &_config, nullptr) != MXL_STATUS_OK)
-        {
-            throw std::runtime_error{fmt::format("cannot write flow {} in {}", definition.string(), domain.string())};
-        }
         _thread = std::thread{[this] { writeLoop(); }};
     }
 
@@ -51,51 +61,31 @@ namespace mxl::test
     {
         _stop = true;
         _thread.join();
-        ::mxlReleaseFlowWriter(_instance, _writer);
-        ::mxlDestroyInstance(_instance);
     }
 
     void PatternWriter::writeLoop()
     {
-        auto const rate = _config.common.grainRate;
+        auto const rate = _writer.config().common.grainRate;
         auto index = ::mxlGetCurrentIndex(&rate);
         while (!_stop)
         {
             ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, index));
             mxlGrainInfo grain{};
             std::uint8_t* payload = nullptr;
-            if (::mxlFlowWriterOpenGrain(_writer, index, &grain, &payload) == MXL_STATUS_OK)
+            if (::mxlFlowWriterOpenGrain(_writer.get(), index, &grain, &payload) == MXL_STATUS_OK)
             {
                 fillPattern(payload, index, grain.grainSize);
                 grain.validSlices = grain.totalSlices;
-                ::mxlFlowWriterCommitGrain(_writer, &grain);
+                ::mxlFlowWriterCommitGrain(_writer.get(), &grain);
             }
             index = std::max(index + 1, ::mxlGetCurrentIndex(&rate));
         }
     }
 
     GrainVerifier::GrainVerifier(std::filesystem::path const& domain, std::string const& flowId)
-        : _instance{::mxlCreateInstance(domain.c_str(), nullptr)}
+        : _instance{domain}
+        , _reader{readerWhenThere(_instance, domain, flowId)}
     {
-        for (int attempt = 0; attempt < 100; ++attempt)
-        {
-            if (_instance != nullptr && ::mxlCreateFlowReader(_instance, flowId.c_str(), nullptr, &_reader) == MXL_STATUS_OK)
-            {
-                return;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds{50});
-        }
-        if (_instance != nullptr)
-        {
-            ::mxlDestroyInstance(_instance);
-        }
-        throw std::runtime_error{fmt::format("flow {} did not appear in {}", flowId, domain.string())};
-    }
-
-    GrainVerifier::~GrainVerifier()
-    {
-        ::mxlReleaseFlowReader(_instance, _reader);
-        ::mxlDestroyInstance(_instance);
     }
 
     Verification GrainVerifier::check(std::uint64_t wanted, std::chrono::milliseconds timeout)
@@ -105,7 +95,7 @@ namespace mxl::test
         while (result.verified < wanted && std::chrono::steady_clock::now() < deadline)
         {
             mxlFlowRuntimeInfo runtime{};
-            ::mxlFlowReaderGetRuntimeInfo(_reader, &runtime);
+            ::mxlFlowReaderGetRuntimeInfo(_reader.get(), &runtime);
             if (runtime.headIndex == 0 || runtime.headIndex < _next)
             {
                 std::this_thread::sleep_for(std::chrono::milliseconds{5});
@@ -119,7 +109,7 @@ namespace mxl::test
             }
             mxlGrainInfo grain{};
             std::uint8_t* payload = nullptr;
-            auto const status = ::mxlFlowReaderGetGrainNonBlocking(_reader, _next, &grain, &payload);
+            auto const status = ::mxlFlowReaderGetGrainNonBlocking(_reader.get(), _next, &grain, &payload);
             if (status != MXL_STATUS_OK || grain.index != _next || grain.validSlices < grain.totalSlices)
             {
                 // Not (completely) arrived: a lost grain once a later one is the head, else wait for it.

@@ -10,11 +10,16 @@
 #include <string>
 #include <thread>
 
+#include <client/MxlHandles.hpp>
+
 #include <mxl/flow.h>
 #include <mxl/mxl.h>
 
 namespace mxl::test
 {
+    // A reader of `flowId` once it exists: tries for 5 s, then throws std::runtime_error naming the flow and the domain.
+    client::FlowReader readerWhenThere(client::Instance const& instance, std::filesystem::path const& domain, std::string const& flowId);
+
     // The checksum grain `index` must have when its payload is `size` bytes.
     std::uint64_t patternChecksum(std::uint64_t index, std::size_t size);
 
@@ -28,9 +33,8 @@ namespace mxl::test
         PatternWriter& operator=(PatternWriter const&) = delete;
 
     private:
-        mxlInstance _instance = nullptr;
-        mxlFlowWriter _writer = nullptr;
-        mxlFlowConfigInfo _config{};
+        client::Instance _instance;
+        client::FlowWriter _writer;
         std::atomic<bool> _stop{false};
         std::thread _thread;
 
@@ -54,18 +58,14 @@ namespace mxl::test
     public:
         // Waits up to 5 s for the flow to exist in `domain`; throws std::runtime_error.
         GrainVerifier(std::filesystem::path const& domain, std::string const& flowId);
-        ~GrainVerifier();
-
-        GrainVerifier(GrainVerifier const&) = delete;
-        GrainVerifier& operator=(GrainVerifier const&) = delete;
 
         // Checks grains as they arrive, from the head onwards, until `wanted` are verified or `timeout` passes.
         // Successive calls continue after the last grain looked at.
         Verification check(std::uint64_t wanted, std::chrono::milliseconds timeout);
 
     private:
-        mxlInstance _instance = nullptr;
-        mxlFlowReader _reader = nullptr;
+        client::Instance _instance;
+        client::FlowReader _reader;
         std::uint64_t _next = 0;
     };
 
