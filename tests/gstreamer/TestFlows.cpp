@@ -126,33 +126,22 @@ namespace mxl::test::gst
     }
 
     FlowProbe::FlowProbe(TempDomain const& domain, std::string const& flowId)
-        : _instance{mxlCreateInstance(domain.str().c_str(), nullptr)}
+        : _instance{domain.path()}
+        , _reader{_instance, flowId}
     {
-        REQUIRE(_instance != nullptr);
-        INFO("flow ", flowId);
-        REQUIRE(mxlCreateFlowReader(_instance, flowId.c_str(), nullptr, &_reader) == MXL_STATUS_OK);
-    }
-
-    FlowProbe::~FlowProbe()
-    {
-        if (_reader != nullptr)
-        {
-            mxlReleaseFlowReader(_instance, _reader);
-        }
-        mxlDestroyInstance(_instance);
     }
 
     std::uint64_t FlowProbe::head() const
     {
         mxlFlowRuntimeInfo runtime{};
-        REQUIRE(mxlFlowReaderGetRuntimeInfo(_reader, &runtime) == MXL_STATUS_OK);
+        REQUIRE(mxlFlowReaderGetRuntimeInfo(_reader.get(), &runtime) == MXL_STATUS_OK);
         return runtime.headIndex;
     }
 
     mxlFlowConfigInfo FlowProbe::config() const
     {
         mxlFlowConfigInfo config{};
-        REQUIRE(mxlFlowReaderGetConfigInfo(_reader, &config) == MXL_STATUS_OK);
+        REQUIRE(mxlFlowReaderGetConfigInfo(_reader.get(), &config) == MXL_STATUS_OK);
         return config;
     }
 
@@ -161,7 +150,7 @@ namespace mxl::test::gst
         mxlGrainInfo info{};
         std::uint8_t* payload = nullptr;
         INFO("grain ", index);
-        REQUIRE(mxlFlowReaderGetGrain(_reader, index, timeoutNs, &info, &payload) == MXL_STATUS_OK);
+        REQUIRE(mxlFlowReaderGetGrain(_reader.get(), index, timeoutNs, &info, &payload) == MXL_STATUS_OK);
         CHECK((info.flags & MXL_GRAIN_FLAG_INVALID) == 0);
         return {payload, payload + info.grainSize};
     }
@@ -171,7 +160,7 @@ namespace mxl::test::gst
         mxlGrainInfo info{};
         std::uint8_t* payload = nullptr;
         INFO("grain ", index);
-        REQUIRE(mxlFlowReaderGetGrain(_reader, index, 0, &info, &payload) == MXL_STATUS_OK);
+        REQUIRE(mxlFlowReaderGetGrain(_reader.get(), index, 0, &info, &payload) == MXL_STATUS_OK);
         return info.flags;
     }
 
@@ -179,7 +168,7 @@ namespace mxl::test::gst
     {
         mxlWrappedMultiBufferSlice slices{};
         INFO("samples ", count, " ending at ", lastIndex);
-        REQUIRE(mxlFlowReaderGetSamples(_reader, lastIndex, count, 0, &slices) == MXL_STATUS_OK);
+        REQUIRE(mxlFlowReaderGetSamples(_reader.get(), lastIndex, count, 0, &slices) == MXL_STATUS_OK);
         std::vector<std::vector<float>> channels(slices.count);
         for (std::size_t channel = 0; channel < slices.count; ++channel)
         {
@@ -194,11 +183,11 @@ namespace mxl::test::gst
     }
 
     FlowFeeder::FlowFeeder(TempDomain const& domain, std::string const& definition, std::uint64_t invalidEvery)
-        : _instance{mxlCreateInstance(domain.str().c_str(), nullptr)}
+        : _instance{domain.path()}
+        , _writer{_instance, definition, {}, "of the test"}
+        , _config{_writer.config()}
         , _invalidEvery{invalidEvery}
     {
-        REQUIRE(_instance != nullptr);
-        REQUIRE(mxlCreateFlowWriter(_instance, definition.c_str(), nullptr, &_writer, &_config, nullptr) == MXL_STATUS_OK);
         _thread = std::thread{[this] { _config.common.format == MXL_DATA_FORMAT_AUDIO ? writeSamples() : writeGrains(); }};
     }
 
@@ -206,8 +195,6 @@ namespace mxl::test::gst
     {
         _stop = true;
         _thread.join();
-        mxlReleaseFlowWriter(_instance, _writer);
-        mxlDestroyInstance(_instance);
     }
 
     void FlowFeeder::writeGrains()
@@ -218,14 +205,14 @@ namespace mxl::test::gst
             mxlSleepUntil(mxlIndexToTimestamp(&rate, index));
             mxlGrainInfo info{};
             std::uint8_t* payload = nullptr;
-            if (mxlFlowWriterOpenGrain(_writer, index, &info, &payload) != MXL_STATUS_OK)
+            if (mxlFlowWriterOpenGrain(_writer.get(), index, &info, &payload) != MXL_STATUS_OK)
             {
                 return;
             }
             fillGrain(index, payload, info.grainSize);
             info.flags = _invalidEvery != 0 && index % _invalidEvery == 0 ? MXL_GRAIN_FLAG_INVALID : 0;
             info.validSlices = info.totalSlices;
-            mxlFlowWriterCommitGrain(_writer, &info);
+            mxlFlowWriterCommitGrain(_writer.get(), &info);
         }
     }
 
@@ -253,7 +240,7 @@ namespace mxl::test::gst
         {
             mxlSleepUntil(mxlIndexToTimestamp(&rate, last));
             mxlMutableWrappedMultiBufferSlice slices{};
-            if (mxlFlowWriterOpenSamples(_writer, last, audioBatchSamples, &slices) != MXL_STATUS_OK)
+            if (mxlFlowWriterOpenSamples(_writer.get(), last, audioBatchSamples, &slices) != MXL_STATUS_OK)
             {
                 return;
             }
@@ -269,7 +256,7 @@ namespace mxl::test::gst
                     }
                 }
             }
-            mxlFlowWriterCommitSamples(_writer);
+            mxlFlowWriterCommitSamples(_writer.get());
         }
     }
 }

@@ -4,6 +4,8 @@
 
 #include "TempDomain.hpp"
 
+#include <client/MxlHandles.hpp>
+
 #include <mxl/flow.h>
 #include <mxl/mxl.h>
 
@@ -47,10 +49,6 @@ namespace mxl::test::gst
     {
     public:
         FlowProbe(TempDomain const& domain, std::string const& flowId);
-        ~FlowProbe();
-
-        FlowProbe(FlowProbe const&) = delete;
-        FlowProbe& operator=(FlowProbe const&) = delete;
 
         [[nodiscard]] std::uint64_t head() const;
         [[nodiscard]] mxlFlowConfigInfo config() const;
@@ -65,8 +63,8 @@ namespace mxl::test::gst
         std::vector<std::vector<float>> samples(std::uint64_t lastIndex, std::size_t count) const;
 
     private:
-        mxlInstance _instance = nullptr;
-        mxlFlowReader _reader = nullptr;
+        client::Instance _instance;
+        client::FlowReader _reader;
     };
 
     // Writes a flow in real time on a thread of its own: each grain (grainByte; data: dataPayload) at its index's time, or each batch of
@@ -87,9 +85,9 @@ namespace mxl::test::gst
         }
 
     private:
-        mxlInstance _instance = nullptr;
-        mxlFlowWriter _writer = nullptr;
-        mxlFlowConfigInfo _config{};
+        client::Instance _instance;
+        client::FlowWriter _writer;
+        mxlFlowConfigInfo _config;
         std::uint64_t _invalidEvery;
         std::atomic<bool> _stop{false};
         std::thread _thread;
