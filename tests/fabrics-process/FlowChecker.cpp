@@ -33,24 +33,11 @@ namespace mxl::test
     }
 
     FlowChecker::FlowChecker(std::string const& domain, std::string const& flowId)
-        : _instance{::mxlCreateInstance(domain.c_str(), nullptr)}
+        : _instance{domain}
+        , _reader{readerWhenThere(_instance, flowId)}
     {
-        if (_instance == nullptr)
-        {
-            throw std::runtime_error{"FlowChecker: cannot open domain " + domain};
-        }
-        auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{5};
-        while (::mxlCreateFlowReader(_instance, flowId.c_str(), nullptr, &_reader) != MXL_STATUS_OK)
-        {
-            if (std::chrono::steady_clock::now() >= deadline)
-            {
-                ::mxlDestroyInstance(_instance);
-                throw std::runtime_error{fmt::format("FlowChecker: flow {} did not appear in {}", flowId, domain)};
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds{10});
-        }
         mxlFlowConfigInfo config{};
-        if (::mxlFlowReaderGetConfigInfo(_reader, &config) == MXL_STATUS_OK)
+        if (::mxlFlowReaderGetConfigInfo(_reader.get(), &config) == MXL_STATUS_OK)
         {
             _onDevice = config.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY;
         }
@@ -63,7 +50,7 @@ namespace mxl::test
             return fnv1a(payload, bytes);
         }
         _hostCopy.resize(bytes);
-        if (auto const status = ::mxlFlowReaderCopyToHost(_reader, _hostCopy.data(), payload, bytes); status != MXL_STATUS_OK)
+        if (auto const status = ::mxlFlowReaderCopyToHost(_reader.get(), _hostCopy.data(), payload, bytes); status != MXL_STATUS_OK)
         {
             throw std::runtime_error{
                 fmt::format("FlowChecker: copying a device grain to the host failed (mxlStatus {})", static_cast<int>(status))};
@@ -71,16 +58,10 @@ namespace mxl::test
         return fnv1a(_hostCopy.data(), bytes);
     }
 
-    FlowChecker::~FlowChecker()
-    {
-        ::mxlReleaseFlowReader(_instance, _reader);
-        ::mxlDestroyInstance(_instance);
-    }
-
     std::uint64_t FlowChecker::headIndex() const
     {
         mxlFlowRuntimeInfo runtime{};
-        ::mxlFlowReaderGetRuntimeInfo(_reader, &runtime);
+        ::mxlFlowReaderGetRuntimeInfo(_reader.get(), &runtime);
         return runtime.headIndex;
     }
 
@@ -103,7 +84,7 @@ namespace mxl::test
     {
         mxlGrainInfo now{};
         std::uint8_t* payload = nullptr;
-        auto const status = ::mxlFlowReaderGetGrainSliceNonBlocking(_reader, _next, 0, &now, &payload);
+        auto const status = ::mxlFlowReaderGetGrainSliceNonBlocking(_reader.get(), _next, 0, &now, &payload);
         return status != MXL_STATUS_OK || now.index != read.index || now.flags != read.flags || now.validSlices != read.validSlices;
     }
 
@@ -127,8 +108,9 @@ namespace mxl::test
             std::uint8_t* payload = nullptr;
             // Behind the head a grain that is not there is not coming: no need to wait for it.
             std::uint16_t const minValidSlices = watchPartials ? 1 : MXL_GRAIN_VALID_SLICES_ALL;
-            auto status = head > _next ? ::mxlFlowReaderGetGrainSliceNonBlocking(_reader, _next, minValidSlices, &grain, &payload)
-                                       : ::mxlFlowReaderGetGrainSlice(_reader, _next, minValidSlices, pollTimeoutNs, &grain, &payload);
+            auto status = head > _next
+                              ? ::mxlFlowReaderGetGrainSliceNonBlocking(_reader.get(), _next, minValidSlices, &grain, &payload)
+                              : ::mxlFlowReaderGetGrainSlice(_reader.get(), _next, minValidSlices, pollTimeoutNs, &grain, &payload);
             if (status == MXL_ERR_OUT_OF_RANGE_TOO_EARLY && head > _next && _lateCommitWait.count() > 0)
             {
                 // One wait per gap, not per grain: a gap of grains that never come costs the wait once.
@@ -137,7 +119,7 @@ namespace mxl::test
                 if (auto const left = *_gapSeenAt + _lateCommitWait - now; left.count() > 0)
                 {
                     auto const leftNs = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(left).count());
-                    status = ::mxlFlowReaderGetGrainSlice(_reader, _next, minValidSlices, leftNs, &grain, &payload);
+                    status = ::mxlFlowReaderGetGrainSlice(_reader.get(), _next, minValidSlices, leftNs, &grain, &payload);
                 }
             }
             if (status == MXL_STATUS_OK)
@@ -148,7 +130,7 @@ namespace mxl::test
                 grain.validSlices < grain.totalSlices)
             {
                 ++result.partial;
-                status = ::mxlFlowReaderGetGrain(_reader, _next, 10 * pollTimeoutNs, &grain, &payload);
+                status = ::mxlFlowReaderGetGrain(_reader.get(), _next, 10 * pollTimeoutNs, &grain, &payload);
             }
             if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
             {

@@ -2,7 +2,10 @@
 // each one's checksum with what the PatternSource wrote under that index.
 #pragma once
 
+#include "FlowWait.hpp"
 #include "PatternSource.hpp"
+
+#include <client/MxlHandles.hpp>
 
 #include <mxl/flow.h>
 #include <mxl/mxl.h>
@@ -44,7 +47,6 @@ namespace mxl::test
     public:
         // Opens the flow (waiting up to 5 s for the target to create it); throws std::runtime_error.
         FlowChecker(std::string const& domain, std::string const& flowId);
-        ~FlowChecker();
 
         FlowChecker(FlowChecker const&) = delete;
         FlowChecker& operator=(FlowChecker const&) = delete;
@@ -82,8 +84,8 @@ namespace mxl::test
         // The payload's checksum, copied to host memory first where the flow's payloads are on a device.
         [[nodiscard]] std::uint64_t checksumOf(std::uint8_t const* payload, std::size_t bytes);
 
-        mxlInstance _instance = nullptr;
-        mxlFlowReader _reader = nullptr;
+        client::Instance _instance;
+        client::FlowReader _reader;
         std::uint64_t _next = 0;
         std::chrono::milliseconds _lateCommitWait{0};
         // When the checker first found a grain behind the head missing, in the gap it is working through.

@@ -53,7 +53,7 @@ namespace mxl::test
 
     SampleVerifier::SampleVerifier(std::filesystem::path const& domain, std::string const& flowId, std::uint32_t seed)
         : _instance{domain}
-        , _reader{readerWhenThere(_instance, domain, flowId)}
+        , _reader{readerWhenThere(_instance, flowId)}
         , _seed{seed}
     {
         mxlFlowRuntimeInfo runtime{};

@@ -29,20 +29,6 @@ namespace mxl::test
         }
     }
 
-    client::FlowReader readerWhenThere(client::Instance const& instance, std::filesystem::path const& domain, std::string const& flowId)
-    {
-        for (int attempt = 0; attempt < 100; ++attempt)
-        {
-            mxlFlowReader reader = nullptr;
-            if (::mxlCreateFlowReader(instance.get(), flowId.c_str(), nullptr, &reader) == MXL_STATUS_OK)
-            {
-                return client::FlowReader{instance.get(), reader};
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds{50});
-        }
-        throw std::runtime_error{fmt::format("flow {} did not appear in {}", flowId, domain.string())};
-    }
-
     std::uint64_t patternChecksum(std::uint64_t index, std::size_t size)
     {
         std::vector<std::uint8_t> bytes(size);
@@ -84,7 +70,7 @@ namespace mxl::test
 
     GrainVerifier::GrainVerifier(std::filesystem::path const& domain, std::string const& flowId)
         : _instance{domain}
-        , _reader{readerWhenThere(_instance, domain, flowId)}
+        , _reader{readerWhenThere(_instance, flowId)}
     {
     }
 

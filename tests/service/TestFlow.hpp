@@ -10,6 +10,8 @@
 #include <string>
 #include <thread>
 
+#include "FlowWait.hpp"
+
 #include <client/MxlHandles.hpp>
 
 #include <mxl/flow.h>
@@ -17,9 +19,6 @@
 
 namespace mxl::test
 {
-    // A reader of `flowId` once it exists: tries for 5 s, then throws std::runtime_error naming the flow and the domain.
-    client::FlowReader readerWhenThere(client::Instance const& instance, std::filesystem::path const& domain, std::string const& flowId);
-
     // The checksum grain `index` must have when its payload is `size` bytes.
     std::uint64_t patternChecksum(std::uint64_t index, std::size_t size);
 
