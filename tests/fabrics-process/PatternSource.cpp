@@ -25,45 +25,13 @@ namespace mxl::test
         constexpr std::size_t keptChecksums = 20'000;
     }
 
-    struct PatternSource::Resources
-    {
-        mxlInstance instance = nullptr;
-        mxlFlowWriter writer = nullptr;
-        mxlFlowConfigInfo config{};
-
-        ~Resources()
-        {
-            if (writer != nullptr)
-            {
-                ::mxlReleaseFlowWriter(instance, writer);
-            }
-            if (instance != nullptr)
-            {
-                ::mxlDestroyInstance(instance);
-            }
-        }
-    };
-
     PatternSource::PatternSource(std::string const& domain, std::filesystem::path const& definition, std::uint16_t slicesPerCommit,
                                  std::string const& writerOptions)
         : _slicesPerCommit{slicesPerCommit}
-        , _resources{std::make_unique<Resources>()}
+        , _instance{domain}
+        , _writer{_instance, readFile(definition), writerOptions, definition.string()}
     {
-        _resources->instance = ::mxlCreateInstance(domain.c_str(), nullptr);
-        if (_resources->instance == nullptr)
-        {
-            throw std::runtime_error{"PatternSource: cannot open domain " + domain};
-        }
-        auto const text = readFile(definition);
-        _flowId = nlohmann::json::parse(text).at("id").get<std::string>();
-        if (auto const status =
-                ::mxlCreateFlowWriter(_resources->instance, text.c_str(), writerOptions.empty() ? nullptr : writerOptions.c_str(),
-                                      &_resources->writer, &_resources->config, nullptr);
-            status != MXL_STATUS_OK)
-        {
-            throw std::runtime_error{
-                fmt::format("PatternSource: cannot create a writer for {} (mxlStatus {})", definition.string(), static_cast<int>(status))};
-        }
+        _flowId = nlohmann::json::parse(readFile(definition)).at("id").get<std::string>();
         _thread = std::thread{[this] { writeLoop(); }};
     }
 
@@ -92,7 +60,7 @@ namespace mxl::test
 
     void PatternSource::writeLoop()
     {
-        auto const& config = _resources->config;
+        auto const& config = _writer.config();
         auto const rate = config.common.grainRate;
         auto const grainNs = static_cast<std::uint64_t>(1'000'000'000LL * rate.denominator / rate.numerator);
         auto index = ::mxlGetCurrentIndex(&rate);
@@ -102,7 +70,7 @@ namespace mxl::test
             ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, index));
             mxlGrainInfo grain{};
             std::uint8_t* payload = nullptr;
-            if (::mxlFlowWriterOpenGrain(_resources->writer, index, &grain, &payload) != MXL_STATUS_OK)
+            if (::mxlFlowWriterOpenGrain(_writer.get(), index, &grain, &payload) != MXL_STATUS_OK)
             {
                 return;
             }
@@ -125,7 +93,7 @@ namespace mxl::test
                     auto const bytes = static_cast<std::size_t>(end - start) * sliceSize;
                     if (onDevice)
                     {
-                        ::mxlFlowWriterCopyToDevice(_resources->writer, payload + begin, pattern.data() + begin, bytes);
+                        ::mxlFlowWriterCopyToDevice(_writer.get(), payload + begin, pattern.data() + begin, bytes);
                     }
                     else
                     {
@@ -134,7 +102,7 @@ namespace mxl::test
                     planeOffset += std::size_t{total} * sliceSize;
                 }
                 grain.validSlices = end;
-                ::mxlFlowWriterCommitGrain(_resources->writer, &grain);
+                ::mxlFlowWriterCommitGrain(_writer.get(), &grain);
                 if (end < total)
                 {
                     ::mxlSleepForNs(grainNs / 2 / batches);

@@ -2,6 +2,8 @@
 // remembers each grain's checksum, the reference for what a target must receive.
 #pragma once
 
+#include <client/MxlHandles.hpp>
+
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
@@ -41,11 +43,10 @@ namespace mxl::test
         }
 
     private:
-        struct Resources;
-
         std::string _flowId;
         std::uint16_t _slicesPerCommit;
-        std::unique_ptr<Resources> _resources;
+        client::Instance _instance;
+        client::FlowWriter _writer;
         mutable std::mutex _mutex;
         std::map<std::uint64_t, std::uint64_t> _checksums;
         std::atomic<std::uint64_t> _written{0};
