@@ -20,8 +20,13 @@ namespace mxl::service
         {
             throw ConfigError{fmt::format("{}: {} ({})", config.origin, error.what(), keys)};
         }
+        return libraryTicket(client::ticketText(info.get()));
+    }
+
+    Ticket libraryTicket(std::string json)
+    {
         std::string why;
-        auto ticket = directory::parseTicket(client::ticketText(info.get()), why);
+        auto ticket = directory::parseTicket(std::move(json), why);
         if (!ticket || ticket->epoch == 0)
         {
             throw std::runtime_error{fmt::format("the fabrics library's ticket {}", ticket ? "has no epoch" : why)};

@@ -19,6 +19,9 @@ namespace mxl::service
     // Sets `target` up to listen on `interface` and receive into `writer`; returns the ticket as the library made it
     // (unsigned). Throws ConfigError naming `keys` (the settings that chose the interface) when the target cannot listen
     // there, std::runtime_error when the ticket cannot be read back.
+    // The ticket of a target the library set up (its JSON); throws std::runtime_error when it is not one, or has no epoch.
+    Ticket libraryTicket(std::string json);
+
     Ticket listenForTicket(client::FabricsTarget const& target, client::FabricsInterface const& interface, mxlFlowWriter writer,
                            ServiceConfig const& config, std::string_view keys);
 }

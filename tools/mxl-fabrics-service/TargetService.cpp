@@ -10,6 +10,7 @@
 #include <ExitRequest.hpp>
 #include <ReloadRequest.hpp>
 #include <TextFile.hpp>
+#include <client/ClientError.hpp>
 #include <client/DeviceFlowOptions.hpp>
 #include <client/FabricsInterfaces.hpp>
 #include <common/StatusName.hpp>
@@ -113,9 +114,14 @@ namespace mxl::service
         }
         if (!config.paths.empty())
         {
-            _paths = std::make_unique<RedundantPaths>(
-                config, tools::readTextFile(config.flowDefinition, "flow definition"), config.writerOptions, _writer.get(), _unit,
-                [this](std::uint64_t last, std::uint64_t bytes, std::uint64_t samples) { account(last, bytes, samples); });
+            bridge::PathSettings paths{config.domain,        tools::readTextFile(config.flowDefinition, "flow definition"),
+                                       config.writerOptions, fmt::format("flow_definition '{}'", config.flowDefinition.string()),
+                                       config.backend,       config.setupOptions,
+                                       config.paths};
+            _paths = std::make_unique<bridge::PathTargets>(
+                std::move(paths), _writer.get(), _unit,
+                [this](std::uint64_t last, std::uint64_t bytes, std::uint64_t samples) { account(last, bytes, samples); },
+                [&config](mxlFabricsInstance fabrics, std::string const& node) { return selectInterface(fabrics, config, node, "path"); });
             log::info("redundant paths: path 1 on '{}', path 2 on '{}', merged into flow {}", config.paths[0], config.paths[1], _flowId);
         }
         buildTarget();
@@ -136,9 +142,17 @@ namespace mxl::service
     {
         if (_paths)
         {
-            auto tickets = _paths->listen();
-            _secondUnsignedTicket = std::move(tickets[1]);
-            publish(std::move(tickets[0]));
+            std::vector<std::string> tickets;
+            try
+            {
+                tickets = _paths->listen();
+            }
+            catch (client::ClientError const& error)
+            {
+                throw ConfigError{fmt::format("{}: {} (key 'service')", _config.origin, error.what())};
+            }
+            _secondUnsignedTicket = libraryTicket(std::move(tickets[1]));
+            publish(libraryTicket(std::move(tickets[0])));
         }
         else
         {

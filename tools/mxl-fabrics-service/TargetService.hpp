@@ -4,17 +4,17 @@
 // into. The service judges health from the flow's head index and, when nothing arrives for stall_timeout_ms after
 // units had been flowing, rebuilds the target under a new epoch so that initiators re-establish from scratch. As an
 // IS-05 receiver it connects the sender it is activated with by handing its ticket over (TicketHandover). With redundant
-// paths ('path' twice) the fabrics targets sit on private path flows and RedundantPaths merges them into the flow; the
+// paths ('path' twice) the fabrics targets sit on private path flows and bridge::PathTargets merges them into the flow; the
 // first path's ticket goes wherever a single target's would (file, HTTP, etcd, IS-05), the second path's to its file.
 #pragma once
 
 #include "Notifier.hpp"
-#include "RedundantPaths.hpp"
 #include "ServiceConfig.hpp"
 #include "ServiceInterface.hpp"
 #include "ServiceNode.hpp"
 #include "StatusFile.hpp"
 #include <bridge/Metrics.hpp>
+#include <bridge/PathTargets.hpp>
 #include <directory/BackgroundPublication.hpp>
 #include <directory/Ticket.hpp>
 #include <directory/TicketFile.hpp>
@@ -32,6 +32,7 @@
 
 namespace mxl::service
 {
+    using bridge::TransferUnit;
     using directory::Ticket;
 
     class TargetService
@@ -62,7 +63,7 @@ namespace mxl::service
         // Connection requests refused by the targets replaced since the start (the metric counts over all of them).
         std::uint64_t _refusedByEarlierTargets = 0;
         // With 'path': the path targets and the merge (and _target stays empty).
-        std::unique_ptr<RedundantPaths> _paths;
+        std::unique_ptr<bridge::PathTargets> _paths;
         bridge::Metrics _metrics;
         StatusFile _statusFile;
         // The HTTP thread reads the ticket.

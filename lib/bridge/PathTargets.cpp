@@ -1,39 +1,37 @@
-#include "RedundantPaths.hpp"
+#include "PathTargets.hpp"
 
+#include <client/ClientError.hpp>
+#include <client/TargetTicket.hpp>
 #include <common/BoundedJson.hpp>
-
-#include "ServiceInterface.hpp"
-#include "ServiceLog.hpp"
-#include "TargetListen.hpp"
+#include <common/Log.hpp>
 
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
-namespace mxl::service
+namespace mxl::bridge
 {
-    RedundantPaths::Path::Path(ServiceConfig const& config, std::string const& pathNode, std::string const& definition,
-                               std::string const& options)
+    PathTargets::Path::Path(PathSettings const& settings, std::string const& pathNode, ChooseInterface const& choose)
         : node{pathNode}
-        , domain{config.domain}
+        , domain{settings.domain}
         , instance{domain.str()}
-        , writer{instance, definition, options, fmt::format("flow_definition '{}'", config.flowDefinition.string())}
-        , reader{instance, mxl::parseBoundedJson(definition).value.at("id").get<std::string>()}
-        , fabrics{instance.get(), config.backend}
+        , writer{instance, settings.definition, settings.writerOptions, settings.definitionOrigin}
+        , reader{instance, mxl::parseBoundedJson(settings.definition).value.at("id").get<std::string>()}
+        , fabrics{instance.get(), settings.backend}
         , interface {
-        selectInterface(fabrics.get(), config, pathNode, "path")
+        choose(fabrics.get(), pathNode)
     } {}
 
-    RedundantPaths::RedundantPaths(ServiceConfig const& config, std::string const& definition, std::string const& options,
-                                   mxlFlowWriter realWriter, TransferUnit unit, Committed committed)
-        : _config{config}
+    PathTargets::PathTargets(PathSettings settings, mxlFlowWriter realWriter, TransferUnit unit, Committed committed,
+                             ChooseInterface const& choose)
+        : _settings{std::move(settings)}
         , _unit{unit}
         , _committed{std::move(committed)}
     {
         std::vector<mxlFlowReader> readers;
-        for (auto const& node : config.paths)
+        for (auto const& node : _settings.nodes)
         {
-            auto const& path = _paths.emplace_back(std::make_unique<Path>(config, node, definition, options));
+            auto const& path = _paths.emplace_back(std::make_unique<Path>(_settings, node, choose));
             readers.push_back(path->reader.get());
         }
         if (unit == TransferUnit::Grain)
@@ -50,9 +48,9 @@ namespace mxl::service
         }
     }
 
-    std::vector<Ticket> RedundantPaths::listen()
+    std::vector<std::string> PathTargets::listen()
     {
-        std::vector<Ticket> tickets;
+        std::vector<std::string> tickets;
         for (std::size_t number = 0; number < _paths.size(); ++number)
         {
             auto& path = *_paths[number];
@@ -60,13 +58,20 @@ namespace mxl::service
             _refusedByEarlierTargets += client::refusedInitiators(path.target.get());
             path.target.reset();
             path.target = std::make_unique<client::FabricsTarget>(path.fabrics.get());
-            tickets.push_back(listenForTicket(*path.target, path.interface, path.writer.get(), _config,
-                                              fmt::format("path {} '{}', key 'service'", number + 1, path.node)));
+            try
+            {
+                auto const info = client::setUpTarget(path.target->get(), path.interface, path.writer.get(), _settings.setupOptions);
+                tickets.push_back(client::ticketText(info.get()));
+            }
+            catch (client::ClientError const& error)
+            {
+                throw client::ClientError{error.kind(), fmt::format("path {} '{}': {}", number + 1, path.node, error.what())};
+            }
         }
         return tickets;
     }
 
-    mxlStatus RedundantPaths::receive(bool& arrivedAny)
+    mxlStatus PathTargets::receive(bool& arrivedAny)
     {
         arrivedAny = false;
         for (std::size_t path = 0; path < _paths.size(); ++path)
@@ -74,14 +79,14 @@ namespace mxl::service
             auto const status = _unit == TransferUnit::Grain ? receiveGrain(path, arrivedAny) : receiveSamples(path, arrivedAny);
             if (status != MXL_STATUS_OK && status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
             {
-                log::warning("reading path {} ('{}') failed", path + 1, _paths[path]->node);
+                log::warn("reading path {} ('{}') failed", path + 1, _paths[path]->node);
                 return status;
             }
         }
         return MXL_STATUS_OK;
     }
 
-    mxlStatus RedundantPaths::receiveGrain(std::size_t path, bool& arrivedAny)
+    mxlStatus PathTargets::receiveGrain(std::size_t path, bool& arrivedAny)
     {
         auto const& state = *_paths[path];
         std::uint64_t index = 0;
@@ -107,15 +112,15 @@ namespace mxl::service
         }
         auto const outcome = _grainMerge->arrived(path, mxlFabricsGrainArrival{index, grain.validSlices, grain.totalSlices, grain.flags});
         log::debug("path {} grain {} slices {}/{}: {}", path + 1, index, grain.validSlices, grain.totalSlices,
-                   outcome == bridge::RedundantMerge::Outcome::Committed ? "committed" : "not committed");
-        if (outcome == bridge::RedundantMerge::Outcome::Committed)
+                   outcome == RedundantMerge::Outcome::Committed ? "committed" : "not committed");
+        if (outcome == RedundantMerge::Outcome::Committed)
         {
             _committed(index, grain.totalSlices * _bytesPerSlice, 0);
         }
         return MXL_STATUS_OK;
     }
 
-    mxlStatus RedundantPaths::receiveSamples(std::size_t path, bool& arrivedAny)
+    mxlStatus PathTargets::receiveSamples(std::size_t path, bool& arrivedAny)
     {
         std::uint64_t headIndex = 0;
         std::size_t count = 0;
@@ -146,12 +151,12 @@ namespace mxl::service
         return MXL_STATUS_OK;
     }
 
-    std::uint64_t RedundantPaths::lost() const
+    std::uint64_t PathTargets::lost() const
     {
         return _grainMerge ? _grainMerge->uncommitted() : _gapsPassedOver;
     }
 
-    void RedundantPaths::finish()
+    void PathTargets::finish()
     {
         if (_grainMerge)
         {
@@ -163,7 +168,7 @@ namespace mxl::service
         }
     }
 
-    std::uint64_t RedundantPaths::refusedInitiators() const
+    std::uint64_t PathTargets::refusedInitiators() const
     {
         auto refused = _refusedByEarlierTargets;
         for (auto const& path : _paths)
@@ -173,7 +178,7 @@ namespace mxl::service
         return refused;
     }
 
-    std::vector<bridge::PathCounters> const& RedundantPaths::counters() const
+    std::vector<PathCounters> const& PathTargets::counters() const
     {
         return _grainMerge ? _grainMerge->counters() : _sampleMerge->counters();
     }
