@@ -16,7 +16,6 @@ namespace mxl::bench
     FabricsTarget::FabricsTarget(MxlEnd const& end, std::string const& provider, std::uint32_t cqDepth)
         : _target{end.fabrics()}
     {
-
         mxlFabricsTargetConfig targetConfig{};
         targetConfig.version = MXL_FABRICS_API_VERSION;
         targetConfig.interface = loopbackInterface(provider);
@@ -25,7 +24,7 @@ namespace mxl::bench
         mxlFabricsTargetInfo info = nullptr;
         checkMxlStatus(mxlFabricsTargetSetup(_target.get(), &targetConfig, options.c_str(), &info),
                        fmt::format("mxlFabricsTargetSetup ({})", provider));
-        _info = client::OwnedTargetInfo{info};
+        client::OwnedTargetInfo const owned{info};
 
         std::size_t bytes = 0;
         checkMxlStatus(mxlFabricsTargetInfoToString(info, nullptr, &bytes), "mxlFabricsTargetInfoToString (size)");

@@ -38,7 +38,6 @@ namespace mxl::bench
 
     private:
         client::FabricsTarget _target;
-        client::OwnedTargetInfo _info;
         std::vector<char> _ticket;
     };
 }

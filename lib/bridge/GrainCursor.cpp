@@ -21,11 +21,8 @@ namespace mxl::bridge
         , _rate{flow.common.grainRate}
         , _flowId{std::move(flowId)}
         , _reading{reading}
+        , _bytesPerSlice{bytesPerSlice(flow)}
     {
-        for (auto const size : flow.discrete.sliceSizes)
-        {
-            _bytesPerSlice += size;
-        }
     }
 
     std::uint64_t GrainCursor::startAtPresent()

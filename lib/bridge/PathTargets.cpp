@@ -1,13 +1,11 @@
 #include "PathTargets.hpp"
 
 #include <client/ClientError.hpp>
+#include <client/FlowId.hpp>
 #include <client/TargetTicket.hpp>
-#include <common/BoundedJson.hpp>
 #include <common/Log.hpp>
 
 #include <fmt/format.h>
-
-#include <nlohmann/json.hpp>
 
 namespace mxl::bridge
 {
@@ -16,30 +14,27 @@ namespace mxl::bridge
         , domain{settings.domain}
         , instance{domain.str()}
         , writer{instance, settings.definition, settings.writerOptions, settings.definitionOrigin}
-        , reader{instance, mxl::parseBoundedJson(settings.definition).value.at("id").get<std::string>()}
+        , reader{instance, client::flowIdOf(writer.config())}
         , fabrics{instance.get(), settings.backend}
         , interface {
         choose(fabrics.get(), pathNode)
     } {}
 
-    PathTargets::PathTargets(PathSettings settings, mxlFlowWriter realWriter, TransferUnit unit, Committed committed,
+    PathTargets::PathTargets(PathSettings const& settings, mxlFlowWriter realWriter, TransferUnit unit, Committed committed,
                              ChooseInterface const& choose)
-        : _settings{std::move(settings)}
+        : _setupOptions{settings.setupOptions}
         , _unit{unit}
         , _committed{std::move(committed)}
     {
         std::vector<mxlFlowReader> readers;
-        for (auto const& node : _settings.nodes)
+        for (auto const& node : settings.nodes)
         {
-            auto const& path = _paths.emplace_back(std::make_unique<Path>(_settings, node, choose));
+            auto const& path = _paths.emplace_back(std::make_unique<Path>(settings, node, choose));
             readers.push_back(path->reader.get());
         }
         if (unit == TransferUnit::Grain)
         {
-            for (auto const size : _paths.front()->writer.config().discrete.sliceSizes)
-            {
-                _bytesPerSlice += size;
-            }
+            _bytesPerSlice = bytesPerSlice(_paths.front()->writer.config());
             _grainMerge.emplace(realWriter, std::move(readers));
         }
         else
@@ -60,7 +55,7 @@ namespace mxl::bridge
             path.target = std::make_unique<client::FabricsTarget>(path.fabrics.get());
             try
             {
-                auto const info = client::setUpTarget(path.target->get(), path.interface, path.writer.get(), _settings.setupOptions);
+                auto const info = client::setUpTarget(path.target->get(), path.interface, path.writer.get(), _setupOptions);
                 tickets.push_back(client::ticketText(info.get()));
             }
             catch (client::ClientError const& error)

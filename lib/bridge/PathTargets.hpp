@@ -45,11 +45,12 @@ namespace mxl::bridge
     public:
         // What the real flow gained: a unit ending at index `last` of `bytes` (`samples` per channel, 0 for a grain).
         using Committed = std::function<void(std::uint64_t last, std::uint64_t bytes, std::uint64_t samples)>;
-        // The interface path `number` (from 0) sets up on, for its node; throws to refuse it.
+        // The interface a path sets up on, for its node; throws to refuse it.
         using ChooseInterface = std::function<client::FabricsInterface(mxlFabricsInstance fabrics, std::string const& node)>;
 
         // Creates each path's private domain, flow and fabrics instance.
-        PathTargets(PathSettings settings, mxlFlowWriter realWriter, TransferUnit unit, Committed committed, ChooseInterface const& choose);
+        PathTargets(PathSettings const& settings, mxlFlowWriter realWriter, TransferUnit unit, Committed committed,
+                    ChooseInterface const& choose);
 
         // (Re)builds each path's fabrics target; returns their tickets (the library's JSON, unsigned), in path order.
         // Throws ClientError naming the path.
@@ -86,7 +87,7 @@ namespace mxl::bridge
             std::unique_ptr<client::FabricsTarget> target;
         };
 
-        PathSettings _settings;
+        std::string _setupOptions;
         TransferUnit _unit;
         std::uint64_t _bytesPerSlice = 0;
         Committed _committed;

@@ -21,37 +21,35 @@
 
 namespace mxl::client
 {
-    class FabricsOnInstance
+    inline mxlStatus destroyFabricsInstance(std::nullptr_t, mxlFabricsInstance fabrics)
+    {
+        return ::mxlFabricsDestroyInstance(fabrics);
+    }
+
+    class FabricsOnInstance : public OwnedHandle<std::nullptr_t, mxlFabricsInstance, destroyFabricsInstance>
     {
     public:
-        // `backend` names the transport (libmxl-fabrics-<backend>.so); the library logs why it cannot be loaded.
+        // `backend` names the transport (libmxl-fabrics-<backend>.so); the library logs why it cannot be loaded. Throws
+        // ClientError(Failure) naming the backend and the status.
         FabricsOnInstance(mxlInstance instance, std::string const& backend)
+            : OwnedHandle{nullptr, create(instance, backend)}
         {
-            if (auto const status = ::mxlFabricsCreateInstance(instance, fabricsInstanceOptions(backend).c_str(), &_fabrics);
+        }
+
+    private:
+        static mxlFabricsInstance create(mxlInstance instance, std::string const& backend)
+        {
+            mxlFabricsInstance fabrics = nullptr;
+            if (auto const status = ::mxlFabricsCreateInstance(instance, fabricsInstanceOptions(backend).c_str(), &fabrics);
                 status != MXL_STATUS_OK)
             {
                 runtimeFailure("cannot create the fabrics instance with backend \"{}\": {}", backend, statusName(status));
             }
+            return fabrics;
         }
-
-        ~FabricsOnInstance()
-        {
-            ::mxlFabricsDestroyInstance(_fabrics);
-        }
-
-        FabricsOnInstance(FabricsOnInstance const&) = delete;
-        FabricsOnInstance& operator=(FabricsOnInstance const&) = delete;
-
-        [[nodiscard]] mxlFabricsInstance get() const noexcept
-        {
-            return _fabrics;
-        }
-
-    private:
-        mxlFabricsInstance _fabrics = nullptr;
     };
 
-    // A target or initiator, created at construction (or adopted) and destroyed with its instance's Destroy call.
+    // A target or initiator, created at construction and destroyed with its instance's Destroy call.
     template <typename Handle, mxlStatus (*Create)(mxlFabricsInstance, Handle*), mxlStatus (*Destroy)(mxlFabricsInstance, Handle)>
     class FabricsEndpoint : public OwnedHandle<mxlFabricsInstance, Handle, Destroy>
     {

@@ -41,4 +41,15 @@ namespace mxl::client
             fmt::format("flow id '{}' is not a UUID (expected 8-4-4-4-12 hexadecimal digits, e.g. 5fbec3b1-1b0f-417d-9059-8b94a47197ed)",
                         text)};
     }
+
+    std::string flowIdOf(mxlFlowConfigInfo const& config)
+    {
+        auto const& id = config.common.id;
+        std::string text;
+        for (std::size_t i = 0; i < sizeof id; ++i)
+        {
+            text += fmt::format("{}{:02x}", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "", id[i]);
+        }
+        return text;
+    }
 }

@@ -1,6 +1,8 @@
 // Flow ids as the tools accept them: canonical 8-4-4-4-12 hexadecimal UUIDs in either case (docs/Addressability).
 #pragma once
 
+#include <mxl/flowinfo.h>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,4 +14,7 @@ namespace mxl::client
 
     // As canonicalFlowId, but throws ClientError(Usage) naming the value and the expected form.
     std::string requireFlowId(std::string_view text);
+
+    // The flow's id as a lowercase canonical UUID, from its configuration.
+    std::string flowIdOf(mxlFlowConfigInfo const& config);
 }

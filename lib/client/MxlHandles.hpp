@@ -38,6 +38,8 @@ namespace mxl::client
             : FlowReader{instance.get(), flowId}
         {
         }
+        // A reader must not outlive its instance.
+        FlowReader(Instance&&, std::string const&) = delete;
     };
 
     class FlowWriter : public OwnedHandle<mxlInstance, mxlFlowWriter, ::mxlReleaseFlowWriter>
@@ -54,6 +56,8 @@ namespace mxl::client
             : FlowWriter{instance.get(), flowDefinition, options, origin}
         {
         }
+        // A writer must not outlive its instance.
+        FlowWriter(Instance&&, std::string const&, std::string const&, std::string const&) = delete;
 
         [[nodiscard]] mxlFlowConfigInfo const& config() const noexcept
         {

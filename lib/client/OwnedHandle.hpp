@@ -1,6 +1,7 @@
 // The one idiom for the C API's handles: a handle with the owner its release call needs, released when it goes out of
 // scope (also when an error unwinds), movable, never copied. The handle types of this layer derive from it and create
-// their handle in their constructor; a handle created elsewhere is adopted with the two-argument constructor. A handle
+// their handle in their constructor; OwnedHandle's own two-argument constructor adopts a handle created elsewhere
+// (FlowReader offers it too, for callers that report a failed open themselves). A handle
 // whose release call takes no owner has std::nullptr_t for its owner and a two-argument adapter of that call. Declare
 // handles in the order of creation (a flow before the fabrics target on it), so that they are released in reverse.
 #pragma once

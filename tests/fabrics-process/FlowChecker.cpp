@@ -1,5 +1,7 @@
 #include "FlowChecker.hpp"
 
+#include "FlowWait.hpp"
+
 #include "Checksum.hpp"
 
 #include <mxl/device.h>

@@ -2,7 +2,6 @@
 // each one's checksum with what the PatternSource wrote under that index.
 #pragma once
 
-#include "FlowWait.hpp"
 #include "PatternSource.hpp"
 
 #include <client/MxlHandles.hpp>

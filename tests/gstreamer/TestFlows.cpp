@@ -185,10 +185,9 @@ namespace mxl::test::gst
     FlowFeeder::FlowFeeder(TempDomain const& domain, std::string const& definition, std::uint64_t invalidEvery)
         : _instance{domain.path()}
         , _writer{_instance, definition, {}, "of the test"}
-        , _config{_writer.config()}
         , _invalidEvery{invalidEvery}
     {
-        _thread = std::thread{[this] { _config.common.format == MXL_DATA_FORMAT_AUDIO ? writeSamples() : writeGrains(); }};
+        _thread = std::thread{[this] { _writer.config().common.format == MXL_DATA_FORMAT_AUDIO ? writeSamples() : writeGrains(); }};
     }
 
     FlowFeeder::~FlowFeeder()
@@ -199,7 +198,7 @@ namespace mxl::test::gst
 
     void FlowFeeder::writeGrains()
     {
-        auto const& rate = _config.common.grainRate;
+        auto const& rate = _writer.config().common.grainRate;
         for (auto index = mxlGetCurrentIndex(&rate); !_stop; ++index)
         {
             mxlSleepUntil(mxlIndexToTimestamp(&rate, index));
@@ -218,7 +217,7 @@ namespace mxl::test::gst
 
     void FlowFeeder::fillGrain(std::uint64_t index, std::uint8_t* payload, std::size_t size) const
     {
-        if (_config.common.format != MXL_DATA_FORMAT_DATA)
+        if (_writer.config().common.format != MXL_DATA_FORMAT_DATA)
         {
             for (std::size_t offset = 0; offset < size; ++offset)
             {
@@ -227,7 +226,7 @@ namespace mxl::test::gst
             return;
         }
         // Payloads are a few dozen bytes; a grain holds 4096.
-        auto const bytes = dataPayload(index, _config.common.grainRate);
+        auto const bytes = dataPayload(index, _writer.config().common.grainRate);
         auto const used = std::min(bytes.size(), size);
         std::memcpy(payload, bytes.data(), used);
         std::fill(payload + used, payload + size, std::uint8_t{0});
@@ -235,7 +234,7 @@ namespace mxl::test::gst
 
     void FlowFeeder::writeSamples()
     {
-        auto const& rate = _config.common.grainRate;
+        auto const& rate = _writer.config().common.grainRate;
         for (auto last = (mxlGetCurrentIndex(&rate) / audioBatchSamples + 1) * audioBatchSamples; !_stop; last += audioBatchSamples)
         {
             mxlSleepUntil(mxlIndexToTimestamp(&rate, last));

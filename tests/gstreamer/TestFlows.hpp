@@ -40,8 +40,8 @@ namespace mxl::test::gst
     // must hold `samples` (all of a channel of another length count as wrong).
     std::size_t wrongSamples(std::vector<std::vector<float>> const& channels, std::uint64_t firstIndex, std::size_t samples);
 
-    // The RFC 8331 payload of data grain `index`, as FlowFeeder writes it (the rest of the grain zero), made by
-    // mxl-test-source's generators: the grain's time code packet and a packet whose length changes with the index.
+    // The RFC 8331 payload of data grain `index`, as FlowFeeder writes it (the rest of the grain zero), made with
+    // lib/patterns' generators: the grain's time code packet and a packet whose length changes with the index.
     std::vector<std::uint8_t> dataPayload(std::uint64_t index, mxlRational rate);
 
     // An instance and a reader of its own on a flow another party writes.
@@ -81,13 +81,12 @@ namespace mxl::test::gst
 
         [[nodiscard]] mxlFlowConfigInfo const& config() const noexcept
         {
-            return _config;
+            return _writer.config();
         }
 
     private:
         client::Instance _instance;
         client::FlowWriter _writer;
-        mxlFlowConfigInfo _config;
         std::uint64_t _invalidEvery;
         std::atomic<bool> _stop{false};
         std::thread _thread;

@@ -1,5 +1,6 @@
 #include "AudioTestFlow.hpp"
 
+#include "FlowWait.hpp"
 #include "SamplePattern.hpp"
 #include "TempDomain.hpp"
 #include "TestFlow.hpp"

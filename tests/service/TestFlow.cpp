@@ -1,5 +1,7 @@
 #include "TestFlow.hpp"
 
+#include "FlowWait.hpp"
+
 #include "Checksum.hpp"
 #include "TempDomain.hpp"
 

@@ -10,8 +10,6 @@
 #include <string>
 #include <thread>
 
-#include "FlowWait.hpp"
-
 #include <client/MxlHandles.hpp>
 
 #include <mxl/flow.h>

@@ -36,7 +36,8 @@ namespace mxl::test
             std::string body;
         };
 
-        AuthAnswer request(int port, std::string const& method, std::string const& path, std::string const& token, std::string const& body = {})
+        AuthAnswer request(int port, std::string const& method, std::string const& path, std::string const& token,
+                           std::string const& body = {})
         {
             httplib::Client client{"127.0.0.1", port};
             client.set_read_timeout(10, 0);

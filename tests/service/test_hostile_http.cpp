@@ -56,11 +56,7 @@ namespace mxl::test
         std::vector<HostileCase> patchCases()
         {
             return {
-                {"PATCH body not JSON",
-                 'b',
-                 [](Ends const&, char) { return std::string{"{not json"}; },
-                 {400},
-                 "the body is not JSON"},
+                {"PATCH body not JSON", 'b', [](Ends const&, char) { return std::string{"{not json"}; }, {400}, "the body is not JSON"},
                 {"PATCH body empty", 'b', [](Ends const&, char) { return std::string{}; }, {400}, ""},
                 {"PATCH body a JSON array", 'b', [](Ends const&, char) { return std::string{"[]"}; }, {400}, "expected a JSON object"},
                 {"PATCH body nested 30000 arrays deep",

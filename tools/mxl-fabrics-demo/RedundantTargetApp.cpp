@@ -66,7 +66,7 @@ namespace mxl::demo
             auto const& path = _paths.emplace_back(std::make_unique<Path>(*this, number, options));
             readers.push_back(path->reader.get());
         }
-        if (mxlIsDiscreteDataFormat(static_cast<int>(_flow.config.common.format)))
+        if (mxlIsDiscreteDataFormat(static_cast<int>(_flow.config().common.format)))
         {
             _merge.emplace(_flow.writer.get(), std::move(readers));
         }
@@ -183,7 +183,7 @@ namespace mxl::demo
             return;
         }
         _stats.setGrainsLost(_merge->uncommitted());
-        _stats.bytesMoved(arrival.totalSlices * bytesPerSlice(_flow.config));
+        _stats.bytesMoved(arrival.totalSlices * bytesPerSlice(_flow.config()));
         _stats.grainCompleted();
     }
 

@@ -9,8 +9,6 @@
 #include <mxl/flow.h>
 #include <mxl/mxl.h>
 
-#include <optional>
-
 #include <string>
 #include <vector>
 

@@ -67,7 +67,7 @@ namespace mxl::demo
 
     void TargetApp::receive(int eventFd)
     {
-        bool const grains = mxlIsDiscreteDataFormat(static_cast<int>(_flow.config.common.format));
+        bool const grains = mxlIsDiscreteDataFormat(static_cast<int>(_flow.config().common.format));
         pollfd events{eventFd, POLLIN, 0};
         while (!done())
         {
@@ -138,12 +138,12 @@ namespace mxl::demo
         }
         if (arrival.validSlices > _grain.validSlices)
         {
-            _stats.bytesMoved((arrival.validSlices - _grain.validSlices) * bytesPerSlice(_flow.config));
+            _stats.bytesMoved((arrival.validSlices - _grain.validSlices) * bytesPerSlice(_flow.config()));
             _grain.validSlices = arrival.validSlices;
         }
         bool const invalid = (arrival.flags & MXL_GRAIN_FLAG_INVALID) != 0;
         log::debug("grain {} slices {}/{} bytes {}{}", arrival.index, arrival.validSlices, arrival.totalSlices,
-                   arrival.validSlices * bytesPerSlice(_flow.config), invalid ? " (invalid)" : "");
+                   arrival.validSlices * bytesPerSlice(_flow.config()), invalid ? " (invalid)" : "");
         if (!_grain.completed && (invalid || arrival.validSlices >= arrival.totalSlices))
         {
             _grain.completed = true;

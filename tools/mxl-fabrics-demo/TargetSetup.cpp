@@ -7,6 +7,7 @@
 #include "ToolError.hpp"
 #include "common/Base64.hpp"
 #include <client/FlowDescription.hpp>
+#include <client/FlowId.hpp>
 
 #include <client/DeviceFlowOptions.hpp>
 #include <client/FabricsInterfaces.hpp>
@@ -26,20 +27,6 @@ namespace mxl::demo
 {
     namespace
     {
-        std::string formatUuid(std::uint8_t const (&id)[16])
-        {
-            std::string text;
-            for (std::size_t i = 0; i < 16; ++i)
-            {
-                if (i == 4 || i == 6 || i == 8 || i == 10)
-                {
-                    text += '-';
-                }
-                text += fmt::format("{:02x}", id[i]);
-            }
-            return text;
-        }
-
         // --device leaves audio flows in host memory: libmxl keeps sample rings there (docs/device-flows.md).
         bool isAudio(std::string const& definition)
         {
@@ -60,8 +47,7 @@ namespace mxl::demo
         CreatedFlow flow;
         flow.writer =
             client::FlowWriter{instance, definition, writerOptions, fmt::format("'{}'{} in domain '{}'", options.flow, given, domain)};
-        flow.config = flow.writer.config();
-        flow.flowId = formatUuid(flow.config.common.id);
+        flow.flowId = client::flowIdOf(flow.config());
         if (!flow.writer.created())
         {
             fmt::print(stderr, "mxl-fabrics-demo: warning: reusing existing flow {} in domain '{}' (its definition file was ignored)\n",
@@ -72,7 +58,7 @@ namespace mxl::demo
 
     std::string flowLabel(CreatedFlow const& flow)
     {
-        return fmt::format("{} ({})", flow.flowId, client::payloadLocationText(flow.config.common));
+        return fmt::format("{} ({})", flow.flowId, client::payloadLocationText(flow.config().common));
     }
 
     ListeningTarget listenOnFlow(mxlFabricsInstance fabrics, ChosenInterface const& interface, CreatedFlow const& flow,
@@ -121,16 +107,6 @@ namespace mxl::demo
             tools::runtimeFailure("cannot start the target's events (mxlStatus {})", static_cast<int>(status));
         }
         return eventFd;
-    }
-
-    std::uint64_t bytesPerSlice(mxlFlowConfigInfo const& config) noexcept
-    {
-        std::uint64_t bytes = 0;
-        for (auto const size : config.discrete.sliceSizes)
-        {
-            bytes += size;
-        }
-        return bytes;
     }
 
     void dispatchTargetEvents(mxlFabricsTarget target)

@@ -4,6 +4,8 @@
 
 #include "DemoOptions.hpp"
 #include "InterfaceChoice.hpp"
+
+#include <bridge/TransferUnit.hpp>
 #include <client/FabricsHandles.hpp>
 #include <client/MxlHandles.hpp>
 
@@ -24,8 +26,12 @@ namespace mxl::demo
     struct CreatedFlow
     {
         client::FlowWriter writer;
-        mxlFlowConfigInfo config{};
         std::string flowId;
+
+        [[nodiscard]] mxlFlowConfigInfo const& config() const noexcept
+        {
+            return writer.config();
+        }
     };
 
     // Creates the flow of `options.flow` (with `options.flowOptionsFile`) in `instance`, whose domain `domain` names in
@@ -50,8 +56,7 @@ namespace mxl::demo
     int startTargetEvents(mxlFabricsTarget target, std::initializer_list<std::pair<mxlFabricsEventType, mxlFabricsEventHandler>> handlers,
                           void* userData);
 
-    // The payload bytes of one slice of a grain (all planes).
-    [[nodiscard]] std::uint64_t bytesPerSlice(mxlFlowConfigInfo const& config) noexcept;
+    using bridge::bytesPerSlice;
 
     // Runs the handlers of the events queued now; throws ToolError(Failure) when dispatching fails.
     void dispatchTargetEvents(mxlFabricsTarget target);

@@ -1,5 +1,5 @@
-// Setting one fabrics target up on a flow and reading back its ticket: what the target service does for its flow, and
-// for each path flow of redundant paths.
+// Setting the target service's fabrics target up on its flow and reading back its ticket (the redundant paths' targets
+// are bridge::PathTargets').
 #pragma once
 
 #include "ServiceConfig.hpp"
@@ -16,12 +16,12 @@ namespace mxl::service
 {
     using directory::Ticket;
 
-    // Sets `target` up to listen on `interface` and receive into `writer`; returns the ticket as the library made it
-    // (unsigned). Throws ConfigError naming `keys` (the settings that chose the interface) when the target cannot listen
-    // there, std::runtime_error when the ticket cannot be read back.
     // The ticket of a target the library set up (its JSON); throws std::runtime_error when it is not one, or has no epoch.
     Ticket libraryTicket(std::string json);
 
+    // Sets `target` up to listen on `interface` and receive into `writer`; returns the ticket as the library made it
+    // (unsigned). Throws ConfigError naming `keys` (the settings that chose the interface) when the target cannot listen
+    // there, std::runtime_error when the ticket cannot be read back.
     Ticket listenForTicket(client::FabricsTarget const& target, client::FabricsInterface const& interface, mxlFlowWriter writer,
                            ServiceConfig const& config, std::string_view keys);
 }

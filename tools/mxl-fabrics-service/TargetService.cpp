@@ -13,6 +13,8 @@
 #include <client/ClientError.hpp>
 #include <client/DeviceFlowOptions.hpp>
 #include <client/FabricsInterfaces.hpp>
+#include <client/FlowDefinitionText.hpp>
+#include <client/FlowId.hpp>
 #include <common/StatusName.hpp>
 
 #include <mxl/flow.h>
@@ -34,17 +36,6 @@ namespace mxl::service
         // Each etcd call, on the publication's own thread.
         constexpr std::chrono::milliseconds etcdTimeout{1000};
 
-        std::string flowIdOf(mxlFlowConfigInfo const& config)
-        {
-            auto const& id = config.common.id;
-            std::string text;
-            for (std::size_t i = 0; i < sizeof id; ++i)
-            {
-                text += fmt::format("{}{:02x}", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "", id[i]);
-            }
-            return text;
-        }
-
         // BCP-007-03's two, and ext_mxl_sender_api: the Connection API resource of the sender to connect, as the sender's
         // own parameter names it.
         std::vector<nmos::TransportParam> receiverParams(std::optional<std::string> const& domainId, std::string const& flowId)
@@ -61,7 +52,7 @@ namespace mxl::service
         , _instance{config.domain}
         , _writer{_instance, tools::readTextFile(config.flowDefinition, "flow definition"), config.writerOptions,
                   fmt::format("flow_definition '{}'", config.flowDefinition.string())}
-        , _flowId{flowIdOf(_writer.config())}
+        , _flowId{client::flowIdOf(_writer.config())}
         , _unit{bridge::transferUnitOf(_writer.config())}
         , _reader{_instance, _flowId}
         , _fabrics{_instance.get(), config.backend}
@@ -69,13 +60,7 @@ namespace mxl::service
         , _metrics{"target", _flowId, _writer.config()}
         , _statusFile{config}
     {
-        if (_unit == TransferUnit::Grain)
-        {
-            for (auto const size : _writer.config().discrete.sliceSizes)
-            {
-                _bytesPerSlice += size;
-            }
-        }
+        _bytesPerSlice = bridge::bytesPerSlice(_writer.config());
         if (!_writer.created())
         {
             log::warning("flow {} already existed in domain '{}'; receiving into it (its definition file was not applied)", _flowId,
@@ -84,6 +69,8 @@ namespace mxl::service
         log::info("target flow {} in domain '{}' ({})", _flowId, config.domain.string(),
                   client::payloadLocationText(_writer.config().common));
         auto const domainId = establishDomainIdentity(config.domain);
+        // The flow's own definition: a flow that already existed kept its own, not the file's.
+        auto const definition = client::readFlowDefinition(_instance.get(), _flowId);
         if (config.etcd)
         {
             _directory = std::make_unique<directory::BackgroundPublication>(
@@ -109,17 +96,15 @@ namespace mxl::service
                                     }};
             resources["/metrics"] = {"text/plain; version=0.0.4", [this] { return std::optional{_metrics.prometheus()}; }};
             _nmos = startServiceNode(
-                config, nmos::Role::Receiver, tools::readTextFile(config.flowDefinition, "flow definition"), false,
+                config, nmos::Role::Receiver, definition, false,
                 [domainId, this](std::string const&) { return receiverParams(domainId, _flowId); }, std::move(resources));
         }
         if (!config.paths.empty())
         {
-            bridge::PathSettings paths{config.domain,        tools::readTextFile(config.flowDefinition, "flow definition"),
-                                       config.writerOptions, fmt::format("flow_definition '{}'", config.flowDefinition.string()),
-                                       config.backend,       config.setupOptions,
-                                       config.paths};
+            bridge::PathSettings paths{config.domain,  definition,          config.writerOptions, fmt::format("flow {}", _flowId),
+                                       config.backend, config.setupOptions, config.paths};
             _paths = std::make_unique<bridge::PathTargets>(
-                std::move(paths), _writer.get(), _unit,
+                paths, _writer.get(), _unit,
                 [this](std::uint64_t last, std::uint64_t bytes, std::uint64_t samples) { account(last, bytes, samples); },
                 [&config](mxlFabricsInstance fabrics, std::string const& node) { return selectInterface(fabrics, config, node, "path"); });
             log::info("redundant paths: path 1 on '{}', path 2 on '{}', merged into flow {}", config.paths[0], config.paths[1], _flowId);

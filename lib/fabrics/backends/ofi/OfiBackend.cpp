@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
-#include <new>
 #include <optional>
 #include <string>
 

@@ -17,7 +17,6 @@
 
 #include <chrono>
 #include <memory>
-#include <new>
 #include <string>
 
 namespace mxl::fabrics::ucx
