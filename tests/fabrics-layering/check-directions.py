@@ -30,7 +30,7 @@ ALLOWED = {
     "fabrics/backends/ucx": {"common", "fabrics/transport", "fabrics/core", "fabrics/protocol", "fabrics/ticket"},
     "fabrics/api": {"common", "signing", "fabrics/core", "fabrics/protocol", "fabrics/ticket", "fabrics/transport"},
     "client": {"common"},
-    "bridge": {"common", "client"},
+    "bridge": {"common", "client", "directory"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*["<]([^">]+)[">]', re.M)
 

@@ -35,7 +35,7 @@ namespace mxl::service
                                           {
                                               return fmt::format("not a usable ticket: {}", why);
                                           }
-                                          auto const problem = unusable(*ticket);
+                                          auto const problem = _session.unusable(*ticket);
                                           return problem.empty() ? problem : fmt::format("this sender cannot use it: {}", problem);
                                       }}});
         return params;
@@ -58,12 +58,12 @@ namespace mxl::service
         if (_activatedTicket && !activatedTicket)
         {
             // The receiver let go: its target is not to be written any more.
-            dropTarget();
+            _session.dropTarget();
         }
         _activatedTicket = std::move(activatedTicket);
         if (!enabled && _enabled)
         {
-            dropTarget();
+            _session.dropTarget();
             _metrics.setState("disabled");
             log::info("IS-05: master_enable false: sending stopped (target removed); the staged and active parameters are kept");
         }

@@ -1,0 +1,153 @@
+// A sender's session with the target of its current ticket: it adds the target (make before break, so a new epoch
+// replaces a running target without a gap), waits for the connection, moves the source's units one at a time, and heals:
+// a connection lost for longer than the stall timeout, or a source that produces while nothing is delivered, re-adds
+// the target with back-off. A ticket that gives no connection (or no delivery) for the connect timeout is reported
+// stale. The front end fetches tickets and hands them over (offer); it fetches again, without waiting for its poll
+// interval, when refetchWanted() says so.
+#pragma once
+
+#include "Metrics.hpp"
+#include "SourceCursor.hpp"
+
+#include <client/FabricsHandles.hpp>
+#include <client/ServiceStatusFile.hpp>
+#include <common/Backoff.hpp>
+#include <directory/Ticket.hpp>
+
+#include <mxl/fabrics.h>
+#include <mxl/fabrics_state.h>
+#include <mxl/flowinfo.h>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mxl::bridge
+{
+    struct SenderSettings
+    {
+        // For messages.
+        std::string flowId;
+        // The provider this sender's initiator speaks (a ticket for another is refused).
+        std::string provider;
+        // A ticket that gives no connection, or no delivery, for this long is reported stale.
+        std::chrono::milliseconds connectTimeout{5000};
+        // A connection lost for this long, or a source producing while nothing is delivered, re-adds the target.
+        std::chrono::milliseconds stallTimeout{2000};
+        // A unit that completes later than this after its timestamp counts as late.
+        std::chrono::nanoseconds lateAfter{std::chrono::milliseconds{40}};
+        std::chrono::milliseconds backoffInitial{250};
+        std::chrono::milliseconds backoffMax{8000};
+    };
+
+    class SenderSession
+    {
+    public:
+        using Clock = std::chrono::steady_clock;
+
+        // What the front end hears of besides the library log.
+        class Observer
+        {
+        public:
+            // The connection to the current target is up.
+            virtual void connected() = 0;
+            // A target is being added: what the loop is doing from now on (a watchdog names it should a call not return).
+            virtual void establishing(std::string const& activity) = 0;
+
+        protected:
+            ~Observer() = default;
+        };
+
+        // `initiator` is set up on the source's reader; all four outlive the session.
+        SenderSession(mxlFabricsInitiator initiator, SourceCursor& source, mxlFlowConfigInfo const& flow, Metrics& metrics,
+                      SenderSettings settings, Observer& observer);
+
+        SenderSession(SenderSession const&) = delete;
+        SenderSession& operator=(SenderSession const&) = delete;
+
+        // Why this sender cannot use `ticket` (provider, grains or samples, unreadable by the library), or "".
+        [[nodiscard]] std::string unusable(directory::Ticket const& ticket) const;
+
+        // A ticket the front end fetched from `origin`: a new incarnation replaces the current target; the current one,
+        // or one refused for good, changes nothing; one this sender cannot use is reported (once) and ignored.
+        void offer(directory::Ticket ticket, std::string const& origin);
+
+        // Logs `problem` unless it was logged already since the last target was added; "stale" while there is no target.
+        void reportTicketProblem(std::string const& problem);
+
+        // One turn of the front end's loop: with a target, waits for its connection or moves the next unit, healing as
+        // needed; without one, waits a moment. Returns within about a second whatever the target does.
+        void step(Clock::time_point now);
+
+        // True once after the target was lost, looked stale or stalled: fetch the ticket again now.
+        [[nodiscard]] bool takeRefetchWanted() noexcept;
+
+        [[nodiscard]] bool hasTarget() const noexcept
+        {
+            return _target.has_value();
+        }
+
+        // Removes the current target, if any (sending stops until a ticket is offered again).
+        void dropTarget();
+
+        // Empty, or the current target.
+        [[nodiscard]] std::vector<client::ServiceTargetStatus> targetStatus(Clock::time_point now) const;
+
+        // Removes the target and lets the graceful disconnect reach it, for at most a second.
+        void disconnect();
+
+    private:
+        // The target of one ticket, as added to the initiator.
+        struct Established
+        {
+            directory::Ticket ticket;
+            client::OwnedTargetInfo info;
+            Clock::time_point since;
+            mxlFabricsTargetState state = MXL_FABRICS_TARGET_NOT_CONNECTED;
+            Clock::time_point stateSince;
+            // The connection was up at least once on this ticket.
+            bool connected = false;
+            // A grain or batch got through on this ticket.
+            bool delivered = false;
+            bool reportedStale = false;
+            // What the library said with the latest state change.
+            std::string reason;
+            // A write was refused on this ticket and that was logged: it would be refused again for every unit (e.g. a
+            // batch longer than the target's bounce-buffer entries), and the journal needs it once.
+            bool reportedWriteFailure = false;
+        };
+
+        mxlFabricsInitiator _initiator;
+        SourceCursor& _source;
+        mxlFlowConfigInfo _flow;
+        Metrics& _metrics;
+        SenderSettings _settings;
+        Observer& _observer;
+        Backoff _backoff;
+        std::optional<Established> _target;
+        // Where the current ticket came from, for messages.
+        std::string _ticketOrigin;
+        Clock::time_point _lastDelivery{};
+        bool _refetchWanted = false;
+        std::set<std::string> _reportedTicketProblems;
+        // A ticket whose target refused every batch (its bounce-buffer entries are too small for them): not added again.
+        std::optional<directory::Ticket> _misfit;
+
+        // Removes the current target (if any) and adds the one of `ticket`; false when the library refused it.
+        bool establish(directory::Ticket ticket, std::string const& why);
+        void refreshState(Clock::time_point now);
+        void awaitConnection(Clock::time_point now);
+        void sendNext();
+        // Posts `unit` and drives progress until it completed; false when it did not within the transfer timeout.
+        bool transfer(SourceUnit const& unit);
+        // What the library counted for the target as never committed valid (docs/fabrics.md, "Read safety").
+        [[nodiscard]] std::uint64_t invalidatedTransfers() const;
+        void onUndelivered(Clock::time_point now);
+        // Drops the current target for good: its ticket is not added again, a new epoch is waited for.
+        void refuseTicket(std::string const& why);
+        void reportStale(std::string const& why);
+    };
+}
