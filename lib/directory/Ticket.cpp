@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <charconv>
+#include <stdexcept>
 
 namespace mxl::directory
 {
@@ -101,6 +102,17 @@ namespace mxl::directory
         }
         ticket.json = std::move(text);
         return ticket;
+    }
+
+    Ticket libraryTicket(std::string json)
+    {
+        std::string why;
+        auto ticket = parseTicket(std::move(json), why);
+        if (!ticket || ticket->epoch == 0)
+        {
+            throw std::runtime_error{fmt::format("the fabrics library's ticket {}", ticket ? "has no epoch" : why)};
+        }
+        return std::move(*ticket);
     }
 
     std::string ticketFieldProblem(nlohmann::json const& ticket)

@@ -35,6 +35,10 @@ namespace mxl::directory
     // fields the fabrics library reads are left to it, or to ticketFieldProblem.
     std::optional<Ticket> parseTicket(std::string text, std::string& why);
 
+    // The ticket of a target this program set up (the library's JSON): throws std::runtime_error when it is not one, or
+    // has no epoch (this library always gives one).
+    Ticket libraryTicket(std::string json);
+
     // What is wrong with the fields the fabrics library reads from a ticket's JSON object, named one by one (e.g.
     // "'addressFormat' must be a number", "region 1: 'len' is \"big\", expected a decimal number"); "" when none is.
     std::string ticketFieldProblem(nlohmann::json const& ticket);

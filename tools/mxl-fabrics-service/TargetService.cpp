@@ -3,7 +3,6 @@
 #include "DomainIdentity.hpp"
 #include "ServiceLog.hpp"
 #include "ServiceNode.hpp"
-#include "TargetListen.hpp"
 
 #include <TicketSignature.hpp>
 
@@ -15,24 +14,20 @@
 #include <client/FabricsInterfaces.hpp>
 #include <client/FlowDefinitionText.hpp>
 #include <client/FlowId.hpp>
-#include <common/StatusName.hpp>
 
 #include <mxl/flow.h>
-#include <mxl/time.h>
 
 #include <MxlTransport.hpp>
 
 #include <fmt/format.h>
 
-#include <thread>
+#include <algorithm>
 #include <vector>
 
 namespace mxl::service
 {
     namespace
     {
-        // Long enough to idle cheaply, short enough for signals, watchdog pings and status lines.
-        constexpr std::uint16_t readTimeoutMs = 100;
         // Each etcd call, on the publication's own thread.
         constexpr std::chrono::milliseconds etcdTimeout{1000};
 
@@ -53,14 +48,11 @@ namespace mxl::service
         , _writer{_instance, tools::readTextFile(config.flowDefinition, "flow definition"), config.writerOptions,
                   fmt::format("flow_definition '{}'", config.flowDefinition.string())}
         , _flowId{client::flowIdOf(_writer.config())}
-        , _unit{bridge::transferUnitOf(_writer.config())}
         , _reader{_instance, _flowId}
         , _fabrics{_instance.get(), config.backend}
-        , _interface{selectInterface(_fabrics.get(), config)}
         , _metrics{"target", _flowId, _writer.config()}
         , _statusFile{config}
     {
-        _bytesPerSlice = bridge::bytesPerSlice(_writer.config());
         if (!_writer.created())
         {
             log::warning("flow {} already existed in domain '{}'; receiving into it (its definition file was not applied)", _flowId,
@@ -99,14 +91,20 @@ namespace mxl::service
                 config, nmos::Role::Receiver, definition, false,
                 [domainId, this](std::string const&) { return receiverParams(domainId, _flowId); }, std::move(resources));
         }
-        if (!config.paths.empty())
+        bridge::ReceiverSettings const settings{config.setupOptions, config.stallTimeout, config.lateAfter};
+        if (config.paths.empty())
+        {
+            _session = std::make_unique<bridge::ReceiverSession>(_fabrics.get(), selectInterface(_fabrics.get(), config), _writer.get(),
+                                                                 _reader.get(), _metrics, settings);
+        }
+        else
         {
             bridge::PathSettings paths{config.domain,  definition,          config.writerOptions, fmt::format("flow {}", _flowId),
                                        config.backend, config.setupOptions, config.paths};
-            _paths = std::make_unique<bridge::PathTargets>(
-                paths, _writer.get(), _unit,
-                [this](std::uint64_t last, std::uint64_t bytes, std::uint64_t samples) { account(last, bytes, samples); },
-                [&config](mxlFabricsInstance fabrics, std::string const& node) { return selectInterface(fabrics, config, node, "path"); });
+            _session = std::make_unique<bridge::ReceiverSession>(
+                paths,
+                [&config](mxlFabricsInstance fabrics, std::string const& node) { return selectInterface(fabrics, config, node, "path"); },
+                _writer.get(), _reader.get(), _metrics, settings);
             log::info("redundant paths: path 1 on '{}', path 2 on '{}', merged into flow {}", config.paths[0], config.paths[1], _flowId);
         }
         buildTarget();
@@ -125,33 +123,25 @@ namespace mxl::service
 
     void TargetService::buildTarget()
     {
-        if (_paths)
+        std::vector<std::string> tickets;
+        try
         {
-            std::vector<std::string> tickets;
-            try
-            {
-                tickets = _paths->listen();
-            }
-            catch (client::ClientError const& error)
-            {
-                throw ConfigError{fmt::format("{}: {} (key 'service')", _config.origin, error.what())};
-            }
-            _secondUnsignedTicket = libraryTicket(std::move(tickets[1]));
-            publish(libraryTicket(std::move(tickets[0])));
+            tickets = _session->listen();
         }
-        else
+        catch (client::ClientError const& error)
         {
-            // The old target goes first: it holds the listening port the new one may need.
-            _refusedByEarlierTargets += client::refusedInitiators(_target.get());
-            _target.reset();
-            _target = std::make_unique<client::FabricsTarget>(_fabrics.get());
             // A device flow's setup can also fail for its location (docs/device-flows.md).
             bool const onDevice = _writer.config().common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY;
-            publish(listenForTicket(*_target, _interface, _writer.get(), _config,
-                                    onDevice ? "keys 'node', 'service', 'transport', 'device'" : "keys 'node', 'service', 'transport'"));
+            throw ConfigError{fmt::format("{}: {} ({})", _config.origin, error.what(),
+                                          _session->redundant() ? "key 'service'"
+                                          : onDevice            ? "keys 'node', 'service', 'transport', 'device'"
+                                                                : "keys 'node', 'service', 'transport'")};
         }
-        _flowing = false;
-        _nextExpected.reset();
+        if (tickets.size() > 1)
+        {
+            _secondUnsignedTicket = directory::libraryTicket(std::move(tickets[1]));
+        }
+        publish(directory::libraryTicket(std::move(tickets[0])));
     }
 
     void TargetService::publish(Ticket ticket)
@@ -237,9 +227,12 @@ namespace mxl::service
         {
             tools::markProgress();
             _notifier.keepAlive();
-            receive();
             auto const now = Clock::now();
-            checkHealth(now);
+            if (_session->step(now))
+            {
+                buildTarget();
+            }
+            statusTick(now);
             applyActivation();
             if (tools::takeReloadRequest())
             {
@@ -252,11 +245,7 @@ namespace mxl::service
                 log::info("ticket signed again: epoch {}, valid for {} s", _unsignedTicket->epoch, _config.ticketLifetime.count());
             }
         }
-        if (_paths)
-        {
-            _paths->finish();
-            _metrics.setPathCounters(_paths->counters());
-        }
+        _session->finish();
         _metrics.setState("stopping");
         _notifier.stopping(_metrics.statusLine());
         log::info("stopping: {}", _metrics.statusLine());
@@ -307,163 +296,17 @@ namespace mxl::service
         }
     }
 
-    void TargetService::receive()
+    void TargetService::statusTick(Clock::time_point now)
     {
-        if (_paths)
+        if (now < _nextStatus)
         {
-            bool arrivedAny = false;
-            auto const status = _paths->receive(arrivedAny);
-            _metrics.setLost(_paths->lost());
-            if (status != MXL_STATUS_OK)
-            {
-                log::warning("reading the paths' {} failed ({}); rebuilding the path targets",
-                             _unit == TransferUnit::Grain ? "grains" : "samples", mxl::statusName(status));
-                _metrics.stalled();
-                buildTarget();
-            }
-            else if (!arrivedAny)
-            {
-                // Two targets are read in turn without waiting inside the library.
-                std::this_thread::sleep_for(std::chrono::milliseconds{1});
-            }
             return;
         }
-        auto const status = _unit == TransferUnit::Grain ? receiveGrain() : receiveSamples();
-        if (status == MXL_ERR_NOT_READY && !_interface.blocking())
-        {
-            // Polling providers (shm) cannot wait inside the library.
-            std::this_thread::sleep_for(std::chrono::milliseconds{1});
-        }
-        else if (status != MXL_STATUS_OK && status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
-        {
-            log::warning("reading {} failed ({}); rebuilding the target", _unit == TransferUnit::Grain ? "grains" : "samples",
-                         mxl::statusName(status));
-            _metrics.stalled();
-            buildTarget();
-        }
-    }
-
-    mxlStatus TargetService::receiveGrain()
-    {
-        std::uint64_t grainIndex = 0;
-        auto const status = _interface.blocking() ? ::mxlFabricsTargetReadGrain(_target->get(), readTimeoutMs, &grainIndex)
-                                                  : ::mxlFabricsTargetReadGrainNonBlocking(_target->get(), &grainIndex);
-        if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
-        {
-            // An initiator rewrote the slot before this loop read it (the library logged which grain): that grain is gone,
-            // the target is fine.
-            _metrics.lost(1);
-            return MXL_STATUS_OK;
-        }
-        if (status != MXL_STATUS_OK)
-        {
-            return status;
-        }
-        mxlGrainInfo grain{};
-        std::uint8_t* payload = nullptr;
-        std::uint64_t bytes = 0;
-        if (::mxlFlowReaderGetGrainSliceNonBlocking(_reader.get(), grainIndex, MXL_GRAIN_VALID_SLICES_ANY, &grain, &payload) ==
-            MXL_STATUS_OK)
-        {
-            bytes = grain.validSlices * _bytesPerSlice;
-        }
-        arrived(grainIndex, grainIndex, bytes, 0);
-        return MXL_STATUS_OK;
-    }
-
-    mxlStatus TargetService::receiveSamples()
-    {
-        std::uint64_t headIndex = 0;
-        std::size_t count = 0;
-        auto const status = _interface.blocking() ? ::mxlFabricsTargetReadSamples(_target->get(), readTimeoutMs, &headIndex, &count)
-                                                  : ::mxlFabricsTargetReadSamplesNonBlocking(_target->get(), &headIndex, &count);
-        if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
-        {
-            // An initiator reused a bounce-buffer entry before this loop read it (the library logged which): that batch
-            // is gone, the target is fine.
-            _metrics.lost(1);
-            return MXL_STATUS_OK;
-        }
-        if (status != MXL_STATUS_OK)
-        {
-            return status;
-        }
-        // A range ends at (and includes) its head index.
-        mxlWrappedMultiBufferSlice slices{};
-        std::uint64_t bytes = 0;
-        if (::mxlFlowReaderGetSamplesNonBlocking(_reader.get(), headIndex, count, &slices) == MXL_STATUS_OK)
-        {
-            bytes = (slices.base.fragments[0].size + slices.base.fragments[1].size) * slices.count;
-        }
-        arrived(headIndex + 1 - count, headIndex, bytes, count);
-        return MXL_STATUS_OK;
-    }
-
-    void TargetService::arrived(std::uint64_t first, std::uint64_t last, std::uint64_t bytes, std::uint64_t samples)
-    {
-        if (_nextExpected && first > *_nextExpected)
-        {
-            // Whole units: a grain per missing index, a batch (of this one's length) per started run of missing samples.
-            auto const perUnit = std::max<std::uint64_t>(last + 1 - first, 1);
-            _metrics.lost((first - *_nextExpected + perUnit - 1) / perUnit);
-        }
-        _nextExpected = last + 1;
-        account(last, bytes, samples);
-    }
-
-    void TargetService::account(std::uint64_t last, std::uint64_t bytes, std::uint64_t samples)
-    {
-        auto const rate = _writer.config().common.grainRate;
-        auto const now = ::mxlGetTime();
-        // A batch is due at the timestamp of its last sample: the initiator cannot send it earlier.
-        auto const due = ::mxlIndexToTimestamp(&rate, last);
-        auto const latency = std::chrono::nanoseconds{now > due ? now - due : 0};
-        _metrics.moved(bytes, samples, latency, latency > _config.lateAfter);
-        log::debug("{} {} arrived, {} bytes, {} us after its timestamp", samples == 0 ? "grain" : "samples up to", last, bytes,
-                   latency.count() / 1000);
-    }
-
-    void TargetService::checkHealth(Clock::time_point now)
-    {
-        mxlFlowRuntimeInfo runtime{};
-        if (::mxlFlowReaderGetRuntimeInfo(_reader.get(), &runtime) == MXL_STATUS_OK && runtime.headIndex != _head)
-        {
-            // Health is what local readers see: the flow's head moving, whatever the counters say.
-            _head = runtime.headIndex;
-            _headAdvancedAt = now;
-            if (!_flowing)
-            {
-                log::info("{} are arriving (head {})", _unit == TransferUnit::Grain ? "grains" : "samples", _head);
-            }
-            _flowing = true;
-        }
-        auto const quiet = now - _headAdvancedAt;
-        if (_flowing && quiet >= _config.stallTimeout)
-        {
-            log::warning("stalled: the flow's head {} has not advanced for {} ms; rebuilding the target under a new epoch", _head,
-                         std::chrono::duration_cast<std::chrono::milliseconds>(quiet).count());
-            _metrics.stalled();
-            _metrics.reestablished();
-            buildTarget();
-        }
-        if (now >= _nextStatus)
-        {
-            _nextStatus = now + _config.statusInterval;
-            if (_flowing)
-            {
-                _metrics.setState(quiet < std::max<Clock::duration>(_config.statusInterval, std::chrono::milliseconds{500}) ? "active"
-                                                                                                                            : "idle");
-            }
-            if (_paths)
-            {
-                _metrics.setPathCounters(_paths->counters());
-            }
-            _metrics.setRefusedInitiators(_paths ? _paths->refusedInitiators()
-                                                 : _refusedByEarlierTargets + client::refusedInitiators(_target.get()));
-            auto const line = _metrics.statusLine();
-            _notifier.status(line);
-            _statusFile.publish(_metrics);
-            log::debug("status: {}", line);
-        }
+        _nextStatus = now + _config.statusInterval;
+        _session->refreshMetrics(now, std::max<Clock::duration>(_config.statusInterval, std::chrono::milliseconds{500}));
+        auto const line = _metrics.statusLine();
+        _notifier.status(line);
+        _statusFile.publish(_metrics);
+        log::debug("status: {}", line);
     }
 }

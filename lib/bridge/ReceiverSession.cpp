@@ -1,0 +1,254 @@
+#include "ReceiverSession.hpp"
+
+#include <client/ClientError.hpp>
+#include <client/TargetTicket.hpp>
+#include <common/Log.hpp>
+#include <common/StatusName.hpp>
+
+#include <mxl/time.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <thread>
+
+namespace mxl::bridge
+{
+    namespace
+    {
+        // Long enough to idle cheaply, short enough for the owner's signals, watchdog pings and status lines.
+        constexpr std::uint16_t readTimeoutMs = 100;
+
+        mxlFlowConfigInfo configOf(mxlFlowReader reader)
+        {
+            mxlFlowConfigInfo flow{};
+            if (auto const status = ::mxlFlowReaderGetConfigInfo(reader, &flow); status != MXL_STATUS_OK)
+            {
+                client::runtimeFailure("cannot read the configuration of the received flow: {}", mxl::statusName(status));
+            }
+            return flow;
+        }
+
+        char const* unitsOf(TransferUnit unit)
+        {
+            return unit == TransferUnit::Grain ? "grains" : "samples";
+        }
+    }
+
+    ReceiverSession::ReceiverSession(mxlFlowWriter writer, mxlFlowReader reader, Metrics& metrics, ReceiverSettings settings)
+        : _writer{writer}
+        , _reader{reader}
+        , _flow{configOf(reader)}
+        , _unit{transferUnitOf(_flow)}
+        , _metrics{metrics}
+        , _settings{std::move(settings)}
+        , _bytesPerSlice{bytesPerSlice(_flow)}
+    {
+    }
+
+    ReceiverSession::ReceiverSession(mxlFabricsInstance fabrics, client::FabricsInterface interface, mxlFlowWriter writer,
+                                     mxlFlowReader reader, Metrics& metrics, ReceiverSettings settings)
+        : ReceiverSession{writer, reader, metrics, std::move(settings)}
+    {
+        _fabrics = fabrics;
+        _interface = std::move(interface);
+    }
+
+    ReceiverSession::ReceiverSession(PathSettings const& paths, PathTargets::ChooseInterface const& choose, mxlFlowWriter writer,
+                                     mxlFlowReader reader, Metrics& metrics, ReceiverSettings settings)
+        : ReceiverSession{writer, reader, metrics, std::move(settings)}
+    {
+        _paths = std::make_unique<PathTargets>(
+            paths, writer, _unit, [this](std::uint64_t last, std::uint64_t bytes, std::uint64_t samples) { account(last, bytes, samples); },
+            choose);
+    }
+
+    std::vector<std::string> ReceiverSession::listen()
+    {
+        _flowing = false;
+        _nextExpected.reset();
+        if (_paths)
+        {
+            return _paths->listen();
+        }
+        _refusedByEarlierTargets += client::refusedInitiators(_target.get());
+        _target.reset();
+        _target = std::make_unique<client::FabricsTarget>(_fabrics);
+        auto const info = client::setUpTarget(_target->get(), _interface, _writer, _settings.setupOptions);
+        return {client::ticketText(info.get())};
+    }
+
+    bool ReceiverSession::step(Clock::time_point now)
+    {
+        if (!receive())
+        {
+            _metrics.stalled();
+            return true;
+        }
+        if (stalled(now))
+        {
+            _metrics.stalled();
+            _metrics.reestablished();
+            return true;
+        }
+        return false;
+    }
+
+    bool ReceiverSession::receive()
+    {
+        if (_paths)
+        {
+            bool arrivedAny = false;
+            auto const status = _paths->receive(arrivedAny);
+            _metrics.setLost(_paths->lost());
+            if (status != MXL_STATUS_OK)
+            {
+                log::warn("reading the paths' {} failed ({}); rebuilding the path targets", unitsOf(_unit), mxl::statusName(status));
+                return false;
+            }
+            if (!arrivedAny)
+            {
+                // Two targets are read in turn without waiting inside the library.
+                std::this_thread::sleep_for(std::chrono::milliseconds{1});
+            }
+            return true;
+        }
+        auto const status = _unit == TransferUnit::Grain ? receiveGrain() : receiveSamples();
+        if (status == MXL_ERR_NOT_READY && !_interface.blocking())
+        {
+            // Polling providers (shm) cannot wait inside the library.
+            std::this_thread::sleep_for(std::chrono::milliseconds{1});
+        }
+        else if (status != MXL_STATUS_OK && status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
+        {
+            log::warn("reading {} failed ({}); rebuilding the target", unitsOf(_unit), mxl::statusName(status));
+            return false;
+        }
+        return true;
+    }
+
+    mxlStatus ReceiverSession::receiveGrain()
+    {
+        std::uint64_t grainIndex = 0;
+        auto const status = _interface.blocking() ? ::mxlFabricsTargetReadGrain(_target->get(), readTimeoutMs, &grainIndex)
+                                                  : ::mxlFabricsTargetReadGrainNonBlocking(_target->get(), &grainIndex);
+        if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+        {
+            // An initiator rewrote the slot before this loop read it (the library logged which grain): that grain is gone,
+            // the target is fine.
+            _metrics.lost(1);
+            return MXL_STATUS_OK;
+        }
+        if (status != MXL_STATUS_OK)
+        {
+            return status;
+        }
+        mxlGrainInfo grain{};
+        std::uint8_t* payload = nullptr;
+        std::uint64_t bytes = 0;
+        if (::mxlFlowReaderGetGrainSliceNonBlocking(_reader, grainIndex, MXL_GRAIN_VALID_SLICES_ANY, &grain, &payload) == MXL_STATUS_OK)
+        {
+            bytes = grain.validSlices * _bytesPerSlice;
+        }
+        arrived(grainIndex, grainIndex, bytes, 0);
+        return MXL_STATUS_OK;
+    }
+
+    mxlStatus ReceiverSession::receiveSamples()
+    {
+        std::uint64_t headIndex = 0;
+        std::size_t count = 0;
+        auto const status = _interface.blocking() ? ::mxlFabricsTargetReadSamples(_target->get(), readTimeoutMs, &headIndex, &count)
+                                                  : ::mxlFabricsTargetReadSamplesNonBlocking(_target->get(), &headIndex, &count);
+        if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+        {
+            // An initiator reused a bounce-buffer entry before this loop read it (the library logged which): that batch
+            // is gone, the target is fine.
+            _metrics.lost(1);
+            return MXL_STATUS_OK;
+        }
+        if (status != MXL_STATUS_OK)
+        {
+            return status;
+        }
+        // A range ends at (and includes) its head index.
+        mxlWrappedMultiBufferSlice slices{};
+        std::uint64_t bytes = 0;
+        if (::mxlFlowReaderGetSamplesNonBlocking(_reader, headIndex, count, &slices) == MXL_STATUS_OK)
+        {
+            bytes = (slices.base.fragments[0].size + slices.base.fragments[1].size) * slices.count;
+        }
+        arrived(headIndex + 1 - count, headIndex, bytes, count);
+        return MXL_STATUS_OK;
+    }
+
+    void ReceiverSession::arrived(std::uint64_t first, std::uint64_t last, std::uint64_t bytes, std::uint64_t samples)
+    {
+        if (_nextExpected && first > *_nextExpected)
+        {
+            // Whole units: a grain per missing index, a batch (of this one's length) per started run of missing samples.
+            auto const perUnit = std::max<std::uint64_t>(last + 1 - first, 1);
+            _metrics.lost((first - *_nextExpected + perUnit - 1) / perUnit);
+        }
+        _nextExpected = last + 1;
+        account(last, bytes, samples);
+    }
+
+    void ReceiverSession::account(std::uint64_t last, std::uint64_t bytes, std::uint64_t samples)
+    {
+        auto const now = ::mxlGetTime();
+        // A batch is due at the timestamp of its last sample: the initiator cannot send it earlier.
+        auto const due = ::mxlIndexToTimestamp(&_flow.common.grainRate, last);
+        auto const latency = std::chrono::nanoseconds{now > due ? now - due : 0};
+        _metrics.moved(bytes, samples, latency, latency > _settings.lateAfter);
+        log::debug("{} {} arrived, {} bytes, {} us after its timestamp", samples == 0 ? "grain" : "samples up to", last, bytes,
+                   latency.count() / 1000);
+    }
+
+    bool ReceiverSession::stalled(Clock::time_point now)
+    {
+        mxlFlowRuntimeInfo runtime{};
+        if (::mxlFlowReaderGetRuntimeInfo(_reader, &runtime) == MXL_STATUS_OK && runtime.headIndex != _head)
+        {
+            // Health is what local readers see: the flow's head moving, whatever the counters say.
+            _head = runtime.headIndex;
+            _headAdvancedAt = now;
+            if (!_flowing)
+            {
+                log::info("{} are arriving (head {})", unitsOf(_unit), _head);
+            }
+            _flowing = true;
+        }
+        auto const quiet = now - _headAdvancedAt;
+        if (!_flowing || quiet < _settings.stallTimeout)
+        {
+            return false;
+        }
+        log::warn("stalled: the flow's head {} has not advanced for {} ms; rebuilding the target under a new epoch", _head,
+                  std::chrono::duration_cast<std::chrono::milliseconds>(quiet).count());
+        return true;
+    }
+
+    void ReceiverSession::refreshMetrics(Clock::time_point now, Clock::duration idleAfter)
+    {
+        if (_flowing)
+        {
+            _metrics.setState(now - _headAdvancedAt < idleAfter ? "active" : "idle");
+        }
+        if (_paths)
+        {
+            _metrics.setPathCounters(_paths->counters());
+        }
+        _metrics.setRefusedInitiators(_paths ? _paths->refusedInitiators()
+                                             : _refusedByEarlierTargets + client::refusedInitiators(_target.get()));
+    }
+
+    void ReceiverSession::finish()
+    {
+        if (_paths)
+        {
+            _paths->finish();
+            _metrics.setPathCounters(_paths->counters());
+        }
+    }
+}
