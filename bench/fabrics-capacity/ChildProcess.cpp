@@ -12,12 +12,14 @@
 #include <exception>
 #include <fcntl.h>
 #include <fstream>
+#include <iterator>
 #include <poll.h>
 #include <stdexcept>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 
 namespace mxl::bench::capacity
 {
@@ -144,7 +146,7 @@ namespace mxl::bench::capacity
 
     std::vector<std::string> ChildProcess::takeLines()
     {
-        std::vector<std::string> lines;
+        auto lines = std::exchange(_unreadLines, {});
         if (_stdout < 0)
         {
             return lines;
@@ -181,12 +183,12 @@ namespace mxl::bench::capacity
         for (;;)
         {
             throwIfInterrupted();
-            for (auto const& line : takeLines())
+            auto lines = takeLines();
+            if (auto const match = std::ranges::find_if(lines, [prefix](std::string const& line) { return line.starts_with(prefix); });
+                match != lines.end())
             {
-                if (line.starts_with(prefix))
-                {
-                    return line;
-                }
+                _unreadLines.assign(std::next(match), lines.end());
+                return *match;
             }
             if (ended())
             {

@@ -46,8 +46,8 @@ namespace mxl::bench::capacity
         // What stdout has now, without waiting, as complete lines.
         std::vector<std::string> takeLines();
 
-        // Waits up to `timeout` for a stdout line starting with `prefix` (dropping the lines before it) and returns it;
-        // throws naming the child when it ends first or the time runs out.
+        // Waits up to `timeout` for a stdout line starting with `prefix` (dropping the lines before it) and returns it; the
+        // lines after it are kept for the next call. Throws naming the child when it ends first or the time runs out.
         std::string awaitLine(std::string_view prefix, std::chrono::milliseconds timeout);
 
         // Throws naming the child, how it ended and its last stderr line once it is no longer running.
@@ -68,6 +68,8 @@ namespace mxl::bench::capacity
         int _stdout = -1;
         std::filesystem::path _stderrFile;
         std::string _partialLine;
+        // Complete lines read but not taken yet (those after the one awaitLine returned).
+        std::vector<std::string> _unreadLines;
         std::optional<int> _waitStatus;
 
         std::string describeEnd() const;

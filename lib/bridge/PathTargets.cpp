@@ -100,19 +100,23 @@ namespace mxl::bridge
         // The read names the index; the path flow's header says whether the grain is whole.
         mxlGrainInfo grain{};
         std::uint8_t* payload = nullptr;
-        if (::mxlFlowReaderGetGrainSliceNonBlocking(state.reader.get(), index, MXL_GRAIN_VALID_SLICES_ANY, &grain, &payload) !=
+        if (::mxlFlowReaderGetGrainSliceNonBlocking(state.reader.get(), index, MXL_GRAIN_VALID_SLICES_ANY, &grain, &payload) ==
             MXL_STATUS_OK)
         {
-            return MXL_STATUS_OK;
-        }
-        auto const outcome = _grainMerge->arrived(path, mxlFabricsGrainArrival{index, grain.validSlices, grain.totalSlices, grain.flags});
-        log::debug("path {} grain {} slices {}/{}: {}", path + 1, index, grain.validSlices, grain.totalSlices,
-                   outcome == RedundantMerge::Outcome::Committed ? "committed" : "not committed");
-        if (outcome == RedundantMerge::Outcome::Committed)
-        {
-            _committed(index, grain.totalSlices * _bytesPerSlice, 0);
+            mergeGrain(path, mxlFabricsGrainArrival{index, grain.validSlices, grain.totalSlices, grain.flags});
         }
         return MXL_STATUS_OK;
+    }
+
+    void PathTargets::mergeGrain(std::size_t path, mxlFabricsGrainArrival const& arrival)
+    {
+        auto const outcome = _grainMerge->arrived(path, arrival);
+        log::debug("path {} grain {} slices {}/{} flags {}: {}", path + 1, arrival.index, arrival.validSlices, arrival.totalSlices,
+                   arrival.flags, outcome == RedundantMerge::Outcome::Committed ? "committed" : "not committed");
+        if (outcome == RedundantMerge::Outcome::Committed)
+        {
+            _committed(arrival.index, arrival.totalSlices * _bytesPerSlice, 0);
+        }
     }
 
     mxlStatus PathTargets::receiveSamples(std::size_t path, bool& arrivedAny)
@@ -131,10 +135,16 @@ namespace mxl::bridge
             return status;
         }
         arrivedAny = true;
+        mergeSamples(path, mxlFabricsSamplesArrival{headIndex, count});
+        return MXL_STATUS_OK;
+    }
+
+    void PathTargets::mergeSamples(std::size_t path, mxlFabricsSamplesArrival const& arrival)
+    {
         auto const skippedBefore = _sampleMerge->skipped();
         auto const bytesBefore = _sampleMerge->copiedBytes();
-        auto const moved = _sampleMerge->arrived(path, mxlFabricsSamplesArrival{headIndex, count});
-        log::debug("path {} samples up to {} count {}: the flow's head moved by {}", path + 1, headIndex, count, moved);
+        auto const moved = _sampleMerge->arrived(path, arrival);
+        log::debug("path {} samples up to {} count {}: the flow's head moved by {}", path + 1, arrival.headIndex, arrival.count, moved);
         if (_sampleMerge->skipped() != skippedBefore)
         {
             ++_gapsPassedOver;
@@ -143,7 +153,16 @@ namespace mxl::bridge
         {
             _committed(*_sampleMerge->head(), _sampleMerge->copiedBytes() - bytesBefore, copied);
         }
-        return MXL_STATUS_OK;
+    }
+
+    std::size_t PathTargets::size() const noexcept
+    {
+        return _paths.size();
+    }
+
+    mxlFabricsTarget PathTargets::target(std::size_t path) const noexcept
+    {
+        return _paths[path]->target ? _paths[path]->target->get() : nullptr;
     }
 
     std::uint64_t PathTargets::lost() const

@@ -1,7 +1,7 @@
 // A target's redundant paths: each path is a fabrics target on a private path flow of the flow's definition
 // (lib/client/PrivateDomain), and what the paths deliver is merged into the real flow: RedundantMerge for grains (video,
 // data), RedundantSampleMerge for audio (docs/fabrics-demo.md, "Redundant paths"). The owner reads the path targets with
-// the non-blocking read calls, one after the other, from its own loop.
+// the non-blocking read calls, one after the other, from its own loop (receive), or hands over their events' arrivals.
 #pragma once
 
 #include "RedundantMerge.hpp"
@@ -59,6 +59,14 @@ namespace mxl::bridge
         // Reads what each path has now and merges it. Returns whether anything arrived, or the status of a path read that
         // failed (the owner rebuilds the targets then).
         mxlStatus receive(bool& arrivedAny);
+
+        // The paths' targets (after listen()), for an owner that waits on their events instead of calling receive(), and
+        // what such an owner hands back: what path `path` delivered, merged into the flow. The merges throw
+        // std::runtime_error when the flow cannot be written.
+        [[nodiscard]] std::size_t size() const noexcept;
+        [[nodiscard]] mxlFabricsTarget target(std::size_t path) const noexcept;
+        void mergeGrain(std::size_t path, mxlFabricsGrainArrival const& arrival);
+        void mergeSamples(std::size_t path, mxlFabricsSamplesArrival const& arrival);
 
         // Units no path delivered, as they stand: grains between the first and the newest commit no path has delivered
         // (yet), or audio gaps passed over.

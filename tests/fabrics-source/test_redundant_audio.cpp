@@ -207,7 +207,7 @@ TEST_CASE("redundant audio paths over shm: one path's initiator killed mid-strea
 
     stopCleanly(*second, "surviving initiator");
     auto const summary = stopCleanly(targetProcess, "target");
-    // The target's lost: samples the real flow's head passed over because no path had them.
+    // The target's lost: gaps the real flow's head passed over because no path had their samples (each at least one sample).
     CHECK(summary.lost <= excused);
     for (auto const& entry : std::filesystem::directory_iterator{targetDomain.str()})
     {
@@ -279,6 +279,6 @@ TEST_CASE("redundant audio paths over two veth links: link A cut for 5 s, then l
     CHECK(bBack.dropped[0] + bBack.dropped[1] == 0);
 
     stopCleanly(*initiator, "initiator");
-    // The target's lost: samples the real flow's head passed over because no path had them.
+    // The target's lost: gaps the real flow's head passed over because no path had their samples (each at least one sample).
     CHECK(stopCleanly(targetProcess, "target").lost <= excused);
 }

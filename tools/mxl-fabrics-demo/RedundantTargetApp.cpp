@@ -1,12 +1,12 @@
 #include "RedundantTargetApp.hpp"
 
+#include "InterfaceChoice.hpp"
 #include "TargetSetup.hpp"
+#include "TextFile.hpp"
 #include "ToolError.hpp"
 
 #include <ExitRequest.hpp>
-#include <common/Log.hpp>
 
-#include <mxl/dataformat.h>
 #include <mxl/fabrics.h>
 
 #include <fmt/format.h>
@@ -20,82 +20,47 @@
 
 namespace mxl::demo
 {
-    namespace
-    {
-        char const* outcomeName(bridge::RedundantMerge::Outcome outcome)
-        {
-            switch (outcome)
-            {
-            case bridge::RedundantMerge::Outcome::Committed:
-                return "committed";
-            case bridge::RedundantMerge::Outcome::Late:
-                return "late";
-            case bridge::RedundantMerge::Outcome::Dropped:
-                return "dropped";
-            case bridge::RedundantMerge::Outcome::Incomplete:
-                return "incomplete";
-            }
-            return "?";
-        }
-    }
-
-    RedundantTargetApp::Path::Path(RedundantTargetApp& owner, std::size_t position, DemoOptions const& options)
-        : app{owner}
-        , number{position}
-        , domain{options.domain}
-        , instance{domain.str(), options.backend}
-    {
-        auto const& node = options.paths[number];
-        // The interface first: a node this host does not have should not leave a flow behind.
-        auto const interface = chooseInterface(instance.fabrics(), options.provider, node, options.service, EndpointRole::Target);
-        flow = createTargetFlow(instance.mxl(), domain.str(), options);
-        reader = client::FlowReader{instance.mxl(), flow.flowId};
-        fmt::print("Path {}: node {}\n", number + 1, node);
-        listening = listenOnFlow(instance.fabrics(), interface, flow, std::string{}, options);
-    }
-
     RedundantTargetApp::RedundantTargetApp(DemoOptions const& options)
         : _count{options.count}
         , _instance{options.domain}
     {
         _flow = createTargetFlow(_instance.get(), options.domain, options);
         fmt::print("Target flow: {}\n", flowLabel(_flow));
-        std::vector<mxlFlowReader> readers;
-        for (std::size_t number = 0; number < options.paths.size(); ++number)
+        bridge::PathSettings const settings{options.domain,      tools::readTextFile(options.flow, "flow definition"),
+                                            options.flowOptions, fmt::format("'{}'", options.flow),
+                                            options.backend,     targetSetupOptions(options),
+                                            options.paths};
+        _paths = std::make_unique<bridge::PathTargets>(
+            settings, _flow.writer.get(), bridge::transferUnitOf(_flow.config()),
+            [this](std::uint64_t, std::uint64_t bytes, std::uint64_t)
+            {
+                _stats.bytesMoved(bytes);
+                _stats.grainCompleted();
+            },
+            [&options](mxlFabricsInstance fabrics, std::string const& node)
+            { return chooseInterface(fabrics, options.provider, node, options.service, EndpointRole::Target); });
+        auto const tickets = _paths->listen();
+        for (std::size_t number = 0; number < tickets.size(); ++number)
         {
-            auto const& path = _paths.emplace_back(std::make_unique<Path>(*this, number, options));
-            readers.push_back(path->reader.get());
-        }
-        if (mxlIsDiscreteDataFormat(static_cast<int>(_flow.config().common.format)))
-        {
-            _merge.emplace(_flow.writer.get(), std::move(readers));
-        }
-        else
-        {
-            _sampleMerge.emplace(_flow.writer.get(), std::move(readers));
+            fmt::print("Path {}: node {}\n", number + 1, options.paths[number]);
+            announceTicket(tickets[number], {}, options);
+            _pathEvents.push_back({this, number});
         }
     }
 
     void RedundantTargetApp::run()
     {
         std::vector<int> eventFds;
-        for (auto& path : _paths)
+        for (auto& path : _pathEvents)
         {
-            eventFds.push_back(startTargetEvents(path->listening.target.get(),
+            eventFds.push_back(startTargetEvents(_paths->target(path.number),
                                                  {{MXL_FABRICS_EVENT_GRAIN_ARRIVED, &RedundantTargetApp::onGrain},
                                                   {MXL_FABRICS_EVENT_SAMPLES_ARRIVED, &RedundantTargetApp::onSamples},
                                                   {MXL_FABRICS_EVENT_TARGET_FAILED, &RedundantTargetApp::onFailure}},
-                                                 path.get()));
+                                                 &path));
         }
         receive(eventFds);
-        if (_merge)
-        {
-            _merge->finish();
-        }
-        else
-        {
-            _sampleMerge->finish();
-        }
+        _paths->finish();
         _stats.printSummary();
         printPathCounters();
     }
@@ -128,7 +93,7 @@ namespace mxl::demo
             {
                 if ((events[i].revents & POLLIN) != 0)
                 {
-                    dispatchTargetEvents(_paths[i]->listening.target.get());
+                    dispatchTargetEvents(_paths->target(i));
                 }
             }
             if (_failure)
@@ -141,80 +106,49 @@ namespace mxl::demo
     // Once --count grains are in, later events are not merged.
     void RedundantTargetApp::onGrain(mxlFabricsTarget, mxlFabricsEvent const* event, void* userData)
     {
-        auto const& path = *static_cast<Path*>(userData);
-        if (!path.app.done() && !path.app._failure)
-        {
-            path.app.merge(path.number, event->grain);
-        }
+        auto const& path = *static_cast<PathEvents*>(userData);
+        path.app->merge(path.number, event->grain);
     }
 
     void RedundantTargetApp::onSamples(mxlFabricsTarget, mxlFabricsEvent const* event, void* userData)
     {
-        auto const& path = *static_cast<Path*>(userData);
-        if (!path.app.done() && !path.app._failure)
-        {
-            path.app.mergeSamples(path.number, event->samples);
-        }
+        auto const& path = *static_cast<PathEvents*>(userData);
+        path.app->merge(path.number, event->samples);
     }
 
     void RedundantTargetApp::onFailure(mxlFabricsTarget, mxlFabricsEvent const* event, void* userData)
     {
-        auto const& path = *static_cast<Path*>(userData);
-        path.app._failure = fmt::format("reading grains from path {} failed (mxlStatus {}): {}", path.number + 1,
-                                        static_cast<int>(event->problem.status), event->problem.text);
+        auto const& path = *static_cast<PathEvents*>(userData);
+        path.app->_failure = fmt::format("reading grains from path {} failed (mxlStatus {}): {}", path.number + 1,
+                                         static_cast<int>(event->problem.status), event->problem.text);
     }
 
-    void RedundantTargetApp::merge(std::size_t path, mxlFabricsGrainArrival const& arrival)
+    // A batch that moves the real flow's head counts as one grain of the stats line; lost are the grains no path
+    // delivered, or the runs of samples the real flow's head passed over because no path had them.
+    template <typename Arrival>
+    void RedundantTargetApp::merge(std::size_t path, Arrival const& arrival)
     {
-        auto outcome = bridge::RedundantMerge::Outcome::Incomplete;
+        if (done() || _failure)
+        {
+            return;
+        }
         try
         {
-            outcome = _merge->arrived(path, arrival);
+            if constexpr (std::is_same_v<Arrival, mxlFabricsGrainArrival>)
+            {
+                _paths->mergeGrain(path, arrival);
+            }
+            else
+            {
+                _paths->mergeSamples(path, arrival);
+            }
         }
         catch (std::exception const& error)
         {
             _failure = error.what();
             return;
         }
-        log::debug("path {} grain {} slices {}/{} flags {}: {}", path + 1, arrival.index, arrival.validSlices, arrival.totalSlices,
-                   arrival.flags, outcomeName(outcome));
-        if (outcome != bridge::RedundantMerge::Outcome::Committed)
-        {
-            return;
-        }
-        _stats.setGrainsLost(_merge->uncommitted());
-        _stats.bytesMoved(arrival.totalSlices * bytesPerSlice(_flow.config()));
-        _stats.grainCompleted();
-    }
-
-    // A batch that moves the real flow's head counts as one grain of the stats line, and the samples passed over because
-    // no path had them as its lost.
-    void RedundantTargetApp::mergeSamples(std::size_t path, mxlFabricsSamplesArrival const& batch)
-    {
-        std::uint64_t moved = 0;
-        auto const bytesBefore = _sampleMerge->copiedBytes();
-        try
-        {
-            moved = _sampleMerge->arrived(path, batch);
-        }
-        catch (std::exception const& error)
-        {
-            _failure = error.what();
-            return;
-        }
-        log::debug("path {} samples up to {} count {}: real flow head moved by {}", path + 1, batch.headIndex, batch.count, moved);
-        if (moved == 0)
-        {
-            return;
-        }
-        _stats.setGrainsLost(_sampleMerge->skipped());
-        _stats.bytesMoved(_sampleMerge->copiedBytes() - bytesBefore);
-        _stats.grainCompleted();
-    }
-
-    std::vector<bridge::PathCounters> const& RedundantTargetApp::pathCounters() const
-    {
-        return _merge ? _merge->counters() : _sampleMerge->counters();
+        _stats.setGrainsLost(_paths->lost());
     }
 
     void RedundantTargetApp::printPathCounters() const
@@ -223,7 +157,7 @@ namespace mxl::demo
         std::vector<std::uint64_t> late;
         std::vector<std::uint64_t> missing;
         std::vector<std::uint64_t> dropped;
-        for (auto const& counters : pathCounters())
+        for (auto const& counters : _paths->counters())
         {
             first.push_back(counters.first);
             late.push_back(counters.late);

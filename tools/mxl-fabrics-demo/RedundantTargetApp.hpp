@@ -1,20 +1,17 @@
-// Target mode with two redundant paths (--path twice): each path is a fabrics target on a private path flow of the
-// flow's definition, and a RedundantMerge commits each grain into the real flow from the path that delivered it first
-// (video, data), or a RedundantSampleMerge extends the real flow from the path that holds the next samples (audio).
-// The initiator side needs nothing new: given both tickets it sends every grain over both, skips a path whose link is
-// cut (a lagging target, docs/fabrics.md) and reconnects it when it answers again.
+// Target mode with two redundant paths (--path twice): bridge::PathTargets sets a fabrics target up on a private path
+// flow of the flow's definition for each path, and merges what the paths deliver into the real flow (video and data from
+// the path that delivered each grain first, audio from the path that holds the next samples); this app waits on the
+// paths' events and hands their arrivals to it. The initiator side needs nothing new: given both tickets it sends every
+// grain over both, skips a path whose link is cut (a lagging target, docs/fabrics.md) and reconnects it when it answers
+// again.
 #pragma once
 
 #include "DemoOptions.hpp"
-#include "InterfaceChoice.hpp"
 #include "TargetSetup.hpp"
 #include "TransferStats.hpp"
 
-#include <bridge/RedundantMerge.hpp>
-#include <bridge/RedundantSampleMerge.hpp>
-#include <client/FabricsInstance.hpp>
+#include <bridge/PathTargets.hpp>
 #include <client/MxlHandles.hpp>
-#include <client/PrivateDomain.hpp>
 
 #include <mxl/fabrics_events.h>
 
@@ -36,40 +33,31 @@ namespace mxl::demo
         void run();
 
     private:
-        // One path, released in reverse order: its target, its flow, its instance, then its private domain directory.
-        struct Path
+        // What a path's event handlers get as their user data.
+        struct PathEvents
         {
-            Path(RedundantTargetApp& owner, std::size_t position, DemoOptions const& options);
-
-            RedundantTargetApp& app;
+            RedundantTargetApp* app;
             // 0-based; messages and lines number paths from 1.
             std::size_t number;
-            client::PrivateDomain domain;
-            client::FabricsInstance instance;
-            CreatedFlow flow;
-            client::FlowReader reader;
-            ListeningTarget listening;
         };
 
         std::uint64_t _count;
         client::Instance _instance;
         CreatedFlow _flow;
-        std::vector<std::unique_ptr<Path>> _paths;
-        // One of them, by the flow's kind.
-        std::optional<bridge::RedundantMerge> _merge;
-        std::optional<bridge::RedundantSampleMerge> _sampleMerge;
         TransferStats _stats{TransferStats::Role::Target};
+        std::unique_ptr<bridge::PathTargets> _paths;
+        std::vector<PathEvents> _pathEvents;
         // A failure a handler saw, thrown by the loop: a handler cannot throw through the C API.
         std::optional<std::string> _failure;
 
         void receive(std::vector<int> const& eventFds);
-        void merge(std::size_t path, mxlFabricsGrainArrival const& arrival);
-        void mergeSamples(std::size_t path, mxlFabricsSamplesArrival const& batch);
-        [[nodiscard]] std::vector<bridge::PathCounters> const& pathCounters() const;
+        // Hands one path's arrival to the merge; a failure is kept for the loop.
+        template <typename Arrival>
+        void merge(std::size_t path, Arrival const& arrival);
         void printPathCounters() const;
         [[nodiscard]] bool done() const;
 
-        // Event handlers; `userData` is the Path.
+        // Event handlers; `userData` is the path's PathEvents.
         static void onGrain(mxlFabricsTarget target, mxlFabricsEvent const* event, void* userData);
         static void onSamples(mxlFabricsTarget target, mxlFabricsEvent const* event, void* userData);
         static void onFailure(mxlFabricsTarget target, mxlFabricsEvent const* event, void* userData);

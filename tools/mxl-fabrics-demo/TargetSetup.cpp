@@ -61,20 +61,19 @@ namespace mxl::demo
         return fmt::format("{} ({})", flow.flowId, client::payloadLocationText(flow.config().common));
     }
 
-    ListeningTarget listenOnFlow(mxlFabricsInstance fabrics, ChosenInterface const& interface, CreatedFlow const& flow,
-                                 std::string const& ticketFile, DemoOptions const& options)
+    std::string targetSetupOptions(DemoOptions const& options)
     {
-        ListeningTarget listening;
-        listening.target = client::FabricsTarget{fabrics};
-
         client::SetupSettings setup;
         setup.allowInitiators = options.allowInitiators;
         if (options.ticketProof)
         {
             setup.admissionKeyFile = options.ticketKeyFile;
         }
-        listening.info = client::setUpTarget(listening.target.get(), interface, flow.writer.get(), client::setupOptionsText(setup));
-        auto json = client::ticketText(listening.info.get());
+        return client::setupOptionsText(setup);
+    }
+
+    void announceTicket(std::string json, std::string const& ticketFile, DemoOptions const& options)
+    {
         if (options.ticketKeys)
         {
             json = signing::signTicket(json, options.ticketKeys->current, std::chrono::system_clock::now() + options.ticketLifetime);
@@ -87,6 +86,15 @@ namespace mxl::demo
         fmt::print("Transport: {}\n", ticketTransport(json));
         fmt::print("Target info: {}\n", mxl::encodeBase64(json));
         std::fflush(stdout);
+    }
+
+    ListeningTarget listenOnFlow(mxlFabricsInstance fabrics, ChosenInterface const& interface, CreatedFlow const& flow,
+                                 std::string const& ticketFile, DemoOptions const& options)
+    {
+        ListeningTarget listening;
+        listening.target = client::FabricsTarget{fabrics};
+        listening.info = client::setUpTarget(listening.target.get(), interface, flow.writer.get(), targetSetupOptions(options));
+        announceTicket(client::ticketText(listening.info.get()), ticketFile, options);
         return listening;
     }
 

@@ -47,8 +47,14 @@ namespace mxl::demo
         client::OwnedTargetInfo info;
     };
 
-    // A fabrics target on `flow`, listening on `interface`; prints its ticket ("Target info: <base64>", signed when the
-    // options carry a key) and writes it to `ticketFile` unless that is empty. Throws ToolError naming the flow.
+    // The setup options of a target as the command line asks for them (--allow-initiator, --ticket-proof).
+    [[nodiscard]] std::string targetSetupOptions(DemoOptions const& options);
+
+    // Prints a target's ticket (`json`, the library's) as "Transport: ..." and "Target info: <base64>", signed when the
+    // options carry a key, and writes it to `ticketFile` unless that is empty.
+    void announceTicket(std::string json, std::string const& ticketFile, DemoOptions const& options);
+
+    // A fabrics target on `flow`, listening on `interface`, its ticket announced. Throws ToolError naming the flow.
     ListeningTarget listenOnFlow(mxlFabricsInstance fabrics, ChosenInterface const& interface, CreatedFlow const& flow,
                                  std::string const& ticketFile, DemoOptions const& options);
 
