@@ -21,7 +21,7 @@ ALLOWED = {
     "device": {"common"},
     "device/cuda": {"common", "device"},
     "flow": {"common", "device"},
-    "patterns": {"common", "media"},
+    "patterns": {"common", "media", "client"},
     "fabrics/ticket": {"common"},
     "fabrics/protocol": {"common", "fabrics/ticket"},
     "fabrics/core": {"common", "signing", "fabrics/protocol", "fabrics/ticket"},

@@ -1,6 +1,6 @@
 #include "DemoOptions.hpp"
 
-#include "TextFile.hpp"
+#include <client/TextFile.hpp>
 #include "ToolError.hpp"
 
 #include <client/DeviceFlowOptions.hpp>
@@ -285,7 +285,7 @@ Exit status:
         options.flowOptionsFile = optionalString(values, "flow-options");
         if (!options.flowOptionsFile.empty())
         {
-            options.flowOptions = tools::readTextFile(options.flowOptionsFile, "flow options");
+            options.flowOptions = client::readTextFile(options.flowOptionsFile, "flow options");
         }
         options.initiator = values["initiator"].as<bool>();
         options.node = optionalString(values, "node");

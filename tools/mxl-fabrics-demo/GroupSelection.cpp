@@ -1,6 +1,6 @@
 #include "GroupSelection.hpp"
 
-#include <TextFile.hpp>
+#include <client/TextFile.hpp>
 #include <ToolError.hpp>
 #include <client/DomainDirectory.hpp>
 #include <client/FlowDescription.hpp>
@@ -65,7 +65,7 @@ namespace mxl::demo
             {
                 continue;
             }
-            auto const description = client::tryParseFlowDescription(tools::readTextFile(path, "flow definition"));
+            auto const description = client::tryParseFlowDescription(client::readTextFile(path, "flow definition"));
             if (!description)
             {
                 continue;
@@ -95,7 +95,7 @@ namespace mxl::demo
         std::vector<GroupMember> members;
         for (auto const& file : files)
         {
-            auto const description = client::parseFlowDescription(tools::readTextFile(file, "flow definition"), file);
+            auto const description = client::parseFlowDescription(client::readTextFile(file, "flow definition"), file);
             auto const role = roleIn(description, group);
             if (!role)
             {

@@ -6,6 +6,7 @@
 #include <ExitRequest.hpp>
 #include <client/DeviceFlowOptions.hpp>
 #include <client/FabricsInterfaces.hpp>
+#include <client/InitiatorTargets.hpp>
 #include <common/Log.hpp>
 
 #include <mxl/dataformat.h>
@@ -40,18 +41,7 @@ namespace mxl::demo
 
         std::string describeState(mxlFabricsTargetState state, std::string const& reason)
         {
-            switch (state)
-            {
-            case MXL_FABRICS_TARGET_NOT_CONNECTED:
-                return "no connection attempt yet";
-            case MXL_FABRICS_TARGET_CONNECTING:
-                return "still connecting";
-            case MXL_FABRICS_TARGET_CONNECTED:
-                return "connected";
-            case MXL_FABRICS_TARGET_DISCONNECTED:
-                return "disconnected: " + reason;
-            }
-            return fmt::format("state {}", static_cast<int>(state));
+            return state == MXL_FABRICS_TARGET_DISCONNECTED ? "disconnected: " + reason : client::targetStateName(state);
         }
     }
 
@@ -137,11 +127,7 @@ namespace mxl::demo
         _initiator = client::FabricsInitiator{_instance.fabrics()};
         auto const initiator = _initiator.get();
 
-        mxlFabricsInitiatorConfig config{};
-        config.version = MXL_FABRICS_API_VERSION;
-        config.interface = interfaceConfig(_interface);
-        config.reader = _reader.get();
-        auto const status = ::mxlFabricsInitiatorSetup(initiator, &config, _setupOptions.empty() ? nullptr : _setupOptions.c_str());
+        auto const status = client::setUpInitiator(initiator, _interface, _reader.get(), _setupOptions);
         if (status == MXL_ERR_INVALID_ARG)
         {
             tools::badInput("the {} initiator cannot use node '{}' service '{}' (mxlStatus {})", client::providerName(_interface.provider),
@@ -228,48 +214,42 @@ namespace mxl::demo
         for (std::size_t i = 0; i < _targets.size(); ++i)
         {
             auto& target = _targets[i];
-            mxlFabricsTargetCounters counters{};
-            if (::mxlFabricsInitiatorGetTargetCounters(_initiator.get(), target.info.get(), &counters) == MXL_STATUS_OK)
+            auto const counters = client::targetCounters(_initiator.get(), target.info.get());
+            skipped.push_back(counters.transfersSkipped);
+            invalidated.push_back(counters.transfersInvalidated);
+            if ((counters.lagging != 0) != target.lagging)
             {
-                skipped.push_back(counters.transfersSkipped);
-                invalidated.push_back(counters.transfersInvalidated);
-                if ((counters.lagging != 0) != target.lagging)
+                target.lagging = counters.lagging != 0;
+                if (target.lagging)
                 {
-                    target.lagging = counters.lagging != 0;
-                    if (target.lagging)
-                    {
-                        fmt::print("target {}: lagging: its writes stopped completing; skipping it until it catches up\n", i + 1);
-                    }
-                    else
-                    {
-                        fmt::print("target {}: caught up ({} transfer(s) skipped so far)\n", i + 1, counters.transfersSkipped);
-                    }
+                    fmt::print("target {}: lagging: its writes stopped completing; skipping it until it catches up\n", i + 1);
+                }
+                else
+                {
+                    fmt::print("target {}: caught up ({} transfer(s) skipped so far)\n", i + 1, counters.transfersSkipped);
                 }
             }
-            auto state = MXL_FABRICS_TARGET_NOT_CONNECTED;
-            std::size_t reasonSize = 0;
-            if (::mxlFabricsInitiatorGetTargetState(_initiator.get(), target.info.get(), &state, nullptr, &reasonSize) != MXL_STATUS_OK)
+            auto const current = client::targetState(_initiator.get(), target.info.get());
+            if (!current)
             {
                 continue;
             }
-            if (state == MXL_FABRICS_TARGET_CONNECTED)
+            if (current->state == MXL_FABRICS_TARGET_CONNECTED)
             {
                 ++connected;
             }
-            if (state == target.state)
+            if (current->state == target.state)
             {
                 continue;
             }
-            target.state = state;
-            if (state == MXL_FABRICS_TARGET_CONNECTED)
+            target.state = current->state;
+            if (current->state == MXL_FABRICS_TARGET_CONNECTED)
             {
                 fmt::print("target {}: connected\n", i + 1);
             }
-            else if (state == MXL_FABRICS_TARGET_DISCONNECTED)
+            else if (current->state == MXL_FABRICS_TARGET_DISCONNECTED)
             {
-                std::string reason(reasonSize, '\0');
-                ::mxlFabricsInitiatorGetTargetState(_initiator.get(), target.info.get(), &state, reason.data(), &reasonSize);
-                target.reason = reason.c_str();
+                target.reason = current->reason;
                 fmt::print("target {}: disconnected: {}\n", i + 1, target.reason);
             }
         }
@@ -371,8 +351,7 @@ namespace mxl::demo
         bool everySkipped = true;
         for (auto& target : _targets)
         {
-            mxlFabricsTargetCounters counters{};
-            ::mxlFabricsInitiatorGetTargetCounters(_initiator.get(), target.info.get(), &counters);
+            auto const counters = client::targetCounters(_initiator.get(), target.info.get());
             everySkipped = everySkipped && counters.transfersSkipped > target.skipped;
             target.skipped = counters.transfersSkipped;
         }

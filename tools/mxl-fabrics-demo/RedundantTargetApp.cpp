@@ -2,7 +2,7 @@
 
 #include "InterfaceChoice.hpp"
 #include "TargetSetup.hpp"
-#include "TextFile.hpp"
+#include <client/TextFile.hpp>
 #include "ToolError.hpp"
 
 #include <ExitRequest.hpp>
@@ -26,7 +26,7 @@ namespace mxl::demo
     {
         _flow = createTargetFlow(_instance.get(), options.domain, options);
         fmt::print("Target flow: {}\n", flowLabel(_flow));
-        bridge::PathSettings const settings{options.domain,      tools::readTextFile(options.flow, "flow definition"),
+        bridge::PathSettings const settings{options.domain,      client::readTextFile(options.flow, "flow definition"),
                                             options.flowOptions, fmt::format("'{}'", options.flow),
                                             options.backend,     targetSetupOptions(options),
                                             options.paths};

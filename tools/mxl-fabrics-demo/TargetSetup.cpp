@@ -2,7 +2,7 @@
 
 #include <TicketSignature.hpp>
 
-#include "TextFile.hpp"
+#include <client/TextFile.hpp>
 #include "Ticket.hpp"
 #include "ToolError.hpp"
 #include "common/Base64.hpp"
@@ -37,7 +37,7 @@ namespace mxl::demo
 
     CreatedFlow createTargetFlow(mxlInstance instance, std::string const& domain, DemoOptions const& options)
     {
-        auto const definition = tools::readTextFile(options.flow, "flow definition");
+        auto const definition = client::readTextFile(options.flow, "flow definition");
         bool const onDevice = options.deviceIndex && !isAudio(definition);
         auto const& writerOptions = onDevice ? options.deviceFlowOptions : options.flowOptions;
         auto const given =
@@ -74,6 +74,7 @@ namespace mxl::demo
 
     void announceTicket(std::string json, std::string const& ticketFile, DemoOptions const& options)
     {
+        auto const transport = directory::libraryTicket(json).transport;
         if (options.ticketKeys)
         {
             json = signing::signTicket(json, options.ticketKeys->current, std::chrono::system_clock::now() + options.ticketLifetime);
@@ -83,7 +84,7 @@ namespace mxl::demo
         {
             writeTicketFile(ticketFile, json);
         }
-        fmt::print("Transport: {}\n", ticketTransport(json));
+        fmt::print("Transport: {}\n", transport);
         fmt::print("Target info: {}\n", mxl::encodeBase64(json));
         std::fflush(stdout);
     }

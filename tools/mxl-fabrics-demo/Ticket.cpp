@@ -8,7 +8,7 @@
 #include <directory/TicketFile.hpp>
 #include <directory/TicketSource.hpp>
 
-#include "TextFile.hpp"
+#include <client/TextFile.hpp>
 #include "ToolError.hpp"
 #include "common/Base64.hpp"
 
@@ -49,7 +49,7 @@ namespace mxl::demo
             if (argument.starts_with('@'))
             {
                 auto const path = argument.substr(1);
-                return {tools::readTextFile(path, "target info file"), fmt::format("file '{}'", path)};
+                return {client::readTextFile(path, "target info file"), fmt::format("file '{}'", path)};
             }
             // A ticket copied from a terminal may bring spaces or a newline along.
             auto const first = argument.find_first_not_of(" \t\r\n");
@@ -83,13 +83,6 @@ namespace mxl::demo
             }
             return std::move(*ticket);
         }
-    }
-
-    std::string ticketTransport(std::string const& json)
-    {
-        auto const document = mxl::parseJsonOrDiscarded(json);
-        auto const transport = document.is_object() ? document.find("transport") : document.end();
-        return transport != document.end() && transport->is_string() ? transport->get<std::string>() : std::string{"rma"};
     }
 
     Ticket loadTicket(std::string const& argument, std::optional<signing::SigningKeys> const& keys)

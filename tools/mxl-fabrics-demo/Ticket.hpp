@@ -19,9 +19,6 @@ namespace mxl::demo
     // removed.
     Ticket loadTicket(std::string const& argument, std::optional<signing::SigningKeys> const& keys);
 
-    // The transport a ticket's JSON names: its "transport" key, "rma" without one.
-    std::string ticketTransport(std::string const& json);
-
     // The target's `-t` argument: writes `json` (no trailing NUL) to the path, a leading '@' stripped, atomically
     // (temporary file + rename) and readable by the owner only. Throws ToolError(Failure).
     void writeTicketFile(std::string const& argument, std::string const& json);

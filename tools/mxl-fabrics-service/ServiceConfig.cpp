@@ -13,7 +13,7 @@
 #include <HttpClient.hpp>
 #include <HttpsTrust.hpp>
 #include <SigningKeys.hpp>
-#include <TextFile.hpp>
+#include <client/TextFile.hpp>
 #include <TicketKey.hpp>
 #include <ToolError.hpp>
 #include <client/DeviceFlowOptions.hpp>
@@ -129,7 +129,7 @@ namespace mxl::service
                 }
                 try
                 {
-                    config.writerOptions = tools::readTextFile(*options, "flow options");
+                    config.writerOptions = client::readTextFile(*options, "flow options");
                 }
                 catch (tools::ToolError const& unreadable)
                 {

@@ -8,7 +8,7 @@
 
 #include <ExitRequest.hpp>
 #include <ReloadRequest.hpp>
-#include <TextFile.hpp>
+#include <client/TextFile.hpp>
 #include <client/ClientError.hpp>
 #include <client/DeviceFlowOptions.hpp>
 #include <client/FabricsInterfaces.hpp>
@@ -45,7 +45,7 @@ namespace mxl::service
         : _config{config}
         , _notifier{notifier}
         , _instance{config.domain}
-        , _writer{_instance, tools::readTextFile(config.flowDefinition, "flow definition"), config.writerOptions,
+        , _writer{_instance, client::readTextFile(config.flowDefinition, "flow definition"), config.writerOptions,
                   fmt::format("flow_definition '{}'", config.flowDefinition.string())}
         , _flowId{client::flowIdOf(_writer.config())}
         , _reader{_instance, _flowId}

@@ -2,14 +2,17 @@
 //   stats video written=50 late=0 invalid=0 | audio written=200 late=0 invalid=0
 #pragma once
 
-#include "ScheduledTask.hpp"
-#include "WriterStats.hpp"
+#include <patterns/ScheduledTask.hpp>
+#include <patterns/WriterStats.hpp>
 
 #include <cstdint>
 #include <vector>
 
 namespace mxl::tools::testsource
 {
+    using patterns::ScheduledTask;
+    using patterns::WriterStats;
+
     class StatsReporter : public ScheduledTask
     {
     public:

@@ -1,14 +1,14 @@
 // mxl-test-source: writes colour bars, tones and time code into MXL flows at their grain rate, paced by the TAI clock.
 #include "CommandLine.hpp"
 #include "ExitRequest.hpp"
-#include "FlowSource.hpp"
-#include "Schedule.hpp"
 #include "StatsReporter.hpp"
-#include "TextFile.hpp"
 #include "ToolMain.hpp"
 #include <client/DomainDirectory.hpp>
 #include <client/MxlHandles.hpp>
 #include <client/TaiOffsetCheck.hpp>
+#include <client/TextFile.hpp>
+#include <patterns/FlowSource.hpp>
+#include <patterns/Schedule.hpp>
 
 #include <fmt/format.h>
 
@@ -87,11 +87,11 @@ Options)";
                 throw ToolError{ErrorKind::Usage, "nothing to write: give at least one of --video, --audio, --data (see --help)"};
             }
 
-            SourceSettings settings;
+            patterns::SourceSettings settings;
             settings.count = values["count"].as<std::uint64_t>();
             if (values.contains("flow-options"))
             {
-                settings.flowOptions = readTextFile(values["flow-options"].as<std::string>(), "flow options");
+                settings.flowOptions = client::readTextFile(values["flow-options"].as<std::string>(), "flow options");
             }
             if (values.contains("slices"))
             {
@@ -118,18 +118,18 @@ Options)";
             installExitRequestHandlers();
             client::Instance const instance{domain};
 
-            std::vector<std::unique_ptr<FlowSource>> sources;
+            std::vector<std::unique_ptr<patterns::FlowSource>> sources;
             if (values.contains("video"))
             {
-                sources.push_back(openVideoSource(instance, values["video"].as<std::string>(), settings));
+                sources.push_back(patterns::openVideoSource(instance, values["video"].as<std::string>(), settings));
             }
             if (values.contains("audio"))
             {
-                sources.push_back(openAudioSource(instance, values["audio"].as<std::string>(), settings));
+                sources.push_back(patterns::openAudioSource(instance, values["audio"].as<std::string>(), settings));
             }
             if (values.contains("data"))
             {
-                sources.push_back(openDataSource(instance, values["data"].as<std::string>(), settings));
+                sources.push_back(patterns::openDataSource(instance, values["data"].as<std::string>(), settings));
             }
 
             std::vector<ScheduledTask*> mediaTasks;
@@ -143,7 +143,7 @@ Options)";
             std::fflush(stdout);
 
             StatsReporter reporter{stats};
-            runSchedule(mediaTasks, {&reporter});
+            patterns::runSchedule(mediaTasks, {&reporter}, exitRequested);
             reporter.report();
             return ExitCode::Success;
         }

@@ -1,12 +1,12 @@
 #include "TextFile.hpp"
 
-#include "ToolError.hpp"
+#include "ClientError.hpp"
 
 #include <common/BoundedFile.hpp>
 
 #include <fmt/format.h>
 
-namespace mxl::tools
+namespace mxl::client
 {
     std::string readTextFile(std::filesystem::path const& path, std::string_view what)
     {
@@ -16,7 +16,7 @@ namespace mxl::tools
         }
         catch (FileReadError const& error)
         {
-            throw ToolError{ErrorKind::Usage, fmt::format("cannot read the {} '{}': {}", what, path.string(), error.reason())};
+            throw ClientError{ErrorKind::Usage, fmt::format("cannot read the {} '{}': {}", what, path.string(), error.reason())};
         }
     }
 }

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-namespace mxl::tools::testsource
+namespace mxl::patterns
 {
     struct WriterStats
     {

@@ -1,10 +1,10 @@
-// One thing the test source does at absolute TAI deadlines (writing a flow, printing statistics). A single thread runs
+// One thing a test source does at absolute TAI deadlines (writing a flow, printing statistics). A single thread runs
 // all tasks in deadline order, so a slow grain delays the next step but never the schedule itself.
 #pragma once
 
 #include <cstdint>
 
-namespace mxl::tools::testsource
+namespace mxl::patterns
 {
     class ScheduledTask
     {

@@ -1,4 +1,4 @@
-// One flow the test source writes: its writer, the task that paces it and its counters. The openers read and check
+// One flow a test source writes: its writer, the task that paces it and its counters. The openers read and check
 // the flow definition file and create (or join) the flow.
 #pragma once
 
@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-namespace mxl::tools::testsource
+namespace mxl::patterns
 {
     struct SourceSettings
     {

@@ -15,7 +15,7 @@
 #include <span>
 #include <vector>
 
-namespace mxl::tools::testsource
+namespace mxl::patterns
 {
     // Fills slices [firstSlice, firstSlice + sliceCount) of grain `grainIndex` into the whole-grain `payload`.
     using GrainPainter =

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-namespace mxl::tools::testsource
+namespace mxl::patterns
 {
     [[nodiscard]] GrainPainter paintEachSlotOnce(GrainPainter painter, std::uint64_t ringGrains);
 }

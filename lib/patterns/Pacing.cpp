@@ -1,14 +1,12 @@
 #include "Pacing.hpp"
 
-#include "ExitRequest.hpp"
-
 #include <mxl/time.h>
 
 #include <fmt/format.h>
 
 #include <stdexcept>
 
-namespace mxl::tools
+namespace mxl::patterns
 {
     std::uint64_t indexTimestampNs(mxlRational const& rate, std::uint64_t index)
     {
@@ -40,11 +38,11 @@ namespace mxl::tools
         return start + period * part / parts;
     }
 
-    std::uint64_t sleepUntilDeadline(std::uint64_t deadlineNs)
+    std::uint64_t sleepUntilDeadline(std::uint64_t deadlineNs, StopRequested stopRequested)
     {
         auto now = mxlGetTime();
-        // Signals cut the sleep short (EINTR); only an exit request may end it before the deadline.
-        while (now < deadlineNs && !exitRequested())
+        // Signals cut the sleep short (EINTR); only a stop request may end it before the deadline.
+        while (now < deadlineNs && !stopRequested())
         {
             mxlSleepUntil(deadlineNs);
             now = mxlGetTime();

@@ -5,15 +5,15 @@
 #pragma once
 
 #include "ScheduledTask.hpp"
+#include "ToneTable.hpp"
 #include "WriterStats.hpp"
-#include <patterns/ToneTable.hpp>
 
 #include <mxl/flow.h>
 
 #include <cstdint>
 #include <optional>
 
-namespace mxl::tools::testsource
+namespace mxl::patterns
 {
     class ToneWriter : public ScheduledTask
     {

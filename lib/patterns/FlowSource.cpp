@@ -2,14 +2,14 @@
 
 #include "DiscreteGrainWriter.hpp"
 #include "PrerenderedRing.hpp"
-#include "TextFile.hpp"
+#include "TestPatternRenderer.hpp"
+#include "TimecodePacket.hpp"
 #include "ToneWriter.hpp"
-#include "ToolError.hpp"
+#include <client/ClientError.hpp>
 #include <client/DeviceFlowOptions.hpp>
 #include <client/FlowDescription.hpp>
 #include <client/FlowId.hpp>
-#include <patterns/TestPatternRenderer.hpp>
-#include <patterns/TimecodePacket.hpp>
+#include <client/TextFile.hpp>
 
 #include <fmt/format.h>
 #include <media/Rfc8331.hpp>
@@ -21,7 +21,7 @@
 #include <initializer_list>
 #include <limits>
 
-namespace mxl::tools::testsource
+namespace mxl::patterns
 {
     namespace
     {
@@ -38,19 +38,21 @@ namespace mxl::tools::testsource
         {
             LoadedDefinition loaded;
             loaded.origin = fmt::format("'{}'", file.string());
-            loaded.json = readTextFile(file, fmt::format("{} flow definition", kind));
+            loaded.json = client::readTextFile(file, fmt::format("{} flow definition", kind));
             loaded.description = client::parseFlowDescription(loaded.json, loaded.origin);
 
             auto const expectedFormat = fmt::format("urn:x-nmos:format:{}", kind);
             if (loaded.description.format != expectedFormat)
             {
-                throw ToolError{ErrorKind::Usage, fmt::format("the {} flow definition {} has format '{}' (expected {})", kind,
-                                                              loaded.origin, loaded.description.format, expectedFormat)};
+                throw client::ClientError{client::ErrorKind::Usage,
+                                          fmt::format("the {} flow definition {} has format '{}' (expected {})", kind, loaded.origin,
+                                                      loaded.description.format, expectedFormat)};
             }
             if (mediaTypes.size() != 0 && std::ranges::find(mediaTypes, loaded.description.mediaType) == mediaTypes.end())
             {
-                throw ToolError{ErrorKind::Usage, fmt::format("the {} flow definition {} has media_type '{}' (expected {})", kind,
-                                                              loaded.origin, loaded.description.mediaType, fmt::join(mediaTypes, " or "))};
+                throw client::ClientError{client::ErrorKind::Usage,
+                                          fmt::format("the {} flow definition {} has media_type '{}' (expected {})", kind, loaded.origin,
+                                                      loaded.description.mediaType, fmt::join(mediaTypes, " or "))};
             }
             if (settings.groupHint)
             {
@@ -73,7 +75,7 @@ namespace mxl::tools::testsource
             }
             catch (client::DeviceOptionsConflict const& conflict)
             {
-                throw ToolError{ErrorKind::Usage, conflict.what()};
+                throw client::ClientError{client::ErrorKind::Usage, conflict.what()};
             }
         }
 
@@ -104,13 +106,14 @@ namespace mxl::tools::testsource
             auto const slices = *settings.slicesPerCommit;
             if (slices < 1 || slices > lines)
             {
-                throw ToolError{ErrorKind::Usage, fmt::format("--slices {} does not fit the {} lines of a grain of {} (expected 1..{})",
-                                                              slices, lines, origin, lines)};
+                throw client::ClientError{
+                    client::ErrorKind::Usage,
+                    fmt::format("--slices {} does not fit the {} lines of a grain of {} (expected 1..{})", slices, lines, origin, lines)};
             }
             if (slices > hint)
             {
-                throw ToolError{
-                    ErrorKind::Usage,
+                throw client::ClientError{
+                    client::ErrorKind::Usage,
                     fmt::format("--slices {} exceeds the maxCommitBatchSizeHint {} of the flow of {} (raise it with --flow-options)",
                                 slices, hint, origin)};
             }
@@ -127,9 +130,10 @@ namespace mxl::tools::testsource
         auto const lines = description.interlaced ? description.frameHeight / 2 : description.frameHeight;
         if (description.frameWidth < 2 || lines < 1)
         {
-            throw ToolError{ErrorKind::Usage,
-                            fmt::format("the video flow definition {} has a {}x{} frame (expected frame_width >= 2 and frame_height >= 1)",
-                                        loaded.origin, description.frameWidth, description.frameHeight)};
+            throw client::ClientError{
+                client::ErrorKind::Usage,
+                fmt::format("the video flow definition {} has a {}x{} frame (expected frame_width >= 2 and frame_height >= 1)",
+                            loaded.origin, description.frameWidth, description.frameHeight)};
         }
         auto renderer = std::make_shared<patterns::TestPatternRenderer const>(description.frameWidth, lines, withKey);
 
@@ -137,11 +141,12 @@ namespace mxl::tools::testsource
         auto const& config = source->writer->config();
         if (config.discrete.sliceSizes[0] != renderer->fillLineBytes() || config.discrete.sliceSizes[1] != renderer->keyLineBytes())
         {
-            throw ToolError{ErrorKind::Failure,
-                            fmt::format("the flow of {} has slice sizes {}/{} bytes, but a {}-pixel {} line needs {}/{} (the flow existed "
-                                        "with another geometry?)",
-                                        loaded.origin, config.discrete.sliceSizes[0], config.discrete.sliceSizes[1], description.frameWidth,
-                                        description.mediaType, renderer->fillLineBytes(), renderer->keyLineBytes())};
+            throw client::ClientError{
+                client::ErrorKind::Failure,
+                fmt::format("the flow of {} has slice sizes {}/{} bytes, but a {}-pixel {} line needs {}/{} (the flow existed "
+                            "with another geometry?)",
+                            loaded.origin, config.discrete.sliceSizes[0], config.discrete.sliceSizes[1], description.frameWidth,
+                            description.mediaType, renderer->fillLineBytes(), renderer->keyLineBytes())};
         }
         GrainPainter painter = [renderer](std::uint64_t index, std::uint32_t firstSlice, std::uint32_t sliceCount,
                                           std::span<std::uint8_t> payload) { renderer->render(index, firstSlice, sliceCount, payload); };

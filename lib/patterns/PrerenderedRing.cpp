@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-namespace mxl::tools::testsource
+namespace mxl::patterns
 {
     GrainPainter paintEachSlotOnce(GrainPainter painter, std::uint64_t ringGrains)
     {

@@ -1,9 +1,9 @@
 #include "ToneWriter.hpp"
 
 #include "Pacing.hpp"
-#include "ToolError.hpp"
-#include "common/StatusName.hpp"
-#include <patterns/SineTone.hpp>
+#include "SineTone.hpp"
+#include <client/ClientError.hpp>
+#include <common/StatusName.hpp>
 
 #include <mxl/time.h>
 
@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <cstring>
 
-namespace mxl::tools::testsource
+namespace mxl::patterns
 {
     namespace
     {
@@ -20,8 +20,8 @@ namespace mxl::tools::testsource
         {
             if (status != MXL_STATUS_OK)
             {
-                throw ToolError{ErrorKind::Failure,
-                                fmt::format("{} of audio samples ending at {} failed: {}", call, index, statusName(status))};
+                throw client::ClientError{client::ErrorKind::Failure,
+                                          fmt::format("{} of audio samples ending at {} failed: {}", call, index, statusName(status))};
             }
         }
 

@@ -1,8 +1,8 @@
 #include "DiscreteGrainWriter.hpp"
 
 #include "Pacing.hpp"
-#include "ToolError.hpp"
-#include "common/StatusName.hpp"
+#include <client/ClientError.hpp>
+#include <common/StatusName.hpp>
 
 #include <mxl/device.h>
 #include <mxl/time.h>
@@ -11,7 +11,7 @@
 
 #include <algorithm>
 
-namespace mxl::tools::testsource
+namespace mxl::patterns
 {
     namespace
     {
@@ -19,7 +19,8 @@ namespace mxl::tools::testsource
         {
             if (status != MXL_STATUS_OK)
             {
-                throw ToolError{ErrorKind::Failure, fmt::format("{} of {} grain {} failed: {}", call, kind, index, statusName(status))};
+                throw client::ClientError{client::ErrorKind::Failure,
+                                          fmt::format("{} of {} grain {} failed: {}", call, kind, index, statusName(status))};
             }
         }
     }

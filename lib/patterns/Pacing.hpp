@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-namespace mxl::tools
+namespace mxl::patterns
 {
     // The TAI time at which part `part` of `parts` of grain `index` is due: the grain period split into equal parts,
     // part 0 at the grain's own timestamp.
@@ -18,7 +18,10 @@ namespace mxl::tools
     // The index current at the TAI clock; throws std::invalid_argument for an unusable rate.
     std::uint64_t currentIndex(mxlRational const& rate);
 
-    // Sleeps until the absolute TAI time `deadlineNs`, or until SIGINT/SIGTERM asks the tool to exit, and returns by how
-    // many ns the wake-up missed the deadline (0 when on time or woken early).
-    std::uint64_t sleepUntilDeadline(std::uint64_t deadlineNs);
+    // Whether the program asks the writers to stop (e.g. a signal arrived); checked whenever a sleep returns.
+    using StopRequested = bool (*)() noexcept;
+
+    // Sleeps until the absolute TAI time `deadlineNs`, or until a signal cuts the sleep short and `stopRequested` says
+    // stop, and returns by how many ns the wake-up missed the deadline (0 when on time or woken early).
+    std::uint64_t sleepUntilDeadline(std::uint64_t deadlineNs, StopRequested stopRequested);
 }
