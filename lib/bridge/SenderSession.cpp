@@ -419,16 +419,12 @@ namespace mxl::bridge
 
     void SenderSession::disconnect()
     {
-        dropTarget();
-        // Let the graceful shutdown reach the target, so that it sees the initiator leave at once.
-        auto const deadline = Clock::now() + std::chrono::seconds{1};
-        while (Clock::now() < deadline)
+        if (!_target)
         {
-            auto const status = ::mxlFabricsInitiatorMakeProgressBlocking(_initiator, progressSliceMs);
-            if (status == MXL_STATUS_OK || status == MXL_ERR_INTERRUPTED)
-            {
-                return;
-            }
+            return;
         }
+        mxlFabricsTargetInfo const target = _target->info.get();
+        client::leaveTargets(_initiator, {&target, 1}, std::chrono::seconds{1});
+        _target.reset();
     }
 }

@@ -1,5 +1,5 @@
 // An initiator and the targets added to it, as a program sees them: setting the initiator up on an interface and its
-// source flow, and each target's connection state (with the library's reason text) and counters.
+// source flow, each target's connection state (with the library's reason text) and counters, and leaving them.
 // Header-only so that programs without fabrics never link libmxl-fabrics.
 #pragma once
 
@@ -10,7 +10,9 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <optional>
+#include <span>
 #include <string>
 
 namespace mxl::client
@@ -73,5 +75,33 @@ namespace mxl::client
             return "disconnected";
         }
         return fmt::format("state {}", static_cast<int>(state));
+    }
+
+    // Removes `targets` from the initiator and drives progress until the library says every connection is gone (OK for
+    // connectionless providers, INTERRUPTED for connections), so that each target sees the initiator leave at once.
+    // False when that took longer than `timeout`, or progress failed.
+    inline bool leaveTargets(mxlFabricsInitiator initiator, std::span<mxlFabricsTargetInfo const> targets,
+                             std::chrono::milliseconds timeout)
+    {
+        for (auto const target : targets)
+        {
+            // NOT_FOUND: the library already dropped a target that went away.
+            ::mxlFabricsInitiatorRemoveTarget(initiator, target);
+        }
+        constexpr std::uint16_t progressSliceMs = 100;
+        auto const deadline = std::chrono::steady_clock::now() + timeout;
+        while (std::chrono::steady_clock::now() < deadline)
+        {
+            auto const status = ::mxlFabricsInitiatorMakeProgressBlocking(initiator, progressSliceMs);
+            if (status == MXL_STATUS_OK || status == MXL_ERR_INTERRUPTED)
+            {
+                return true;
+            }
+            if (status != MXL_ERR_NOT_READY)
+            {
+                return false;
+            }
+        }
+        return false;
     }
 }

@@ -435,25 +435,15 @@ namespace mxl::demo
 
     void InitiatorApp::disconnect()
     {
+        std::vector<mxlFabricsTargetInfo> targets;
         for (auto const& target : _targets)
         {
-            // NOT_FOUND: the library already dropped a target that went away.
-            ::mxlFabricsInitiatorRemoveTarget(_initiator.get(), target.info.get());
+            targets.push_back(target.info.get());
         }
-        auto const deadline = Clock::now() + disconnectTimeout;
-        while (Clock::now() < deadline)
+        if (client::leaveTargets(_initiator.get(), targets, disconnectTimeout))
         {
-            // With no target left, OK (connectionless providers) and INTERRUPTED (connections) both mean "all gone".
-            auto const status = ::mxlFabricsInitiatorMakeProgressBlocking(_initiator.get(), progressTimeoutMs);
-            if (status == MXL_STATUS_OK || status == MXL_ERR_INTERRUPTED)
-            {
-                fmt::print("disconnected\n");
-                return;
-            }
-            if (status != MXL_ERR_NOT_READY)
-            {
-                break;
-            }
+            fmt::print("disconnected\n");
+            return;
         }
         fmt::print(stderr, "mxl-fabrics-demo: warning: the targets did not confirm the disconnect within {} s\n",
                    disconnectTimeout.count());

@@ -1,12 +1,10 @@
 // mxl-fabrics-info: lists the interfaces libmxl-fabrics can use on this host, optionally filtered by provider and
 // node, with their capabilities and provider attributes in verbose mode.
-#include "ScratchDomain.hpp"
-
-#include <common/BoundedJson.hpp>
-
 #include <client/FabricsBackend.hpp>
 #include <client/FabricsInstance.hpp>
 #include <client/FabricsInterfaces.hpp>
+#include <client/PrivateDomain.hpp>
+#include <common/BoundedJson.hpp>
 
 #include <mxl/fabrics_backends.h>
 
@@ -15,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -226,12 +225,15 @@ with --all-backends, any one of them).
 
     int run(InfoOptions const& options)
     {
-        std::unique_ptr<mxl::fabricsinfo::ScratchDomain> scratch;
+        // The fabrics library needs an mxl instance even to list interfaces, and a user who only asks what this host
+        // can do should not have to name a domain.
+        std::unique_ptr<mxl::client::PrivateDomain> scratch;
         if (options.domain.empty())
         {
-            scratch = std::make_unique<mxl::fabricsinfo::ScratchDomain>();
+            char const* base = std::getenv("TMPDIR");
+            scratch = std::make_unique<mxl::client::PrivateDomain>(base != nullptr && *base != '\0' ? base : "/tmp");
         }
-        auto const domain = scratch ? scratch->path() : options.domain;
+        auto const domain = scratch ? scratch->str() : options.domain;
         return options.allBackends ? listAllBackends(options, domain) : listInterfaces(options, domain, options.backend);
     }
 }
