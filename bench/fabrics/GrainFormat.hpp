@@ -8,7 +8,7 @@
 
 namespace mxl::bench
 {
-    // Every mxl grain region starts with this header, and the raw baseline writes it too (fabrics.md §3.3).
+    // Every mxl grain region starts with this header, and the raw baseline writes it too (docs/memory-layout.md).
     constexpr std::size_t grainHeaderBytes = 8192;
 
     struct GrainFormat

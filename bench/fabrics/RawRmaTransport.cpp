@@ -1,6 +1,6 @@
 // The raw baseline: what libfabric alone does for the same grains. Both ends poll their completion queue, as
 // fi_rma_bw does, and every write is one fi_writemsg of header + payload with FI_DELIVERY_COMPLETE and remote CQ data
-// `slot | slices << 16`, the wire contract of fabrics.md §3.3 that libmxl-fabrics also follows.
+// `slot | slices << 16`, the SDK's wire contract (docs/fabrics.md, "Wire behaviour") that libmxl-fabrics also follows.
 #include "RawFabric.hpp"
 #include "SharedArena.hpp"
 #include "Transport.hpp"
@@ -116,7 +116,7 @@ namespace mxl::bench
             return attributes;
         }
 
-        // Binds the CQ for both directions (tcp on libfabric 1.17 crashes otherwise, fabrics.md §10) and the AV if any.
+        // Binds the CQ for both directions (tcp on libfabric 1.17 crashes otherwise) and the AV if any.
         void bindAndEnable(fid_ep* endpoint, fid_cq* cq, fid_av* av, fid_eq* eq)
         {
             if (eq != nullptr)

@@ -1,5 +1,5 @@
-// Where a flow's files live inside a domain (spec §2.2): every path of the on-disk contract is spelled here, for the
-// libraries and for the programs and elements that look at a domain's folder themselves.
+// Where a flow's files live inside a domain (docs/memory-layout.md): every path of the on-disk contract is spelled
+// here, for the libraries and for the programs and elements that look at a domain's folder themselves.
 #pragma once
 
 #include <cstdint>

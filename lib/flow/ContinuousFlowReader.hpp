@@ -1,4 +1,5 @@
-// Reads sample ranges of an audio flow (spec §2.3, §4.5): only the half of the ring behind the head is readable.
+// Reads sample ranges of an audio flow (docs/flow-behaviour.md, "Continuous flows"): only the half of the ring behind
+// the head is readable.
 #pragma once
 
 #include "FlowReader.hpp"

@@ -1,4 +1,5 @@
-// Writes sample ranges of an audio flow, waking readers once per sync batch (spec §4.5).
+// Writes sample ranges of an audio flow, waking readers once per sync batch (docs/flow-behaviour.md, "Continuous
+// flows").
 #pragma once
 
 #include "FlowWriter.hpp"

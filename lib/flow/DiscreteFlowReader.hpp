@@ -1,4 +1,5 @@
-// Reads grains of a video or data flow (spec §4.4 with the upstream hardening of #681, #692).
+// Reads grains of a video or data flow by the SDK's rules with the upstream hardening of #681, #692
+// (docs/flow-behaviour.md, "Discrete reads").
 #pragma once
 
 #include "FlowReader.hpp"

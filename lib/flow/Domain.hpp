@@ -1,5 +1,5 @@
 // A domain directory and the flows in it: atomic creation, opening, listing, deletion and garbage collection
-// (spec §2.1, §2.4, §2.5, §4.1).
+// (docs/memory-layout.md; docs/flow-behaviour.md, "Files and creation" and "Activity and garbage collection").
 #pragma once
 
 #include "FlowDefinition.hpp"
@@ -46,7 +46,7 @@ namespace mxl
         // False when there was nothing to delete or it could not be deleted.
         bool deleteFlow(std::string_view canonicalId) const noexcept;
 
-        // Deletes every flow no writer holds (spec §4.1); returns how many were removed. Best effort: errors are logged.
+        // Deletes every flow no writer holds; returns how many were removed. Best effort: errors are logged.
         std::size_t garbageCollect() const noexcept;
 
         // True while some process holds the flow as a writer.

@@ -1,5 +1,6 @@
-// Turns readers' touches of a discrete flow's `access` file into runtime.lastReadTime (spec §2.7, §4.2): one inotify
-// watch per flow this instance writes, served by one thread on epoll (inotify + an eventfd to stop).
+// Turns readers' touches of a discrete flow's `access` file into runtime.lastReadTime (docs/flow-behaviour.md,
+// "Domain watcher"): one inotify watch per flow this instance writes, served by one thread on epoll (inotify + an
+// eventfd to stop).
 #pragma once
 
 #include "common/FlowLayout.hpp"

@@ -1,5 +1,5 @@
-// NMOS flow JSON → FlowDefinition, checked in the order the SDK checks (spec §2.9) so that a definition rejected
-// there is rejected here with the first complaint about the same field.
+// NMOS flow JSON → FlowDefinition, checked in the order the SDK checks (its lib/internal/src/FlowParser.cpp) so that
+// a definition rejected there is rejected here with the first complaint about the same field.
 #include "flow/FlowDefinition.hpp"
 
 #include "common/Status.hpp"

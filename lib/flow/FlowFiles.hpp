@@ -20,8 +20,9 @@ namespace mxl
     class FlowFiles
     {
     public:
-        // Creates the files of a new flow in `directory` (a fresh temporary directory) and initializes them (spec §2.2).
-        // A device flow (config.common.payloadLocation) also allocates its payload ring and writes the `device` file.
+        // Creates the files of a new flow in `directory` (a fresh temporary directory) and initializes them
+        // (docs/memory-layout.md). A device flow (config.common.payloadLocation) also allocates its payload ring and
+        // writes the `device` file.
         static FlowFiles create(std::filesystem::path const& directory, mxlFlowConfigInfo const& config, std::uint32_t grainSizeBytes,
                                 std::uint16_t totalSlices, std::uint32_t sampleWordBytes);
 

@@ -1,5 +1,5 @@
-// Writer options (spec §2.8, and our payloadLocation/deviceIndex: docs/device-flows.md). Unknown keys are ignored so
-// that options meant for newer versions do not break us.
+// Writer options (the SDK's maxCommitBatchSizeHint and maxSyncBatchSizeHint, and our payloadLocation/deviceIndex:
+// docs/device-flows.md). Unknown keys are ignored so that options meant for newer versions do not break us.
 #include "common/Status.hpp"
 #include "flow/FlowDefinition.hpp"
 #include "flow/JsonFields.hpp"

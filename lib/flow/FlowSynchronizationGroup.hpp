@@ -1,5 +1,6 @@
-// Waits until every member flow has data for one timestamp (spec §4.3), so a consumer takes video, audio and data
-// of the same instant. Not thread-safe, like the SDK's: one consumer thread owns a group.
+// Waits until every member flow has data for one timestamp (docs/flow-behaviour.md, "Synchronization groups"), so a
+// consumer takes video, audio and data of the same instant. Not thread-safe, like the SDK's: one consumer thread owns
+// a group.
 #pragma once
 
 #include "ContinuousFlowReader.hpp"

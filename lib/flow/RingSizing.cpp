@@ -1,6 +1,7 @@
-// How many grains or samples a flow's ring holds for the domain's history duration (spec §2.8). The results are
-// written into the flow header, and readers always take them from there, so these formulas only have to agree with
-// the SDK for flows to look alike, not for interop.
+// How many grains or samples a flow's ring holds for the domain's history duration, by the SDK's formulas
+// (lib/internal/src/Instance.cpp; docs/timing.md, "Rings at a glance"). The results are written into the flow header,
+// and readers always take them from there, so these formulas only have to agree with the SDK for flows to look alike,
+// not for interop.
 #include "common/Status.hpp"
 #include "flow/FlowDefinition.hpp"
 

@@ -1,4 +1,4 @@
-// Where a range of samples lies in the planar channel rings (spec §2.3, an interop contract): sample s of channel c
+// Where a range of samples lies in the planar channel rings (an interop contract): sample s of channel c
 // is at byte c·L·w + ((s − 1) mod L)·w, and a range (index, count) is the `count` samples ending at `index`.
 #pragma once
 

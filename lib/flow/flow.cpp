@@ -150,7 +150,7 @@ extern "C" MXL_EXPORT mxlStatus mxlFlowReaderGetGrain(mxlFlowReader reader, uint
     return mxlFlowReaderGetGrainSlice(reader, index, MXL_GRAIN_VALID_SLICES_ALL, timeoutNs, grain, payload);
 }
 
-// A timeout of 2^63 or more means "do not wait" (spec §1.7).
+// A timeout of 2^63 or more means "do not wait", as in the SDK (docs/flow-behaviour.md, "Blocking calls").
 extern "C" MXL_EXPORT mxlStatus mxlFlowReaderGetGrainSliceNonBlocking(mxlFlowReader reader, uint64_t index, uint16_t minValidSlices,
                                                                       mxlGrainInfo* grain, uint8_t** payload)
 {

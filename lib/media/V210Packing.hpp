@@ -1,4 +1,5 @@
-// The v210 and v210a pixel packings (flow-api §2.10), independent of any picture content.
+// The v210 and v210a pixel packings (the SDK's docs/Architecture.md, "Grain formats"), independent of any picture
+// content.
 //
 // v210: 10-bit 4:2:2 Y'CbCr, six pixels in four little-endian 32-bit words (16 bytes), three 10-bit components per word
 // in bits 0-9, 10-19 and 20-29:

@@ -1,5 +1,6 @@
-// <domain>/options.json and the history duration (conformance tests 29, 30 and 33; 31 and 32 concern instance
-// options, which never reach this function).
+// <domain>/options.json and the history duration: the "Default value", "Domain config" and "invalid configs" cases of
+// the SDK's lib/internal/tests/test_options.cpp (tests 29 to 33 in the names are that file's five cases, in order);
+// its two cases with instance options concern options that never reach this function.
 #include "TempDomain.hpp"
 #include "flow/FlowDefinition.hpp"
 

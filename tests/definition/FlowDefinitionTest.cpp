@@ -1,5 +1,5 @@
-// Every class of malformed or unsupported NMOS flow definition (spec §2.9), the geometry of each media type (§2.10)
-// and the normalizations the parser applies.
+// Every class of malformed or unsupported NMOS flow definition (as the SDK's lib/internal/src/FlowParser.cpp rejects
+// them), the geometry of each media type (docs/memory-layout.md) and the normalizations the parser applies.
 #include "flow/FlowDefinition.hpp"
 #include "Rejection.hpp"
 

@@ -1,4 +1,5 @@
-// Writer options (spec §2.8; conformance tests 19 and 24 at the parser level).
+// Writer options (docs/flow-behaviour.md, "Writer options"), and the "Video Flow : Options" and "Audio Flow : Options"
+// cases of the SDK's lib/tests/test_flows.cpp (tests 19 and 24 in the names) at the parser level.
 #include "Rejection.hpp"
 #include "flow/FlowDefinition.hpp"
 

@@ -1,5 +1,6 @@
-// The history duration as a writer sees it (conformance tests 31 to 33): only <domain>/options.json sets it; instance
-// options never do. Observed through the grain count of a 25 Hz flow: 200 ms → 5 grains, 500 ms → 12.
+// The history duration as a writer sees it (the cases of the SDK's lib/internal/tests/test_options.cpp with instance
+// options, through the API): only <domain>/options.json sets it; instance options never do. Observed through the
+// grain count of a 25 Hz flow: 200 ms → 5 grains, 500 ms → 12.
 #include "TempDomain.hpp"
 
 #include <mxl/flow.h>

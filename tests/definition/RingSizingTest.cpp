@@ -1,4 +1,5 @@
-// Ring sizes for the history duration: the tables of spec §2.8, exactly, and the guards at the extremes.
+// Ring sizes for the history duration: the grain counts and buffer lengths the SDK computes at 200 ms
+// (lib/internal/src/Instance.cpp), exactly, and the guards at the extremes.
 #include "Rejection.hpp"
 #include "flow/FlowDefinition.hpp"
 

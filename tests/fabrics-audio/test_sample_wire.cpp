@@ -1,5 +1,6 @@
-// The sample protocol's pure pieces (spec §3.4, §5 test 19): ring runs with the inclusive-end convention, bounce-buffer
-// sizing, channel-major unpacking, and scatter-gather writes cut by the provider's iov limit.
+// The sample protocol's pure pieces (in the SDK's lib/fabrics/ofi/src/internal/: ProtocolEgressRMA.cpp,
+// ProtocolIngressRMA.cpp and AudioBounceBuffer.cpp): ring runs with the inclusive-end convention, bounce-buffer sizing,
+// channel-major unpacking, and scatter-gather writes cut by the provider's iov limit.
 #include "fabrics/protocol/SampleEgress.hpp"
 #include "fabrics/protocol/SampleGeometry.hpp"
 
@@ -11,7 +12,8 @@ using namespace mxl::fabrics;
 
 TEST_CASE("ring runs end at and include the head index")
 {
-    // Spec test 19: head 11, count 5, ring 9 → positions 6, 7, 8 then 0, 1.
+    // The case of the SDK's lib/tests/fabrics/ofi/test_AudioBounceBuffer.cpp: head 11, count 5, ring 9 → positions
+    // 6, 7, 8 then 0, 1.
     CHECK(ringRuns(11, 5, 9) == std::array<RingRun, 2>{RingRun{6, 3}, RingRun{0, 2}});
     CHECK(ringRuns(9, 9, 9) == std::array<RingRun, 2>{RingRun{0, 9}, RingRun{0, 0}});
     CHECK(ringRuns(480, 480, 19456) == std::array<RingRun, 2>{RingRun{0, 480}, RingRun{0, 0}});

@@ -1,6 +1,7 @@
-// The invocations of the MXL SDK's mxl-fabrics-demo (spec §4.1) work on ours as written, over tcp and shm: a service
-// without a node (the interface's node goes with it), the ticket through files with and without '@', the provider
-// left to the node or to the ticket, an initiator bound with -n and -s, and flow options for the target.
+// The invocations of the MXL SDK's mxl-fabrics-demo (its tools/mxl-fabrics-demo/demo.cpp) work on ours as written,
+// over tcp and shm: a service without a node (the interface's node goes with it), the ticket through files with and
+// without '@', the provider left to the node or to the ticket, an initiator bound with -n and -s, and flow options for
+// the target.
 #include "FlowChecker.hpp"
 #include "PatternSource.hpp"
 #include "Scenario.hpp"

@@ -77,9 +77,10 @@ TEST_CASE("three minutes of 16-channel audio over shm")
 
 TEST_CASE("a burst of 150 batches, more than the target's 101 bounce-buffer entries: every batch intact or reported lost, no stall")
 {
-    // Bounce entries have no flow control (spec §3.4): an unthrottled burst longer than the entries is lossless only while
-    // the target keeps pace, which a loaded machine or sanitizers may not allow. What must hold whatever the timing: the
-    // burst ends, nothing arrives mixed, and a batch that did not arrive was reported lost.
+    // Bounce entries have no flow control (an initiator reuses an entry without knowing whether the target read it): an
+    // unthrottled burst longer than the entries is lossless only while the target keeps pace, which a loaded machine or
+    // sanitizers may not allow. What must hold whatever the timing: the burst ends, nothing arrives mixed, and a batch
+    // that did not arrive was reported lost.
     for (auto const* transport : {&tcpIpv4, &sharedMemory})
     {
         INFO(transport->name);

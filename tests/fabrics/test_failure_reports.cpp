@@ -1,5 +1,5 @@
-// How failures reach the caller: the reason of a refused connection, and a signal that ends a blocking call (spec §1.5:
-// MXL_ERR_INTERRUPTED, which is no error, so nothing is logged).
+// How failures reach the caller: the reason of a refused connection, and a signal that ends a blocking call
+// (MXL_ERR_INTERRUPTED, as the SDK reports EINTR: no error, so nothing is logged).
 #include "FabricsHarness.hpp"
 #include "Skip.hpp"
 

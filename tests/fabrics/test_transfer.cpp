@@ -111,8 +111,9 @@ TEST_CASE("transfer: single slices and blocks of slices, both planes of v210a")
                 }
             };
 
-            // Single slices: the first carries the header, the others only their own lines (spec test 16 sends
-            // [0, s + 1) every time; [s, s + 1) also covers the header-less path).
+            // Single slices: the first carries the header, the others only their own lines ("Slice transfer single"
+            // of the SDK's lib/tests/fabrics/test_sliced.cpp sends [0, s + 1) every time; [s, s + 1) also covers the
+            // header-less path).
             writeGrain(link.source, index, 1);
             for (std::uint16_t slice = 0; slice < slices;
                  slice = static_cast<std::uint16_t>(slice < 24 || slice + 24 > slices ? slice + 1 : slice + 97))
@@ -122,7 +123,7 @@ TEST_CASE("transfer: single slices and blocks of slices, both planes of v210a")
                 checkSlice(index, slice, static_cast<std::uint16_t>(slice + 1));
             }
 
-            // Blocks from slice 0 (spec test 17), each checked at its middle slice.
+            // Blocks from slice 0 (as the SDK's "Slice transfer blocks"), each checked at its middle slice.
             for (std::uint16_t const block : std::initializer_list<std::uint16_t>{2, 13, 73, 720})
             {
                 CAPTURE(block);

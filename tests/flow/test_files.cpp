@@ -1,5 +1,5 @@
-// The on-disk contract (spec §2.2–§2.5): what a flow directory holds, atomic creation under races, and clean errors
-// for damaged flow files.
+// The on-disk contract (docs/memory-layout.md): what a flow directory holds, atomic creation under races, and clean
+// errors for damaged flow files.
 #include "FlowTestSupport.hpp"
 
 #include "Domain.hpp"

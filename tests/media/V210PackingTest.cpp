@@ -1,4 +1,5 @@
-// v210 and v210a key packing, checked against bytes worked out by hand from the layout in flow-api §2.10.
+// v210 and v210a key packing, checked against bytes worked out by hand from the layout in the SDK's
+// docs/Architecture.md, "Grain formats".
 #include "media/V210Packing.hpp"
 
 #include <doctest/doctest.h>

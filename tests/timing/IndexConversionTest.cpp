@@ -1,4 +1,5 @@
-// Index ↔ timestamp through the C API: conformance tests 1, 2, 4 and 5, rounding of halves and the UNDEFINED rules.
+// Index ↔ timestamp through the C API: the cases of the SDK's lib/tests/test_time.cpp (test N in a name is its Nth),
+// rounding of halves and the UNDEFINED rules.
 #include <mxl/time.h>
 
 #include <doctest/doctest.h>

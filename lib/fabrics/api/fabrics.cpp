@@ -54,7 +54,7 @@ namespace
         owned.erase(found);
     }
 
-    // The blocking calls: a signal ending the wait is the caller's business (spec §1.5), not an error to log.
+    // The blocking calls: a signal ending the wait is the caller's business (MXL_ERR_INTERRUPTED), not an error to log.
     template <typename Body>
     mxlStatus interruptible(Body&& body)
     {

@@ -1,5 +1,6 @@
-// What the API asks of an interface before any transport looks at it (spec §3.1 steps 1-2): the same for every
-// transport, so checked once, here, and in this order.
+// What the API asks of an interface before any transport looks at it, the checks the SDK's selectSourceInterface
+// (lib/fabrics/ofi/src/internal/FabricInterfaceProbe.cpp) makes first: the same for every transport, so checked once,
+// here, and in this order.
 #pragma once
 
 #include <mxl/fabrics.h>

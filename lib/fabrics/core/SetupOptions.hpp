@@ -1,4 +1,4 @@
-// The options JSON of TargetSetup and InitiatorSetup (spec §3.12): NULL, "" or an object; "cqDepth" sizes the
+// The options JSON of TargetSetup and InitiatorSetup: NULL, "" or an object; "cqDepth" sizes the
 // completion queue, "transport" ("rma", "msg" or "auto") how writes travel (core/Transport.hpp), "devicePayloads"
 // ("auto", "direct" or "staged") how a device flow's payloads cross (core/DevicePayloads.hpp), "allowInitiators" (a
 // target's: addresses and prefixes, core/InitiatorAdmission.hpp) who may connect, "admissionKeyFile" (a ticket key file,

@@ -1,6 +1,7 @@
-// A continuous-flow target's landing area (spec §3.4): `entryCount` entries of [16-byte header][channel-major samples],
-// each registered as its own remote region. Initiators write whole batches into an entry and name it in the remote CQ
-// data; the target copies the entry into its own ring, whose length may differ from the initiator's.
+// A continuous-flow target's landing area, as in the SDK's lib/fabrics/ofi/src/internal/AudioBounceBuffer.cpp:
+// `entryCount` entries of [16-byte header][channel-major samples], each registered as its own remote region.
+// Initiators write whole batches into an entry and name it in the remote CQ data; the target copies the entry into its
+// own ring, whose length may differ from the initiator's.
 #pragma once
 
 #include "fabrics/protocol/RegionSpans.hpp"

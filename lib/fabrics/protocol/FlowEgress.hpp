@@ -1,5 +1,6 @@
-// What an initiator sends, chosen by its flow's format: grains (spec §3.3) or sample batches (spec §3.4). Each
-// protocol's registrations live here so that the initiator's connection handling is the same for both.
+// What an initiator sends, chosen by its flow's format: grains (GrainEgress.hpp) or sample batches
+// (SampleEgress.hpp). Each protocol's registrations live here so that the initiator's connection handling is the
+// same for both.
 #pragma once
 
 #include "fabrics/protocol/GrainEgress.hpp"

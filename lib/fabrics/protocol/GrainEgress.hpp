@@ -1,4 +1,4 @@
-// The initiator half of the grain protocol (spec §3.3) under the read-safe order: the first 32 bytes of the target
+// The initiator half of the grain protocol under the read-safe order: the first 32 bytes of the target
 // slot's header are marked "grain being written" (the new index, MXL_GRAIN_FLAG_INVALID, no valid slices), then the
 // payload of slices [start, end) is written, without immediate data; then a staged copy of the grain header, carrying
 // `slot | end << 16` (Wire.hpp), is the commit. An SDK target reads the same header and the same immediate data; it only sees the

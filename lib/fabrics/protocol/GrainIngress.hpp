@@ -1,4 +1,4 @@
-// The target half of the grain protocol (spec §3.3): remote CQ data `slot | endSlice << 16` says that the initiator's
+// The target half of the grain protocol (Wire.hpp): remote CQ data `slot | endSlice << 16` says that the initiator's
 // writes into ring slot `slot` landed; the grain index is in the header those writes carried.
 #pragma once
 

@@ -158,7 +158,7 @@ namespace mxl::fabrics
     {
         std::atomic_thread_fence(std::memory_order_acquire);
         auto const head = loadAcquire(_flow.info.runtime.headIndex);
-        // The reader's rule (flow-api §4.5): the half of the ring below the head is readable, the other half the writer's.
+        // The reader's rule: the half of the ring below the head is readable, the other half the writer's.
         auto const half = _geometry.ringLength() / 2;
         auto const oldest = head > half ? head - half : 0;
         return headIndex <= head && headIndex >= oldest && headIndex - oldest >= count;

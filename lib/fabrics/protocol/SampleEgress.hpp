@@ -1,4 +1,4 @@
-// The initiator half of the sample protocol (spec §3.4) under the read-safe order: one transfer moves the range
+// The initiator half of the sample protocol (Wire.hpp) under the read-safe order: one transfer moves the range
 // (headIndex, count) of every channel into the next entry of a target's bounce buffer as a scatter-gather write of
 // [channel 0 runs][channel 1 runs]... behind the entry's 16-byte header, split into writes of at most the provider's
 // iov_limit local ranges at consecutive remote offsets; then the header alone, carrying the entry index as remote CQ

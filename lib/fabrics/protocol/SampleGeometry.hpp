@@ -1,4 +1,4 @@
-// Where the samples of a continuous-flow transfer are (spec §3.4, flow-api §2.3). Channel c of a flow's planar ring
+// Where the samples of a continuous-flow transfer are. Channel c of a flow's planar ring
 // occupies [c × L × w, (c + 1) × L × w); absolute sample s sits at ring position (s − 1) mod L, so the range
 // (headIndex, count) ends at, and includes, headIndex. A bounce-buffer entry is [16-byte header][count samples of
 // channel 0][count samples of channel 1]...: channel-major, `count` from the header.

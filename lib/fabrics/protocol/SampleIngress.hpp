@@ -1,4 +1,4 @@
-// The target half of the sample protocol (spec §3.4): remote CQ data names the bounce-buffer entry an initiator
+// The target half of the sample protocol (Wire.hpp): remote CQ data names the bounce-buffer entry an initiator
 // filled; its header says which samples it holds. Both are checked before any byte is copied into the flow's ring.
 #pragma once
 

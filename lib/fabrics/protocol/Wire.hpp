@@ -1,6 +1,7 @@
-// Everything of the fabrics protocol that crosses the wire, in one place (spec §3.3, §3.4): which ring slot a grain
-// occupies, the remote CQ data of a commit, the in-flight mark, and the header of a bounce-buffer entry. An MXL SDK peer
-// reads and writes the same bytes; changing anything here breaks interoperability with it.
+// Everything of the fabrics protocol that crosses the wire, in one place: which ring slot a grain occupies, the remote
+// CQ data of a commit, the in-flight mark, and the header of a bounce-buffer entry. An MXL SDK peer reads and writes
+// the same bytes (its lib/fabrics/ofi/src/internal/ProtocolEgressRMA.cpp and ProtocolIngressRMA.cpp); changing
+// anything here breaks interoperability with it.
 #pragma once
 
 #include <mxl/flow.h>

@@ -1,6 +1,7 @@
 // The ticket a target publishes and an initiator adds: where to connect and which remote regions to write.
-// Wire format (spec §2.2, shared with the MXL SDK): compact JSON with sorted keys, 64-bit numbers as decimal strings,
-// the raw fabric address in standard base64 and its numeric address format (TicketAddressFormat.hpp).
+// Wire format (shared with the MXL SDK's lib/fabrics/ofi/src/internal/TargetInfo.cpp): compact JSON with sorted keys,
+// 64-bit numbers as decimal strings, the raw fabric address in standard base64 and its numeric address format
+// (TicketAddressFormat.hpp).
 #pragma once
 
 #include <mxl/fabrics.h>
@@ -82,8 +83,8 @@ namespace mxl::fabrics
         }
 
         [[nodiscard]] std::string toJson() const;
-        // Errors as spec §1.5 #24: syntax, not an object, bad addressFormat → INVALID_ARG; missing keys, wrong types,
-        // bad numbers or base64, empty address → UNKNOWN.
+        // Errors as the SDK's mxlFabricsTargetInfoFromString has them: syntax, not an object, bad addressFormat →
+        // INVALID_ARG; missing keys, wrong types, bad numbers or base64, empty address → UNKNOWN.
         static TargetInfo fromJson(char const* text);
 
         // The fabric address for people: "127.0.0.1:24999", "[::1]:24999", an shm name, or base64 for other formats.

@@ -1,5 +1,5 @@
 // The address formats a ticket's "addressFormat" may carry. The numbers are libfabric's enum fi_addr_format values,
-// which the ticket wire format (spec §2.2, shared with the MXL SDK) took over: they are wire values, fixed here, and
+// which the ticket wire format (shared with the MXL SDK) took over: they are wire values, fixed here, and
 // the libfabric side checks that they still match its headers (OfiProvider.cpp). UcxWorkerAddress is ours alone.
 #pragma once
 

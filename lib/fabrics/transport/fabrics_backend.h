@@ -117,7 +117,7 @@ extern "C"
     typedef struct mxlFabricsBackendCompletion_t
     {
         uint64_t context;
-        mxlStatus status;   /* OK; INTERRUPTED when the peer is gone; else as spec §1.5 */
+        mxlStatus status;   /* OK; INTERRUPTED when the peer is gone; else the fabrics API's status for the failure */
         char const* reason; /* failed only: the transport's words, valid until the next poll on this initiator */
     } mxlFabricsBackendCompletion;
 
@@ -175,7 +175,7 @@ extern "C"
         mxlStatus (*list_interfaces)(mxlFabricsInterfaceConfig const* query,
                                      void (*emit)(void* user, mxlFabricsInterfaceConfig const* entry), void* user);
 
-        /* The host has checked provider, caps and node/service presence already (spec §3.1 steps 1-2). */
+        /* The host has checked provider, caps and node/service presence already (core/InterfaceChecks.hpp). */
         mxlStatus (*domain_open)(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, mxlFabricsBackendDomain* out_domain,
                                  mxlFabricsBackendDomainInfo* out_info);
         void (*domain_close)(mxlFabricsBackendDomain domain); /* after everything opened over it */

@@ -1,4 +1,4 @@
-// libfabric return codes become mxl::Error: the call that failed, fi_strerror's text and the status of spec §1.5.
+// libfabric return codes become mxl::Error: the call that failed, fi_strerror's text and the status the SDK gives it.
 #pragma once
 
 #include <mxl/mxl.h>

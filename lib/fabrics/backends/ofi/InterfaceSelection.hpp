@@ -1,4 +1,5 @@
-// From an mxlFabricsInterfaceConfig to the one fi_info a target or initiator is built on (spec §3.1).
+// From an mxlFabricsInterfaceConfig to the one fi_info a target or initiator is built on (the SDK's counterpart:
+// selectSourceInterface, lib/fabrics/ofi/src/internal/FabricInterfaceProbe.cpp).
 #pragma once
 
 #include <mxl/fabrics.h>

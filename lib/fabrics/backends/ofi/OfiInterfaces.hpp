@@ -1,5 +1,6 @@
-// Interface discovery over libfabric (spec §3.10): every interface of the four providers that this host offers, one
-// entry per (provider, address), with caps and an attribute JSON.
+// Interface discovery over libfabric, as in the SDK's lib/fabrics/ofi/src/internal/FabricInterfaceProbe.cpp: every
+// interface of the four providers that this host offers, one entry per (provider, address), with caps and an
+// attribute JSON.
 #pragma once
 
 #include <mxl/fabrics.h>

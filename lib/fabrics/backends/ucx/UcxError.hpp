@@ -1,4 +1,4 @@
-// A failed UCX call as the table reports it: the status of spec §1.5 and a text naming the call and UCX's words.
+// A failed UCX call as the table reports it: a fabrics API status and a text naming the call and UCX's words.
 #pragma once
 
 #include <mxl/mxl.h>
