@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace mxl::bench
 {
@@ -13,7 +14,7 @@ namespace mxl::bench
     class MxlStatusError : public std::runtime_error
     {
     public:
-        MxlStatusError(mxlStatus status, std::string const& what);
+        MxlStatusError(mxlStatus status, std::string_view what);
 
         [[nodiscard]] mxlStatus status() const noexcept
         {
@@ -24,10 +25,11 @@ namespace mxl::bench
         mxlStatus _status;
     };
 
-    // Throws unless `status` is MXL_STATUS_OK; `what` names the call and its object.
-    void checkMxlStatus(mxlStatus status, std::string const& what);
+    // Throws unless `status` is MXL_STATUS_OK; `what` names the call and its object. A view, so that a call in a measured
+    // loop allocates nothing to name itself.
+    void checkMxlStatus(mxlStatus status, std::string_view what);
 
     // False for MXL_ERR_NOT_READY (nothing yet: wait or retry) and MXL_ERR_OUT_OF_RANGE_TOO_LATE (what a target read was
     // already rewritten: lost, the link is fine), true for MXL_STATUS_OK; throws for the rest.
-    bool checkMxlReady(mxlStatus status, std::string const& what);
+    bool checkMxlReady(mxlStatus status, std::string_view what);
 }

@@ -50,14 +50,12 @@ namespace mxl::bench
 
     bool FabricsInitiator::transferGrain(std::uint64_t index, std::uint16_t totalSlices)
     {
-        return checkMxlReady(mxlFabricsInitiatorTransferGrain(_initiator.get(), index, 0, totalSlices),
-                             fmt::format("mxlFabricsInitiatorTransferGrain {}", index));
+        return checkMxlReady(mxlFabricsInitiatorTransferGrain(_initiator.get(), index, 0, totalSlices), "mxlFabricsInitiatorTransferGrain");
     }
 
     bool FabricsInitiator::transferSamples(std::uint64_t head, std::size_t count)
     {
-        return checkMxlReady(mxlFabricsInitiatorTransferSamples(_initiator.get(), head, count),
-                             fmt::format("mxlFabricsInitiatorTransferSamples head {}", head));
+        return checkMxlReady(mxlFabricsInitiatorTransferSamples(_initiator.get(), head, count), "mxlFabricsInitiatorTransferSamples");
     }
 
     bool FabricsInitiator::progress()

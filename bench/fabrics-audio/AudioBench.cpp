@@ -38,11 +38,12 @@ namespace
     {
         auto const cpuPerBatch = [&](double secondsPerGigabyte) { return secondsPerGigabyte * static_cast<double>(bytes) / 1e9; };
         auto const samplesPerSecond = row.grainsPerSecond * batchSamples;
-        fmt::print("| {} | {} | {} | {} | {:.0f} | {:.2f} M | {:.0f}x | {:.2f} % | {:.2f} % | {:.0f} / {:.0f} |\n", provider,
-                   shape.channels, path, bytes, row.grainsPerSecond, samplesPerSecond / 1e6, row.grainsPerSecond / batchesPerSecondRealTime,
+        fmt::print("| {} | {} | {} | {} | {:.0f} | {:.2f} M | {:.0f}x | {:.2f} % | {:.2f} % | {:.0f} / {:.0f} | {:.2f} / {:.2f} |\n",
+                   provider, shape.channels, path, bytes, row.grainsPerSecond, samplesPerSecond / 1e6,
+                   row.grainsPerSecond / batchesPerSecondRealTime,
                    100.0 * cpuPerBatch(row.initiatorCpuSecondsPerGigabyte) * batchesPerSecondRealTime,
-                   100.0 * cpuPerBatch(row.targetCpuSecondsPerGigabyte) * batchesPerSecondRealTime, row.latency.medianUs,
-                   row.latency.p99Us);
+                   100.0 * cpuPerBatch(row.targetCpuSecondsPerGigabyte) * batchesPerSecondRealTime, row.latency.medianUs, row.latency.p99Us,
+                   row.initiatorAllocationsPerGrain, row.targetAllocationsPerGrain);
     }
 }
 
@@ -78,7 +79,7 @@ int main(int argc, char** argv)
                batchesPerSecondRealTime);
     fmt::print(
         "| provider | channels | path | bytes/batch | batches/s | samples/s | x real time | initiator CPU per flow | target CPU per flow "
-        "| latency us |\n|---|---|---|---|---|---|---|---|---|---|\n");
+        "| latency us | heap allocations per batch initiator / target |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
     bool anyFailed = false;
     for (auto const& provider : providers)
     {
@@ -112,7 +113,7 @@ int main(int argc, char** argv)
                 catch (std::exception const& e)
                 {
                     anyFailed = true;
-                    fmt::print("| {} | {} | {} | {} | failed: {} |||||\n", provider, channels, path, bytes, e.what());
+                    fmt::print("| {} | {} | {} | {} | failed: {} ||||||\n", provider, channels, path, bytes, e.what());
                 }
             }
         }

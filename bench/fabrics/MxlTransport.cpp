@@ -84,10 +84,9 @@ namespace mxl::bench
             {
                 mxlGrainInfo grain;
                 std::uint8_t* payload = nullptr;
-                checkMxlStatus(mxlFlowWriterOpenGrain(_end.writer(), index, &grain, &payload),
-                               fmt::format("mxlFlowWriterOpenGrain {}", index));
+                checkMxlStatus(mxlFlowWriterOpenGrain(_end.writer(), index, &grain, &payload), "mxlFlowWriterOpenGrain");
                 grain.validSlices = grain.totalSlices;
-                checkMxlStatus(mxlFlowWriterCommitGrain(_end.writer(), &grain), fmt::format("mxlFlowWriterCommitGrain {}", index));
+                checkMxlStatus(mxlFlowWriterCommitGrain(_end.writer(), &grain), "mxlFlowWriterCommitGrain");
             }
 
             bool transfer(std::uint64_t index) override

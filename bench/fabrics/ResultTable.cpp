@@ -10,11 +10,12 @@ namespace mxl::bench
         {
             if (!row.result)
             {
-                return fmt::format("{} | | | |", row.failure);
+                return fmt::format("{} | | | | |", row.failure);
             }
             auto const& r = *row.result;
-            return fmt::format("{:.0f} | {:.2f} | {:.3f} | {:.3f} | {:.0f} / {:.0f}", r.grainsPerSecond, r.gigabytesPerSecond,
-                               r.initiatorCpuSecondsPerGigabyte, r.targetCpuSecondsPerGigabyte, r.latency.medianUs, r.latency.p99Us);
+            return fmt::format("{:.0f} | {:.2f} | {:.3f} | {:.3f} | {:.0f} / {:.0f} | {:.2f} / {:.2f}", r.grainsPerSecond,
+                               r.gigabytesPerSecond, r.initiatorCpuSecondsPerGigabyte, r.targetCpuSecondsPerGigabyte, r.latency.medianUs,
+                               r.latency.p99Us, r.initiatorAllocationsPerGrain, r.targetAllocationsPerGrain);
         }
 
         char const* verdict(bool met)
@@ -41,10 +42,11 @@ namespace mxl::bench
     void printProviderTable(std::string const& provider, std::vector<SizeRows> const& rows)
     {
         fmt::print("\n## {}\n\n", provider);
-        fmt::print("| grain | path | grains/s | GB/s | initiator CPU s/GB | target CPU s/GB | latency median / p99 (µs) "
-                   "| mxl/raw throughput (≥ {}x) | mxl/raw CPU initiator / target (≤ {}x) |\n",
-                   throughputTarget, cpuTarget);
-        fmt::print("|---|---|---|---|---|---|---|---|---|\n");
+        fmt::print(
+            "| grain | path | grains/s | GB/s | initiator CPU s/GB | target CPU s/GB | latency median / p99 (µs) "
+            "| heap allocations per grain initiator / target | mxl/raw throughput (≥ {}x) | mxl/raw CPU initiator / target (≤ {}x) |\n",
+            throughputTarget, cpuTarget);
+        fmt::print("|---|---|---|---|---|---|---|---|---|---|\n");
         for (auto const& size : rows)
         {
             fmt::print("| {} | raw | {} | | |\n", size.format.name, figures(size.raw));

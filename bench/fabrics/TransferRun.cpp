@@ -1,5 +1,6 @@
 #include "TransferRun.hpp"
 
+#include "HeapAllocations.hpp"
 #include "SharedArena.hpp"
 
 #include <fmt/format.h>
@@ -39,6 +40,7 @@ namespace mxl::bench
         {
             double cpuSeconds;
             double wallSeconds;
+            std::uint64_t heapAllocations;
         };
 
         // The memory both children and the parent share for one row.
@@ -64,6 +66,7 @@ namespace mxl::bench
         {
             std::uint64_t monotonicNs;
             double cpuSeconds;
+            std::uint64_t heapAllocations;
         };
 
         std::uint64_t monotonicNs()
@@ -83,12 +86,13 @@ namespace mxl::bench
 
         Snapshot snapshot()
         {
-            return {monotonicNs(), cpuSeconds()};
+            return {monotonicNs(), cpuSeconds(), heapAllocations()};
         }
 
         SideOutcome between(Snapshot const& start, Snapshot const& end)
         {
-            return {end.cpuSeconds - start.cpuSeconds, static_cast<double>(end.monotonicNs - start.monotonicNs) / 1e9};
+            return {end.cpuSeconds - start.cpuSeconds, static_cast<double>(end.monotonicNs - start.monotonicNs) / 1e9,
+                    end.heapAllocations - start.heapAllocations};
         }
 
         std::uint64_t* stampSlot(std::uint64_t* stamps, std::uint64_t index)
@@ -340,6 +344,8 @@ namespace mxl::bench
             result.gigabytesPerSecond = gigabytes / target.wallSeconds;
             result.initiatorCpuSecondsPerGigabyte = initiator.cpuSeconds / gigabytes;
             result.targetCpuSecondsPerGigabyte = target.cpuSeconds / gigabytes;
+            result.initiatorAllocationsPerGrain = static_cast<double>(initiator.heapAllocations) / static_cast<double>(result.grains);
+            result.targetAllocationsPerGrain = static_cast<double>(target.heapAllocations) / static_cast<double>(result.grains);
 
             std::vector<std::uint64_t> latencies;
             auto const stamped = std::min<std::uint64_t>(lastIndex + 1, firstIndex + stampCapacity);

@@ -38,6 +38,9 @@ namespace mxl::bench
         double gigabytesPerSecond = 0;
         double initiatorCpuSecondsPerGigabyte = 0;
         double targetCpuSecondsPerGigabyte = 0;
+        // C++ heap allocations (operator new) per grain over the measured interval, in each process.
+        double initiatorAllocationsPerGrain = 0;
+        double targetAllocationsPerGrain = 0;
         // From just before the transfer call to the return of the target's read.
         Percentiles latency;
     };

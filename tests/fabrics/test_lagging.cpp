@@ -83,7 +83,7 @@ TEST_CASE("lagging: a completion ends the lag, and a target never lags behind it
     REQUIRE(slow.lagsBehind(idle, now, lagTestPatience));
     CHECK_FALSE(slow.lagsBehind(slow, now, lagTestPatience));
     slow.noteCompleted(now);
-    slow.transfers.pop_front();
+    slow.transfers.erase(slow.transfers.begin());
     CHECK(slow.outstandingWrites == 0);
     CHECK_FALSE(slow.lagsBehind(idle, now + 1ms, lagTestPatience));
 }

@@ -163,7 +163,7 @@ TEST_CASE("a full grain's payload is one write of every plane, without the heade
     auto const geometry = v210a();
     CHECK(geometry.payloadBytes() == 1080u * 7680u);
     CHECK(geometry.regionBytes() == 8192u + 1080u * 7680u);
-    CHECK(geometry.payloadRanges(0, 1080) == std::vector<GrainRange>{{8192, 1080 * 7680}});
+    CHECK(geometry.payloadRanges(0, 1080) == GrainRanges{{8192, 1080 * 7680}});
 }
 
 TEST_CASE("slice ranges write each plane, and the header travels only as the commit")
@@ -171,17 +171,16 @@ TEST_CASE("slice ranges write each plane, and the header travels only as the com
     auto const geometry = v210a();
     auto const keyBase = std::size_t{8192 + 1080 * 5120};
     CHECK(geometry.payloadRanges(0, 0).empty());
-    CHECK(geometry.payloadRanges(0, 13) == std::vector<GrainRange>{{8192, 13 * 5120}, {keyBase, 13 * 2560}});
-    CHECK(geometry.payloadRanges(540, 1080) ==
-          std::vector<GrainRange>{{8192 + 540 * 5120, 540 * 5120}, {keyBase + 540 * 2560, 540 * 2560}});
+    CHECK(geometry.payloadRanges(0, 13) == GrainRanges{{8192, 13 * 5120}, {keyBase, 13 * 2560}});
+    CHECK(geometry.payloadRanges(540, 1080) == GrainRanges{{8192 + 540 * 5120, 540 * 5120}, {keyBase + 540 * 2560, 540 * 2560}});
     CHECK(geometry.payloadRanges(7, 7).empty());
 
     GrainGeometry const v210{{5120, 0, 0, 0}, 1080};
-    CHECK(v210.payloadRanges(1079, 1080) == std::vector<GrainRange>{{8192 + 1079 * 5120, 5120}});
+    CHECK(v210.payloadRanges(1079, 1080) == GrainRanges{{8192 + 1079 * 5120, 5120}});
 }
 
 TEST_CASE("writes longer than the provider's limit are split in order")
 {
     auto const pieces = splitRanges({{0, 10000}, {20000, 4096}}, 4096);
-    CHECK(pieces == std::vector<GrainRange>{{0, 4096}, {4096, 4096}, {8192, 1808}, {20000, 4096}});
+    CHECK(pieces == GrainRanges{{0, 4096}, {4096, 4096}, {8192, 1808}, {20000, 4096}});
 }

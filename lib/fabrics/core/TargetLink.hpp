@@ -10,12 +10,12 @@
 #include "fabrics/ticket/TargetInfo.hpp"
 
 #include <chrono>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <variant>
+#include <vector>
 
 namespace mxl::fabrics
 {
@@ -89,8 +89,9 @@ namespace mxl::fabrics
         Clock::time_point progressAt{};
         // Connectionless: when to ask the connection again whether the target has ended (TransportConnection::check).
         Clock::time_point peerCheckAt{};
-        // Transfers whose payload or commit is still in flight, in posting order.
-        std::deque<PendingTransfer> transfers;
+        // Transfers whose payload or commit is still in flight, in posting order. A few at a time, kept in an array whose
+        // room stays, so that a transfer allocates nothing once the link has run.
+        std::vector<PendingTransfer> transfers;
         std::chrono::milliseconds backoff{100};
         unsigned failedAttempts = 0;
         bool everConnected = false;

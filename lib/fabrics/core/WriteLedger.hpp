@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <optional>
-#include <unordered_map>
+
+#include <boost/container/flat_map.hpp>
 
 namespace mxl::fabrics
 {
@@ -53,11 +55,16 @@ namespace mxl::fabrics
         // The connection attempt `token` was dropped: its writes' completions are ignored from now on.
         void forget(std::uint64_t token)
         {
-            std::erase_if(_writes, [&](auto const& entry) { return entry.second.token == token; });
+            for (auto entry = _writes.begin(); entry != _writes.end();)
+            {
+                entry = entry->second.token == token ? _writes.erase(entry) : std::next(entry);
+            }
         }
 
     private:
         std::uint64_t _lastWrite = 0;
-        std::unordered_map<std::uint64_t, WriteOwner> _writes;
+        // Ids only grow, so a write is recorded at the end of a sorted array whose room stays: after the first transfers
+        // posting and completing allocate nothing.
+        boost::container::flat_map<std::uint64_t, WriteOwner> _writes;
     };
 }

@@ -61,17 +61,17 @@ namespace mxl::fabrics
         return _host + std::size_t{index} * _slotBytes;
     }
 
-    void DeviceStaging::toHost(std::uint32_t index, std::vector<GrainRange> const& ranges)
+    void DeviceStaging::toHost(std::uint32_t index, GrainRanges const& ranges)
     {
         copy(Direction::ToHost, index, ranges);
     }
 
-    void DeviceStaging::toDevice(std::uint32_t index, std::vector<GrainRange> const& ranges)
+    void DeviceStaging::toDevice(std::uint32_t index, GrainRanges const& ranges)
     {
         copy(Direction::ToDevice, index, ranges);
     }
 
-    void DeviceStaging::copy(Direction direction, std::uint32_t index, std::vector<GrainRange> const& ranges)
+    void DeviceStaging::copy(Direction direction, std::uint32_t index, GrainRanges const& ranges)
     {
         auto* const device = _devicePayloads + std::size_t{index} * _deviceStride;
         auto* const host = slot(index);

@@ -39,8 +39,8 @@ namespace mxl::fabrics
 
         // Copy the payload bytes of `ranges` (offsets within a grain region, as GrainGeometry::payloadRanges gives them)
         // of ring slot `index` between device memory and the staging slot, and wait until they are done.
-        void toHost(std::uint32_t index, std::vector<GrainRange> const& ranges);
-        void toDevice(std::uint32_t index, std::vector<GrainRange> const& ranges);
+        void toHost(std::uint32_t index, GrainRanges const& ranges);
+        void toDevice(std::uint32_t index, GrainRanges const& ranges);
 
         // For logs: where the payloads are and how they are staged.
         [[nodiscard]] std::string describe() const;
@@ -52,7 +52,7 @@ namespace mxl::fabrics
             ToDevice
         };
 
-        void copy(Direction direction, std::uint32_t index, std::vector<GrainRange> const& ranges);
+        void copy(Direction direction, std::uint32_t index, GrainRanges const& ranges);
         [[nodiscard]] std::string runtimeWords() const;
         [[noreturn]] void failWith(std::string const& what, std::string const& words) const;
         [[noreturn]] void failWith(std::string const& what) const;

@@ -67,9 +67,9 @@ namespace mxl::fabrics
         return layout::grainPayloadOffset + payloadBytes();
     }
 
-    std::vector<GrainRange> GrainGeometry::payloadRanges(std::uint16_t start, std::uint16_t end) const
+    GrainRanges GrainGeometry::payloadRanges(std::uint16_t start, std::uint16_t end) const
     {
-        std::vector<GrainRange> result;
+        GrainRanges result;
         if (start == end)
         {
             return result;
@@ -92,9 +92,9 @@ namespace mxl::fabrics
         return result;
     }
 
-    std::vector<GrainRange> splitRanges(std::vector<GrainRange> const& ranges, std::size_t maxMessageBytes)
+    GrainRanges splitRanges(GrainRanges const& ranges, std::size_t maxMessageBytes)
     {
-        std::vector<GrainRange> pieces;
+        GrainRanges pieces;
         for (auto const& range : ranges)
         {
             for (std::size_t done = 0; done < range.length; done += maxMessageBytes)

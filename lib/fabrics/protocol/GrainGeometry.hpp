@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 namespace mxl::fabrics
 {
     // A byte range of a grain region; the same offsets apply at both ends.
@@ -21,6 +23,9 @@ namespace mxl::fabrics
 
         bool operator==(GrainRange const&) const = default;
     };
+
+    // A grain's ranges: one per plane (two for v210a), inline so that planning a transfer allocates nothing.
+    using GrainRanges = boost::container::small_vector<GrainRange, 4>;
 
     class GrainGeometry
     {
@@ -42,7 +47,7 @@ namespace mxl::fabrics
 
         // The payload ranges of slices [start, end), without the header (which travels last, as the commit): one range
         // for the whole payload, otherwise one per active plane. Empty when start == end.
-        [[nodiscard]] std::vector<GrainRange> payloadRanges(std::uint16_t start, std::uint16_t end) const;
+        [[nodiscard]] GrainRanges payloadRanges(std::uint16_t start, std::uint16_t end) const;
 
     private:
         std::array<std::uint32_t, MXL_MAX_PLANES_PER_GRAIN> _sliceSizes;
@@ -50,5 +55,5 @@ namespace mxl::fabrics
     };
 
     // Splits ranges longer than `maxMessageBytes` into consecutive pieces (the provider's max_msg_size).
-    [[nodiscard]] std::vector<GrainRange> splitRanges(std::vector<GrainRange> const& ranges, std::size_t maxMessageBytes);
+    [[nodiscard]] GrainRanges splitRanges(GrainRanges const& ranges, std::size_t maxMessageBytes);
 }

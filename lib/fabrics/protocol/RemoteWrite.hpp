@@ -6,7 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 namespace mxl::fabrics
 {
@@ -20,10 +21,13 @@ namespace mxl::fabrics
         TransportMemory const* memory = nullptr;
     };
 
+    // A write's local ranges: one for a grain's payload piece, a commit or a mark, more for a batch of samples (up to the
+    // provider's iov_limit). Held inline up to four, so that planning and posting a grain allocate nothing.
+    using LocalSegments = boost::container::small_vector<LocalSegment, 4>;
+
     struct RemoteWrite
     {
-        // One range, or for sample transfers up to the provider's iov_limit ranges.
-        std::vector<LocalSegment> segments;
+        LocalSegments segments;
         // The index of the region in the ticket, and where in it the first segment lands.
         std::uint32_t remoteRegion = 0;
         std::uint64_t remoteOffset = 0;

@@ -9,11 +9,11 @@
 
 namespace mxl::fabrics
 {
-    std::vector<RemoteWrite> gatherWrites(std::vector<LocalSegment> const& segments, std::size_t iovLimit, std::uint32_t remoteRegion,
-                                          std::uint64_t remoteOffset)
+    RemoteWrites gatherWrites(std::vector<LocalSegment> const& segments, std::size_t iovLimit, std::uint32_t remoteRegion,
+                              std::uint64_t remoteOffset)
     {
         auto const perWrite = std::max<std::size_t>(iovLimit, 1);
-        std::vector<RemoteWrite> result;
+        RemoteWrites result;
         auto offset = remoteOffset;
         for (std::size_t first = 0; first < segments.size(); first += perWrite)
         {

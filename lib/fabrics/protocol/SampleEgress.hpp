@@ -5,9 +5,9 @@
 // data, is the commit.
 #pragma once
 
-#include "fabrics/protocol/TransportDomain.hpp"
 #include "fabrics/protocol/SampleGeometry.hpp"
 #include "fabrics/protocol/TransferPlan.hpp"
+#include "fabrics/protocol/TransportDomain.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"
 
 #include <cstddef>
@@ -19,8 +19,8 @@ namespace mxl::fabrics
 {
     // The writes of `segments` into region `remoteRegion` from `remoteOffset` onwards: groups of at most `iovLimit`, each
     // written after the previous one's bytes.
-    [[nodiscard]] std::vector<RemoteWrite> gatherWrites(std::vector<LocalSegment> const& segments, std::size_t iovLimit,
-                                                        std::uint32_t remoteRegion, std::uint64_t remoteOffset);
+    [[nodiscard]] RemoteWrites gatherWrites(std::vector<LocalSegment> const& segments, std::size_t iovLimit, std::uint32_t remoteRegion,
+                                            std::uint64_t remoteOffset);
 
     class SampleEgress
     {

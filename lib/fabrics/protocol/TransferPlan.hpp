@@ -7,7 +7,6 @@
 #include "fabrics/protocol/RemoteWrite.hpp"
 
 #include <cstdint>
-#include <vector>
 
 namespace mxl::fabrics
 {
@@ -27,9 +26,13 @@ namespace mxl::fabrics
         }
     };
 
+    // A transfer's payload writes: a grain's (its in-flight mark and a write per message-size piece) or a batch's. Held
+    // inline up to three.
+    using RemoteWrites = boost::container::small_vector<RemoteWrite, 3>;
+
     struct TransferPlan
     {
-        std::vector<RemoteWrite> payload;
+        RemoteWrites payload;
         RemoteWrite commit;
         // The target's ring slot (grains) or bounce-buffer entry (samples) that the transfer fills: two transfers of
         // different data must never be in flight to one unit.

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 namespace mxl::fabrics
 {
     namespace
@@ -291,8 +293,7 @@ namespace mxl::fabrics
 
             bool write(RemoteWrite const& write, std::uint64_t context) override
             {
-                std::vector<mxlFabricsBackendSegment> segments;
-                segments.reserve(write.segments.size());
+                boost::container::small_vector<mxlFabricsBackendSegment, 4> segments;
                 for (auto const& segment : write.segments)
                 {
                     segments.push_back({segment.base, segment.length, static_cast<BackendMemory const*>(segment.memory)->handle()});

@@ -11,7 +11,8 @@
 #include <sys/uio.h>
 
 #include <optional>
-#include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 namespace mxl::fabrics
 {
@@ -19,17 +20,16 @@ namespace mxl::fabrics
     {
         // A write's local side: its segments as an iovec list with their registration descriptors, after `header` (an
         // unregistered prefix: msg interfaces are chosen without FI_MR_LOCAL, InterfaceSelection.cpp) when there is one.
+        // Inline for the segments a write holds inline (RemoteWrite.hpp) and a header: posting allocates nothing.
         struct LocalSide
         {
-            std::vector<iovec> iov;
-            std::vector<void*> descriptors;
+            boost::container::small_vector<iovec, 5> iov;
+            boost::container::small_vector<void*, 5> descriptors;
         };
 
         LocalSide localSide(RemoteWrite const& write, std::optional<iovec> header = std::nullopt)
         {
             LocalSide local;
-            local.iov.reserve(write.segments.size() + 1);
-            local.descriptors.reserve(write.segments.size() + 1);
             if (header)
             {
                 local.iov.push_back(*header);
@@ -126,7 +126,10 @@ namespace mxl::fabrics
         {
             return false;
         }
-        check(code, "fi_writemsg", fmt::format("{} bytes to remote address {:#x}", length, remoteAddress));
+        if (code < 0)
+        {
+            check(code, "fi_writemsg", fmt::format("{} bytes to remote address {:#x}", length, remoteAddress));
+        }
         return true;
     }
 
@@ -146,7 +149,10 @@ namespace mxl::fabrics
         {
             return false;
         }
-        check(code, "fi_sendmsg", fmt::format("{} bytes for region {} offset {}", header.length, header.region, header.offset));
+        if (code < 0)
+        {
+            check(code, "fi_sendmsg", fmt::format("{} bytes for region {} offset {}", header.length, header.region, header.offset));
+        }
         return true;
     }
 
@@ -157,7 +163,10 @@ namespace mxl::fabrics
         {
             return false;
         }
-        check(code, "fi_recv", fmt::format("msg transport receive of {} bytes", buffer.size()));
+        if (code < 0)
+        {
+            check(code, "fi_recv", fmt::format("msg transport receive of {} bytes", buffer.size()));
+        }
         return true;
     }
 
