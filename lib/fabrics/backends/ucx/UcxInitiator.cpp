@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <vector>
+#include <iterator>
 
 namespace mxl::fabrics::ucx
 {
@@ -24,7 +24,16 @@ namespace mxl::fabrics::ucx
 
     UcxWrite& UcxInitiator::add(UcxConnection& connection, std::uint64_t context, mxlFabricsBackendWrite const& write)
     {
-        auto& added = _inFlight.emplace_back();
+        if (_spare.empty())
+        {
+            _inFlight.emplace_back();
+        }
+        else
+        {
+            _inFlight.splice(_inFlight.end(), _spare, _spare.begin());
+            _inFlight.back() = UcxWrite{};
+        }
+        auto& added = _inFlight.back();
         added.context = context;
         added.targetId = connection.targetId();
         added.connection = &connection;
@@ -52,10 +61,10 @@ namespace mxl::fabrics::ucx
     void UcxInitiator::advance()
     {
         // Connections with a write still flushing: the immediates of their later writes wait, to keep their order.
-        std::vector<UcxConnection const*> waiting;
+        _waiting.clear();
         for (auto write = _inFlight.begin(); write != _inFlight.end();)
         {
-            auto const blocked = std::find(waiting.begin(), waiting.end(), write->connection) != waiting.end();
+            auto const blocked = std::find(_waiting.begin(), _waiting.end(), write->connection) != _waiting.end();
             if (write->step == UcxWrite::Step::Flushed && !blocked)
             {
                 if (write->status == UCS_OK && write->announces && write->connection != nullptr)
@@ -69,7 +78,7 @@ namespace mxl::fabrics::ucx
             }
             if (write->step == UcxWrite::Step::Flushing || write->step == UcxWrite::Step::Flushed)
             {
-                waiting.push_back(write->connection);
+                _waiting.push_back(write->connection);
             }
             if (write->step != UcxWrite::Step::Done)
             {
@@ -77,7 +86,10 @@ namespace mxl::fabrics::ucx
                 continue;
             }
             finish(*write);
-            write = _inFlight.erase(write);
+            // Done: no UCX request refers to it any more.
+            auto const next = std::next(write);
+            _spare.splice(_spare.end(), _inFlight, write);
+            write = next;
         }
     }
 
@@ -105,17 +117,18 @@ namespace mxl::fabrics::ucx
 
     std::optional<mxlFabricsBackendCompletion> UcxInitiator::pollCompletion()
     {
-        if (_finished.empty())
+        if (_nextFinished == _finished.size())
         {
+            _finished.clear();
+            _nextFinished = 0;
             ucp_worker_progress(_domain.worker());
             advance();
         }
-        if (_finished.empty())
+        if (_nextFinished == _finished.size())
         {
             return std::nullopt;
         }
-        _handedOut = std::move(_finished.front());
-        _finished.pop_front();
+        _handedOut = std::move(_finished[_nextFinished++]);
         return mxlFabricsBackendCompletion{_handedOut.context, _handedOut.status,
                                            _handedOut.status == MXL_STATUS_OK ? nullptr : _handedOut.reason.c_str()};
     }

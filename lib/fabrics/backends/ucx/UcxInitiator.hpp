@@ -11,6 +11,7 @@
 #include <list>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mxl::fabrics::ucx
 {
@@ -57,10 +58,16 @@ namespace mxl::fabrics::ucx
 
         UcxDomain& _domain;
         std::size_t _depth;
-        // In posting order: immediates are announced in it, per connection.
+        // In posting order: immediates are announced in it, per connection. A list, since UCX's callbacks hold each
+        // write's address; finished writes' nodes wait in _spare for the next writes, so that posting allocates nothing.
         std::list<UcxWrite> _inFlight;
-        std::deque<Finished> _finished;
+        std::list<UcxWrite> _spare;
+        // Handed out from _nextFinished on, and emptied (keeping its room) once all were.
+        std::vector<Finished> _finished;
+        std::size_t _nextFinished = 0;
         Finished _handedOut{};
+        // advance()'s connections with a write still flushing, kept for its room.
+        std::vector<UcxConnection const*> _waiting;
 
         struct Failure
         {
