@@ -419,12 +419,8 @@ namespace mxl::bridge
 
     void SenderSession::disconnect()
     {
-        if (!_target)
-        {
-            return;
-        }
-        mxlFabricsTargetInfo const target = _target->info.get();
-        client::leaveTargets(_initiator, {&target, 1}, std::chrono::seconds{1});
+        mxlFabricsTargetInfo const target = _target ? _target->info.get() : nullptr;
+        client::leaveTargets(_initiator, {&target, _target ? 1U : 0U}, std::chrono::seconds{1});
         _target.reset();
     }
 }

@@ -3,7 +3,7 @@
 // a connection lost for longer than the stall timeout, or a source that produces while nothing is delivered, re-adds
 // the target with back-off. A ticket that gives no connection (or no delivery) for the connect timeout is reported
 // stale. The front end fetches tickets and hands them over (offer); it fetches again, without waiting for its poll
-// interval, when refetchWanted() says so.
+// interval, when takeRefetchWanted() says so.
 #pragma once
 
 #include "Metrics.hpp"
@@ -61,7 +61,7 @@ namespace mxl::bridge
             ~Observer() = default;
         };
 
-        // `initiator` is set up on the source's reader; all four outlive the session.
+        // `initiator` reads the source's flow and is set up before the first step(); all four outlive the session.
         SenderSession(mxlFabricsInitiator initiator, SourceCursor& source, mxlFlowConfigInfo const& flow, Metrics& metrics,
                       SenderSettings settings, Observer& observer);
 
@@ -96,7 +96,8 @@ namespace mxl::bridge
         // Empty, or the current target.
         [[nodiscard]] std::vector<client::ServiceTargetStatus> targetStatus(Clock::time_point now) const;
 
-        // Removes the target and lets the graceful disconnect reach it, for at most a second.
+        // Removes the target, if any, and drives progress so that the graceful disconnect (this one's, or that of a target
+        // removed before) reaches it, for at most a second.
         void disconnect();
 
     private:

@@ -17,7 +17,7 @@ namespace mxl::client
         }
     }
 
-    PrivateDomain::PrivateDomain(std::filesystem::path const& domain)
+    PrivateDomain::PrivateDomain(std::filesystem::path const& domain, Options options)
         : _path{uniquePath(domain)}
     {
         std::error_code error;
@@ -26,12 +26,13 @@ namespace mxl::client
             runtimeFailure("cannot create the private domain '{}': {}", _path.string(),
                            error ? error.message() : std::string{"it exists already"});
         }
-        auto const options = domain / "options.json";
-        if (std::filesystem::exists(options, error) && !std::filesystem::copy_file(options, _path / "options.json", error))
+        auto const optionsFile = domain / "options.json";
+        if (options == Options::Inherited && std::filesystem::exists(optionsFile, error) &&
+            !std::filesystem::copy_file(optionsFile, _path / "options.json", error))
         {
             auto const why = error.message();
             std::filesystem::remove_all(_path, error);
-            runtimeFailure("cannot copy '{}' into the private domain '{}': {}", options.string(), _path.string(), why);
+            runtimeFailure("cannot copy '{}' into the private domain '{}': {}", optionsFile.string(), _path.string(), why);
         }
     }
 

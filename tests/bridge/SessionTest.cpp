@@ -244,6 +244,8 @@ TEST_CASE("sessions: a sender follows a receiver's tickets over tcp: grains arri
     mxl::client::Instance const target{targetDomain.str()};
     mxl::client::FlowWriter const targetWriter{target, definition, {}, "the target flow"};
     mxl::client::FlowReader const targetReader{target, sessionFlowId};
+    // The checks' own: the session reads on its thread with the other.
+    mxl::client::FlowReader const checkReader{target, sessionFlowId};
     mxl::client::FabricsOnInstance const targetFabrics{target.get(), "ofi"};
     Metrics targetMetrics{"target", sessionFlowId, targetWriter.config()};
     ReceiverSession receiver{targetFabrics.get(), loopbackTcp(targetFabrics.get(), EndpointRole::Target),
@@ -267,7 +269,7 @@ TEST_CASE("sessions: a sender follows a receiver's tickets over tcp: grains arri
     CHECK(observer.connections == 1);
     CHECK(sender.targetStatus(std::chrono::steady_clock::now()).front().epoch == first.epoch);
     CHECK(sender.targetStatus(std::chrono::steady_clock::now()).front().state == "connected");
-    checkArrivedGrains(targetReader.get());
+    checkArrivedGrains(checkReader.get());
 
     SUBCASE("a new epoch: the target is replaced and grains flow again")
     {
@@ -278,7 +280,7 @@ TEST_CASE("sessions: a sender follows a receiver's tickets over tcp: grains arri
         auto const movedBefore = countersOf(targetMetrics).units;
         REQUIRE(stepUntil(sender, [&] { return observer.connections == 2 && countersOf(targetMetrics).units >= movedBefore + 30; }));
         CHECK(countersOf(senderMetrics).reconnects == 1);
-        checkArrivedGrains(targetReader.get());
+        checkArrivedGrains(checkReader.get());
         // The same incarnation again is no news.
         sender.offer(second, "the second ticket");
         CHECK(countersOf(senderMetrics).reconnects == 1);

@@ -13,8 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -231,7 +231,8 @@ with --all-backends, any one of them).
         if (options.domain.empty())
         {
             char const* base = std::getenv("TMPDIR");
-            scratch = std::make_unique<mxl::client::PrivateDomain>(base != nullptr && *base != '\0' ? base : "/tmp");
+            scratch = std::make_unique<mxl::client::PrivateDomain>(base != nullptr && *base != '\0' ? base : "/tmp",
+                                                                   mxl::client::PrivateDomain::Options::Defaults);
         }
         auto const domain = scratch ? scratch->str() : options.domain;
         return options.allBackends ? listAllBackends(options, domain) : listInterfaces(options, domain, options.backend);

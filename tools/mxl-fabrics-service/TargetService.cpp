@@ -8,12 +8,12 @@
 
 #include <ExitRequest.hpp>
 #include <ReloadRequest.hpp>
-#include <client/TextFile.hpp>
 #include <client/ClientError.hpp>
 #include <client/DeviceFlowOptions.hpp>
 #include <client/FabricsInterfaces.hpp>
 #include <client/FlowDefinitionText.hpp>
 #include <client/FlowId.hpp>
+#include <client/TextFile.hpp>
 
 #include <mxl/flow.h>
 
@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 namespace mxl::service
@@ -60,6 +61,8 @@ namespace mxl::service
         }
         log::info("target flow {} in domain '{}' ({})", _flowId, config.domain.string(),
                   client::payloadLocationText(_writer.config().common));
+        // Before anything starts that others see (NMOS, etcd): a wrong node or provider ends the service quietly.
+        auto interface = config.paths.empty() ? std::optional{selectInterface(_fabrics.get(), config)} : std::nullopt;
         auto const domainId = establishDomainIdentity(config.domain);
         // The flow's own definition: a flow that already existed kept its own, not the file's.
         auto const definition = client::readFlowDefinition(_instance.get(), _flowId);
@@ -94,8 +97,8 @@ namespace mxl::service
         bridge::ReceiverSettings const settings{config.setupOptions, config.stallTimeout, config.lateAfter};
         if (config.paths.empty())
         {
-            _session = std::make_unique<bridge::ReceiverSession>(_fabrics.get(), selectInterface(_fabrics.get(), config), _writer.get(),
-                                                                 _reader.get(), _metrics, settings);
+            _session = std::make_unique<bridge::ReceiverSession>(_fabrics.get(), std::move(*interface), _writer.get(), _reader.get(),
+                                                                 _metrics, settings);
         }
         else
         {
