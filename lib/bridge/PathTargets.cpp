@@ -1,5 +1,7 @@
 #include "PathTargets.hpp"
 
+#include "TargetRead.hpp"
+
 #include <client/ClientError.hpp>
 #include <client/FlowId.hpp>
 #include <client/TargetTicket.hpp>
@@ -71,39 +73,31 @@ namespace mxl::bridge
         arrivedAny = false;
         for (std::size_t path = 0; path < _paths.size(); ++path)
         {
-            auto const status = _unit == TransferUnit::Grain ? receiveGrain(path, arrivedAny) : receiveSamples(path, arrivedAny);
-            if (status != MXL_STATUS_OK && status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
+            auto const& state = *_paths[path];
+            auto const read = readTarget(state.target->get(), state.reader.get(), _unit, false, 0);
+            switch (read.outcome)
             {
-                log::warn("reading path {} ('{}') failed", path + 1, _paths[path]->node);
-                return status;
+            case TargetRead::Outcome::Nothing:
+                break;
+            case TargetRead::Outcome::Failed:
+                log::warn("reading path {} ('{}') failed", path + 1, state.node);
+                return read.status;
+            case TargetRead::Outcome::Lost:
+                // Rewritten before this loop read it: that path lost the unit, the other may have it.
+                arrivedAny = true;
+                break;
+            case TargetRead::Outcome::Arrived:
+                arrivedAny = true;
+                if (_unit == TransferUnit::Batch)
+                {
+                    mergeSamples(path, read.samples);
+                }
+                else if (read.grain.totalSlices != 0)
+                {
+                    mergeGrain(path, read.grain);
+                }
+                break;
             }
-        }
-        return MXL_STATUS_OK;
-    }
-
-    mxlStatus PathTargets::receiveGrain(std::size_t path, bool& arrivedAny)
-    {
-        auto const& state = *_paths[path];
-        std::uint64_t index = 0;
-        auto const status = ::mxlFabricsTargetReadGrainNonBlocking(state.target->get(), &index);
-        if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
-        {
-            // The slot was rewritten before this loop read it: that path lost the grain, the other may have it.
-            arrivedAny = true;
-            return MXL_STATUS_OK;
-        }
-        if (status != MXL_STATUS_OK)
-        {
-            return status;
-        }
-        arrivedAny = true;
-        // The read names the index; the path flow's header says whether the grain is whole.
-        mxlGrainInfo grain{};
-        std::uint8_t* payload = nullptr;
-        if (::mxlFlowReaderGetGrainSliceNonBlocking(state.reader.get(), index, MXL_GRAIN_VALID_SLICES_ANY, &grain, &payload) ==
-            MXL_STATUS_OK)
-        {
-            mergeGrain(path, mxlFabricsGrainArrival{index, grain.validSlices, grain.totalSlices, grain.flags});
         }
         return MXL_STATUS_OK;
     }
@@ -117,26 +111,6 @@ namespace mxl::bridge
         {
             _committed(arrival.index, arrival.totalSlices * _bytesPerSlice, 0);
         }
-    }
-
-    mxlStatus PathTargets::receiveSamples(std::size_t path, bool& arrivedAny)
-    {
-        std::uint64_t headIndex = 0;
-        std::size_t count = 0;
-        auto const status = ::mxlFabricsTargetReadSamplesNonBlocking(_paths[path]->target->get(), &headIndex, &count);
-        if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
-        {
-            // A bounce-buffer entry was reused before this loop read it: that path lost the batch, the other may have it.
-            arrivedAny = true;
-            return MXL_STATUS_OK;
-        }
-        if (status != MXL_STATUS_OK)
-        {
-            return status;
-        }
-        arrivedAny = true;
-        mergeSamples(path, mxlFabricsSamplesArrival{headIndex, count});
-        return MXL_STATUS_OK;
     }
 
     void PathTargets::mergeSamples(std::size_t path, mxlFabricsSamplesArrival const& arrival)

@@ -104,8 +104,5 @@ namespace mxl::bridge
         std::optional<RedundantSampleMerge> _sampleMerge;
         std::uint64_t _gapsPassedOver = 0;
         std::uint64_t _refusedByEarlierTargets = 0;
-
-        mxlStatus receiveGrain(std::size_t path, bool& arrivedAny);
-        mxlStatus receiveSamples(std::size_t path, bool& arrivedAny);
     };
 }

@@ -1,5 +1,7 @@
 #include "ReceiverSession.hpp"
 
+#include "TargetRead.hpp"
+
 #include <client/ClientError.hpp>
 #include <client/TargetTicket.hpp>
 #include <common/Log.hpp>
@@ -113,73 +115,47 @@ namespace mxl::bridge
             }
             return true;
         }
-        auto const status = _unit == TransferUnit::Grain ? receiveGrain() : receiveSamples();
-        if (status == MXL_ERR_NOT_READY && !_interface.blocking())
+        auto const read = readTarget(_target->get(), _reader, _unit, _interface.blocking(), readTimeoutMs);
+        switch (read.outcome)
         {
-            // Polling providers (shm) cannot wait inside the library.
-            std::this_thread::sleep_for(std::chrono::milliseconds{1});
-        }
-        else if (status != MXL_STATUS_OK && status != MXL_ERR_NOT_READY && status != MXL_ERR_INTERRUPTED)
-        {
-            log::warn("reading {} failed ({}); rebuilding the target", unitsOf(_unit), mxl::statusName(status));
+        case TargetRead::Outcome::Nothing:
+            if (!_interface.blocking())
+            {
+                // Polling providers (shm) cannot wait inside the library.
+                std::this_thread::sleep_for(std::chrono::milliseconds{1});
+            }
+            break;
+        case TargetRead::Outcome::Failed:
+            log::warn("reading {} failed ({}); rebuilding the target", unitsOf(_unit), mxl::statusName(read.status));
             return false;
+        case TargetRead::Outcome::Lost:
+            // An initiator rewrote the slot or the bounce-buffer entry before this loop read it (the library logged
+            // which): that unit is gone, the target is fine.
+            _metrics.lost(1);
+            break;
+        case TargetRead::Outcome::Arrived:
+            arrived(read);
+            break;
         }
         return true;
     }
 
-    mxlStatus ReceiverSession::receiveGrain()
+    void ReceiverSession::arrived(TargetRead const& read)
     {
-        std::uint64_t grainIndex = 0;
-        auto const status = _interface.blocking() ? ::mxlFabricsTargetReadGrain(_target->get(), readTimeoutMs, &grainIndex)
-                                                  : ::mxlFabricsTargetReadGrainNonBlocking(_target->get(), &grainIndex);
-        if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+        if (_unit == TransferUnit::Grain)
         {
-            // An initiator rewrote the slot before this loop read it (the library logged which grain): that grain is gone,
-            // the target is fine.
-            _metrics.lost(1);
-            return MXL_STATUS_OK;
+            arrived(read.grain.index, read.grain.index, read.grain.validSlices * _bytesPerSlice, 0);
+            return;
         }
-        if (status != MXL_STATUS_OK)
-        {
-            return status;
-        }
-        mxlGrainInfo grain{};
-        std::uint8_t* payload = nullptr;
-        std::uint64_t bytes = 0;
-        if (::mxlFlowReaderGetGrainSliceNonBlocking(_reader, grainIndex, MXL_GRAIN_VALID_SLICES_ANY, &grain, &payload) == MXL_STATUS_OK)
-        {
-            bytes = grain.validSlices * _bytesPerSlice;
-        }
-        arrived(grainIndex, grainIndex, bytes, 0);
-        return MXL_STATUS_OK;
-    }
-
-    mxlStatus ReceiverSession::receiveSamples()
-    {
-        std::uint64_t headIndex = 0;
-        std::size_t count = 0;
-        auto const status = _interface.blocking() ? ::mxlFabricsTargetReadSamples(_target->get(), readTimeoutMs, &headIndex, &count)
-                                                  : ::mxlFabricsTargetReadSamplesNonBlocking(_target->get(), &headIndex, &count);
-        if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
-        {
-            // An initiator reused a bounce-buffer entry before this loop read it (the library logged which): that batch
-            // is gone, the target is fine.
-            _metrics.lost(1);
-            return MXL_STATUS_OK;
-        }
-        if (status != MXL_STATUS_OK)
-        {
-            return status;
-        }
+        auto const [head, count] = read.samples;
         // A range ends at (and includes) its head index.
         mxlWrappedMultiBufferSlice slices{};
         std::uint64_t bytes = 0;
-        if (::mxlFlowReaderGetSamplesNonBlocking(_reader, headIndex, count, &slices) == MXL_STATUS_OK)
+        if (::mxlFlowReaderGetSamplesNonBlocking(_reader, head, count, &slices) == MXL_STATUS_OK)
         {
             bytes = (slices.base.fragments[0].size + slices.base.fragments[1].size) * slices.count;
         }
-        arrived(headIndex + 1 - count, headIndex, bytes, count);
-        return MXL_STATUS_OK;
+        arrived(head + 1 - count, head, bytes, count);
     }
 
     void ReceiverSession::arrived(std::uint64_t first, std::uint64_t last, std::uint64_t bytes, std::uint64_t samples)

@@ -7,6 +7,7 @@
 
 #include "Metrics.hpp"
 #include "PathTargets.hpp"
+#include "TargetRead.hpp"
 #include "TransferUnit.hpp"
 
 #include <client/FabricsHandles.hpp>
@@ -94,9 +95,8 @@ namespace mxl::bridge
         ReceiverSession(mxlFlowWriter writer, mxlFlowReader reader, Metrics& metrics, ReceiverSettings settings);
         // False when a read failed.
         bool receive();
-        // One read from the fabrics target, accounted when something arrived; the status of the read.
-        mxlStatus receiveGrain();
-        mxlStatus receiveSamples();
+        // What one read of the fabrics target gave, accounted.
+        void arrived(TargetRead const& read);
         // Indices [first, last] arrived as one unit of `bytes` (`samples` per channel, 0 for a grain).
         void arrived(std::uint64_t first, std::uint64_t last, std::uint64_t bytes, std::uint64_t samples);
         // A unit ending at index `last` moved: its latency after its own timestamp, counted in the metrics.

@@ -13,12 +13,10 @@
 #include <common/StatusName.hpp>
 
 #include <mxl/flow.h>
-#include <mxl/time.h>
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <thread>
 
 namespace mxl::service
 {

@@ -26,7 +26,6 @@
 
 namespace mxl::service
 {
-    using bridge::TransferUnit;
     using directory::Ticket;
 
     class InitiatorService : private bridge::SenderSession::Observer
