@@ -1,4 +1,5 @@
-// Initiator mode: reads grains (or sample batches) of a local flow at its rate and writes them into every target.
+// Initiator mode: reads grains (or sample batches) of a local flow at its rate and writes them into every target (a
+// bridge::FanOutSession), printing what it sees.
 #pragma once
 
 #include "DemoOptions.hpp"
@@ -8,10 +9,9 @@
 #include <client/FabricsHandles.hpp>
 #include <client/MxlHandles.hpp>
 
-#include <bridge/SourceCursor.hpp>
+#include <bridge/FanOutSession.hpp>
 #include <client/FabricsInstance.hpp>
 
-#include <mxl/fabrics_state.h>
 #include <mxl/flowinfo.h>
 
 #include <chrono>
@@ -35,14 +35,31 @@ namespace mxl::demo
         {
             Ticket ticket;
             client::OwnedTargetInfo info;
-            // As last reported, so that only changes are printed.
-            mxlFabricsTargetState state = MXL_FABRICS_TARGET_NOT_CONNECTED;
-            // Why it was last disconnected.
-            std::string reason;
-            // As last reported: whether the library skips it because its writes stopped completing, and the transfers
-            // it skipped.
-            bool lagging = false;
-            std::uint64_t skipped = 0;
+        };
+
+        // What the session tells: printed, and counted in the stats.
+        class Report final : public bridge::FanOutSession::Observer
+        {
+        public:
+            Report(std::uint64_t count, TransferStats& stats);
+
+            bool stopRequested() override;
+            void connected(std::size_t targets) override;
+            void targetConnected(std::size_t index) override;
+            void targetDisconnected(std::size_t index, std::string const& reason) override;
+            void targetLagging(std::size_t index, bool lagging, std::uint64_t skipped) override;
+            void targetCounts(std::vector<std::uint64_t> const& skipped, std::vector<std::uint64_t> const& invalidated) override;
+            bool reportDue() override;
+            void report() override;
+            void delivered(bridge::SourceUnit const& unit, std::chrono::nanoseconds latency) override;
+            void timedOut(std::string const& unit, std::chrono::seconds timeout) override;
+            void lost(std::uint64_t units) override;
+            void fellBehind() override;
+            void disconnected(bool confirmed, std::chrono::seconds timeout) override;
+
+        private:
+            std::uint64_t _count;
+            TransferStats& _stats;
         };
 
         std::uint64_t _count;
@@ -56,37 +73,10 @@ namespace mxl::demo
         ChosenInterface _interface;
         client::FabricsInitiator _initiator;
         std::vector<Target> _targets;
-        std::size_t _connectedTargets = 0;
-        std::chrono::steady_clock::time_point _nextStateCheck;
-        // When a grain last reached a target (or the connection was made), and whether one ever did.
-        std::chrono::steady_clock::time_point _lastDelivery;
-        bool _everDelivered = false;
         TransferStats _stats{TransferStats::Role::Initiator};
 
         void loadTargets(std::vector<std::string> const& arguments, std::optional<signing::SigningKeys> const& keys);
         void openFlow(std::string const& domain);
         void setUpInitiator();
-        // False when a signal arrived before every target accepted.
-        bool connect();
-        // Asks the library for each target's state and counters, prints what changed, and hands the per-target skips to
-        // the stats; returns how many are connected.
-        std::size_t refreshTargetStates();
-        // Refreshes the states a few times a second at most.
-        void watchTargets();
-        // With no target connected: waits for the library to reconnect one, at most the connect timeout. False on a
-        // signal; throws when none came back.
-        bool awaitReconnection();
-        // Sends until done, a signal or a failure.
-        void send();
-        // Reads each target's skipped transfers into `Target::skipped`; true when every count grew since the last look.
-        bool updateSkips();
-        // Posts `unit` through `cursor` and waits until every connected target that keeps up has it. False when it reached
-        // no target in time.
-        bool transfer(bridge::SourceCursor const& cursor, bridge::SourceUnit const& unit);
-        // After an undelivered grain: gives up when nothing was delivered for the connect timeout (exit 2 if nothing
-        // ever was: the ticket is stale).
-        void checkDeliveries() const;
-        void disconnect();
-        [[nodiscard]] bool done() const;
     };
 }

@@ -1,0 +1,202 @@
+// bridge::FanOutSession in one process over tcp on 127.0.0.1: one initiator sends a pattern-filled source flow to two
+// receiver sessions, each on a flow of its own domain; both flows get the grains byte for byte. A ticket whose target is
+// gone ends the session with a usage error that names it.
+#include "SessionFixtures.hpp"
+
+#include "bridge/FanOutSession.hpp"
+
+#include <client/ClientError.hpp>
+#include <client/FabricsHandles.hpp>
+#include <client/InitiatorTargets.hpp>
+#include <client/MxlHandles.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+using mxl::bridge::FanOutSession;
+using namespace mxl::test::sessions;
+
+namespace
+{
+    // Stops after `grains` whole grains were delivered; keeps what the session told.
+    class RecordingObserver final : public FanOutSession::Observer
+    {
+    public:
+        explicit RecordingObserver(std::uint64_t grains)
+            : _grains{grains}
+        {
+        }
+
+        std::size_t connectedTargets = 0;
+        std::set<std::size_t> targetsConnected;
+        std::uint64_t unitsDelivered = 0;
+        // The index of each whole grain delivered, in order.
+        std::vector<std::uint64_t> grainIndices;
+        std::uint64_t lostUnits = 0;
+        std::optional<bool> disconnectConfirmed;
+
+        bool stopRequested() override
+        {
+            return grainIndices.size() >= _grains;
+        }
+
+        void connected(std::size_t targets) override
+        {
+            connectedTargets = targets;
+        }
+
+        void targetConnected(std::size_t index) override
+        {
+            targetsConnected.insert(index);
+        }
+
+        void targetDisconnected(std::size_t /*index*/, std::string const& /*reason*/) override {}
+
+        void targetLagging(std::size_t /*index*/, bool /*lagging*/, std::uint64_t /*skipped*/) override {}
+
+        void targetCounts(std::vector<std::uint64_t> const& /*skipped*/, std::vector<std::uint64_t> const& /*invalidated*/) override {}
+
+        bool reportDue() override
+        {
+            return false;
+        }
+
+        void report() override {}
+
+        void delivered(mxl::bridge::SourceUnit const& unit, std::chrono::nanoseconds /*latency*/) override
+        {
+            ++unitsDelivered;
+            if (unit.completesGrain)
+            {
+                grainIndices.push_back(unit.index);
+            }
+        }
+
+        void timedOut(std::string const& /*unit*/, std::chrono::seconds /*timeout*/) override {}
+
+        void lost(std::uint64_t units) override
+        {
+            lostUnits += units;
+        }
+
+        void fellBehind() override {}
+
+        void disconnected(bool confirmed, std::chrono::seconds /*timeout*/) override
+        {
+            disconnectConfirmed = confirmed;
+        }
+
+    private:
+        std::uint64_t _grains;
+    };
+
+    // A flow in its own domain with a receiver session on it, receiving on its own thread.
+    struct Receiver
+    {
+        explicit Receiver(std::string const& name, std::string const& definition)
+            : domain{name}
+            , instance{domain.str()}
+            , writer{instance, definition, {}, "a target flow"}
+            , reader{instance, sessionFlowId}
+            , checkReader{instance, sessionFlowId}
+            , fabrics{instance.get(), "ofi"}
+            , metrics{"target", sessionFlowId, writer.config()}
+            , session{fabrics.get(),   loopbackTcp(fabrics.get(), EndpointRole::Target), writer.get(), reader.get(), metrics,
+                      {{}, 10s, 100ms}}
+            , receiving{session}
+        {
+        }
+
+        mxl::test::TempDomain domain;
+        mxl::client::Instance instance;
+        mxl::client::FlowWriter writer;
+        mxl::client::FlowReader reader;
+        // The checks' own: the session reads on its thread with the other.
+        mxl::client::FlowReader checkReader;
+        mxl::client::FabricsOnInstance fabrics;
+        Metrics metrics;
+        ReceiverSession session;
+        ReceivingThread receiving;
+    };
+
+    mxl::client::OwnedTargetInfo targetInfoOf(std::string const& ticket)
+    {
+        mxlFabricsTargetInfo info = nullptr;
+        REQUIRE(::mxlFabricsTargetInfoFromString(ticket.c_str(), &info) == MXL_STATUS_OK);
+        return mxl::client::OwnedTargetInfo{info};
+    }
+}
+
+TEST_CASE("fan-out session: one initiator sends every grain to two targets over tcp, byte for byte, and a gone target is a usage "
+          "error")
+{
+    mxl::test::TempDomain sourceDomain{"fanout-source"};
+    auto const definition = mxl::test::readFile(mxl::test::sourcePath("flows/smpte291_59.94.json"));
+    mxl::client::Instance const source{sourceDomain.str()};
+    mxl::client::FlowWriter const sourceWriter{source, definition, {}, "the source flow"};
+    mxl::client::FlowReader const sourceReader{source, sessionFlowId};
+    mxl::client::FabricsOnInstance const sourceFabrics{source.get(), "ofi"};
+    mxl::client::FabricsInitiator const initiator{sourceFabrics.get()};
+    REQUIRE(mxl::client::setUpInitiator(initiator.get(), loopbackTcp(sourceFabrics.get(), EndpointRole::Initiator), sourceReader.get(),
+                                        {}) == MXL_STATUS_OK);
+    auto const& flow = sourceWriter.config();
+    auto const cursor = mxl::bridge::makeSourceCursor(sourceReader.get(), flow, sessionFlowId, mxl::bridge::GrainReading::BySlices);
+    PatternWriter const writer{sourceWriter.get(), flow.common.grainRate};
+
+    SUBCASE("two targets get every grain")
+    {
+        Receiver first{"fanout-target-1", definition};
+        Receiver second{"fanout-target-2", definition};
+        auto const firstInfo = targetInfoOf(first.receiving.ticket());
+        auto const secondInfo = targetInfoOf(second.receiving.ticket());
+        constexpr std::uint64_t units = 40;
+        RecordingObserver observer{units};
+        FanOutSession session{initiator.get(), *cursor, {firstInfo.get(), secondInfo.get()}, 20s, sessionFlowId, observer};
+        session.run();
+
+        CHECK(observer.connectedTargets == 2);
+        CHECK(observer.targetsConnected == std::set<std::size_t>{0, 1});
+        REQUIRE(observer.grainIndices.size() == units);
+        CHECK(std::is_sorted(observer.grainIndices.begin(), observer.grainIndices.end()));
+        CHECK(observer.grainIndices.back() - observer.grainIndices.front() + 1 == units + observer.lostUnits);
+        REQUIRE(observer.disconnectConfirmed.has_value());
+        CHECK(*observer.disconnectConfirmed);
+        // Each target got the grains, the newest checked byte for byte.
+        auto const until = std::chrono::steady_clock::now() + deadline;
+        while ((countersOf(first.metrics).units < units - 1 || countersOf(second.metrics).units < units - 1) &&
+               std::chrono::steady_clock::now() < until)
+        {
+            std::this_thread::sleep_for(10ms);
+        }
+        CHECK(countersOf(first.metrics).units >= units - 1);
+        CHECK(countersOf(second.metrics).units >= units - 1);
+        checkArrivedGrains(first.checkReader.get());
+        checkArrivedGrains(second.checkReader.get());
+    }
+
+    SUBCASE("a target that is gone: the ticket is stale")
+    {
+        std::string ticket;
+        {
+            Receiver gone{"fanout-gone", definition};
+            ticket = gone.receiving.ticket();
+        }
+        auto const info = targetInfoOf(ticket);
+        RecordingObserver observer{1};
+        FanOutSession session{initiator.get(), *cursor, {info.get()}, 2s, sessionFlowId, observer};
+        try
+        {
+            session.run();
+            FAIL("the session ended without an error");
+        }
+        catch (mxl::client::ClientError const& e)
+        {
+            CHECK(e.kind() == mxl::client::ErrorKind::Usage);
+            CHECK(std::string{e.what()}.find("stale") != std::string::npos);
+        }
+        CHECK(observer.unitsDelivered == 0);
+    }
+}
