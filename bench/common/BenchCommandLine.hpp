@@ -3,7 +3,11 @@
 #pragma once
 
 #include <boost/program_options.hpp>
+#include <fmt/format.h>
 
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,4 +23,39 @@ namespace mxl::bench
 
     // --providers: each entry tcp or shm.
     [[nodiscard]] std::vector<std::string> providerList(std::string_view text);
+
+    // The options of the wake benches (mxl-flow-bench, mxl-fabrics-events-bench): how many wakes each row samples and how
+    // many grains each throughput or arrival row moves.
+    struct WakeBenchOptions
+    {
+        int wakes = 2000;
+        int grains = 500;
+        bool help = false;
+    };
+
+    // --wakes N, --grains N (positive counts) and -h/--help; throws std::invalid_argument naming what is wrong.
+    [[nodiscard]] WakeBenchOptions parseWakeBenchOptions(int argc, char** argv);
+
+    // The start of a bench's main: `parse` (which throws std::invalid_argument) fills `options`. Returns the status main
+    // returns at once: 2 after printing the error after the name of `program`, 0 after printing `usage` for --help;
+    // nullopt when the bench is to run.
+    template <typename Options, typename Parse>
+    [[nodiscard]] std::optional<int> readOptions(Options& options, Parse&& parse, std::string_view program, std::string_view usage)
+    {
+        try
+        {
+            options = parse();
+        }
+        catch (std::invalid_argument const& e)
+        {
+            fmt::print(stderr, "{}: {}\n", program, e.what());
+            return 2;
+        }
+        if (options.help)
+        {
+            fmt::print("{}", usage);
+            return 0;
+        }
+        return std::nullopt;
+    }
 }

@@ -1,6 +1,7 @@
 // mxl-fabrics-capacity-bench: how many live (real-time paced) flows one host bridges with zero late and zero lost
 // grains, through the real tools (mxl) beside paced plain-libfabric streams (raw) measured in the same run. For each
 // provider and format N is raised until a run has a late or lost grain, separately for each path.
+#include "BenchCommandLine.hpp"
 #include "CapacityOptions.hpp"
 #include "CapacityRun.hpp"
 #include "CapacityTable.hpp"
@@ -173,19 +174,10 @@ namespace
 int main(int argc, char** argv)
 {
     CapacityOptions options;
-    try
+    if (auto const exitCode = mxl::bench::readOptions(
+            options, [&] { return parseCapacityOptions(argc, argv); }, "mxl-fabrics-capacity-bench", capacityUsage()))
     {
-        options = parseCapacityOptions(argc, argv);
-    }
-    catch (std::invalid_argument const& e)
-    {
-        fmt::print(stderr, "mxl-fabrics-capacity-bench: {}\n", e.what());
-        return 2;
-    }
-    if (options.help)
-    {
-        fmt::print("{}", capacityUsage());
-        return 0;
+        return *exitCode;
     }
     installInterruptHandlers();
 

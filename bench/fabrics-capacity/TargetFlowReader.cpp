@@ -95,10 +95,10 @@ namespace mxl::bench::capacity
         _finished.store(true, std::memory_order_release);
     }
 
-    void TargetFlowReader::readGrains(std::stop_token const& stop)
+    template <typename Read>
+    void TargetFlowReader::readUnits(std::stop_token const& stop, std::uint64_t index, std::uint64_t step, Read&& read)
     {
         auto const rate = _config.common.grainRate;
-        auto index = ::mxlGetCurrentIndex(&rate);
         while (!stop.stop_requested())
         {
             auto const timestampNs = ::mxlIndexToTimestamp(&rate, index);
@@ -107,34 +107,44 @@ namespace mxl::bench::capacity
                 _reachedEnd = true;
                 return;
             }
-            mxlGrainInfo grain{};
-            std::uint8_t* payload = nullptr;
-            auto const status = ::mxlFlowReaderGetGrain(_reader, index, waitNs(timestampNs), &grain, &payload);
-            if (notThereYet(status))
+            auto const unit = read(index, waitNs(timestampNs));
+            if (notThereYet(unit.status))
             {
-                if (pastDeadline(timestampNs))
+                if (!pastDeadline(timestampNs))
                 {
-                    missing(timestampNs);
-                    ++index;
+                    continue;
                 }
-                continue;
+                missing(timestampNs);
             }
-            if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+            else if (unit.status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
             {
                 // Rewritten before this reader saw it: the target's ring moved on without it.
                 missing(timestampNs);
-                ++index;
-                continue;
             }
-            checkMxlStatus(status, fmt::format("mxlFlowReaderGetGrain of grain {}", index));
-            arrived(timestampNs, (grain.flags & MXL_GRAIN_FLAG_INVALID) != 0);
-            ++index;
+            else
+            {
+                checkMxlStatus(unit.status, fmt::format("{} {}", unit.what, index));
+                arrived(timestampNs, unit.invalid);
+            }
+            index += step;
         }
+    }
+
+    void TargetFlowReader::readGrains(std::stop_token const& stop)
+    {
+        auto const rate = _config.common.grainRate;
+        readUnits(stop, ::mxlGetCurrentIndex(&rate), 1,
+                  [this](std::uint64_t index, std::uint64_t timeoutNs)
+                  {
+                      mxlGrainInfo grain{};
+                      std::uint8_t* payload = nullptr;
+                      auto const status = ::mxlFlowReaderGetGrain(_reader, index, timeoutNs, &grain, &payload);
+                      return UnitRead{status, (grain.flags & MXL_GRAIN_FLAG_INVALID) != 0, "mxlFlowReaderGetGrain of grain"};
+                  });
     }
 
     void TargetFlowReader::readBatches(std::stop_token const& stop)
     {
-        auto const rate = _config.common.grainRate;
         std::uint64_t const batch = std::max<std::uint32_t>(_config.common.maxCommitBatchSizeHint, 1);
         // The target's head is the last sample of a batch the initiator sent; reading on from there in batches of the
         // same size keeps to the initiator's batches, so each latency is that of a whole batch.
@@ -152,36 +162,13 @@ namespace mxl::bench::capacity
             }
             std::this_thread::sleep_for(std::chrono::milliseconds{5});
         }
-        auto index = runtime.headIndex + batch;
-        while (!stop.stop_requested())
-        {
-            auto const timestampNs = ::mxlIndexToTimestamp(&rate, index);
-            if (_window.passed(timestampNs))
-            {
-                _reachedEnd = true;
-                return;
-            }
-            mxlWrappedMultiBufferSlice slices{};
-            auto const status = ::mxlFlowReaderGetSamples(_reader, index, batch, waitNs(timestampNs), &slices);
-            if (notThereYet(status))
-            {
-                if (pastDeadline(timestampNs))
-                {
-                    missing(timestampNs);
-                    index += batch;
-                }
-                continue;
-            }
-            if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
-            {
-                missing(timestampNs);
-                index += batch;
-                continue;
-            }
-            checkMxlStatus(status, fmt::format("mxlFlowReaderGetSamples of the batch ending at sample {}", index));
-            arrived(timestampNs, false);
-            index += batch;
-        }
+        readUnits(stop, runtime.headIndex + batch, batch,
+                  [this, batch](std::uint64_t index, std::uint64_t timeoutNs)
+                  {
+                      mxlWrappedMultiBufferSlice slices{};
+                      return UnitRead{::mxlFlowReaderGetSamples(_reader, index, batch, timeoutNs, &slices), false,
+                                      "mxlFlowReaderGetSamples of the batch ending at sample"};
+                  });
     }
 
     std::uint64_t TargetFlowReader::waitNs(std::uint64_t timestampNs) const

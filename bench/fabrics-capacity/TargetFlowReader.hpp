@@ -66,6 +66,18 @@ namespace mxl::bench::capacity
         void run(std::stop_token const& stop);
         void readGrains(std::stop_token const& stop);
         void readBatches(std::stop_token const& stop);
+        // What one read of a unit gave: its status, whether it arrived flagged invalid, and the call and unit it read,
+        // for an error ("mxlFlowReaderGetGrain of grain", followed by the index).
+        struct UnitRead
+        {
+            mxlStatus status;
+            bool invalid;
+            char const* what;
+        };
+        // Reads the units from `index` on, `step` indices apart, with `read(index, timeoutNs)`, counting each as arrived or
+        // missing, until the window ends or `stop` is requested.
+        template <typename Read>
+        void readUnits(std::stop_token const& stop, std::uint64_t index, std::uint64_t step, Read&& read);
         // How long the next read may wait for the unit due at `timestampNs`: until its missing deadline, at most a
         // tenth of a second (so that a stop request is seen); 0 once the deadline has passed.
         [[nodiscard]] std::uint64_t waitNs(std::uint64_t timestampNs) const;

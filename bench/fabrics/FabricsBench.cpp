@@ -1,5 +1,6 @@
 // mxl-fabrics-bench: video grains moved between two processes by libmxl-fabrics, beside plain libfabric RMA writes of
 // the same bytes with the same provider, endpoint type and queue depth, measured in the same run.
+#include "BenchCommandLine.hpp"
 #include "BenchOptions.hpp"
 #include "ResultTable.hpp"
 #include "TemporaryDomains.hpp"
@@ -57,19 +58,10 @@ namespace
 int main(int argc, char** argv)
 {
     BenchOptions options;
-    try
+    if (auto const exitCode = mxl::bench::readOptions(
+            options, [&] { return parseBenchOptions(argc, argv); }, "mxl-fabrics-bench", benchUsage))
     {
-        options = parseBenchOptions(argc, argv);
-    }
-    catch (std::invalid_argument const& e)
-    {
-        fmt::print(stderr, "mxl-fabrics-bench: {}\n", e.what());
-        return 2;
-    }
-    if (options.help)
-    {
-        fmt::print("{}", benchUsage);
-        return 0;
+        return *exitCode;
     }
 
     auto const ringSlots = std::max<std::uint32_t>(8, 2 * options.depth);

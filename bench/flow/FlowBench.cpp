@@ -5,6 +5,7 @@
 #include <mxl/mxl.h>
 #include <mxl/time.h>
 
+#include "BenchCommandLine.hpp"
 #include "CpuPlacement.hpp"
 #include "Percentiles.hpp"
 #include "SharedArena.hpp"
@@ -266,35 +267,22 @@ namespace
         mxlDestroyInstance(instance);
         return {flow, baseline};
     }
-
-    int parseCount(int argc, char** argv, char const* name, int fallback)
-    {
-        for (int i = 1; i + 1 < argc; ++i)
-        {
-            if (std::strcmp(argv[i], name) == 0)
-            {
-                return std::max(1, std::atoi(argv[i + 1]));
-            }
-        }
-        return fallback;
-    }
 }
 
 int main(int argc, char** argv)
 {
-    for (int i = 1; i < argc; ++i)
+    mxl::bench::WakeBenchOptions options;
+    if (auto const exitCode = mxl::bench::readOptions(
+            options, [&] { return mxl::bench::parseWakeBenchOptions(argc, argv); }, "mxl-flow-bench",
+            "usage: mxl-flow-bench [--wakes N] [--grains N]\n"
+            "  --wakes N   commit-to-wake samples per placement (default 2000)\n"
+            "  --grains N  1080p v210 grains written for the throughput rows (default 500)\n"
+            "Prints a markdown table; every mxl figure sits beside its baseline from the same run.\n"))
     {
-        if (std::strcmp(argv[i], "-h") == 0 || std::strcmp(argv[i], "--help") == 0)
-        {
-            fmt::print("usage: mxl-flow-bench [--wakes N] [--grains N]\n"
-                       "  --wakes N   commit-to-wake samples per placement (default 2000)\n"
-                       "  --grains N  1080p v210 grains written for the throughput rows (default 500)\n"
-                       "Prints a markdown table; every mxl figure sits beside its baseline from the same run.\n");
-            return 0;
-        }
+        return *exitCode;
     }
-    auto const wakes = parseCount(argc, argv, "--wakes", 2000);
-    auto const grains = parseCount(argc, argv, "--grains", 500);
+    auto const wakes = options.wakes;
+    auto const grains = options.grains;
 
     char domainTemplate[] = "/dev/shm/mxl-flow-bench-XXXXXX";
     if (::mkdtemp(domainTemplate) == nullptr)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "FlowTestSupport.hpp"
+#include "Skip.hpp"
 #include "StderrCapture.hpp"
 
 #include <mxl/flow.h>
@@ -13,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -72,6 +74,22 @@ namespace mxl::test
         return result;
     }
 
+    // A writer of the video flow with its payloads on device 0, which must be created.
+    inline CreateResult requireDeviceWriter(mxlInstance instance)
+    {
+        auto created = createWriter(instance, flowDefinition(videoFlowFile), deviceOptions);
+        REQUIRE(created.status == MXL_STATUS_OK);
+        return created;
+    }
+
+    // A reader of the video flow, which must be created.
+    inline mxlFlowReader requireVideoReader(mxlInstance instance)
+    {
+        mxlFlowReader reader = nullptr;
+        REQUIRE(mxlCreateFlowReader(instance, flowId(videoFlowFile).c_str(), nullptr, &reader) == MXL_STATUS_OK);
+        return reader;
+    }
+
     inline void checkLogHas(std::string const& log, std::initializer_list<std::string_view> fragments)
     {
         INFO("log: ", log);
@@ -118,5 +136,40 @@ namespace mxl::test
         }
         mxlReleaseFlowWriter(instance, probe.writer);
         return std::nullopt;
+    }
+
+    // The fake module "working" chosen before anything else of a fixture is made.
+    struct UsingFakeModule
+    {
+        UsingFakeModule()
+        {
+            useFakeModule("working");
+        }
+    };
+
+    // A fixture of the fake module's cases: a domain and a writer of the video flow with its payloads on device 0.
+    struct FakeModuleWriter : UsingFakeModule
+    {
+        DomainFixture fixture{"device"};
+        CreateResult const created = requireDeviceWriter(fixture.instance);
+    };
+
+    // Runs `check` on a fresh domain with the fake module "working".
+    inline void onFakeModule(std::function<void(DomainFixture&)> const& check)
+    {
+        useFakeModule("working");
+        DomainFixture fixture{"device"};
+        check(fixture);
+    }
+
+    // Runs `check` on a fresh domain with the build's real module; skipped where that finds no GPU.
+    inline void onGpu(std::function<void(DomainFixture&)> const& check)
+    {
+        DomainFixture fixture{"device"};
+        if (auto const reason = realModuleMissesGpu(fixture.instance))
+        {
+            MXL_SKIP(reason->c_str());
+        }
+        check(fixture);
     }
 }

@@ -106,20 +106,32 @@ namespace
         return 0;
     }
 
-    // Zeroed like the real module's: ftruncate gives a memfd zero pages.
-    int allocate(int, size_t bytes, void** pointer)
+    // Maps `bytes` of the descriptor `fd` (-1 when there is none; closed when the mapping fails) at *pointer: 0, or the
+    // module's error `failure`.
+    int mapOrFail(int fd, size_t bytes, void** pointer, char const* failure)
     {
-        *pointer = nullptr;
-        auto const fd = ::memfd_create("mxl-fake-device-ring", MFD_CLOEXEC);
-        if (fd < 0 || ::ftruncate(fd, static_cast<off_t>(bytes)) != 0 || (*pointer = mapShared(fd, bytes)) == nullptr)
+        if (fd < 0 || (*pointer = mapShared(fd, bytes)) == nullptr)
         {
             if (fd >= 0)
             {
                 ::close(fd);
             }
-            return failWith("fake cudaMalloc: memfd_create, ftruncate or mmap failed");
+            return failWith("%s", failure);
         }
         return 0;
+    }
+
+    // Zeroed like the real module's: ftruncate gives a memfd zero pages.
+    int allocate(int, size_t bytes, void** pointer)
+    {
+        *pointer = nullptr;
+        auto fd = ::memfd_create("mxl-fake-device-ring", MFD_CLOEXEC);
+        if (fd >= 0 && ::ftruncate(fd, static_cast<off_t>(bytes)) != 0)
+        {
+            ::close(fd);
+            fd = -1;
+        }
+        return mapOrFail(fd, bytes, pointer, "fake cudaMalloc: memfd_create, ftruncate or mmap failed");
     }
 
     int release(int, void* pointer)
@@ -161,16 +173,8 @@ namespace
                 "fake cudaIpcOpenMemHandle: a handle cannot be opened in the process that exported it (cudaErrorInvalidContext)");
         }
         auto const path = "/proc/" + std::to_string(imported.pid) + "/fd/" + std::to_string(imported.fd);
-        auto const fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
-        if (fd < 0 || (*pointer = mapShared(fd, imported.bytes)) == nullptr)
-        {
-            if (fd >= 0)
-            {
-                ::close(fd);
-            }
-            return failWith("fake cudaIpcOpenMemHandle: the exporting process's memory cannot be opened (cudaErrorMapBufferObjectFailed)");
-        }
-        return 0;
+        return mapOrFail(::open(path.c_str(), O_RDWR | O_CLOEXEC), imported.bytes, pointer,
+                         "fake cudaIpcOpenMemHandle: the exporting process's memory cannot be opened (cudaErrorMapBufferObjectFailed)");
     }
 
     int closeImport(int, void* pointer)

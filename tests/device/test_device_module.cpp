@@ -34,8 +34,7 @@ TEST_CASE("device module: host flows never load it")
     CHECK(created.config.common.payloadLocation == MXL_PAYLOAD_LOCATION_HOST_MEMORY);
     CHECK(created.config.common.deviceIndex == -1);
     REQUIRE(writeGrain(created.writer, 77) == MXL_STATUS_OK);
-    mxlFlowReader reader = nullptr;
-    REQUIRE(mxlCreateFlowReader(fixture.instance, flowId(videoFlowFile).c_str(), nullptr, &reader) == MXL_STATUS_OK);
+    auto const reader = requireVideoReader(fixture.instance);
     mxlGrainInfo grain{};
     std::uint8_t* payload = nullptr;
     REQUIRE(mxlFlowReaderGetGrainNonBlocking(reader, 77, &grain, &payload) == MXL_STATUS_OK);
@@ -105,10 +104,8 @@ namespace
 {
     void checkSameProcessReader(DomainFixture& fixture)
     {
-        auto const created = createWriter(fixture.instance, flowDefinition(videoFlowFile), deviceOptions);
-        REQUIRE(created.status == MXL_STATUS_OK);
-        mxlFlowReader reader = nullptr;
-        REQUIRE(mxlCreateFlowReader(fixture.instance, flowId(videoFlowFile).c_str(), nullptr, &reader) == MXL_STATUS_OK);
+        auto const created = requireDeviceWriter(fixture.instance);
+        auto const reader = requireVideoReader(fixture.instance);
         std::uint64_t const index = 500;
         mxlGrainInfo grain{};
         std::uint8_t* payload = nullptr;
@@ -227,53 +224,32 @@ namespace
 
 TEST_CASE("device flows (fake module): a reader in the writer's process uses the writer's payloads")
 {
-    useFakeModule("working");
-    DomainFixture fixture{"device"};
-    checkSameProcessReader(fixture);
+    onFakeModule(checkSameProcessReader);
 }
 
 TEST_CASE("device flows (GPU): a reader in the writer's process uses the writer's payloads")
 {
-    DomainFixture fixture{"device"};
-    if (auto const reason = realModuleMissesGpu(fixture.instance))
-    {
-        MXL_SKIP(reason->c_str());
-    }
-    checkSameProcessReader(fixture);
+    onGpu(checkSameProcessReader);
 }
 
 TEST_CASE("device flows (fake module): a writer and a reader in two processes agree on every grain and slice")
 {
-    useFakeModule("working");
-    DomainFixture fixture{"device"};
-    checkTwoProcesses(fixture);
+    onFakeModule(checkTwoProcesses);
 }
 
 TEST_CASE("device flows (GPU): a writer and a reader in two processes agree on every grain and slice")
 {
-    DomainFixture fixture{"device"};
-    if (auto const reason = realModuleMissesGpu(fixture.instance))
-    {
-        MXL_SKIP(reason->c_str());
-    }
-    checkTwoProcesses(fixture);
+    onGpu(checkTwoProcesses);
 }
 
 TEST_CASE("device flows (fake module): mxl-test-source --device writes colour bars that readers and mxl-info see")
 {
-    useFakeModule("working");
-    DomainFixture fixture{"device"};
-    checkTestSource(fixture);
+    onFakeModule(checkTestSource);
 }
 
 TEST_CASE("device flows (GPU): mxl-test-source --device writes colour bars that readers and mxl-info see")
 {
-    DomainFixture fixture{"device"};
-    if (auto const reason = realModuleMissesGpu(fixture.instance))
-    {
-        MXL_SKIP(reason->c_str());
-    }
-    checkTestSource(fixture);
+    onGpu(checkTestSource);
 }
 
 #endif

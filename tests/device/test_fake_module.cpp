@@ -42,12 +42,8 @@ namespace
     }
 }
 
-TEST_CASE("device flows (fake module): the writer's flow records its device ring, grain files keep only headers")
+TEST_CASE_FIXTURE(FakeModuleWriter, "device flows (fake module): the writer's flow records its device ring, grain files keep only headers")
 {
-    useFakeModule("working");
-    DomainFixture fixture{"device"};
-    auto const created = createWriter(fixture.instance, flowDefinition(videoFlowFile), deviceOptions);
-    REQUIRE(created.status == MXL_STATUS_OK);
     CHECK(created.config.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY);
     CHECK(created.config.common.deviceIndex == 0);
 
@@ -82,15 +78,11 @@ TEST_CASE("device flows (fake module): the writer's flow records its device ring
     CHECK(domainEntries(fixture.domain.path()).empty());
 }
 
-TEST_CASE("device flows (fake module): a reader in the writer's process gets the writer's payloads, slice by slice")
+TEST_CASE_FIXTURE(FakeModuleWriter,
+                  "device flows (fake module): a reader in the writer's process gets the writer's payloads, slice by slice")
 {
-    useFakeModule("working");
-    DomainFixture fixture{"device"};
-    auto const created = createWriter(fixture.instance, flowDefinition(videoFlowFile), deviceOptions);
-    REQUIRE(created.status == MXL_STATUS_OK);
-    mxlFlowReader reader = nullptr;
     // The fake refuses an import in the exporting process, as CUDA does: the reader must not try.
-    REQUIRE(mxlCreateFlowReader(fixture.instance, flowId(videoFlowFile).c_str(), nullptr, &reader) == MXL_STATUS_OK);
+    auto const reader = requireVideoReader(fixture.instance);
     mxlFlowConfigInfo config{};
     REQUIRE(mxlFlowReaderGetConfigInfo(reader, &config) == MXL_STATUS_OK);
     CHECK(config.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY);
@@ -138,12 +130,8 @@ TEST_CASE("device flows (fake module): a reader in the writer's process gets the
     CHECK(mxlReleaseFlowWriter(fixture.instance, created.writer) == MXL_STATUS_OK);
 }
 
-TEST_CASE("device flows (fake module): copies outside the payload ring or on host flows are refused")
+TEST_CASE_FIXTURE(FakeModuleWriter, "device flows (fake module): copies outside the payload ring or on host flows are refused")
 {
-    useFakeModule("working");
-    DomainFixture fixture{"device"};
-    auto const created = createWriter(fixture.instance, flowDefinition(videoFlowFile), deviceOptions);
-    REQUIRE(created.status == MXL_STATUS_OK);
     auto const record = readRecord(fixture.domain);
     mxlGrainInfo grain{};
     std::uint8_t* payload = nullptr;
@@ -188,12 +176,8 @@ TEST_CASE("device flows (fake module): a device index this process does not see 
     mxlReleaseFlowWriter(fixture.instance, second.writer);
 }
 
-TEST_CASE("device flows (fake module): a reader that does not see the writer's GPU is refused")
+TEST_CASE_FIXTURE(FakeModuleWriter, "device flows (fake module): a reader that does not see the writer's GPU is refused")
 {
-    useFakeModule("working");
-    DomainFixture fixture{"device"};
-    auto const created = createWriter(fixture.instance, flowDefinition(videoFlowFile), deviceOptions);
-    REQUIRE(created.status == MXL_STATUS_OK);
     // From here on the fake's only GPU has another bus id, as a reader's would with other CUDA_VISIBLE_DEVICES.
     ::setenv("MXL_FAKE_BUS_BASE", "65", 1);
     mxlFlowReader reader = nullptr;
@@ -206,12 +190,8 @@ TEST_CASE("device flows (fake module): a reader that does not see the writer's G
     mxlReleaseFlowWriter(fixture.instance, created.writer);
 }
 
-TEST_CASE("device flows (fake module): a damaged device record is refused by readers")
+TEST_CASE_FIXTURE(FakeModuleWriter, "device flows (fake module): a damaged device record is refused by readers")
 {
-    useFakeModule("working");
-    DomainFixture fixture{"device"};
-    auto const created = createWriter(fixture.instance, flowDefinition(videoFlowFile), deviceOptions);
-    REQUIRE(created.status == MXL_STATUS_OK);
     auto record = readRecord(fixture.domain);
     auto const path = flowDirectory(fixture.domain) / "device";
     auto const rewrite = [&](mxl::layout::DeviceRecord const& changed)
@@ -248,8 +228,7 @@ TEST_CASE("device flows (fake module): a writer must ask for the payload locatio
     useFakeModule("working");
     DomainFixture fixture{"device"};
     DomainFixture other{"device-other"};
-    auto const created = createWriter(fixture.instance, flowDefinition(videoFlowFile), deviceOptions);
-    REQUIRE(created.status == MXL_STATUS_OK);
+    auto const created = requireDeviceWriter(fixture.instance);
     // A second instance of the same domain joins the flow as a second writer would.
     auto* const second = mxlCreateInstance(fixture.domain.str().c_str(), nullptr);
     auto const host = createWriter(second, flowDefinition(videoFlowFile), nullptr);

@@ -140,8 +140,7 @@ namespace
     // what a reader in another process reads; copied back out on the same stream, it is the same bytes.
     void checkStagingIntoWriter(DomainFixture const& fixture)
     {
-        auto const created = createWriter(fixture.instance, flowDefinition(videoFlowFile), deviceOptions);
-        REQUIRE(created.status == MXL_STATUS_OK);
+        auto const created = requireDeviceWriter(fixture.instance);
         auto const& memory = created.writer->memory;
         auto const module = moduleOf(memory);
         PinnedBuffer const staged{module, videoGrainBytes};
@@ -190,8 +189,7 @@ namespace
         Process writer{peer({"write", "--domain", fixture.domain.str(), "--flow", sourcePath(videoFlowFile).string(), "--options",
                              deviceOptions, "--start", std::to_string(start), "--count", "3", "--interval-ms", "100", "--hold-ms", "-1"})};
         REQUIRE(writer.waitForLine("created 1", 30s).has_value());
-        mxlFlowReader reader = nullptr;
-        REQUIRE(mxlCreateFlowReader(fixture.instance, flowId(videoFlowFile).c_str(), nullptr, &reader) == MXL_STATUS_OK);
+        auto const reader = requireVideoReader(fixture.instance);
         auto const& memory = reader->memory;
         auto const module = moduleOf(memory);
         CHECK(memory.localDeviceIndex == 0);
@@ -218,14 +216,10 @@ namespace
     }
 }
 
-TEST_CASE("device module ABI 1.1 (fake module): device writers and readers carry the module's table, host flows none")
+TEST_CASE_FIXTURE(FakeModuleWriter,
+                  "device module ABI 1.1 (fake module): device writers and readers carry the module's table, host flows none")
 {
-    useFakeModule("working");
-    DomainFixture fixture{"device"};
-    auto const created = createWriter(fixture.instance, flowDefinition(videoFlowFile), deviceOptions);
-    REQUIRE(created.status == MXL_STATUS_OK);
-    mxlFlowReader reader = nullptr;
-    REQUIRE(mxlCreateFlowReader(fixture.instance, flowId(videoFlowFile).c_str(), nullptr, &reader) == MXL_STATUS_OK);
+    auto const reader = requireVideoReader(fixture.instance);
     auto const* const table = created.writer->memory.deviceModule;
     REQUIRE(table != nullptr);
     CHECK(table->abiVersion == MXL_DEVICE_MODULE_ABI_VERSION);
@@ -251,36 +245,22 @@ TEST_CASE("device module ABI 1.1 (fake module): device writers and readers carry
 
 TEST_CASE("device module ABI 1.1 (fake module): a grain staged through pinned memory reaches a reader in another process")
 {
-    useFakeModule("working");
-    DomainFixture fixture{"device"};
-    checkStagingIntoWriter(fixture);
+    onFakeModule(checkStagingIntoWriter);
 }
 
 TEST_CASE("device module ABI 1.1 (GPU): a grain staged through pinned memory reaches a reader in another process")
 {
-    DomainFixture fixture{"device"};
-    if (auto const reason = realModuleMissesGpu(fixture.instance))
-    {
-        MXL_SKIP(reason->c_str());
-    }
-    checkStagingIntoWriter(fixture);
+    onGpu(checkStagingIntoWriter);
 }
 
 TEST_CASE("device module ABI 1.1 (fake module): grains another process wrote are staged out of a reader's ring")
 {
-    useFakeModule("working");
-    DomainFixture fixture{"device"};
-    checkStagingOutOfReader(fixture);
+    onFakeModule(checkStagingOutOfReader);
 }
 
 TEST_CASE("device module ABI 1.1 (GPU): grains another process wrote are staged out of a reader's ring")
 {
-    DomainFixture fixture{"device"};
-    if (auto const reason = realModuleMissesGpu(fixture.instance))
-    {
-        MXL_SKIP(reason->c_str());
-    }
-    checkStagingOutOfReader(fixture);
+    onGpu(checkStagingOutOfReader);
 }
 
 TEST_CASE("device module ABI 1.1 (fake module): a stream the module did not create and host pointers as device memory fail")
@@ -288,8 +268,7 @@ TEST_CASE("device module ABI 1.1 (fake module): a stream the module did not crea
     useFakeModule("working");
     ::setenv("MXL_FAKE_DEVICE_COUNT", "2", 1);
     DomainFixture fixture{"device"};
-    auto const created = createWriter(fixture.instance, flowDefinition(videoFlowFile), deviceOptions);
-    REQUIRE(created.status == MXL_STATUS_OK);
+    auto const created = requireDeviceWriter(fixture.instance);
     auto const& memory = created.writer->memory;
     auto const module = moduleOf(memory);
     PinnedBuffer const staged{module, 4096};

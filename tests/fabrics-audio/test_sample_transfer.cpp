@@ -3,6 +3,7 @@
 // cannot hold, bursts larger than the bounce buffer, and the calls of the other flavour.
 #include "FabricsHarness.hpp"
 #include "HostilePeer.hpp"
+#include "Link.hpp"
 #include "SamplePattern.hpp"
 #include "Skip.hpp"
 #include "StderrCapture.hpp"
@@ -10,8 +11,6 @@
 #include <mxl/fabrics_state.h>
 
 #include <doctest/doctest.h>
-
-#include <unistd.h>
 
 #include <atomic>
 #include <string>
@@ -24,18 +23,10 @@ using namespace std::chrono_literals;
 
 namespace
 {
-    struct AudioTransport
+    // tcp over 127.0.0.1 and shm.
+    std::vector<Transport> audioTransports()
     {
-        std::string label;
-        mxlFabricsProvider provider;
-        std::string targetNode;
-    };
-
-    std::vector<AudioTransport> audioTransports()
-    {
-        static std::atomic<unsigned> counter{0};
-        auto const shmName = "mxlaudio-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-        return {{"tcp", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1"}, {"shm", MXL_FABRICS_PROVIDER_SHM, shmName}};
+        return {{"tcp", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"}, {"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("audio"), ""}};
     }
 
     constexpr std::size_t batch = 480;
@@ -50,18 +41,11 @@ namespace
     };
 
     // A source and a target domain with the same audio flow, a set-up target and an initiator connected to it.
-    struct AudioLink
+    struct AudioLink : LinkEnds
     {
-        AudioLink(AudioTransport const& transport, std::string const& flowFile, std::optional<std::uint64_t> sourceHistoryNs = std::nullopt,
+        AudioLink(Transport const& transport, std::string const& flowFile, std::optional<std::uint64_t> sourceHistoryNs = std::nullopt,
                   std::optional<std::uint64_t> targetHistoryNs = std::nullopt, char const* targetOptions = nullptr)
-            : sourceDomain{"audio-src", sourceHistoryNs}
-            , targetDomain{"audio-dst", targetHistoryNs}
-            , source{sourceDomain, flowDefinition(flowFile)}
-            , destination{targetDomain, flowDefinition(flowFile)}
-            , target{targetDomain, destination, interfaceConfig(transport.provider, transport.targetNode.c_str(), nullptr), targetOptions}
-            , initiator{
-                  sourceDomain, source,
-                  interfaceConfig(transport.provider, transport.provider == MXL_FABRICS_PROVIDER_TCP ? "127.0.0.1" : nullptr, nullptr)}
+            : LinkEnds{transport, flowFile, "audio", sourceHistoryNs, targetHistoryNs, FlowOptions{.targetSetup = targetOptions}}
         {
             REQUIRE(target.setupStatus == MXL_STATUS_OK);
             REQUIRE(mxlFabricsInitiatorAddTarget(initiator.initiator, target.ticket) == MXL_STATUS_OK);
@@ -74,13 +58,6 @@ namespace
             }
             REQUIRE(status == MXL_STATUS_OK);
         }
-
-        FlowDomain sourceDomain;
-        FlowDomain targetDomain;
-        Flow source;
-        Flow destination;
-        TargetEnd target;
-        InitiatorEnd initiator;
 
         ReadResult read(std::chrono::milliseconds timeout)
         {

@@ -9,7 +9,7 @@ using namespace std::chrono_literals;
 
 TEST_CASE("batch api: null handles, unknown targets and batches, slice ranges out of the grain, and freed batches are refused")
 {
-    Transport const transport{"tcp 127.0.0.1", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"};
+    auto const transport = tcpLoopback();
     BatchFan fan{transport, "v210_1080p59.94.json", 1};
     auto* initiator = fan.initiator.initiator;
     std::uint32_t transfer = 99;
@@ -76,7 +76,7 @@ TEST_CASE("batch api: null handles, unknown targets and batches, slice ranges ou
 
 TEST_CASE("batch api: a sample batch of no samples, grains on a sample flow, and an initiator not set up are refused")
 {
-    Transport const transport{"tcp 127.0.0.1", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"};
+    auto const transport = tcpLoopback();
     BatchFan fan{transport, "audio_48k_stereo.json", 1};
     auto const batch = fan.createBatch();
     std::uint32_t transfer = 0;
@@ -94,7 +94,7 @@ TEST_CASE("batch api: a sample batch of no samples, grains on a sample flow, and
 
 TEST_CASE("initiator events api: start twice, dispatch and emit before start, library types and short structs are refused")
 {
-    Transport const transport{"tcp 127.0.0.1", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"};
+    auto const transport = tcpLoopback();
     BatchFan fan{transport, "v210_1080p59.94.json", 1};
     auto* initiator = fan.initiator.initiator;
     int fd = -1;

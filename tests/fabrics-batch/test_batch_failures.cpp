@@ -13,7 +13,7 @@ using namespace std::chrono_literals;
 
 TEST_CASE("batch: a target destroyed mid-way fails exactly the transfers to it, the other target's complete (tcp)")
 {
-    Transport const transport{"tcp 127.0.0.1", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"};
+    auto const transport = tcpLoopback();
     BatchFan fan{transport, "v210_1080p59.94.json", 2};
     auto const idA = fan.targetId(0);
     auto const idB = fan.targetId(1);

@@ -206,7 +206,7 @@ TEST_CASE("batch: sample batches land intact, each transfer COMPLETED with the s
 
 TEST_CASE("batch: batch transfers count in the target counters as TransferGrain's do")
 {
-    Transport const transport{"tcp 127.0.0.1", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"};
+    auto const transport = tcpLoopback();
     BatchFan fan{transport, "v210_1080p59.94.json", 1};
     writeGrain(fan.source, 600, 3);
     writeGrain(fan.source, 601, 3);

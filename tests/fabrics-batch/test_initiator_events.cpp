@@ -149,7 +149,7 @@ namespace
 
 TEST_CASE("initiator events: one handler per type and replaceable, a handler emits, reads and frees but may not end its dispatch")
 {
-    Transport const transport{"tcp 127.0.0.1", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"};
+    auto const transport = tcpLoopback();
     BatchFan fan{transport, "v210_1080p59.94.json", 1};
     Script script;
     script.fan = &fan;
@@ -200,7 +200,7 @@ TEST_CASE("initiator events: one handler per type and replaceable, a handler emi
 
 TEST_CASE("initiator events: a full queue keeps every event, in order, until the application dispatches")
 {
-    Transport const transport{"tcp 127.0.0.1", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"};
+    auto const transport = tcpLoopback();
     BatchFan fan{transport, "v210_1080p59.94.json", 1, 1};
     auto* initiator = fan.initiator.initiator;
     auto const batch = fan.createBatch();

@@ -183,26 +183,25 @@ TEST_CASE("events: a handler is replaced, replaces itself, and is removed")
     bare.start();
     Calls calls;
     auto* const target = bare.target.target;
-    REQUIRE(mxlFabricsTargetSetEventHandler(target, userType, &Calls::countFirst, &calls) == MXL_STATUS_OK);
-    REQUIRE(bare.emit(userType, 0) == MXL_STATUS_OK);
-    CHECK(bare.dispatch() == 1);
+    // Sets `handler` (none when null) for the user type, emits one event of it and checks how many events were dispatched.
+    auto const emitWith = [&](mxlFabricsEventHandler handler, std::size_t dispatched)
+    {
+        REQUIRE(mxlFabricsTargetSetEventHandler(target, userType, handler, handler != nullptr ? &calls : nullptr) == MXL_STATUS_OK);
+        REQUIRE(bare.emit(userType, 0) == MXL_STATUS_OK);
+        CHECK(bare.dispatch() == dispatched);
+    };
+    emitWith(&Calls::countFirst, 1);
     CHECK(calls.first == 1);
 
-    REQUIRE(mxlFabricsTargetSetEventHandler(target, userType, &Calls::countSecond, &calls) == MXL_STATUS_OK);
-    REQUIRE(bare.emit(userType, 0) == MXL_STATUS_OK);
-    CHECK(bare.dispatch() == 1);
-    CHECK(calls.first == 1);
-    CHECK(calls.second == 1);
-
-    REQUIRE(mxlFabricsTargetSetEventHandler(target, userType, nullptr, nullptr) == MXL_STATUS_OK);
-    REQUIRE(bare.emit(userType, 0) == MXL_STATUS_OK);
-    CHECK(bare.dispatch() == 1);
+    emitWith(&Calls::countSecond, 1);
     CHECK(calls.first == 1);
     CHECK(calls.second == 1);
 
-    REQUIRE(mxlFabricsTargetSetEventHandler(target, userType, &Calls::replaceItself, &calls) == MXL_STATUS_OK);
-    REQUIRE(bare.emit(userType, 0) == MXL_STATUS_OK);
-    CHECK(bare.dispatch() == 2);
+    emitWith(nullptr, 1);
+    CHECK(calls.first == 1);
+    CHECK(calls.second == 1);
+
+    emitWith(&Calls::replaceItself, 2);
     CHECK(calls.first == 2);
     CHECK(calls.second == 2);
 

@@ -1,6 +1,7 @@
 // Tickets name their backend only when it is not "ofi" (so that ofi tickets stay the MXL SDK's, byte for byte), and an
 // initiator refuses a ticket of another backend, naming both.
 #include "FabricsHarness.hpp"
+#include "Link.hpp"
 #include "StderrCapture.hpp"
 
 #include <mxl/fabrics.h>
@@ -15,12 +16,9 @@ using mxl::test::StderrCapture;
 
 TEST_CASE("backend tickets: an ofi ticket has no backend key, and an ofi initiator refuses a ticket of backend \"x\"")
 {
-    FlowDomain sourceDomain{"loader-src"};
-    FlowDomain targetDomain{"loader-dst"};
-    Flow source{sourceDomain, flowDefinition("v210_1080p59.94.json")};
-    Flow destination{targetDomain, flowDefinition("v210_1080p59.94.json")};
-    TargetEnd target{targetDomain, destination, interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr)};
-    InitiatorEnd initiator{sourceDomain, source, interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr)};
+    LoopbackEnds ends{"loader"};
+    auto& target = ends.target;
+    auto& initiator = ends.initiator;
     REQUIRE(target.setupStatus == MXL_STATUS_OK);
 
     auto json = nlohmann::json::parse(ticketText(target.ticket));

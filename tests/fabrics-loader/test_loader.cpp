@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <initializer_list>
 #include <optional>
 #include <set>
 #include <string>
@@ -101,6 +102,20 @@ namespace
         return text.find(part) != std::string::npos;
     }
 
+    // Checks that mxlFabricsCreateInstance with `options`, searching `path`, fails with `expected` and logs each of `logged`.
+    void checkRefused(std::optional<std::string> const& path, char const* options, mxlStatus expected,
+                      std::initializer_list<std::string> logged)
+    {
+        auto const attempt = createInstance(path, options);
+        CHECK(attempt.status == expected);
+        INFO("logged: ", attempt.logged);
+        for (auto const& part : logged)
+        {
+            CAPTURE(part);
+            CHECK(contains(attempt.logged, part));
+        }
+    }
+
     // Runs `command` in sh with stderr joined to stdout; returns its exit status and everything it printed.
     std::pair<int, std::string> runShell(std::string const& command)
     {
@@ -110,34 +125,42 @@ namespace
         REQUIRE(status.has_value());
         return {*status, output};
     }
+
+    // Runs `command` as runShell does and checks that it exits with `expected` and prints each of `printed`; returns what
+    // it printed.
+    std::string checkShell(std::string const& command, int expected, std::initializer_list<std::string> printed)
+    {
+        auto const [status, output] = runShell(command);
+        INFO("output of ", command, ": ", output);
+        CHECK(status == expected);
+        for (auto const& part : printed)
+        {
+            CAPTURE(part);
+            CHECK(contains(output, part));
+        }
+        return output;
+    }
 }
 
 TEST_CASE("loader: a backend file that is no ELF object is refused with NO_FABRIC, its path and dlerror")
 {
-    auto const attempt = createInstance(fakes + "/not-elf", R"({"backend": "notelf"})");
-    CHECK(attempt.status == MXL_ERR_NO_FABRIC);
-    INFO("logged: ", attempt.logged);
-    CHECK(contains(attempt.logged, "cannot load fabrics backend " + fakes + "/not-elf/libmxl-fabrics-notelf.so: "));
-    // dlerror()'s words for it.
-    CHECK(contains(attempt.logged, "invalid ELF header"));
+    checkRefused(fakes + "/not-elf", R"({"backend": "notelf"})", MXL_ERR_NO_FABRIC,
+                 {"cannot load fabrics backend " + fakes + "/not-elf/libmxl-fabrics-notelf.so: ",
+                  // dlerror()'s words for it.
+                  "invalid ELF header"});
 }
 
 TEST_CASE("loader: a module without mxlFabricsBackendEntry is refused with NO_FABRIC, its path and dlerror")
 {
-    auto const attempt = createInstance(fakes + "/no-entry", R"({"backend": "noentry"})");
-    CHECK(attempt.status == MXL_ERR_NO_FABRIC);
-    INFO("logged: ", attempt.logged);
-    CHECK(contains(attempt.logged, "fabrics backend " + fakes + "/no-entry/libmxl-fabrics-noentry.so has no mxlFabricsBackendEntry: "));
-    CHECK(contains(attempt.logged, "undefined symbol: mxlFabricsBackendEntry"));
+    checkRefused(fakes + "/no-entry", R"({"backend": "noentry"})", MXL_ERR_NO_FABRIC,
+                 {"fabrics backend " + fakes + "/no-entry/libmxl-fabrics-noentry.so has no mxlFabricsBackendEntry: ",
+                  "undefined symbol: mxlFabricsBackendEntry"});
 }
 
 TEST_CASE("loader: a backend of ABI 2.0 is refused with UNSUPPORTED_OPERATION, naming both versions")
 {
-    auto const attempt = createInstance(fakes + "/abi2", R"({"backend": "abi2"})");
-    CHECK(attempt.status == MXL_ERR_UNSUPPORTED_OPERATION);
-    INFO("logged: ", attempt.logged);
-    CHECK(contains(attempt.logged,
-                   "fabrics backend " + fakes + "/abi2/libmxl-fabrics-abi2.so implements backend ABI 2.0, this libmxl-fabrics needs 1.x"));
+    checkRefused(fakes + "/abi2", R"({"backend": "abi2"})", MXL_ERR_UNSUPPORTED_OPERATION,
+                 {"fabrics backend " + fakes + "/abi2/libmxl-fabrics-abi2.so implements backend ABI 2.0, this libmxl-fabrics needs 1.x"});
 }
 
 TEST_CASE("loader: a backend of ABI 1.1 (a table without domain_open_transport) is still loaded, and a shorter table is refused")
@@ -146,50 +169,38 @@ TEST_CASE("loader: a backend of ABI 1.1 (a table without domain_open_transport) 
     INFO("logged: ", older.logged);
     CHECK(older.status == MXL_STATUS_OK);
 
-    auto const shorter = createInstance(fakes + "/short", R"({"backend": "short"})");
-    CHECK(shorter.status == MXL_ERR_UNSUPPORTED_OPERATION);
-    INFO("logged: ", shorter.logged);
-    CHECK(contains(shorter.logged, "fabrics backend " + fakes + "/short/libmxl-fabrics-short.so has a table of " +
-                                       std::to_string(MXL_FABRICS_BACKEND_TABLE_1_1_SIZE - sizeof(void*)) +
-                                       " bytes, this libmxl-fabrics needs at least " + std::to_string(MXL_FABRICS_BACKEND_TABLE_1_1_SIZE)));
+    checkRefused(fakes + "/short", R"({"backend": "short"})", MXL_ERR_UNSUPPORTED_OPERATION,
+                 {"fabrics backend " + fakes + "/short/libmxl-fabrics-short.so has a table of " +
+                  std::to_string(MXL_FABRICS_BACKEND_TABLE_1_1_SIZE - sizeof(void*)) + " bytes, this libmxl-fabrics needs at least " +
+                  std::to_string(MXL_FABRICS_BACKEND_TABLE_1_1_SIZE)});
 }
 
 TEST_CASE("loader: a backend whose entry fails is refused with NO_FABRIC and the backend's reason")
 {
-    auto const attempt = createInstance(fakes + "/failing", R"({"backend": "failing"})");
-    CHECK(attempt.status == MXL_ERR_NO_FABRIC);
-    INFO("logged: ", attempt.logged);
-    // What the backend logged through mxlFabricsBackendHost.log reached the host's sink, as one line at its level.
-    CHECK(contains(attempt.logged, "mxl warn: fake transport: probing devices\n"));
-    CHECK(contains(attempt.logged, "fabrics backend " + fakes +
-                                       "/failing/libmxl-fabrics-failing.so failed to initialise: fake transport: no device answered"));
+    checkRefused(
+        fakes + "/failing", R"({"backend": "failing"})", MXL_ERR_NO_FABRIC,
+        {// What the backend logged through mxlFabricsBackendHost.log reached the host's sink, as one line at its level.
+         "mxl warn: fake transport: probing devices\n",
+         "fabrics backend " + fakes + "/failing/libmxl-fabrics-failing.so failed to initialise: fake transport: no device answered"});
 }
 
 TEST_CASE("loader: an unknown backend names every directory searched and the environment variable")
 {
     auto const path = fakes + "/abi2:" + fakes + "/failing";
-    auto const attempt = createInstance(path, R"({"backend": "nosuch"})");
-    CHECK(attempt.status == MXL_ERR_NO_FABRIC);
-    INFO("logged: ", attempt.logged);
     // The variable's directories in order, then mxl-fabrics/ beside libmxl-fabrics.so, then the install directory.
     auto const beside = (std::filesystem::path{MXL_FABRICS_LIBRARY}.parent_path() / "mxl-fabrics").string();
-    CHECK(contains(attempt.logged, "no fabrics backend \"nosuch\" (libmxl-fabrics-nosuch.so) in " + path + ":" + beside + ":"));
-    CHECK(contains(attempt.logged, "(MXL_FABRICS_BACKEND_PATH=" + path + ")"));
+    checkRefused(path, R"({"backend": "nosuch"})", MXL_ERR_NO_FABRIC,
+                 {"no fabrics backend \"nosuch\" (libmxl-fabrics-nosuch.so) in " + path + ":" + beside + ":",
+                  "(MXL_FABRICS_BACKEND_PATH=" + path + ")"});
 }
 
 TEST_CASE("loader: backend names that are no file name and options that are no object are INVALID_ARG")
 {
-    auto const traversal = createInstance(std::nullopt, R"({"backend": "../ofi"})");
-    CHECK(traversal.status == MXL_ERR_INVALID_ARG);
-    CHECK(contains(traversal.logged, "fabrics backend name \"../ofi\" must be letters, digits, '-' or '_'"));
-
-    auto const number = createInstance(std::nullopt, R"({"backend": 7})");
-    CHECK(number.status == MXL_ERR_INVALID_ARG);
-    CHECK(contains(number.logged, "instance option backend must be a string such as \"ofi\", not 7"));
-
-    auto const array = createInstance(std::nullopt, "[1]");
-    CHECK(array.status == MXL_ERR_INVALID_ARG);
-    CHECK(contains(array.logged, "instance options must be a JSON object, got: [1]"));
+    checkRefused(std::nullopt, R"({"backend": "../ofi"})", MXL_ERR_INVALID_ARG,
+                 {"fabrics backend name \"../ofi\" must be letters, digits, '-' or '_'"});
+    checkRefused(std::nullopt, R"({"backend": 7})", MXL_ERR_INVALID_ARG,
+                 {"instance option backend must be a string such as \"ofi\", not 7"});
+    checkRefused(std::nullopt, "[1]", MXL_ERR_INVALID_ARG, {"instance options must be a JSON object, got: [1]"});
 }
 
 TEST_CASE("loader: without options an instance uses the ofi module beside libmxl-fabrics.so")
@@ -216,12 +227,9 @@ TEST_CASE("loader: without options an instance uses the ofi module beside libmxl
 TEST_CASE("loader: MXL_FABRICS_BACKEND_PATH wins over the directory beside libmxl-fabrics.so (mxl-fabrics-info)")
 {
     // A fresh process: this one may have loaded the real ofi already, and a backend is loaded once per process.
-    auto const [status, output] =
-        runShell(std::string{"MXL_FABRICS_BACKEND_PATH=/nonexistent:"} + fakes + "/shadow " + MXL_FABRICS_INFO + " --backend ofi");
-    INFO("output: ", output);
-    CHECK(status == 1);
-    CHECK(contains(output, "fabrics backend " + fakes + "/shadow/libmxl-fabrics-ofi.so implements backend ABI 2.0"));
-    CHECK(contains(output, "mxl-fabrics-info: error: cannot create the fabrics instance with backend \"ofi\""));
+    checkShell(std::string{"MXL_FABRICS_BACKEND_PATH=/nonexistent:"} + fakes + "/shadow " + MXL_FABRICS_INFO + " --backend ofi", 1,
+               {"fabrics backend " + fakes + "/shadow/libmxl-fabrics-ofi.so implements backend ABI 2.0",
+                "mxl-fabrics-info: error: cannot create the fabrics instance with backend \"ofi\""});
 }
 
 TEST_CASE("loader: mxlFabricsGetBackends lists the first module of each name in search order, without loading any")
@@ -249,9 +257,7 @@ TEST_CASE("loader: mxlFabricsGetBackends lists the first module of each name in 
         CHECK_MESSAGE(names.insert(name).second, "listed twice: ", name);
     }
     // Nothing was entered: the failing backend's reason is only logged by an instance that loads it.
-    auto const attempt = createInstance(fakes + "/failing", R"({"backend": "failing"})");
-    CHECK(attempt.status == MXL_ERR_NO_FABRIC);
-    CHECK(contains(attempt.logged, "failed to initialise"));
+    checkRefused(fakes + "/failing", R"({"backend": "failing"})", MXL_ERR_NO_FABRIC, {"failed to initialise"});
 
     CHECK(mxlFabricsGetBackends(nullptr) == MXL_ERR_INVALID_ARG);
     CHECK(mxlFabricsFreeBackendList(nullptr) == MXL_ERR_INVALID_ARG);
@@ -259,24 +265,16 @@ TEST_CASE("loader: mxlFabricsGetBackends lists the first module of each name in 
 
 TEST_CASE("loader: mxl-fabrics-info --all-backends lists each backend with its interfaces, and names the one it cannot load")
 {
-    auto const [status, output] =
-        runShell(std::string{"MXL_FABRICS_BACKEND_PATH="} + fakes + "/failing " + MXL_FABRICS_INFO + " --all-backends -p tcp -n 127.0.0.1");
-    INFO("output: ", output);
-    CHECK(status == 1);
-    CHECK(contains(output, "fabrics backend " + fakes + "/failing/libmxl-fabrics-failing.so failed to initialise"));
-    CHECK(contains(output, "backend failing " + fakes + "/failing/libmxl-fabrics-failing.so: not loaded\n"));
-    CHECK(contains(output, std::string{"backend ofi ABI 1.4 "} + MXL_OFI_BACKEND + "\ninterface tcp-0 node 127.0.0.1"));
+    checkShell(std::string{"MXL_FABRICS_BACKEND_PATH="} + fakes + "/failing " + MXL_FABRICS_INFO + " --all-backends -p tcp -n 127.0.0.1", 1,
+               {"fabrics backend " + fakes + "/failing/libmxl-fabrics-failing.so failed to initialise",
+                "backend failing " + fakes + "/failing/libmxl-fabrics-failing.so: not loaded\n",
+                std::string{"backend ofi ABI 1.4 "} + MXL_OFI_BACKEND + "\ninterface tcp-0 node 127.0.0.1"});
 
-    auto const [healthyStatus, healthy] =
-        runShell(std::string{"env -u MXL_FABRICS_BACKEND_PATH "} + MXL_FABRICS_INFO + " --all-backends -p tcp");
-    INFO("output: ", healthy);
-    CHECK(healthyStatus == 0);
-    CHECK(contains(healthy, std::string{"backend ofi ABI 1.4 "} + MXL_OFI_BACKEND + "\n"));
-    CHECK(!contains(healthy, "not loaded"));
+    auto const healthy = checkShell(std::string{"env -u MXL_FABRICS_BACKEND_PATH "} + MXL_FABRICS_INFO + " --all-backends -p tcp", 0,
+                                    {std::string{"backend ofi ABI 1.4 "} + MXL_OFI_BACKEND + "\n"});
+    CHECK_MESSAGE(!contains(healthy, "not loaded"), healthy);
 
-    auto const [bothStatus, both] = runShell(std::string{MXL_FABRICS_INFO} + " --all-backends --backend ofi");
-    CHECK(bothStatus == 1);
-    CHECK(contains(both, "--backend and --all-backends exclude each other"));
+    checkShell(std::string{MXL_FABRICS_INFO} + " --all-backends --backend ofi", 1, {"--backend and --all-backends exclude each other"});
 }
 
 TEST_CASE("loader: a copy of the build tree without the ofi module fails with the clear error, and works once it is back")
@@ -291,18 +289,13 @@ TEST_CASE("loader: a copy of the build tree without the ofi module fails with th
     auto const command =
         "env -u MXL_FABRICS_BACKEND_PATH LD_LIBRARY_PATH=" + lib.string() + " " + (tree.path() / "mxl-fabrics-info").string();
 
-    auto const [missingStatus, missing] = runShell(command);
-    INFO("without the module: ", missing);
-    CHECK(missingStatus == 1);
-    CHECK(contains(missing, "no fabrics backend \"ofi\" (libmxl-fabrics-ofi.so) in " + (lib / "mxl-fabrics").string() + ":"));
-    CHECK(contains(missing, "(MXL_FABRICS_BACKEND_PATH=unset)"));
+    checkShell(command, 1,
+               {"no fabrics backend \"ofi\" (libmxl-fabrics-ofi.so) in " + (lib / "mxl-fabrics").string() + ":",
+                "(MXL_FABRICS_BACKEND_PATH=unset)"});
 
     std::filesystem::create_directories(lib / "mxl-fabrics");
     std::filesystem::copy_file(MXL_OFI_BACKEND, lib / "mxl-fabrics" / "libmxl-fabrics-ofi.so");
-    auto const [presentStatus, present] = runShell(command + " -p tcp");
-    INFO("with the module: ", present);
-    CHECK(presentStatus == 0);
-    CHECK(contains(present, "backend ofi ABI 1.4 " + (lib / "mxl-fabrics" / "libmxl-fabrics-ofi.so").string() + "\n"));
+    checkShell(command + " -p tcp", 0, {"backend ofi ABI 1.4 " + (lib / "mxl-fabrics" / "libmxl-fabrics-ofi.so").string() + "\n"});
 }
 
 namespace
@@ -347,24 +340,14 @@ TEST_CASE("loader: the program's signal handlers survive loading the ofi backend
 TEST_CASE("loader: mxl-fabrics-info -v names CAP_HMEM: shm's FI_HMEM claim here, and every interface under the test knob")
 {
     auto const info = std::string{"env -u MXL_FABRICS_DEVICE_MEMORY_IS_HOST "} + MXL_FABRICS_INFO + " --backend ofi -v";
-    auto const [shmStatus, shm] = runShell(info + " -p shm");
-    INFO("output: ", shm);
-    CHECK(shmStatus == 0);
-    CHECK(contains(shm, "  capabilities: BLOCKING_OPERATIONS|REMOTE_WRITE|SEND_RECEIVE|HMEM\n"));
-    CHECK(contains(shm, "    fi_hmem: true\n"));
-    CHECK(contains(shm,
-                   "    device_payloads: registered directly where the device memory registers, else staged through pinned host memory\n"));
+    checkShell(info + " -p shm", 0,
+               {"  capabilities: BLOCKING_OPERATIONS|REMOTE_WRITE|SEND_RECEIVE|HMEM\n", "    fi_hmem: true\n",
+                "    device_payloads: registered directly where the device memory registers, else staged through pinned host memory\n"});
 
-    auto const [tcpStatus, tcp] = runShell(info + " -p tcp -n 127.0.0.1");
-    INFO("output: ", tcp);
-    CHECK(tcpStatus == 0);
-    CHECK(contains(tcp, "  capabilities: BLOCKING_OPERATIONS|REMOTE_WRITE|SEND_RECEIVE\n"));
-    CHECK(contains(tcp, "    fi_hmem: false\n"));
-    CHECK(contains(tcp, "    device_payloads: staged through pinned host memory\n"));
+    checkShell(info + " -p tcp -n 127.0.0.1", 0,
+               {"  capabilities: BLOCKING_OPERATIONS|REMOTE_WRITE|SEND_RECEIVE\n", "    fi_hmem: false\n",
+                "    device_payloads: staged through pinned host memory\n"});
 
-    auto const [knobStatus, knob] =
-        runShell(std::string{"MXL_FABRICS_DEVICE_MEMORY_IS_HOST=1 "} + MXL_FABRICS_INFO + " --backend ofi -v -p tcp -n 127.0.0.1");
-    INFO("output: ", knob);
-    CHECK(knobStatus == 0);
-    CHECK(contains(knob, "  capabilities: BLOCKING_OPERATIONS|REMOTE_WRITE|SEND_RECEIVE|HMEM\n"));
+    checkShell(std::string{"MXL_FABRICS_DEVICE_MEMORY_IS_HOST=1 "} + MXL_FABRICS_INFO + " --backend ofi -v -p tcp -n 127.0.0.1", 0,
+               {"  capabilities: BLOCKING_OPERATIONS|REMOTE_WRITE|SEND_RECEIVE|HMEM\n"});
 }

@@ -1,4 +1,5 @@
 #include "PathRejoin.hpp"
+#include "Scenario.hpp"
 
 #include <doctest/doctest.h>
 
@@ -49,6 +50,17 @@ namespace mxl::test
             }
             REQUIRE_MESSAGE(waited < 60.0, "path ", path + 1,
                             " did not deliver steadily within 60 s of its link coming back; target stderr:\n", target.errors());
+        }
+    }
+
+    void stopRedundantEnds(DemoProcess& initiator, std::string const& role, DemoProcess& target, std::filesystem::path const& targetDomain,
+                           std::uint64_t excused)
+    {
+        stopCleanly(initiator, role);
+        CHECK(stopCleanly(target, "target").lost <= excused);
+        for (auto const& entry : std::filesystem::directory_iterator{targetDomain})
+        {
+            CHECK_MESSAGE(!entry.path().filename().string().starts_with(".mxl-private-"), entry.path().string(), " was left behind");
         }
     }
 }

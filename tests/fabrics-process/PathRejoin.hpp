@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -28,4 +30,10 @@ namespace mxl::test
     // before this one is steady would leave no path, which is no test of redundancy. Fails after 60 s.
     PathReport waitForRejoin(std::size_t path, PathReport const& cut, DemoProcess& target, double unitsPerSecond,
                              std::function<void(std::chrono::seconds)> const& checkFor);
+
+    // Stops `initiator` (the `role` it played) and then the redundant `target`, each cleanly. The target's lost (the
+    // indices its real flow's head passed over because no path had them) are at most `excused`, and it left only the real
+    // flow's files in `targetDomain`: the path flows' private directories are gone.
+    void stopRedundantEnds(DemoProcess& initiator, std::string const& role, DemoProcess& target, std::filesystem::path const& targetDomain,
+                           std::uint64_t excused);
 }

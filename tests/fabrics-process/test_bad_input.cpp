@@ -4,6 +4,7 @@
 #include "FlowChecker.hpp"
 #include "PatternSource.hpp"
 #include "Scenario.hpp"
+#include "SourceAndTarget.hpp"
 #include "TestFlows.hpp"
 #include "Transports.hpp"
 
@@ -40,12 +41,9 @@ namespace mxl::test
         // tcp finds no listener; shm "connects" to any name, and the demo gives up when no grain is ever taken.
         void staleTicket(Transport const& transport, std::string const& message)
         {
-            TempDomain sourceDomain{"fp-source"};
-            TempDomain targetDomain{"fp-target"};
-            PatternSource source{sourceDomain.str(), testFlow(smallV210)};
-            auto target = startTarget(targetDomain.str(), testFlow(smallV210).string(), transport.targetArguments);
-            stopCleanly(*target.process, "target");
-            expectRejected(initiatorWith(sourceDomain.str(), source.flowId(), target.ticket), message);
+            SourceAndTarget ends{smallV210, transport.targetArguments};
+            stopCleanly(*ends.target.process, "target");
+            expectRejected(initiatorWith(ends.sourceDomain.str(), ends.source.flowId(), ends.target.ticket), message);
         }
     }
 

@@ -5,6 +5,7 @@
 #include "FlowChecker.hpp"
 #include "PatternSource.hpp"
 #include "Scenario.hpp"
+#include "SourceAndTarget.hpp"
 #include "TestFlows.hpp"
 
 #include "TempDomain.hpp"
@@ -34,17 +35,14 @@ namespace mxl::test
         void moveGrains(std::vector<std::string> const& targetArguments, std::vector<std::string> const& initiatorArguments,
                         TicketOf ticketOf)
         {
-            TempDomain sourceDomain{"fp-source"};
-            TempDomain targetDomain{"fp-target"};
-            PatternSource source{sourceDomain.str(), testFlow(smallV210)};
-            auto target = startTarget(targetDomain.str(), testFlow(smallV210).string(), targetArguments);
-            auto extra = ticketOf(target.ticket);
+            SourceAndTarget ends{smallV210, targetArguments};
+            auto extra = ticketOf(ends.target.ticket);
             extra.insert(extra.end(), initiatorArguments.begin(), initiatorArguments.end());
-            auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {}, extra);
-            FlowChecker checker{targetDomain.str(), source.flowId()};
-            checkIntact(checker.check(source, 100, std::chrono::seconds{60}), 100, *initiator, "SDK invocation");
+            auto initiator = startInitiator(ends.sourceDomain.str(), ends.source.flowId(), {}, extra);
+            FlowChecker checker{ends.targetDomain.str(), ends.source.flowId()};
+            checkIntact(checker.check(ends.source, 100, std::chrono::seconds{60}), 100, *initiator, "SDK invocation");
             stopCleanly(*initiator, "initiator");
-            stopCleanly(*target.process, "target");
+            stopCleanly(*ends.target.process, "target");
         }
 
         std::vector<std::string> base64Ticket(std::string const& ticket)

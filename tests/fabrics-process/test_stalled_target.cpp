@@ -5,6 +5,7 @@
 #include "FlowChecker.hpp"
 #include "PatternSource.hpp"
 #include "Scenario.hpp"
+#include "SourceAndTarget.hpp"
 #include "TestFlows.hpp"
 #include "Transports.hpp"
 
@@ -28,10 +29,8 @@ namespace mxl::test
 
         void stopAndResume(Transport const& transport, std::uint16_t slicesPerCommit)
         {
-            TempDomain sourceDomain{"fp-source"};
-            TempDomain targetDomain{"fp-target"};
-            PatternSource source{sourceDomain.str(), testFlow(smallV210At50), slicesPerCommit};
-            auto target = startTarget(targetDomain.str(), testFlow(smallV210At50).string(), transport.targetArguments);
+            SourceAndTarget ends{smallV210At50, transport.targetArguments, slicesPerCommit};
+            auto& [sourceDomain, targetDomain, source, target] = ends;
             auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket});
             FlowChecker checker{targetDomain.str(), source.flowId()};
             auto const watchPartials = slicesPerCommit != 0;

@@ -3,6 +3,7 @@
 #include "FlowChecker.hpp"
 #include "PatternSource.hpp"
 #include "Scenario.hpp"
+#include "SourceAndTarget.hpp"
 #include "TestFlows.hpp"
 #include "Transports.hpp"
 
@@ -23,10 +24,8 @@ namespace mxl::test
         // Source flow in one domain, target flow in another, one initiator between them.
         void moveGrains(Transport const& transport, char const* flow, std::uint16_t slicesPerCommit = 0)
         {
-            TempDomain sourceDomain{"fp-source"};
-            TempDomain targetDomain{"fp-target"};
-            PatternSource source{sourceDomain.str(), testFlow(flow), slicesPerCommit};
-            auto target = startTarget(targetDomain.str(), testFlow(flow).string(), transport.targetArguments);
+            SourceAndTarget ends{flow, transport.targetArguments, slicesPerCommit};
+            auto& [sourceDomain, targetDomain, source, target] = ends;
             auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket});
 
             FlowChecker checker{targetDomain.str(), source.flowId()};

@@ -16,6 +16,19 @@ namespace mxl::test::ucx
         }
     }
 
+    mxlFabricsBackendWrite writeOf(mxlFabricsBackendSegment const* segments, std::uint32_t count, std::uint32_t region,
+                                   std::uint64_t remoteOffset, std::optional<std::uint32_t> immediate)
+    {
+        mxlFabricsBackendWrite write{};
+        write.segments = segments;
+        write.segmentCount = count;
+        write.flags = immediate ? MXL_FABRICS_BACKEND_WRITE_IMMEDIATE : 0u;
+        write.remoteRegion = region;
+        write.immediate = immediate.value_or(0);
+        write.remoteOffset = remoteOffset;
+        return write;
+    }
+
     mxlFabricsInterfaceConfig localInterface(mxlFabricsProvider provider)
     {
         static std::string const host = []
@@ -115,13 +128,7 @@ namespace mxl::test::ucx
             auto const size = index + 1 == pieces ? length - start : piece;
             segments.push_back({source.data() + sourceOffset + start, size, _sourceMemory});
         }
-        mxlFabricsBackendWrite write{};
-        write.segments = segments.data();
-        write.segmentCount = pieces;
-        write.flags = immediate ? MXL_FABRICS_BACKEND_WRITE_IMMEDIATE : 0u;
-        write.remoteRegion = region;
-        write.immediate = immediate.value_or(0);
-        write.remoteOffset = remoteOffset;
+        auto const write = writeOf(segments.data(), pieces, region, remoteOffset, immediate);
         posted = 0;
         return table.connection_write(_connection, &write, context, &posted);
     }

@@ -22,6 +22,10 @@ namespace mxl::test::ucx
     // Fails the running test case with the call's status and the backend's text.
     void requireOk(mxlFabricsBackend const& table, mxlStatus status, char const* call);
 
+    // The write of `count` segments to region `region` at `remoteOffset`, announcing `immediate` where there is one.
+    mxlFabricsBackendWrite writeOf(mxlFabricsBackendSegment const* segments, std::uint32_t count, std::uint32_t region,
+                                   std::uint64_t remoteOffset, std::optional<std::uint32_t> immediate);
+
     // The interface config of `provider` on this host: 127.0.0.1 for tcp, the host name for shm.
     mxlFabricsInterfaceConfig localInterface(mxlFabricsProvider provider);
 

@@ -55,13 +55,7 @@ namespace
             auto const half = length / 2;
             mxlFabricsBackendSegment const segments[] = {{source.data() + sourceOffset, half, memory},
                                                          {source.data() + sourceOffset + half, length - half, memory}};
-            mxlFabricsBackendWrite write{};
-            write.segments = length > 1 ? segments : segments + 1;
-            write.segmentCount = length > 1 ? 2 : 1;
-            write.flags = immediate ? MXL_FABRICS_BACKEND_WRITE_IMMEDIATE : 0u;
-            write.remoteRegion = region;
-            write.immediate = immediate.value_or(0);
-            write.remoteOffset = offset;
+            auto const write = writeOf(length > 1 ? segments : segments + 1, length > 1 ? 2 : 1, region, offset, immediate);
             posted = 0;
             return table.connection_write(connection, &write, context, &posted);
         }

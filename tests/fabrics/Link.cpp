@@ -16,9 +16,14 @@ namespace mxl::test::fabrics
         return "mxltest-" + std::string{role} + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
     }
 
+    Transport tcpLoopback()
+    {
+        return {"tcp 127.0.0.1", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"};
+    }
+
     std::vector<Transport> transports()
     {
-        std::vector<Transport> result{{"tcp 127.0.0.1", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"}};
+        std::vector<Transport> result{tcpLoopback()};
         if (hasIpv6Loopback())
         {
             result.push_back({"tcp ::1", MXL_FABRICS_PROVIDER_TCP, "::1", "::1"});

@@ -22,6 +22,9 @@ namespace mxl::test::fabrics
     // A shm endpoint name no other test process uses.
     std::string uniqueShmName(char const* role);
 
+    // tcp over 127.0.0.1 at both ends.
+    Transport tcpLoopback();
+
     // tcp over 127.0.0.1 (and ::1 where the host has it) and shm.
     std::vector<Transport> transports();
 
@@ -49,6 +52,15 @@ namespace mxl::test::fabrics
         Flow destination;
         TargetEnd target;
         InitiatorEnd initiator;
+    };
+
+    // The ends of a 1080p59.94 v210 flow over tcp on 127.0.0.1, in domains tagged `tag`, not yet connected.
+    struct LoopbackEnds : LinkEnds
+    {
+        explicit LoopbackEnds(std::string const& tag)
+            : LinkEnds{tcpLoopback(), "v210_1080p59.94.json", tag, std::nullopt, std::nullopt}
+        {
+        }
     };
 
     struct Link : LinkEnds

@@ -31,7 +31,7 @@ namespace
     constexpr char const* admissionFlowFile = "v210_1080p59.94.json";
     // Its grains' slices: one per line.
     constexpr std::uint16_t admissionSlices = 1080;
-    Transport const loopback{"tcp 127.0.0.1", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"};
+    auto const loopback = tcpLoopback();
 
     mxlFabricsAdmissionCounters countersOf(TargetEnd const& target)
     {

@@ -43,6 +43,22 @@ namespace
                 std::count_if(entries.begin(), entries.end(), [&](auto const& entry) { return entry.provider == provider; }));
         }
     };
+
+    // The size protocol of a ...ToString call `toString(text, &size)` that gives `expected`: a null buffer gets the size
+    // with its terminator, a buffer one short STRLEN, and a buffer of that size the text, terminated.
+    template <typename ToString>
+    void checkSizeProtocol(ToString&& toString, std::string const& expected)
+    {
+        std::size_t size = 0;
+        REQUIRE(toString(nullptr, &size) == MXL_STATUS_OK);
+        CHECK(size == expected.size() + 1);
+        std::string text(size, 'x');
+        size = expected.size();
+        CHECK(toString(text.data(), &size) == MXL_ERR_STRLEN);
+        size = text.size();
+        REQUIRE(toString(text.data(), &size) == MXL_STATUS_OK);
+        CHECK(std::string{text.c_str()} == expected);
+    }
 }
 
 TEST_CASE("provider strings round-trip and reject unknown values")
@@ -53,15 +69,7 @@ TEST_CASE("provider strings round-trip and reject unknown values")
                                                                                                 {MXL_FABRICS_PROVIDER_EFA, "efa"},
                                                                                                 {MXL_FABRICS_PROVIDER_SHM, "shm"}})
     {
-        std::size_t size = 0;
-        REQUIRE(mxlFabricsProviderToString(provider, nullptr, &size) == MXL_STATUS_OK);
-        CHECK(size == name.size() + 1);
-        std::string text(size, 'x');
-        size = name.size();
-        CHECK(mxlFabricsProviderToString(provider, text.data(), &size) == MXL_ERR_STRLEN);
-        size = text.size();
-        REQUIRE(mxlFabricsProviderToString(provider, text.data(), &size) == MXL_STATUS_OK);
-        CHECK(std::string{text.c_str()} == name);
+        checkSizeProtocol([&](char* text, std::size_t* size) { return mxlFabricsProviderToString(provider, text, size); }, name);
         mxlFabricsProvider parsed{};
         REQUIRE(mxlFabricsProviderFromString(name.c_str(), &parsed) == MXL_STATUS_OK);
         CHECK(parsed == provider);
@@ -146,15 +154,7 @@ TEST_CASE("tickets: string round trip with the size protocol, and bad tickets gi
         R"({"addressFormat":2,"epoch":"5","fabricAddress":"AgBhp38AAAEAAAAAAAAAAA==","id":"99","provider":"tcp","regions":[{"addr":"0","len":"12288","rkey":"3"}]})"};
     mxlFabricsTargetInfo ticket = nullptr;
     REQUIRE(mxlFabricsTargetInfoFromString(good.c_str(), &ticket) == MXL_STATUS_OK);
-    std::size_t size = 0;
-    REQUIRE(mxlFabricsTargetInfoToString(ticket, nullptr, &size) == MXL_STATUS_OK);
-    CHECK(size == good.size() + 1);
-    std::string text(size, '\0');
-    size = good.size();
-    CHECK(mxlFabricsTargetInfoToString(ticket, text.data(), &size) == MXL_ERR_STRLEN);
-    size = text.size();
-    REQUIRE(mxlFabricsTargetInfoToString(ticket, text.data(), &size) == MXL_STATUS_OK);
-    CHECK(std::string{text.c_str()} == good);
+    checkSizeProtocol([&](char* text, std::size_t* size) { return mxlFabricsTargetInfoToString(ticket, text, size); }, good);
     CHECK(mxlFabricsFreeTargetInfo(ticket) == MXL_STATUS_OK);
     CHECK(mxlFabricsFreeTargetInfo(nullptr) == MXL_ERR_INVALID_ARG);
 

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -187,6 +188,26 @@ TEST_CASE("device registration: setup takes an interface's full caps with CAP_HM
     CHECK(target.ticket != nullptr);
 }
 
+namespace
+{
+    // Checks that `body` is refused with UNSUPPORTED_OPERATION and a text that holds each of `parts`.
+    void checkUnsupported(auto&& body, std::initializer_list<std::string> parts)
+    {
+        auto const [status, text] = refusal(body);
+        CHECK(status == MXL_ERR_UNSUPPORTED_OPERATION);
+        for (auto const& part : parts)
+        {
+            CHECK_MESSAGE(contains(text, part), text);
+        }
+    }
+
+    // Opens a target domain for device memory on the tcp loopback interface over `kind`.
+    void openTcpDeviceTarget(FabricsTransport kind)
+    {
+        static_cast<void>(backend().openDeviceDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Target, kind));
+    }
+}
+
 TEST_CASE("device registration: without the knob a device domain is refused here, naming the provider and why")
 {
     ScopedVariable const unset{deviceMemoryIsHostKnob, std::nullopt};
@@ -194,21 +215,13 @@ TEST_CASE("device registration: without the knob a device domain is refused here
     std::vector<std::uint8_t> memory(8192);
     if (suiteBackendName() == "ofi")
     {
-        auto const [tcpStatus, tcpText] = refusal(
-            [&]
-            { static_cast<void>(transport.openDeviceDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Target, FabricsTransport::Auto)); });
-        CHECK(tcpStatus == MXL_ERR_UNSUPPORTED_OPERATION);
-        CHECK_MESSAGE(
-            contains(tcpText, "tcp target interface for device memory: provider tcp does not register device memory (no FI_HMEM)"),
-            tcpText);
+        checkUnsupported([] { openTcpDeviceTarget(FabricsTransport::Auto); },
+                         {"tcp target interface for device memory: provider tcp does not register device memory (no FI_HMEM)"});
 
         // shm claims FI_HMEM, so the domain opens; its build registers system memory only, which registering says.
         auto const shm = transport.openDeviceDomain(localInterface(MXL_FABRICS_PROVIDER_SHM), Role::Target, FabricsTransport::Auto);
-        auto const [shmStatus, shmText] =
-            refusal([&] { static_cast<void>(shm->registerDeviceMemory(memory.data(), memory.size(), MemoryAccess::RemoteWrite, 0)); });
-        CHECK(shmStatus == MXL_ERR_UNSUPPORTED_OPERATION);
-        CHECK_MESSAGE(contains(shmText, "registering 8192 bytes of CUDA device 0 memory at "), shmText);
-        CHECK_MESSAGE(contains(shmText, " failed: fi_mr_regattr: "), shmText);
+        checkUnsupported([&] { static_cast<void>(shm->registerDeviceMemory(memory.data(), memory.size(), MemoryAccess::RemoteWrite, 0)); },
+                         {"registering 8192 bytes of CUDA device 0 memory at ", " failed: fi_mr_regattr: "});
         // Host memory still registers on that domain.
         CHECK(shm->registerMemory(memory.data(), memory.size(), MemoryAccess::RemoteWrite)->length() == memory.size());
     }
@@ -216,10 +229,9 @@ TEST_CASE("device registration: without the knob a device domain is refused here
     {
         for (auto const provider : {MXL_FABRICS_PROVIDER_TCP, MXL_FABRICS_PROVIDER_SHM})
         {
-            auto const [status, text] =
-                refusal([&] { static_cast<void>(transport.openDeviceDomain(localInterface(provider), Role::Target, FabricsTransport::Auto)); });
-            CHECK(status == MXL_ERR_UNSUPPORTED_OPERATION);
-            CHECK_MESSAGE(contains(text, "domain for device memory: this UCX reports no CUDA memory type (ucp_context_query)"), text);
+            checkUnsupported(
+                [&] { static_cast<void>(transport.openDeviceDomain(localInterface(provider), Role::Target, FabricsTransport::Auto)); },
+                {"domain for device memory: this UCX reports no CUDA memory type (ucp_context_query)"});
         }
     }
 }
@@ -230,28 +242,18 @@ TEST_CASE("device registration: a host domain refuses device memory, and device 
     auto& transport = backend();
     std::vector<std::uint8_t> memory(4096);
     auto const host = transport.openDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Initiator, FabricsTransport::Auto);
-    auto const [status, text] =
-        refusal([&] { static_cast<void>(host->registerDeviceMemory(memory.data(), memory.size(), MemoryAccess::LocalSource, 3)); });
-    CHECK(status == MXL_ERR_UNSUPPORTED_OPERATION);
-    CHECK_MESSAGE(contains(text, "registering 4096 bytes of CUDA device 3 memory at "), text);
-    CHECK_MESSAGE(contains(text, "was not opened for device memory"), text);
+    checkUnsupported([&] { static_cast<void>(host->registerDeviceMemory(memory.data(), memory.size(), MemoryAccess::LocalSource, 3)); },
+                     {"registering 4096 bytes of CUDA device 3 memory at ", "was not opened for device memory"});
 
     if (suiteBackendName() == "ofi")
     {
-        auto const [msgStatus, msgText] = refusal(
-            [&] { static_cast<void>(transport.openDeviceDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Target, FabricsTransport::Msg)); });
-        CHECK(msgStatus == MXL_ERR_UNSUPPORTED_OPERATION);
-        CHECK_MESSAGE(contains(msgText, "provider tcp was asked for transport msg, whose target places what it receives with host copies; "
-                                        "device memory needs rma"),
-                      msgText);
+        checkUnsupported([] { openTcpDeviceTarget(FabricsTransport::Msg); },
+                         {"provider tcp was asked for transport msg, whose target places what it receives with host copies; "
+                          "device memory needs rma"});
         // Where the provider has no RMA (the test knob MXL_FABRICS_OFI_HIDE_RMA), auto cannot fall back to msg.
         ScopedVariable const hidden{"MXL_FABRICS_OFI_HIDE_RMA", "1"};
-        auto const [hiddenStatus, hiddenText] = refusal(
-            [&]
-            { static_cast<void>(transport.openDeviceDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Target, FabricsTransport::Auto)); });
-        CHECK(hiddenStatus == MXL_ERR_UNSUPPORTED_OPERATION);
-        CHECK_MESSAGE(contains(hiddenText, "provider tcp has no endpoint with FI_RMA and remote CQ data, and device memory needs rma"),
-                      hiddenText);
+        checkUnsupported([] { openTcpDeviceTarget(FabricsTransport::Auto); },
+                         {"provider tcp has no endpoint with FI_RMA and remote CQ data, and device memory needs rma"});
     }
 }
 
@@ -284,7 +286,9 @@ TEST_CASE("device registration: a backend of ABI 1.2 (a table without memory_reg
     auto const backend12 = mxl::fabrics::tableBackend(older, {suiteBackendName(), path, older.abiVersion});
     ScopedVariable const set{deviceMemoryIsHostKnob, "1"};
     auto const [status, text] = refusal(
-        [&] { static_cast<void>(backend12->openDeviceDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Target, FabricsTransport::Auto)); });
+        [&] {
+            static_cast<void>(backend12->openDeviceDomain(localInterface(MXL_FABRICS_PROVIDER_TCP), Role::Target, FabricsTransport::Auto));
+        });
     CHECK(status == MXL_ERR_UNSUPPORTED_OPERATION);
     CHECK(text == "fabrics backend " + suiteBackendName() +
                       " (ABI 1.2) registers no device memory: that needs backend ABI 1.3 (memory_register_device)");

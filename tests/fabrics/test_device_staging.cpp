@@ -201,10 +201,15 @@ namespace
         checkDirections(transports(), {onDevice, onDevice}, "device → device");
     }
 
+    // tcp over 127.0.0.1 and shm.
+    std::vector<Transport> tcpAndShm()
+    {
+        return {tcpLoopback(), {"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""}};
+    }
+
     void hostAndDevice()
     {
-        std::vector<Transport> const some{{"tcp 127.0.0.1", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"},
-                                          {"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""}};
+        auto const some = tcpAndShm();
         checkDirections(some, {nullptr, onDevice}, "host → device");
         checkDirections(some, {onDevice, nullptr}, "device → host");
     }
@@ -370,12 +375,6 @@ namespace
                                std::to_string(videoPayloadBytes)) != std::string::npos,
                       log);
         mxlFabricsFreeTargetInfo(altered);
-    }
-
-    std::vector<Transport> tcpAndShm()
-    {
-        return {{"tcp 127.0.0.1", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"},
-                {"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""}};
     }
 
     void directToDirect()

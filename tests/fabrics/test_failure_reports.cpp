@@ -1,6 +1,7 @@
 // How failures reach the caller: the reason of a refused connection, and a signal that ends a blocking call
 // (MXL_ERR_INTERRUPTED, as the SDK reports EINTR: no error, so nothing is logged).
 #include "FabricsHarness.hpp"
+#include "Link.hpp"
 #include "Skip.hpp"
 
 #include "StderrCapture.hpp"
@@ -15,6 +16,7 @@
 #include <cctype>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -76,21 +78,11 @@ namespace
         std::atomic<bool> _stop{false};
         std::thread _thread;
     };
-
-    struct TcpEnds
-    {
-        FlowDomain sourceDomain{"fab-src"};
-        FlowDomain targetDomain{"fab-dst"};
-        Flow source{sourceDomain, flowDefinition("v210_1080p59.94.json")};
-        Flow destination{targetDomain, flowDefinition("v210_1080p59.94.json")};
-        TargetEnd target{targetDomain, destination, interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr)};
-        InitiatorEnd initiator{sourceDomain, source, interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr)};
-    };
 }
 
 TEST_CASE("tcp: a connection refused is reported with its reason")
 {
-    TcpEnds ends;
+    LoopbackEnds ends{"fab"};
     REQUIRE(ends.target.setupStatus == MXL_STATUS_OK);
     // The ticket outlives its target: its port is closed now.
     REQUIRE(mxlFabricsDestroyTarget(ends.targetDomain.fabrics, ends.target.target) == MXL_STATUS_OK);
@@ -112,62 +104,64 @@ TEST_CASE("tcp: a connection refused is reported with its reason")
     CHECK(mxlFabricsInitiatorRemoveTarget(ends.initiator.initiator, ends.target.ticket) == MXL_STATUS_OK);
 }
 
+namespace
+{
+    // Runs `scenario` on set-up ends; skipped under the ucx backend, which cannot sleep in the kernel (no CAN_WAIT): a
+    // blocking call polls in short pauses until its timeout, and a signal does not end it.
+    void withInterruptibleEnds(std::function<void(LoopbackEnds&)> const& scenario)
+    {
+        LoopbackEnds ends{"fab"};
+        if (backendOf(ends.initiator.fabrics) == "ucx")
+        {
+            MXL_SKIP("the ucx backend cannot sleep in the kernel (no CAN_WAIT): a blocking call polls in short pauses until its "
+                     "timeout, and a signal does not end it");
+        }
+        REQUIRE(ends.target.setupStatus == MXL_STATUS_OK);
+        scenario(ends);
+    }
+
+    // Runs `blockingCall` (one that waits up to 3000 ms) under a storm of signals: it ends with INTERRUPTED well before its
+    // timeout and logs nothing.
+    void checkInterrupted(std::function<mxlStatus()> const& blockingCall)
+    {
+        mxlStatus status = MXL_STATUS_OK;
+        auto const start = std::chrono::steady_clock::now();
+        std::string logged;
+        {
+            StderrCapture capture;
+            {
+                SignalStorm storm;
+                status = blockingCall();
+            }
+            logged = capture.text();
+        }
+        auto const elapsed = std::chrono::steady_clock::now() - start;
+        CHECK(status == MXL_ERR_INTERRUPTED);
+        CHECK(elapsed < 2500ms);
+        CHECK_MESSAGE(logged.empty(), "logged:\n", logged);
+    }
+}
+
 TEST_CASE("tcp: a signal ends a blocking MakeProgress (connection events) with INTERRUPTED and no error line")
 {
-    TcpEnds ends;
-    if (backendOf(ends.initiator.fabrics) == "ucx")
-    {
-        MXL_SKIP("the ucx backend cannot sleep in the kernel (no CAN_WAIT): a blocking call polls in short pauses until its "
-                 "timeout, and a signal does not end it");
-    }
-    REQUIRE(ends.target.setupStatus == MXL_STATUS_OK);
-    // The target is never driven, so it never accepts: the initiator waits for connection events.
-    REQUIRE(mxlFabricsInitiatorAddTarget(ends.initiator.initiator, ends.target.ticket) == MXL_STATUS_OK);
-    REQUIRE(mxlFabricsInitiatorMakeProgressNonBlocking(ends.initiator.initiator) == MXL_ERR_NOT_READY);
-
-    mxlStatus status = MXL_STATUS_OK;
-    auto const start = std::chrono::steady_clock::now();
-    std::string logged;
-    {
-        StderrCapture capture;
+    withInterruptibleEnds(
+        [](LoopbackEnds& ends)
         {
-            SignalStorm storm;
-            status = mxlFabricsInitiatorMakeProgressBlocking(ends.initiator.initiator, 3000);
-        }
-        logged = capture.text();
-    }
-    auto const elapsed = std::chrono::steady_clock::now() - start;
-    CHECK(status == MXL_ERR_INTERRUPTED);
-    CHECK(elapsed < 2500ms);
-    CHECK_MESSAGE(logged.empty(), "logged:\n", logged);
+            // The target is never driven, so it never accepts: the initiator waits for connection events.
+            REQUIRE(mxlFabricsInitiatorAddTarget(ends.initiator.initiator, ends.target.ticket) == MXL_STATUS_OK);
+            REQUIRE(mxlFabricsInitiatorMakeProgressNonBlocking(ends.initiator.initiator) == MXL_ERR_NOT_READY);
+            checkInterrupted([&] { return mxlFabricsInitiatorMakeProgressBlocking(ends.initiator.initiator, 3000); });
+        });
 }
 
 TEST_CASE("tcp: a signal ends a blocking ReadGrain (completions) with INTERRUPTED and no error line")
 {
-    TcpEnds ends;
-    if (backendOf(ends.initiator.fabrics) == "ucx")
-    {
-        MXL_SKIP("the ucx backend cannot sleep in the kernel (no CAN_WAIT): a blocking call polls in short pauses until its "
-                 "timeout, and a signal does not end it");
-    }
-    REQUIRE(ends.target.setupStatus == MXL_STATUS_OK);
-    REQUIRE(mxlFabricsInitiatorAddTarget(ends.initiator.initiator, ends.target.ticket) == MXL_STATUS_OK);
-    REQUIRE(settle(ends.initiator, {&ends.target}, 5s) == MXL_STATUS_OK);
-
-    mxlStatus status = MXL_STATUS_OK;
-    std::uint64_t index = 0;
-    auto const start = std::chrono::steady_clock::now();
-    std::string logged;
-    {
-        StderrCapture capture;
+    withInterruptibleEnds(
+        [](LoopbackEnds& ends)
         {
-            SignalStorm storm;
-            status = mxlFabricsTargetReadGrain(ends.target.target, 3000, &index);
-        }
-        logged = capture.text();
-    }
-    auto const elapsed = std::chrono::steady_clock::now() - start;
-    CHECK(status == MXL_ERR_INTERRUPTED);
-    CHECK(elapsed < 2500ms);
-    CHECK_MESSAGE(logged.empty(), "logged:\n", logged);
+            REQUIRE(mxlFabricsInitiatorAddTarget(ends.initiator.initiator, ends.target.ticket) == MXL_STATUS_OK);
+            REQUIRE(settle(ends.initiator, {&ends.target}, 5s) == MXL_STATUS_OK);
+            std::uint64_t index = 0;
+            checkInterrupted([&] { return mxlFabricsTargetReadGrain(ends.target.target, 3000, &index); });
+        });
 }

@@ -229,6 +229,18 @@ namespace
             REQUIRE(settle(initiator, {&targetA, &targetB}, 5s) == MXL_STATUS_OK);
         }
 
+        // Writes grain `index` (pattern `seed`), moves it whole to both targets and waits until both have it; returns its
+        // checksum.
+        std::uint64_t sendToBoth(std::uint64_t index, std::uint32_t seed)
+        {
+            auto const checksum = writeGrain(source, index, seed);
+            REQUIRE(mxlFabricsInitiatorTransferGrain(initiator.initiator, index, 0, 1080) == MXL_STATUS_OK);
+            CHECK(receive(initiator, targetA, 5s) == index);
+            CHECK(receive(initiator, targetB, 5s) == index);
+            REQUIRE(settle(initiator, {&targetA, &targetB}, 5s) == MXL_STATUS_OK);
+            return checksum;
+        }
+
         static char const* nodeFor(Transport const& transport)
         {
             return transport.provider == MXL_FABRICS_PROVIDER_SHM ? nullptr : transport.targetNode.c_str();
@@ -259,11 +271,7 @@ TEST_CASE("transfer: one initiator feeds two targets")
         FanOut fan{transport};
         for (std::uint64_t index = 300; index < 312; ++index)
         {
-            auto const checksum = writeGrain(fan.source, index, 4);
-            REQUIRE(mxlFabricsInitiatorTransferGrain(fan.initiator.initiator, index, 0, 1080) == MXL_STATUS_OK);
-            CHECK(receive(fan.initiator, fan.targetA, 5s) == index);
-            CHECK(receive(fan.initiator, fan.targetB, 5s) == index);
-            REQUIRE(settle(fan.initiator, {&fan.targetA, &fan.targetB}, 5s) == MXL_STATUS_OK);
+            auto const checksum = fan.sendToBoth(index, 4);
             CHECK(readBack(fan.flowA, index)->checksum == checksum);
             CHECK(readBack(fan.flowB, index)->checksum == checksum);
         }
@@ -272,7 +280,7 @@ TEST_CASE("transfer: one initiator feeds two targets")
 
 TEST_CASE("transfer: a target destroyed mid-stream is reported and the other target carries on (tcp)")
 {
-    Transport const transport{"tcp 127.0.0.1", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"};
+    auto const transport = tcpLoopback();
     FanOut fan{transport};
     auto const checksum = writeGrain(fan.source, 400, 5);
     REQUIRE(mxlFabricsInitiatorTransferGrain(fan.initiator.initiator, 400, 0, 1080) == MXL_STATUS_OK);
@@ -282,13 +290,7 @@ TEST_CASE("transfer: a target destroyed mid-stream is reported and the other tar
 
     auto* ticketB = fan.targetB.ticket;
     mxlFabricsTargetInfo keptTicket = nullptr;
-    {
-        std::size_t size = 0;
-        REQUIRE(mxlFabricsTargetInfoToString(ticketB, nullptr, &size) == MXL_STATUS_OK);
-        std::string text(size, '\0');
-        REQUIRE(mxlFabricsTargetInfoToString(ticketB, text.data(), &size) == MXL_STATUS_OK);
-        REQUIRE(mxlFabricsTargetInfoFromString(text.c_str(), &keptTicket) == MXL_STATUS_OK);
-    }
+    REQUIRE(mxlFabricsTargetInfoFromString(ticketText(ticketB).c_str(), &keptTicket) == MXL_STATUS_OK);
     REQUIRE(mxlFabricsDestroyTarget(fan.domainB.fabrics, fan.targetB.target) == MXL_STATUS_OK);
     fan.targetB.target = nullptr;
 
@@ -357,10 +359,7 @@ TEST_CASE("transfer: the initiator reconnects to a target that comes back on the
     }
     auto first = std::make_unique<TargetEnd>(targetDomain, destination, interface);
     REQUIRE(first->setupStatus == MXL_STATUS_OK);
-    std::size_t size = 0;
-    REQUIRE(mxlFabricsTargetInfoToString(first->ticket, nullptr, &size) == MXL_STATUS_OK);
-    std::string firstTicket(size, '\0');
-    REQUIRE(mxlFabricsTargetInfoToString(first->ticket, firstTicket.data(), &size) == MXL_STATUS_OK);
+    auto const firstTicket = ticketText(first->ticket);
 
     {
         // A first initiator connects and leaves: the target must take the next one.
@@ -410,10 +409,7 @@ TEST_CASE("transfer: the initiator reconnects to a target that comes back on the
     CHECK(waitFor(MXL_FABRICS_TARGET_CONNECTED, &second));
 
     // The old ticket's keys are only right if the new target's registrations got the same keys.
-    std::size_t secondSize = 0;
-    REQUIRE(mxlFabricsTargetInfoToString(second.ticket, nullptr, &secondSize) == MXL_STATUS_OK);
-    std::string secondTicket(secondSize, '\0');
-    REQUIRE(mxlFabricsTargetInfoToString(second.ticket, secondTicket.data(), &secondSize) == MXL_STATUS_OK);
+    auto const secondTicket = ticketText(second.ticket);
     auto const regionsOf = [](std::string const& json) { return nlohmann::json::parse(json.c_str()).at("regions"); };
     if (regionsOf(firstTicket) == regionsOf(secondTicket))
     {
@@ -480,11 +476,7 @@ TEST_CASE("transfer: a target that stops progressing is skipped without holding 
     CHECK(readBack(fan.flowB, first)->checksum == checksums.front());
     CHECK(counters(fan.targetB).lagging == 0);
     auto const index = first + grains;
-    auto const checksum = writeGrain(fan.source, index, 8);
-    REQUIRE(mxlFabricsInitiatorTransferGrain(fan.initiator.initiator, index, 0, 1080) == MXL_STATUS_OK);
-    CHECK(receive(fan.initiator, fan.targetA, 5s) == index);
-    CHECK(receive(fan.initiator, fan.targetB, 5s) == index);
-    REQUIRE(settle(fan.initiator, {&fan.targetA, &fan.targetB}, 5s) == MXL_STATUS_OK);
+    auto const checksum = fan.sendToBoth(index, 8);
     CHECK(readBack(fan.flowB, index)->checksum == checksum);
     CHECK(counters(fan.targetB).transfersPosted == 2);
     CHECK(counters(fan.targetB).transfersSkipped == grains - 1);

@@ -48,6 +48,16 @@ namespace
 
     constexpr std::uint32_t v210LineBytes = 5120; // ceil(1920 / 48) * 128
     constexpr std::uint64_t discreteBase = 1'000'000;
+
+    // The header of a grain of the 1080-line v210 flow, which the flow alone decides, with `validSlices` of its slices.
+    void checkVideoGrainHeader(mxlGrainInfo const& grain, std::uint16_t validSlices)
+    {
+        CHECK(grain.version == 1);
+        CHECK(grain.size == 4096);
+        CHECK(grain.grainSize == v210LineBytes * 1080);
+        CHECK(grain.totalSlices == 1080);
+        CHECK(grain.validSlices == validSlices);
+    }
 }
 
 TEST_CASE_FIXTURE(VideoFlow, "discrete: a written grain reads back byte for byte with its header")
@@ -63,11 +73,7 @@ TEST_CASE_FIXTURE(VideoFlow, "discrete: a written grain reads back byte for byte
     std::uint8_t* writePayload = nullptr;
     REQUIRE(mxlFlowWriterOpenGrain(writer, discreteBase, &info, &writePayload) == MXL_STATUS_OK);
     CHECK(info.index == discreteBase);
-    CHECK(info.version == 1);
-    CHECK(info.size == 4096);
-    CHECK(info.grainSize == v210LineBytes * 1080);
-    CHECK(info.totalSlices == 1080);
-    CHECK(info.validSlices == 0);
+    checkVideoGrainHeader(info, 0);
     CHECK(read(discreteBase) == MXL_ERR_OUT_OF_RANGE_TOO_EARLY);
 
     fillPattern(writePayload, info.grainSize, discreteBase);
@@ -148,7 +154,8 @@ TEST_CASE_FIXTURE(VideoFlow, "discrete: partial commits are readable slice by sl
         REQUIRE(mxlFlowWriterCommitGrain(writer, &info) == MXL_STATUS_OK);
         REQUIRE(read(discreteBase, slices) == MXL_STATUS_OK);
         CHECK(grain.validSlices == slices);
-        CHECK(read(discreteBase, static_cast<std::uint16_t>(slices + 1)) == (slices == 1080 ? MXL_STATUS_OK : MXL_ERR_OUT_OF_RANGE_TOO_EARLY));
+        CHECK(read(discreteBase, static_cast<std::uint16_t>(slices + 1)) ==
+              (slices == 1080 ? MXL_STATUS_OK : MXL_ERR_OUT_OF_RANGE_TOO_EARLY));
         CHECK(read(discreteBase) == (slices == 1080 ? MXL_STATUS_OK : MXL_ERR_OUT_OF_RANGE_TOO_EARLY));
         CHECK(read(discreteBase, MXL_GRAIN_VALID_SLICES_ANY) == MXL_STATUS_OK);
     }
@@ -211,11 +218,7 @@ TEST_CASE_FIXTURE(VideoFlow, "discrete: commits are checked and cannot corrupt t
     info.validSlices = 2;
     REQUIRE(mxlFlowWriterCommitGrain(writer, &info) == MXL_STATUS_OK);
     REQUIRE(read(discreteBase, 2) == MXL_STATUS_OK);
-    CHECK(grain.version == 1);
-    CHECK(grain.size == 4096);
-    CHECK(grain.grainSize == v210LineBytes * 1080);
-    CHECK(grain.totalSlices == 1080);
-    CHECK(grain.validSlices == 2);
+    checkVideoGrainHeader(grain, 2);
     CHECK(read(discreteBase) == MXL_ERR_OUT_OF_RANGE_TOO_EARLY);
 }
 

@@ -2,6 +2,8 @@
 
 #include <gst/audio/audio.h>
 
+#include <mxl/time.h>
+
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -209,12 +211,32 @@ namespace mxl::test::gst
 
     std::vector<Received> Pipeline::receiveToEnd(char const* name, std::size_t count, std::chrono::seconds timeout)
     {
+        return collectToEnd(name, count, timeout).received();
+    }
+
+    AppSinkCollector& Pipeline::collectToEnd(char const* name, std::size_t count, std::chrono::seconds timeout)
+    {
         auto& out = collect(name);
         REQUIRE(play() != GST_STATE_CHANGE_FAILURE);
         REQUIRE(sawEos(runUntilEnd(timeout)));
-        auto received = out.received();
-        REQUIRE(received.size() == count);
-        return received;
+        REQUIRE(out.received().size() == count);
+        return out;
+    }
+
+    void checkConsecutiveBuffers(Pipeline const& pipeline, std::vector<Received> const& received, mxlRational rate,
+                                 std::uint64_t unitsPerBuffer)
+    {
+        for (std::size_t i = 0; i < received.size(); ++i)
+        {
+            auto const& buffer = received[i];
+            INFO("buffer ", i, " from index ", buffer.offset);
+            CHECK(buffer.offsetEnd == buffer.offset + unitsPerBuffer);
+            if (i > 0)
+            {
+                CHECK(buffer.offset == received[i - 1].offsetEnd);
+            }
+            CHECK(pipeline.baseTime() + buffer.runningTime == mxlIndexToTimestamp(&rate, buffer.offset));
+        }
     }
 
     std::uint64_t counter(GstElement* element, char const* name)

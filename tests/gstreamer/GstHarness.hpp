@@ -5,6 +5,8 @@
 #include <gst/app/gstappsink.h>
 #include <gst/gst.h>
 
+#include <mxl/rational.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -111,6 +113,9 @@ namespace mxl::test::gst
         // REQUIREs the end of stream and exactly `count` buffers.
         std::vector<Received> receiveToEnd(char const* name, std::size_t count, std::chrono::seconds timeout = std::chrono::seconds{60});
 
+        // As receiveToEnd, but returns the appsink's collector, for the gap events it saw as well.
+        AppSinkCollector& collectToEnd(char const* name, std::size_t count, std::chrono::seconds timeout = std::chrono::seconds{60});
+
     private:
         GstElement* _pipeline = nullptr;
         std::vector<std::unique_ptr<AppSinkCollector>> _collectors;
@@ -123,6 +128,11 @@ namespace mxl::test::gst
     // every 50 ms.
     std::uint64_t waitForCounter(GstElement* element, char const* name, std::uint64_t atLeast,
                                  std::chrono::seconds timeout = std::chrono::seconds{30});
+
+    // Checks that `received` are consecutive buffers of `unitsPerBuffer` grains or samples each (offset to offset end),
+    // each timestamped with the time of its first index at `rate` on the pipeline's clock.
+    void checkConsecutiveBuffers(Pipeline const& pipeline, std::vector<Received> const& received, mxlRational rate,
+                                 std::uint64_t unitsPerBuffer);
 
     // Whether `messages` holds an end of stream.
     bool sawEos(std::vector<BusMessage> const& messages);

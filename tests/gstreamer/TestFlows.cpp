@@ -22,55 +22,74 @@ namespace mxl::test::gst
         constexpr std::uint64_t audioBatchSamples = 480;
     }
 
+    namespace
+    {
+        // The keys every definition here has: flow `id` of NMOS format `format` ("video", "audio" or "data"), labelled
+        // and grouped after it.
+        nlohmann::json commonDefinition(std::string const& id, std::string const& format, std::string const& role)
+        {
+            return {
+                {"id", id},
+                {"label", "gstreamer test " + format},
+                {"format", "urn:x-nmos:format:" + format},
+                {"tags", {{grouphintTag, {"gstreamer test:" + role}}}},
+            };
+        }
+
+        nlohmann::json rateOf(mxlRational rate)
+        {
+            return {{"numerator", rate.numerator}, {"denominator", rate.denominator}};
+        }
+    }
+
     std::string videoDefinition(std::string const& id, std::uint32_t width, std::uint32_t height, mxlRational rate, char const* mediaType)
     {
-        return nlohmann::json{
-            {"id", id},
-            {"label", "gstreamer test video"},
-            {"format", "urn:x-nmos:format:video"},
-            {"tags", {{grouphintTag, {"gstreamer test:Video"}}}},
-            {"grain_rate", {{"numerator", rate.numerator}, {"denominator", rate.denominator}}},
+        auto definition = commonDefinition(id, "video", "Video");
+        definition.update({
+            {"grain_rate", rateOf(rate)},
             {"frame_width", width},
             {"frame_height", height},
             {"interlace_mode", "progressive"},
             {"colorspace", "BT709"},
             {"transfer_characteristic", "SDR"},
             {"media_type", mediaType},
-        }
-            .dump();
+        });
+        return definition.dump();
     }
 
     std::string audioDefinition(std::string const& id, std::uint32_t channels, std::int64_t rate)
     {
-        return nlohmann::json{
-            {"id", id},
-            {"label", "gstreamer test audio"},
-            {"format", "urn:x-nmos:format:audio"},
-            {"tags", {{grouphintTag, {"gstreamer test:Audio"}}}},
-            {"sample_rate", {{"numerator", rate}, {"denominator", 1}}},
+        auto definition = commonDefinition(id, "audio", "Audio");
+        definition.update({
+            {"sample_rate", rateOf({rate, 1})},
             {"media_type", "audio/float32"},
             {"bit_depth", 32},
             {"channel_count", channels},
-        }
-            .dump();
+        });
+        return definition.dump();
     }
 
     std::string dataDefinition(std::string const& id, mxlRational rate)
     {
-        return nlohmann::json{
-            {"id", id},
-            {"label", "gstreamer test data"},
-            {"format", "urn:x-nmos:format:data"},
-            {"tags", {{grouphintTag, {"gstreamer test:Data"}}}},
-            {"grain_rate", {{"numerator", rate.numerator}, {"denominator", rate.denominator}}},
+        auto definition = commonDefinition(id, "data", "Data");
+        definition.update({
+            {"grain_rate", rateOf(rate)},
             {"media_type", "video/smpte291"},
-        }
-            .dump();
+        });
+        return definition.dump();
     }
 
     void setHistory(TempDomain const& domain, std::uint64_t historyNs)
     {
         std::ofstream{domain.path() / "options.json"} << fmt::format(R"({{"urn:x-mxl:option:history_duration/v1.0": {}}})", historyNs);
+    }
+
+    std::string teeIntoSinkAndReference(std::string const& source, TempDomain const& domain, std::string const& flowId,
+                                        std::string const& sinkProperties)
+    {
+        return fmt::format(
+            "{} ! tee name=t ! queue ! mxlsink name=sink domain={} flow-id={} {} t. ! queue ! appsink name=reference sync=false", source,
+            domain.str(), flowId, sinkProperties);
     }
 
     std::uint8_t grainByte(std::uint64_t index, std::size_t offset)
@@ -91,6 +110,16 @@ namespace mxl::test::gst
             wrong += bytes[offset] != grainByte(index, offset) ? 1 : 0;
         }
         return wrong;
+    }
+
+    void checkFedGrains(std::vector<Received> const& received, std::size_t grainBytes)
+    {
+        for (auto const& buffer : received)
+        {
+            INFO("grain ", buffer.offset);
+            REQUIRE(buffer.bytes.size() == grainBytes);
+            CHECK(wrongGrainBytes(buffer.bytes, buffer.offset) == 0);
+        }
     }
 
     std::size_t wrongSamples(std::vector<std::vector<float>> const& channels, std::uint64_t firstIndex, std::size_t samples)

@@ -2,6 +2,7 @@
 // long history, an independent reader of what mxlsink wrote, and a writer that feeds mxlsrc in real time.
 #pragma once
 
+#include "GstHarness.hpp"
 #include "TempDomain.hpp"
 
 #include <client/MxlHandles.hpp>
@@ -30,12 +31,20 @@ namespace mxl::test::gst
     // A domain whose flows keep `historyNs` of grains: enough for a whole test pipeline to be read after it ran.
     void setHistory(TempDomain const& domain, std::uint64_t historyNs);
 
+    // `source` (a pipeline description up to its caps) handed by a tee to mxlsink "sink" (with `sinkProperties`), which
+    // writes flow `flowId` in `domain`, and to the appsink "reference", which keeps what the sink was given.
+    std::string teeIntoSinkAndReference(std::string const& source, TempDomain const& domain, std::string const& flowId,
+                                        std::string const& sinkProperties);
+
     // The payload byte at `offset` of grain `index`, and the sample of `channel` at `index`, as FlowFeeder writes them.
     std::uint8_t grainByte(std::uint64_t index, std::size_t offset);
     float sampleValue(std::uint32_t channel, std::uint64_t index);
 
     // How many bytes of a buffer holding grain `index` differ from what FlowFeeder wrote there.
     std::size_t wrongGrainBytes(std::vector<std::uint8_t> const& bytes, std::uint64_t index);
+
+    // Checks that each of `received` is a whole grain of `grainBytes` bytes, as FlowFeeder wrote it at its index.
+    void checkFedGrains(std::vector<Received> const& received, std::size_t grainBytes);
     // How many samples of `channels`, each starting at sample `firstIndex`, differ from what FlowFeeder wrote; each channel
     // must hold `samples` (all of a channel of another length count as wrong).
     std::size_t wrongSamples(std::vector<std::vector<float>> const& channels, std::uint64_t firstIndex, std::size_t samples);

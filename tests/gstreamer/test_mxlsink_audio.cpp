@@ -14,6 +14,15 @@ using namespace mxl::test::gst;
 namespace
 {
     constexpr auto sinkAudioFlowId = "6b2d9e41-07c5-4a8f-b3e6-1f9a2c7d5e80";
+    constexpr std::size_t sinkSamplesPerBuffer = 480;
+
+    // audiotestsrc (with `sourceProperties`) making `buffers` buffers of F32LE white noise at 48 kHz, with `channels` in its
+    // caps. White noise differs from channel to channel, so that a channel written into another's ring shows.
+    std::string whiteNoise(std::string const& sourceProperties, int buffers, std::string const& channels)
+    {
+        return fmt::format("audiotestsrc {} num-buffers={} samplesperbuffer={} wave=white-noise ! audio/x-raw,format=F32LE,rate=48000,{}",
+                           sourceProperties, buffers, sinkSamplesPerBuffer, channels);
+    }
 
     // The reference buffers joined, one vector per channel.
     std::vector<std::vector<float>> joined(std::vector<Received> const& buffers)
@@ -36,20 +45,11 @@ namespace
         TempDomain domain{"gst-sink-audio"};
         setHistory(domain, tenSecondsNs);
         constexpr int buffers = 20;
-        constexpr std::size_t samplesPerBuffer = 480;
-        // White noise differs from channel to channel, so that a channel written into another's ring shows.
-        Pipeline pipeline{fmt::format("audiotestsrc num-buffers={} samplesperbuffer={} wave=white-noise "
-                                      "! audio/x-raw,format=F32LE,rate=48000,channels={},layout={} "
-                                      "! tee name=t ! queue ! mxlsink name=sink domain={} flow-id={} sync=false "
-                                      "t. ! queue ! appsink name=reference sync=false",
-                                      buffers, samplesPerBuffer, channels, layout, domain.str(), sinkAudioFlowId)};
-        auto& reference = pipeline.collect("reference");
-        REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
-        REQUIRE(sawEos(pipeline.runUntilEnd(std::chrono::seconds{60})));
-
-        auto const expected = joined(reference.received());
+        Pipeline pipeline{teeIntoSinkAndReference(whiteNoise("", buffers, fmt::format("channels={},layout={}", channels, layout)), domain,
+                                                  sinkAudioFlowId, "sync=false")};
+        auto const expected = joined(pipeline.receiveToEnd("reference", buffers));
         REQUIRE(expected.size() == static_cast<std::size_t>(channels));
-        REQUIRE(expected[0].size() == buffers * samplesPerBuffer);
+        REQUIRE(expected[0].size() == buffers * sinkSamplesPerBuffer);
         FlowProbe probe{domain, sinkAudioFlowId};
         CHECK(probe.config().continuous.channelCount == static_cast<std::uint32_t>(channels));
         auto const written = probe.samples(probe.head(), expected[0].size());
@@ -80,19 +80,10 @@ TEST_CASE("mxlsink: on its TAI clock a live tone's first sample lands at the ind
     TempDomain domain{"gst-sink-audio-live"};
     setHistory(domain, tenSecondsNs);
     constexpr int buffers = 10;
-    constexpr std::size_t samplesPerBuffer = 480;
-    Pipeline pipeline{fmt::format("audiotestsrc is-live=true num-buffers={} samplesperbuffer={} wave=white-noise "
-                                  "! audio/x-raw,format=F32LE,rate=48000,channels=2 "
-                                  "! tee name=t ! queue ! mxlsink name=sink domain={} flow-id={} "
-                                  "t. ! queue ! appsink name=reference sync=false",
-                                  buffers, samplesPerBuffer, domain.str(), sinkAudioFlowId)};
-    auto& reference = pipeline.collect("reference");
-    REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
-    REQUIRE(sawEos(pipeline.runUntilEnd(std::chrono::seconds{60})));
+    Pipeline pipeline{teeIntoSinkAndReference(whiteNoise("is-live=true", buffers, "channels=2"), domain, sinkAudioFlowId, "")};
+    auto const copies = pipeline.receiveToEnd("reference", buffers);
     CHECK(pipeline.clockName() == "mxl-tai-clock");
 
-    auto const copies = reference.received();
-    REQUIRE(copies.size() == buffers);
     mxlRational const rate{48000, 1};
     auto const firstIndex = mxlTimestampToIndex(&rate, pipeline.baseTime() + copies.front().runningTime);
     auto const expected = joined(copies);

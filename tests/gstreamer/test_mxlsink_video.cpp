@@ -22,20 +22,14 @@ TEST_CASE("mxlsink: a non-live pattern lands on consecutive grains from the curr
     setHistory(domain, tenSecondsNs);
     constexpr int frames = 30;
     // 100 pixels: v210 lines padded to 128 bytes (384 bytes a line), the case where stride matters.
-    Pipeline pipeline{fmt::format("videotestsrc num-buffers={} pattern=ball ! video/x-raw,format=v210,width=100,height=16,framerate=50/1 "
-                                  "! tee name=t ! queue ! mxlsink name=sink domain={} flow-id={} sync=false "
-                                  "t. ! queue ! appsink name=reference sync=false",
-                                  frames, domain.str(), sinkVideoFlowId)};
-    auto& reference = pipeline.collect("reference");
+    Pipeline pipeline{teeIntoSinkAndReference(
+        fmt::format("videotestsrc num-buffers={} pattern=ball ! video/x-raw,format=v210,width=100,height=16,framerate=50/1", frames),
+        domain, sinkVideoFlowId, "sync=false")};
     mxlRational const rate{50, 1};
     auto const indexBefore = mxlGetCurrentIndex(&rate);
-    REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
-    auto const messages = pipeline.runUntilEnd(std::chrono::seconds{60});
-    REQUIRE(sawEos(messages));
+    auto const frameCopies = pipeline.receiveToEnd("reference", frames);
     auto const indexAfter = mxlGetCurrentIndex(&rate);
 
-    auto const frameCopies = reference.received();
-    REQUIRE(frameCopies.size() == frames);
     FlowProbe probe{domain, sinkVideoFlowId};
     auto const head = probe.head();
     auto const first = head - frames + 1;
@@ -59,20 +53,14 @@ TEST_CASE("mxlsink: on its TAI clock a live source's frame lands at the index of
     TempDomain domain{"gst-sink-live"};
     setHistory(domain, tenSecondsNs);
     constexpr int frames = 12;
-    Pipeline pipeline{fmt::format("videotestsrc is-live=true num-buffers={} pattern=ball "
-                                  "! video/x-raw,format=v210,width=64,height=8,framerate=25/1 "
-                                  "! tee name=t ! queue ! mxlsink name=sink domain={} flow-id={} "
-                                  "t. ! queue ! appsink name=reference sync=false",
-                                  frames, domain.str(), sinkVideoFlowId)};
-    auto& reference = pipeline.collect("reference");
-    REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
-    auto const messages = pipeline.runUntilEnd(std::chrono::seconds{60});
-    REQUIRE(sawEos(messages));
+    Pipeline pipeline{teeIntoSinkAndReference(
+        fmt::format("videotestsrc is-live=true num-buffers={} pattern=ball ! video/x-raw,format=v210,width=64,height=8,framerate=25/1",
+                    frames),
+        domain, sinkVideoFlowId, "")};
+    auto const frameCopies = pipeline.receiveToEnd("reference", frames);
     CHECK(pipeline.clockName() == "mxl-tai-clock");
 
     mxlRational const rate{25, 1};
-    auto const frameCopies = reference.received();
-    REQUIRE(frameCopies.size() == frames);
     FlowProbe probe{domain, sinkVideoFlowId};
     std::uint64_t previous = 0;
     for (std::size_t i = 0; i < frameCopies.size(); ++i)

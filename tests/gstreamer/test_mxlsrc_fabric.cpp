@@ -130,6 +130,25 @@ namespace
     }
 }
 
+namespace
+{
+    // Runs the pipeline of bothEnds to its end and checks its two ends with checkSameOnBothEnds; returns the sending
+    // side's buffers.
+    std::vector<Received> receiveOnBothEnds(FabricLink const& link, std::string const& flowId, std::uint64_t start,
+                                            std::string const& extra, std::uint64_t step)
+    {
+        Pipeline pipeline{bothEnds(link, flowId, start, extra)};
+        auto& sent = pipeline.collect("sent");
+        auto& arrived = pipeline.collect("arrived");
+        REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
+        REQUIRE_MESSAGE(sawEos(pipeline.runUntilEnd(std::chrono::seconds{60})), "initiator stderr:\n", link.initiator->errors(),
+                        "\ntarget stderr:\n", link.target->errors());
+        auto sentBuffers = sent.received();
+        checkSameOnBothEnds(sentBuffers, arrived.received(), start, step);
+        return sentBuffers;
+    }
+}
+
 TEST_CASE("mxlsrc across the fabric: the receiving domain gives the sending domain's grains, index for index")
 {
     if (!MXL_GST_FABRICS_DEMO)
@@ -141,15 +160,7 @@ TEST_CASE("mxlsrc across the fabric: the receiving domain gives the sending doma
     FabricLink link{videoDefinition(flowId, 64, 8, rate), flowId};
     // A second ahead: every grain read is sent after both pipelines and the fabric are up.
     auto const start = mxlGetCurrentIndex(&rate) + 50;
-    Pipeline pipeline{bothEnds(link, flowId, start, "")};
-    auto& sent = pipeline.collect("sent");
-    auto& arrived = pipeline.collect("arrived");
-    REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
-    REQUIRE_MESSAGE(sawEos(pipeline.runUntilEnd(std::chrono::seconds{60})), "initiator stderr:\n", link.initiator->errors(),
-                    "\ntarget stderr:\n", link.target->errors());
-
-    auto const sentBuffers = sent.received();
-    checkSameOnBothEnds(sentBuffers, arrived.received(), start, 1);
+    auto const sentBuffers = receiveOnBothEnds(link, flowId, start, "", 1);
     // The sending side's grains are the writer's: equal checksums are not two empty flows agreeing.
     for (auto const& buffer : sentBuffers)
     {
@@ -171,15 +182,8 @@ TEST_CASE("mxlsrc across the fabric: 2-channel audio arrives sample for sample a
     constexpr std::uint64_t samplesPerBuffer = 480;
     FabricLink link{audioDefinition(flowId, 2, rate.numerator), flowId};
     auto const start = mxlGetCurrentIndex(&rate) + rate.numerator;
-    Pipeline pipeline{bothEnds(link, flowId, start, fmt::format("samples-per-buffer={}", samplesPerBuffer))};
-    auto& sent = pipeline.collect("sent");
-    auto& arrived = pipeline.collect("arrived");
-    REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
-    REQUIRE_MESSAGE(sawEos(pipeline.runUntilEnd(std::chrono::seconds{60})), "initiator stderr:\n", link.initiator->errors(),
-                    "\ntarget stderr:\n", link.target->errors());
-
-    auto const sentBuffers = sent.received();
-    checkSameOnBothEnds(sentBuffers, arrived.received(), start, samplesPerBuffer);
+    auto const sentBuffers =
+        receiveOnBothEnds(link, flowId, start, fmt::format("samples-per-buffer={}", samplesPerBuffer), samplesPerBuffer);
     for (auto const& buffer : sentBuffers)
     {
         INFO("samples from ", buffer.offset);

@@ -65,18 +65,8 @@ TEST_CASE("mxlsrc: a video flow created after the pipeline started is waited for
     REQUIRE(sawEos(messages));
     auto const received = out.received();
     REQUIRE(received.size() == buffers);
-    for (std::size_t i = 0; i < received.size(); ++i)
-    {
-        auto const& buffer = received[i];
-        INFO("buffer ", i, " of grain ", buffer.offset);
-        REQUIRE(buffer.bytes.size() == 256 * 8);
-        if (i > 0)
-        {
-            CHECK(buffer.offset == received[i - 1].offset + 1);
-        }
-        CHECK(pipeline.baseTime() + buffer.runningTime == mxlIndexToTimestamp(&lateVideoRate, buffer.offset));
-        CHECK(wrongGrainBytes(buffer.bytes, buffer.offset) == 0);
-    }
+    checkConsecutiveBuffers(pipeline, received, lateVideoRate, 1);
+    checkFedGrains(received, 256 * 8);
 }
 
 TEST_CASE("mxlsrc: an audio flow created after the pipeline started is read sample-exact in the layout negotiated then")

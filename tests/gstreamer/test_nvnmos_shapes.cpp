@@ -189,15 +189,9 @@ TEST_CASE("NvNmos receiver shape: a placeholder appsrc swapped for a bin of mxls
     REQUIRE(sawEos(messages));
     auto const received = out.received();
     REQUIRE(received.size() == buffers);
-    for (std::size_t i = 0; i < received.size(); ++i)
+    checkFedGrains(received, 256 * 8);
+    for (std::size_t i = 1; i < received.size(); ++i)
     {
-        auto const& buffer = received[i];
-        INFO("grain ", buffer.offset);
-        REQUIRE(buffer.bytes.size() == 256 * 8);
-        if (i > 0)
-        {
-            CHECK(buffer.offset == received[i - 1].offset + 1);
-        }
-        CHECK(wrongGrainBytes(buffer.bytes, buffer.offset) == 0);
+        CHECK(received[i].offset == received[i - 1].offset + 1);
     }
 }

@@ -29,12 +29,7 @@ TEST_CASE("SDK pipeline: mxlsrc video-flow-id reads a video flow byte for byte")
     Pipeline pipeline{fmt::format("mxlsrc video-flow-id={} domain={} num-buffers={} ! videoconvert ! queue ! appsink name=out",
                                   sdkVideoFlowId, domain.str(), buffers)};
     auto const received = pipeline.receiveToEnd("out", buffers);
-    for (auto const& buffer : received)
-    {
-        INFO("grain ", buffer.offset);
-        REQUIRE(buffer.bytes.size() == 256 * 8);
-        CHECK(wrongGrainBytes(buffer.bytes, buffer.offset) == 0);
-    }
+    checkFedGrains(received, 256 * 8);
 }
 
 TEST_CASE("SDK pipeline: mxlsrc audio-flow-id reads an audio flow sample for sample")

@@ -99,6 +99,13 @@ namespace
         }
     };
 
+    // appsrc "in" with `caps`, into mxlsink "sink" on the ST 2038 flow of `domain`, not synchronised to the clock.
+    std::string appsrcIntoSink(std::string const& caps, TempDomain const& domain)
+    {
+        return fmt::format("appsrc name=in format=time caps={} ! mxlsink name=sink domain={} flow-id={} sync=false", caps, domain.str(),
+                           st2038FlowId);
+    }
+
     std::vector<std::uint8_t> payloadOf(std::vector<std::uint8_t> const& grain, std::size_t bytes)
     {
         return {grain.begin(), grain.begin() + static_cast<std::ptrdiff_t>(bytes)};
@@ -109,9 +116,7 @@ TEST_CASE("mxlsink: meta/x-st-2038 buffers land as their RFC 8331 payloads, and 
 {
     TempDomain domain{"gst-sink-st2038"};
     setHistory(domain, twoSecondsNs);
-    Pipeline pipeline{fmt::format("appsrc name=in format=time caps=meta/x-st-2038,alignment=frame,framerate=60000/1001 "
-                                  "! mxlsink name=sink domain={} flow-id={} sync=false",
-                                  domain.str(), st2038FlowId)};
+    Pipeline pipeline{appsrcIntoSink("meta/x-st-2038,alignment=frame,framerate=60000/1001", domain)};
     REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
     auto* const appsrc = pipeline.element("in");
     constexpr std::uint64_t grains = 8;
@@ -154,9 +159,7 @@ TEST_CASE("mxlsink: meta/x-st-2038 caps without a framerate make a 30000/1001 da
 {
     TempDomain domain{"gst-sink-st2038-rate"};
     setHistory(domain, twoSecondsNs);
-    Pipeline pipeline{fmt::format("appsrc name=in format=time caps=meta/x-st-2038,alignment=frame ! mxlsink name=sink domain={} "
-                                  "flow-id={} sync=false",
-                                  domain.str(), st2038FlowId)};
+    Pipeline pipeline{appsrcIntoSink("meta/x-st-2038,alignment=frame", domain)};
     REQUIRE(pipeline.play() != GST_STATE_CHANGE_FAILURE);
     pushSt2038(pipeline.element("in"), 0, {handWorkedSt2038.begin(), handWorkedSt2038.end()});
     // The flow is deleted when the sink stops: it is read while the pipeline plays.

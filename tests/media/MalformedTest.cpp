@@ -28,11 +28,12 @@ namespace
         return {handWorkedRfc8331.begin(), handWorkedRfc8331.end()};
     }
 
-    std::string st2038Refusal(std::vector<std::uint8_t> const& bytes)
+    // The text of the AncFormatError `read` throws, or "accepted".
+    std::string refusalOf(auto&& read)
     {
         try
         {
-            readSt2038(bytes);
+            read();
         }
         catch (AncFormatError const& e)
         {
@@ -41,17 +42,14 @@ namespace
         return "accepted";
     }
 
+    std::string st2038Refusal(std::vector<std::uint8_t> const& bytes)
+    {
+        return refusalOf([&] { static_cast<void>(readSt2038(bytes)); });
+    }
+
     std::string rfc8331Refusal(std::vector<std::uint8_t> const& bytes)
     {
-        try
-        {
-            readRfc8331(bytes);
-        }
-        catch (AncFormatError const& e)
-        {
-            return e.what();
-        }
-        return "accepted";
+        return refusalOf([&] { static_cast<void>(readRfc8331(bytes)); });
     }
 }
 

@@ -1,5 +1,6 @@
 #include "ServiceScenario.hpp"
 
+#include <doctest/doctest.h>
 #include <fmt/format.h>
 
 #include <fstream>
@@ -33,6 +34,12 @@ namespace mxl::test
         std::erase_if(settings, [](auto const& setting) { return setting.first == "node" || setting.first == "service"; });
         settings.emplace_back("provider", "shm");
         return settings;
+    }
+
+    ReadyService::ReadyService(Settings const& settings, std::chrono::milliseconds timeout)
+        : ServiceProcess{settings, notifyEnvironment(notify)}
+    {
+        REQUIRE(notify.waitFor("READY=1", timeout));
     }
 
     std::vector<std::string> notifyEnvironment(NotifySocket const& socket, unsigned watchdogUsec)

@@ -7,6 +7,7 @@
 #include "ServiceTestData.hpp"
 #include "TempDomain.hpp"
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,6 +40,19 @@ namespace mxl::test
 
     // "NOTIFY_SOCKET=<path>" and, when `watchdogUsec` is not 0, "WATCHDOG_USEC=<n>".
     std::vector<std::string> notifyEnvironment(NotifySocket const& socket, unsigned watchdogUsec = 0);
+
+    // The notify socket of a ReadyService: a base of it, so that it is made before the process and outlives it.
+    struct NotifyingEnd
+    {
+        NotifySocket notify;
+    };
+
+    // A service started with `settings` that has reported READY=1 on its own notify socket within `timeout`.
+    class ReadyService : public NotifyingEnd, public ServiceProcess
+    {
+    public:
+        explicit ReadyService(Settings const& settings, std::chrono::milliseconds timeout = std::chrono::seconds{10});
+    };
 
     struct ToolOutput
     {

@@ -126,11 +126,18 @@ namespace mxl::test
         return result;
     }
 
-    void requireFlowing(GrainVerifier& verifier, std::uint64_t grains, std::string const& when)
+    void requireFlowing(GrainVerifier& verifier, std::uint64_t grains, std::chrono::milliseconds timeout,
+                        std::function<std::string()> const& context)
     {
-        auto const result = verifier.check(grains, std::chrono::seconds{10});
-        INFO(when);
+        auto const result = verifier.check(grains, timeout);
+        bool const failed = result.verified < grains || result.mismatched != 0;
+        INFO((failed ? context() : std::string{}));
         CHECK(result.mismatched == 0);
         REQUIRE(result.verified >= grains);
+    }
+
+    void requireFlowing(GrainVerifier& verifier, std::uint64_t grains, std::string const& when)
+    {
+        requireFlowing(verifier, grains, std::chrono::seconds{10}, [&] { return when; });
     }
 }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -66,6 +67,11 @@ namespace mxl::test
         std::uint64_t _next = 0;
     };
 
-    // Requires `grains` more grains verified within 10 s and none mismatched; `when` names the moment in a failure.
+    // Requires `grains` more grains verified within `timeout` and none mismatched; `context`, called only on a failure,
+    // says what was going on.
+    void requireFlowing(GrainVerifier& verifier, std::uint64_t grains, std::chrono::milliseconds timeout,
+                        std::function<std::string()> const& context);
+
+    // The same within 10 s; `when` names the moment in a failure.
     void requireFlowing(GrainVerifier& verifier, std::uint64_t grains, std::string const& when);
 }

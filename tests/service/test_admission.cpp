@@ -50,16 +50,13 @@ namespace mxl::test
     {
         ServiceDirectories directories;
         PatternWriter source{directories.source.path(), serviceTestFlow()};
-        NotifySocket targetNotify;
-        ServiceProcess target{with(targetSettings(directories), "allow_initiators", "127.0.0.2, 198.51.100.0/24"),
-                              notifyEnvironment(targetNotify)};
-        REQUIRE(targetNotify.waitFor("READY=1", 10s));
+        ReadyService target{with(targetSettings(directories), "allow_initiators", "127.0.0.2, 198.51.100.0/24")};
         auto const port = target.httpPort();
         REQUIRE(port != 0);
         CHECK(refusedTotal(rawExchange(port, rawRequest("GET", "/metrics")).body) == std::optional<std::uint64_t>{0});
 
         ServiceProcess initiator{with(initiatorSettings(directories, directories.ticketFile()), "node", "127.0.0.1")};
-        auto const status = targetNotify.waitFor("refused=", 30s);
+        auto const status = target.notify.waitFor("refused=", 30s);
         REQUIRE_MESSAGE(status.has_value(), "target output:\n", target.output(), "\ninitiator output:\n", initiator.output());
         // The initiator retries (backoff 100 ms to 1 s): wait for more requests, all refused.
         std::optional<std::uint64_t> refused;
@@ -84,17 +81,10 @@ namespace mxl::test
     {
         ServiceDirectories directories;
         PatternWriter source{directories.source.path(), serviceTestFlow()};
-        NotifySocket targetNotify;
-        ServiceProcess target{with(targetSettings(directories), "allow_initiators", "127.0.0.0/8"), notifyEnvironment(targetNotify)};
-        REQUIRE(targetNotify.waitFor("READY=1", 10s));
-        NotifySocket initiatorNotify;
-        ServiceProcess initiator{with(initiatorSettings(directories, directories.ticketFile()), "node", "127.0.0.1"),
-                                 notifyEnvironment(initiatorNotify)};
-        REQUIRE(initiatorNotify.waitFor("READY=1", 10s));
+        ReadyService target{with(targetSettings(directories), "allow_initiators", "127.0.0.0/8")};
+        ReadyService initiator{with(initiatorSettings(directories, directories.ticketFile()), "node", "127.0.0.1")};
         GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
-        auto const result = verifier.check(20, 20s);
-        CHECK(result.mismatched == 0);
-        CHECK(result.verified >= 20);
+        requireFlowing(verifier, 20, 20s, [] { return std::string{"through the admitted initiator"}; });
         auto const port = target.httpPort();
         CHECK(refusedTotal(rawExchange(port, rawRequest("GET", "/metrics")).body) == std::optional<std::uint64_t>{0});
     }
@@ -104,27 +94,18 @@ namespace mxl::test
         ServiceDirectories directories;
         auto const key = keyFile(directories);
         PatternWriter source{directories.source.path(), serviceTestFlow()};
-        NotifySocket targetNotify;
-        ServiceProcess target{with(with(targetSettings(directories), "ticket_key", key), "ticket_proof", "true"),
-                              notifyEnvironment(targetNotify)};
-        REQUIRE(targetNotify.waitFor("READY=1", 10s));
+        ReadyService target{with(with(targetSettings(directories), "ticket_key", key), "ticket_proof", "true")};
         {
             // Holds the key (so it takes the signed ticket) but sends no proof.
             ServiceProcess unproven{with(initiatorSettings(directories, directories.ticketFile()), "ticket_key", key)};
-            REQUIRE_MESSAGE(targetNotify.waitFor("refused=", 30s).has_value(), "target output:\n", target.output(), "\ninitiator output:\n",
-                            unproven.output());
+            REQUIRE_MESSAGE(target.notify.waitFor("refused=", 30s).has_value(), "target output:\n", target.output(),
+                            "\ninitiator output:\n", unproven.output());
             CHECK(target.output().find("its connection request carries no proof of the ticket key") != std::string::npos);
             CHECK(unproven.output().find("connected to the target") == std::string::npos);
         }
-        NotifySocket initiatorNotify;
-        ServiceProcess initiator{
-            with(with(initiatorSettings(directories, directories.ticketFile()), "ticket_key", key), "ticket_proof", "true"),
-            notifyEnvironment(initiatorNotify)};
-        REQUIRE(initiatorNotify.waitFor("READY=1", 10s));
+        ReadyService initiator{
+            with(with(initiatorSettings(directories, directories.ticketFile()), "ticket_key", key), "ticket_proof", "true")};
         GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
-        auto const result = verifier.check(20, 20s);
-        INFO("target output:\n", target.output());
-        CHECK(result.mismatched == 0);
-        CHECK(result.verified >= 20);
+        requireFlowing(verifier, 20, 20s, [&] { return "target output:\n" + target.output(); });
     }
 }

@@ -144,9 +144,7 @@ namespace mxl::test
         std::ofstream{options} << R"({"maxCommitBatchSizeHint": 240, "maxSyncBatchSizeHint": 240})" << '\n';
         auto settings = pair.target();
         settings.emplace_back("flow_options", options.string());
-        NotifySocket targetNotify;
-        ServiceProcess target{settings, notifyEnvironment(targetNotify)};
-        REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        ReadyService target{settings};
         NotifySocket initiatorNotify;
         ServiceProcess initiator{pair.initiator(), notifyEnvironment(initiatorNotify)};
         auto const report = initiator.waitForLine("does not fit flow", std::chrono::seconds{10});
@@ -170,9 +168,7 @@ namespace mxl::test
         auto first = std::make_unique<ServiceProcess>(pair.target(), notifyEnvironment(targetNotify));
         REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
         auto const firstEpoch = ticketEpoch(pair.directories.ticketFile());
-        NotifySocket initiatorNotify;
-        ServiceProcess initiator{pair.initiator(), notifyEnvironment(initiatorNotify)};
-        REQUIRE(initiatorNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        ReadyService initiator{pair.initiator()};
         {
             SampleVerifier verifier{pair.directories.destination.path(), serviceAudioFlowId, seed};
             auto const before = verifier.check(samplesPerSecond, std::chrono::seconds{10});
@@ -182,9 +178,7 @@ namespace mxl::test
         first->signal(SIGKILL);
         REQUIRE(first->wait(std::chrono::seconds{5}));
         first.reset();
-        NotifySocket restartedNotify;
-        ServiceProcess restarted{pair.target(), notifyEnvironment(restartedNotify)};
-        REQUIRE(restartedNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        ReadyService restarted{pair.target()};
         auto const restartedAt = Clock::now();
         auto const secondEpoch = ticketEpoch(pair.directories.ticketFile());
         CHECK(secondEpoch != 0);

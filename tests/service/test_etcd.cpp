@@ -41,6 +41,14 @@ namespace mxl::test
             return settings;
         }
 
+        void skipWithoutEtcd()
+        {
+            if (auto const why = EtcdServer::unavailable())
+            {
+                MXL_SKIP(why->c_str());
+            }
+        }
+
         // What every case starts from: etcd on loopback, a client of it, the service directories and the source flow.
         struct EtcdScene
         {
@@ -50,12 +58,25 @@ namespace mxl::test
             PatternWriter source{directories.source.path(), serviceTestFlow()};
 
             // A target publishing in etcd, ready and with its ticket in the key.
-            std::unique_ptr<ServiceProcess> startTarget(NotifySocket& notify) const
+            std::unique_ptr<ReadyService> startTarget() const
             {
-                auto target = std::make_unique<ServiceProcess>(publishingTarget(directories, etcd), notifyEnvironment(notify));
-                REQUIRE(notify.waitFor("READY=1", 10s));
+                auto target = std::make_unique<ReadyService>(publishingTarget(directories, etcd));
                 REQUIRE(target->waitForLine(fmt::format("ticket published at '{}' (lease ", ticketKey()), 10s));
                 return target;
+            }
+
+            // An initiator service taking its ticket from the key, ready.
+            std::unique_ptr<ReadyService> startInitiator() const
+            {
+                return std::make_unique<ReadyService>(initiatorSettings(directories, ticketUrl()));
+            }
+
+            // What the ticket key holds, which must be something.
+            directory::KeyValue storedTicket()
+            {
+                auto stored = client.get(ticketKey());
+                REQUIRE(stored.has_value());
+                return *stored;
             }
 
             [[nodiscard]] std::string ticketUrl() const
@@ -68,20 +89,15 @@ namespace mxl::test
     TEST_CASE("etcd: the target publishes its ticket at /mxl/tickets/<domain>/<flow id>, an initiator takes it from there, and "
               "SIGTERM deletes the key")
     {
-        if (auto const why = EtcdServer::unavailable())
-        {
-            MXL_SKIP(why->c_str());
-        }
+        skipWithoutEtcd();
         EtcdScene scene;
         auto& [etcd, client, directories, source] = scene;
-        NotifySocket targetNotify;
-        auto const target = scene.startTarget(targetNotify);
+        auto const target = scene.startTarget();
 
         // The key holds the ticket exactly as the file does (which ends it with a newline), under a lease.
-        auto const stored = client.get(ticketKey());
-        REQUIRE(stored.has_value());
-        CHECK(stored->value + "\n" == readFile(directories.ticketFile()));
-        CHECK(stored->lease != 0);
+        auto const stored = scene.storedTicket();
+        CHECK(stored.value + "\n" == readFile(directories.ticketFile()));
+        CHECK(stored.lease != 0);
 
         // mxl-info lists it.
         auto const listing = runBuildTool("tools/mxl-info/mxl-info", {"--tickets", "etcd://" + etcd.endpoint()});
@@ -90,14 +106,12 @@ namespace mxl::test
         CHECK(listing.text.find(fmt::format("etcd {} under /mxl/tickets/: 1 ticket\n  {}\n      epoch {}, provider tcp, ", etcd.endpoint(),
                                             ticketKey(), ticketEpoch(directories.ticketFile()))) != std::string::npos);
 
-        NotifySocket initiatorNotify;
-        ServiceProcess initiator{initiatorSettings(directories, scene.ticketUrl()), notifyEnvironment(initiatorNotify)};
-        REQUIRE(initiatorNotify.waitFor("READY=1", 10s));
+        auto const initiator = scene.startInitiator();
         {
             GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
             requireFlowing(verifier, 20, "through the ticket from etcd");
         }
-        CHECK(initiator.output().find(fmt::format("from 'etcd://{}{}'", etcd.endpoint(), ticketKey())) != std::string::npos);
+        CHECK(initiator->output().find(fmt::format("from 'etcd://{}{}'", etcd.endpoint(), ticketKey())) != std::string::npos);
 
         target->signal(SIGTERM);
         REQUIRE(target->wait(10s) == 0);
@@ -107,14 +121,10 @@ namespace mxl::test
 
     TEST_CASE("etcd: mxl-fabrics-demo's initiator takes -t etcd://HOST:PORT/KEY, and names a key that holds no ticket")
     {
-        if (auto const why = EtcdServer::unavailable())
-        {
-            MXL_SKIP(why->c_str());
-        }
+        skipWithoutEtcd();
         EtcdScene scene;
         auto& [etcd, client, directories, source] = scene;
-        NotifySocket targetNotify;
-        auto const target = scene.startTarget(targetNotify);
+        auto const target = scene.startTarget();
 
         auto const missing =
             runBuildTool("tools/mxl-fabrics-demo/mxl-fabrics-demo", {"-i", "-d", directories.source.str(), "-f", serviceTestFlowId, "-t",
@@ -134,14 +144,10 @@ namespace mxl::test
 
     TEST_CASE("etcd: a SIGKILLed target's key expires with its lease, and its restart heals three initiators through the key within 2 s")
     {
-        if (auto const why = EtcdServer::unavailable())
-        {
-            MXL_SKIP(why->c_str());
-        }
+        skipWithoutEtcd();
         EtcdScene scene;
         auto& [etcd, client, directories, source] = scene;
-        NotifySocket targetNotify;
-        auto first = scene.startTarget(targetNotify);
+        auto first = scene.startTarget();
         auto const firstEpoch = ticketEpoch(directories.ticketFile());
 
         // Three senders of the same source flow, each watching the key; they write the same bytes into the same slots.
@@ -178,9 +184,7 @@ namespace mxl::test
         INFO("the key went ", std::chrono::duration<double>(Clock::now() - killedAt).count(), " s after the kill");
         CHECK(Clock::now() - killedAt >= 1s);
 
-        NotifySocket restartedNotify;
-        ServiceProcess restarted{publishingTarget(directories, etcd), notifyEnvironment(restartedNotify)};
-        REQUIRE(restartedNotify.waitFor("READY=1", 10s));
+        ReadyService restarted{publishingTarget(directories, etcd)};
         auto const restartedAt = Clock::now();
         auto const secondEpoch = ticketEpoch(directories.ticketFile());
         REQUIRE(secondEpoch != firstEpoch);
@@ -204,24 +208,17 @@ namespace mxl::test
     TEST_CASE("etcd: hostile values in the ticket key (not JSON, nested deep, not an object, not a ticket, another provider's) leave the "
               "working target receiving, each logged once")
     {
-        if (auto const why = EtcdServer::unavailable())
-        {
-            MXL_SKIP(why->c_str());
-        }
+        skipWithoutEtcd();
         EtcdScene scene;
         auto& [etcd, client, directories, source] = scene;
-        NotifySocket targetNotify;
-        auto const target = scene.startTarget(targetNotify);
-        auto const ticket = client.get(ticketKey());
-        REQUIRE(ticket.has_value());
+        auto const target = scene.startTarget();
+        auto const ticket = scene.storedTicket();
 
-        NotifySocket initiatorNotify;
-        ServiceProcess initiator{initiatorSettings(directories, scene.ticketUrl()), notifyEnvironment(initiatorNotify)};
-        REQUIRE(initiatorNotify.waitFor("READY=1", 10s));
+        auto const initiator = scene.startInitiator();
         GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 20, "before the hostile values");
 
-        auto otherProvider = ticket->value;
+        auto otherProvider = ticket.value;
         otherProvider.replace(otherProvider.find("\"provider\":\"tcp\""), 16, "\"provider\":\"shm\"");
         struct Hostile
         {
@@ -239,32 +236,29 @@ namespace mxl::test
         };
         for (auto const& hostile : values)
         {
-            client.put(ticketKey(), hostile.value, ticket->lease);
+            client.put(ticketKey(), hostile.value, ticket.lease);
             INFO("value: ", std::string{hostile.name});
-            auto const line = initiator.waitForLine(hostile.logged, 10s);
-            REQUIRE_MESSAGE(line, initiator.output());
+            auto const line = initiator->waitForLine(hostile.logged, 10s);
+            REQUIRE_MESSAGE(line, initiator->output());
             requireFlowing(verifier, 25, hostile.name);
             // Polled every 200 ms while the grains were checked, and logged once.
-            auto const output = initiator.output();
+            auto const output = initiator->output();
             CHECK(output.find(hostile.logged) == output.rfind(hostile.logged));
-            CHECK_FALSE(initiator.wait(0ms));
+            CHECK_FALSE(initiator->wait(0ms));
             CHECK_FALSE(target->wait(0ms));
         }
         // The real ticket back: the same incarnation, so nothing to re-establish for it (a loaded machine may still see a
         // stall and re-establish for that, which says "stall"), and the same target never stopped receiving.
-        client.put(ticketKey(), ticket->value, ticket->lease);
+        client.put(ticketKey(), ticket.value, ticket.lease);
         requireFlowing(verifier, 25, "after the ticket came back");
-        INFO("initiator output:\n", initiator.output());
-        CHECK(initiator.output().find("the target restarted") == std::string::npos);
+        INFO("initiator output:\n", initiator->output());
+        CHECK(initiator->output().find("the target restarted") == std::string::npos);
     }
 
     TEST_CASE("etcd secured with TLS, client certificates and authentication: the target publishes, the initiator takes the ticket, "
               "grains move, and a service with the wrong password says why")
     {
-        if (auto const why = EtcdServer::unavailable())
-        {
-            MXL_SKIP(why->c_str());
-        }
+        skipWithoutEtcd();
         TempDomain pki{"svc-etcd-pki"};
         TestCa const facility{pki.path(), "facility"};
         auto const server = facility.issue("etcd", {"127.0.0.1"});
@@ -289,9 +283,7 @@ namespace mxl::test
         };
         ServiceDirectories directories;
         PatternWriter source{directories.source.path(), serviceTestFlow()};
-        NotifySocket targetNotify;
-        ServiceProcess target{secured(publishingTarget(directories, etcd), "ticket-writer"), notifyEnvironment(targetNotify)};
-        REQUIRE(targetNotify.waitFor("READY=1", 15s));
+        ReadyService target{secured(publishingTarget(directories, etcd), "ticket-writer"), 15s};
         REQUIRE(target.waitForLine(fmt::format("ticket published at '{}' (lease ", ticketKey()), 15s));
 
         auto const ticketUrl = fmt::format("etcd://{}{}", etcd.endpoint(), ticketKey());

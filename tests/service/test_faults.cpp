@@ -21,17 +21,6 @@ namespace mxl::test
     namespace
     {
         using Clock = std::chrono::steady_clock;
-
-        // `context` is asked only on failure, so that it shows the services' output up to that moment.
-        void requireFlowing(GrainVerifier& verifier, std::uint64_t grains, std::chrono::milliseconds timeout,
-                            std::function<std::string()> const& context)
-        {
-            auto const result = verifier.check(grains, timeout);
-            bool const failed = result.verified < grains || result.mismatched != 0;
-            INFO((failed ? context() : std::string{}));
-            CHECK(result.mismatched == 0);
-            REQUIRE(result.verified >= grains);
-        }
     }
 
     TEST_CASE("target killed with SIGKILL and restarted: the initiator moves grains again within 5 s, on the new epoch")
@@ -42,9 +31,7 @@ namespace mxl::test
         auto first = std::make_unique<ServiceProcess>(targetSettings(directories), notifyEnvironment(targetNotify));
         REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
         auto const firstEpoch = ticketEpoch(directories.ticketFile());
-        NotifySocket initiatorNotify;
-        ServiceProcess initiator{initiatorSettings(directories, directories.ticketFile()), notifyEnvironment(initiatorNotify)};
-        REQUIRE(initiatorNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        ReadyService initiator{initiatorSettings(directories, directories.ticketFile())};
         {
             GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
             requireFlowing(verifier, 20, std::chrono::seconds{5}, [&] { return std::string{"before the kill"}; });
@@ -53,9 +40,7 @@ namespace mxl::test
         first->signal(SIGKILL);
         REQUIRE(first->wait(std::chrono::seconds{5}));
         first.reset();
-        NotifySocket restartedNotify;
-        ServiceProcess restarted{targetSettings(directories), notifyEnvironment(restartedNotify)};
-        REQUIRE(restartedNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        ReadyService restarted{targetSettings(directories)};
         auto const restartedAt = Clock::now();
         auto const secondEpoch = ticketEpoch(directories.ticketFile());
         CHECK(secondEpoch != 0);
@@ -75,9 +60,7 @@ namespace mxl::test
     {
         ServiceDirectories directories;
         PatternWriter source{directories.source.path(), serviceTestFlow()};
-        NotifySocket targetNotify;
-        ServiceProcess target{targetSettings(directories), notifyEnvironment(targetNotify)};
-        REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        ReadyService target{targetSettings(directories)};
         auto const epoch = ticketEpoch(directories.ticketFile());
         GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
         {
@@ -86,9 +69,7 @@ namespace mxl::test
             first.signal(SIGKILL);
             REQUIRE(first.wait(std::chrono::seconds{5}));
         }
-        NotifySocket initiatorNotify;
-        ServiceProcess second{initiatorSettings(directories, directories.ticketFile()), notifyEnvironment(initiatorNotify)};
-        REQUIRE(initiatorNotify.waitFor("READY=1", std::chrono::seconds{5}));
+        ReadyService second{initiatorSettings(directories, directories.ticketFile()), std::chrono::seconds{5}};
         requireFlowing(verifier, 30, std::chrono::seconds{5}, [&] { return std::string{"second initiator"}; });
         // The target did not have to restart or rebuild for it.
         CHECK(ticketEpoch(directories.ticketFile()) == epoch);
@@ -102,17 +83,13 @@ namespace mxl::test
         auto const staleCopy = (directories.tickets.path() / "stale.ticket.json").string();
         std::uint64_t staleEpoch = 0;
         {
-            NotifySocket notify;
-            ServiceProcess old{targetSettings(directories), notifyEnvironment(notify)};
-            REQUIRE(notify.waitFor("READY=1", std::chrono::seconds{10}));
+            ReadyService old{targetSettings(directories)};
             staleEpoch = ticketEpoch(directories.ticketFile());
             std::filesystem::copy_file(directories.ticketFile(), staleCopy);
             old.signal(SIGTERM);
             REQUIRE(old.wait(std::chrono::seconds{5}) == std::optional<int>{0});
         }
-        NotifySocket targetNotify;
-        ServiceProcess target{targetSettings(directories), notifyEnvironment(targetNotify)};
-        REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        ReadyService target{targetSettings(directories)};
 
         NotifySocket initiatorNotify;
         auto settings = initiatorSettings(directories, staleCopy);
@@ -183,9 +160,7 @@ namespace mxl::test
         using namespace std::chrono_literals;
         ServiceDirectories directories;
         PatternWriter source{directories.source.path(), serviceTestFlow()};
-        NotifySocket targetNotify;
-        ServiceProcess target{targetSettings(directories), notifyEnvironment(targetNotify)};
-        REQUIRE(targetNotify.waitFor("READY=1", 10s));
+        ReadyService target{targetSettings(directories)};
         // As the SDK's tickets are: no epoch. The library knows a target by its id, which both texts carry.
         auto ticket = nlohmann::json::parse(readFile(directories.ticketFile()));
         ticket.erase("epoch");

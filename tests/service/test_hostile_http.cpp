@@ -52,16 +52,28 @@ namespace mxl::test
                                : fmt::format("{}/single/senders/{}/staged", connection, ends.senderId);
         }
 
+        // The same bytes whatever the ends and the role.
+        std::function<std::string(Ends const&, char)> fixedBody(std::string body)
+        {
+            return [body = std::move(body)](Ends const&, char) { return body; };
+        }
+
+        // A staged PATCH body that sets the transport parameter `key` to `value`.
+        std::string transportParams(char const* key, json const& value)
+        {
+            return json{{"transport_params", {{{key, value}}}}}.dump();
+        }
+
         // The body is PATCHed to the staged resource of each role given.
         std::vector<HostileCase> patchCases()
         {
             return {
-                {"PATCH body not JSON", 'b', [](Ends const&, char) { return std::string{"{not json"}; }, {400}, "the body is not JSON"},
-                {"PATCH body empty", 'b', [](Ends const&, char) { return std::string{}; }, {400}, ""},
-                {"PATCH body a JSON array", 'b', [](Ends const&, char) { return std::string{"[]"}; }, {400}, "expected a JSON object"},
+                {"PATCH body not JSON", 'b', fixedBody("{not json"), {400}, "the body is not JSON"},
+                {"PATCH body empty", 'b', fixedBody(""), {400}, ""},
+                {"PATCH body a JSON array", 'b', fixedBody("[]"), {400}, "expected a JSON object"},
                 {"PATCH body nested 30000 arrays deep",
                  'b',
-                 [](Ends const&, char) { return std::string(30000, '[') + std::string(30000, ']'); },
+                 fixedBody(std::string(30000, '[') + std::string(30000, ']')),
                  {400},
                  "nests deeper than"},
                 {"PATCH body nested objects 100 deep",
@@ -77,99 +89,54 @@ namespace mxl::test
                  },
                  {400},
                  "nests deeper than"},
-                {"PATCH string that is not UTF-8",
-                 'b',
-                 [](Ends const&, char) { return std::string{"{\"master_enable\":\"\xff\xfe\"}"}; },
-                 {400},
-                 ""},
-                {"PATCH number too large for a double",
-                 'b',
-                 [](Ends const&, char) { return std::string{"{\"master_enable\":1e999}"}; },
-                 {400},
-                 ""},
-                {"PATCH master_enable a string",
-                 'b',
-                 [](Ends const&, char) { return std::string{R"({"master_enable":"yes"})"}; },
-                 {400},
-                 "master_enable"},
-                {"PATCH unknown key", 'b', [](Ends const&, char) { return std::string{R"({"colour":"red"})"}; }, {400}, "colour"},
-                {"PATCH receiver_id not a UUID",
-                 'i',
-                 [](Ends const&, char) { return std::string{R"({"receiver_id":"../../etc"})"}; },
-                 {400},
-                 "UUID"},
-                {"PATCH sender_id a number", 't', [](Ends const&, char) { return std::string{R"({"sender_id":7})"}; }, {400}, "UUID"},
-                {"PATCH transport_params an object",
-                 'b',
-                 [](Ends const&, char) { return std::string{R"({"transport_params":{}})"}; },
-                 {400},
-                 "transport_params"},
-                {"PATCH transport_params with two legs",
-                 'b',
-                 [](Ends const&, char) { return std::string{R"({"transport_params":[{},{}]})"}; },
-                 {400},
-                 "transport_params"},
-                {"PATCH activation mode unknown",
-                 'b',
-                 [](Ends const&, char) { return std::string{R"({"activation":{"mode":"now"}})"}; },
-                 {400},
-                 "mode"},
-                {"PATCH activation not an object",
-                 'b',
-                 [](Ends const&, char) { return std::string{R"({"activation":true})"}; },
-                 {400},
-                 "activation"},
+                {"PATCH string that is not UTF-8", 'b', fixedBody("{\"master_enable\":\"\xff\xfe\"}"), {400}, ""},
+                {"PATCH number too large for a double", 'b', fixedBody("{\"master_enable\":1e999}"), {400}, ""},
+                {"PATCH master_enable a string", 'b', fixedBody(R"({"master_enable":"yes"})"), {400}, "master_enable"},
+                {"PATCH unknown key", 'b', fixedBody(R"({"colour":"red"})"), {400}, "colour"},
+                {"PATCH receiver_id not a UUID", 'i', fixedBody(R"({"receiver_id":"../../etc"})"), {400}, "UUID"},
+                {"PATCH sender_id a number", 't', fixedBody(R"({"sender_id":7})"), {400}, "UUID"},
+                {"PATCH transport_params an object", 'b', fixedBody(R"({"transport_params":{}})"), {400}, "transport_params"},
+                {"PATCH transport_params with two legs", 'b', fixedBody(R"({"transport_params":[{},{}]})"), {400}, "transport_params"},
+                {"PATCH activation mode unknown", 'b', fixedBody(R"({"activation":{"mode":"now"}})"), {400}, "mode"},
+                {"PATCH activation not an object", 'b', fixedBody(R"({"activation":true})"), {400}, "activation"},
                 {"PATCH relative activation past the end of TAI",
                  'b',
-                 [](Ends const&, char)
-                 { return std::string{R"({"activation":{"mode":"activate_scheduled_relative","requested_time":"18446744072:0"}})"}; },
+                 fixedBody(R"({"activation":{"mode":"activate_scheduled_relative","requested_time":"18446744072:0"}})"),
                  {400},
                  "too far ahead"},
                 {"PATCH relative activation of 2^64-1 s",
                  'b',
-                 [](Ends const&, char) {
-                     return std::string{
-                         R"({"activation":{"mode":"activate_scheduled_relative","requested_time":"18446744073709551615:0"}})"};
-                 },
+                 fixedBody(R"({"activation":{"mode":"activate_scheduled_relative","requested_time":"18446744073709551615:0"}})"),
                  {400},
                  "requested_time"},
                 {"PATCH absolute activation with nanoseconds of 10^9",
                  'b',
-                 [](Ends const&, char)
-                 { return std::string{R"({"activation":{"mode":"activate_scheduled_absolute","requested_time":"5:1000000000"}})"}; },
+                 fixedBody(R"({"activation":{"mode":"activate_scheduled_absolute","requested_time":"5:1000000000"}})"),
                  {400},
                  "requested_time"},
                 {"PATCH activation time a number",
                  'b',
-                 [](Ends const&, char)
-                 { return std::string{R"({"activation":{"mode":"activate_scheduled_absolute","requested_time":5}})"}; },
+                 fixedBody(R"({"activation":{"mode":"activate_scheduled_absolute","requested_time":5}})"),
                  {400},
                  "requested_time"},
                 {"PATCH activation time negative",
                  'b',
-                 [](Ends const&, char)
-                 { return std::string{R"({"activation":{"mode":"activate_scheduled_relative","requested_time":"-1:0"}})"}; },
+                 fixedBody(R"({"activation":{"mode":"activate_scheduled_relative","requested_time":"-1:0"}})"),
                  {400},
                  "requested_time"},
                 {"PATCH ticket that is a JSON object, not a ticket",
                  'i',
-                 [](Ends const&, char) {
-                     return json{{"transport_params", {{{"ext_mxl_target_ticket", R"({"provider":"tcp"})"}}}}}.dump();
-                 },
+                 fixedBody(transportParams("ext_mxl_target_ticket", R"({"provider":"tcp"})")),
                  {400},
                  "ext_mxl_target_ticket"},
                 {"PATCH ticket that is not JSON text",
                  'i',
-                 [](Ends const&, char) {
-                     return json{{"transport_params", {{{"ext_mxl_target_ticket", "garbage"}}}}}.dump();
-                 },
+                 fixedBody(transportParams("ext_mxl_target_ticket", "garbage")),
                  {400},
                  "ext_mxl_target_ticket"},
                 {"PATCH ticket that is a number",
                  'i',
-                 [](Ends const&, char) {
-                     return json{{"transport_params", {{{"ext_mxl_target_ticket", 42}}}}}.dump();
-                 },
+                 fixedBody(transportParams("ext_mxl_target_ticket", 42)),
                  {400},
                  "ext_mxl_target_ticket"},
                 {"PATCH ticket of another provider",
@@ -178,7 +145,7 @@ namespace mxl::test
                  {
                      auto ticket = json::parse(ends.targetTicket);
                      ticket["provider"] = "verbs";
-                     return json{{"transport_params", {{{"ext_mxl_target_ticket", ticket.dump()}}}}}.dump();
+                     return transportParams("ext_mxl_target_ticket", ticket.dump());
                  },
                  {400},
                  "provider"},
@@ -188,38 +155,22 @@ namespace mxl::test
                  {
                      auto ticket = json::parse(ends.targetTicket);
                      ticket.erase("regions");
-                     return json{{"transport_params", {{{"ext_mxl_target_ticket", ticket.dump()}}}}}.dump();
+                     return transportParams("ext_mxl_target_ticket", ticket.dump());
                  },
                  {400},
                  "ext_mxl_target_ticket"},
                 {"PATCH this sender's own API moved",
                  'i',
-                 [](Ends const&, char) {
-                     return json{{"transport_params", {{{"ext_mxl_sender_api", "http://192.0.2.1:1/x"}}}}}.dump();
-                 },
+                 fixedBody(transportParams("ext_mxl_sender_api", "http://192.0.2.1:1/x")),
                  {400},
                  "ext_mxl_sender_api"},
                 {"PATCH sender API that is not http",
                  't',
-                 [](Ends const&, char) {
-                     return json{{"transport_params", {{{"ext_mxl_sender_api", "ftp://127.0.0.1/x"}}}}}.dump();
-                 },
+                 fixedBody(transportParams("ext_mxl_sender_api", "ftp://127.0.0.1/x")),
                  {400},
                  "ext_mxl_sender_api"},
-                {"PATCH sender API a number",
-                 't',
-                 [](Ends const&, char) {
-                     return json{{"transport_params", {{{"ext_mxl_sender_api", 1}}}}}.dump();
-                 },
-                 {400},
-                 "ext_mxl_sender_api"},
-                {"PATCH unknown transport parameter",
-                 'b',
-                 [](Ends const&, char) {
-                     return json{{"transport_params", {{{"destination_ip", "127.0.0.1"}}}}}.dump();
-                 },
-                 {400},
-                 ""},
+                {"PATCH sender API a number", 't', fixedBody(transportParams("ext_mxl_sender_api", 1)), {400}, "ext_mxl_sender_api"},
+                {"PATCH unknown transport parameter", 'b', fixedBody(transportParams("destination_ip", "127.0.0.1")), {400}, ""},
             };
         }
 

@@ -162,9 +162,7 @@ namespace mxl::test
             std::ofstream{directories.destination.path() / "domain_def.json"} << bad;
         }
         PatternWriter source{directories.source.path(), serviceTestFlow()};
-        NotifySocket targetNotify;
-        ServiceProcess target{targetSettings(directories), notifyEnvironment(targetNotify)};
-        REQUIRE(targetNotify.waitFor("READY=1", 10s));
+        ReadyService target{targetSettings(directories)};
         ServiceProcess initiator{initiatorSettings(directories, directories.ticketFile())};
         GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
         auto const result = verifier.check(25, 10s);

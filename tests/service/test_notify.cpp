@@ -53,9 +53,7 @@ namespace mxl::test
         CHECK_FALSE(initiatorNotify.waitFor("READY=1", std::chrono::milliseconds{1500}));
         CHECK(initiator.output().find("no ticket") != std::string::npos);
 
-        NotifySocket targetNotify;
-        ServiceProcess target{targetSettings(directories), notifyEnvironment(targetNotify)};
-        REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        ReadyService target{targetSettings(directories)};
         auto const ready = initiatorNotify.waitFor("READY=1", std::chrono::seconds{5});
         REQUIRE_MESSAGE(ready, initiator.output());
         CHECK(ready->text.find("STATUS=state=active") != std::string::npos);

@@ -53,21 +53,14 @@ namespace mxl::test
         ServiceDirectories directories;
         auto const key = writeKeyFile(directories, "ticket.key", "2026-11", secretK);
         PatternWriter source{directories.source.path(), serviceTestFlow()};
-        NotifySocket targetNotify;
-        ServiceProcess target{with(targetSettings(directories), "ticket_key", key), notifyEnvironment(targetNotify)};
-        REQUIRE(targetNotify.waitFor("READY=1", 10s));
+        ReadyService target{with(targetSettings(directories), "ticket_key", key)};
         CHECK(target.waitForLine("signed with key '2026-11' for 3600 s", 5s).has_value());
         auto const ticket = nlohmann::json::parse(readFile(directories.ticketFile()));
         CHECK(ticket["signature"]["keyId"] == "2026-11");
 
-        NotifySocket initiatorNotify;
-        ServiceProcess initiator{with(initiatorSettings(directories, directories.ticketFile()), "ticket_key", key),
-                                 notifyEnvironment(initiatorNotify)};
-        REQUIRE(initiatorNotify.waitFor("READY=1", 10s));
+        ReadyService initiator{with(initiatorSettings(directories, directories.ticketFile()), "ticket_key", key)};
         GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
-        auto const result = verifier.check(20, 10s);
-        CHECK(result.mismatched == 0);
-        CHECK(result.verified >= 20);
+        requireFlowing(verifier, 20, "through the signed ticket");
     }
 
     TEST_CASE("signed tickets: another key, no signature, an expired or an altered ticket are refused by name, and nothing moves")
@@ -76,9 +69,7 @@ namespace mxl::test
         auto const key = writeKeyFile(directories, "ticket.key", "2026-11", secretK);
         auto const otherKey = writeKeyFile(directories, "other.key", "studio-b", secretX);
         PatternWriter source{directories.source.path(), serviceTestFlow()};
-        NotifySocket targetNotify;
-        ServiceProcess target{with(targetSettings(directories), "ticket_key", key), notifyEnvironment(targetNotify)};
-        REQUIRE(targetNotify.waitFor("READY=1", 10s));
+        ReadyService target{with(targetSettings(directories), "ticket_key", key)};
         auto const signedText = readFile(directories.ticketFile());
 
         CHECK(refusalOf(directories, directories.ticketFile(), otherKey)

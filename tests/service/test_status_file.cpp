@@ -74,12 +74,8 @@ namespace mxl::test
     {
         ServiceDirectories directories;
         PatternWriter source{directories.source.path(), serviceTestFlow()};
-        NotifySocket targetNotify;
-        ServiceProcess target{targetSettings(directories), notifyEnvironment(targetNotify)};
-        REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
-        NotifySocket initiatorNotify;
-        ServiceProcess initiator{initiatorSettings(directories, directories.ticketFile()), notifyEnvironment(initiatorNotify)};
-        REQUIRE(initiatorNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        ReadyService target{targetSettings(directories)};
+        ReadyService initiator{initiatorSettings(directories, directories.ticketFile())};
 
         auto const targetFile = statusPath(directories.destination, "target");
         auto const initiatorFile = statusPath(directories.source, "initiator");
@@ -147,12 +143,8 @@ namespace mxl::test
         };
         ServiceDirectories directories;
         PatternWriter source{directories.source.path(), serviceTestFlow()};
-        NotifySocket targetNotify;
-        ServiceProcess target{msg(targetSettings(directories)), notifyEnvironment(targetNotify)};
-        REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
-        NotifySocket initiatorNotify;
-        ServiceProcess initiator{msg(initiatorSettings(directories, directories.ticketFile())), notifyEnvironment(initiatorNotify)};
-        REQUIRE(initiatorNotify.waitFor("READY=1", std::chrono::seconds{10}));
+        ReadyService target{msg(targetSettings(directories))};
+        ReadyService initiator{msg(initiatorSettings(directories, directories.ticketFile()))};
 
         auto const moving = [](nlohmann::json const& status) { return status.value("state", "") == "active" && grainsOf(status) > 0; };
         auto const targetStatus = waitForStatus(statusPath(directories.destination, "target"), moving, std::chrono::seconds{5});
@@ -174,9 +166,7 @@ namespace mxl::test
     TEST_CASE("a service killed with SIGKILL leaves its status file, which mxl-info shows as stale and -g removes")
     {
         ServiceDirectories directories;
-        NotifySocket notify;
-        ServiceProcess target{targetSettings(directories), notifyEnvironment(notify)};
-        REQUIRE(notify.waitFor("READY=1", std::chrono::seconds{10}));
+        ReadyService target{targetSettings(directories)};
         auto const file = statusPath(directories.destination, "target");
         auto const status = waitForStatus(
             file, [](nlohmann::json const& json) { return json.value("state", "") == "waiting"; }, std::chrono::seconds{2});

@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <set>
 #include <vector>
 
@@ -23,6 +24,19 @@ namespace
     bool pictureContains(std::string const& text, std::string const& part)
     {
         return text.find(part) != std::string::npos;
+    }
+
+    // mxl-info --snapshot of `what` (FLOW[@INDEX]) in `domain` into `file`.
+    ToolResult snapshot(TempDomain const& domain, std::string const& what, std::filesystem::path const& file)
+    {
+        return runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", what, file.string()});
+    }
+
+    // A snapshot that mxl-info refuses with `exitCode`, saying `says`.
+    void checkSnapshotRefused(TempDomain const& domain, std::string const& what, std::filesystem::path const& file, int exitCode,
+                              std::string const& says)
+    {
+        checkTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", what, file.string()}, exitCode, {says});
     }
 
     struct DecodedPng
@@ -83,10 +97,10 @@ TEST_CASE("mxl-info --snapshot writes a v210 grain as the colour bars the source
     TempDomain const domain{"tools-info-picture-v210"};
     RunningSource source{domain.path(), {"-v", toolTestData("video_v210_100x60p25.json").string()}, 1};
     auto const& flowId = source.flowId("video/v210");
-    REQUIRE(source.process().waitForLine("stats", std::chrono::seconds{10}).has_value());
+    source.requireStats(std::chrono::seconds{10});
 
     auto const file = domain.path() / "bars.png";
-    auto const result = runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", flowId, file.string()});
+    auto const result = snapshot(domain, flowId, file);
     INFO(result.output);
     REQUIRE(result.exitCode == 0);
     CHECK(pictureContains(result.output, "of flow " + flowId + ": 100x60 video/v210 BT709, written to " + file.string()));
@@ -106,7 +120,7 @@ TEST_CASE("mxl-info --snapshot of a v210a grain carries the key as alpha, and FL
     TempDomain const domain{"tools-info-picture-v210a"};
     RunningSource source{domain.path(), {"-v", toolTestData("video_v210a_100x60p25.json").string()}, 1};
     auto const& flowId = source.flowId("video/v210a");
-    REQUIRE(source.process().waitForLine("stats", std::chrono::seconds{10}).has_value());
+    source.requireStats(std::chrono::seconds{10});
     FlowReaderFixture const flow{domain.path(), flowId};
     // The five-grain ring holds a grain for 200 ms, less than mxl-info may take to start on a loaded machine: the
     // source is stopped while mxl-info reads the grain behind the head.
@@ -114,7 +128,7 @@ TEST_CASE("mxl-info --snapshot of a v210a grain carries the key as alpha, and FL
     auto const index = flow.info().runtime.headIndex - 1;
 
     auto const file = domain.path() / "keyed.png";
-    auto const result = runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", flowId + "@" + std::to_string(index), file.string()});
+    auto const result = snapshot(domain, flowId + "@" + std::to_string(index), file);
     source.process().signal(SIGCONT);
     INFO(result.output);
     REQUIRE(result.exitCode == 0);
@@ -132,10 +146,10 @@ TEST_CASE("mxl-info --snapshot of an audio flow pictures the tone at its peak le
     TempDomain const domain{"tools-info-picture-audio"};
     RunningSource source{domain.path(), {"-a", toolTestData("audio_48k_2ch.json").string()}, 1};
     auto const& flowId = source.flowId("audio/float32");
-    REQUIRE(source.process().waitForLine("stats", std::chrono::seconds{10}).has_value());
+    source.requireStats(std::chrono::seconds{10});
 
     auto const file = domain.path() / "tone.png";
-    auto const result = runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", flowId, file.string()});
+    auto const result = snapshot(domain, flowId, file);
     INFO(result.output);
     REQUIRE(result.exitCode == 0);
     // The test flow's ring holds 19456 samples: half of it can be read at once.
@@ -184,33 +198,19 @@ TEST_CASE("mxl-info --snapshot refuses what it cannot picture with a message nam
         domain.path(), {"-v", toolTestData("video_v210_100x60p25.json").string(), "-D", toolTestData("data_smpte291_25.json").string()}, 2};
     auto const& videoId = source.flowId("video/v210");
     auto const& dataId = source.flowId("video/smpte291");
-    REQUIRE(source.process().waitForLine("stats", std::chrono::seconds{10}).has_value());
+    source.requireStats(std::chrono::seconds{10});
     auto const file = (domain.path() / "x.png").string();
 
-    auto const data = runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", dataId, file});
-    CHECK(data.exitCode == 2);
-    CHECK(
-        pictureContains(data.output, "flow " + dataId + " is video/smpte291: mxl-info makes pictures of video/v210, video/v210a and audio flows"));
+    checkSnapshotRefused(domain, dataId, file, 2,
+                         "flow " + dataId + " is video/smpte291: mxl-info makes pictures of video/v210, video/v210a and audio flows");
+    checkSnapshotRefused(domain, videoId + "@5", file, 1, "grain 5 of flow " + videoId + " was overwritten");
+    checkSnapshotRefused(domain, videoId + "@next", file, 2, "the index \"next\" is not an unsigned integer");
 
-    auto const overwritten = runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", videoId + "@5", file});
-    CHECK(overwritten.exitCode == 1);
-    CHECK(pictureContains(overwritten.output, "grain 5 of flow " + videoId + " was overwritten"));
+    checkTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", videoId}, 2,
+              {"--snapshot takes two values, FLOW[@INDEX] and FILE.png; got 1"});
 
-    auto const badIndex = runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", videoId + "@next", file});
-    CHECK(badIndex.exitCode == 2);
-    CHECK(pictureContains(badIndex.output, "the index \"next\" is not an unsigned integer"));
-
-    auto const oneValue = runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", videoId});
-    CHECK(oneValue.exitCode == 2);
-    CHECK(pictureContains(oneValue.output, "--snapshot takes two values, FLOW[@INDEX] and FILE.png; got 1"));
-
-    auto const unwritable = runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", videoId, "/nonexistent/dir/x.png"});
-    CHECK(unwritable.exitCode == 1);
-    CHECK(pictureContains(unwritable.output, "cannot write the picture /nonexistent/dir/x.png: "));
-
-    auto const missing = runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", "5b3a1e0c-0000-4000-8000-000000000000", file});
-    CHECK(missing.exitCode == 4);
-    CHECK(pictureContains(missing.output, "flow 5b3a1e0c-0000-4000-8000-000000000000 not found"));
+    checkSnapshotRefused(domain, videoId, "/nonexistent/dir/x.png", 1, "cannot write the picture /nonexistent/dir/x.png: ");
+    checkSnapshotRefused(domain, "5b3a1e0c-0000-4000-8000-000000000000", file, 4, "flow 5b3a1e0c-0000-4000-8000-000000000000 not found");
 }
 
 TEST_CASE("mxl-info --watch repeats the list with a level meter per audio flow until interrupted")
@@ -218,7 +218,7 @@ TEST_CASE("mxl-info --watch repeats the list with a level meter per audio flow u
     TempDomain const domain{"tools-info-watch"};
     RunningSource source{domain.path(), {"-a", toolTestData("audio_48k_2ch.json").string()}, 1};
     auto const& flowId = source.flowId("audio/float32");
-    REQUIRE(source.process().waitForLine("stats", std::chrono::seconds{10}).has_value());
+    source.requireStats(std::chrono::seconds{10});
 
     Process watcher{{mxlInfoPath().string(), "-d", domain.str(), "--watch", "0.2"}};
     REQUIRE(watcher.waitForLine(flowId, std::chrono::seconds{10}).has_value());

@@ -36,6 +36,11 @@ namespace mxl::test
         }
     }
 
+    void RunningSource::requireStats(std::chrono::milliseconds timeout)
+    {
+        REQUIRE(_process.waitForLine("stats", timeout).has_value());
+    }
+
     std::string const& RunningSource::flowId(std::string const& mediaType) const
     {
         auto const it = _flowIds.find(mediaType);

@@ -7,6 +7,7 @@
 #include <mxl/flow.h>
 #include <mxl/mxl.h>
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -22,6 +23,10 @@ namespace mxl::test
 
         // Flow id by media type ("video/v210", "audio/float32", ...).
         [[nodiscard]] std::string const& flowId(std::string const& mediaType) const;
+
+        // Requires the source's next "stats" line within `timeout`: by then it has written grains, and its flows' heads are
+        // set.
+        void requireStats(std::chrono::milliseconds timeout);
 
         Process& process() noexcept
         {

@@ -39,6 +39,20 @@ namespace mxl::test
         return ToolResult{*exitCode, output};
     }
 
+    ToolResult checkTool(std::filesystem::path const& program, std::vector<std::string> const& arguments, int exitCode,
+                         std::initializer_list<std::string> printed)
+    {
+        auto result = runTool(program, arguments);
+        INFO(program.filename().string(), " printed:\n", result.output);
+        CHECK(result.exitCode == exitCode);
+        for (auto const& part : printed)
+        {
+            CAPTURE(part);
+            CHECK(result.output.find(part) != std::string::npos);
+        }
+        return result;
+    }
+
     std::filesystem::path mxlInfoPath()
     {
         return binaryPath("tools/mxl-info/mxl-info");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,10 @@ namespace mxl::test
 
     // Runs `program` with `arguments` to completion (at most a few seconds) and captures both output streams.
     ToolResult runTool(std::filesystem::path const& program, std::vector<std::string> const& arguments);
+
+    // runTool, then checks that the tool exited with `exitCode` and printed each of `printed`.
+    ToolResult checkTool(std::filesystem::path const& program, std::vector<std::string> const& arguments, int exitCode,
+                         std::initializer_list<std::string> printed);
 
     std::filesystem::path mxlInfoPath();
     std::filesystem::path testSourcePath();
