@@ -4,11 +4,17 @@
  * on mxlFabricsTargetReadGrain. An initiator tells it, the same way, when its targets come and go and when the
  * transfers of its batches (fabrics_batch.h) settle: see mxlFabricsInitiatorStartEvents below.
  *
- * While events are started, a library thread progresses the target (tcp and shm move bytes only while the target
- * reads), publishes each arrival to local readers as ReadGrain/ReadSamples do, and queues an event for it. The queue's
- * file descriptor is readable while events wait to be dispatched; mxlFabricsTargetDispatchEvents runs their handlers on
- * the calling thread. Events are dispatched in the order they were queued and none is dropped: when the queue is full,
- * the library thread stops reading arrivals until the application dispatches (see mxlFabricsEventCounters).
+ * While events are started, the target is read as ReadGrain/ReadSamples read it (that read also progresses tcp and
+ * shm, which move bytes only while the target reads): each arrival is published to local readers and told by an event.
+ * Who reads depends on the transport. Where it has a wait descriptor (libfabric's tcp), the event descriptor also polls
+ * readable when the transport has work, and mxlFabricsTargetDispatchEvents reads the arrivals itself, on the calling
+ * thread, and runs their handlers: no thread of the library is involved, and the target progresses as the application
+ * dispatches. Elsewhere (shm, UCX) a library thread reads the target and queues the events, and the descriptor is
+ * readable while events wait to be dispatched. Either way DispatchEvents runs the handlers on the calling thread, in
+ * order, and no event is dropped: when the queue is full, the library thread stops reading arrivals until the
+ * application dispatches (see mxlFabricsEventCounters), and a dispatch that reads the target itself reads at most a
+ * queue's worth of arrivals per call. MXL_FABRICS_TARGET_EVENT_THREAD=1 in the environment asks for the library thread
+ * on every transport.
  *
  * Threads: handlers may be set and events emitted from any thread. Start, stop, dispatch, setup, destroy and the Read
  * calls belong to the thread that drives the target, as every other call of fabrics.h does.
@@ -42,7 +48,7 @@ extern "C"
            while events are started are reported: connections made before StartEvents give no CONNECTED event. */
         MXL_FABRICS_EVENT_INITIATOR_CONNECTED = 4,
         MXL_FABRICS_EVENT_INITIATOR_DISCONNECTED = 5,
-        /* Reading arrivals failed (`problem`): the library thread has stopped and no further event is queued. Stop events
+        /* Reading arrivals failed (`problem`): the reading has stopped and no further arrival is told. Stop events
            (and set the target up again) to go on. */
         MXL_FABRICS_EVENT_TARGET_FAILED = 6,
         /* The target was set up again since its events last started, so the ticket initiators hold is void and a new one
@@ -192,12 +198,13 @@ extern "C"
                                                          void* in_userData);
 
     /*
-     * Starts the library thread of a set-up target and returns, in `out_fd`, a descriptor that polls readable (POLLIN,
-     * EPOLLIN, level-triggered) while undispatched events are queued. Do not read it or close it: dispatching resets
-     * it, StopEvents closes it (take it out of an epoll set before). `in_queueCapacity` is how many undispatched events
-     * the queue holds (0: 1024; at most 65536). While events are started, ReadGrain and ReadSamples of this target
-     * fail with MXL_ERR_INVALID_STATE: the library thread does the reading. MXL_ERR_INVALID_STATE when the target is not
-     * set up or its events are started already.
+     * Starts the events of a set-up target and returns, in `out_fd`, a descriptor that polls readable (POLLIN,
+     * EPOLLIN, level-triggered) while undispatched events are queued, and, where the dispatch reads the target itself,
+     * while the transport has work: a dispatch may then run no handler (NOT_READY with a zero timeout), and the next
+     * poll waits again. Do not read it or close it: dispatching resets it, StopEvents closes it (take it out of an epoll
+     * set before). `in_queueCapacity` is how many undispatched events the queue holds (0: 1024; at most 65536). While
+     * events are started, ReadGrain and ReadSamples of this target fail with MXL_ERR_INVALID_STATE: the events do the
+     * reading. MXL_ERR_INVALID_STATE when the target is not set up or its events are started already.
      */
     MXL_EXPORT mxlStatus mxlFabricsTargetStartEvents(mxlFabricsTarget in_target, size_t in_queueCapacity, int* out_fd);
 
@@ -220,9 +227,10 @@ extern "C"
     MXL_EXPORT mxlStatus mxlFabricsTargetEmitEvent(mxlFabricsTarget in_target, mxlFabricsEvent const* in_event);
 
     /*
-     * Stops and joins the library thread, drops the events not dispatched yet and closes the descriptor; the target stays
-     * set up and ReadGrain works again. Nothing to do when events are not started. Setting the target up again and
-     * destroying it stop its events first. Dispatch with a zero timeout before stopping to run what is still queued.
+     * Stops the reading (and joins the library thread, if any), drops the events not dispatched yet and closes the
+     * descriptor; the target stays set up and ReadGrain works again. Nothing to do when events are not started. Setting
+     * the target up again and destroying it stop its events first. Dispatch with a zero timeout before stopping to run
+     * what is still queued.
      */
     MXL_EXPORT mxlStatus mxlFabricsTargetStopEvents(mxlFabricsTarget in_target);
 

@@ -72,7 +72,10 @@ TEST_CASE(
             }
             if ((descriptors[1].revents & POLLIN) != 0)
             {
-                CHECK(mxlFabricsTargetDispatchEvents(target, 0, &dispatched) == MXL_STATUS_OK);
+                // Where the dispatch reads the target itself (tcp), the descriptor also wakes for transport work that is
+                // no arrival: NOT_READY then.
+                auto const status = mxlFabricsTargetDispatchEvents(target, 0, &dispatched);
+                CHECK((status == MXL_STATUS_OK || status == MXL_ERR_NOT_READY));
             }
         }
         CHECK(wakeups >= 1);

@@ -218,7 +218,7 @@ TEST_CASE("loader: without options an instance uses the ofi module beside libmxl
     CHECK(std::string{info.name} == "ofi");
     CHECK(std::filesystem::path{info.path} == std::filesystem::path{MXL_OFI_BACKEND});
     CHECK(std::filesystem::path{info.path}.parent_path() == std::filesystem::path{MXL_FABRICS_LIBRARY}.parent_path() / "mxl-fabrics");
-    CHECK(info.abiVersion == ((1u << 16) | 4u));
+    CHECK(info.abiVersion == ((1u << 16) | 5u));
     CHECK(mxlFabricsGetBackendInfo(fabrics, nullptr) == MXL_ERR_INVALID_ARG);
     CHECK(mxlFabricsDestroyInstance(fabrics) == MXL_STATUS_OK);
     CHECK(mxlDestroyInstance(instance) == MXL_STATUS_OK);
@@ -268,10 +268,10 @@ TEST_CASE("loader: mxl-fabrics-info --all-backends lists each backend with its i
     checkShell(std::string{"MXL_FABRICS_BACKEND_PATH="} + fakes + "/failing " + MXL_FABRICS_INFO + " --all-backends -p tcp -n 127.0.0.1", 1,
                {"fabrics backend " + fakes + "/failing/libmxl-fabrics-failing.so failed to initialise",
                 "backend failing " + fakes + "/failing/libmxl-fabrics-failing.so: not loaded\n",
-                std::string{"backend ofi ABI 1.4 "} + MXL_OFI_BACKEND + "\ninterface tcp-0 node 127.0.0.1"});
+                std::string{"backend ofi ABI 1.5 "} + MXL_OFI_BACKEND + "\ninterface tcp-0 node 127.0.0.1"});
 
     auto const healthy = checkShell(std::string{"env -u MXL_FABRICS_BACKEND_PATH "} + MXL_FABRICS_INFO + " --all-backends -p tcp", 0,
-                                    {std::string{"backend ofi ABI 1.4 "} + MXL_OFI_BACKEND + "\n"});
+                                    {std::string{"backend ofi ABI 1.5 "} + MXL_OFI_BACKEND + "\n"});
     CHECK_MESSAGE(!contains(healthy, "not loaded"), healthy);
 
     checkShell(std::string{MXL_FABRICS_INFO} + " --all-backends --backend ofi", 1, {"--backend and --all-backends exclude each other"});
@@ -295,7 +295,7 @@ TEST_CASE("loader: a copy of the build tree without the ofi module fails with th
 
     std::filesystem::create_directories(lib / "mxl-fabrics");
     std::filesystem::copy_file(MXL_OFI_BACKEND, lib / "mxl-fabrics" / "libmxl-fabrics-ofi.so");
-    checkShell(command + " -p tcp", 0, {"backend ofi ABI 1.4 " + (lib / "mxl-fabrics" / "libmxl-fabrics-ofi.so").string() + "\n"});
+    checkShell(command + " -p tcp", 0, {"backend ofi ABI 1.5 " + (lib / "mxl-fabrics" / "libmxl-fabrics-ofi.so").string() + "\n"});
 }
 
 namespace

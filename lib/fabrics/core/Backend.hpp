@@ -6,8 +6,8 @@
 
 #include "fabrics/core/InitiatorTransport.hpp"
 #include "fabrics/core/TargetTransport.hpp"
-#include "fabrics/protocol/TransportDomain.hpp"
 #include "fabrics/protocol/RegionSpans.hpp"
+#include "fabrics/protocol/TransportDomain.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,7 @@
 #include "fabrics/core/Batch.hpp"
 
 #include "common/Status.hpp"
+#include "fabrics/core/EventHandlers.hpp"
 #include "fabrics/core/Initiator.hpp"
 
 #include <algorithm>
@@ -8,17 +9,6 @@
 
 namespace mxl::fabrics
 {
-    namespace
-    {
-        mxlFabricsEvent eventOf(mxlFabricsEventType type)
-        {
-            mxlFabricsEvent event{};
-            event.structSize = sizeof(event);
-            event.type = type;
-            return event;
-        }
-    }
-
     Batch::Batch(std::uint64_t id, InitiatorEvents& events) noexcept
         : _id{id}
         , _events{events}
@@ -176,7 +166,7 @@ namespace mxl::fabrics
     void Batch::queueTransferEvent(std::uint32_t index, mxlFabricsTransferStatus const& status)
     {
         auto const completed = status.state == MXL_FABRICS_TRANSFER_COMPLETED;
-        auto event = eventOf(completed ? MXL_FABRICS_EVENT_TRANSFER_COMPLETED : MXL_FABRICS_EVENT_TRANSFER_FAILED);
+        auto event = libraryEvent(completed ? MXL_FABRICS_EVENT_TRANSFER_COMPLETED : MXL_FABRICS_EVENT_TRANSFER_FAILED);
         event.transfer.batch = _id;
         event.transfer.transfer = index;
         event.transfer.targetsCompleted = status.targetsCompleted;
@@ -196,7 +186,7 @@ namespace mxl::fabrics
     void Batch::queueBatchEvent()
     {
         auto const transfers = static_cast<std::uint32_t>(_transfers.size());
-        auto event = eventOf(MXL_FABRICS_EVENT_BATCH_COMPLETED);
+        auto event = libraryEvent(MXL_FABRICS_EVENT_BATCH_COMPLETED);
         event.batch = {_id, transfers, transfers - _failedTransfers, _failedTransfers};
         _events.queue(event);
     }

@@ -154,48 +154,103 @@ namespace mxl::fabrics
     }
 
     template <typename Owner>
+    bool EventDispatcher<Owner>::beginDispatch(std::optional<std::chrono::milliseconds> waitFor, std::size_t& queued)
+    {
+        std::unique_lock lock{_mutex};
+        if (_dispatchingThread != std::thread::id{})
+        {
+            fail(MXL_ERR_INVALID_STATE, "{}: its events are being dispatched already ({})", _name,
+                 _dispatchingThread == std::this_thread::get_id() ? "DispatchEvents was called from an event handler"
+                                                                  : "by another thread");
+        }
+        if (waitFor)
+        {
+            _queuedOne.wait_for(lock, *waitFor, [&] { return _size > 0; });
+            if (_size == 0)
+            {
+                return false;
+            }
+        }
+        queued = _size;
+        _dispatchingThread = std::this_thread::get_id();
+        return true;
+    }
+
+    template <typename Owner>
+    std::size_t EventDispatcher<Owner>::deliverQueued(std::size_t count)
+    {
+        std::size_t dispatched = 0;
+        for (std::size_t i = 0; i < count; ++i)
+        {
+            dispatched += deliverWithEmitted(take());
+        }
+        return dispatched;
+    }
+
+    template <typename Owner>
+    std::size_t EventDispatcher<Owner>::deliverWithEmitted(mxlFabricsEvent const& event)
+    {
+        deliver(event);
+        std::size_t dispatched = 1;
+        while (!_emittedByHandlers.empty())
+        {
+            auto const emitted = _emittedByHandlers.front();
+            _emittedByHandlers.pop_front();
+            deliver(emitted);
+            ++dispatched;
+        }
+        return dispatched;
+    }
+
+    template <typename Owner>
     std::size_t EventDispatcher<Owner>::dispatch(std::chrono::milliseconds timeout)
     {
         std::size_t queuedAtStart = 0;
+        if (!beginDispatch(timeout, queuedAtStart))
         {
-            std::unique_lock lock{_mutex};
-            if (_dispatchingThread != std::thread::id{})
-            {
-                fail(MXL_ERR_INVALID_STATE, "{}: its events are being dispatched already ({})", _name,
-                     _dispatchingThread == std::this_thread::get_id() ? "DispatchEvents was called from an event handler"
-                                                                      : "by another thread");
-            }
-            _queuedOne.wait_for(lock, timeout, [&] { return _size > 0; });
-            queuedAtStart = _size;
-            if (queuedAtStart == 0)
-            {
-                return 0;
-            }
-            _dispatchingThread = std::this_thread::get_id();
+            return 0;
         }
         // Events that arrive meanwhile wait for the next call, so that a busy target cannot keep one call running.
-        struct Ending
+        Ending const ending{*this};
+        return deliverQueued(queuedAtStart);
+    }
+
+    template <typename Owner>
+    std::size_t EventDispatcher<Owner>::dispatch(EventSource& source)
+    {
+        std::size_t queuedAtStart = 0;
+        static_cast<void>(beginDispatch(std::nullopt, queuedAtStart));
+        Ending const ending{*this};
+        auto dispatched = deliverQueued(queuedAtStart);
+        // At most a queue's worth, so that a busy target cannot keep one call running.
+        for (std::size_t i = 0; i < _ring.size(); ++i)
         {
-            EventDispatcher<Owner>& dispatcher;
-            ~Ending()
+            auto const event = source.next();
+            std::size_t queuedWhileReading = 0;
             {
-                dispatcher.endDispatch();
+                std::lock_guard lock{_mutex};
+                queuedWhileReading = _size;
+                if (event)
+                {
+                    // Counted as if it had passed through the queue.
+                    ++_counters.queued;
+                }
             }
-        } const ending{*this};
-        std::size_t dispatched = 0;
-        for (std::size_t i = 0; i < queuedAtStart; ++i)
-        {
-            deliver(take());
-            ++dispatched;
-            while (!_emittedByHandlers.empty())
+            dispatched += deliverQueued(queuedWhileReading);
+            if (!event)
             {
-                auto const emitted = _emittedByHandlers.front();
-                _emittedByHandlers.pop_front();
-                deliver(emitted);
-                ++dispatched;
+                break;
             }
+            dispatched += deliverWithEmitted(*event);
         }
         return dispatched;
+    }
+
+    template <typename Owner>
+    bool EventDispatcher<Owner>::empty() const
+    {
+        std::lock_guard lock{_mutex};
+        return _size == 0;
     }
 
     template <typename Owner>

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <thread>
@@ -20,6 +21,17 @@
 
 namespace mxl::fabrics
 {
+    // Events a dispatch reads itself, on its thread, after the queued ones: a target's arrivals where no library thread
+    // reads them. Events it queues while reading are dispatched before the one it returns.
+    class EventSource
+    {
+    public:
+        [[nodiscard]] virtual std::optional<mxlFabricsEvent> next() = 0;
+
+    protected:
+        ~EventSource() = default;
+    };
+
     template <typename Owner>
     class EventDispatcher
     {
@@ -52,6 +64,11 @@ namespace mxl::fabrics
 
         // Runs the handlers of the events queued now, or of the first ones to come within `timeout`; how many ran.
         std::size_t dispatch(std::chrono::milliseconds timeout);
+        // Runs the handlers of the events queued now, then of what `source` gives, up to the queue's capacity of them;
+        // does not wait.
+        std::size_t dispatch(EventSource& source);
+
+        [[nodiscard]] bool empty() const;
 
         [[nodiscard]] bool dispatchingOnThisThread() const;
 
@@ -78,7 +95,22 @@ namespace mxl::fabrics
         void enqueue(mxlFabricsEvent const& event);
         [[nodiscard]] mxlFabricsEvent take();
         void deliver(mxlFabricsEvent const& event);
+        // Delivers `count` queued events, and what their handlers emit; how many.
+        std::size_t deliverQueued(std::size_t count);
+        // Delivers `event`, then what its handler emitted; how many.
+        std::size_t deliverWithEmitted(mxlFabricsEvent const& event);
+        // Marks this thread as dispatching; false when nothing is queued and `waitFor` passed.
+        bool beginDispatch(std::optional<std::chrono::milliseconds> waitFor, std::size_t& queued);
         void endDispatch() noexcept;
+
+        struct Ending
+        {
+            EventDispatcher& dispatcher;
+            ~Ending()
+            {
+                dispatcher.endDispatch();
+            }
+        };
     };
 
     extern template class EventDispatcher<mxlFabricsTarget>;

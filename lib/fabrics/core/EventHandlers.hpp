@@ -13,6 +13,15 @@ namespace mxl::fabrics
 {
     [[nodiscard]] bool isUserEventType(std::uint32_t type) noexcept;
 
+    // A library event of `type`, every other field zeroed.
+    [[nodiscard]] inline mxlFabricsEvent libraryEvent(mxlFabricsEventType type) noexcept
+    {
+        mxlFabricsEvent event{};
+        event.structSize = sizeof(event);
+        event.type = type;
+        return event;
+    }
+
     // An application's event as the library's struct, fields its emitter did not know zeroed; INVALID_ARG for a library
     // type or a structSize below the first version's.
     [[nodiscard]] mxlFabricsEvent userEvent(mxlFabricsEvent const& emitted);

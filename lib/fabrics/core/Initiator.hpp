@@ -12,10 +12,10 @@
 #include "fabrics/core/LinkSupervisor.hpp"
 #include "fabrics/core/TargetLink.hpp"
 #include "fabrics/core/TransferLeg.hpp"
-#include "fabrics/protocol/TransportDomain.hpp"
 #include "fabrics/core/WriteCompletion.hpp"
 #include "fabrics/core/WriteLedger.hpp"
 #include "fabrics/protocol/FlowEgress.hpp"
+#include "fabrics/protocol/TransportDomain.hpp"
 #include "signing/SigningKeys.hpp"
 
 #include <memory>

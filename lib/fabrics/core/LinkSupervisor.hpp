@@ -7,8 +7,8 @@
 #include "fabrics/core/InitiatorEvents.hpp"
 #include "fabrics/core/InitiatorTransport.hpp"
 #include "fabrics/core/TargetLink.hpp"
-#include "fabrics/protocol/TransportDomain.hpp"
 #include "fabrics/core/WriteLedger.hpp"
+#include "fabrics/protocol/TransportDomain.hpp"
 #include "signing/SigningKeys.hpp"
 
 #include <chrono>

@@ -4,8 +4,8 @@
 #include "common/Status.hpp"
 #include "fabrics/core/DevicePayloads.hpp"
 #include "fabrics/core/InterfaceChecks.hpp"
-#include "fabrics/ticket/ProviderNames.hpp"
 #include "fabrics/core/SetupOptions.hpp"
+#include "fabrics/ticket/ProviderNames.hpp"
 
 #include <algorithm>
 

@@ -8,9 +8,9 @@
 #include "fabrics/core/Backend.hpp"
 #include "fabrics/core/InitiatorAdmission.hpp"
 #include "fabrics/core/TargetTransport.hpp"
-#include "fabrics/protocol/TransportDomain.hpp"
 #include "fabrics/protocol/GrainIngress.hpp"
 #include "fabrics/protocol/SampleIngress.hpp"
+#include "fabrics/protocol/TransportDomain.hpp"
 
 #include <functional>
 #include <memory>

@@ -1,12 +1,10 @@
 #include "fabrics/core/TargetEventPump.hpp"
 
-#include "fabrics/core/Interrupted.hpp"
+#include "fabrics/core/ArrivalEvents.hpp"
 #include "fabrics/core/Target.hpp"
 
 #include <pthread.h>
 #include <signal.h>
-
-#include <string_view>
 
 namespace mxl::fabrics
 {
@@ -14,50 +12,6 @@ namespace mxl::fabrics
     {
         // How long one read waits: the longest a stop waits for the thread.
         constexpr std::chrono::milliseconds readSlice{20};
-
-        mxlFabricsEvent eventOf(mxlFabricsEventType type)
-        {
-            mxlFabricsEvent event{};
-            event.structSize = sizeof(event);
-            event.type = type;
-            return event;
-        }
-
-        // Cut to fit, always NUL-terminated.
-        void copyText(std::string_view text, char (&out)[MXL_FABRICS_EVENT_TEXT_SIZE])
-        {
-            out[text.copy(out, sizeof(out) - 1)] = '\0';
-        }
-
-        mxlFabricsEvent grainEvent(GrainArrival const& arrival)
-        {
-            auto event = eventOf(MXL_FABRICS_EVENT_GRAIN_ARRIVED);
-            event.grain = {arrival.index, arrival.validSlices, arrival.totalSlices, arrival.flags};
-            return event;
-        }
-
-        mxlFabricsEvent samplesEvent(SampleArrival const& arrival)
-        {
-            auto event = eventOf(MXL_FABRICS_EVENT_SAMPLES_ARRIVED);
-            event.samples = {arrival.headIndex, arrival.count};
-            return event;
-        }
-
-        mxlFabricsEvent problemEvent(mxlFabricsEventType type, mxlStatus status, std::string_view text)
-        {
-            auto event = eventOf(type);
-            event.problem.status = status;
-            copyText(text, event.problem.text);
-            return event;
-        }
-
-        mxlFabricsEvent connectionEvent(ConnectionChange const& change)
-        {
-            auto event = eventOf(change.connected ? MXL_FABRICS_EVENT_INITIATOR_CONNECTED : MXL_FABRICS_EVENT_INITIATOR_DISCONNECTED);
-            event.connection.connectionId = change.connectionId;
-            copyText(change.reason, event.connection.reason);
-            return event;
-        }
 
         // Signals are the application's: its poll() must return EINTR for them, so the thread starts with all blocked.
         class SignalsBlocked
@@ -106,7 +60,7 @@ namespace mxl::fabrics
                                                   { static_cast<void>(_dispatcher->post(connectionEvent(change), stop)); });
             while (!stop.stop_requested())
             {
-                auto const event = next();
+                auto const event = readArrivalEvent(_target, readSlice);
                 if (event && (!_dispatcher->post(*event, stop) || event->type == MXL_FABRICS_EVENT_TARGET_FAILED))
                 {
                     return;
@@ -117,42 +71,6 @@ namespace mxl::fabrics
         {
             // Only the queue itself can fail here (its descriptor refused a write): nothing is left to report to.
             log::error("fabrics target {}: its event thread stopped: {}", _target.ticket().id, e.what());
-        }
-    }
-
-    std::optional<mxlFabricsEvent> TargetEventPump::next()
-    {
-        auto const name = _target.ticket().id;
-        try
-        {
-            if (_target.ingress)
-            {
-                auto const arrival = _target.readGrain(readSlice);
-                return arrival ? std::optional{grainEvent(*arrival)} : std::nullopt;
-            }
-            auto const arrival = _target.readSamples(readSlice);
-            return arrival ? std::optional{samplesEvent(*arrival)} : std::nullopt;
-        }
-        catch (Interrupted const&)
-        {
-            // A process stopped and continued (SIGSTOP, SIGCONT) sees EINTR from blocking waits even with every signal
-            // blocked: nothing happened, read again.
-            return std::nullopt;
-        }
-        catch (Error const& e)
-        {
-            if (e.status() == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
-            {
-                log::warn("fabrics target {}: {}", name, e.what());
-                return problemEvent(MXL_FABRICS_EVENT_ARRIVAL_LOST, e.status(), e.what());
-            }
-            log::error("fabrics target {}: reading arrivals failed, its events stop: {}", name, e.what());
-            return problemEvent(MXL_FABRICS_EVENT_TARGET_FAILED, e.status(), e.what());
-        }
-        catch (std::exception const& e)
-        {
-            log::error("fabrics target {}: reading arrivals failed, its events stop: {}", name, e.what());
-            return problemEvent(MXL_FABRICS_EVENT_TARGET_FAILED, MXL_ERR_UNKNOWN, e.what());
         }
     }
 }

@@ -1,12 +1,11 @@
-// The library thread of a target whose events are started: it reads arrivals as ReadGrain/ReadSamples would (that read
-// is also what progresses tcp and shm), in short waits so that it notices a stop, and queues an event for each arrival,
-// loss, connection change and failure.
+// The library thread of a target whose events are started and whose transport has no wait descriptor (InlineArrivals
+// serves the others): it reads arrivals as ReadGrain/ReadSamples would (that read is also what progresses tcp and shm),
+// in short waits so that it notices a stop, and queues an event for each arrival, loss, connection change and failure.
 #pragma once
 
 #include "fabrics/core/EventDispatcher.hpp"
 
 #include <memory>
-#include <optional>
 #include <stop_token>
 #include <thread>
 
@@ -31,7 +30,5 @@ namespace mxl::fabrics
         std::jthread _thread;
 
         void run(std::stop_token const& stop) noexcept;
-        // The event of the next arrival, its loss, or the failure that ends the thread; nullopt when nothing came in time.
-        [[nodiscard]] std::optional<mxlFabricsEvent> next();
     };
 }

@@ -3,8 +3,22 @@
 #include "common/Status.hpp"
 #include "fabrics/core/Target.hpp"
 
+#include <cstdlib>
+#include <string_view>
+
 namespace mxl::fabrics
 {
+    namespace
+    {
+        // MXL_FABRICS_TARGET_EVENT_THREAD=1: a library thread reads the arrivals even where the application's dispatch
+        // could (for comparing the two).
+        bool eventThreadAsked()
+        {
+            auto const* knob = std::getenv("MXL_FABRICS_TARGET_EVENT_THREAD");
+            return knob != nullptr && std::string_view{knob} == "1";
+        }
+    }
+
     TargetEvents::TargetEvents(mxlFabricsTarget owner) noexcept
         : _owner{owner}
     {
@@ -29,6 +43,12 @@ namespace mxl::fabrics
         auto dispatcher = std::make_shared<EventDispatcher<mxlFabricsTarget>>(_owner, _handlers, queueCapacity,
                                                                               fmt::format("fabrics target {}", target.ticket().id));
         announceNewTicket(*dispatcher, target.ticket());
+        if (target.transport->waitDescriptor() >= 0 && !eventThreadAsked())
+        {
+            _inline = std::make_shared<InlineArrivals>(target, dispatcher);
+            _dispatcher = std::move(dispatcher);
+            return _inline->descriptor();
+        }
         _pump = std::make_unique<TargetEventPump>(target, dispatcher);
         _dispatcher = std::move(dispatcher);
         return _dispatcher->descriptor();
@@ -61,6 +81,7 @@ namespace mxl::fabrics
         {
             std::lock_guard lock{_mutex};
             pump = std::move(_pump);
+            _inline.reset();
             _dispatcher.reset();
         }
         // Joined outside the lock, so that emitters on other threads are not held for the up to 20 ms the thread takes to
@@ -80,7 +101,12 @@ namespace mxl::fabrics
 
     std::size_t TargetEvents::dispatch(std::chrono::milliseconds timeout)
     {
-        return started()->dispatch(timeout);
+        std::shared_ptr<InlineArrivals> reading;
+        {
+            std::lock_guard lock{_mutex};
+            reading = _inline;
+        }
+        return reading ? reading->dispatch(timeout) : started()->dispatch(timeout);
     }
 
     bool TargetEvents::emit(mxlFabricsEvent const& event)
@@ -99,9 +125,8 @@ namespace mxl::fabrics
         std::lock_guard lock{_mutex};
         if (_dispatcher)
         {
-            fail(MXL_ERR_INVALID_STATE,
-                 "the target's events are started, so a library thread reads its arrivals: wait on the event descriptor and call "
-                 "mxlFabricsTargetDispatchEvents, or call mxlFabricsTargetStopEvents before reading");
+            fail(MXL_ERR_INVALID_STATE, "the target's events are started, so they read its arrivals: wait on the event descriptor and call "
+                                        "mxlFabricsTargetDispatchEvents, or call mxlFabricsTargetStopEvents before reading");
         }
     }
 

@@ -1,9 +1,11 @@
 // The events of one target (include/mxl/fabrics_events.h): its handlers, which it keeps, and while events are started,
-// the queue and the library thread that fills it.
+// the queue and what reads the arrivals into it: the application's own dispatch where the transport has a wait
+// descriptor (InlineArrivals), a library thread elsewhere (TargetEventPump).
 #pragma once
 
 #include "fabrics/core/EventDispatcher.hpp"
 #include "fabrics/core/EventHandlers.hpp"
+#include "fabrics/core/InlineArrivals.hpp"
 #include "fabrics/core/TargetEventPump.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"
 
@@ -34,7 +36,7 @@ namespace mxl::fabrics
             return _handlers;
         }
 
-        // Starts the library thread on a set-up `target`; returns the queue's descriptor.
+        // Starts reading a set-up `target`'s arrivals into events; returns the descriptor the application polls.
         int start(Target& target, std::size_t queueCapacity);
         // Nothing to do when not started; refused from a handler, which would be stopping the call it runs in.
         void stop();
@@ -43,7 +45,7 @@ namespace mxl::fabrics
         [[nodiscard]] bool emit(mxlFabricsEvent const& event);
         [[nodiscard]] mxlFabricsEventCounters counters() const;
 
-        // Fails while started: the library thread reads the arrivals then.
+        // Fails while started: the events read the arrivals then.
         void refuseReadWhileStarted() const;
         // Fails inside a handler, for the calls that would end the dispatch it runs in (setup, destroy).
         void refuseFromHandler() const;
@@ -55,6 +57,8 @@ namespace mxl::fabrics
         // Shared with emitters on other threads, so that a stop cannot free the queue under them.
         std::shared_ptr<EventDispatcher<mxlFabricsTarget>> _dispatcher;
         std::unique_ptr<TargetEventPump> _pump;
+        // Shared with a dispatch running on another thread, so that a stop cannot free it under that dispatch.
+        std::shared_ptr<InlineArrivals> _inline;
         // The ticket the last start ran on, so that a start on a newer one can announce it: {id, epoch}, or nullopt.
         std::optional<std::pair<std::uint64_t, std::uint64_t>> _startedTicket;
 

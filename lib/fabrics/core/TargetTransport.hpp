@@ -62,6 +62,20 @@ namespace mxl::fabrics
         // empty admission admits every request. MXL_ERR_UNSUPPORTED_OPERATION where the transport receives no requests.
         virtual void screenConnections(Admission admission) = 0;
 
+        // A descriptor that polls readable when nextArrival may have work, once arm() said it would; -1 where there is
+        // none and the target must be polled.
+        [[nodiscard]] virtual int waitDescriptor() const noexcept
+        {
+            return -1;
+        }
+
+        // After nextArrival found nothing, before waiting on the descriptor: true when it will wake for the next work,
+        // false when work may be waiting already (call nextArrival again).
+        [[nodiscard]] virtual bool arm()
+        {
+            return true;
+        }
+
     protected:
         void reportConnection(ConnectionChange const& change) const
         {

@@ -56,6 +56,8 @@ namespace mxl::fabrics::backend
         Calls::memoryRegisterDevice,
         Calls::targetScreenConnections,
         Calls::connectionOpenWithData,
+        Calls::targetWaitDescriptor,
+        Calls::targetArm,
     };
 
     template <typename Calls>

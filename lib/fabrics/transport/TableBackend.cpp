@@ -250,6 +250,24 @@ namespace mxl::fabrics
                 checkStatus(_table, _table.target_screen_connections(_handle, _admission ? &BackendTarget::admit : nullptr, this));
             }
 
+            [[nodiscard]] int waitDescriptor() const noexcept override
+            {
+                int descriptor = -1;
+                if (!tableHas(_table, offsetof(mxlFabricsBackend, target_arm)) || _table.target_wait_descriptor == nullptr ||
+                    _table.target_arm == nullptr || _table.target_wait_descriptor(_handle, &descriptor) != MXL_STATUS_OK)
+                {
+                    return -1;
+                }
+                return descriptor;
+            }
+
+            [[nodiscard]] bool arm() override
+            {
+                int armed = 0;
+                checkStatus(_table, _table.target_arm(_handle, &armed));
+                return armed != 0;
+            }
+
         private:
             mxlFabricsBackend const& _table;
             mxlFabricsBackendTarget _handle;

@@ -18,8 +18,8 @@ extern "C"
 #define MXL_FABRICS_BACKEND_ABI_MAJOR 1u
 /* 1.1: mxlFabricsBackendHost.log; the entry's failure text. 1.2: transports (domain_open_transport). 1.3: device memory
  * (domain_open_device, memory_register_device). 1.4: admission of connection requests (target_screen_connections,
- * connection_open_with_data). */
-#define MXL_FABRICS_BACKEND_ABI_MINOR 4u
+ * connection_open_with_data). 1.5: a target's wait descriptor (target_wait_descriptor, target_arm). */
+#define MXL_FABRICS_BACKEND_ABI_MINOR 5u
 #define MXL_FABRICS_BACKEND_ABI_VERSION ((MXL_FABRICS_BACKEND_ABI_MAJOR << 16) | MXL_FABRICS_BACKEND_ABI_MINOR)
 /* The only symbol a backend exports. */
 #define MXL_FABRICS_BACKEND_ENTRY_SYMBOL "mxlFabricsBackendEntry"
@@ -253,6 +253,14 @@ extern "C"
          * data of the request. UNSUPPORTED_OPERATION for data where the backend's requests carry none. */
         mxlStatus (*connection_open_with_data)(mxlFabricsBackendPeer peer, uint64_t context, mxlFabricsBackendBlob requestData,
                                                mxlFabricsBackendConnection* out_connection);
+
+        /* 1.5: a descriptor that polls readable (POLLIN) when target_next_arrival may have work (an arrival, a connection
+         * request or change), once target_arm said it would; *out_fd -1 where the target has none (it must be polled, as
+         * before 1.5). Owned by the target, valid as long as it. */
+        mxlStatus (*target_wait_descriptor)(mxlFabricsBackendTarget target, int* out_fd);
+        /* 1.5: called after target_next_arrival found nothing, before waiting on the descriptor: *out_armed 1 when the
+         * descriptor will wake for the next work, 0 when work may be waiting already (call target_next_arrival again). */
+        mxlStatus (*target_arm)(mxlFabricsBackendTarget target, int* out_armed);
     } mxlFabricsBackend;
 
 /* The table of ABI 1.0 and 1.1: the least a host accepts. */
@@ -261,6 +269,8 @@ extern "C"
 #define MXL_FABRICS_BACKEND_TABLE_1_2_SIZE (offsetof(mxlFabricsBackend, domain_open_device))
 /* The table of ABI 1.3: served, but its targets admit every connection request. */
 #define MXL_FABRICS_BACKEND_TABLE_1_3_SIZE (offsetof(mxlFabricsBackend, target_screen_connections))
+/* The table of ABI 1.4: served, but its targets have no wait descriptor (events read them on a library thread). */
+#define MXL_FABRICS_BACKEND_TABLE_1_4_SIZE (offsetof(mxlFabricsBackend, target_wait_descriptor))
 
     /* Levels of mxlFabricsBackendHost.log, in increasing severity. */
     typedef enum mxlFabricsBackendLogLevel_t

@@ -1,6 +1,7 @@
 #include "fabrics/backends/ofi/CompletionQueue.hpp"
 
 #include "fabrics/backends/ofi/FabricError.hpp"
+#include "fabrics/backends/ofi/WaitDescriptor.hpp"
 
 #include <rdma/fi_errno.h>
 
@@ -13,13 +14,19 @@ namespace mxl::fabrics
         , _waitable{waitable}
         , _taken(std::max<std::size_t>(1, depth))
     {
-        fi_cq_attr attr{};
-        attr.size = depth;
-        attr.format = FI_CQ_FORMAT_DATA;
-        attr.wait_obj = waitable ? FI_WAIT_UNSPEC : FI_WAIT_NONE;
         fid_cq* queue = nullptr;
-        check(fi_cq_open(domain.get(), &attr, &queue, nullptr), "fi_cq_open", fmt::format("completion queue of depth {}", depth));
+        auto const open = [&](fi_wait_obj waitObject)
+        {
+            fi_cq_attr attr{};
+            attr.size = depth;
+            attr.format = FI_CQ_FORMAT_DATA;
+            attr.wait_obj = waitObject;
+            return fi_cq_open(domain.get(), &attr, &queue, nullptr);
+        };
+        check(waitable ? openWithDescriptor(open, FI_WAIT_UNSPEC) : open(FI_WAIT_NONE), "fi_cq_open",
+              fmt::format("completion queue of depth {}", depth));
         _queue = Fid<fid_cq>{queue};
+        _descriptor = waitable ? waitDescriptorOf(queue->fid) : -1;
     }
 
     std::optional<Completion> CompletionQueue::read()

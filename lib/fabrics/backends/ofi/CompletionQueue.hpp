@@ -42,6 +42,18 @@ namespace mxl::fabrics
             return _waitable;
         }
 
+        // Polls readable when completions may be ready, once fi_trywait allowed the wait; -1 where the queue has none.
+        [[nodiscard]] int descriptor() const noexcept
+        {
+            return _descriptor;
+        }
+
+        // Completions taken from the provider and not handed out yet: read() has more without progress.
+        [[nodiscard]] bool holdsTaken() const noexcept
+        {
+            return _takenNext != _takenCount;
+        }
+
         [[nodiscard]] std::size_t depth() const noexcept
         {
             return _depth;
@@ -60,6 +72,7 @@ namespace mxl::fabrics
         Fid<fid_cq> _queue;
         std::size_t _depth;
         bool _waitable;
+        int _descriptor = -1;
         // Completions taken from the provider and not handed out yet: [_takenNext, _takenCount).
         std::vector<fi_cq_data_entry> _taken;
         std::size_t _takenNext = 0;

@@ -1,6 +1,7 @@
 #include "fabrics/backends/ofi/EventQueue.hpp"
 
 #include "fabrics/backends/ofi/FabricError.hpp"
+#include "fabrics/backends/ofi/WaitDescriptor.hpp"
 
 #include <rdma/fi_errno.h>
 
@@ -8,12 +9,17 @@ namespace mxl::fabrics
 {
     EventQueue::EventQueue(Fabric const& fabric)
     {
-        fi_eq_attr attr{};
-        attr.size = 64;
-        attr.wait_obj = FI_WAIT_UNSPEC;
         fid_eq* queue = nullptr;
-        check(fi_eq_open(fabric.get(), &attr, &queue, nullptr), "fi_eq_open", "connection events");
+        auto const open = [&](fi_wait_obj waitObject)
+        {
+            fi_eq_attr attr{};
+            attr.size = 64;
+            attr.wait_obj = waitObject;
+            return fi_eq_open(fabric.get(), &attr, &queue, nullptr);
+        };
+        check(openWithDescriptor(open, FI_WAIT_UNSPEC), "fi_eq_open", "connection events");
         _queue = Fid<fid_eq>{queue};
+        _descriptor = waitDescriptorOf(queue->fid);
     }
 
     namespace

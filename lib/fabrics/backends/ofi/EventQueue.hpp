@@ -37,6 +37,12 @@ namespace mxl::fabrics
             return _queue.get();
         }
 
+        // Polls readable when events may be ready, once fi_trywait allowed the wait; -1 where the queue has none.
+        [[nodiscard]] int descriptor() const noexcept
+        {
+            return _descriptor;
+        }
+
         // One event, or nothing when the queue is empty; an error entry is returned as an event with `error` set.
         std::optional<Event> read();
         // Sleeps up to `timeout` for one event.
@@ -44,6 +50,7 @@ namespace mxl::fabrics
 
     private:
         Fid<fid_eq> _queue;
+        int _descriptor = -1;
 
         std::optional<Event> decode(long code, std::uint32_t type, fi_eq_cm_entry const& entry);
         std::optional<Event> readError();

@@ -424,6 +424,18 @@ namespace mxl::fabrics
                     });
             }
 
+            static mxlStatus targetWaitDescriptor(mxlFabricsBackendTarget handle, int* descriptor)
+            {
+                *descriptor = objectOf<Target>(handle).transport->waitDescriptor();
+                return MXL_STATUS_OK;
+            }
+
+            static mxlStatus targetArm(mxlFabricsBackendTarget handle, int* armed)
+            {
+                *armed = 0;
+                return run([&] { *armed = objectOf<Target>(handle).transport->arm() ? 1 : 0; });
+            }
+
             static mxlStatus targetScreenConnections(mxlFabricsBackendTarget handle, mxlFabricsBackendAdmission admission, void* user)
             {
                 auto& target = objectOf<Target>(handle);

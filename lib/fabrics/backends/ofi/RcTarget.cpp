@@ -4,7 +4,14 @@
 #include "fabrics/backends/ofi/OfiContext.hpp"
 #include "fabrics/backends/ofi/OfiTarget.hpp"
 
+#include <rdma/fi_eq.h>
+#include <rdma/fi_errno.h>
+#include <sys/epoll.h>
+
 #include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
 
 namespace mxl::fabrics
 {
@@ -24,6 +31,7 @@ namespace mxl::fabrics
         , _listener{_opened.fabric, _opened.info, _events}
         , _receives{opened.reported.transport == Transport::Msg ? 0 : receivesToPost(*_opened.info.get())}
         , _messageBuffers{opened.reported.transport == Transport::Msg ? messageBuffersToPost(*_opened.info.get(), cqDepth) : 0}
+        , _waitSet{openWaitSet()}
     {
         _listener.listen();
         log::info("fabrics target {} listening ({}, {} regions of {} bytes)", _id, _opened.traits.name(), _regions.count(),
@@ -36,6 +44,52 @@ namespace mxl::fabrics
         {
             std::visit([](auto& state) { state.endpoint.shutdown(); }, connection);
         }
+    }
+
+    int RcTarget::openWaitSet() const
+    {
+        if (_completions.descriptor() < 0 || _events.descriptor() < 0)
+        {
+            return -1;
+        }
+        UniqueFd set{::epoll_create1(EPOLL_CLOEXEC)};
+        if (set.get() < 0)
+        {
+            fail(MXL_ERR_UNKNOWN, "fabrics target {}: epoll_create1 failed: {}", _id, std::strerror(errno));
+        }
+        for (auto const descriptor : {_completions.descriptor(), _events.descriptor()})
+        {
+            epoll_event interest{};
+            interest.events = EPOLLIN;
+            interest.data.fd = descriptor;
+            if (::epoll_ctl(set.get(), EPOLL_CTL_ADD, descriptor, &interest) != 0)
+            {
+                fail(MXL_ERR_UNKNOWN, "fabrics target {}: adding a queue's descriptor to its wait set failed: {}", _id,
+                     std::strerror(errno));
+            }
+        }
+        return set.take();
+    }
+
+    int RcTarget::waitDescriptor() const noexcept
+    {
+        return _waitSet.get();
+    }
+
+    bool RcTarget::arm()
+    {
+        if (_completions.holdsTaken())
+        {
+            return false;
+        }
+        std::array<fid*, 2> queues{&_completions.get()->fid, &_events.get()->fid};
+        auto const code = fi_trywait(_opened.fabric.get(), queues.data(), static_cast<int>(queues.size()));
+        if (code == -FI_EAGAIN)
+        {
+            return false;
+        }
+        check(static_cast<int>(code), "fi_trywait", "the target's queues");
+        return true;
     }
 
     std::vector<std::uint8_t> RcTarget::address() const

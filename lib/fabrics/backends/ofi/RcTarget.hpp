@@ -9,6 +9,8 @@
 #include "fabrics/core/TargetTransport.hpp"
 #include "fabrics/protocol/GrainRegions.hpp"
 
+#include "common/UniqueFd.hpp"
+
 #include <map>
 #include <memory>
 #include <variant>
@@ -26,6 +28,9 @@ namespace mxl::fabrics
         [[nodiscard]] std::vector<RemoteRegion> regions() const override;
         std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout) override;
         void screenConnections(Admission admission) override;
+        // The completion queue's and the event queue's descriptors in one, where the provider gives both.
+        [[nodiscard]] int waitDescriptor() const noexcept override;
+        [[nodiscard]] bool arm() override;
 
     private:
         // Accepted, waiting for FI_CONNECTED. The pool (msg transport only) is declared first so that the endpoint,
@@ -59,7 +64,11 @@ namespace mxl::fabrics
         std::map<std::uint64_t, Connection> _connections;
         std::uint64_t _nextConnectionId = 1;
         Admission _admission;
+        // An epoll set of both queues' descriptors; -1 where a queue has none.
+        UniqueFd _waitSet;
 
+        // The epoll set of both queues' descriptors, or -1.
+        [[nodiscard]] int openWaitSet() const;
         void handle(Event const& event);
         void accept(Info const& request, std::vector<std::uint8_t> const& privateData);
         std::optional<std::uint32_t> handle(Completion const& completion);

@@ -1,0 +1,87 @@
+#include "fabrics/core/ArrivalEvents.hpp"
+
+#include "common/Log.hpp"
+#include "common/Status.hpp"
+#include "fabrics/core/EventHandlers.hpp"
+#include "fabrics/core/Interrupted.hpp"
+#include "fabrics/core/Target.hpp"
+
+#include <string_view>
+
+namespace mxl::fabrics
+{
+    namespace
+    {
+        // Cut to fit, always NUL-terminated.
+        void copyText(std::string_view text, char (&out)[MXL_FABRICS_EVENT_TEXT_SIZE])
+        {
+            out[text.copy(out, sizeof(out) - 1)] = '\0';
+        }
+
+        mxlFabricsEvent grainEvent(GrainArrival const& arrival)
+        {
+            auto event = libraryEvent(MXL_FABRICS_EVENT_GRAIN_ARRIVED);
+            event.grain = {arrival.index, arrival.validSlices, arrival.totalSlices, arrival.flags};
+            return event;
+        }
+
+        mxlFabricsEvent samplesEvent(SampleArrival const& arrival)
+        {
+            auto event = libraryEvent(MXL_FABRICS_EVENT_SAMPLES_ARRIVED);
+            event.samples = {arrival.headIndex, arrival.count};
+            return event;
+        }
+
+        mxlFabricsEvent problemEvent(mxlFabricsEventType type, mxlStatus status, std::string_view text)
+        {
+            auto event = libraryEvent(type);
+            event.problem.status = status;
+            copyText(text, event.problem.text);
+            return event;
+        }
+    }
+
+    std::optional<mxlFabricsEvent> readArrivalEvent(Target& target, std::chrono::milliseconds timeout)
+    {
+        auto const name = target.ticket().id;
+        try
+        {
+            if (target.ingress)
+            {
+                auto const arrival = target.readGrain(timeout);
+                return arrival ? std::optional{grainEvent(*arrival)} : std::nullopt;
+            }
+            auto const arrival = target.readSamples(timeout);
+            return arrival ? std::optional{samplesEvent(*arrival)} : std::nullopt;
+        }
+        catch (Interrupted const&)
+        {
+            // A process stopped and continued (SIGSTOP, SIGCONT) sees EINTR from blocking waits even with every signal
+            // blocked: nothing happened, read again.
+            return std::nullopt;
+        }
+        catch (Error const& e)
+        {
+            if (e.status() == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+            {
+                log::warn("fabrics target {}: {}", name, e.what());
+                return problemEvent(MXL_FABRICS_EVENT_ARRIVAL_LOST, e.status(), e.what());
+            }
+            log::error("fabrics target {}: reading arrivals failed, its events stop: {}", name, e.what());
+            return problemEvent(MXL_FABRICS_EVENT_TARGET_FAILED, e.status(), e.what());
+        }
+        catch (std::exception const& e)
+        {
+            log::error("fabrics target {}: reading arrivals failed, its events stop: {}", name, e.what());
+            return problemEvent(MXL_FABRICS_EVENT_TARGET_FAILED, MXL_ERR_UNKNOWN, e.what());
+        }
+    }
+
+    mxlFabricsEvent connectionEvent(ConnectionChange const& change)
+    {
+        auto event = libraryEvent(change.connected ? MXL_FABRICS_EVENT_INITIATOR_CONNECTED : MXL_FABRICS_EVENT_INITIATOR_DISCONNECTED);
+        event.connection.connectionId = change.connectionId;
+        copyText(change.reason, event.connection.reason);
+        return event;
+    }
+}
