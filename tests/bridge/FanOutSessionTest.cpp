@@ -93,35 +93,6 @@ namespace
         std::uint64_t _grains;
     };
 
-    // A flow in its own domain with a receiver session on it, receiving on its own thread.
-    struct Receiver
-    {
-        explicit Receiver(std::string const& name, std::string const& definition)
-            : domain{name}
-            , instance{domain.str()}
-            , writer{instance, definition, {}, "a target flow"}
-            , reader{instance, sessionFlowId}
-            , checkReader{instance, sessionFlowId}
-            , fabrics{instance.get(), "ofi"}
-            , metrics{"target", sessionFlowId, writer.config()}
-            , session{fabrics.get(),   loopbackTcp(fabrics.get(), EndpointRole::Target), writer.get(), reader.get(), metrics,
-                      {{}, 10s, 100ms}}
-            , receiving{session}
-        {
-        }
-
-        mxl::test::TempDomain domain;
-        mxl::client::Instance instance;
-        mxl::client::FlowWriter writer;
-        mxl::client::FlowReader reader;
-        // The checks' own: the session reads on its thread with the other.
-        mxl::client::FlowReader checkReader;
-        mxl::client::FabricsOnInstance fabrics;
-        Metrics metrics;
-        ReceiverSession session;
-        ReceivingThread receiving;
-    };
-
     mxl::client::OwnedTargetInfo targetInfoOf(std::string const& ticket)
     {
         mxlFabricsTargetInfo info = nullptr;
@@ -133,23 +104,17 @@ namespace
 TEST_CASE("fan-out session: one initiator sends every grain to two targets over tcp, byte for byte, and a gone target is a usage "
           "error")
 {
-    mxl::test::TempDomain sourceDomain{"fanout-source"};
     auto const definition = mxl::test::readFile(mxl::test::sourcePath("flows/smpte291_59.94.json"));
-    mxl::client::Instance const source{sourceDomain.str()};
-    mxl::client::FlowWriter const sourceWriter{source, definition, {}, "the source flow"};
-    mxl::client::FlowReader const sourceReader{source, sessionFlowId};
-    mxl::client::FabricsOnInstance const sourceFabrics{source.get(), "ofi"};
-    mxl::client::FabricsInitiator const initiator{sourceFabrics.get()};
-    REQUIRE(mxl::client::setUpInitiator(initiator.get(), loopbackTcp(sourceFabrics.get(), EndpointRole::Initiator), sourceReader.get(),
-                                        {}) == MXL_STATUS_OK);
-    auto const& flow = sourceWriter.config();
-    auto const cursor = mxl::bridge::makeSourceCursor(sourceReader.get(), flow, sessionFlowId, mxl::bridge::GrainReading::BySlices);
-    PatternWriter const writer{sourceWriter.get(), flow.common.grainRate};
+    SourceEnd const source{"fanout-source", definition};
+    auto const& initiator = source.initiator;
+    auto const& flow = source.writer.config();
+    auto const cursor = mxl::bridge::makeSourceCursor(source.reader.get(), flow, sessionFlowId, mxl::bridge::GrainReading::BySlices);
+    PatternWriter const writer{source.writer.get(), flow.common.grainRate};
 
     SUBCASE("two targets get every grain")
     {
-        Receiver first{"fanout-target-1", definition};
-        Receiver second{"fanout-target-2", definition};
+        TargetEnd first{"fanout-target-1", definition};
+        TargetEnd second{"fanout-target-2", definition};
         auto const firstInfo = targetInfoOf(first.receiving.ticket());
         auto const secondInfo = targetInfoOf(second.receiving.ticket());
         constexpr std::uint64_t units = 40;
@@ -181,7 +146,7 @@ TEST_CASE("fan-out session: one initiator sends every grain to two targets over 
     {
         std::string ticket;
         {
-            Receiver gone{"fanout-gone", definition};
+            TargetEnd gone{"fanout-gone", definition};
             ticket = gone.receiving.ticket();
         }
         auto const info = targetInfoOf(ticket);

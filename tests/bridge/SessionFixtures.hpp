@@ -7,8 +7,11 @@
 
 #include "TempDomain.hpp"
 
+#include <client/FabricsHandles.hpp>
 #include <client/FabricsInterfaceChoice.hpp>
 #include <client/FabricsInterfaces.hpp>
+#include <client/InitiatorTargets.hpp>
+#include <client/MxlHandles.hpp>
 
 #include <mxl/flow.h>
 #include <mxl/time.h>
@@ -185,4 +188,56 @@ namespace mxl::test::sessions
         }
         CHECK(intact == count);
     }
+
+    // The sender's end: the source flow in a domain of its own, and an initiator set up on it over tcp on 127.0.0.1.
+    struct SourceEnd
+    {
+        SourceEnd(std::string const& name, std::string const& definition)
+            : domain{name}
+            , instance{domain.str()}
+            , writer{instance, definition, {}, "the source flow"}
+            , reader{instance, sessionFlowId}
+            , fabrics{instance.get(), "ofi"}
+            , initiator{fabrics.get()}
+        {
+            REQUIRE(client::setUpInitiator(initiator.get(), loopbackTcp(fabrics.get(), EndpointRole::Initiator), reader.get(), {}) ==
+                    MXL_STATUS_OK);
+        }
+
+        TempDomain domain;
+        client::Instance instance;
+        client::FlowWriter writer;
+        client::FlowReader reader;
+        client::FabricsOnInstance fabrics;
+        client::FabricsInitiator initiator;
+    };
+
+    // A receiver's end: a target flow in a domain of its own with a receiver session on it, receiving on its own thread.
+    struct TargetEnd
+    {
+        TargetEnd(std::string const& name, std::string const& definition)
+            : domain{name}
+            , instance{domain.str()}
+            , writer{instance, definition, {}, "a target flow"}
+            , reader{instance, sessionFlowId}
+            , checkReader{instance, sessionFlowId}
+            , fabrics{instance.get(), "ofi"}
+            , metrics{"target", sessionFlowId, writer.config()}
+            , session{fabrics.get(),   loopbackTcp(fabrics.get(), EndpointRole::Target), writer.get(), reader.get(), metrics,
+                      {{}, 10s, 100ms}}
+            , receiving{session}
+        {
+        }
+
+        TempDomain domain;
+        client::Instance instance;
+        client::FlowWriter writer;
+        client::FlowReader reader;
+        // The checks' own: the session reads on its thread with the other.
+        client::FlowReader checkReader;
+        client::FabricsOnInstance fabrics;
+        Metrics metrics;
+        ReceiverSession session;
+        ReceivingThread receiving;
+    };
 }

@@ -55,37 +55,19 @@ namespace
 TEST_CASE("sessions: a sender follows a receiver's tickets over tcp: grains arrive intact, a new epoch replaces the target, an "
           "unusable ticket changes nothing")
 {
-    mxl::test::TempDomain sourceDomain{"session-source"};
-    mxl::test::TempDomain targetDomain{"session-target"};
     auto const definition = mxl::test::readFile(mxl::test::sourcePath("flows/smpte291_59.94.json"));
+    SourceEnd const source{"session-source", definition};
+    TargetEnd target{"session-target", definition};
+    auto& receiving = target.receiving;
+    auto const& targetMetrics = target.metrics;
+    auto const& checkReader = target.checkReader;
 
-    mxl::client::Instance const source{sourceDomain.str()};
-    mxl::client::FlowWriter const sourceWriter{source, definition, {}, "the source flow"};
-    mxl::client::FlowReader const sourceReader{source, sessionFlowId};
-    mxl::client::FabricsOnInstance const sourceFabrics{source.get(), "ofi"};
-    mxl::client::FabricsInitiator const initiator{sourceFabrics.get()};
-    REQUIRE(mxl::client::setUpInitiator(initiator.get(), loopbackTcp(sourceFabrics.get(), EndpointRole::Initiator), sourceReader.get(),
-                                        {}) == MXL_STATUS_OK);
-
-    mxl::client::Instance const target{targetDomain.str()};
-    mxl::client::FlowWriter const targetWriter{target, definition, {}, "the target flow"};
-    mxl::client::FlowReader const targetReader{target, sessionFlowId};
-    // The checks' own: the session reads on its thread with the other.
-    mxl::client::FlowReader const checkReader{target, sessionFlowId};
-    mxl::client::FabricsOnInstance const targetFabrics{target.get(), "ofi"};
-    Metrics targetMetrics{"target", sessionFlowId, targetWriter.config()};
-    ReceiverSession receiver{targetFabrics.get(), loopbackTcp(targetFabrics.get(), EndpointRole::Target),
-                             targetWriter.get(),  targetReader.get(),
-                             targetMetrics,       {{}, 10s, 100ms}};
-
-    auto const& flow = sourceWriter.config();
-    auto const cursor = mxl::bridge::makeSourceCursor(sourceReader.get(), flow, sessionFlowId);
+    auto const& flow = source.writer.config();
+    auto const cursor = mxl::bridge::makeSourceCursor(source.reader.get(), flow, sessionFlowId);
     Metrics senderMetrics{"initiator", sessionFlowId, flow};
     CountingObserver observer;
-    SenderSession sender{initiator.get(), *cursor, flow, senderMetrics, {sessionFlowId, "tcp", 10s, 5s, 40ms, 100ms, 1s}, observer};
-
-    PatternWriter const writer{sourceWriter.get(), flow.common.grainRate};
-    ReceivingThread receiving{receiver};
+    SenderSession sender{source.initiator.get(), *cursor, flow, senderMetrics, {sessionFlowId, "tcp", 10s, 5s, 40ms, 100ms, 1s}, observer};
+    PatternWriter const writer{source.writer.get(), flow.common.grainRate};
 
     auto const first = mxl::directory::libraryTicket(receiving.ticket());
     sender.offer(first, "the first ticket");
