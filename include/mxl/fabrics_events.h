@@ -6,7 +6,7 @@
  *
  * While events are started, the target is read as ReadGrain/ReadSamples read it (that read also progresses tcp and
  * shm, which move bytes only while the target reads): each arrival is published to local readers and told by an event.
- * Who reads depends on the transport. Where it has a wait descriptor (libfabric's tcp), the event descriptor also polls
+ * Who reads depends on the transport. Where it has a wait descriptor (libfabric's tcp and verbs), the event descriptor also polls
  * readable when the transport has work, and mxlFabricsTargetDispatchEvents reads the arrivals itself, on the calling
  * thread, and runs their handlers: no thread of the library is involved, and the target progresses as the application
  * dispatches. Elsewhere (shm, UCX) a library thread reads the target and queues the events, and the descriptor is
@@ -210,7 +210,8 @@ extern "C"
 
     /*
      * Runs the handlers of the events queued when it starts (or, if there are none, of those that arrive within
-     * `in_timeoutMs`), in queue order. An event emitted by a handler is dispatched in this same call, right after the
+     * `in_timeoutMs`), in queue order; where it reads the target itself, then those of the arrivals there are, and a
+     * wake of the transport that brought no event ends the wait early (NOT_READY). An event emitted by a handler is dispatched in this same call, right after the
      * handler that emitted it returns and before the next queued event; several such events run in the order they were
      * emitted. `out_dispatched` counts every event dispatched, emitted ones included. MXL_ERR_NOT_READY when none came
      * in time; MXL_ERR_INVALID_STATE when events are not started or the call comes from a handler.
@@ -249,7 +250,8 @@ extern "C"
         /* The most undispatched events the queue held at once. */
         uint64_t highWater;
         /*
-         * Times the library thread found the queue full and stopped reading arrivals until a dispatch made room (logged
+         * Times the reading found the queue full (the library thread stopped reading arrivals until a dispatch made room;
+         * a dispatch that reads the target kept the event waiting, in order, inside the library) (logged
          * at warn the first time). Nothing is lost at the target then, but its initiators see it as slow: past 100 ms
          * they skip it as lagging (docs/fabrics.md), and grains they overwrite meanwhile arrive as ARRIVAL_LOST or
          * flagged invalid. Dispatch more often, or start with a larger capacity, when this grows.

@@ -34,12 +34,10 @@ namespace mxl::bridge
         }
     }
 
-    FanOutSession::FanOutSession(mxlFabricsInitiator initiator, SourceCursor& source, std::vector<mxlFabricsTargetInfo> targets,
-                                 std::chrono::duration<double> connectTimeout, std::string const& flowId, Observer& observer)
+    FanOutSession::FanOutSession(mxlFabricsInitiator initiator, std::vector<mxlFabricsTargetInfo> targets,
+                                 std::chrono::duration<double> connectTimeout, std::string const& flowId)
         : _initiator{initiator}
-        , _source{source}
         , _connectTimeout{connectTimeout}
-        , _observer{observer}
     {
         for (std::size_t i = 0; i < targets.size(); ++i)
         {
@@ -53,8 +51,10 @@ namespace mxl::bridge
         }
     }
 
-    void FanOutSession::run()
+    void FanOutSession::run(SourceCursor& source, Observer& observer)
     {
+        _sourceOfRun = &source;
+        _observerOfRun = &observer;
         if (connect())
         {
             send();
@@ -66,14 +66,14 @@ namespace mxl::bridge
     bool FanOutSession::connect()
     {
         auto const deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(_connectTimeout);
-        while (!_observer.stopRequested())
+        while (!_observerOfRun->stopRequested())
         {
             // OK once every target accepted: a target that never answers keeps this NOT_READY.
             auto const status = ::mxlFabricsInitiatorMakeProgressBlocking(_initiator, progressTimeoutMs);
             refreshTargetStates();
             if (status == MXL_STATUS_OK)
             {
-                _observer.connected(_targets.size());
+                _observerOfRun->connected(_targets.size());
                 _lastDelivery = Clock::now();
                 return true;
             }
@@ -115,7 +115,7 @@ namespace mxl::bridge
             if ((counters.lagging != 0) != target.lagging)
             {
                 target.lagging = counters.lagging != 0;
-                _observer.targetLagging(i, target.lagging, counters.transfersSkipped);
+                _observerOfRun->targetLagging(i, target.lagging, counters.transfersSkipped);
             }
             auto const current = client::targetState(_initiator, target.info);
             if (!current)
@@ -133,15 +133,15 @@ namespace mxl::bridge
             target.state = current->state;
             if (current->state == MXL_FABRICS_TARGET_CONNECTED)
             {
-                _observer.targetConnected(i);
+                _observerOfRun->targetConnected(i);
             }
             else if (current->state == MXL_FABRICS_TARGET_DISCONNECTED)
             {
                 target.reason = current->reason;
-                _observer.targetDisconnected(i, target.reason);
+                _observerOfRun->targetDisconnected(i, target.reason);
             }
         }
-        _observer.targetCounts(skipped, invalidated);
+        _observerOfRun->targetCounts(skipped, invalidated);
         _connectedTargets = connected;
         _nextStateCheck = Clock::now() + stateCheckInterval;
         return connected;
@@ -150,7 +150,7 @@ namespace mxl::bridge
     bool FanOutSession::awaitReconnection()
     {
         auto const deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(_connectTimeout);
-        while (!_observer.stopRequested())
+        while (!_observerOfRun->stopRequested())
         {
             // The library reconnects lost targets in the background, during progress; with nothing in flight progress
             // returns at once, hence the sleep.
@@ -173,7 +173,7 @@ namespace mxl::bridge
         auto const start = Clock::now();
         // The library fans a transfer out to every connected target and reports the first target that failed; the
         // others already have it, so a failed post is never repeated (that would send them the unit twice).
-        auto const posted = _source.post(_initiator, unit);
+        auto const posted = _sourceOfRun->post(_initiator, unit);
         // Lagging targets are skipped without an error: with all of them skipped the transfer went nowhere.
         bool const everyTargetSkipped = updateSkips();
         if (posted == MXL_ERR_INTERRUPTED)
@@ -183,7 +183,7 @@ namespace mxl::bridge
         }
         else if (posted != MXL_STATUS_OK && posted != MXL_ERR_NOT_READY)
         {
-            client::runtimeFailure("posting {} failed (mxlStatus {})", describeUnit(_source.unit(), unit), static_cast<int>(posted));
+            client::runtimeFailure("posting {} failed (mxlStatus {})", describeUnit(_sourceOfRun->unit(), unit), static_cast<int>(posted));
         }
         // NOT_READY: a target's transmit queue stayed full (the library retried); with one target nothing went out.
         bool const reachedNone = _connectedTargets == 0 || everyTargetSkipped || (posted == MXL_ERR_NOT_READY && _connectedTargets == 1);
@@ -207,11 +207,12 @@ namespace mxl::bridge
             }
             if (status != MXL_ERR_NOT_READY)
             {
-                client::runtimeFailure("completing {} failed (mxlStatus {})", describeUnit(_source.unit(), unit), static_cast<int>(status));
+                client::runtimeFailure("completing {} failed (mxlStatus {})", describeUnit(_sourceOfRun->unit(), unit),
+                                       static_cast<int>(status));
             }
             if (Clock::now() >= deadline)
             {
-                _observer.timedOut(describeUnit(_source.unit(), unit), transferTimeout);
+                _observerOfRun->timedOut(describeUnit(_sourceOfRun->unit(), unit), transferTimeout);
                 return false;
             }
         }
@@ -221,7 +222,7 @@ namespace mxl::bridge
         }
         _lastDelivery = Clock::now();
         _everDelivered = true;
-        _observer.delivered(unit, _lastDelivery - start);
+        _observerOfRun->delivered(unit, _lastDelivery - start);
         return true;
     }
 
@@ -256,14 +257,14 @@ namespace mxl::bridge
     // Pacing comes from the source: a unit is read once its writer committed it.
     void FanOutSession::send()
     {
-        static_cast<void>(_source.startAtPresent());
-        while (!_observer.stopRequested())
+        static_cast<void>(_sourceOfRun->startAtPresent());
+        while (!_observerOfRun->stopRequested())
         {
-            if (_observer.reportDue())
+            if (_observerOfRun->reportDue())
             {
                 // The report's per-target counts are exact as of its printing.
                 refreshTargetStates();
-                _observer.report();
+                _observerOfRun->report();
             }
             if (Clock::now() >= _nextStateCheck)
             {
@@ -276,15 +277,15 @@ namespace mxl::bridge
                     break;
                 }
                 // The units of the outage are gone; carry on with the present.
-                _observer.lost(_source.startAtPresent());
+                _observerOfRun->lost(_sourceOfRun->startAtPresent());
                 continue;
             }
-            auto const read = _source.read();
+            auto const read = _sourceOfRun->read();
             if (read.outcome == SourceCursor::Outcome::Gone)
             {
                 log::debug("the source ring moved past the cursor; {} unit(s) skipped", read.skippedUnits);
-                _observer.fellBehind();
-                _observer.lost(read.skippedUnits);
+                _observerOfRun->fellBehind();
+                _observerOfRun->lost(read.skippedUnits);
                 continue;
             }
             if (read.outcome == SourceCursor::Outcome::NotDue)
@@ -294,13 +295,13 @@ namespace mxl::bridge
                 continue;
             }
             bool const sent = transfer(read.unit);
-            log::debug("{}{}", describeUnit(_source.unit(), read.unit), sent ? "" : " not delivered");
+            log::debug("{}{}", describeUnit(_sourceOfRun->unit(), read.unit), sent ? "" : " not delivered");
             if (!sent)
             {
                 checkDeliveries();
-                _observer.lost(1);
+                _observerOfRun->lost(1);
             }
-            _source.advance(sent);
+            _sourceOfRun->advance(sent);
         }
     }
 
@@ -311,6 +312,6 @@ namespace mxl::bridge
         {
             targets.push_back(target.info);
         }
-        _observer.disconnected(client::leaveTargets(_initiator, targets, disconnectTimeout), disconnectTimeout);
+        _observerOfRun->disconnected(client::leaveTargets(_initiator, targets, disconnectTimeout), disconnectTimeout);
     }
 }

@@ -39,8 +39,9 @@ namespace mxl::bridge
             virtual void targetLagging(std::size_t index, bool lagging, std::uint64_t skipped) = 0;
             // The transfers each target skipped and was told were invalidated, in target order, as of now.
             virtual void targetCounts(std::vector<std::uint64_t> const& skipped, std::vector<std::uint64_t> const& invalidated) = 0;
-            // A report with exact per-target counts is due (targetCounts() was just called); print it now.
+            // A report is due.
             [[nodiscard]] virtual bool reportDue() = 0;
+            // Prints the report; targetCounts() was just called, so its per-target counts are exact.
             virtual void report() = 0;
             // `unit` reached every connected target that keeps up, `latency` after it was posted.
             virtual void delivered(SourceUnit const& unit, std::chrono::nanoseconds latency) = 0;
@@ -56,16 +57,16 @@ namespace mxl::bridge
             ~Observer() = default;
         };
 
-        // `initiator` is set up on `source`'s flow; the tickets' targets are added here (ClientError, Usage, naming the
-        // target by its position, when one does not fit). All of them outlive the session.
-        FanOutSession(mxlFabricsInitiator initiator, SourceCursor& source, std::vector<mxlFabricsTargetInfo> targets,
-                      std::chrono::duration<double> connectTimeout, std::string const& flowId, Observer& observer);
+        // `initiator` is set up on the source's flow (`flowId`, for messages); the tickets' targets are added here
+        // (ClientError, Usage, naming the target by its position, when one does not fit). Both outlive the session.
+        FanOutSession(mxlFabricsInitiator initiator, std::vector<mxlFabricsTargetInfo> targets,
+                      std::chrono::duration<double> connectTimeout, std::string const& flowId);
 
         FanOutSession(FanOutSession const&) = delete;
         FanOutSession& operator=(FanOutSession const&) = delete;
 
-        // Connects, sends until the observer says stop, and disconnects.
-        void run();
+        // Connects, sends `source`'s units until `observer` says stop, and disconnects; once.
+        void run(SourceCursor& source, Observer& observer);
 
     private:
         struct Target
@@ -79,10 +80,11 @@ namespace mxl::bridge
         };
 
         mxlFabricsInitiator _initiator;
-        SourceCursor& _source;
         std::vector<Target> _targets;
         std::chrono::duration<double> _connectTimeout;
-        Observer& _observer;
+        // During run().
+        SourceCursor* _sourceOfRun = nullptr;
+        Observer* _observerOfRun = nullptr;
         std::size_t _connectedTargets = 0;
         Clock::time_point _nextStateCheck;
         // When a unit last reached a target (or the connection was made), and whether one ever did.

@@ -119,8 +119,8 @@ TEST_CASE("fan-out session: one initiator sends every grain to two targets over 
         auto const secondInfo = targetInfoOf(second.receiving.ticket());
         constexpr std::uint64_t units = 40;
         RecordingObserver observer{units};
-        FanOutSession session{initiator.get(), *cursor, {firstInfo.get(), secondInfo.get()}, 20s, sessionFlowId, observer};
-        session.run();
+        FanOutSession session{initiator.get(), {firstInfo.get(), secondInfo.get()}, 20s, sessionFlowId};
+        session.run(*cursor, observer);
 
         CHECK(observer.connectedTargets == 2);
         CHECK(observer.targetsConnected == std::set<std::size_t>{0, 1});
@@ -151,10 +151,10 @@ TEST_CASE("fan-out session: one initiator sends every grain to two targets over 
         }
         auto const info = targetInfoOf(ticket);
         RecordingObserver observer{1};
-        FanOutSession session{initiator.get(), *cursor, {info.get()}, 2s, sessionFlowId, observer};
+        FanOutSession session{initiator.get(), {info.get()}, 2s, sessionFlowId};
         try
         {
-            session.run();
+            session.run(*cursor, observer);
             FAIL("the session ended without an error");
         }
         catch (mxl::client::ClientError const& e)

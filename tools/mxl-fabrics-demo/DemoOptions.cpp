@@ -1,7 +1,7 @@
 #include "DemoOptions.hpp"
 
-#include <client/TextFile.hpp>
 #include "ToolError.hpp"
+#include <client/TextFile.hpp>
 
 #include <client/DeviceFlowOptions.hpp>
 #include <client/FabricsBackend.hpp>

@@ -1,9 +1,9 @@
 #include "GroupSelection.hpp"
 
-#include <client/TextFile.hpp>
 #include <ToolError.hpp>
 #include <client/DomainDirectory.hpp>
 #include <client/FlowDescription.hpp>
+#include <client/TextFile.hpp>
 
 #include <common/FlowPaths.hpp>
 

@@ -14,7 +14,6 @@
 
 #include <fmt/format.h>
 
-
 namespace mxl::demo
 {
     InitiatorApp::InitiatorApp(DemoOptions const& options)
@@ -110,7 +109,13 @@ namespace mxl::demo
             tools::runtimeFailure("{} initiator setup for flow '{}' ({}) failed (mxlStatus {})", client::providerName(_interface.provider),
                                   _flowId, client::payloadLocationText(_config.common), static_cast<int>(status));
         }
-        // The session's AddTarget refuses a ticket of another transport than the initiator's: the first one speaks for all.
+        std::vector<mxlFabricsTargetInfo> targets;
+        for (auto const& target : _targets)
+        {
+            targets.push_back(target.info.get());
+        }
+        _session.emplace(initiator, std::move(targets), _connectTimeout, _flowId);
+        // AddTarget refused a ticket of another transport than the initiator's: the first one speaks for all.
         fmt::print("Transport: {}\n", _targets.front().ticket.transport);
     }
 
@@ -118,14 +123,8 @@ namespace mxl::demo
     {
         // Grains by slices: each range goes out as the writer commits it.
         auto const cursor = bridge::makeSourceCursor(_reader.get(), _config, _flowId, bridge::GrainReading::BySlices);
-        std::vector<mxlFabricsTargetInfo> targets;
-        for (auto const& target : _targets)
-        {
-            targets.push_back(target.info.get());
-        }
         Report report{_count, _stats};
-        bridge::FanOutSession session{_initiator.get(), *cursor, std::move(targets), _connectTimeout, _flowId, report};
-        session.run();
+        _session->run(*cursor, report);
         _stats.printSummary();
     }
 

@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,7 @@ namespace mxl::demo
     class InitiatorApp
     {
     public:
-        // Sets up and adds every target; throws ToolError.
+        // Sets up the initiator and adds every target; throws ToolError.
         explicit InitiatorApp(DemoOptions const& options);
 
         // Connects, sends until SIGINT/SIGTERM or --count grains, disconnects and prints the summary.
@@ -73,6 +74,8 @@ namespace mxl::demo
         ChosenInterface _interface;
         client::FabricsInitiator _initiator;
         std::vector<Target> _targets;
+        // Adds the targets when the app is made, so that a ticket that does not fit fails before any flow connects.
+        std::optional<bridge::FanOutSession> _session;
         TransferStats _stats{TransferStats::Role::Initiator};
 
         void loadTargets(std::vector<std::string> const& arguments, std::optional<signing::SigningKeys> const& keys);

@@ -2,8 +2,8 @@
 
 #include "InterfaceChoice.hpp"
 #include "TargetSetup.hpp"
-#include <client/TextFile.hpp>
 #include "ToolError.hpp"
+#include <client/TextFile.hpp>
 
 #include <ExitRequest.hpp>
 

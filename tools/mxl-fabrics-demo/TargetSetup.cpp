@@ -2,12 +2,12 @@
 
 #include <TicketSignature.hpp>
 
-#include <client/TextFile.hpp>
 #include "Ticket.hpp"
 #include "ToolError.hpp"
 #include "common/Base64.hpp"
 #include <client/FlowDescription.hpp>
 #include <client/FlowId.hpp>
+#include <client/TextFile.hpp>
 
 #include <client/DeviceFlowOptions.hpp>
 #include <client/FabricsInterfaces.hpp>

@@ -8,9 +8,9 @@
 #include <directory/TicketFile.hpp>
 #include <directory/TicketSource.hpp>
 
-#include <client/TextFile.hpp>
 #include "ToolError.hpp"
 #include "common/Base64.hpp"
+#include <client/TextFile.hpp>
 
 #include <nlohmann/json.hpp>
 

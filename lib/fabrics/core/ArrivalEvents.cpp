@@ -67,13 +67,11 @@ namespace mxl::fabrics
                 log::warn("fabrics target {}: {}", name, e.what());
                 return problemEvent(MXL_FABRICS_EVENT_ARRIVAL_LOST, e.status(), e.what());
             }
-            log::error("fabrics target {}: reading arrivals failed, its events stop: {}", name, e.what());
-            return problemEvent(MXL_FABRICS_EVENT_TARGET_FAILED, e.status(), e.what());
+            return failureEvent(name, e.status(), e.what());
         }
         catch (std::exception const& e)
         {
-            log::error("fabrics target {}: reading arrivals failed, its events stop: {}", name, e.what());
-            return problemEvent(MXL_FABRICS_EVENT_TARGET_FAILED, MXL_ERR_UNKNOWN, e.what());
+            return failureEvent(name, MXL_ERR_UNKNOWN, e.what());
         }
     }
 
@@ -83,5 +81,11 @@ namespace mxl::fabrics
         event.connection.connectionId = change.connectionId;
         copyText(change.reason, event.connection.reason);
         return event;
+    }
+
+    mxlFabricsEvent failureEvent(std::uint64_t targetId, mxlStatus status, std::string_view text)
+    {
+        log::error("fabrics target {}: reading arrivals failed, its events stop: {}", targetId, text);
+        return problemEvent(MXL_FABRICS_EVENT_TARGET_FAILED, status, text);
     }
 }

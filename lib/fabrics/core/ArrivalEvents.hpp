@@ -9,7 +9,9 @@
 #include <mxl/fabrics_events.h>
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
+#include <string_view>
 
 namespace mxl::fabrics
 {
@@ -20,4 +22,7 @@ namespace mxl::fabrics
     [[nodiscard]] std::optional<mxlFabricsEvent> readArrivalEvent(Target& target, std::chrono::milliseconds timeout);
 
     [[nodiscard]] mxlFabricsEvent connectionEvent(ConnectionChange const& change);
+
+    // TARGET_FAILED for `status` with `text`, logged: the reading of target `targetId` stops.
+    [[nodiscard]] mxlFabricsEvent failureEvent(std::uint64_t targetId, mxlStatus status, std::string_view text);
 }

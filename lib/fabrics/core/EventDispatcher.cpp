@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 namespace mxl::fabrics
 {
@@ -142,12 +143,7 @@ namespace mxl::fabrics
         --_size;
         if (_size == 0)
         {
-            // EAGAIN only if the application read the descriptor itself: cleared all the same.
-            std::uint64_t count = 0;
-            if (::read(_descriptor, &count, sizeof(count)) < 0 && errno != EAGAIN)
-            {
-                log::warn("{}: could not clear the event descriptor: {}", _name, std::strerror(errno));
-            }
+            clearDescriptor();
         }
         _tookOne.notify_one();
         return event;
@@ -162,6 +158,10 @@ namespace mxl::fabrics
             fail(MXL_ERR_INVALID_STATE, "{}: its events are being dispatched already ({})", _name,
                  _dispatchingThread == std::this_thread::get_id() ? "DispatchEvents was called from an event handler"
                                                                   : "by another thread");
+        }
+        if (std::exchange(_woken, false) && _size == 0)
+        {
+            clearDescriptor();
         }
         if (waitFor)
         {
@@ -244,6 +244,33 @@ namespace mxl::fabrics
             dispatched += deliverWithEmitted(*event);
         }
         return dispatched;
+    }
+
+    template <typename Owner>
+    void EventDispatcher<Owner>::clearDescriptor()
+    {
+        // EAGAIN only if the application read the descriptor itself: cleared all the same.
+        std::uint64_t count = 0;
+        if (::read(_descriptor, &count, sizeof(count)) < 0 && errno != EAGAIN)
+        {
+            log::warn("{}: could not clear the event descriptor: {}", _name, std::strerror(errno));
+        }
+    }
+
+    template <typename Owner>
+    void EventDispatcher<Owner>::wake()
+    {
+        std::lock_guard lock{_mutex};
+        if (_size > 0 || _woken)
+        {
+            return;
+        }
+        std::uint64_t const one = 1;
+        if (::write(_descriptor, &one, sizeof(one)) != static_cast<ssize_t>(sizeof(one)))
+        {
+            fail(MXL_ERR_UNKNOWN, "{}: could not signal the event descriptor: {}", _name, std::strerror(errno));
+        }
+        _woken = true;
     }
 
     template <typename Owner>

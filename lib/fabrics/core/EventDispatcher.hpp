@@ -70,6 +70,10 @@ namespace mxl::fabrics
 
         [[nodiscard]] bool empty() const;
 
+        // Makes the descriptor readable with nothing queued, so that the application dispatches again; the next dispatch
+        // clears it.
+        void wake();
+
         [[nodiscard]] bool dispatchingOnThisThread() const;
 
         [[nodiscard]] mxlFabricsEventCounters counters() const;
@@ -87,6 +91,8 @@ namespace mxl::fabrics
         std::vector<mxlFabricsEvent> _ring;
         std::size_t _head = 0;
         std::size_t _size = 0;
+        // wake() set the descriptor with nothing queued.
+        bool _woken = false;
         std::thread::id _dispatchingThread;
         // Emitted by handlers during the running dispatch; only the dispatching thread touches it.
         std::deque<mxlFabricsEvent> _emittedByHandlers;
@@ -102,6 +108,8 @@ namespace mxl::fabrics
         // Marks this thread as dispatching; false when nothing is queued and `waitFor` passed.
         bool beginDispatch(std::optional<std::chrono::milliseconds> waitFor, std::size_t& queued);
         void endDispatch() noexcept;
+        // Under the lock.
+        void clearDescriptor();
 
         struct Ending
         {

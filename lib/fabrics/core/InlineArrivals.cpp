@@ -1,5 +1,6 @@
 #include "fabrics/core/InlineArrivals.hpp"
 
+#include "common/EpollSet.hpp"
 #include "common/Log.hpp"
 #include "common/Status.hpp"
 #include "fabrics/core/ArrivalEvents.hpp"
@@ -15,46 +16,35 @@ namespace mxl::fabrics
 {
     namespace
     {
-        // Arms that find work waiting in a row before the descriptor is left to the queue: each of them read an event
-        // or found the transport busy with something that was not an arrival.
+        // Arms that find work waiting, and read nothing from it, before the descriptor is woken instead.
         constexpr int armAttempts = 16;
-
-        // An epoll set of `descriptors`, owned by the caller.
-        int waitSetOf(std::initializer_list<int> descriptors, std::uint64_t targetId)
-        {
-            UniqueFd set{::epoll_create1(EPOLL_CLOEXEC)};
-            if (set.get() < 0)
-            {
-                fail(MXL_ERR_UNKNOWN, "fabrics target {}: could not create the event descriptor: {}", targetId, std::strerror(errno));
-            }
-            for (auto const descriptor : descriptors)
-            {
-                epoll_event interest{};
-                interest.events = EPOLLIN;
-                interest.data.fd = descriptor;
-                if (::epoll_ctl(set.get(), EPOLL_CTL_ADD, descriptor, &interest) != 0)
-                {
-                    fail(MXL_ERR_UNKNOWN, "fabrics target {}: could not add descriptor {} to the event descriptor: {}", targetId,
-                         descriptor, std::strerror(errno));
-                }
-            }
-            return set.take();
-        }
     }
 
     InlineArrivals::InlineArrivals(Target& target, std::shared_ptr<EventDispatcher<mxlFabricsTarget>> dispatcher)
         : _target{target}
         , _dispatcher{std::move(dispatcher)}
-        , _waitSet{waitSetOf({_dispatcher->descriptor(), target.transport->waitDescriptor()}, target.ticket().id)}
+        , _waitSet{openEpollSet({_dispatcher->descriptor(), target.transport->waitDescriptor()},
+                                fmt::format("fabrics target {}", target.ticket().id))}
     {
-        _target.transport->observeConnections([this](ConnectionChange const& change) { queueConnection(connectionEvent(change)); });
+        _target.transport->observeConnections([this](ConnectionChange const& change) { keep(connectionEvent(change)); });
         // Arrivals that came before the start are read as soon as the application dispatches.
+        std::lock_guard lock{_reading};
         arm();
     }
 
     InlineArrivals::~InlineArrivals()
     {
-        _target.transport->observeConnections({});
+        halt();
+    }
+
+    void InlineArrivals::halt() noexcept
+    {
+        std::lock_guard lock{_reading};
+        if (!_halted)
+        {
+            _halted = true;
+            _target.transport->observeConnections({});
+        }
     }
 
     std::size_t InlineArrivals::dispatch(std::chrono::milliseconds timeout)
@@ -77,26 +67,42 @@ namespace mxl::fabrics
                 dispatching = false;
             }
         } const ending{_dispatching};
-        admitWaiting();
-        auto dispatched = _dispatcher->dispatch(*this);
+        auto dispatched = dispatchReady();
         if (dispatched == 0 && timeout.count() > 0)
         {
-            arm();
+            // Armed by dispatchReady: the poll wakes for the next work.
             pollfd ready{_waitSet.get(), POLLIN, 0};
             if (::poll(&ready, 1, static_cast<int>(timeout.count())) < 0 && errno != EINTR)
             {
                 fail(MXL_ERR_UNKNOWN, "fabrics target {}: waiting on the event descriptor failed: {}", _target.ticket().id,
                      std::strerror(errno));
             }
-            admitWaiting();
-            dispatched = _dispatcher->dispatch(*this);
+            dispatched = dispatchReady();
         }
+        return dispatched;
+    }
+
+    std::size_t InlineArrivals::dispatchReady()
+    {
+        std::lock_guard lock{_reading};
+        if (_halted)
+        {
+            return 0;
+        }
+        admitWaiting();
+        auto const dispatched = _dispatcher->dispatch(*this);
         arm();
         return dispatched;
     }
 
     std::optional<mxlFabricsEvent> InlineArrivals::next()
     {
+        if (!_waiting.empty())
+        {
+            auto const event = _waiting.front();
+            _waiting.pop_front();
+            return event;
+        }
         if (_failed)
         {
             return std::nullopt;
@@ -104,13 +110,19 @@ namespace mxl::fabrics
         auto event = readArrivalEvent(_target, std::chrono::milliseconds{0});
         if (event && event->type == MXL_FABRICS_EVENT_TARGET_FAILED)
         {
-            _failed = true;
-            leaveWaitSet();
+            stopReading();
+        }
+        if (event && !_waiting.empty())
+        {
+            // A connection change seen during this read found the queue full: it goes first.
+            _waiting.push_back(*event);
+            event = _waiting.front();
+            _waiting.pop_front();
         }
         return event;
     }
 
-    void InlineArrivals::queueConnection(mxlFabricsEvent const& event)
+    void InlineArrivals::keep(mxlFabricsEvent const& event)
     {
         if (!_waiting.empty() || !_dispatcher->offer(event))
         {
@@ -129,8 +141,10 @@ namespace mxl::fabrics
 
     void InlineArrivals::arm()
     {
+        admitWaiting();
         for (int attempt = 0; attempt < armAttempts; ++attempt)
         {
+            // Something queued (or, when it is full, waiting behind it) keeps the eventfd readable.
             if (_failed || !_dispatcher->empty())
             {
                 return;
@@ -140,30 +154,35 @@ namespace mxl::fabrics
             {
                 armed = _target.transport->arm();
             }
+            catch (Error const& e)
+            {
+                keep(failureEvent(_target.ticket().id, e.status(), fmt::format("arming the wait descriptor failed: {}", e.what())));
+                stopReading();
+                return;
+            }
             catch (std::exception const& e)
             {
-                // Told as the failure of the next read.
-                log::warn("fabrics target {}: arming its wait descriptor failed: {}", _target.ticket().id, e.what());
+                keep(failureEvent(_target.ticket().id, MXL_ERR_UNKNOWN, fmt::format("arming the wait descriptor failed: {}", e.what())));
+                stopReading();
                 return;
             }
             if (armed)
             {
                 return;
             }
-            // Work is waiting: what it gives is queued, so that the queue's eventfd wakes the application.
-            if (auto const event = next(); event && !_dispatcher->offer(*event))
+            // Work is waiting: what it gives is queued, so that the eventfd wakes the application.
+            if (auto const event = next())
             {
-                _waiting.push_back(*event);
-                _dispatcher->noteFullWait();
-                return;
+                keep(*event);
             }
         }
-        log::debug("fabrics target {}: its transport stayed busy through {} attempts to arm its wait descriptor", _target.ticket().id,
-                   armAttempts);
+        // Busy with work that gave no event each time: the application comes back to it.
+        _dispatcher->wake();
     }
 
-    void InlineArrivals::leaveWaitSet() noexcept
+    void InlineArrivals::stopReading() noexcept
     {
+        _failed = true;
         ::epoll_ctl(_waitSet.get(), EPOLL_CTL_DEL, _target.transport->waitDescriptor(), nullptr);
     }
 }

@@ -2,7 +2,8 @@
 // the application is an epoll set of the queue's eventfd and the transport's descriptor, so its poll wakes for an
 // arrival as for a queued event, and the dispatch reads the arrivals itself, on the application's thread, as ReadGrain
 // would: one thread hop fewer than the library thread (TargetEventPump) takes. Connection changes seen while reading
-// are queued and dispatched before the arrival that followed them.
+// are queued and dispatched before the arrival that followed them. Before a dispatch returns, the transport is armed,
+// or what it has waiting is queued, so that the descriptor never sleeps on unread work.
 #pragma once
 
 #include "common/UniqueFd.hpp"
@@ -13,6 +14,7 @@
 #include <cstddef>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 namespace mxl::fabrics
@@ -22,9 +24,8 @@ namespace mxl::fabrics
     class InlineArrivals final : public EventSource
     {
     public:
-        // `target` is set up, its transport has a wait descriptor, and it outlives this.
+        // `target` is set up, its transport has a wait descriptor, and it stays so until halt().
         InlineArrivals(Target& target, std::shared_ptr<EventDispatcher<mxlFabricsTarget>> dispatcher);
-        // The target stops reporting connections.
         ~InlineArrivals();
 
         InlineArrivals(InlineArrivals const&) = delete;
@@ -38,25 +39,36 @@ namespace mxl::fabrics
         // Runs the handlers of the events queued and arrived now, or of the first to come within `timeout`; how many.
         std::size_t dispatch(std::chrono::milliseconds timeout);
 
-        // The next arrival's event, read without waiting.
+        // Stops the reading, once a dispatch running on another thread has returned: the target is not touched again
+        // and stops reporting connections.
+        void halt() noexcept;
+
+        // The next event read, or seen while reading, that was not told yet; nothing is waited for.
         [[nodiscard]] std::optional<mxlFabricsEvent> next() override;
 
     private:
         Target& _target;
         std::shared_ptr<EventDispatcher<mxlFabricsTarget>> _dispatcher;
         UniqueFd _waitSet;
-        // Connection events that found the queue full, oldest first.
+        // Events read, or connection changes seen, that found the queue full, oldest first: told before anything newer.
         std::deque<mxlFabricsEvent> _waiting;
+        // Held while the target is read; halt() takes it.
+        std::mutex _reading;
+        bool _halted = false;
         // Reading failed (TARGET_FAILED was told): nothing more is read, and the transport left the wait set.
         bool _failed = false;
         std::atomic<bool> _dispatching{false};
 
-        void queueConnection(mxlFabricsEvent const& event);
-        // Moves waiting connection events into the queue while it has room.
+        // One dispatch without waiting, then the arming.
+        std::size_t dispatchReady();
+        // Into the queue, or behind what waits for room in it.
+        void keep(mxlFabricsEvent const& event);
+        // Moves waiting events into the queue while it has room.
         void admitWaiting();
-        // Leaves the descriptor to wake for the next work: the transport armed, or an event queued (which the queue's
-        // eventfd shows).
+        // Leaves the descriptor to wake for the next work: the transport armed, an event queued (which the queue's
+        // eventfd shows), or, when the transport stays busy, a wake of the eventfd.
         void arm();
-        void leaveWaitSet() noexcept;
+        // After TARGET_FAILED: no more reads, and the transport's descriptor leaves the wait set.
+        void stopReading() noexcept;
     };
 }

@@ -78,11 +78,17 @@ namespace mxl::fabrics
     void TargetEvents::halt() noexcept
     {
         std::unique_ptr<TargetEventPump> pump;
+        std::shared_ptr<InlineArrivals> reading;
         {
             std::lock_guard lock{_mutex};
             pump = std::move(_pump);
-            _inline.reset();
+            reading = std::move(_inline);
             _dispatcher.reset();
+        }
+        if (reading)
+        {
+            // Once a dispatch on another thread returned: nothing reads the target afterwards.
+            reading->halt();
         }
         // Joined outside the lock, so that emitters on other threads are not held for the up to 20 ms the thread takes to
         // see the stop.

@@ -57,7 +57,7 @@ namespace mxl::fabrics
         // Shared with emitters on other threads, so that a stop cannot free the queue under them.
         std::shared_ptr<EventDispatcher<mxlFabricsTarget>> _dispatcher;
         std::unique_ptr<TargetEventPump> _pump;
-        // Shared with a dispatch running on another thread, so that a stop cannot free it under that dispatch.
+        // Shared with a dispatch running on another thread, which a stop waits for (InlineArrivals::halt).
         std::shared_ptr<InlineArrivals> _inline;
         // The ticket the last start ran on, so that a start on a newer one can announce it: {id, epoch}, or nullopt.
         std::optional<std::pair<std::uint64_t, std::uint64_t>> _startedTicket;

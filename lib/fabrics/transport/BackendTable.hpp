@@ -23,41 +23,70 @@ namespace mxl::fabrics::backend
         return reinterpret_cast<Handle>(object);
     }
 
+    // A module's target_wait_descriptor and target_arm, or NULL where its targets have no wait descriptor.
+    template <typename Calls>
+    constexpr decltype(mxlFabricsBackend::target_wait_descriptor) waitDescriptorCallOf() noexcept
+    {
+        if constexpr (requires { Calls::targetWaitDescriptor; })
+        {
+            return Calls::targetWaitDescriptor;
+        }
+        else
+        {
+            return nullptr;
+        }
+    }
+
+    template <typename Calls>
+    constexpr decltype(mxlFabricsBackend::target_arm) armCallOf() noexcept
+    {
+        if constexpr (requires { Calls::targetArm; })
+        {
+            return Calls::targetArm;
+        }
+        else
+        {
+            return nullptr;
+        }
+    }
+
+    // Named, so that two entries of one signature cannot be swapped unnoticed. Entries a module leaves out (its targets
+    // have no wait descriptor) are NULL, as the host expects of them.
     template <typename Calls>
     inline constexpr mxlFabricsBackend table{
-        MXL_FABRICS_BACKEND_ABI_VERSION,
-        sizeof(mxlFabricsBackend),
-        Calls::name,
-        lastErrorText,
-        Calls::listInterfaces,
-        Calls::domainOpen,
-        Calls::domainClose,
-        Calls::memoryRegister,
-        Calls::memoryDeregister,
-        Calls::targetOpen,
-        Calls::targetClose,
-        Calls::targetAddress,
-        Calls::targetRegions,
-        Calls::targetNextArrival,
-        Calls::initiatorOpen,
-        Calls::initiatorClose,
-        Calls::initiatorPollCompletion,
-        Calls::initiatorPollEvent,
-        Calls::initiatorWait,
-        Calls::peerOpen,
-        Calls::peerClose,
-        Calls::connectionOpen,
-        Calls::connectionShutdown,
-        Calls::connectionClose,
-        Calls::connectionCheck,
-        Calls::connectionWrite,
-        Calls::domainOpenTransport,
-        Calls::domainOpenDevice,
-        Calls::memoryRegisterDevice,
-        Calls::targetScreenConnections,
-        Calls::connectionOpenWithData,
-        Calls::targetWaitDescriptor,
-        Calls::targetArm,
+        .abiVersion = MXL_FABRICS_BACKEND_ABI_VERSION,
+        .structSize = sizeof(mxlFabricsBackend),
+        .name = Calls::name,
+        .last_error = lastErrorText,
+        .list_interfaces = Calls::listInterfaces,
+        .domain_open = Calls::domainOpen,
+        .domain_close = Calls::domainClose,
+        .memory_register = Calls::memoryRegister,
+        .memory_deregister = Calls::memoryDeregister,
+        .target_open = Calls::targetOpen,
+        .target_close = Calls::targetClose,
+        .target_address = Calls::targetAddress,
+        .target_regions = Calls::targetRegions,
+        .target_next_arrival = Calls::targetNextArrival,
+        .initiator_open = Calls::initiatorOpen,
+        .initiator_close = Calls::initiatorClose,
+        .initiator_poll_completion = Calls::initiatorPollCompletion,
+        .initiator_poll_event = Calls::initiatorPollEvent,
+        .initiator_wait = Calls::initiatorWait,
+        .peer_open = Calls::peerOpen,
+        .peer_close = Calls::peerClose,
+        .connection_open = Calls::connectionOpen,
+        .connection_shutdown = Calls::connectionShutdown,
+        .connection_close = Calls::connectionClose,
+        .connection_check = Calls::connectionCheck,
+        .connection_write = Calls::connectionWrite,
+        .domain_open_transport = Calls::domainOpenTransport,
+        .domain_open_device = Calls::domainOpenDevice,
+        .memory_register_device = Calls::memoryRegisterDevice,
+        .target_screen_connections = Calls::targetScreenConnections,
+        .connection_open_with_data = Calls::connectionOpenWithData,
+        .target_wait_descriptor = waitDescriptorCallOf<Calls>(),
+        .target_arm = armCallOf<Calls>(),
     };
 
     template <typename Calls>

@@ -23,10 +23,11 @@ namespace mxl::fabrics
             attr.wait_obj = waitObject;
             return fi_cq_open(domain.get(), &attr, &queue, nullptr);
         };
-        check(waitable ? openWithDescriptor(open, FI_WAIT_UNSPEC) : open(FI_WAIT_NONE), "fi_cq_open",
+        bool withDescriptor = false;
+        check(waitable ? openWithDescriptor(open, FI_WAIT_UNSPEC, withDescriptor) : open(FI_WAIT_NONE), "fi_cq_open",
               fmt::format("completion queue of depth {}", depth));
         _queue = Fid<fid_cq>{queue};
-        _descriptor = waitable ? waitDescriptorOf(queue->fid) : -1;
+        _descriptor = withDescriptor ? waitDescriptorOf(queue->fid) : -1;
     }
 
     std::optional<Completion> CompletionQueue::read()

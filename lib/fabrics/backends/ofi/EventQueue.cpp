@@ -17,9 +17,10 @@ namespace mxl::fabrics
             attr.wait_obj = waitObject;
             return fi_eq_open(fabric.get(), &attr, &queue, nullptr);
         };
-        check(openWithDescriptor(open, FI_WAIT_UNSPEC), "fi_eq_open", "connection events");
+        bool withDescriptor = false;
+        check(openWithDescriptor(open, FI_WAIT_UNSPEC, withDescriptor), "fi_eq_open", "connection events");
         _queue = Fid<fid_eq>{queue};
-        _descriptor = waitDescriptorOf(queue->fid);
+        _descriptor = withDescriptor ? waitDescriptorOf(queue->fid) : -1;
     }
 
     namespace

@@ -1,17 +1,15 @@
 #include "fabrics/backends/ofi/RcTarget.hpp"
 
+#include "common/EpollSet.hpp"
 #include "fabrics/backends/ofi/FabricError.hpp"
 #include "fabrics/backends/ofi/OfiContext.hpp"
 #include "fabrics/backends/ofi/OfiTarget.hpp"
 
 #include <rdma/fi_eq.h>
 #include <rdma/fi_errno.h>
-#include <sys/epoll.h>
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
-#include <cstring>
 
 namespace mxl::fabrics
 {
@@ -52,23 +50,7 @@ namespace mxl::fabrics
         {
             return -1;
         }
-        UniqueFd set{::epoll_create1(EPOLL_CLOEXEC)};
-        if (set.get() < 0)
-        {
-            fail(MXL_ERR_UNKNOWN, "fabrics target {}: epoll_create1 failed: {}", _id, std::strerror(errno));
-        }
-        for (auto const descriptor : {_completions.descriptor(), _events.descriptor()})
-        {
-            epoll_event interest{};
-            interest.events = EPOLLIN;
-            interest.data.fd = descriptor;
-            if (::epoll_ctl(set.get(), EPOLL_CTL_ADD, descriptor, &interest) != 0)
-            {
-                fail(MXL_ERR_UNKNOWN, "fabrics target {}: adding a queue's descriptor to its wait set failed: {}", _id,
-                     std::strerror(errno));
-            }
-        }
-        return set.take();
+        return openEpollSet({_completions.descriptor(), _events.descriptor()}, fmt::format("fabrics target {}", _id));
     }
 
     int RcTarget::waitDescriptor() const noexcept

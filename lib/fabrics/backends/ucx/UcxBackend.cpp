@@ -298,19 +298,6 @@ namespace mxl::fabrics::ucx
                 return run([&] { *posted = objectOf<UcxConnection>(connection).write(*write, context) ? 1 : 0; });
             }
 
-            // A worker's descriptor is not offered yet: events read a ucx target on a library thread.
-            static mxlStatus targetWaitDescriptor(mxlFabricsBackendTarget /*handle*/, int* descriptor)
-            {
-                *descriptor = -1;
-                return MXL_STATUS_OK;
-            }
-
-            static mxlStatus targetArm(mxlFabricsBackendTarget /*handle*/, int* armed)
-            {
-                *armed = 1;
-                return MXL_STATUS_OK;
-            }
-
             static mxlStatus targetScreenConnections(mxlFabricsBackendTarget /*handle*/, mxlFabricsBackendAdmission admission,
                                                      void* /*user*/)
             {
