@@ -23,6 +23,17 @@ using namespace std::chrono_literals;
 
 namespace
 {
+    // The grain index of every GRAIN_ARRIVED dispatched, in order.
+    std::vector<std::uint64_t> arrivedIndices(EventsLink const& link)
+    {
+        std::vector<std::uint64_t> indices;
+        for (auto const& event : link.seenOf(MXL_FABRICS_EVENT_GRAIN_ARRIVED))
+        {
+            indices.push_back(event.grain.index);
+        }
+        return indices;
+    }
+
     // The event descriptor is an epoll set where the dispatch reads the target itself, the queue's eventfd where a
     // library thread does.
     bool dispatchReadsTarget(int descriptor)
@@ -211,12 +222,7 @@ TEST_CASE("events: a full queue holds the library thread back without losing or 
         {
         }
         CHECK(sender.finish() == 0);
-        std::vector<std::uint64_t> arrived;
-        for (auto const& event : link.seenOf(MXL_FABRICS_EVENT_GRAIN_ARRIVED))
-        {
-            arrived.push_back(event.grain.index);
-        }
-        CHECK(arrived == indices);
+        CHECK(arrivedIndices(link) == indices);
         CHECK(link.seenOf(MXL_FABRICS_EVENT_ARRIVAL_LOST).empty());
         auto const counters = link.counters();
         CHECK(counters.queueCapacity == 4);
@@ -256,12 +262,7 @@ TEST_CASE("events: where the dispatch reads the target itself (tcp), a queue of 
             static_cast<void>(link.dispatch(100ms));
         }
         CHECK(sender.finish() == 0);
-        std::vector<std::uint64_t> arrived;
-        for (auto const& event : link.seenOf(MXL_FABRICS_EVENT_GRAIN_ARRIVED))
-        {
-            arrived.push_back(event.grain.index);
-        }
-        CHECK(arrived == indices);
+        CHECK(arrivedIndices(link) == indices);
         for (std::size_t i = 0; i < indices.size(); ++i)
         {
             auto const landed = readBack(link.destination, indices[i]);
@@ -319,6 +320,12 @@ TEST_CASE("events: where the dispatch reads the target itself, a queue of 1 kept
                                     std::this_thread::yield();
                                 }
                             }};
+        // The queue is full before the first grain is sent.
+        auto const emitting = std::chrono::steady_clock::now() + 10s;
+        while (emitted == 0 && std::chrono::steady_clock::now() < emitting)
+        {
+            std::this_thread::sleep_for(1ms);
+        }
         Sender sender{link, indices};
         auto const deadline = std::chrono::steady_clock::now() + 30s;
         while (link.seenOf(MXL_FABRICS_EVENT_GRAIN_ARRIVED).size() < indices.size() && std::chrono::steady_clock::now() < deadline)
@@ -331,12 +338,7 @@ TEST_CASE("events: where the dispatch reads the target itself, a queue of 1 kept
         while (link.dispatch(0ms) > 0)
         {
         }
-        std::vector<std::uint64_t> arrived;
-        for (auto const& event : link.seenOf(MXL_FABRICS_EVENT_GRAIN_ARRIVED))
-        {
-            arrived.push_back(event.grain.index);
-        }
-        CHECK(arrived == indices);
+        CHECK(arrivedIndices(link) == indices);
         CHECK(link.seenOf(MXL_FABRICS_EVENT_ARRIVAL_LOST).empty());
         auto const counters = link.counters();
         CHECK(emitted > 0);
