@@ -154,15 +154,11 @@ namespace mxl::fabrics
             {
                 armed = _target.transport->arm();
             }
-            catch (Error const& e)
-            {
-                keep(failureEvent(_target.ticket().id, e.status(), fmt::format("arming the wait descriptor failed: {}", e.what())));
-                stopReading();
-                return;
-            }
             catch (std::exception const& e)
             {
-                keep(failureEvent(_target.ticket().id, MXL_ERR_UNKNOWN, fmt::format("arming the wait descriptor failed: {}", e.what())));
+                auto const* error = dynamic_cast<Error const*>(&e);
+                keep(failureEvent(_target.ticket().id, error != nullptr ? error->status() : MXL_ERR_UNKNOWN,
+                                  fmt::format("arming the wait descriptor failed: {}", e.what())));
                 stopReading();
                 return;
             }

@@ -23,35 +23,8 @@ namespace mxl::fabrics::backend
         return reinterpret_cast<Handle>(object);
     }
 
-    // A module's target_wait_descriptor and target_arm, or NULL where its targets have no wait descriptor.
-    template <typename Calls>
-    constexpr decltype(mxlFabricsBackend::target_wait_descriptor) waitDescriptorCallOf() noexcept
-    {
-        if constexpr (requires { Calls::targetWaitDescriptor; })
-        {
-            return Calls::targetWaitDescriptor;
-        }
-        else
-        {
-            return nullptr;
-        }
-    }
-
-    template <typename Calls>
-    constexpr decltype(mxlFabricsBackend::target_arm) armCallOf() noexcept
-    {
-        if constexpr (requires { Calls::targetArm; })
-        {
-            return Calls::targetArm;
-        }
-        else
-        {
-            return nullptr;
-        }
-    }
-
-    // Named, so that two entries of one signature cannot be swapped unnoticed. Entries a module leaves out (its targets
-    // have no wait descriptor) are NULL, as the host expects of them.
+    // Named, so that two entries of one signature cannot be swapped unnoticed. A module whose targets have no wait
+    // descriptor declares targetWaitDescriptor and targetArm as nullptr, which the host reads as absent.
     template <typename Calls>
     inline constexpr mxlFabricsBackend table{
         .abiVersion = MXL_FABRICS_BACKEND_ABI_VERSION,
@@ -85,8 +58,8 @@ namespace mxl::fabrics::backend
         .memory_register_device = Calls::memoryRegisterDevice,
         .target_screen_connections = Calls::targetScreenConnections,
         .connection_open_with_data = Calls::connectionOpenWithData,
-        .target_wait_descriptor = waitDescriptorCallOf<Calls>(),
-        .target_arm = armCallOf<Calls>(),
+        .target_wait_descriptor = Calls::targetWaitDescriptor,
+        .target_arm = Calls::targetArm,
     };
 
     template <typename Calls>

@@ -16,6 +16,7 @@
 #include "fabrics/transport/fabrics_backend.h"
 
 #include <chrono>
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -297,6 +298,10 @@ namespace mxl::fabrics::ucx
                 *posted = 0;
                 return run([&] { *posted = objectOf<UcxConnection>(connection).write(*write, context) ? 1 : 0; });
             }
+
+            // A worker's descriptor is not offered (it needs UCP_FEATURE_WAKEUP): a library thread reads a ucx target's events.
+            static constexpr std::nullptr_t targetWaitDescriptor = nullptr;
+            static constexpr std::nullptr_t targetArm = nullptr;
 
             static mxlStatus targetScreenConnections(mxlFabricsBackendTarget /*handle*/, mxlFabricsBackendAdmission admission,
                                                      void* /*user*/)
