@@ -70,6 +70,11 @@ namespace mxl::fabrics
 
         [[nodiscard]] bool empty() const;
 
+        [[nodiscard]] std::size_t capacity() const noexcept
+        {
+            return _ring.size();
+        }
+
         // Makes the descriptor readable with nothing queued, so that the application dispatches again; the next dispatch
         // clears it.
         void wake();

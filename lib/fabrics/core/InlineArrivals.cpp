@@ -11,12 +11,13 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 namespace mxl::fabrics
 {
     namespace
     {
-        // Arms that find work waiting, and read nothing from it, before the descriptor is woken instead.
+        // Arms that find work waiting before the descriptor is woken instead.
         constexpr int armAttempts = 16;
     }
 
@@ -29,7 +30,10 @@ namespace mxl::fabrics
         _target.transport->observeConnections([this](ConnectionChange const& change) { keep(connectionEvent(change)); });
         // Arrivals that came before the start are read as soon as the application dispatches.
         std::lock_guard lock{_reading};
-        arm();
+        if (!armTransport())
+        {
+            _dispatcher->wake();
+        }
     }
 
     InlineArrivals::~InlineArrivals()
@@ -90,8 +94,25 @@ namespace mxl::fabrics
             return 0;
         }
         admitWaiting();
-        auto const dispatched = _dispatcher->dispatch(*this);
-        arm();
+        _readOne = false;
+        _armed = false;
+        auto dispatched = _dispatcher->dispatch(*this);
+        // The descriptor must wake for the next work. Work that arming finds waiting is read by this call rather than
+        // handed to the next one through the eventfd, which would cost a write, a poll and a read.
+        // At most a queue's worth of arrivals in all, so that a busy target cannot keep one call running.
+        for (int attempt = 0; attempt < armAttempts && dispatched < _dispatcher->capacity(); ++attempt)
+        {
+            admitWaiting();
+            _readOne = false;
+            // Something queued (or, when it is full, waiting behind it) keeps the eventfd readable.
+            if (_failed || !_dispatcher->empty() || std::exchange(_armed, false) || armTransport() || _failed)
+            {
+                return dispatched;
+            }
+            dispatched += _dispatcher->dispatch(*this);
+        }
+        // Busy with work each time: the application comes back to it.
+        _dispatcher->wake();
         return dispatched;
     }
 
@@ -107,7 +128,18 @@ namespace mxl::fabrics
         {
             return std::nullopt;
         }
+        // After an arrival the transport is armed rather than read again: arming learns whether more is waiting at the
+        // cost of a read, and a dispatch that ends armed is done.
+        if (std::exchange(_readOne, false))
+        {
+            _armed = armTransport();
+            if (_armed || _failed)
+            {
+                return std::nullopt;
+            }
+        }
         auto event = readArrivalEvent(_target, std::chrono::milliseconds{0});
+        _readOne = event.has_value();
         if (event && event->type == MXL_FABRICS_EVENT_TARGET_FAILED)
         {
             stopReading();
@@ -139,41 +171,20 @@ namespace mxl::fabrics
         }
     }
 
-    void InlineArrivals::arm()
+    bool InlineArrivals::armTransport()
     {
-        admitWaiting();
-        for (int attempt = 0; attempt < armAttempts; ++attempt)
+        try
         {
-            // Something queued (or, when it is full, waiting behind it) keeps the eventfd readable.
-            if (_failed || !_dispatcher->empty())
-            {
-                return;
-            }
-            bool armed = false;
-            try
-            {
-                armed = _target.transport->arm();
-            }
-            catch (std::exception const& e)
-            {
-                auto const* error = dynamic_cast<Error const*>(&e);
-                keep(failureEvent(_target.ticket().id, error != nullptr ? error->status() : MXL_ERR_UNKNOWN,
-                                  fmt::format("arming the wait descriptor failed: {}", e.what())));
-                stopReading();
-                return;
-            }
-            if (armed)
-            {
-                return;
-            }
-            // Work is waiting: what it gives is queued, so that the eventfd wakes the application.
-            if (auto const event = next())
-            {
-                keep(*event);
-            }
+            return _target.transport->arm();
         }
-        // Busy with work that gave no event each time: the application comes back to it.
-        _dispatcher->wake();
+        catch (std::exception const& e)
+        {
+            auto const* error = dynamic_cast<Error const*>(&e);
+            keep(failureEvent(_target.ticket().id, error != nullptr ? error->status() : MXL_ERR_UNKNOWN,
+                              fmt::format("arming the wait descriptor failed: {}", e.what())));
+            stopReading();
+            return false;
+        }
     }
 
     void InlineArrivals::stopReading() noexcept

@@ -2,8 +2,8 @@
 // the application is an epoll set of the queue's eventfd and the transport's descriptor, so its poll wakes for an
 // arrival as for a queued event, and the dispatch reads the arrivals itself, on the application's thread, as ReadGrain
 // would: one thread hop fewer than the library thread (TargetEventPump) takes. Connection changes seen while reading
-// are queued and dispatched before the arrival that followed them. Before a dispatch returns, the transport is armed,
-// or what it has waiting is queued, so that the descriptor never sleeps on unread work.
+// are queued and dispatched before the arrival that followed them. Before a dispatch returns, the transport is armed
+// (what arming finds waiting is read by the same dispatch), so that the descriptor never sleeps on unread work.
 #pragma once
 
 #include "common/UniqueFd.hpp"
@@ -58,16 +58,20 @@ namespace mxl::fabrics
         // Reading failed (TARGET_FAILED was told): nothing more is read, and the transport left the wait set.
         bool _failed = false;
         std::atomic<bool> _dispatching{false};
+        // This dispatch's last read gave an event; this dispatch's reading armed the transport.
+        bool _readOne = false;
+        bool _armed = false;
 
-        // One dispatch without waiting, then the arming.
+        // Dispatches without waiting until the transport is armed, or an event queued (which the queue's eventfd shows),
+        // or, when the transport stays busy, the eventfd woken: the descriptor never sleeps on unread work.
         std::size_t dispatchReady();
         // Into the queue, or behind what waits for room in it.
         void keep(mxlFabricsEvent const& event);
         // Moves waiting events into the queue while it has room.
         void admitWaiting();
-        // Leaves the descriptor to wake for the next work: the transport armed, an event queued (which the queue's
-        // eventfd shows), or, when the transport stays busy, a wake of the eventfd.
-        void arm();
+        // Whether the transport's descriptor will wake for its next work; a failure is told (TARGET_FAILED) and ends
+        // the reading.
+        bool armTransport();
         // After TARGET_FAILED: no more reads, and the transport's descriptor leaves the wait set.
         void stopReading() noexcept;
     };
