@@ -6,10 +6,10 @@
  *
  * While events are started, the target is read as ReadGrain/ReadSamples read it (that read also progresses tcp and
  * shm, which move bytes only while the target reads): each arrival is published to local readers and told by an event.
- * Who reads depends on the transport. Where it has a wait descriptor (libfabric's tcp and verbs), the event descriptor also polls
+ * Who reads depends on the transport. Where it has a wait descriptor (tcp and verbs, and UCX's tcp), the event descriptor also polls
  * readable when the transport has work, and mxlFabricsTargetDispatchEvents reads the arrivals itself, on the calling
  * thread, and runs their handlers: no thread of the library is involved, and the target progresses as the application
- * dispatches. Elsewhere (shm, UCX) a library thread reads the target and queues the events, and the descriptor is
+ * dispatches. Elsewhere (shm) a library thread reads the target and queues the events, and the descriptor is
  * readable while events wait to be dispatched. Either way DispatchEvents runs the handlers on the calling thread, in
  * order, and no event is dropped: when the queue is full, the library thread stops reading arrivals until the
  * application dispatches (see mxlFabricsEventCounters), and a dispatch that reads the target itself reads at most a

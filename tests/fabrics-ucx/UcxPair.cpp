@@ -49,6 +49,7 @@ namespace mxl::test::ucx
         mxlFabricsBackendDomainInfo info{};
         requireOk(table, table.domain_open(&config, MXL_FABRICS_BACKEND_TARGET, &_targetDomain, &info), "domain_open (target)");
         CHECK((info.flags & MXL_FABRICS_BACKEND_CONNECTIONLESS) != 0);
+        targetDomainFlags = info.flags;
         std::vector<mxlFabricsBackendSegment> segments;
         for (auto const bytes : regionBytes)
         {
@@ -62,6 +63,7 @@ namespace mxl::test::ucx
                   "target_open");
 
         requireOk(table, table.domain_open(&config, MXL_FABRICS_BACKEND_INITIATOR, &_initiatorDomain, &info), "domain_open (initiator)");
+        initiatorDomainFlags = info.flags;
         requireOk(table,
                   table.memory_register(_initiatorDomain, source.data(), source.size(), MXL_FABRICS_BACKEND_LOCAL_SOURCE, &_sourceMemory,
                                         nullptr),
@@ -118,7 +120,7 @@ namespace mxl::test::ucx
     }
 
     mxlStatus Pair::post(std::uint64_t context, std::uint32_t region, std::uint64_t remoteOffset, std::size_t sourceOffset,
-                         std::size_t length, std::uint32_t pieces, std::optional<std::uint32_t> immediate, int& posted)
+                         std::size_t length, std::uint32_t pieces, std::optional<std::uint32_t> immediate, int& posted, std::uint32_t flags)
     {
         std::vector<mxlFabricsBackendSegment> segments;
         auto const piece = length / pieces;
@@ -128,16 +130,17 @@ namespace mxl::test::ucx
             auto const size = index + 1 == pieces ? length - start : piece;
             segments.push_back({source.data() + sourceOffset + start, size, _sourceMemory});
         }
-        auto const write = writeOf(segments.data(), pieces, region, remoteOffset, immediate);
+        auto write = writeOf(segments.data(), pieces, region, remoteOffset, immediate);
+        write.flags |= flags;
         posted = 0;
         return table.connection_write(_connection, &write, context, &posted);
     }
 
     bool Pair::write(std::uint64_t context, std::uint32_t region, std::uint64_t remoteOffset, std::size_t sourceOffset, std::size_t length,
-                     std::uint32_t pieces, std::optional<std::uint32_t> immediate)
+                     std::uint32_t pieces, std::optional<std::uint32_t> immediate, std::uint32_t flags)
     {
         int posted = 0;
-        requireOk(table, post(context, region, remoteOffset, sourceOffset, length, pieces, immediate, posted), "connection_write");
+        requireOk(table, post(context, region, remoteOffset, sourceOffset, length, pieces, immediate, posted, flags), "connection_write");
         return posted != 0;
     }
 

@@ -39,13 +39,14 @@ namespace mxl::test::ucx
         Pair(Pair const&) = delete;
         Pair& operator=(Pair const&) = delete;
 
-        // Posts `length` source bytes from `sourceOffset`, split into `pieces` segments: the call's status (its text in
-        // last_error) and in `posted` whether the write was taken (0: the queue is full).
+        // Posts `length` source bytes from `sourceOffset`, split into `pieces` segments, with `flags` besides IMMEDIATE:
+        // the call's status (its text in last_error) and in `posted` whether the write was taken (0: the queue is full).
         mxlStatus post(std::uint64_t context, std::uint32_t region, std::uint64_t remoteOffset, std::size_t sourceOffset,
-                       std::size_t length, std::uint32_t pieces, std::optional<std::uint32_t> immediate, int& posted);
+                       std::size_t length, std::uint32_t pieces, std::optional<std::uint32_t> immediate, int& posted,
+                       std::uint32_t flags = 0);
         // The same, requiring success; false when the queue is full.
         bool write(std::uint64_t context, std::uint32_t region, std::uint64_t remoteOffset, std::size_t sourceOffset, std::size_t length,
-                   std::uint32_t pieces, std::optional<std::uint32_t> immediate);
+                   std::uint32_t pieces, std::optional<std::uint32_t> immediate, std::uint32_t flags = 0);
 
         // One pass: every arrival the target has, then every completion the initiator has.
         void pump();
@@ -79,6 +80,14 @@ namespace mxl::test::ucx
         std::vector<Completion> completions;
         mxlFabricsBackendPeer peer = nullptr;
         mxlFabricsBackendInitiator initiator = nullptr;
+        // The domain info flags of the target's domain and of the initiator's.
+        std::uint32_t targetDomainFlags = 0;
+        std::uint32_t initiatorDomainFlags = 0;
+
+        [[nodiscard]] mxlFabricsBackendTarget target() const noexcept
+        {
+            return _target;
+        }
 
     private:
         mxlFabricsBackendDomain _targetDomain = nullptr;

@@ -42,26 +42,27 @@ namespace mxl::fabrics::ucx
                 return run([&] { forEachUcxInterface(query, [&](mxlFabricsInterfaceConfig const& entry) { emit(user, &entry); }); });
             }
 
-            static mxlStatus openDomain(mxlFabricsInterfaceConfig const* config, bool deviceMemory, mxlFabricsBackendDomain* out,
-                                        mxlFabricsBackendDomainInfo* info)
+            static mxlStatus openDomain(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, bool deviceMemory,
+                                        mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
             {
                 return run(
                     [&]
                     {
-                        auto domain = std::make_unique<UcxDomain>(*config, deviceMemory);
-                        *info = UcxDomain::info();
+                        auto domain = std::make_unique<UcxDomain>(*config, role, deviceMemory);
+                        *info = domain->info();
                         *out = handleOf<mxlFabricsBackendDomain>(domain.release());
                     });
             }
 
-            static mxlStatus domainOpen(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole /*role*/,
-                                        mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
+            static mxlStatus domainOpen(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, mxlFabricsBackendDomain* out,
+                                        mxlFabricsBackendDomainInfo* info)
             {
-                return openDomain(config, false, out, info);
+                return openDomain(config, role, false, out, info);
             }
 
-            static mxlStatus openTransportDomain(mxlFabricsInterfaceConfig const* config, std::uint32_t transport, bool deviceMemory,
-                                                 mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
+            static mxlStatus openTransportDomain(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role,
+                                                 std::uint32_t transport, bool deviceMemory, mxlFabricsBackendDomain* out,
+                                                 mxlFabricsBackendDomainInfo* info)
             {
                 if (transport == MXL_FABRICS_BACKEND_TRANSPORT_MSG)
                 {
@@ -69,7 +70,7 @@ namespace mxl::fabrics::ucx
                                   "transport msg was asked for, but fabrics backend ucx has no msg transport yet: it moves grains with RMA "
                                   "(ucp_put) only; ask for transport rma or auto");
                 }
-                auto const status = openDomain(config, deviceMemory, out, info);
+                auto const status = openDomain(config, role, deviceMemory, out, info);
                 if (status == MXL_STATUS_OK)
                 {
                     info->structSize = sizeof(*info);
@@ -79,16 +80,16 @@ namespace mxl::fabrics::ucx
                 return status;
             }
 
-            static mxlStatus domainOpenTransport(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole /*role*/,
+            static mxlStatus domainOpenTransport(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role,
                                                  std::uint32_t transport, mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
             {
-                return openTransportDomain(config, transport, false, out, info);
+                return openTransportDomain(config, role, transport, false, out, info);
             }
 
-            static mxlStatus domainOpenDevice(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole /*role*/,
-                                              std::uint32_t transport, mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
+            static mxlStatus domainOpenDevice(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, std::uint32_t transport,
+                                              mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
             {
-                return openTransportDomain(config, transport, true, out, info);
+                return openTransportDomain(config, role, transport, true, out, info);
             }
 
             static void domainClose(mxlFabricsBackendDomain domain)
@@ -299,9 +300,17 @@ namespace mxl::fabrics::ucx
                 return run([&] { *posted = objectOf<UcxConnection>(connection).write(*write, context) ? 1 : 0; });
             }
 
-            // A worker's descriptor is not offered (it needs UCP_FEATURE_WAKEUP): a library thread reads a ucx target's events.
-            static constexpr std::nullptr_t targetWaitDescriptor = nullptr;
-            static constexpr std::nullptr_t targetArm = nullptr;
+            static mxlStatus targetWaitDescriptor(mxlFabricsBackendTarget handle, int* descriptor)
+            {
+                *descriptor = objectOf<UcxTarget>(handle).waitDescriptor();
+                return MXL_STATUS_OK;
+            }
+
+            static mxlStatus targetArm(mxlFabricsBackendTarget handle, int* armed)
+            {
+                *armed = 0;
+                return run([&] { *armed = objectOf<UcxTarget>(handle).arm() ? 1 : 0; });
+            }
 
             static mxlStatus targetScreenConnections(mxlFabricsBackendTarget /*handle*/, mxlFabricsBackendAdmission admission,
                                                      void* /*user*/)

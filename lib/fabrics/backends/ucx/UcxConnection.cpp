@@ -95,12 +95,12 @@ namespace mxl::fabrics::ucx
         return _ended;
     }
 
-    void UcxConnection::put(mxlFabricsBackendSegment const& segment, std::uint64_t remoteAddress, ucp_rkey_h rkey)
+    void* UcxConnection::put(mxlFabricsBackendSegment const& segment, std::uint64_t remoteAddress, ucp_rkey_h rkey,
+                             ucp_request_param_t params)
     {
-        ucp_request_param_t params{};
         if (segment.memory != nullptr)
         {
-            params.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH;
+            params.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMH;
             params.memh = reinterpret_cast<UcxMemory const*>(segment.memory)->handle();
         }
         auto* request = ucp_put_nbx(_endpoint, segment.base, segment.length, remoteAddress, rkey, &params);
@@ -108,11 +108,7 @@ namespace mxl::fabrics::ucx
         {
             checkUcx(UCS_PTR_STATUS(request), fmt::format("ucx: target {}: posting a put of {} bytes", _peer.targetId, segment.length));
         }
-        // Its completion is covered by the flush that follows the write's puts.
-        if (request != nullptr)
-        {
-            ucp_request_free(request);
-        }
+        return request;
     }
 
     bool UcxConnection::write(mxlFabricsBackendWrite const& write, std::uint64_t context)
@@ -127,10 +123,10 @@ namespace mxl::fabrics::ucx
             fail(MXL_ERR_INVALID_ARG, "ucx: target {}: a write to region {}; its ticket has {} regions", targetId, write.remoteRegion,
                  _peer.regions.size());
         }
-        if (write.segmentCount == 0 || write.segmentCount > UcxDomain::info().maxGatherSegments)
+        if (write.segmentCount == 0 || write.segmentCount > UcxDomain::maxGatherSegments)
         {
             fail(MXL_ERR_INVALID_ARG, "ucx: target {}: a write of {} segments; expected 1 to {}", targetId, write.segmentCount,
-                 UcxDomain::info().maxGatherSegments);
+                 UcxDomain::maxGatherSegments);
         }
         auto const& region = _peer.regions[write.remoteRegion];
         std::uint64_t bytes = 0;
@@ -148,16 +144,29 @@ namespace mxl::fabrics::ucx
         {
             return false;
         }
+        // Where writes arrive in order (UcxDomain::ordered), an immediate posted after the puts arrives after their bytes,
+        // and a payload write that completes when read needs its puts sent, no more: the commit that follows it comes
+        // after its bytes. No round trip per write.
+        if (initiator.ordered() &&
+            (write.flags & (MXL_FABRICS_BACKEND_WRITE_IMMEDIATE | MXL_FABRICS_BACKEND_WRITE_COMPLETE_WHEN_READ)) != 0)
+        {
+            sendInOrder(write, context);
+            return true;
+        }
         auto remoteAddress = region.address + write.remoteOffset;
         for (std::uint32_t index = 0; index < write.segmentCount; ++index)
         {
-            put(write.segments[index], remoteAddress, _rkeys[write.remoteRegion]);
+            // Its completion is covered by the flush that follows the write's puts.
+            if (auto* request = put(write.segments[index], remoteAddress, _rkeys[write.remoteRegion], {}); request != nullptr)
+            {
+                ucp_request_free(request);
+            }
             remoteAddress += write.segments[index].length;
         }
         // A put completes when its source may be reused; only a flush says the bytes are in the target's memory. Its
         // completion is therefore the write's (payload writes), or what lets the immediate go (UcxInitiator::advance).
-        // ucp_worker_fence would save the round trip, but in UCX 1.13 it only fences each transport interface, and an
-        // endpoint's puts and active messages may take different lanes: the immediate could overtake the bytes.
+        // Elsewhere, ucp_worker_fence would save the round trip, but in UCX 1.13 it only fences each transport interface,
+        // and an endpoint's puts and active messages may take different lanes: the immediate could overtake the bytes.
         auto& accepted = initiator.add(*this, context, write);
         ucp_request_param_t params{};
         params.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
@@ -165,6 +174,44 @@ namespace mxl::fabrics::ucx
         params.user_data = &accepted;
         accepted.track(ucp_ep_flush_nbx(_endpoint, &params), UcxWrite::Step::Flushing);
         return true;
+    }
+
+    void UcxConnection::sendInOrder(mxlFabricsBackendWrite const& write, std::uint64_t context)
+    {
+        auto& accepted = _peer.initiator.add(*this, context, write);
+        ucp_request_param_t params{};
+        params.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+        params.cb.send = &UcxWrite::onSent;
+        params.user_data = &accepted;
+        try
+        {
+            auto remoteAddress = _peer.regions[write.remoteRegion].address + write.remoteOffset;
+            for (std::uint32_t index = 0; index < write.segmentCount; ++index)
+            {
+                accepted.trackSent(put(write.segments[index], remoteAddress, _rkeys[write.remoteRegion], params));
+                remoteAddress += write.segments[index].length;
+            }
+        }
+        catch (...)
+        {
+            accepted.allPosted(true);
+            throw;
+        }
+        if (accepted.announces)
+        {
+            // A commit completes once the target has the grain's bytes, as libfabric's delivery-complete writes do, so
+            // that an initiator never runs ahead of its target by more than the writes in flight; its flush's round
+            // trip overlaps the next grain's writes. The flush is posted before the immediate, so that what it asks of
+            // the target is done before the target sees the immediate (and an application that stops reading once it
+            // has the grain leaves no commit uncompleted).
+            accepted.trackSent(ucp_ep_flush_nbx(_endpoint, &params));
+            auto announce = params;
+            announce.op_attr_mask |= UCP_OP_ATTR_FIELD_FLAGS;
+            announce.flags = UCP_AM_SEND_FLAG_EAGER;
+            accepted.announced = true;
+            accepted.trackSent(ucp_am_send_nbx(_endpoint, immediateMessageId, &accepted.immediate, immediateBytes, nullptr, 0, &announce));
+        }
+        accepted.allPosted(false);
     }
 
     void UcxConnection::announce(UcxWrite& write) noexcept

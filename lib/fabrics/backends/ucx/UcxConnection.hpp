@@ -53,6 +53,9 @@ namespace mxl::fabrics::ucx
 
         static void onError(void* self, ucp_ep_h endpoint, ucs_status_t status) noexcept;
         void release() noexcept;
-        void put(mxlFabricsBackendSegment const& segment, std::uint64_t remoteAddress, ucp_rkey_h rkey);
+        // Posts a put; `params` may carry a callback. The request, or null when it completed at once; throws on failure.
+        void* put(mxlFabricsBackendSegment const& segment, std::uint64_t remoteAddress, ucp_rkey_h rkey, ucp_request_param_t params);
+        // An ordered domain's write: its puts and immediate posted together, complete once UCX sent them all.
+        void sendInOrder(mxlFabricsBackendWrite const& write, std::uint64_t context);
     };
 }

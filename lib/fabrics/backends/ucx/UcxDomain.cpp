@@ -15,7 +15,6 @@ namespace mxl::fabrics::ucx
     namespace
     {
         // Writes are one put per segment: the count only bounds how many requests one write queues at once.
-        constexpr std::uint32_t maxGatherSegments = 16;
 
         struct ConfigRelease
         {
@@ -80,9 +79,20 @@ namespace mxl::fabrics::ucx
             }
             return config;
         }
+
+        // UCX 1.13 has no put lane over tcp (ucp_ep_print_info lists one lane, "am am_bw", and no rma lane): a put
+        // travels as active messages on the endpoint's active-message lane, the lane the immediate takes too, over one
+        // tcp connection, and the target's progress places them in the order they came. So an immediate posted after a
+        // write's puts arrives after their bytes, with no flush between. With one device only (a node given: without one
+        // UCX may open lanes on several), and not for device memory (its puts take staging protocols of their own).
+        bool writesArriveInOrder(mxlFabricsInterfaceConfig const& interface, bool cuda)
+        {
+            return interface.provider == MXL_FABRICS_PROVIDER_TCP && interface.address.node != nullptr && *interface.address.node != '\0' &&
+                   !cuda;
+        }
     }
 
-    UcxDomain::UcxDomain(mxlFabricsInterfaceConfig const& interface, bool deviceMemory)
+    UcxDomain::UcxDomain(mxlFabricsInterfaceConfig const& interface, mxlFabricsBackendRole role, bool deviceMemory)
         : _sharedMemory{interface.provider == MXL_FABRICS_PROVIDER_SHM}
         , _deviceMemory{deviceMemory}
     {
@@ -94,10 +104,19 @@ namespace mxl::fabrics::ucx
                  "its cuda transports",
                  interface.provider == MXL_FABRICS_PROVIDER_SHM ? "shm" : "tcp");
         }
+        _ordered = writesArriveInOrder(interface, cuda);
+        // A tcp target's worker wakes a descriptor, so that the application's dispatch can read it. Not over shm: UCX
+        // 1.13's posix and sysv left ucp_worker_arm busy for good once an initiator had written (a library thread reads
+        // a shm target's events, as for libfabric's shm).
+        auto const wakes = role == MXL_FABRICS_BACKEND_TARGET && interface.provider == MXL_FABRICS_PROVIDER_TCP;
         auto const config = configFor(interface, cuda);
         ucp_params_t params{};
         params.field_mask = UCP_PARAM_FIELD_FEATURES;
         params.features = UCP_FEATURE_RMA | UCP_FEATURE_AM;
+        if (wakes)
+        {
+            params.features |= UCP_FEATURE_WAKEUP;
+        }
         checkUcx(ucp_init(&params, config.get(), &_context), "ucx: creating a context");
 
         ucp_worker_params_t workerParams{};
@@ -109,6 +128,15 @@ namespace mxl::fabrics::ucx
             ucp_cleanup(_context);
             checkUcx(status, "ucx: creating a worker");
         }
+        if (wakes)
+        {
+            if (auto const status = ucp_worker_get_efd(_worker, &_wakeDescriptor); status != UCS_OK)
+            {
+                ucp_worker_destroy(_worker);
+                ucp_cleanup(_context);
+                checkUcx(status, "ucx: getting the worker's event descriptor");
+            }
+        }
     }
 
     UcxDomain::~UcxDomain()
@@ -117,11 +145,11 @@ namespace mxl::fabrics::ucx
         ucp_cleanup(_context);
     }
 
-    mxlFabricsBackendDomainInfo UcxDomain::info() noexcept
+    mxlFabricsBackendDomainInfo UcxDomain::info() const noexcept
     {
         mxlFabricsBackendDomainInfo info{};
         info.structSize = sizeof(info);
-        info.flags = MXL_FABRICS_BACKEND_CONNECTIONLESS;
+        info.flags = MXL_FABRICS_BACKEND_CONNECTIONLESS | (_ordered ? MXL_FABRICS_BACKEND_ORDERED_WRITES : 0u);
         info.maxMessageBytes = std::numeric_limits<std::uint64_t>::max();
         info.maxGatherSegments = maxGatherSegments;
         return info;

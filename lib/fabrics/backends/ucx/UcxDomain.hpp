@@ -14,7 +14,9 @@ namespace mxl::fabrics::ucx
     public:
         // `deviceMemory`: one that registers CUDA device memory too (its cuda transports added), or host memory in its
         // place under the test knob MXL_FABRICS_DEVICE_MEMORY_IS_HOST=1; UNSUPPORTED_OPERATION where UCX has no CUDA.
-        UcxDomain(mxlFabricsInterfaceConfig const& config, bool deviceMemory);
+        // A tcp target's domain has a worker that wakes a descriptor (UCP_FEATURE_WAKEUP, which leaves UCX's choice of
+        // transports as it is: an initiator's endpoint to it takes the same lanes).
+        UcxDomain(mxlFabricsInterfaceConfig const& config, mxlFabricsBackendRole role, bool deviceMemory);
         ~UcxDomain();
 
         UcxDomain(UcxDomain const&) = delete;
@@ -42,8 +44,25 @@ namespace mxl::fabrics::ucx
             return _deviceMemory;
         }
 
-        // What the protocol plans with: connectionless (the core's probe confirms a path), unordered, polled.
-        [[nodiscard]] static mxlFabricsBackendDomainInfo info() noexcept;
+        // The descriptor that polls readable when the worker has work, once ucp_worker_arm said it would; -1 where the
+        // worker has none (initiators, shm).
+        [[nodiscard]] int wakeDescriptor() const noexcept
+        {
+            return _wakeDescriptor;
+        }
+
+        // Writes of one endpoint reach the target in posting order (one lane; below).
+        [[nodiscard]] bool ordered() const noexcept
+        {
+            return _ordered;
+        }
+
+        // What the protocol plans with: connectionless (the core's probe confirms a path), polled, and ordered where
+        // ordered() is.
+        [[nodiscard]] mxlFabricsBackendDomainInfo info() const noexcept;
+
+        // Segments one write may gather.
+        static constexpr std::uint32_t maxGatherSegments = 16;
 
         // A worker has one handler per active-message id, so a domain carries at most one target.
         bool hostsTarget = false;
@@ -53,5 +72,7 @@ namespace mxl::fabrics::ucx
         ucp_worker_h _worker = nullptr;
         bool _sharedMemory;
         bool _deviceMemory;
+        bool _ordered = false;
+        int _wakeDescriptor = -1;
     };
 }

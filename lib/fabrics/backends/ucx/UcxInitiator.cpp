@@ -85,7 +85,10 @@ namespace mxl::fabrics::ucx
                 ++write;
                 continue;
             }
-            finish(*write);
+            if (!write->refused)
+            {
+                finish(*write);
+            }
             // Done: no UCX request refers to it any more.
             auto const next = std::next(write);
             _spare.splice(_spare.end(), _inFlight, write);

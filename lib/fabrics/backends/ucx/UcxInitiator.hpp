@@ -30,6 +30,11 @@ namespace mxl::fabrics::ucx
             return _domain.sharedMemory();
         }
 
+        [[nodiscard]] bool ordered() const noexcept
+        {
+            return _domain.ordered();
+        }
+
         [[nodiscard]] bool full() const noexcept
         {
             return _inFlight.size() >= _depth;

@@ -11,6 +11,12 @@
 
 namespace mxl::fabrics::ucx
 {
+    namespace
+    {
+        // Progress steps, and arms that find events come, before arming gives up and lets the caller read (a busy worker).
+        constexpr int armProgressSteps = 64;
+    }
+
     UcxTarget::UcxTarget(UcxDomain& domain, mxlFabricsBackendSegment const* regions, std::uint32_t regionCount, std::uint64_t targetId)
         : _domain{domain}
         , _targetId{targetId}
@@ -102,5 +108,27 @@ namespace mxl::fabrics::ucx
                 pacer.pause(deadline);
             }
         }
+    }
+
+    bool UcxTarget::arm()
+    {
+        // UCX wakes the descriptor only for events that come after the worker was progressed until idle and armed: a
+        // step that did work may have left more behind it.
+        for (int step = 0; step < armProgressSteps && _arrivals.empty(); ++step)
+        {
+            if (ucp_worker_progress(_domain.worker()) != 0)
+            {
+                continue;
+            }
+            // Busy: events came since the last step (arming consumed their signal); progress them and arm again.
+            auto const status = ucp_worker_arm(_domain.worker());
+            if (status == UCS_ERR_BUSY)
+            {
+                continue;
+            }
+            checkUcx(status, fmt::format("ucx target {}: arming the worker's event descriptor", _targetId));
+            return true;
+        }
+        return false;
     }
 }

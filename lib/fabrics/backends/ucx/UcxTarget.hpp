@@ -38,6 +38,16 @@ namespace mxl::fabrics::ucx
         // Hands out what one progress step queued before progressing again; polls with short pauses until the timeout.
         std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout);
 
+        // The worker's event descriptor: readable when nextArrival may have work, once arm() said it would.
+        [[nodiscard]] int waitDescriptor() const noexcept
+        {
+            return _domain.wakeDescriptor();
+        }
+
+        // Before waiting on the descriptor: true when it will wake for the next work, false when work may be waiting
+        // (queued immediates, or events the worker has not progressed yet).
+        bool arm();
+
     private:
         UcxDomain& _domain;
         std::uint64_t _targetId;

@@ -23,6 +23,46 @@ namespace mxl::fabrics::ucx
         ucp_request_free(request);
     }
 
+    void UcxWrite::onSent(void* request, ucs_status_t status, void* user) noexcept
+    {
+        auto& write = *static_cast<UcxWrite*>(user);
+        if (write.status == UCS_OK)
+        {
+            write.status = status;
+        }
+        if (--write.outstanding == 0 && write.step == Step::Sending)
+        {
+            write.step = Step::Done;
+        }
+        ucp_request_free(request);
+    }
+
+    void UcxWrite::trackSent(void* request) noexcept
+    {
+        if (UCS_PTR_IS_ERR(request))
+        {
+            if (status == UCS_OK)
+            {
+                status = UCS_PTR_STATUS(request);
+            }
+            return;
+        }
+        if (request != nullptr)
+        {
+            ++outstanding;
+        }
+    }
+
+    void UcxWrite::allPosted(bool failed) noexcept
+    {
+        refused = failed;
+        if (failed)
+        {
+            connection = nullptr;
+        }
+        step = outstanding == 0 ? Step::Done : Step::Sending;
+    }
+
     void UcxWrite::track(void* request, Step next) noexcept
     {
         if (request == nullptr)

@@ -14,6 +14,7 @@ namespace mxl::fabrics::ucx
     {
         enum class Step
         {
+            Sending,    // an ordered domain's write: its puts (and its immediate) posted together, done once UCX sent them
             Flushing,   // puts posted, then a flush of the endpoint: its completion says they are visible at the target
             Flushed,    // waits to announce its immediate behind the writes posted before it on the same connection
             Announcing, // the active message carrying the immediate is under way
@@ -31,10 +32,21 @@ namespace mxl::fabrics::ucx
         std::uint32_t immediate = 0;
         Step step = Step::Flushing;
         ucs_status_t status = UCS_OK;
+        // Sending: the requests UCX has not completed yet.
+        std::uint32_t outstanding = 0;
+        // Its posting failed, so the core never took it: it completes nothing, and lives on only for its requests' callbacks.
+        bool refused = false;
 
         // UCX's completion callback of a flush or an active message (user data: the write).
         static void onRequestDone(void* request, ucs_status_t status, void* write) noexcept;
         // A request call's result: done at once (NULL), failed, or under way (its callback moves the step on).
         void track(void* request, Step next) noexcept;
+        // UCX's completion callback of a Sending write's put or active message (user data: the write).
+        static void onSent(void* request, ucs_status_t status, void* write) noexcept;
+        // A Sending write's request, as the posting call returned it: counted until its callback, unless done at once.
+        void trackSent(void* request) noexcept;
+        // A write's requests are all posted (`failed`: its posting failed part way): Sending, or done once none is
+        // outstanding. Until then its step is not Sending, so that no callback ends it early.
+        void allPosted(bool failed) noexcept;
     };
 }

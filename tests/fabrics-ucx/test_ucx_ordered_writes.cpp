@@ -1,0 +1,93 @@
+// Ordered writes of the UCX backend: a tcp domain on a node reports ORDERED_WRITES, and a commit posted right behind its
+// payload, before the payload completed, is handed out only once every byte of the payload is in place. shm does not
+// claim the order.
+#include "Skip.hpp"
+#include "UcxPair.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+
+using namespace mxl::test::ucx;
+
+namespace
+{
+    constexpr std::size_t payloadBytes = 3 * 1024 * 1024;
+    // As large as the payload: the commit's own bytes take several progress steps to land as well.
+    constexpr std::size_t commitBytes = payloadBytes;
+
+    // Progresses the initiator while the target is read, one call each, until the target hands out an immediate; both
+    // regions (the payload's and the commit's own bytes) are compared with the source at that moment.
+    bool payloadInPlaceAtArrival(Pair& pair, std::uint32_t expectedImmediate)
+    {
+        auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{30};
+        while (std::chrono::steady_clock::now() < deadline)
+        {
+            int arrived = 0;
+            std::uint32_t immediate = 0;
+            requireOk(pair.table, pair.table.target_next_arrival(pair.target(), 0, nullptr, nullptr, &arrived, &immediate),
+                      "target_next_arrival");
+            if (arrived != 0)
+            {
+                CHECK(immediate == expectedImmediate);
+                return std::equal(pair.regions[0].begin(), pair.regions[0].end(), pair.source.begin()) &&
+                       std::equal(pair.regions[1].begin(), pair.regions[1].end(), pair.source.begin() + payloadBytes);
+            }
+            mxlFabricsBackendCompletion completion{};
+            std::uint32_t count = 0;
+            requireOk(pair.table, pair.table.initiator_poll_completion(pair.initiator, &completion, &count), "initiator_poll_completion");
+            if (count != 0)
+            {
+                CHECK(completion.status == MXL_STATUS_OK);
+                pair.completions.push_back({completion.context, completion.status, ""});
+            }
+        }
+        FAIL("no immediate arrived within 30 s");
+        return false;
+    }
+}
+
+TEST_CASE("ucx tcp on a node: writes are ordered, and a commit posted behind its unfinished payload arrives after every byte")
+{
+    auto const* table = backend();
+    if (table == nullptr)
+    {
+        MXL_SKIP(whyMissing().c_str());
+    }
+    std::mt19937 generator{7};
+    std::vector<std::uint8_t> source(payloadBytes + commitBytes);
+    Pair pair{*table, MXL_FABRICS_PROVIDER_TCP, {payloadBytes, commitBytes}, source};
+    CHECK((pair.initiatorDomainFlags & MXL_FABRICS_BACKEND_ORDERED_WRITES) != 0);
+    pair.probe();
+    for (std::uint32_t round = 0; round < 8; ++round)
+    {
+        CAPTURE(round);
+        std::generate(pair.source.begin(), pair.source.end(), [&] { return static_cast<std::uint8_t>(generator()); });
+        for (auto& region : pair.regions)
+        {
+            std::fill(region.begin(), region.end(), std::uint8_t{0});
+        }
+        pair.completions.clear();
+        REQUIRE(pair.write(2 * round + 1, 0, 0, 0, payloadBytes, 4, std::nullopt, MXL_FABRICS_BACKEND_WRITE_COMPLETE_WHEN_READ));
+        REQUIRE(pair.write(2 * round + 2, 1, 0, payloadBytes, commitBytes, 1, 500 + round));
+        CHECK(payloadInPlaceAtArrival(pair, 500 + round));
+        REQUIRE(pair.pumpUntil([&] { return pair.completions.size() == 2; }));
+        for (auto const& completion : pair.completions)
+        {
+            CHECK(completion.status == MXL_STATUS_OK);
+        }
+    }
+}
+
+TEST_CASE("ucx shm: writes are not claimed ordered (puts and active messages need not share a lane there)")
+{
+    auto const* table = backend();
+    if (table == nullptr)
+    {
+        MXL_SKIP(whyMissing().c_str());
+    }
+    Pair pair{*table, MXL_FABRICS_PROVIDER_SHM, {4096}, std::vector<std::uint8_t>(4096)};
+    CHECK((pair.initiatorDomainFlags & MXL_FABRICS_BACKEND_ORDERED_WRITES) == 0);
+    CHECK((pair.targetDomainFlags & MXL_FABRICS_BACKEND_ORDERED_WRITES) == 0);
+}
