@@ -17,9 +17,16 @@ namespace
     // As large as the payload: the commit's own bytes take several progress steps to land as well.
     constexpr std::size_t commitBytes = payloadBytes;
 
+    bool inPlace(Pair const& pair)
+    {
+        return std::equal(pair.regions[0].begin(), pair.regions[0].end(), pair.source.begin()) &&
+               std::equal(pair.regions[1].begin(), pair.regions[1].end(), pair.source.begin() + payloadBytes);
+    }
+
     // Progresses the initiator while the target is read, one call each, until the target hands out an immediate; both
-    // regions (the payload's and the commit's own bytes) are compared with the source at that moment.
-    bool payloadInPlaceAtArrival(Pair& pair, std::uint32_t expectedImmediate)
+    // regions (the payload's and the commit's own bytes) are compared with the source at that moment, and when the
+    // commit (`commitContext`) completes: it completes only once the target has its bytes.
+    bool payloadInPlaceAtArrival(Pair& pair, std::uint32_t expectedImmediate, std::uint64_t commitContext)
     {
         auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{30};
         while (std::chrono::steady_clock::now() < deadline)
@@ -31,8 +38,7 @@ namespace
             if (arrived != 0)
             {
                 CHECK(immediate == expectedImmediate);
-                return std::equal(pair.regions[0].begin(), pair.regions[0].end(), pair.source.begin()) &&
-                       std::equal(pair.regions[1].begin(), pair.regions[1].end(), pair.source.begin() + payloadBytes);
+                return inPlace(pair);
             }
             mxlFabricsBackendCompletion completion{};
             std::uint32_t count = 0;
@@ -40,6 +46,10 @@ namespace
             if (count != 0)
             {
                 CHECK(completion.status == MXL_STATUS_OK);
+                if (completion.context == commitContext)
+                {
+                    CHECK(inPlace(pair));
+                }
                 pair.completions.push_back({completion.context, completion.status, ""});
             }
         }
@@ -71,7 +81,7 @@ TEST_CASE("ucx tcp on a node: writes are ordered, and a commit posted behind its
         pair.completions.clear();
         REQUIRE(pair.write(2 * round + 1, 0, 0, 0, payloadBytes, 4, std::nullopt, MXL_FABRICS_BACKEND_WRITE_COMPLETE_WHEN_READ));
         REQUIRE(pair.write(2 * round + 2, 1, 0, payloadBytes, commitBytes, 1, 500 + round));
-        CHECK(payloadInPlaceAtArrival(pair, 500 + round));
+        CHECK(payloadInPlaceAtArrival(pair, 500 + round, 2 * round + 2));
         REQUIRE(pair.pumpUntil([&] { return pair.completions.size() == 2; }));
         for (auto const& completion : pair.completions)
         {

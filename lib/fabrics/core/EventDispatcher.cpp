@@ -216,14 +216,13 @@ namespace mxl::fabrics
     }
 
     template <typename Owner>
-    std::size_t EventDispatcher<Owner>::dispatch(EventSource& source)
+    std::size_t EventDispatcher<Owner>::dispatch(EventSource& source, std::size_t reads)
     {
         std::size_t queuedAtStart = 0;
         static_cast<void>(beginDispatch(std::nullopt, queuedAtStart));
         Ending const ending{*this};
         auto dispatched = deliverQueued(queuedAtStart);
-        // At most a queue's worth, so that a busy target cannot keep one call running.
-        for (std::size_t i = 0; i < _ring.size(); ++i)
+        for (std::size_t i = 0; i < reads; ++i)
         {
             auto const event = source.next();
             std::size_t queuedWhileReading = 0;

@@ -64,9 +64,9 @@ namespace mxl::fabrics
 
         // Runs the handlers of the events queued now, or of the first ones to come within `timeout`; how many ran.
         std::size_t dispatch(std::chrono::milliseconds timeout);
-        // Runs the handlers of the events queued now, then of what `source` gives, up to the queue's capacity of them;
-        // does not wait.
-        std::size_t dispatch(EventSource& source);
+        // Runs the handlers of the events queued now, then of what `source` gives, at most `reads` of them; does not
+        // wait.
+        std::size_t dispatch(EventSource& source, std::size_t reads);
 
         [[nodiscard]] bool empty() const;
 

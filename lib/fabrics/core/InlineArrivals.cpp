@@ -56,7 +56,7 @@ namespace mxl::fabrics
         if (_dispatcher->dispatchingOnThisThread())
         {
             // The dispatcher's own refusal names the handler.
-            return _dispatcher->dispatch(*this);
+            return _dispatcher->dispatch(*this, 0);
         }
         if (_dispatching.exchange(true))
         {
@@ -96,11 +96,12 @@ namespace mxl::fabrics
         admitWaiting();
         _readOne = false;
         _armed = false;
-        auto dispatched = _dispatcher->dispatch(*this);
+        // At most a queue's worth in all, so that a busy target cannot keep one call running.
+        auto const budget = _dispatcher->capacity();
+        auto dispatched = _dispatcher->dispatch(*this, budget);
         // The descriptor must wake for the next work. Work that arming finds waiting is read by this call rather than
         // handed to the next one through the eventfd, which would cost a write, a poll and a read.
-        // At most a queue's worth of arrivals in all, so that a busy target cannot keep one call running.
-        for (int attempt = 0; attempt < armAttempts && dispatched < _dispatcher->capacity(); ++attempt)
+        for (int attempt = 0; attempt < armAttempts && dispatched < budget; ++attempt)
         {
             admitWaiting();
             _readOne = false;
@@ -109,9 +110,9 @@ namespace mxl::fabrics
             {
                 return dispatched;
             }
-            dispatched += _dispatcher->dispatch(*this);
+            dispatched += _dispatcher->dispatch(*this, budget - dispatched);
         }
-        // Busy with work each time: the application comes back to it.
+        // Busy with work each time, or a queue's worth dispatched: the application comes back to it.
         _dispatcher->wake();
         return dispatched;
     }

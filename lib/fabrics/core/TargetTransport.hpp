@@ -69,8 +69,9 @@ namespace mxl::fabrics
             return -1;
         }
 
-        // After nextArrival found nothing, before waiting on the descriptor: true when it will wake for the next work,
-        // false when work may be waiting already (call nextArrival again).
+        // Before waiting on the descriptor, after nextArrival found nothing or right after it gave an arrival: true when
+        // it will wake for the next work, false when work may be waiting already (call nextArrival again), always false
+        // while anything taken is not handed out.
         [[nodiscard]] virtual bool arm()
         {
             return true;

@@ -258,8 +258,9 @@ extern "C"
          * request or change), once target_arm said it would; *out_fd -1 where the target has none (it must be polled, as
          * before 1.5). Owned by the target, valid as long as it. */
         mxlStatus (*target_wait_descriptor)(mxlFabricsBackendTarget target, int* out_fd);
-        /* 1.5: called after target_next_arrival found nothing, before waiting on the descriptor: *out_armed 1 when the
-         * descriptor will wake for the next work, 0 when work may be waiting already (call target_next_arrival again). */
+        /* 1.5: called before waiting on the descriptor, after target_next_arrival found nothing or right after it gave an
+         * arrival: *out_armed 1 when the descriptor will wake for the next work, 0 when work may be waiting already
+         * (call target_next_arrival again), always 0 while anything the target has taken is not handed out. */
         mxlStatus (*target_arm)(mxlFabricsBackendTarget target, int* out_armed);
     } mxlFabricsBackend;
 

@@ -146,7 +146,7 @@ namespace mxl::fabrics::ucx
         }
         // Where writes arrive in order (UcxDomain::ordered), an immediate posted after the puts arrives after their bytes,
         // and a payload write that completes when read needs its puts sent, no more: the commit that follows it comes
-        // after its bytes. No round trip per write.
+        // after its bytes. One round trip per grain (the commit's flush), overlapped with the next grain's writes.
         if (initiator.ordered() &&
             (write.flags & (MXL_FABRICS_BACKEND_WRITE_IMMEDIATE | MXL_FABRICS_BACKEND_WRITE_COMPLETE_WHEN_READ)) != 0)
         {
@@ -199,9 +199,9 @@ namespace mxl::fabrics::ucx
         }
         if (accepted.announces)
         {
-            // A commit completes once the target has the grain's bytes, as libfabric's delivery-complete writes do, so
-            // that an initiator never runs ahead of its target by more than the writes in flight; its flush's round
-            // trip overlaps the next grain's writes. The flush is posted before the immediate, so that what it asks of
+            // A commit completes once the target has the grain's bytes (the flush), so that an initiator never runs
+            // ahead of its target by more than the writes in flight; its flush's round trip overlaps the next grain's
+            // writes. The flush is posted before the immediate, so that what it asks of
             // the target is done before the target sees the immediate (and an application that stops reading once it
             // has the grain leaves no commit uncompleted).
             accepted.trackSent(ucp_ep_flush_nbx(_endpoint, &params));

@@ -55,7 +55,8 @@ namespace mxl::fabrics::ucx
         void release() noexcept;
         // Posts a put; `params` may carry a callback. The request, or null when it completed at once; throws on failure.
         void* put(mxlFabricsBackendSegment const& segment, std::uint64_t remoteAddress, ucp_rkey_h rkey, ucp_request_param_t params);
-        // An ordered domain's write: its puts and immediate posted together, complete once UCX sent them all.
+        // An ordered domain's write: its puts, and for a commit a flush and its immediate, posted at once; complete once
+        // UCX completed them all.
         void sendInOrder(mxlFabricsBackendWrite const& write, std::uint64_t context);
     };
 }

@@ -14,8 +14,6 @@ namespace mxl::fabrics::ucx
 {
     namespace
     {
-        // Writes are one put per segment: the count only bounds how many requests one write queues at once.
-
         struct ConfigRelease
         {
             void operator()(ucp_config_t* config) const noexcept
@@ -85,10 +83,15 @@ namespace mxl::fabrics::ucx
         // tcp connection, and the target's progress places them in the order they came. So an immediate posted after a
         // write's puts arrives after their bytes, with no flush between. With one device only (a node given: without one
         // UCX may open lanes on several), and not for device memory (its puts take staging protocols of their own).
+        // Seen with UCX 1.13's protocols (v1), the only version tested here: another version keeps a flush per write.
         bool writesArriveInOrder(mxlFabricsInterfaceConfig const& interface, bool cuda)
         {
-            return interface.provider == MXL_FABRICS_PROVIDER_TCP && interface.address.node != nullptr && *interface.address.node != '\0' &&
-                   !cuda;
+            unsigned major = 0;
+            unsigned minor = 0;
+            unsigned release = 0;
+            ucp_get_version(&major, &minor, &release);
+            return major == 1 && minor == 13 && interface.provider == MXL_FABRICS_PROVIDER_TCP && interface.address.node != nullptr &&
+                   *interface.address.node != '\0' && !cuda;
         }
     }
 
@@ -107,9 +110,14 @@ namespace mxl::fabrics::ucx
         _ordered = writesArriveInOrder(interface, cuda);
         // A tcp target's worker wakes a descriptor, so that the application's dispatch can read it. Not over shm: UCX
         // 1.13's posix and sysv left ucp_worker_arm busy for good once an initiator had written (a library thread reads
-        // a shm target's events, as for libfabric's shm).
-        auto const wakes = role == MXL_FABRICS_BACKEND_TARGET && interface.provider == MXL_FABRICS_PROVIDER_TCP;
+        // a shm target's events, as for libfabric's shm). Nor with CUDA's transports, untested here.
+        auto const wakes = role == MXL_FABRICS_BACKEND_TARGET && interface.provider == MXL_FABRICS_PROVIDER_TCP && !cuda;
         auto const config = configFor(interface, cuda);
+        if (_ordered)
+        {
+            // The order rests on the protocols of v1: UCX_PROTO_ENABLE=y in the environment must not change them.
+            set(config.get(), "PROTO_ENABLE", "n");
+        }
         ucp_params_t params{};
         params.field_mask = UCP_PARAM_FIELD_FEATURES;
         params.features = UCP_FEATURE_RMA | UCP_FEATURE_AM;

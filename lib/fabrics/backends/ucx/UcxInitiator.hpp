@@ -19,6 +19,11 @@ namespace mxl::fabrics::ucx
     {
     public:
         UcxInitiator(UcxDomain& domain, std::size_t completionDepth);
+        // Progresses until UCX holds no write any more (its callbacks hold their addresses), for at most two seconds.
+        ~UcxInitiator();
+
+        UcxInitiator(UcxInitiator const&) = delete;
+        UcxInitiator& operator=(UcxInitiator const&) = delete;
 
         [[nodiscard]] ucp_worker_h worker() const noexcept
         {

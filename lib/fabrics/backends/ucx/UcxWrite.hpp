@@ -14,7 +14,8 @@ namespace mxl::fabrics::ucx
     {
         enum class Step
         {
-            Sending,    // an ordered domain's write: its puts (and its immediate) posted together, done once UCX sent them
+            Sending,    // an ordered domain's write: its puts (a commit: and a flush and its immediate) posted at once, done once
+                        // UCX completed them all
             Flushing,   // puts posted, then a flush of the endpoint: its completion says they are visible at the target
             Flushed,    // waits to announce its immediate behind the writes posted before it on the same connection
             Announcing, // the active message carrying the immediate is under way
@@ -41,7 +42,7 @@ namespace mxl::fabrics::ucx
         static void onRequestDone(void* request, ucs_status_t status, void* write) noexcept;
         // A request call's result: done at once (NULL), failed, or under way (its callback moves the step on).
         void track(void* request, Step next) noexcept;
-        // UCX's completion callback of a Sending write's put or active message (user data: the write).
+        // UCX's completion callback of a Sending write's put, flush or active message (user data: the write).
         static void onSent(void* request, ucs_status_t status, void* write) noexcept;
         // A Sending write's request, as the posting call returned it: counted until its callback, unless done at once.
         void trackSent(void* request) noexcept;
