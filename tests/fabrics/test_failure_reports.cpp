@@ -106,15 +106,16 @@ TEST_CASE("tcp: a connection refused is reported with its reason")
 
 namespace
 {
-    // Runs `scenario` on set-up ends; skipped under the ucx backend, which cannot sleep in the kernel (no CAN_WAIT): a
-    // blocking call polls in short pauses until its timeout, and a signal does not end it.
+    // Runs `scenario` on set-up ends; skipped under the ucx backend, whose blocking calls end only at their timeout: an
+    // initiator polls in short pauses (no CAN_WAIT), a tcp target sleeps on its worker's descriptor, and a signal ends
+    // neither.
     void withInterruptibleEnds(std::function<void(LoopbackEnds&)> const& scenario)
     {
         LoopbackEnds ends{"fab"};
         if (backendOf(ends.initiator.fabrics) == "ucx")
         {
-            MXL_SKIP("the ucx backend cannot sleep in the kernel (no CAN_WAIT): a blocking call polls in short pauses until its "
-                     "timeout, and a signal does not end it");
+            MXL_SKIP("the ucx backend's blocking calls end only at their timeout (an initiator polls in short pauses, a tcp target "
+                     "sleeps on its worker's descriptor): a signal does not end them");
         }
         REQUIRE(ends.target.setupStatus == MXL_STATUS_OK);
         scenario(ends);

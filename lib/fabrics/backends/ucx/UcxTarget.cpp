@@ -6,6 +6,9 @@
 #include "fabrics/backends/ucx/UcxError.hpp"
 #include "fabrics/backends/ucx/UcxImmediate.hpp"
 
+#include <poll.h>
+
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -105,7 +108,7 @@ namespace mxl::fabrics::ucx
             }
             if (progressed == 0)
             {
-                pacer.pause(deadline);
+                waitForWork(deadline, pacer);
             }
         }
     }
@@ -130,5 +133,23 @@ namespace mxl::fabrics::ucx
             return true;
         }
         return false;
+    }
+
+    void UcxTarget::waitForWork(std::chrono::steady_clock::time_point deadline, PollPacer& pacer)
+    {
+        auto const descriptor = waitDescriptor();
+        if (descriptor < 0)
+        {
+            pacer.pause(deadline);
+            return;
+        }
+        if (!arm())
+        {
+            return;
+        }
+        // Sleeps in the kernel until the worker has work; a signal only ends the sleep early.
+        auto const left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        pollfd ready{descriptor, POLLIN, 0};
+        static_cast<void>(::poll(&ready, 1, static_cast<int>(std::max<std::chrono::milliseconds::rep>(left.count(), 0))));
     }
 }

@@ -3,6 +3,7 @@
 // Connectionless: a worker does not report the initiators that reach it, so no connection observer is called.
 #pragma once
 
+#include "common/PollPacer.hpp"
 #include "fabrics/backends/ucx/UcxDomain.hpp"
 #include "fabrics/backends/ucx/UcxMemory.hpp"
 #include "fabrics/backends/ucx/UcxPresence.hpp"
@@ -35,7 +36,8 @@ namespace mxl::fabrics::ucx
             return _published;
         }
 
-        // Hands out what one progress step queued before progressing again; polls with short pauses until the timeout.
+        // Hands out what one progress step queued before progressing again until the timeout, sleeping on the worker's
+        // descriptor between steps where it has one (tcp), else polling with short pauses.
         std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout);
 
         // The worker's event descriptor: readable when nextArrival may have work, once arm() said it would.
@@ -61,5 +63,7 @@ namespace mxl::fabrics::ucx
         static ucs_status_t onImmediate(void* self, void const* header, std::size_t headerLength, void* data, std::size_t length,
                                         ucp_am_recv_param_t const* param);
         ucs_status_t setHandler(ucp_am_recv_callback_t callback) noexcept;
+        // Until the worker may have work or the deadline passes.
+        void waitForWork(std::chrono::steady_clock::time_point deadline, PollPacer& pacer);
     };
 }
