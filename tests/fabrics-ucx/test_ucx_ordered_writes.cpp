@@ -68,7 +68,10 @@ TEST_CASE("ucx tcp on a node: writes are ordered, and a commit posted behind its
     std::mt19937 generator{7};
     std::vector<std::uint8_t> source(payloadBytes + commitBytes);
     Pair pair{*table, MXL_FABRICS_PROVIDER_TCP, {payloadBytes, commitBytes}, source};
-    CHECK((pair.initiatorDomainFlags & MXL_FABRICS_BACKEND_ORDERED_WRITES) != 0);
+    if ((pair.initiatorDomainFlags & MXL_FABRICS_BACKEND_ORDERED_WRITES) == 0)
+    {
+        MXL_SKIP("ordered writes are claimed under UCX 1.13 only (docs/fabrics-backends-ucx.md): this UCX keeps a flush per write");
+    }
     pair.probe();
     for (std::uint32_t round = 0; round < 8; ++round)
     {
@@ -81,6 +84,18 @@ TEST_CASE("ucx tcp on a node: writes are ordered, and a commit posted behind its
         pair.completions.clear();
         REQUIRE(pair.write(2 * round + 1, 0, 0, 0, payloadBytes, 4, std::nullopt, MXL_FABRICS_BACKEND_WRITE_COMPLETE_WHEN_READ));
         REQUIRE(pair.write(2 * round + 2, 1, 0, payloadBytes, commitBytes, 1, 500 + round));
+        // With the target not read, the commit cannot complete: its completion says the target has the bytes.
+        for (int poll = 0; poll < 2000; ++poll)
+        {
+            mxlFabricsBackendCompletion completion{};
+            std::uint32_t count = 0;
+            requireOk(pair.table, pair.table.initiator_poll_completion(pair.initiator, &completion, &count), "initiator_poll_completion");
+            if (count != 0)
+            {
+                CHECK(completion.context != 2 * round + 2);
+                pair.completions.push_back({completion.context, completion.status, ""});
+            }
+        }
         CHECK(payloadInPlaceAtArrival(pair, 500 + round, 2 * round + 2));
         REQUIRE(pair.pumpUntil([&] { return pair.completions.size() == 2; }));
         for (auto const& completion : pair.completions)

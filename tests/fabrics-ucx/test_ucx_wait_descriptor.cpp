@@ -84,6 +84,10 @@ TEST_CASE("ucx tcp: arming says work is waiting while an immediate the target ha
     std::vector<std::uint8_t> source(128);
     std::iota(source.begin(), source.end(), std::uint8_t{9});
     Pair pair{*table, MXL_FABRICS_PROVIDER_TCP, {128}, source};
+    if ((pair.initiatorDomainFlags & MXL_FABRICS_BACKEND_ORDERED_WRITES) == 0)
+    {
+        MXL_SKIP("the immediates go out as they are posted only where writes are ordered (UCX 1.13): this UCX flushes first");
+    }
     pair.probe();
     REQUIRE(pair.pumpUntil([&] { return armed(pair); }));
     // Two small writes go out as they are posted; over loopback both are in the target's socket when the posts return,

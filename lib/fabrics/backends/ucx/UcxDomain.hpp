@@ -1,6 +1,7 @@
 // One interface opened for one role: a UCP context restricted to the provider's transports and the one worker that
-// drives everything opened over it (memory, a target or an initiator). Configured through ucp_config_modify, so that
-// two domains of one process may use different transports and devices; never through the environment.
+// drives everything opened over it (memory, a target or an initiator). Configured through ucp_config_modify over what
+// UCX read from its environment, so that two domains of one process may use different transports and devices; the
+// environment is never changed.
 #pragma once
 
 #include "fabrics/transport/fabrics_backend.h"
@@ -14,8 +15,8 @@ namespace mxl::fabrics::ucx
     public:
         // `deviceMemory`: one that registers CUDA device memory too (its cuda transports added), or host memory in its
         // place under the test knob MXL_FABRICS_DEVICE_MEMORY_IS_HOST=1; UNSUPPORTED_OPERATION where UCX has no CUDA.
-        // A tcp target's domain has a worker that wakes a descriptor (UCP_FEATURE_WAKEUP, which leaves UCX's choice of
-        // transports as it is: an initiator's endpoint to it takes the same lanes).
+        // A tcp target's domain (host memory) has a worker that wakes a descriptor (UCP_FEATURE_WAKEUP, which leaves
+        // UCX's choice of transports as it is: an initiator's endpoint to it takes the same lanes).
         UcxDomain(mxlFabricsInterfaceConfig const& config, mxlFabricsBackendRole role, bool deviceMemory);
         ~UcxDomain();
 
@@ -45,7 +46,7 @@ namespace mxl::fabrics::ucx
         }
 
         // The descriptor that polls readable when the worker has work, once ucp_worker_arm said it would; -1 where the
-        // worker has none (initiators, shm).
+        // worker has none (initiators, shm, CUDA transports).
         [[nodiscard]] int wakeDescriptor() const noexcept
         {
             return _wakeDescriptor;

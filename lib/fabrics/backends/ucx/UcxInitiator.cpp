@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <chrono>
 #include <iterator>
+#include <mutex>
+#include <vector>
 
 namespace mxl::fabrics::ucx
 {
@@ -37,10 +39,13 @@ namespace mxl::fabrics::ucx
         {
             if (std::chrono::steady_clock::now() >= deadline)
             {
-                log::warn("ucx initiator: writes still under way 2 s after its close; their memory is left to UCX's callbacks");
-                // Leaked on purpose: a late callback must still find its write.
-                auto* kept = new std::list<UcxWrite>;
-                kept->splice(kept->end(), _inFlight);
+                log::warn("ucx initiator: {} writes still under way 2 s after its close; their memory is kept for UCX's callbacks",
+                          std::count_if(_inFlight.begin(), _inFlight.end(), heldByUcx));
+                // Kept for the life of the process: a late callback must still find its write.
+                static std::mutex keeping;
+                static std::vector<std::list<UcxWrite>> kept;
+                std::lock_guard const lock{keeping};
+                kept.emplace_back().splice(kept.back().end(), _inFlight);
                 return;
             }
             ucp_worker_progress(_domain.worker());

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <utility>
 
 namespace mxl::fabrics::ucx
@@ -123,6 +124,10 @@ namespace mxl::fabrics::ucx
             {
                 continue;
             }
+            if (!_arrivals.empty())
+            {
+                return false;
+            }
             // Busy: events came since the last step (arming consumed their signal); progress them and arm again.
             auto const status = ucp_worker_arm(_domain.worker());
             if (status == UCS_ERR_BUSY)
@@ -150,6 +155,7 @@ namespace mxl::fabrics::ucx
         // Sleeps in the kernel until the worker has work; a signal only ends the sleep early.
         auto const left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         pollfd ready{descriptor, POLLIN, 0};
-        static_cast<void>(::poll(&ready, 1, static_cast<int>(std::max<std::chrono::milliseconds::rep>(left.count(), 0))));
+        auto const timeoutMs = std::clamp<std::chrono::milliseconds::rep>(left.count(), 0, std::numeric_limits<int>::max());
+        static_cast<void>(::poll(&ready, 1, static_cast<int>(timeoutMs)));
     }
 }
