@@ -90,11 +90,27 @@ TEST_CASE("ucx tcp: arming says work is waiting while an immediate the target ha
     }
     pair.probe();
     REQUIRE(pair.pumpUntil([&] { return armed(pair); }));
-    // Two small writes go out as they are posted; over loopback both are in the target's socket when the posts return,
-    // so the target's first progress step takes both immediates and hands out one.
+    // Two commits go by rendezvous: arming progresses the target, which asks for their bytes; the initiator's progress
+    // sends them and completes both. The target's next steps then take both immediates, and arming says work waits.
     REQUIRE(pair.write(1, 0, 0, 0, 64, 1, 81));
     REQUIRE(pair.write(2, 0, 64, 64, 64, 1, 82));
-    REQUIRE(readable(descriptorOf(pair), 30'000) == 1);
+    std::size_t completed = 0;
+    auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{30};
+    while (completed < 2 && std::chrono::steady_clock::now() < deadline)
+    {
+        static_cast<void>(armed(pair));
+        mxlFabricsBackendCompletion completion{};
+        std::uint32_t count = 0;
+        requireOk(*table, table->initiator_poll_completion(pair.initiator, &completion, &count), "initiator_poll_completion");
+        completed += count;
+    }
+    REQUIRE(completed == 2);
+    auto waiting = false;
+    while (!waiting && std::chrono::steady_clock::now() < deadline)
+    {
+        waiting = !armed(pair) || readable(descriptorOf(pair), 100) == 1;
+    }
+    REQUIRE(waiting);
     int arrived = 0;
     std::uint32_t immediate = 0;
     requireOk(*table, table->target_next_arrival(pair.target(), 0, nullptr, nullptr, &arrived, &immediate), "target_next_arrival");

@@ -7,12 +7,25 @@
 #include "fabrics/backends/ucx/UcxMemory.hpp"
 #include "fabrics/backends/ucx/UcxPresence.hpp"
 
+#include <random>
+
 namespace mxl::fabrics::ucx
 {
+    namespace
+    {
+        // Connection tags need only differ among the initiators one target hears at once.
+        std::mt19937_64& randomEngine()
+        {
+            thread_local std::mt19937_64 engine{std::random_device{}()};
+            return engine;
+        }
+    }
+
     UcxConnection::UcxConnection(UcxPeer& peer, std::uint64_t context)
         : _peer{peer}
         , _context{context}
         , _sharedMemory{peer.initiator.sharedMemory()}
+        , _tag{std::uniform_int_distribution<std::uint64_t>{}(randomEngine())}
     {
         ucp_ep_params_t params{};
         params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
@@ -144,9 +157,9 @@ namespace mxl::fabrics::ucx
         {
             return false;
         }
-        // Where writes arrive in order (UcxDomain::ordered), an immediate posted after the puts arrives after their bytes,
-        // and a payload write that completes when read needs its puts sent, no more: the commit that follows it comes
-        // after its bytes. One round trip per grain (the commit's flush), overlapped with the next grain's writes.
+        // Where writes arrive in order (UcxDomain::ordered), they travel as active messages the target places itself,
+        // handing out an immediate only after every earlier write of the connection is in place: a payload write that
+        // completes when read needs its messages sent, no more, and no write waits for a flush.
         if (initiator.ordered() &&
             (write.flags & (MXL_FABRICS_BACKEND_WRITE_IMMEDIATE | MXL_FABRICS_BACKEND_WRITE_COMPLETE_WHEN_READ)) != 0)
         {
@@ -179,37 +192,30 @@ namespace mxl::fabrics::ucx
     void UcxConnection::sendInOrder(mxlFabricsBackendWrite const& write, std::uint64_t context)
     {
         auto& accepted = _peer.initiator.add(*this, context, write);
+        // By rendezvous, each: the target asks for the bytes when it reads, so a commit completes only once the target
+        // took it and an initiator never runs ahead of its target by more than its writes in flight; and UCX receives
+        // them in place, into device memory as well.
         ucp_request_param_t params{};
-        params.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+        params.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS;
         params.cb.send = &UcxWrite::onSent;
         params.user_data = &accepted;
-        try
+        params.flags = UCP_AM_SEND_FLAG_RNDV;
+        accepted.announced = accepted.announces;
+        auto remoteAddress = _peer.regions[write.remoteRegion].address + write.remoteOffset;
+        for (std::uint32_t index = 0; index < write.segmentCount; ++index)
         {
-            auto remoteAddress = _peer.regions[write.remoteRegion].address + write.remoteOffset;
-            for (std::uint32_t index = 0; index < write.segmentCount; ++index)
+            auto const& segment = write.segments[index];
+            auto& header = accepted.placements[index];
+            header = {remoteAddress, _tag, write.immediate, accepted.announces && index + 1 == write.segmentCount ? 1u : 0u};
+            auto* request = ucp_am_send_nbx(_endpoint, placementMessageId, &header, sizeof(header), segment.base, segment.length, &params);
+            accepted.trackSent(request);
+            if (UCS_PTR_IS_ERR(request))
             {
-                accepted.trackSent(put(write.segments[index], remoteAddress, _rkeys[write.remoteRegion], params));
-                remoteAddress += write.segments[index].length;
+                accepted.allPosted(true);
+                checkUcx(UCS_PTR_STATUS(request),
+                         fmt::format("ucx: target {}: posting a write of {} bytes", _peer.targetId, segment.length));
             }
-        }
-        catch (...)
-        {
-            accepted.allPosted(true);
-            throw;
-        }
-        if (accepted.announces)
-        {
-            // A commit completes once the target has the grain's bytes (the flush), so that an initiator never runs
-            // ahead of its target by more than the writes in flight; its flush's round trip overlaps the next grain's
-            // writes. The flush is posted before the immediate, so that what it asks of
-            // the target is done before the target sees the immediate (and an application that stops reading once it
-            // has the grain leaves no commit uncompleted).
-            accepted.trackSent(ucp_ep_flush_nbx(_endpoint, &params));
-            auto announce = params;
-            announce.op_attr_mask |= UCP_OP_ATTR_FIELD_FLAGS;
-            announce.flags = UCP_AM_SEND_FLAG_EAGER;
-            accepted.announced = true;
-            accepted.trackSent(ucp_am_send_nbx(_endpoint, immediateMessageId, &accepted.immediate, immediateBytes, nullptr, 0, &announce));
+            remoteAddress += segment.length;
         }
         accepted.allPosted(false);
     }

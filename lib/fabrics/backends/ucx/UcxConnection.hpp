@@ -50,13 +50,15 @@ namespace mxl::fabrics::ucx
         std::vector<ucp_rkey_h> _rkeys;
         std::optional<std::string> _ended;
         bool _sharedMemory;
+        // Names this connection's ordered writes at the target, which keeps each connection's order apart.
+        std::uint64_t _tag;
 
         static void onError(void* self, ucp_ep_h endpoint, ucs_status_t status) noexcept;
         void release() noexcept;
         // Posts a put; `params` may carry a callback. The request, or null when it completed at once; throws on failure.
         void* put(mxlFabricsBackendSegment const& segment, std::uint64_t remoteAddress, ucp_rkey_h rkey, ucp_request_param_t params);
-        // An ordered domain's write: its puts, and for a commit a flush and its immediate, posted at once; complete once
-        // UCX completed them all.
+        // An ordered domain's write: an active message per segment that the target places (UcxPlacement.hpp), posted at
+        // once; complete once UCX completed them all.
         void sendInOrder(mxlFabricsBackendWrite const& write, std::uint64_t context);
     };
 }

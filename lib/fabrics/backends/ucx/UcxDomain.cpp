@@ -6,6 +6,7 @@
 #include "fabrics/backends/ucx/UcxInterfaces.hpp"
 #include "fabrics/transport/DeviceMemoryKnob.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <memory>
 #include <string>
@@ -161,5 +162,34 @@ namespace mxl::fabrics::ucx
         info.maxMessageBytes = std::numeric_limits<std::uint64_t>::max();
         info.maxGatherSegments = maxGatherSegments;
         return info;
+    }
+
+    void UcxDomain::addWritable(WritableRange range)
+    {
+        std::lock_guard const lock{_writableLock};
+        _writable.push_back(range);
+    }
+
+    void UcxDomain::removeWritable(std::uintptr_t base) noexcept
+    {
+        std::lock_guard const lock{_writableLock};
+        auto const found = std::find_if(_writable.begin(), _writable.end(), [&](WritableRange const& range) { return range.base == base; });
+        if (found != _writable.end())
+        {
+            _writable.erase(found);
+        }
+    }
+
+    std::optional<UcxDomain::WritableRange> UcxDomain::writableRange(std::uint64_t address, std::size_t length) const noexcept
+    {
+        std::lock_guard const lock{_writableLock};
+        for (auto const& range : _writable)
+        {
+            if (address >= range.base && length <= range.length && address - range.base <= range.length - length)
+            {
+                return range;
+            }
+        }
+        return std::nullopt;
     }
 }

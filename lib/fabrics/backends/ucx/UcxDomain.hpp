@@ -8,6 +8,12 @@
 
 #include <ucp/api/ucp.h>
 
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <vector>
+
 namespace mxl::fabrics::ucx
 {
     class UcxDomain
@@ -68,6 +74,19 @@ namespace mxl::fabrics::ucx
         // A worker has one handler per active-message id, so a domain carries at most one target.
         bool hostsTarget = false;
 
+        // A range registered for remote writes: ordered writes land only inside one (UcxTarget::onPlacement).
+        struct WritableRange
+        {
+            std::uintptr_t base;
+            std::size_t length;
+            bool cuda;
+        };
+
+        void addWritable(WritableRange range);
+        void removeWritable(std::uintptr_t base) noexcept;
+        // The range that holds [address, address + length), if one does.
+        [[nodiscard]] std::optional<WritableRange> writableRange(std::uint64_t address, std::size_t length) const noexcept;
+
     private:
         ucp_context_h _context = nullptr;
         ucp_worker_h _worker = nullptr;
@@ -75,5 +94,8 @@ namespace mxl::fabrics::ucx
         bool _deviceMemory;
         bool _ordered = false;
         int _wakeDescriptor = -1;
+        // Registered by the application's threads, looked up by the worker's.
+        mutable std::mutex _writableLock;
+        std::vector<WritableRange> _writable;
     };
 }

@@ -7,8 +7,9 @@
 
 namespace mxl::fabrics::ucx
 {
-    UcxMemory::UcxMemory(UcxDomain const& domain, void const* base, std::size_t length, bool remoteWrite, bool cuda)
-        : _context{domain.context()}
+    UcxMemory::UcxMemory(UcxDomain& domain, void const* base, std::size_t length, bool remoteWrite, bool cuda)
+        : _domain{domain}
+        , _context{domain.context()}
         , _base{base}
         , _length{length}
     {
@@ -36,19 +37,33 @@ namespace mxl::fabrics::ucx
         void* packed = nullptr;
         std::size_t packedSize = 0;
         auto const status = ucp_rkey_pack(_context, _handle, &packed, &packedSize);
-        if (status == UCS_OK)
+        if (status != UCS_OK)
         {
-            auto const* bytes = static_cast<std::uint8_t const*>(packed);
-            _packedKey.assign(bytes, bytes + packedSize);
-            ucp_rkey_buffer_release(packed);
-            return;
+            ucp_mem_unmap(_context, _handle);
+            checkUcx(status, fmt::format("ucx: packing the rkey of {} bytes at {}", length, base));
         }
-        ucp_mem_unmap(_context, _handle);
-        checkUcx(status, fmt::format("ucx: packing the rkey of {} bytes at {}", length, base));
+        auto const* bytes = static_cast<std::uint8_t const*>(packed);
+        try
+        {
+            _packedKey.assign(bytes, bytes + packedSize);
+            domain.addWritable({reinterpret_cast<std::uintptr_t>(base), length, cuda});
+        }
+        catch (...)
+        {
+            ucp_rkey_buffer_release(packed);
+            ucp_mem_unmap(_context, _handle);
+            throw;
+        }
+        ucp_rkey_buffer_release(packed);
+        _writable = true;
     }
 
     UcxMemory::~UcxMemory()
     {
+        if (_writable)
+        {
+            _domain.removeWritable(reinterpret_cast<std::uintptr_t>(_base));
+        }
         ucp_mem_unmap(_context, _handle);
     }
 

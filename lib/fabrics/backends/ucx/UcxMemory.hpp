@@ -13,8 +13,9 @@ namespace mxl::fabrics::ucx
     class UcxMemory
     {
     public:
-        // `cuda`: the range is CUDA device memory (UCS_MEMORY_TYPE_CUDA), on a domain opened for it.
-        UcxMemory(UcxDomain const& domain, void const* base, std::size_t length, bool remoteWrite, bool cuda);
+        // `cuda`: the range is CUDA device memory (UCS_MEMORY_TYPE_CUDA), on a domain opened for it. `remoteWrite`: the
+        // domain's target may place ordered writes in it too.
+        UcxMemory(UcxDomain& domain, void const* base, std::size_t length, bool remoteWrite, bool cuda);
         ~UcxMemory();
 
         UcxMemory(UcxMemory const&) = delete;
@@ -29,10 +30,12 @@ namespace mxl::fabrics::ucx
         [[nodiscard]] mxlFabricsBackendRemoteRegion remote() const noexcept;
 
     private:
+        UcxDomain& _domain;
         ucp_context_h _context;
         void const* _base;
         std::size_t _length;
         ucp_mem_h _handle = nullptr;
         std::vector<std::uint8_t> _packedKey;
+        bool _writable = false;
     };
 }

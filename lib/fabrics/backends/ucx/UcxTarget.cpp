@@ -5,12 +5,14 @@
 #include "common/Status.hpp"
 #include "fabrics/backends/ucx/UcxError.hpp"
 #include "fabrics/backends/ucx/UcxImmediate.hpp"
+#include "fabrics/backends/ucx/UcxPlacement.hpp"
 
 #include <poll.h>
 
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <utility>
 
 namespace mxl::fabrics::ucx
@@ -45,29 +47,52 @@ namespace mxl::fabrics::ucx
         {
             _presence.emplace(_address);
         }
-        checkUcx(setHandler(&UcxTarget::onImmediate), fmt::format("ucx target {}: setting the handler of immediates", targetId));
+        checkUcx(setHandler(immediateMessageId, &UcxTarget::onImmediate),
+                 fmt::format("ucx target {}: setting the handler of immediates", targetId));
+        if (auto const status = setHandler(placementMessageId, &UcxTarget::onPlacement); status != UCS_OK)
+        {
+            static_cast<void>(setHandler(immediateMessageId, nullptr));
+            checkUcx(status, fmt::format("ucx target {}: setting the handler of ordered writes", targetId));
+        }
         domain.hostsTarget = true;
     }
 
     UcxTarget::~UcxTarget()
     {
-        // Only fails for an invalid id, which this one is not.
-        static_cast<void>(setHandler(nullptr));
+        // Only fails for an invalid id, which these are not.
+        static_cast<void>(setHandler(immediateMessageId, nullptr));
+        static_cast<void>(setHandler(placementMessageId, nullptr));
         _domain.hostsTarget = false;
+        auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{2};
+        while (_arrivals->receiving() != 0)
+        {
+            if (std::chrono::steady_clock::now() >= deadline)
+            {
+                log::warn("ucx target {}: {} writes still being received 2 s after its close; their memory is kept for UCX's callbacks",
+                          _targetId, _arrivals->receiving());
+                // Kept for the life of the process: a late callback must still find its entry.
+                static std::mutex keeping;
+                static std::vector<std::unique_ptr<UcxArrivals>> kept;
+                std::lock_guard const lock{keeping};
+                kept.push_back(std::move(_arrivals));
+                return;
+            }
+            ucp_worker_progress(_domain.worker());
+        }
     }
 
-    ucs_status_t UcxTarget::setHandler(ucp_am_recv_callback_t callback) noexcept
+    ucs_status_t UcxTarget::setHandler(unsigned id, ucp_am_recv_callback_t callback) noexcept
     {
         ucp_am_handler_param_t params{};
         params.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
-        params.id = immediateMessageId;
+        params.id = id;
         params.cb = callback;
         params.arg = this;
         return ucp_worker_set_am_recv_handler(_domain.worker(), &params);
     }
 
     ucs_status_t UcxTarget::onImmediate(void* self, void const* header, std::size_t headerLength, void* /*data*/, std::size_t /*length*/,
-                                        ucp_am_recv_param_t const* /*param*/)
+                                        ucp_am_recv_param_t const* /*param*/) noexcept
     {
         auto& target = *static_cast<UcxTarget*>(self);
         if (headerLength != immediateBytes)
@@ -75,13 +100,82 @@ namespace mxl::fabrics::ucx
             // Not one of ours: anything that holds the address can send active messages.
             if (!std::exchange(target._toldMalformed, true))
             {
-                log::warn("ucx target {}: ignored an immediate of {} bytes (expected 4; said once)", target._targetId, headerLength);
+                log::warn("ucx target {}: ignored an immediate of {} bytes (expected {}; said once)", target._targetId, headerLength,
+                          immediateBytes);
             }
             return UCS_OK;
         }
         std::uint32_t immediate = 0;
         std::memcpy(&immediate, header, sizeof(immediate));
-        target._arrivals.push_back(immediate);
+        try
+        {
+            target._arrivals->announce(immediate);
+        }
+        catch (...)
+        {
+            // Out of memory: the grain stays uncommitted, as when a write is lost.
+        }
+        return UCS_OK;
+    }
+
+    ucs_status_t UcxTarget::onPlacement(void* self, void const* header, std::size_t headerLength, void* data, std::size_t length,
+                                        ucp_am_recv_param_t const* param) noexcept
+    {
+        auto& target = *static_cast<UcxTarget*>(self);
+        UcxPlacementHeader placement{};
+        if (headerLength != sizeof(placement))
+        {
+            if (!std::exchange(target._toldMalformed, true))
+            {
+                log::warn("ucx target {}: ignored a write whose header has {} bytes (expected {}; said once)", target._targetId,
+                          headerLength, sizeof(placement));
+            }
+            return UCS_OK;
+        }
+        std::memcpy(&placement, header, sizeof(placement));
+        auto const rendezvous = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
+        auto const range = target._domain.writableRange(placement.address, length);
+        // Ours always come by rendezvous, which UCX receives into device memory as well; the bytes of an eager
+        // message are copied here, which only host memory can take.
+        if (!range || (range->cuda && !rendezvous))
+        {
+            if (!std::exchange(target._toldOutside, true))
+            {
+                log::warn("ucx target {}: ignored a write of {} bytes to {:#x}, outside the host memory registered for writes (said once)",
+                          target._targetId, length, placement.address);
+            }
+            return UCS_OK;
+        }
+        try
+        {
+            auto& arrivals = *target._arrivals;
+            auto& entry = arrivals.add(placement);
+            auto* destination = reinterpret_cast<void*>(static_cast<std::uintptr_t>(placement.address));
+            if (!rendezvous)
+            {
+                std::memcpy(destination, data, length);
+                arrivals.placed(entry, false);
+                return UCS_OK;
+            }
+            // Straight into place: over tcp UCX receives the rendezvous data there without a copy of its own.
+            ucp_request_param_t params{};
+            params.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+            params.cb.recv_am = &UcxArrivals::onReceived;
+            params.user_data = &entry;
+            auto* request = ucp_am_recv_data_nbx(target._domain.worker(), data, destination, length, &params);
+            if (UCS_PTR_IS_PTR(request))
+            {
+                arrivals.awaitReceive();
+            }
+            else
+            {
+                arrivals.placed(entry, UCS_PTR_IS_ERR(request));
+            }
+        }
+        catch (...)
+        {
+            // Out of memory: the write is dropped and the grain stays uncommitted.
+        }
         return UCS_OK;
     }
 
@@ -91,15 +185,13 @@ namespace mxl::fabrics::ucx
         PollPacer pacer;
         for (;;)
         {
-            if (!_arrivals.empty())
+            if (!_arrivals->empty())
             {
-                auto const immediate = _arrivals.front();
-                _arrivals.pop_front();
-                return immediate;
+                return _arrivals->take();
             }
             // One step; what it queued is handed out above before the next.
             auto const progressed = ucp_worker_progress(_domain.worker());
-            if (!_arrivals.empty())
+            if (!_arrivals->empty())
             {
                 continue;
             }
@@ -118,13 +210,13 @@ namespace mxl::fabrics::ucx
     {
         // UCX wakes the descriptor only for events that come after the worker was progressed until idle and armed: a
         // step that did work may have left more behind it.
-        for (int step = 0; step < armProgressSteps && _arrivals.empty(); ++step)
+        for (int step = 0; step < armProgressSteps && _arrivals->empty(); ++step)
         {
             if (ucp_worker_progress(_domain.worker()) != 0)
             {
                 continue;
             }
-            if (!_arrivals.empty())
+            if (!_arrivals->empty())
             {
                 return false;
             }

@@ -1,16 +1,17 @@
-// Where initiators write to: the regions mapped for remote writes, the worker's address, and the immediates that
-// initiators announce by an active message once their puts are visible here (UcxConnection.cpp says why they are).
+// Where initiators write to: the regions mapped for remote writes, the worker's address, the immediates that
+// initiators announce by an active message once their puts are visible here (UcxConnection.cpp says why they are), and
+// the writes of ordered domains, which arrive as active messages and are placed here (UcxPlacement.hpp).
 // Connectionless: a worker does not report the initiators that reach it, so no connection observer is called.
 #pragma once
 
 #include "common/PollPacer.hpp"
+#include "fabrics/backends/ucx/UcxArrivals.hpp"
 #include "fabrics/backends/ucx/UcxDomain.hpp"
 #include "fabrics/backends/ucx/UcxMemory.hpp"
 #include "fabrics/backends/ucx/UcxPresence.hpp"
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -21,6 +22,7 @@ namespace mxl::fabrics::ucx
     {
     public:
         UcxTarget(UcxDomain& domain, mxlFabricsBackendSegment const* regions, std::uint32_t regionCount, std::uint64_t targetId);
+        // Waits up to 2 s for rendezvous receives under way (UCX's callbacks hold their addresses).
         ~UcxTarget();
 
         UcxTarget(UcxTarget const&) = delete;
@@ -57,12 +59,15 @@ namespace mxl::fabrics::ucx
         std::vector<mxlFabricsBackendRemoteRegion> _published;
         std::vector<std::uint8_t> _address;
         std::optional<PresenceFile> _presence;
-        std::deque<std::uint32_t> _arrivals;
+        std::unique_ptr<UcxArrivals> _arrivals = std::make_unique<UcxArrivals>();
         bool _toldMalformed = false;
+        bool _toldOutside = false;
 
         static ucs_status_t onImmediate(void* self, void const* header, std::size_t headerLength, void* data, std::size_t length,
-                                        ucp_am_recv_param_t const* param);
-        ucs_status_t setHandler(ucp_am_recv_callback_t callback) noexcept;
+                                        ucp_am_recv_param_t const* param) noexcept;
+        static ucs_status_t onPlacement(void* self, void const* header, std::size_t headerLength, void* data, std::size_t length,
+                                        ucp_am_recv_param_t const* param) noexcept;
+        ucs_status_t setHandler(unsigned id, ucp_am_recv_callback_t callback) noexcept;
         // Until the worker may have work or the deadline passes.
         void waitForWork(std::chrono::steady_clock::time_point deadline, PollPacer& pacer);
     };

@@ -2,8 +2,12 @@
 // and may come after its connection was closed); the connection that posted it drives its steps.
 #pragma once
 
+#include "fabrics/backends/ucx/UcxDomain.hpp"
+#include "fabrics/backends/ucx/UcxPlacement.hpp"
+
 #include <ucs/type/status.h>
 
+#include <array>
 #include <cstdint>
 
 namespace mxl::fabrics::ucx
@@ -14,8 +18,7 @@ namespace mxl::fabrics::ucx
     {
         enum class Step
         {
-            Sending,    // an ordered domain's write: its puts (a commit: and a flush and its immediate) posted at once, done once
-                        // UCX completed them all
+            Sending,    // an ordered domain's write: its active messages posted at once, done once UCX completed them all
             Flushing,   // puts posted, then a flush of the endpoint: its completion says they are visible at the target
             Flushed,    // waits to announce its immediate behind the writes posted before it on the same connection
             Announcing, // the active message carrying the immediate is under way
@@ -31,6 +34,8 @@ namespace mxl::fabrics::ucx
         bool announced = false;
         // The active message's header: it must live until the send completes.
         std::uint32_t immediate = 0;
+        // An ordered domain's write: the headers of its active messages, one per segment, living until they are sent.
+        std::array<UcxPlacementHeader, UcxDomain::maxGatherSegments> placements{};
         Step step = Step::Flushing;
         ucs_status_t status = UCS_OK;
         // Sending: the requests UCX has not completed yet.
@@ -42,7 +47,7 @@ namespace mxl::fabrics::ucx
         static void onRequestDone(void* request, ucs_status_t status, void* write) noexcept;
         // A request call's result: done at once (NULL), failed, or under way (its callback moves the step on).
         void track(void* request, Step next) noexcept;
-        // UCX's completion callback of a Sending write's put, flush or active message (user data: the write).
+        // UCX's completion callback of a Sending write's active message (user data: the write).
         static void onSent(void* request, ucs_status_t status, void* write) noexcept;
         // A Sending write's request, as the posting call returned it: counted until its callback, unless done at once.
         void trackSent(void* request) noexcept;

@@ -1,0 +1,57 @@
+#include "fabrics/backends/ucx/UcxArrivals.hpp"
+
+#include <ucp/api/ucp.h>
+
+namespace mxl::fabrics::ucx
+{
+    std::uint32_t UcxArrivals::take() noexcept
+    {
+        auto const immediate = _ready.front();
+        _ready.pop_front();
+        return immediate;
+    }
+
+    UcxArrivals::Entry& UcxArrivals::add(UcxPlacementHeader const& header)
+    {
+        auto& order = _connections[header.connection];
+        order.push_back(Entry{this, header.connection, header.immediate, header.announces == 1, false, false});
+        return order.back();
+    }
+
+    void UcxArrivals::placed(Entry& entry, bool failed)
+    {
+        entry.placed = true;
+        entry.failed = failed;
+        auto const connection = _connections.find(entry.connection);
+        auto& order = connection->second;
+        while (!order.empty() && order.front().placed)
+        {
+            auto const released = order.front();
+            order.pop_front();
+            if (released.announces && !released.failed)
+            {
+                _ready.push_back(released.immediate);
+            }
+        }
+        if (order.empty())
+        {
+            _connections.erase(connection);
+        }
+    }
+
+    void UcxArrivals::onReceived(void* request, ucs_status_t status, std::size_t /*length*/, void* user) noexcept
+    {
+        auto& entry = *static_cast<Entry*>(user);
+        auto& arrivals = *entry.owner;
+        --arrivals._receiving;
+        ucp_request_free(request);
+        try
+        {
+            arrivals.placed(entry, status != UCS_OK);
+        }
+        catch (...)
+        {
+            // Only the ready queue allocates: that immediate is lost, as when the receive fails.
+        }
+    }
+}

@@ -1,0 +1,72 @@
+// What a target hands out: immediates, each once the bytes before it are in place. The put path's immediates are
+// ready when they come (UcxConnection flushes before announcing). An ordered domain's writes (UcxPlacement.hpp) are
+// kept per sending connection in the order they came (one lane: the order they were posted in); a rendezvous write is
+// placed when UCX has received its data, and an immediate is ready once its write and every earlier write of its
+// connection are in place, whatever order UCX completes them in.
+#pragma once
+
+#include "fabrics/backends/ucx/UcxPlacement.hpp"
+
+#include <ucs/type/status.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+
+namespace mxl::fabrics::ucx
+{
+    class UcxArrivals
+    {
+    public:
+        struct Entry
+        {
+            UcxArrivals* owner;
+            std::uint64_t connection;
+            std::uint32_t immediate;
+            bool announces;
+            bool placed;
+            bool failed;
+        };
+
+        [[nodiscard]] bool empty() const noexcept
+        {
+            return _ready.empty();
+        }
+
+        // The oldest ready immediate; not empty().
+        std::uint32_t take() noexcept;
+
+        // An immediate of the put path: ready now.
+        void announce(std::uint32_t immediate)
+        {
+            _ready.push_back(immediate);
+        }
+
+        // An ordered write came: its place in its connection's order. Its address stays valid until it is placed.
+        Entry& add(UcxPlacementHeader const& header);
+        // Its data is in place (`failed`: it is not, and its immediate is dropped: the grain stays uncommitted).
+        void placed(Entry& entry, bool failed);
+
+        // The entry's data comes by a rendezvous receive now under way: onReceived places it.
+        void awaitReceive() noexcept
+        {
+            ++_receiving;
+        }
+
+        // UCX's completion callback of a rendezvous receive (user data: the entry).
+        static void onReceived(void* request, ucs_status_t status, std::size_t length, void* entry) noexcept;
+
+        // Rendezvous receives UCX has not completed: their callbacks hold entries' addresses.
+        [[nodiscard]] std::size_t receiving() const noexcept
+        {
+            return _receiving;
+        }
+
+    private:
+        std::deque<std::uint32_t> _ready;
+        // deque: adding at the back and removing at the front leave the other entries where they are.
+        std::unordered_map<std::uint64_t, std::deque<Entry>> _connections;
+        std::size_t _receiving = 0;
+    };
+}
