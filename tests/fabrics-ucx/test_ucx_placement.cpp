@@ -1,0 +1,189 @@
+// How a UCX target places the writes of ordered domains (lib/fabrics/backends/ucx/UcxPlacement.hpp): an immediate is
+// handed out once its write and every earlier write of its connection are in place, connections kept apart; and a
+// write that names memory not registered for remote writes, or comes with a header of another size, is ignored, sent
+// by a raw UCP endpoint as anything holding the target's address could.
+#include "Skip.hpp"
+#include "UcxPair.hpp"
+#include "fabrics/backends/ucx/UcxArrivals.hpp"
+
+#include <doctest/doctest.h>
+
+#include <ucp/api/ucp.h>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+using namespace mxl::test::ucx;
+using mxl::fabrics::ucx::placementMessageId;
+using mxl::fabrics::ucx::UcxArrivals;
+using mxl::fabrics::ucx::UcxPlacementHeader;
+
+namespace
+{
+    std::vector<std::uint32_t> drain(UcxArrivals& arrivals)
+    {
+        std::vector<std::uint32_t> taken;
+        while (!arrivals.empty())
+        {
+            taken.push_back(arrivals.take());
+        }
+        return taken;
+    }
+
+    // A UCP context, worker and endpoint of their own on lo's tcp, reaching the pair's target.
+    class RawSender
+    {
+    public:
+        explicit RawSender(Pair& pair)
+        {
+            ucp_config_t* config = nullptr;
+            REQUIRE(ucp_config_read(nullptr, nullptr, &config) == UCS_OK);
+            CHECK(ucp_config_modify(config, "TLS", "tcp") == UCS_OK);
+            CHECK(ucp_config_modify(config, "NET_DEVICES", "lo") == UCS_OK);
+            ucp_params_t params{};
+            params.field_mask = UCP_PARAM_FIELD_FEATURES;
+            params.features = UCP_FEATURE_AM;
+            auto const initialised = ucp_init(&params, config, &_context);
+            ucp_config_release(config);
+            REQUIRE(initialised == UCS_OK);
+            ucp_worker_params_t workerParams{};
+            REQUIRE(ucp_worker_create(_context, &workerParams, &_worker) == UCS_OK);
+            mxlFabricsBackendBlob address{};
+            std::uint32_t format = 0;
+            requireOk(pair.table, pair.table.target_address(pair.target(), &address, &format), "target_address");
+            ucp_ep_params_t endpoint{};
+            endpoint.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
+            endpoint.address = reinterpret_cast<ucp_address_t const*>(address.bytes);
+            REQUIRE(ucp_ep_create(_worker, &endpoint, &_endpoint) == UCS_OK);
+        }
+
+        ~RawSender()
+        {
+            ucp_request_param_t params{};
+            params.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+            params.flags = UCP_EP_CLOSE_FLAG_FORCE;
+            wait(ucp_ep_close_nbx(_endpoint, &params));
+            ucp_worker_destroy(_worker);
+            ucp_cleanup(_context);
+        }
+
+        RawSender(RawSender const&) = delete;
+        RawSender& operator=(RawSender const&) = delete;
+
+        // Posts one active message of id 2 (eager or rendezvous); `pair`'s target is read while it is under way.
+        void send(Pair& pair, void const* header, std::size_t headerBytes, void const* data, std::size_t bytes, bool rendezvous)
+        {
+            ucp_request_param_t params{};
+            params.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+            params.flags = rendezvous ? UCP_AM_SEND_FLAG_RNDV : UCP_AM_SEND_FLAG_EAGER;
+            wait(ucp_am_send_nbx(_endpoint, placementMessageId, header, headerBytes, data, bytes, &params), &pair);
+        }
+
+        void progress()
+        {
+            ucp_worker_progress(_worker);
+        }
+
+    private:
+        ucp_context_h _context = nullptr;
+        ucp_worker_h _worker = nullptr;
+        ucp_ep_h _endpoint = nullptr;
+
+        void wait(void* request, Pair* pair = nullptr)
+        {
+            if (!UCS_PTR_IS_PTR(request))
+            {
+                return;
+            }
+            auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{30};
+            while (ucp_request_check_status(request) == UCS_INPROGRESS && std::chrono::steady_clock::now() < deadline)
+            {
+                ucp_worker_progress(_worker);
+                if (pair != nullptr)
+                {
+                    // One progress pass of the target; an immediate it hands out meanwhile is kept.
+                    int arrived = 0;
+                    std::uint32_t immediate = 0;
+                    requireOk(pair->table, pair->table.target_next_arrival(pair->target(), 0, nullptr, nullptr, &arrived, &immediate),
+                              "target_next_arrival");
+                    if (arrived != 0)
+                    {
+                        pair->arrivals.push_back(immediate);
+                    }
+                }
+            }
+            CHECK(ucp_request_check_status(request) != UCS_INPROGRESS);
+            ucp_request_free(request);
+        }
+    };
+}
+
+TEST_CASE("ucx arrivals: an immediate is handed out once its write and every earlier write of its connection are placed")
+{
+    UcxArrivals arrivals;
+    auto& payloadA = arrivals.add({0x1000, 1, 0, 0});
+    auto& commitA = arrivals.add({0x2000, 1, 11, 1});
+    auto& commitB = arrivals.add({0x3000, 2, 21, 1});
+    auto& secondCommitA = arrivals.add({0x4000, 1, 12, 1});
+
+    // A's commit is placed before A's payload: it waits; B's does not wait for A.
+    arrivals.placed(commitA, false);
+    CHECK(drain(arrivals).empty());
+    arrivals.placed(commitB, false);
+    CHECK(drain(arrivals) == std::vector<std::uint32_t>{21});
+    arrivals.placed(secondCommitA, false);
+    CHECK(drain(arrivals).empty());
+    arrivals.placed(payloadA, false);
+    CHECK(drain(arrivals) == std::vector<std::uint32_t>{11, 12});
+
+    // A failed write releases what waits behind it but announces nothing itself.
+    auto& failed = arrivals.add({0x1000, 1, 13, 1});
+    auto& after = arrivals.add({0x2000, 1, 14, 1});
+    arrivals.placed(after, false);
+    CHECK(drain(arrivals).empty());
+    arrivals.placed(failed, true);
+    CHECK(drain(arrivals) == std::vector<std::uint32_t>{14});
+
+    // The put path's immediates are ready at once, in the same queue.
+    arrivals.announce(30);
+    CHECK(drain(arrivals) == std::vector<std::uint32_t>{30});
+}
+
+TEST_CASE("ucx tcp target: writes to memory not registered for writes, and headers of another size, are ignored, and a good write after them lands")
+{
+    auto const* table = backend();
+    if (table == nullptr)
+    {
+        MXL_SKIP(whyMissing().c_str());
+    }
+    std::vector<std::uint8_t> source(64 * 1024);
+    std::iota(source.begin(), source.end(), std::uint8_t{5});
+    Pair pair{*table, MXL_FABRICS_PROVIDER_TCP, {source.size()}, source};
+    RawSender sender{pair};
+    // Memory of this process that no domain registered: a target must not write it whatever a sender names.
+    std::vector<std::uint8_t> unregistered(source.size(), 0);
+    auto const address = [](std::vector<std::uint8_t> const& bytes) { return reinterpret_cast<std::uintptr_t>(bytes.data()); };
+
+    UcxPlacementHeader outside{address(unregistered), 77, 91, 1};
+    sender.send(pair, &outside, sizeof(outside), source.data(), 256, false);
+    sender.send(pair, &outside, sizeof(outside), source.data(), source.size(), true);
+    // Straddling the end of the registered region.
+    UcxPlacementHeader straddling{address(pair.regions[0]) + source.size() - 16, 77, 92, 1};
+    sender.send(pair, &straddling, sizeof(straddling), source.data(), 32, false);
+    std::uint64_t const shortHeader[2] = {address(pair.regions[0]), 77};
+    sender.send(pair, shortHeader, sizeof(shortHeader), source.data(), 256, false);
+
+    UcxPlacementHeader good{address(pair.regions[0]), 77, 93, 1};
+    sender.send(pair, &good, sizeof(good), source.data(), source.size(), true);
+    REQUIRE(pair.pumpUntil(
+        [&]
+        {
+            sender.progress();
+            return !pair.arrivals.empty();
+        }));
+    CHECK(pair.arrivals == std::vector<std::uint32_t>{93});
+    CHECK(std::all_of(unregistered.begin(), unregistered.end(), [](std::uint8_t byte) { return byte == 0; }));
+    CHECK(std::memcmp(pair.regions[0].data(), source.data(), source.size()) == 0);
+}
