@@ -79,20 +79,22 @@ namespace mxl::fabrics::ucx
             return config;
         }
 
-        // UCX 1.13 has no put lane over tcp (ucp_ep_print_info lists one lane, "am am_bw", and no rma lane): a put
-        // travels as active messages on the endpoint's active-message lane, the lane the immediate takes too, over one
-        // tcp connection, and the target's progress places them in the order they came. So an immediate posted after a
-        // write's puts arrives after their bytes, with no flush between. With one device only (a node given: without one
-        // UCX may open lanes on several), and not for device memory (its puts take staging protocols of their own).
-        // Seen with UCX 1.13's protocols (v1), the only version tested here: another version keeps a flush per write.
+        // An ordered domain's writes are rendezvous active messages (UcxPlacement.hpp), whose requests UCX 1.13 sends on
+        // the endpoint's one active-message lane ("am" in ucp_ep_print_info), so that the target sees them in the order
+        // they were posted: over tcp with one device only (a node given: without one UCX may open lanes on several),
+        // and over shm (sysv's lane; the data itself comes by cma). Not for device memory (staging protocols of its
+        // own, untested). Seen with UCX 1.13's protocols (v1), the only version tested here: another version keeps the
+        // puts and a flush per write.
         bool writesArriveInOrder(mxlFabricsInterfaceConfig const& interface, bool cuda)
         {
             unsigned major = 0;
             unsigned minor = 0;
             unsigned release = 0;
             ucp_get_version(&major, &minor, &release);
-            return major == 1 && minor == 13 && interface.provider == MXL_FABRICS_PROVIDER_TCP && interface.address.node != nullptr &&
-                   *interface.address.node != '\0' && !cuda;
+            auto const oneDevice = interface.provider == MXL_FABRICS_PROVIDER_SHM ||
+                                   (interface.provider == MXL_FABRICS_PROVIDER_TCP && interface.address.node != nullptr &&
+                                    *interface.address.node != '\0');
+            return major == 1 && minor == 13 && oneDevice && !cuda;
         }
     }
 
