@@ -141,8 +141,8 @@ namespace mxl::fabrics::ucx
         {
             if (!std::exchange(target._toldOutside, true))
             {
-                log::warn("ucx target {}: ignored a write of {} bytes to {:#x}, outside the host memory registered for writes (said once)",
-                          target._targetId, length, placement.address);
+                log::warn("ucx target {}: ignored a write of {} bytes to {:#x}: {} (said once)", target._targetId, length,
+                          placement.address, range ? "eager, into device memory" : "outside the memory registered for writes");
             }
             return UCS_OK;
         }
@@ -157,7 +157,8 @@ namespace mxl::fabrics::ucx
                 arrivals.placed(entry, false);
                 return UCS_OK;
             }
-            // Straight into place: over tcp UCX receives the rendezvous data there without a copy of its own.
+            // Into place: over tcp UCX copies each fragment there from its receive buffer (the sender sends from the
+            // source without a copy), over shm it pulls the bytes by cma.
             ucp_request_param_t params{};
             params.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
             params.cb.recv_am = &UcxArrivals::onReceived;
