@@ -1,7 +1,8 @@
 // How a UCX target places the writes of ordered domains (lib/fabrics/backends/ucx/UcxPlacement.hpp): an immediate is
 // handed out once its write and every earlier write of its connection are in place, connections kept apart; and a
-// write that names memory not registered for remote writes, or comes with a header of another size, is ignored, sent
-// by a raw UCP endpoint as anything holding the target's address could.
+// write that names memory not registered for remote writes, comes with a header of another size or not by rendezvous is
+// ignored (a rendezvous refused with an error), sent by a raw UCP endpoint as anything holding the target's address
+// could.
 #include "Skip.hpp"
 #include "UcxPair.hpp"
 #include "fabrics/backends/ucx/UcxArrivals.hpp"
@@ -72,13 +73,14 @@ namespace
         RawSender(RawSender const&) = delete;
         RawSender& operator=(RawSender const&) = delete;
 
-        // Posts one active message of id 2 (eager or rendezvous); `pair`'s target is read while it is under way.
-        void send(Pair& pair, void const* header, std::size_t headerBytes, void const* data, std::size_t bytes, bool rendezvous)
+        // Posts one active message of id 2 (eager or rendezvous) and reads `pair`'s target while it is under way: how
+        // the send completed.
+        ucs_status_t send(Pair& pair, void const* header, std::size_t headerBytes, void const* data, std::size_t bytes, bool rendezvous)
         {
             ucp_request_param_t params{};
             params.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
             params.flags = rendezvous ? UCP_AM_SEND_FLAG_RNDV : UCP_AM_SEND_FLAG_EAGER;
-            wait(ucp_am_send_nbx(_endpoint, placementMessageId, header, headerBytes, data, bytes, &params), &pair);
+            return wait(ucp_am_send_nbx(_endpoint, placementMessageId, header, headerBytes, data, bytes, &params), &pair);
         }
 
         void progress()
@@ -91,11 +93,11 @@ namespace
         ucp_worker_h _worker = nullptr;
         ucp_ep_h _endpoint = nullptr;
 
-        void wait(void* request, Pair* pair = nullptr)
+        ucs_status_t wait(void* request, Pair* pair = nullptr)
         {
             if (!UCS_PTR_IS_PTR(request))
             {
-                return;
+                return UCS_PTR_STATUS(request);
             }
             auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{30};
             while (ucp_request_check_status(request) == UCS_INPROGRESS && std::chrono::steady_clock::now() < deadline)
@@ -114,8 +116,10 @@ namespace
                     }
                 }
             }
-            CHECK(ucp_request_check_status(request) != UCS_INPROGRESS);
+            auto const status = ucp_request_check_status(request);
+            CHECK(status != UCS_INPROGRESS);
             ucp_request_free(request);
+            return status;
         }
     };
 }
@@ -138,7 +142,7 @@ TEST_CASE("ucx arrivals: an immediate is handed out once its write and every ear
     arrivals.placed(payloadA, false);
     CHECK(drain(arrivals) == std::vector<std::uint32_t>{11, 12});
 
-    // A failed write releases what waits behind it but announces nothing itself.
+    // A failed commit releases what waits behind it but announces nothing itself.
     auto& failed = arrivals.add({0x1000, 1, 13, 1});
     auto& after = arrivals.add({0x2000, 1, 14, 1});
     arrivals.placed(after, false);
@@ -146,12 +150,36 @@ TEST_CASE("ucx arrivals: an immediate is handed out once its write and every ear
     arrivals.placed(failed, true);
     CHECK(drain(arrivals) == std::vector<std::uint32_t>{14});
 
+    // A failed payload write costs its grain's commit, not the next grain's.
+    auto& lostPayload = arrivals.add({0x1000, 1, 0, 0});
+    auto& itsCommit = arrivals.add({0x2000, 1, 15, 1});
+    auto& nextCommit = arrivals.add({0x3000, 1, 16, 1});
+    arrivals.placed(itsCommit, false);
+    arrivals.placed(nextCommit, false);
+    arrivals.placed(lostPayload, true);
+    CHECK(drain(arrivals) == std::vector<std::uint32_t>{16});
+
+    // So does an ignored one, whether it comes behind writes still being placed or alone; an ignored commit costs
+    // only itself.
+    auto& pending = arrivals.add({0x1000, 1, 0, 0});
+    arrivals.ignored({0x2000, 1, 0, 0});
+    auto& commitAfterIgnored = arrivals.add({0x3000, 1, 17, 1});
+    arrivals.placed(commitAfterIgnored, false);
+    arrivals.placed(pending, false);
+    CHECK(drain(arrivals).empty());
+    arrivals.ignored({0x1000, 2, 0, 0});
+    arrivals.placed(arrivals.add({0x2000, 2, 22, 1}), false);
+    arrivals.ignored({0x1000, 2, 23, 1});
+    arrivals.placed(arrivals.add({0x2000, 2, 24, 1}), false);
+    CHECK(drain(arrivals) == std::vector<std::uint32_t>{24});
+
     // The put path's immediates are ready at once, in the same queue.
     arrivals.announce(30);
     CHECK(drain(arrivals) == std::vector<std::uint32_t>{30});
 }
 
-TEST_CASE("ucx tcp target: writes to memory not registered for writes, and headers of another size, are ignored, and a good write after them lands")
+TEST_CASE("ucx tcp target: writes to memory not registered for writes, and headers of another size, are ignored, and a good write after "
+          "them lands")
 {
     auto const* table = backend();
     if (table == nullptr)
@@ -166,17 +194,22 @@ TEST_CASE("ucx tcp target: writes to memory not registered for writes, and heade
     std::vector<std::uint8_t> unregistered(source.size(), 0);
     auto const address = [](std::vector<std::uint8_t> const& bytes) { return reinterpret_cast<std::uintptr_t>(bytes.data()); };
 
+    // Refused rendezvous complete the sender's send with an error.
     UcxPlacementHeader outside{address(unregistered), 77, 91, 1};
-    sender.send(pair, &outside, sizeof(outside), source.data(), 256, false);
-    sender.send(pair, &outside, sizeof(outside), source.data(), source.size(), true);
+    CHECK(sender.send(pair, &outside, sizeof(outside), source.data(), 256, false) == UCS_OK);
+    CHECK(sender.send(pair, &outside, sizeof(outside), source.data(), source.size(), true) != UCS_OK);
     // Straddling the end of the registered region.
     UcxPlacementHeader straddling{address(pair.regions[0]) + source.size() - 16, 77, 92, 1};
-    sender.send(pair, &straddling, sizeof(straddling), source.data(), 32, false);
+    CHECK(sender.send(pair, &straddling, sizeof(straddling), source.data(), 32, true) != UCS_OK);
     std::uint64_t const shortHeader[2] = {address(pair.regions[0]), 77};
-    sender.send(pair, shortHeader, sizeof(shortHeader), source.data(), 256, false);
+    CHECK(sender.send(pair, shortHeader, sizeof(shortHeader), source.data(), 256, true) != UCS_OK);
+    // Inside the region, but not by rendezvous: not one of ours.
+    UcxPlacementHeader eager{address(pair.regions[0]), 77, 94, 1};
+    CHECK(sender.send(pair, &eager, sizeof(eager), source.data(), 256, false) == UCS_OK);
+    CHECK(std::all_of(pair.regions[0].begin(), pair.regions[0].end(), [](std::uint8_t byte) { return byte == 0; }));
 
     UcxPlacementHeader good{address(pair.regions[0]), 77, 93, 1};
-    sender.send(pair, &good, sizeof(good), source.data(), source.size(), true);
+    CHECK(sender.send(pair, &good, sizeof(good), source.data(), source.size(), true) == UCS_OK);
     REQUIRE(pair.pumpUntil(
         [&]
         {

@@ -13,7 +13,7 @@ namespace mxl::fabrics::ucx
 
     UcxArrivals::Entry& UcxArrivals::add(UcxPlacementHeader const& header)
     {
-        auto& order = _connections[header.connection];
+        auto& order = _connections[header.connection].order;
         order.push_back(Entry{this, header.connection, header.immediate, header.announces == 1, false, false});
         return order.back();
     }
@@ -22,18 +22,37 @@ namespace mxl::fabrics::ucx
     {
         entry.placed = true;
         entry.failed = failed;
-        auto const connection = _connections.find(entry.connection);
-        auto& order = connection->second;
+        release(_connections.find(entry.connection));
+    }
+
+    void UcxArrivals::ignored(UcxPlacementHeader const& header)
+    {
+        // It stands in its connection's order as a write that failed: behind the writes still being placed.
+        auto const connection = _connections.try_emplace(header.connection).first;
+        connection->second.order.push_back(Entry{this, header.connection, header.immediate, header.announces == 1, true, true});
+        release(connection);
+    }
+
+    void UcxArrivals::release(std::unordered_map<std::uint64_t, Connection>::iterator connection)
+    {
+        auto& [order, lost] = connection->second;
         while (!order.empty() && order.front().placed)
         {
             auto const released = order.front();
             order.pop_front();
-            if (released.announces && !released.failed)
+            if (!released.announces)
+            {
+                lost = lost || released.failed;
+                continue;
+            }
+            auto const complete = !lost && !released.failed;
+            lost = false;
+            if (complete)
             {
                 _ready.push_back(released.immediate);
             }
         }
-        if (order.empty())
+        if (order.empty() && !lost)
         {
             _connections.erase(connection);
         }

@@ -2,7 +2,8 @@
 // ready when they come (UcxConnection flushes before announcing). An ordered domain's writes (UcxPlacement.hpp) are
 // kept per sending connection in the order they came (one lane: the order they were posted in); a rendezvous write is
 // placed when UCX has received its data, and an immediate is ready once its write and every earlier write of its
-// connection are in place, whatever order UCX completes them in.
+// connection are in place, whatever order UCX completes them in. A write of a connection that failed or was ignored
+// costs the next immediate of that connection: the grain it belongs to stays uncommitted.
 #pragma once
 
 #include "fabrics/backends/ucx/UcxPlacement.hpp"
@@ -45,8 +46,10 @@ namespace mxl::fabrics::ucx
 
         // An ordered write came: its place in its connection's order. Its address stays valid until it is placed.
         Entry& add(UcxPlacementHeader const& header);
-        // Its data is in place (`failed`: it is not, and its immediate is dropped: the grain stays uncommitted).
+        // Its data is in place (`failed`: it is not, and its grain's immediate is dropped).
         void placed(Entry& entry, bool failed);
+        // An ordered write was ignored: as one that failed, it costs its grain's immediate.
+        void ignored(UcxPlacementHeader const& header);
 
         // The entry's data comes by a rendezvous receive now under way: onReceived places it.
         void awaitReceive() noexcept
@@ -64,9 +67,19 @@ namespace mxl::fabrics::ucx
         }
 
     private:
+        struct Connection
+        {
+            // deque: adding at the back and removing at the front leave the other entries where they are.
+            std::deque<Entry> order;
+            // A write of the grain being announced next is missing.
+            bool lost = false;
+        };
+
         std::deque<std::uint32_t> _ready;
-        // deque: adding at the back and removing at the front leave the other entries where they are.
-        std::unordered_map<std::uint64_t, std::deque<Entry>> _connections;
+        std::unordered_map<std::uint64_t, Connection> _connections;
         std::size_t _receiving = 0;
+
+        // Releases what is placed at the front of the connection's order; forgets the connection once nothing is left.
+        void release(std::unordered_map<std::uint64_t, Connection>::iterator connection);
     };
 }

@@ -13,11 +13,12 @@ namespace mxl::fabrics::ucx
 {
     namespace
     {
-        // Connection tags need only differ among the initiators one target hears at once.
-        std::mt19937_64& randomEngine()
+        // Connection tags need only differ among the initiators one target hears at once; drawn from the system's source
+        // each time (connections are few), so that forked processes do not repeat each other's.
+        std::uint64_t connectionTag()
         {
-            thread_local std::mt19937_64 engine{std::random_device{}()};
-            return engine;
+            std::random_device source;
+            return (std::uint64_t{source()} << 32) | source();
         }
     }
 
@@ -25,7 +26,7 @@ namespace mxl::fabrics::ucx
         : _peer{peer}
         , _context{context}
         , _sharedMemory{peer.initiator.sharedMemory()}
-        , _tag{std::uniform_int_distribution<std::uint64_t>{}(randomEngine())}
+        , _tag{connectionTag()}
     {
         ucp_ep_params_t params{};
         params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
@@ -194,7 +195,7 @@ namespace mxl::fabrics::ucx
         auto& accepted = _peer.initiator.add(*this, context, write);
         // By rendezvous, each: the target asks for the bytes when it reads, so a commit completes only once the target
         // took it and an initiator never runs ahead of its target by more than its writes in flight; and UCX receives
-        // them in place, into device memory as well.
+        // them in place (into device memory as well, by UCX's memory types: untested here).
         ucp_request_param_t params{};
         params.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS;
         params.cb.send = &UcxWrite::onSent;

@@ -83,9 +83,9 @@ namespace mxl::fabrics::ucx
         // the endpoint's one active-message lane ("am" in ucp_ep_print_info), so that the target sees them in the order
         // they were posted. Over tcp with one device only (a node given: without one UCX may open lanes on several), and
         // not for device memory (staging protocols of its own, untested). Not over shm: there a rendezvous completes
-        // by the target's acknowledgement, and one target that closed right after its last arrival left that write
-        // uncompleted (docs/performance.md). Seen with UCX 1.13's protocols (v1), the only version tested here: another
-        // version keeps the puts and a flush per write.
+        // only by the target's acknowledgement, which a target that closes right after its last arrival may never send
+        // (docs/performance.md). Seen with UCX 1.13's protocols (v1), the only version tested here: another version
+        // keeps the puts and a flush per write.
         bool writesArriveInOrder(mxlFabricsInterfaceConfig const& interface, bool cuda)
         {
             unsigned major = 0;
@@ -165,32 +165,30 @@ namespace mxl::fabrics::ucx
         return info;
     }
 
-    void UcxDomain::addWritable(WritableRange range)
+    void UcxDomain::addWritable(std::uintptr_t base, std::size_t length)
     {
         std::lock_guard const lock{_writableLock};
-        _writable.push_back(range);
+        _writable.emplace_back(base, length);
     }
 
-    void UcxDomain::removeWritable(std::uintptr_t base) noexcept
+    void UcxDomain::removeWritable(std::uintptr_t base, std::size_t length) noexcept
     {
         std::lock_guard const lock{_writableLock};
-        auto const found = std::find_if(_writable.begin(), _writable.end(), [&](WritableRange const& range) { return range.base == base; });
+        auto const found = std::find(_writable.begin(), _writable.end(), std::pair{base, length});
         if (found != _writable.end())
         {
             _writable.erase(found);
         }
     }
 
-    std::optional<UcxDomain::WritableRange> UcxDomain::writableRange(std::uint64_t address, std::size_t length) const noexcept
+    bool UcxDomain::writable(std::uint64_t address, std::size_t length) const noexcept
     {
         std::lock_guard const lock{_writableLock};
-        for (auto const& range : _writable)
-        {
-            if (address >= range.base && length <= range.length && address - range.base <= range.length - length)
-            {
-                return range;
-            }
-        }
-        return std::nullopt;
+        return std::any_of(_writable.begin(), _writable.end(),
+                           [&](auto const& range)
+                           {
+                               auto const [base, size] = range;
+                               return address >= base && length <= size && address - base <= size - length;
+                           });
     }
 }

@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
-#include <optional>
+#include <utility>
 #include <vector>
 
 namespace mxl::fabrics::ucx
@@ -74,18 +74,12 @@ namespace mxl::fabrics::ucx
         // A worker has one handler per active-message id, so a domain carries at most one target.
         bool hostsTarget = false;
 
-        // A range registered for remote writes: ordered writes land only inside one (UcxTarget::onPlacement).
-        struct WritableRange
-        {
-            std::uintptr_t base;
-            std::size_t length;
-            bool cuda;
-        };
-
-        void addWritable(WritableRange range);
-        void removeWritable(std::uintptr_t base) noexcept;
-        // The range that holds [address, address + length), if one does.
-        [[nodiscard]] std::optional<WritableRange> writableRange(std::uint64_t address, std::size_t length) const noexcept;
+        // The ranges registered for remote writes: ordered writes land only inside one (UcxTarget::onPlacement). A
+        // registration removes exactly the range it added.
+        void addWritable(std::uintptr_t base, std::size_t length);
+        void removeWritable(std::uintptr_t base, std::size_t length) noexcept;
+        // [address, address + length) lies inside one range.
+        [[nodiscard]] bool writable(std::uint64_t address, std::size_t length) const noexcept;
 
     private:
         ucp_context_h _context = nullptr;
@@ -96,6 +90,6 @@ namespace mxl::fabrics::ucx
         int _wakeDescriptor = -1;
         // Registered by the application's threads, looked up by the worker's.
         mutable std::mutex _writableLock;
-        std::vector<WritableRange> _writable;
+        std::vector<std::pair<std::uintptr_t, std::size_t>> _writable;
     };
 }

@@ -46,7 +46,7 @@ namespace mxl::fabrics::ucx
         try
         {
             _packedKey.assign(bytes, bytes + packedSize);
-            domain.addWritable({reinterpret_cast<std::uintptr_t>(base), length, cuda});
+            domain.addWritable(reinterpret_cast<std::uintptr_t>(base), length);
         }
         catch (...)
         {
@@ -62,7 +62,7 @@ namespace mxl::fabrics::ucx
     {
         if (_writable)
         {
-            _domain.removeWritable(reinterpret_cast<std::uintptr_t>(_base));
+            _domain.removeWritable(reinterpret_cast<std::uintptr_t>(_base), _length);
         }
         ucp_mem_unmap(_context, _handle);
     }

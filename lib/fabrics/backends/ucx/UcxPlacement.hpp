@@ -1,10 +1,11 @@
 // How a write travels in an ordered domain (UcxDomain::ordered): one active message of this id per segment, its data
-// the segment's bytes and its header where they go. A commit's last segment carries the immediate, which the target
-// hands out once that segment and every earlier one of its connection are in place (UcxPlacements). Host byte order,
-// as the immediate's.
+// the segment's bytes and its header where they go, always by rendezvous. A commit's last segment carries the immediate,
+// which the target hands out once that segment and every earlier one of its connection are in place (UcxArrivals).
+// Host byte order, as the immediate's. A target without the handler of this id (before it existed) fails such writes.
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 namespace mxl::fabrics::ucx
 {
@@ -12,7 +13,8 @@ namespace mxl::fabrics::ucx
 
     struct UcxPlacementHeader
     {
-        // Where the data lands in the target's memory: inside one of its regions, or the message is dropped.
+        // Where the data lands in the target's memory: inside memory its domain registered for remote writes, or the
+        // message is refused.
         std::uint64_t address;
         // The sending connection's tag (random per connection): the target keeps each connection's order apart.
         std::uint64_t connection;
@@ -20,4 +22,6 @@ namespace mxl::fabrics::ucx
         // 1: announce `immediate` once placed.
         std::uint32_t announces;
     };
+
+    static_assert(sizeof(UcxPlacementHeader) == 24 && std::is_trivially_copyable_v<UcxPlacementHeader>, "the header is a wire format");
 }

@@ -68,7 +68,9 @@ namespace mxl::fabrics::ucx
         {
             if (std::chrono::steady_clock::now() >= deadline)
             {
-                log::warn("ucx target {}: {} writes still being received 2 s after its close; their memory is kept for UCX's callbacks",
+                // UCX may still place their bytes in the regions after the close: the application must keep that memory
+                // until its initiators stop (as with every RMA target whose peers still write).
+                log::warn("ucx target {}: {} writes still being received 2 s after its close; their entries are kept for UCX's callbacks",
                           _targetId, _arrivals->receiving());
                 // Kept for the life of the process: a late callback must still find its entry.
                 static std::mutex keeping;
@@ -122,6 +124,10 @@ namespace mxl::fabrics::ucx
                                         ucp_am_recv_param_t const* param) noexcept
     {
         auto& target = *static_cast<UcxTarget*>(self);
+        auto& arrivals = *target._arrivals;
+        // A rendezvous refused with an error completes the sender's write with it; an eager message cannot be refused.
+        auto const rendezvous = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
+        auto const refused = rendezvous ? UCS_ERR_INVALID_PARAM : UCS_OK;
         UcxPlacementHeader placement{};
         if (headerLength != sizeof(placement))
         {
@@ -130,40 +136,30 @@ namespace mxl::fabrics::ucx
                 log::warn("ucx target {}: ignored a write whose header has {} bytes (expected {}; said once)", target._targetId,
                           headerLength, sizeof(placement));
             }
-            return UCS_OK;
+            return refused;
         }
         std::memcpy(&placement, header, sizeof(placement));
-        auto const rendezvous = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
-        auto const range = target._domain.writableRange(placement.address, length);
-        // Ours always come by rendezvous, which UCX receives into device memory as well; the bytes of an eager
-        // message are copied here, which only host memory can take.
-        if (!range || (range->cuda && !rendezvous))
-        {
-            if (!std::exchange(target._toldOutside, true))
-            {
-                log::warn("ucx target {}: ignored a write of {} bytes to {:#x}: {} (said once)", target._targetId, length,
-                          placement.address, range ? "eager, into device memory" : "outside the memory registered for writes");
-            }
-            return UCS_OK;
-        }
         try
         {
-            auto& arrivals = *target._arrivals;
-            auto& entry = arrivals.add(placement);
-            auto* destination = reinterpret_cast<void*>(static_cast<std::uintptr_t>(placement.address));
-            if (!rendezvous)
+            // Ours always come by rendezvous, which UCX receives into place, device memory included.
+            if (!rendezvous || !target._domain.writable(placement.address, length))
             {
-                std::memcpy(destination, data, length);
-                arrivals.placed(entry, false);
-                return UCS_OK;
+                if (!std::exchange(target._toldOutside, true))
+                {
+                    log::warn("ucx target {}: ignored a write of {} bytes to {:#x}: {} (said once)", target._targetId, length,
+                              placement.address, rendezvous ? "outside the memory registered for writes" : "not by rendezvous");
+                }
+                arrivals.ignored(placement);
+                return refused;
             }
-            // Into place: over tcp UCX copies each fragment there from its receive buffer (the sender sends from the
-            // source without a copy), over shm it pulls the bytes by cma.
+            auto& entry = arrivals.add(placement);
+            // UCX copies each fragment into place from its receive buffer; the sender sends from its source without a copy.
             ucp_request_param_t params{};
             params.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
             params.cb.recv_am = &UcxArrivals::onReceived;
             params.user_data = &entry;
-            auto* request = ucp_am_recv_data_nbx(target._domain.worker(), data, destination, length, &params);
+            auto* request = ucp_am_recv_data_nbx(target._domain.worker(), data,
+                                                 reinterpret_cast<void*>(static_cast<std::uintptr_t>(placement.address)), length, &params);
             if (UCS_PTR_IS_PTR(request))
             {
                 arrivals.awaitReceive();
@@ -172,12 +168,13 @@ namespace mxl::fabrics::ucx
             {
                 arrivals.placed(entry, UCS_PTR_IS_ERR(request));
             }
+            return UCS_OK;
         }
         catch (...)
         {
-            // Out of memory: the write is dropped and the grain stays uncommitted.
+            // Out of memory: the write is dropped (and its sender told, where it can be).
+            return rendezvous ? UCS_ERR_NO_MEMORY : UCS_OK;
         }
-        return UCS_OK;
     }
 
     std::optional<std::uint32_t> UcxTarget::nextArrival(std::chrono::milliseconds timeout)

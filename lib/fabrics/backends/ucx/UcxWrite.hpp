@@ -31,6 +31,7 @@ namespace mxl::fabrics::ucx
         UcxConnection* connection = nullptr;
         bool announces = false;
         // Its active message was posted: the immediate left even if the connection is closed before the send completes.
+        // An ordered write carries its immediate in the message of its last segment: set with its posting.
         bool announced = false;
         // The active message's header: it must live until the send completes.
         std::uint32_t immediate = 0;
