@@ -173,9 +173,19 @@ TEST_CASE("ucx arrivals: an immediate is handed out once its write and every ear
     arrivals.placed(arrivals.add({0x2000, 2, 24, 1}), false);
     CHECK(drain(arrivals) == std::vector<std::uint32_t>{24});
 
+    // A flood of unknown connections' refused writes is remembered up to the limit only.
+    for (std::uint64_t tag = 100; tag < 100 + UcxArrivals::maxConnections; ++tag)
+    {
+        arrivals.ignored({0x1000, tag, 0, 0});
+    }
+    arrivals.ignored({0x1000, 99, 0, 0});
+    arrivals.placed(arrivals.add({0x2000, 100, 31, 1}), false);
+    arrivals.placed(arrivals.add({0x2000, 99, 32, 1}), false);
+    CHECK(drain(arrivals) == std::vector<std::uint32_t>{32});
+
     // The put path's immediates are ready at once, in the same queue.
-    arrivals.announce(30);
-    CHECK(drain(arrivals) == std::vector<std::uint32_t>{30});
+    arrivals.announce(33);
+    CHECK(drain(arrivals) == std::vector<std::uint32_t>{33});
 }
 
 TEST_CASE("ucx tcp target: writes to memory not registered for writes, and headers of another size, are ignored, and a good write after "

@@ -27,8 +27,16 @@ namespace mxl::fabrics::ucx
 
     void UcxArrivals::ignored(UcxPlacementHeader const& header)
     {
+        auto connection = _connections.find(header.connection);
+        if (connection == _connections.end())
+        {
+            if (_connections.size() >= maxConnections)
+            {
+                return;
+            }
+            connection = _connections.try_emplace(header.connection).first;
+        }
         // It stands in its connection's order as a write that failed: behind the writes still being placed.
-        auto const connection = _connections.try_emplace(header.connection).first;
         connection->second.order.push_back(Entry{this, header.connection, header.immediate, header.announces == 1, true, true});
         release(connection);
     }

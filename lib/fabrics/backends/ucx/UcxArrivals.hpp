@@ -48,8 +48,12 @@ namespace mxl::fabrics::ucx
         Entry& add(UcxPlacementHeader const& header);
         // Its data is in place (`failed`: it is not, and its grain's immediate is dropped).
         void placed(Entry& entry, bool failed);
-        // An ordered write was ignored: as one that failed, it costs its grain's immediate.
+        // An ordered write was ignored: as one that failed, it costs its grain's immediate. Not remembered for a
+        // connection the target does not know while it knows maxConnections: a sender that floods tags cannot grow
+        // the table without bound.
         void ignored(UcxPlacementHeader const& header);
+
+        static constexpr std::size_t maxConnections = 4096;
 
         // The entry's data comes by a rendezvous receive now under way: onReceived places it.
         void awaitReceive() noexcept
