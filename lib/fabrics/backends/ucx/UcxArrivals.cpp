@@ -13,7 +13,13 @@ namespace mxl::fabrics::ucx
 
     UcxArrivals::Entry& UcxArrivals::add(UcxPlacementHeader const& header)
     {
-        auto& order = _connections[header.connection].order;
+        auto connection = _connections.find(header.connection);
+        if (connection == _connections.end())
+        {
+            forgetIdle();
+            connection = _connections.try_emplace(header.connection).first;
+        }
+        auto& order = connection->second.order;
         order.push_back(Entry{this, header.connection, header.immediate, header.announces == 1, false, false});
         return order.back();
     }
@@ -30,6 +36,7 @@ namespace mxl::fabrics::ucx
         auto connection = _connections.find(header.connection);
         if (connection == _connections.end())
         {
+            forgetIdle();
             if (_connections.size() >= maxConnections)
             {
                 return;
@@ -60,10 +67,11 @@ namespace mxl::fabrics::ucx
                 _ready.push_back(released.immediate);
             }
         }
-        if (order.empty() && !lost)
-        {
-            _connections.erase(connection);
-        }
+    }
+
+    void UcxArrivals::forgetIdle()
+    {
+        std::erase_if(_connections, [](auto const& connection) { return connection.second.order.empty() && !connection.second.lost; });
     }
 
     void UcxArrivals::onReceived(void* request, ucs_status_t status, std::size_t /*length*/, void* user) noexcept

@@ -83,7 +83,10 @@ namespace mxl::fabrics::ucx
         std::unordered_map<std::uint64_t, Connection> _connections;
         std::size_t _receiving = 0;
 
-        // Releases what is placed at the front of the connection's order; forgets the connection once nothing is left.
+        // Releases what is placed at the front of the connection's order.
         void release(std::unordered_map<std::uint64_t, Connection>::iterator connection);
+        // A connection is kept while idle, so that its writes do not make its entry again each time its order empties
+        // (with one grain in flight, every grain); the idle ones are forgotten when another connection comes.
+        void forgetIdle();
     };
 }
