@@ -1,6 +1,5 @@
-// Ordered writes of the UCX backend: a tcp domain on a node reports ORDERED_WRITES, and a commit posted right behind its
-// payload, before the payload completed, is handed out only once every byte of the payload is in place. shm does not
-// claim the order.
+// Ordered writes of the UCX backend: a tcp domain on a node and a shm domain report ORDERED_WRITES, and a commit posted
+// right behind its payload, before the payload completed, is handed out only once every byte of the payload is in place.
 #include "Skip.hpp"
 #include "UcxPair.hpp"
 
@@ -53,61 +52,63 @@ namespace
     }
 }
 
-TEST_CASE("ucx tcp on a node: writes are ordered, and a commit posted behind its unfinished payload arrives after every byte")
+namespace
 {
-    auto const* table = backend();
-    if (table == nullptr)
+    void commitArrivesAfterEveryByte(mxlFabricsProvider provider)
     {
-        MXL_SKIP(whyMissing().c_str());
-    }
-    std::mt19937 generator{7};
-    std::vector<std::uint8_t> source(payloadBytes + commitBytes);
-    Pair pair{*table, MXL_FABRICS_PROVIDER_TCP, {payloadBytes, commitBytes}, source};
-    if ((pair.initiatorDomainFlags & MXL_FABRICS_BACKEND_ORDERED_WRITES) == 0)
-    {
-        MXL_SKIP("ordered writes are claimed under UCX 1.13 only (docs/fabrics-backends-ucx.md): this UCX keeps a flush per write");
-    }
-    pair.probe();
-    for (std::uint32_t round = 0; round < 8; ++round)
-    {
-        CAPTURE(round);
-        std::generate(pair.source.begin(), pair.source.end(), [&] { return static_cast<std::uint8_t>(generator()); });
-        for (auto& region : pair.regions)
+        auto const* table = backend();
+        if (table == nullptr)
         {
-            std::fill(region.begin(), region.end(), std::uint8_t{0});
+            MXL_SKIP(whyMissing().c_str());
         }
-        pair.completions.clear();
-        REQUIRE(pair.write(2 * round + 1, 0, 0, 0, payloadBytes, 4, std::nullopt, MXL_FABRICS_BACKEND_WRITE_COMPLETE_WHEN_READ));
-        REQUIRE(pair.write(2 * round + 2, 1, 0, payloadBytes, commitBytes, 1, 500 + round));
-        // With the target not read, the commit cannot complete: it goes by rendezvous, which the target's reads answer.
-        for (int poll = 0; poll < 2000; ++poll)
+        std::mt19937 generator{7};
+        std::vector<std::uint8_t> source(payloadBytes + commitBytes);
+        Pair pair{*table, provider, {payloadBytes, commitBytes}, source};
+        if ((pair.initiatorDomainFlags & MXL_FABRICS_BACKEND_ORDERED_WRITES) == 0)
         {
-            mxlFabricsBackendCompletion completion{};
-            std::uint32_t count = 0;
-            requireOk(pair.table, pair.table.initiator_poll_completion(pair.initiator, &completion, &count), "initiator_poll_completion");
-            if (count != 0)
+            MXL_SKIP("ordered writes are claimed under UCX 1.13 only (docs/fabrics-backends-ucx.md): this UCX keeps a flush per write");
+        }
+        pair.probe();
+        for (std::uint32_t round = 0; round < 8; ++round)
+        {
+            CAPTURE(round);
+            std::generate(pair.source.begin(), pair.source.end(), [&] { return static_cast<std::uint8_t>(generator()); });
+            for (auto& region : pair.regions)
             {
-                CHECK(completion.context != 2 * round + 2);
-                pair.completions.push_back({completion.context, completion.status, ""});
+                std::fill(region.begin(), region.end(), std::uint8_t{0});
             }
-        }
-        CHECK(payloadInPlaceAtArrival(pair, 500 + round));
-        REQUIRE(pair.pumpUntil([&] { return pair.completions.size() == 2; }));
-        for (auto const& completion : pair.completions)
-        {
-            CHECK(completion.status == MXL_STATUS_OK);
+            pair.completions.clear();
+            REQUIRE(pair.write(2 * round + 1, 0, 0, 0, payloadBytes, 4, std::nullopt, MXL_FABRICS_BACKEND_WRITE_COMPLETE_WHEN_READ));
+            REQUIRE(pair.write(2 * round + 2, 1, 0, payloadBytes, commitBytes, 1, 500 + round));
+            // With the target not read, the commit cannot complete: it goes by rendezvous, which the target's reads answer.
+            for (int poll = 0; poll < 2000; ++poll)
+            {
+                mxlFabricsBackendCompletion completion{};
+                std::uint32_t count = 0;
+                requireOk(pair.table, pair.table.initiator_poll_completion(pair.initiator, &completion, &count),
+                          "initiator_poll_completion");
+                if (count != 0)
+                {
+                    CHECK(completion.context != 2 * round + 2);
+                    pair.completions.push_back({completion.context, completion.status, ""});
+                }
+            }
+            CHECK(payloadInPlaceAtArrival(pair, 500 + round));
+            REQUIRE(pair.pumpUntil([&] { return pair.completions.size() == 2; }));
+            for (auto const& completion : pair.completions)
+            {
+                CHECK(completion.status == MXL_STATUS_OK);
+            }
         }
     }
 }
 
-TEST_CASE("ucx shm: writes are not claimed ordered (they keep the puts and a flush per write there)")
+TEST_CASE("ucx tcp on a node: writes are ordered, and a commit posted behind its unfinished payload arrives after every byte")
 {
-    auto const* table = backend();
-    if (table == nullptr)
-    {
-        MXL_SKIP(whyMissing().c_str());
-    }
-    Pair pair{*table, MXL_FABRICS_PROVIDER_SHM, {4096}, std::vector<std::uint8_t>(4096)};
-    CHECK((pair.initiatorDomainFlags & MXL_FABRICS_BACKEND_ORDERED_WRITES) == 0);
-    CHECK((pair.targetDomainFlags & MXL_FABRICS_BACKEND_ORDERED_WRITES) == 0);
+    commitArrivesAfterEveryByte(MXL_FABRICS_PROVIDER_TCP);
+}
+
+TEST_CASE("ucx shm: writes are ordered, and a commit posted behind its unfinished payload arrives after every byte")
+{
+    commitArrivesAfterEveryByte(MXL_FABRICS_PROVIDER_SHM);
 }

@@ -81,19 +81,20 @@ namespace mxl::fabrics::ucx
 
         // An ordered domain's writes are rendezvous active messages (UcxPlacement.hpp), whose requests UCX 1.13 sends on
         // the endpoint's one active-message lane ("am" in ucp_ep_print_info), so that the target sees them in the order
-        // they were posted. Over tcp with one device only (a node given: without one UCX may open lanes on several), and
-        // not for device memory (staging protocols of its own, untested). Not over shm: there a rendezvous completes
-        // only by the target's acknowledgement, which a target that closes right after its last arrival may never send
-        // (docs/performance.md). Seen with UCX 1.13's protocols (v1), the only version tested here: another version
-        // keeps the puts and a flush per write.
+        // they were posted: over tcp with one device only (a node given: without one UCX may open lanes on several),
+        // and over shm (sysv's or posix's lane; the target pulls the bytes by cma). Not for device memory (staging
+        // protocols of its own, untested). Seen with UCX 1.13's protocols (v1), the only version tested here: another
+        // version keeps the puts and a flush per write.
         bool writesArriveInOrder(mxlFabricsInterfaceConfig const& interface, bool cuda)
         {
             unsigned major = 0;
             unsigned minor = 0;
             unsigned release = 0;
             ucp_get_version(&major, &minor, &release);
-            return major == 1 && minor == 13 && interface.provider == MXL_FABRICS_PROVIDER_TCP && interface.address.node != nullptr &&
-                   *interface.address.node != '\0' && !cuda;
+            auto const oneDevice =
+                interface.provider == MXL_FABRICS_PROVIDER_SHM ||
+                (interface.provider == MXL_FABRICS_PROVIDER_TCP && interface.address.node != nullptr && *interface.address.node != '\0');
+            return major == 1 && minor == 13 && oneDevice && !cuda;
         }
     }
 

@@ -81,6 +81,28 @@ namespace mxl::fabrics::ucx
             }
             ucp_worker_progress(_domain.worker());
         }
+        if (_domain.sharedMemory() && _domain.ordered())
+        {
+            lingerForAcknowledgements(deadline);
+        }
+    }
+
+    void UcxTarget::lingerForAcknowledgements(std::chrono::steady_clock::time_point deadline) noexcept
+    {
+        // Over shm a rendezvous completes at its initiator by this worker's acknowledgement, which UCX sends once the
+        // bytes are pulled, and queues while the initiator's FIFO is full: without more progress here the initiator's
+        // last writes would never complete. A worker flush does not wait for those (it counts remote memory operations
+        // only), so the worker is progressed until it has sent nothing for a while. Seen here: the queued
+        // acknowledgements went out 0.2-0.5 ms into this loop.
+        constexpr auto quiet = std::chrono::milliseconds{100};
+        auto lastWork = std::chrono::steady_clock::now();
+        for (auto now = lastWork; now - lastWork < quiet && now < deadline; now = std::chrono::steady_clock::now())
+        {
+            if (ucp_worker_progress(_domain.worker()) != 0)
+            {
+                lastWork = now;
+            }
+        }
     }
 
     ucs_status_t UcxTarget::setHandler(unsigned id, ucp_am_recv_callback_t callback) noexcept
@@ -153,7 +175,8 @@ namespace mxl::fabrics::ucx
                 return refused;
             }
             auto& entry = arrivals.add(placement);
-            // UCX copies each fragment into place from its receive buffer; the sender sends from its source without a copy.
+            // Over tcp UCX copies each fragment into place from its receive buffer (the sender sends from its source without a
+            // copy); over shm it pulls the bytes from the sender's memory by cma.
             ucp_request_param_t params{};
             params.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
             params.cb.recv_am = &UcxArrivals::onReceived;
@@ -224,7 +247,11 @@ namespace mxl::fabrics::ucx
             {
                 continue;
             }
-            checkUcx(status, fmt::format("ucx target {}: arming the worker's event descriptor", _targetId));
+            if (status != UCS_OK)
+            {
+                // Formatted only here: a waiting target arms many times a grain, and the text would allocate each time.
+                checkUcx(status, fmt::format("ucx target {}: arming the worker's event descriptor", _targetId));
+            }
             return true;
         }
         return false;

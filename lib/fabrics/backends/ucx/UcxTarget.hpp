@@ -67,6 +67,7 @@ namespace mxl::fabrics::ucx
                                         ucp_am_recv_param_t const* param) noexcept;
         static ucs_status_t onPlacement(void* self, void const* header, std::size_t headerLength, void* data, std::size_t length,
                                         ucp_am_recv_param_t const* param) noexcept;
+        void lingerForAcknowledgements(std::chrono::steady_clock::time_point deadline) noexcept;
         ucs_status_t setHandler(unsigned id, ucp_am_recv_callback_t callback) noexcept;
         // Until the worker may have work or the deadline passes.
         void waitForWork(std::chrono::steady_clock::time_point deadline, PollPacer& pacer);
