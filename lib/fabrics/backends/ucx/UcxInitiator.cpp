@@ -3,14 +3,13 @@
 #include "common/Log.hpp"
 #include "fabrics/backends/ucx/UcxConnection.hpp"
 #include "fabrics/backends/ucx/UcxError.hpp"
+#include "fabrics/backends/ucx/UcxLateCallbacks.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
 #include <iterator>
-#include <mutex>
-#include <vector>
 
 namespace mxl::fabrics::ucx
 {
@@ -41,11 +40,7 @@ namespace mxl::fabrics::ucx
             {
                 log::warn("ucx initiator: {} writes still under way 2 s after its close; their memory is kept for UCX's callbacks",
                           std::count_if(_inFlight.begin(), _inFlight.end(), heldByUcx));
-                // Kept for the life of the process: a late callback must still find its write.
-                static std::mutex keeping;
-                static std::vector<std::list<UcxWrite>> kept;
-                std::lock_guard const lock{keeping};
-                kept.emplace_back().splice(kept.back().end(), _inFlight);
+                keepForLateCallbacks(std::move(_inFlight));
                 return;
             }
             ucp_worker_progress(_domain.worker());

@@ -5,6 +5,7 @@
 #include "common/Status.hpp"
 #include "fabrics/backends/ucx/UcxError.hpp"
 #include "fabrics/backends/ucx/UcxImmediate.hpp"
+#include "fabrics/backends/ucx/UcxLateCallbacks.hpp"
 #include "fabrics/backends/ucx/UcxPlacement.hpp"
 
 #include <poll.h>
@@ -12,7 +13,6 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
-#include <mutex>
 #include <utility>
 
 namespace mxl::fabrics::ucx
@@ -72,11 +72,7 @@ namespace mxl::fabrics::ucx
                 // until its initiators stop (as with every RMA target whose peers still write).
                 log::warn("ucx target {}: {} writes still being received 2 s after its close; their entries are kept for UCX's callbacks",
                           _targetId, _arrivals->receiving());
-                // Kept for the life of the process: a late callback must still find its entry.
-                static std::mutex keeping;
-                static std::vector<std::unique_ptr<UcxArrivals>> kept;
-                std::lock_guard const lock{keeping};
-                kept.push_back(std::move(_arrivals));
+                keepForLateCallbacks(std::move(_arrivals));
                 return;
             }
             ucp_worker_progress(_domain.worker());
