@@ -15,10 +15,7 @@ namespace mxl::fabrics::ucx
     void UcxWrite::onRequestDone(void* request, ucs_status_t status, void* user) noexcept
     {
         auto& write = *static_cast<UcxWrite*>(user);
-        if (write.status == UCS_OK)
-        {
-            write.status = status;
-        }
+        write.keepFirstError(status);
         write.step = after(write.step);
         ucp_request_free(request);
     }
@@ -26,10 +23,7 @@ namespace mxl::fabrics::ucx
     void UcxWrite::onSent(void* request, ucs_status_t status, void* user) noexcept
     {
         auto& write = *static_cast<UcxWrite*>(user);
-        if (write.status == UCS_OK)
-        {
-            write.status = status;
-        }
+        write.keepFirstError(status);
         if (--write.outstanding == 0 && write.step == Step::Sending)
         {
             write.step = Step::Done;
@@ -41,10 +35,7 @@ namespace mxl::fabrics::ucx
     {
         if (UCS_PTR_IS_ERR(request))
         {
-            if (status == UCS_OK)
-            {
-                status = UCS_PTR_STATUS(request);
-            }
+            keepFirstError(UCS_PTR_STATUS(request));
             return;
         }
         if (request != nullptr)
@@ -72,7 +63,7 @@ namespace mxl::fabrics::ucx
         }
         if (UCS_PTR_IS_ERR(request))
         {
-            status = UCS_PTR_STATUS(request);
+            keepFirstError(UCS_PTR_STATUS(request));
             step = Step::Done;
             return;
         }

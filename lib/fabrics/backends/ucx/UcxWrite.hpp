@@ -52,6 +52,14 @@ namespace mxl::fabrics::ucx
         static void onSent(void* request, ucs_status_t status, void* write) noexcept;
         // A Sending write's request, as the posting call returned it: counted until its callback, unless done at once.
         void trackSent(void* request) noexcept;
+        // A write fails with the first error any of its requests reports.
+        void keepFirstError(ucs_status_t error) noexcept
+        {
+            if (status == UCS_OK)
+            {
+                status = error;
+            }
+        }
         // A write's requests are all posted (`failed`: its posting failed part way): Sending, or done once none is
         // outstanding. Until then its step is not Sending, so that no callback ends it early.
         void allPosted(bool failed) noexcept;
