@@ -1,5 +1,6 @@
 // Ordered writes of the UCX backend: a tcp domain on a node and a shm domain report ORDERED_WRITES, and a commit posted
 // right behind its payload, before the payload completed, is handed out only once every byte of the payload is in place.
+#include "ScopedVariable.hpp"
 #include "Skip.hpp"
 #include "UcxPair.hpp"
 
@@ -68,6 +69,7 @@ namespace
         {
             MXL_SKIP("ordered writes are claimed under UCX 1.13 only (docs/fabrics-backends-ucx.md): this UCX keeps a flush per write");
         }
+        CHECK((pair.targetDomainFlags & MXL_FABRICS_BACKEND_ORDERED_WRITES) != 0);
         pair.probe();
         for (std::uint32_t round = 0; round < 8; ++round)
         {
@@ -111,4 +113,21 @@ TEST_CASE("ucx tcp on a node: writes are ordered, and a commit posted behind its
 TEST_CASE("ucx shm: writes are ordered, and a commit posted behind its unfinished payload arrives after every byte")
 {
     commitArrivesAfterEveryByte(MXL_FABRICS_PROVIDER_SHM);
+}
+
+TEST_CASE("ucx with the puts (test knob MXL_FABRICS_UCX_PUTS=1): neither tcp nor shm claims ordered writes")
+{
+    auto const* table = backend();
+    if (table == nullptr)
+    {
+        MXL_SKIP(whyMissing().c_str());
+    }
+    mxl::test::ScopedVariable const puts{"MXL_FABRICS_UCX_PUTS", "1"};
+    for (auto const provider : {MXL_FABRICS_PROVIDER_TCP, MXL_FABRICS_PROVIDER_SHM})
+    {
+        CAPTURE(provider);
+        Pair pair{*table, provider, {4096}, std::vector<std::uint8_t>(4096)};
+        CHECK((pair.initiatorDomainFlags & MXL_FABRICS_BACKEND_ORDERED_WRITES) == 0);
+        CHECK((pair.targetDomainFlags & MXL_FABRICS_BACKEND_ORDERED_WRITES) == 0);
+    }
 }

@@ -1,5 +1,6 @@
 // The UCX backend's table in one process: a target and an initiator on two domains, over tcp (127.0.0.1) and shm.
 #include "Checksum.hpp"
+#include "ScopedVariable.hpp"
 #include "Skip.hpp"
 #include "UcxPair.hpp"
 
@@ -158,7 +159,7 @@ namespace
         CHECK(pair.ended() == nullptr);
         pair.closeTarget();
 
-        // Writes go on until the backend notices (tcp: the connection breaks; shm: keepalive, about a second).
+        // Writes go on until the backend notices (tcp: the connection breaks; shm: the target's presence file is gone).
         std::uint64_t accepted = 0;
         auto const noticed = pair.pumpUntil(
             [&]
@@ -209,6 +210,18 @@ TEST_CASE("ucx tcp: gathered writes with immediates arrive in order, byte-exact,
 TEST_CASE("ucx shm: gathered writes with immediates arrive in order, byte-exact, one completion each")
 {
     gatheredWritesArrive(MXL_FABRICS_PROVIDER_SHM);
+}
+
+// The puts and a flush per write: the path of device memory and of UCX versions other than 1.13, on this one.
+TEST_CASE("ucx tcp and shm with the puts (test knob MXL_FABRICS_UCX_PUTS=1): gathered and large writes arrive in order, byte-exact")
+{
+    mxl::test::ScopedVariable const puts{"MXL_FABRICS_UCX_PUTS", "1"};
+    for (auto const provider : {MXL_FABRICS_PROVIDER_TCP, MXL_FABRICS_PROVIDER_SHM})
+    {
+        CAPTURE(provider);
+        gatheredWritesArrive(provider);
+        largeWritesArrive(provider);
+    }
 }
 
 TEST_CASE("ucx tcp: writes larger than one MiB complete once delivered")

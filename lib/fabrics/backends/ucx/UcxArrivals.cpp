@@ -2,6 +2,8 @@
 
 #include <ucp/api/ucp.h>
 
+#include <algorithm>
+
 namespace mxl::fabrics::ucx
 {
     std::uint32_t UcxArrivals::take() noexcept
@@ -16,7 +18,7 @@ namespace mxl::fabrics::ucx
         auto connection = _connections.find(header.connection);
         if (connection == _connections.end())
         {
-            forgetIdle();
+            makeRoom();
             connection = _connections.try_emplace(header.connection).first;
         }
         auto& order = connection->second.order;
@@ -36,7 +38,7 @@ namespace mxl::fabrics::ucx
         auto connection = _connections.find(header.connection);
         if (connection == _connections.end())
         {
-            forgetIdle();
+            makeRoom();
             if (_connections.size() >= maxConnections)
             {
                 return;
@@ -69,9 +71,14 @@ namespace mxl::fabrics::ucx
         }
     }
 
-    void UcxArrivals::forgetIdle()
+    void UcxArrivals::makeRoom()
     {
+        if (_connections.size() < _sweepAt)
+        {
+            return;
+        }
         std::erase_if(_connections, [](auto const& connection) { return connection.second.order.empty() && !connection.second.lost; });
+        _sweepAt = std::clamp<std::size_t>(2 * _connections.size(), minSweep, maxConnections);
     }
 
     void UcxArrivals::onReceived(void* request, ucs_status_t status, std::size_t /*length*/, void* user) noexcept

@@ -82,11 +82,15 @@ namespace mxl::fabrics::ucx
         std::deque<std::uint32_t> _ready;
         std::unordered_map<std::uint64_t, Connection> _connections;
         std::size_t _receiving = 0;
+        static constexpr std::size_t minSweep = 64;
+        std::size_t _sweepAt = minSweep;
 
         // Releases what is placed at the front of the connection's order.
         void release(std::unordered_map<std::uint64_t, Connection>::iterator connection);
         // A connection is kept while idle, so that its writes do not make its entry again each time its order empties
-        // (with one grain in flight, every grain); the idle ones are forgotten when another connection comes.
-        void forgetIdle();
+        // (with one grain in flight, every grain). Before another connection is added, the idle ones are forgotten
+        // once the table has doubled since the last sweep (at least minSweep, at most maxConnections): a sweep's cost
+        // is spread over the connections that grew it.
+        void makeRoom();
     };
 }

@@ -7,9 +7,11 @@
 #include "fabrics/transport/DeviceMemoryKnob.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace mxl::fabrics::ucx
 {
@@ -59,10 +61,11 @@ namespace mxl::fabrics::ucx
                 }
                 break;
             case MXL_FABRICS_PROVIDER_SHM:
-                // posix/sysv carry the active messages and the puts; cma only UCX's rendezvous. UCX 1.13 puts over a
-                // transport with short and bcopy puts alone, and posix/sysv put only into memory they allocated, so a put
-                // into the flow's memory travels as active messages of one segment each, which the target's progress
-                // copies into place (docs/fabrics-backends-ucx.md).
+                // posix/sysv carry the active messages and the puts; cma only UCX's rendezvous (by which an ordered
+                // domain's writes travel). UCX 1.13 puts over a transport with short and bcopy puts alone, and posix/sysv
+                // put only into memory they allocated, so where a domain puts (not ordered) a put into the flow's memory
+                // travels as active messages of one segment each, which the target's progress copies into place
+                // (docs/fabrics-backends-ucx.md).
                 set(config.get(), "TLS", cuda ? "posix,sysv,cma,cuda_copy,cuda_ipc" : "posix,sysv,cma");
                 // Segments of 8 KiB made a 1080p grain 675 messages through the 64-entry FIFO; 60 KiB makes it 90. Not
                 // 64 KiB or more: grains arrived corrupted then (the byte-exact tests fail; a FIFO entry seems to hold
@@ -94,7 +97,10 @@ namespace mxl::fabrics::ucx
             auto const oneDevice =
                 interface.provider == MXL_FABRICS_PROVIDER_SHM ||
                 (interface.provider == MXL_FABRICS_PROVIDER_TCP && interface.address.node != nullptr && *interface.address.node != '\0');
-            return major == 1 && minor == 13 && oneDevice && !cuda;
+            // Test knob: the path of device memory and other UCX versions, on this one.
+            auto const* puts = std::getenv("MXL_FABRICS_UCX_PUTS");
+            auto const putsAsked = puts != nullptr && std::string_view{puts} == "1";
+            return major == 1 && minor == 13 && oneDevice && !cuda && !putsAsked;
         }
     }
 

@@ -14,8 +14,11 @@ namespace mxl::fabrics::ucx
     void keepForLateCallbacks(T&& what)
     {
         static_assert(!std::is_lvalue_reference_v<T>, "moved in: the caller gives up what it kept");
+        // A vector that grows moves what it holds: a move that may throw would be a copy, elsewhere.
+        static_assert(std::is_nothrow_move_constructible_v<T>);
         static std::mutex keeping;
-        static std::vector<T> kept;
+        // Never destroyed: a callback may still come while the process exits.
+        static auto& kept = *new std::vector<T>;
         std::lock_guard const lock{keeping};
         kept.push_back(std::move(what));
     }

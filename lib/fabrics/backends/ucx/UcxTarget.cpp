@@ -59,40 +59,44 @@ namespace mxl::fabrics::ucx
 
     UcxTarget::~UcxTarget()
     {
-        // Only fails for an invalid id, which these are not.
+        // Only fails for an invalid id, which these are not. Writes that come while the target closes are refused
+        // quietly (a rendezvous' sender sees its write cancelled) rather than warned about one by one by UCX.
+        static_cast<void>(setHandler(immediateMessageId, &UcxTarget::onClosed));
+        static_cast<void>(setHandler(placementMessageId, &UcxTarget::onClosed));
+        auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{2};
+        while (_arrivals->receiving() != 0 && std::chrono::steady_clock::now() < deadline)
+        {
+            ucp_worker_progress(_domain.worker());
+        }
+        if (_arrivals->receiving() != 0)
+        {
+            // UCX may still place their bytes in the regions after the close: the application must keep that memory
+            // until its initiators stop (as with every RMA target whose peers still write).
+            log::warn("ucx target {}: {} writes still being received 2 s after its close; their entries are kept for UCX's callbacks",
+                      _targetId, _arrivals->receiving());
+            keepForLateCallbacks(std::move(_arrivals));
+        }
+        else if (_domain.sharedMemory() && _receivedWrites)
+        {
+            lingerForAcknowledgements();
+        }
         static_cast<void>(setHandler(immediateMessageId, nullptr));
         static_cast<void>(setHandler(placementMessageId, nullptr));
         _domain.hostsTarget = false;
-        auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{2};
-        while (_arrivals->receiving() != 0)
-        {
-            if (std::chrono::steady_clock::now() >= deadline)
-            {
-                // UCX may still place their bytes in the regions after the close: the application must keep that memory
-                // until its initiators stop (as with every RMA target whose peers still write).
-                log::warn("ucx target {}: {} writes still being received 2 s after its close; their entries are kept for UCX's callbacks",
-                          _targetId, _arrivals->receiving());
-                keepForLateCallbacks(std::move(_arrivals));
-                return;
-            }
-            ucp_worker_progress(_domain.worker());
-        }
-        if (_domain.sharedMemory() && _domain.ordered())
-        {
-            lingerForAcknowledgements(deadline);
-        }
     }
 
-    void UcxTarget::lingerForAcknowledgements(std::chrono::steady_clock::time_point deadline) noexcept
+    void UcxTarget::lingerForAcknowledgements() noexcept
     {
         // Over shm a rendezvous completes at its initiator by this worker's acknowledgement, which UCX sends once the
-        // bytes are pulled, and queues while the initiator's FIFO is full: without more progress here the initiator's
-        // last writes would never complete. A worker flush does not wait for those (it counts remote memory operations
-        // only), so the worker is progressed until it has sent nothing for a while. Seen here: the queued
-        // acknowledgements went out 0.2-0.5 ms into this loop.
+        // bytes are pulled, and queues while the initiator's FIFO is full. A worker flush does not wait for it (UCX 1.13
+        // counts remote memory operations only), so the worker is progressed until it has sent nothing for 100 ms, for
+        // at most 250 ms. Best effort: an acknowledgement still queued then is lost, and its initiator completes that
+        // write INTERRUPTED, not OK, once it sees the target gone.
         constexpr auto quiet = std::chrono::milliseconds{100};
-        auto lastWork = std::chrono::steady_clock::now();
-        for (auto now = lastWork; now - lastWork < quiet && now < deadline; now = std::chrono::steady_clock::now())
+        auto const start = std::chrono::steady_clock::now();
+        auto const end = start + std::chrono::milliseconds{250};
+        auto lastWork = start;
+        for (auto now = start; now - lastWork < quiet && now < end; now = std::chrono::steady_clock::now())
         {
             if (ucp_worker_progress(_domain.worker()) != 0)
             {
@@ -138,6 +142,12 @@ namespace mxl::fabrics::ucx
         return UCS_OK;
     }
 
+    ucs_status_t UcxTarget::onClosed(void* /*self*/, void const* /*header*/, std::size_t /*headerLength*/, void* /*data*/,
+                                     std::size_t /*length*/, ucp_am_recv_param_t const* param) noexcept
+    {
+        return (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0 ? UCS_ERR_CANCELED : UCS_OK;
+    }
+
     ucs_status_t UcxTarget::onPlacement(void* self, void const* header, std::size_t headerLength, void* data, std::size_t length,
                                         ucp_am_recv_param_t const* param) noexcept
     {
@@ -171,6 +181,7 @@ namespace mxl::fabrics::ucx
                 return refused;
             }
             auto& entry = arrivals.add(placement);
+            target._receivedWrites = true;
             // Over tcp UCX copies each fragment into place from its receive buffer (the sender sends from its source without a
             // copy); over shm it pulls the bytes from the sender's memory by cma.
             ucp_request_param_t params{};

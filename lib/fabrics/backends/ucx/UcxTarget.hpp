@@ -22,7 +22,8 @@ namespace mxl::fabrics::ucx
     {
     public:
         UcxTarget(UcxDomain& domain, mxlFabricsBackendSegment const* regions, std::uint32_t regionCount, std::uint64_t targetId);
-        // Waits up to 2 s for rendezvous receives under way (UCX's callbacks hold their addresses).
+        // Waits up to 2 s for rendezvous receives under way (UCX's callbacks hold their addresses); over shm, then
+        // progresses a little longer for the acknowledgements of those writes (lingerForAcknowledgements).
         ~UcxTarget();
 
         UcxTarget(UcxTarget const&) = delete;
@@ -62,12 +63,17 @@ namespace mxl::fabrics::ucx
         std::unique_ptr<UcxArrivals> _arrivals = std::make_unique<UcxArrivals>();
         bool _toldMalformed = false;
         bool _toldOutside = false;
+        // An ordered write was taken: over shm its sender waits for this worker's acknowledgement.
+        bool _receivedWrites = false;
 
         static ucs_status_t onImmediate(void* self, void const* header, std::size_t headerLength, void* data, std::size_t length,
                                         ucp_am_recv_param_t const* param) noexcept;
+        // The handler of both ids while the target closes.
+        static ucs_status_t onClosed(void* self, void const* header, std::size_t headerLength, void* data, std::size_t length,
+                                     ucp_am_recv_param_t const* param) noexcept;
         static ucs_status_t onPlacement(void* self, void const* header, std::size_t headerLength, void* data, std::size_t length,
                                         ucp_am_recv_param_t const* param) noexcept;
-        void lingerForAcknowledgements(std::chrono::steady_clock::time_point deadline) noexcept;
+        void lingerForAcknowledgements() noexcept;
         ucs_status_t setHandler(unsigned id, ucp_am_recv_callback_t callback) noexcept;
         // Until the worker may have work or the deadline passes.
         void waitForWork(std::chrono::steady_clock::time_point deadline, PollPacer& pacer);
