@@ -2,17 +2,15 @@
 
 #include "StatusCheck.hpp"
 
-#include <mxl/time.h>
-
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 namespace mxl::gst
 {
-    SampleReader::SampleReader(mxlFlowReader reader, mxlFlowConfigInfo const& config, std::uint64_t samplesPerBuffer,
-                               std::uint64_t startIndex)
+    SampleReader::SampleReader(mxlFlowReader reader, std::uint64_t samplesPerBuffer, std::uint64_t startIndex)
         : _reader{reader}
-        , _rate{config.common.grainRate}
         , _samples{samplesPerBuffer}
         , _startIndex{startIndex}
     {
@@ -30,16 +28,35 @@ namespace mxl::gst
         return runtime.headIndex;
     }
 
+    bool SampleReader::begin()
+    {
+        if (_startIndex != 0)
+        {
+            _next = _startIndex;
+            return true;
+        }
+        // A flow no writer has committed to yet has no samples: a block read by the clock would reach back before the
+        // writer's first sample, and come out as whatever the ring held there. Reading waits for the first commit and
+        // begins right after it.
+        auto const head = headIndex();
+        if (head == 0)
+        {
+            _waitedForWriter = true;
+            return false;
+        }
+        _next = _waitedForWriter ? head + 1 : head + 1 - std::min(head, _samples);
+        return true;
+    }
+
     ReadResult SampleReader::next(std::atomic<bool> const& flushing)
     {
-        if (!_next)
-        {
-            auto const head = headIndex();
-            auto const newest = head != 0 ? head : mxlGetCurrentIndex(&_rate);
-            _next = _startIndex != 0 ? _startIndex : newest + 1 - std::min(newest, _samples);
-        }
         while (!flushing)
         {
+            if (!_next && !begin())
+            {
+                std::this_thread::sleep_for(std::chrono::nanoseconds{flowWaitSliceNs});
+                continue;
+            }
             auto const first = *_next;
             auto const last = first + _samples - 1;
             mxlWrappedMultiBufferSlice slices{};

@@ -18,8 +18,9 @@ namespace mxl::gst
     class SampleReader
     {
     public:
-        // `startIndex` 0: start with the block that ends at the head (at the current index while the flow is empty).
-        SampleReader(mxlFlowReader reader, mxlFlowConfigInfo const& config, std::uint64_t samplesPerBuffer, std::uint64_t startIndex);
+        // `startIndex` 0: start with the block that ends at the head or, where no writer has committed yet, with the
+        // block right after the first commit.
+        SampleReader(mxlFlowReader reader, std::uint64_t samplesPerBuffer, std::uint64_t startIndex);
 
         // The negotiated layout and sample format.
         void setInfo(GstAudioInfo const& info);
@@ -28,13 +29,16 @@ namespace mxl::gst
 
     private:
         mxlFlowReader _reader;
-        mxlRational _rate;
         std::uint64_t _samples;
         std::uint64_t _startIndex;
         GstAudioInfo _info{};
         std::optional<std::uint64_t> _next;
+        // The flow had no commit when reading began.
+        bool _waitedForWriter = false;
 
         std::uint64_t headIndex() const;
+        // Where reading begins (_next); false while the flow has no commit.
+        bool begin();
         GstBuffer* copy(mxlWrappedMultiBufferSlice const& slices) const;
     };
 }

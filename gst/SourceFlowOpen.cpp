@@ -42,7 +42,7 @@ namespace mxl::gst
             }
         }
 
-        void startSamples(ReadFlow& flow, mxlFlowConfigInfo const& config, SourceReading const& reading)
+        void startSamples(ReadFlow& flow, SourceReading const& reading)
         {
             // Default: 10 ms of samples, a common audio packet time.
             auto const rate = static_cast<std::uint64_t>(flow.format.rate.numerator);
@@ -56,7 +56,7 @@ namespace mxl::gst
                                                   samples, maxRead, flow.id));
             }
             flow.unitsPerBuffer = samples;
-            flow.samples.emplace(flow.reader.get(), config, samples, reading.startIndex);
+            flow.samples.emplace(flow.reader.get(), samples, reading.startIndex);
         }
     }
 
@@ -108,7 +108,7 @@ namespace mxl::gst
         describe(*flow, domain, reading.name, config);
         if (flow->format.format == MXL_DATA_FORMAT_AUDIO)
         {
-            startSamples(*flow, config, reading);
+            startSamples(*flow, reading);
         }
         else
         {
