@@ -23,6 +23,30 @@ namespace mxl::fabrics::backend
         return reinterpret_cast<Handle>(object);
     }
 
+    // The three ways to open a domain, each the module's one Calls::openDomain(config, role, transport, deviceMemory, out,
+    // info): domain_open asks for rma in host memory, as hosts before the transport choice did.
+    template <typename Calls>
+    struct DomainEntries
+    {
+        static mxlStatus open(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, mxlFabricsBackendDomain* out,
+                              mxlFabricsBackendDomainInfo* info)
+        {
+            return Calls::openDomain(config, role, MXL_FABRICS_BACKEND_TRANSPORT_RMA, false, out, info);
+        }
+
+        static mxlStatus openTransport(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, std::uint32_t transport,
+                                       mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
+        {
+            return Calls::openDomain(config, role, transport, false, out, info);
+        }
+
+        static mxlStatus openDevice(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, std::uint32_t transport,
+                                    mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
+        {
+            return Calls::openDomain(config, role, transport, true, out, info);
+        }
+    };
+
     // Named, so that two entries of one signature cannot be swapped unnoticed. A module whose targets have no wait
     // descriptor declares targetWaitDescriptor and targetArm as nullptr, which the host reads as absent.
     template <typename Calls>
@@ -32,7 +56,7 @@ namespace mxl::fabrics::backend
         .name = Calls::name,
         .last_error = lastErrorText,
         .list_interfaces = Calls::listInterfaces,
-        .domain_open = Calls::domainOpen,
+        .domain_open = DomainEntries<Calls>::open,
         .domain_close = Calls::domainClose,
         .memory_register = Calls::memoryRegister,
         .memory_deregister = Calls::memoryDeregister,
@@ -53,8 +77,8 @@ namespace mxl::fabrics::backend
         .connection_close = Calls::connectionClose,
         .connection_check = Calls::connectionCheck,
         .connection_write = Calls::connectionWrite,
-        .domain_open_transport = Calls::domainOpenTransport,
-        .domain_open_device = Calls::domainOpenDevice,
+        .domain_open_transport = DomainEntries<Calls>::openTransport,
+        .domain_open_device = DomainEntries<Calls>::openDevice,
         .memory_register_device = Calls::memoryRegisterDevice,
         .target_screen_connections = Calls::targetScreenConnections,
         .connection_open_with_data = Calls::connectionOpenWithData,

@@ -106,24 +106,6 @@ namespace mxl::fabrics
                     });
             }
 
-            static mxlStatus domainOpenTransport(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role,
-                                                 std::uint32_t transport, mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
-            {
-                return openDomain(config, role, transport, false, out, info);
-            }
-
-            static mxlStatus domainOpenDevice(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, std::uint32_t transport,
-                                              mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
-            {
-                return openDomain(config, role, transport, true, out, info);
-            }
-
-            static mxlStatus domainOpen(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, mxlFabricsBackendDomain* out,
-                                        mxlFabricsBackendDomainInfo* info)
-            {
-                return domainOpenTransport(config, role, MXL_FABRICS_BACKEND_TRANSPORT_RMA, out, info);
-            }
-
             static void domainClose(mxlFabricsBackendDomain domain)
             {
                 delete &objectOf<OfiDomain>(domain);

@@ -42,27 +42,8 @@ namespace mxl::fabrics::ucx
                 return run([&] { forEachUcxInterface(query, [&](mxlFabricsInterfaceConfig const& entry) { emit(user, &entry); }); });
             }
 
-            static mxlStatus openDomain(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, bool deviceMemory,
-                                        mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
-            {
-                return run(
-                    [&]
-                    {
-                        auto domain = std::make_unique<UcxDomain>(*config, role, deviceMemory);
-                        *info = domain->info();
-                        *out = handleOf<mxlFabricsBackendDomain>(domain.release());
-                    });
-            }
-
-            static mxlStatus domainOpen(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, mxlFabricsBackendDomain* out,
-                                        mxlFabricsBackendDomainInfo* info)
-            {
-                return openDomain(config, role, false, out, info);
-            }
-
-            static mxlStatus openTransportDomain(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role,
-                                                 std::uint32_t transport, bool deviceMemory, mxlFabricsBackendDomain* out,
-                                                 mxlFabricsBackendDomainInfo* info)
+            static mxlStatus openDomain(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, std::uint32_t transport,
+                                        bool deviceMemory, mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
             {
                 if (transport == MXL_FABRICS_BACKEND_TRANSPORT_MSG)
                 {
@@ -70,26 +51,16 @@ namespace mxl::fabrics::ucx
                                   "transport msg was asked for, but fabrics backend ucx has no msg transport yet: it moves grains with RMA "
                                   "(ucp_put) only; ask for transport rma or auto");
                 }
-                auto const status = openDomain(config, role, deviceMemory, out, info);
-                if (status == MXL_STATUS_OK)
-                {
-                    info->structSize = sizeof(*info);
-                    info->transport = MXL_FABRICS_BACKEND_TRANSPORT_RMA;
-                    info->transportReason = transport == MXL_FABRICS_BACKEND_TRANSPORT_RMA ? "asked" : "the ucx backend carries rma only";
-                }
-                return status;
-            }
-
-            static mxlStatus domainOpenTransport(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role,
-                                                 std::uint32_t transport, mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
-            {
-                return openTransportDomain(config, role, transport, false, out, info);
-            }
-
-            static mxlStatus domainOpenDevice(mxlFabricsInterfaceConfig const* config, mxlFabricsBackendRole role, std::uint32_t transport,
-                                              mxlFabricsBackendDomain* out, mxlFabricsBackendDomainInfo* info)
-            {
-                return openTransportDomain(config, role, transport, true, out, info);
+                return run(
+                    [&]
+                    {
+                        auto domain = std::make_unique<UcxDomain>(*config, role, deviceMemory);
+                        *info = domain->info();
+                        info->transport = MXL_FABRICS_BACKEND_TRANSPORT_RMA;
+                        info->transportReason =
+                            transport == MXL_FABRICS_BACKEND_TRANSPORT_RMA ? "asked" : "the ucx backend carries rma only";
+                        *out = handleOf<mxlFabricsBackendDomain>(domain.release());
+                    });
             }
 
             static void domainClose(mxlFabricsBackendDomain domain)
