@@ -3,25 +3,14 @@
 #include "common/Status.hpp"
 #include "fabrics/core/InterfaceChecks.hpp"
 #include "fabrics/core/SetupOptions.hpp"
+#include "fabrics/protocol/MappedFlow.hpp"
 
 namespace mxl::fabrics
 {
-    namespace
-    {
-        FlowMemory const& memoryOf(mxlFlowReader reader)
-        {
-            if (reader == nullptr)
-            {
-                fail(MXL_ERR_INVALID_ARG, "the initiator config has no flow reader");
-            }
-            return reader->memory;
-        }
-    }
-
     std::unique_ptr<Initiator> setupInitiator(Backend& backend, mxlFabricsInitiatorConfig const& config, char const* options)
     {
         auto const parsed = SetupOptions::parse(options);
-        auto const& memory = memoryOf(config.reader);
+        auto const& memory = flowMemoryOf(config.reader, "initiator");
         checkInterfaceConfig(config.interface);
         auto opened = openFlowDomain(backend, config.interface, Role::Initiator, parsed.transport, parsed.devicePayloads, memory);
         logTransportChoice("fabrics initiator", {opened.domain->reported.transport, opened.domain->reported.transportReason});

@@ -5,6 +5,7 @@
 #include "fabrics/core/DevicePayloads.hpp"
 #include "fabrics/core/InterfaceChecks.hpp"
 #include "fabrics/core/SetupOptions.hpp"
+#include "fabrics/protocol/MappedFlow.hpp"
 #include "fabrics/ticket/ProviderNames.hpp"
 
 #include <algorithm>
@@ -13,15 +14,6 @@ namespace mxl::fabrics
 {
     namespace
     {
-        FlowMemory const& memoryOf(mxlFlowWriter writer)
-        {
-            if (writer == nullptr)
-            {
-                fail(MXL_ERR_INVALID_ARG, "the target config has no flow writer");
-            }
-            return writer->memory;
-        }
-
         // The ticket's regions of a device flow registered directly, [header 0, payload 0, header 1, …]: the transport's
         // header regions, and slot k's payload at k × stride in the registered ring (a virtual address, or an offset
         // into the registration where the provider addresses by offset).
@@ -64,7 +56,7 @@ namespace mxl::fabrics
     void Target::setup(mxlFabricsTargetConfig const& config, char const* options)
     {
         auto const parsed = SetupOptions::parse(options);
-        auto const& memory = memoryOf(config.writer);
+        auto const& memory = flowMemoryOf(config.writer, "target");
         auto const sampleFlow = carriesSamples(memory);
         auto const geometry = sampleFlow ? std::nullopt : std::optional<GrainGeometry>{GrainGeometry::of(memory, "target")};
         checkInterfaceConfig(config.interface);

@@ -131,7 +131,8 @@ namespace mxl::fabrics
 
     bool GrainEgress::sourceHolds(std::uint64_t grainIndex) const noexcept
     {
-        return flowHolds(grainIndex) && (_staging == nullptr || _stagedPayloads[wire::slotOf(grainIndex, _memory.grainCount)].index == grainIndex);
+        return flowHolds(grainIndex) &&
+               (_staging == nullptr || _stagedPayloads[wire::slotOf(grainIndex, _memory.grainCount)].index == grainIndex);
     }
 
     void GrainEgress::stagePayload(std::uint64_t grainIndex, std::uint16_t start, std::uint16_t end)
@@ -166,8 +167,9 @@ namespace mxl::fabrics
         auto const split = ticket.splitGrainRegions;
         auto const headerRegion = wire::headerRegionOf(remoteSlot, split);
 
-        auto result = TransferPlan::committing(remoteSlot, SourceRange{grainIndex, 0, end}, &staged.headers[remoteSlot],
-                                               sizeof(mxlGrainInfo), *staged.region, headerRegion, wire::GrainCommit{remoteSlot, end}.encode());
+        auto result =
+            TransferPlan::committing(remoteSlot, SourceRange{grainIndex, 0, end}, &staged.headers[remoteSlot], sizeof(mxlGrainInfo),
+                                     *staged.region, headerRegion, wire::GrainCommit{remoteSlot, end}.encode());
         if (!stage(grainIndex, staged.headers[remoteSlot]))
         {
             result.sourceGone = true;

@@ -1,6 +1,7 @@
 #include "fabrics/protocol/GrainGeometry.hpp"
 
 #include "common/Status.hpp"
+#include "fabrics/protocol/MappedFlow.hpp"
 
 #include <mxl/dataformat.h>
 
@@ -16,15 +17,7 @@ namespace mxl::fabrics
 
     GrainGeometry GrainGeometry::of(FlowMemory const& memory, char const* role)
     {
-        if (memory.data == nullptr)
-        {
-            fail(MXL_ERR_INVALID_ARG, "the {} has no mapped flow", role);
-        }
-        auto const& config = memory.data->info.config;
-        if (!mxlIsDiscreteDataFormat(static_cast<int>(config.common.format)))
-        {
-            fail(MXL_ERR_INVALID_ARG, "the {}'s flow carries samples (format {}), not grains", role, config.common.format);
-        }
+        auto const& config = mappedFlowConfig(memory, role, FlowCarries::Grains);
         if (memory.grains == nullptr || memory.grainCount == 0)
         {
             fail(MXL_ERR_INVALID_ARG, "the {}'s flow has no grain mappings", role);

@@ -1,6 +1,7 @@
 #include "fabrics/protocol/SampleGeometry.hpp"
 
 #include "common/Status.hpp"
+#include "fabrics/protocol/MappedFlow.hpp"
 
 #include <mxl/dataformat.h>
 
@@ -31,15 +32,7 @@ namespace mxl::fabrics
 
     SampleGeometry SampleGeometry::of(FlowMemory const& memory, char const* role)
     {
-        if (memory.data == nullptr)
-        {
-            fail(MXL_ERR_INVALID_ARG, "the {} has no mapped flow", role);
-        }
-        auto const& config = memory.data->info.config;
-        if (!mxlIsContinuousDataFormat(static_cast<int>(config.common.format)))
-        {
-            fail(MXL_ERR_INVALID_ARG, "the {}'s flow carries grains (format {}), not samples", role, config.common.format);
-        }
+        auto const& config = mappedFlowConfig(memory, role, FlowCarries::Samples);
         if (config.common.payloadLocation != MXL_PAYLOAD_LOCATION_HOST_MEMORY)
         {
             fail(MXL_ERR_UNSUPPORTED_OPERATION,

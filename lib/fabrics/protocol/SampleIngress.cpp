@@ -76,7 +76,8 @@ namespace mxl::fabrics
                                                   static_cast<std::uint8_t*>(slices.base.fragments[1].pointer)};
         std::array<std::size_t, 2> const counts{slices.base.fragments[0].size / _geometry.wordBytes(),
                                                 slices.base.fragments[1].size / _geometry.wordBytes()};
-        unpackEntry(entry + sizeof(wire::SampleEntryHeader), count, _geometry.channels(), _geometry.wordBytes(), starts, counts, slices.stride);
+        unpackEntry(entry + sizeof(wire::SampleEntryHeader), count, _geometry.channels(), _geometry.wordBytes(), starts, counts,
+                    slices.stride);
         if (auto const status = mxlFlowWriterCommitSamples(_writer); status != MXL_STATUS_OK)
         {
             fail(status, "could not commit samples up to {} (count {}): status {}", header.headIndex, count, static_cast<int>(status));
