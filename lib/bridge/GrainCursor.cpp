@@ -8,18 +8,8 @@
 
 namespace mxl::bridge
 {
-    namespace
-    {
-        std::uint64_t grainPeriodNs(mxlRational const& rate)
-        {
-            return static_cast<std::uint64_t>(1'000'000'000LL * rate.denominator / std::max<std::int64_t>(rate.numerator, 1));
-        }
-    }
-
     GrainCursor::GrainCursor(mxlFlowReader reader, mxlFlowConfigInfo const& flow, std::string flowId, GrainReading reading)
-        : _reader{reader}
-        , _rate{flow.common.grainRate}
-        , _flowId{std::move(flowId)}
+        : SourceCursor{TransferUnit::Grain, reader, flow, std::move(flowId)}
         , _reading{reading}
         , _bytesPerSlice{bytesPerSlice(flow)}
     {
@@ -37,7 +27,7 @@ namespace mxl::bridge
     SourceCursor::Read GrainCursor::read()
     {
         // Wait for the source a little over one grain, but come back at least every 100 ms for signals and pings.
-        auto const timeoutNs = std::clamp<std::uint64_t>(2 * grainPeriodNs(_rate), 10'000'000, 100'000'000);
+        auto const timeoutNs = std::clamp<std::uint64_t>(2 * periodNs(1), 10'000'000, 100'000'000);
         mxlGrainInfo grain{};
         std::uint8_t* payload = nullptr;
         auto const status =
@@ -59,7 +49,7 @@ namespace mxl::bridge
         }
         if (status != MXL_STATUS_OK)
         {
-            throw readFailure(fmt::format("grain {}", _index), _flowId, status);
+            throw readFailure(fmt::format("grain {}", _index), status);
         }
         bool const invalid = (grain.flags & MXL_GRAIN_FLAG_INVALID) != 0;
         // An invalid grain moves the target's ring with its header alone, slices (0, 0).

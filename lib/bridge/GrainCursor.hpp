@@ -14,20 +14,12 @@ namespace mxl::bridge
     public:
         GrainCursor(mxlFlowReader reader, mxlFlowConfigInfo const& flow, std::string flowId, GrainReading reading);
 
-        [[nodiscard]] TransferUnit unit() const noexcept override
-        {
-            return TransferUnit::Grain;
-        }
-
         std::uint64_t startAtPresent() override;
         [[nodiscard]] Read read() override;
         [[nodiscard]] mxlStatus post(mxlFabricsInitiator initiator, SourceUnit const& unit) const override;
         void advance(bool delivered) override;
 
     private:
-        mxlFlowReader _reader;
-        mxlRational _rate;
-        std::string _flowId;
         GrainReading _reading;
         std::uint64_t _bytesPerSlice = 0;
         std::uint64_t _index = 0;

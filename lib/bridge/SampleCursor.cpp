@@ -14,18 +14,10 @@ namespace mxl::bridge
     {
         // The longest read() sleeps for pacing or waits for the source: signals and watchdog pings come first.
         constexpr std::uint64_t maxWaitNs = 100'000'000;
-
-        std::uint64_t batchPeriodNs(mxlRational const& rate, std::size_t samples)
-        {
-            return static_cast<std::uint64_t>(1'000'000'000LL * rate.denominator * static_cast<std::int64_t>(samples) /
-                                              std::max<std::int64_t>(rate.numerator, 1));
-        }
     }
 
     SampleCursor::SampleCursor(mxlFlowReader reader, mxlFlowConfigInfo const& flow, std::string flowId)
-        : _reader{reader}
-        , _rate{flow.common.grainRate}
-        , _flowId{std::move(flowId)}
+        : SourceCursor{TransferUnit::Batch, reader, flow, std::move(flowId)}
         , _batchSamples{std::max<std::uint32_t>(flow.common.maxCommitBatchSizeHint, 1)}
     {
     }
@@ -60,7 +52,7 @@ namespace mxl::bridge
         }
         ::mxlSleepUntil(dueNs);
         // A live source commits a batch a little after its last sample's time; wait for it about one more batch.
-        auto const timeoutNs = std::clamp<std::uint64_t>(2 * batchPeriodNs(_rate, _batchSamples), 10'000'000, maxWaitNs);
+        auto const timeoutNs = std::clamp<std::uint64_t>(2 * periodNs(_batchSamples), 10'000'000, maxWaitNs);
         mxlWrappedMultiBufferSlice slices{};
         auto const status = ::mxlFlowReaderGetSamples(_reader, _head, _batchSamples, timeoutNs, &slices);
         if (status == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
@@ -77,7 +69,7 @@ namespace mxl::bridge
         }
         if (status != MXL_STATUS_OK)
         {
-            throw readFailure(fmt::format("samples up to {} (count {})", _head, _batchSamples), _flowId, status);
+            throw readFailure(fmt::format("samples up to {} (count {})", _head, _batchSamples), status);
         }
         auto const bytes = (slices.base.fragments[0].size + slices.base.fragments[1].size) * slices.count;
         return {Outcome::Ready, SourceUnit{_head, 0, 0, true, _batchSamples, bytes}, 0};

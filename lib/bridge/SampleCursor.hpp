@@ -14,11 +14,6 @@ namespace mxl::bridge
     public:
         SampleCursor(mxlFlowReader reader, mxlFlowConfigInfo const& flow, std::string flowId);
 
-        [[nodiscard]] TransferUnit unit() const noexcept override
-        {
-            return TransferUnit::Batch;
-        }
-
         // The first batch ends at the newest sample the source committed: the present for a live source, and where a
         // source running behind real time is.
         std::uint64_t startAtPresent() override;
@@ -27,9 +22,6 @@ namespace mxl::bridge
         void advance(bool delivered) override;
 
     private:
-        mxlFlowReader _reader;
-        mxlRational _rate;
-        std::string _flowId;
         std::size_t _batchSamples;
         // The last sample of the batch at the cursor.
         std::uint64_t _head = 0;

@@ -6,6 +6,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <utility>
+
 namespace mxl::bridge
 {
     std::unique_ptr<SourceCursor> makeSourceCursor(mxlFlowReader reader, mxlFlowConfigInfo const& flow, std::string const& flowId,
@@ -18,13 +21,27 @@ namespace mxl::bridge
         return std::make_unique<GrainCursor>(reader, flow, flowId, grains);
     }
 
-    std::runtime_error readFailure(std::string const& what, std::string const& flowId, mxlStatus status)
+    SourceCursor::SourceCursor(TransferUnit unit, mxlFlowReader reader, mxlFlowConfigInfo const& flow, std::string flowId)
+        : _reader{reader}
+        , _rate{flow.common.grainRate}
+        , _flowId{std::move(flowId)}
+        , _unit{unit}
+    {
+    }
+
+    std::uint64_t SourceCursor::periodNs(std::uint64_t units) const noexcept
+    {
+        return static_cast<std::uint64_t>(1'000'000'000LL * _rate.denominator * static_cast<std::int64_t>(units) /
+                                          std::max<std::int64_t>(_rate.numerator, 1));
+    }
+
+    std::runtime_error SourceCursor::readFailure(std::string const& what, mxlStatus status) const
     {
         if (status == MXL_ERR_FLOW_INVALID)
         {
             return std::runtime_error{
-                fmt::format("reading {} of flow {} failed: the flow was deleted or re-created by its writer", what, flowId)};
+                fmt::format("reading {} of flow {} failed: the flow was deleted or re-created by its writer", what, _flowId)};
         }
-        return std::runtime_error{fmt::format("reading {} of flow {} failed: {}", what, flowId, statusName(status))};
+        return std::runtime_error{fmt::format("reading {} of flow {} failed: {}", what, _flowId, statusName(status))};
     }
 }

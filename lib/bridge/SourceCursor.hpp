@@ -53,7 +53,10 @@ namespace mxl::bridge
 
         virtual ~SourceCursor() = default;
 
-        [[nodiscard]] virtual TransferUnit unit() const noexcept = 0;
+        [[nodiscard]] TransferUnit unit() const noexcept
+        {
+            return _unit;
+        }
 
         // Moves to what the source is writing now, never back: after a (re)connection the units of the outage are not
         // chased. Returns how many units that skipped (0 at the first start).
@@ -69,6 +72,22 @@ namespace mxl::bridge
         // Past the unit read. A grain sent by slices goes on with its next slices when `delivered`, else with the next
         // grain (its target will not see the rest).
         virtual void advance(bool delivered) = 0;
+
+    protected:
+        // `flowId` names the flow in errors.
+        SourceCursor(TransferUnit unit, mxlFlowReader reader, mxlFlowConfigInfo const& flow, std::string flowId);
+
+        // How long `units` grains or samples last at the flow's rate.
+        [[nodiscard]] std::uint64_t periodNs(std::uint64_t units) const noexcept;
+        // The exception for a read of `what` that failed with `status`: a deleted or re-created flow said as such.
+        [[nodiscard]] std::runtime_error readFailure(std::string const& what, mxlStatus status) const;
+
+        mxlFlowReader _reader;
+        mxlRational _rate;
+        std::string _flowId;
+
+    private:
+        TransferUnit _unit;
     };
 
     // How grains are read: whole once their writer committed them, or slice range by slice range as the writer
@@ -82,7 +101,4 @@ namespace mxl::bridge
     // A GrainCursor for discrete flows, a SampleCursor for continuous ones. `flowId` names the flow in errors.
     [[nodiscard]] std::unique_ptr<SourceCursor> makeSourceCursor(mxlFlowReader reader, mxlFlowConfigInfo const& flow,
                                                                  std::string const& flowId, GrainReading grains = GrainReading::Whole);
-
-    // The exception for a read that failed with `status`: a deleted or re-created flow said as such.
-    [[nodiscard]] std::runtime_error readFailure(std::string const& what, std::string const& flowId, mxlStatus status);
 }
