@@ -3,10 +3,11 @@
 #include "CheckMxlStatus.hpp"
 #include "FabricsInitiator.hpp"
 #include "FabricsTarget.hpp"
-#include "LogCapture.hpp"
 #include "MxlEnd.hpp"
 #include "ReleaseStack.hpp"
 #include "TemporaryDomains.hpp"
+
+#include <client/LogCapture.hpp>
 
 #include <fmt/format.h>
 
@@ -235,7 +236,7 @@ namespace mxl::bench::device
         std::optional<TargetReads> reads;
         std::optional<FabricsInitiator> initiator;
         {
-            LogCapture log;
+            client::LogCapture log;
             try
             {
                 target.emplace(sink, shape.provider, shape.depth);

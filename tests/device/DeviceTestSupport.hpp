@@ -4,7 +4,7 @@
 
 #include "FlowTestSupport.hpp"
 #include "Skip.hpp"
-#include "StderrCapture.hpp"
+#include <client/LogCapture.hpp>
 
 #include <mxl/flow.h>
 
@@ -68,7 +68,7 @@ namespace mxl::test
     inline CreateResult createWriter(mxlInstance instance, std::string const& definition, char const* options)
     {
         CreateResult result{};
-        StderrCapture capture;
+        client::LogCapture capture;
         result.status = mxlCreateFlowWriter(instance, definition.c_str(), options, &result.writer, &result.config, nullptr);
         result.log = capture.text();
         return result;

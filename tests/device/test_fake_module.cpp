@@ -16,6 +16,7 @@
 #include <vector>
 
 using namespace mxl::test;
+using mxl::client::LogCapture;
 
 #if MXL_TEST_WITH_CUDA
 
@@ -139,7 +140,7 @@ TEST_CASE_FIXTURE(FakeModuleWriter, "device flows (fake module): copies outside 
     std::vector<std::uint8_t> bytes(record.grainStrideBytes + 1);
     // The last slot's stride ends the ring: one byte more is outside.
     CHECK(mxlFlowWriterCopyToDevice(created.writer, payload, bytes.data(), record.grainStrideBytes) == MXL_STATUS_OK);
-    StderrCapture capture;
+    LogCapture capture;
     CHECK(mxlFlowWriterCopyToDevice(created.writer, payload, bytes.data(), record.grainStrideBytes + 1) == MXL_ERR_INVALID_ARG);
     CHECK(mxlFlowWriterCopyToDevice(created.writer, bytes.data(), bytes.data(), 1) == MXL_ERR_INVALID_ARG);
     CHECK(mxlFlowWriterCopyToDevice(created.writer, payload, nullptr, 1) == MXL_ERR_INVALID_ARG);
@@ -150,7 +151,7 @@ TEST_CASE_FIXTURE(FakeModuleWriter, "device flows (fake module): copies outside 
     auto const host = createWriter(fixture.instance, flowDefinition(dataFlowFile), nullptr);
     REQUIRE(host.status == MXL_STATUS_OK);
     REQUIRE(mxlFlowWriterOpenGrain(host.writer, 5, &grain, &payload) == MXL_STATUS_OK);
-    StderrCapture hostCapture;
+    LogCapture hostCapture;
     CHECK(mxlFlowWriterCopyToDevice(host.writer, payload, bytes.data(), 1) == MXL_ERR_INVALID_ARG);
     checkLogHas(hostCapture.text(), {"the writer's payloads are in host memory, expected a device flow"});
     mxlReleaseFlowWriter(fixture.instance, host.writer);
@@ -181,7 +182,7 @@ TEST_CASE_FIXTURE(FakeModuleWriter, "device flows (fake module): a reader that d
     // From here on the fake's only GPU has another bus id, as a reader's would with other CUDA_VISIBLE_DEVICES.
     ::setenv("MXL_FAKE_BUS_BASE", "65", 1);
     mxlFlowReader reader = nullptr;
-    StderrCapture capture;
+    LogCapture capture;
     CHECK(mxlCreateFlowReader(fixture.instance, flowId(videoFlowFile).c_str(), nullptr, &reader) == MXL_ERR_NOT_FOUND);
     checkLogHas(capture.text(), {"flow " + flowId(videoFlowFile) +
                                  ": payloads on the writer's CUDA device 0 (PCI bus id 0000:17:00.0): "
@@ -202,7 +203,7 @@ TEST_CASE_FIXTURE(FakeModuleWriter, "device flows (fake module): a damaged devic
     auto const refusal = [&]
     {
         mxlFlowReader reader = nullptr;
-        StderrCapture capture;
+        LogCapture capture;
         CHECK(mxlCreateFlowReader(fixture.instance, flowId(videoFlowFile).c_str(), nullptr, &reader) == MXL_ERR_UNKNOWN);
         return capture.text();
     };

@@ -6,7 +6,7 @@
 #include "Link.hpp"
 #include "SamplePattern.hpp"
 #include "Skip.hpp"
-#include "StderrCapture.hpp"
+#include <client/LogCapture.hpp>
 
 #include <mxl/fabrics_state.h>
 
@@ -20,6 +20,7 @@
 using namespace mxl::test;
 using namespace mxl::test::fabrics;
 using namespace std::chrono_literals;
+using mxl::client::LogCapture;
 
 namespace
 {
@@ -405,7 +406,7 @@ TEST_CASE("hostile peer: an entry index beyond the bounce buffer and an entry cl
             std::size_t count = 0;
             static_cast<void>(mxlFabricsTargetReadSamplesNonBlocking(link.target.target, &head, &count));
         };
-        StderrCapture capture;
+        LogCapture capture;
         mxl::test::fabrics::HostilePeer peer{link.target.ticket, drive};
         auto const entries = static_cast<std::uint32_t>(peer.ticket().bounceBuffer->entryCount);
         auto const headBefore = [&]

@@ -2,7 +2,7 @@
 // initiator refuses a ticket of another backend, naming both.
 #include "FabricsHarness.hpp"
 #include "Link.hpp"
-#include "StderrCapture.hpp"
+#include <client/LogCapture.hpp>
 
 #include <mxl/fabrics.h>
 
@@ -12,7 +12,7 @@
 #include <string>
 
 using namespace mxl::test::fabrics;
-using mxl::test::StderrCapture;
+using mxl::client::LogCapture;
 
 TEST_CASE("backend tickets: an ofi ticket has no backend key, and an ofi initiator refuses a ticket of backend \"x\"")
 {
@@ -32,7 +32,7 @@ TEST_CASE("backend tickets: an ofi ticket has no backend key, and an ofi initiat
     std::string logged;
     mxlStatus status = MXL_STATUS_OK;
     {
-        StderrCapture capture;
+        LogCapture capture;
         status = mxlFabricsInitiatorAddTarget(initiator.initiator, foreign);
         logged = capture.text();
     }

@@ -2,9 +2,9 @@
 // backend's file and the loader's or the backend's words, with the status the API documents.
 #include "FabricsHarness.hpp"
 #include "Process.hpp"
-#include "StderrCapture.hpp"
 #include "TempDomain.hpp"
 #include "fabrics/transport/fabrics_backend.h"
+#include <client/LogCapture.hpp>
 
 #include <mxl/fabrics.h>
 #include <mxl/fabrics_backends.h>
@@ -22,8 +22,8 @@
 #include <vector>
 
 using namespace std::chrono_literals;
+using mxl::client::LogCapture;
 using mxl::test::Process;
-using mxl::test::StderrCapture;
 using mxl::test::TempDomain;
 
 namespace
@@ -85,7 +85,7 @@ namespace
         Attempt attempt;
         mxlFabricsInstance fabrics = nullptr;
         {
-            StderrCapture capture;
+            LogCapture capture;
             attempt.status = mxlFabricsCreateInstance(instance, options, &fabrics);
             attempt.logged = capture.text();
         }

@@ -5,11 +5,11 @@
 #include "FabricsHarness.hpp"
 #include "Link.hpp"
 #include "Skip.hpp"
-#include "StderrCapture.hpp"
 #include "TempDomain.hpp"
 #include "fabrics/core/SetupOptions.hpp"
 #include "fabrics/core/Target.hpp"
 #include "fabrics/transport/TableBackend.hpp"
+#include <client/LogCapture.hpp>
 
 #include "common/Base64.hpp"
 #include "common/Status.hpp"
@@ -25,6 +25,7 @@
 using namespace mxl::test;
 using namespace mxl::test::fabrics;
 using namespace std::chrono_literals;
+using namespace mxl::client;
 
 namespace
 {
@@ -120,7 +121,7 @@ TEST_CASE("admission: an initiator outside allowInitiators is refused at every a
 {
     FlowOptions options;
     options.targetSetup = R"({"allowInitiators": ["127.0.0.2"]})";
-    StderrCapture log;
+    LogCapture log;
     LinkEnds ends{loopback, admissionFlowFile, "adm-refused", std::nullopt, std::nullopt, options};
     if (backendOf(ends.targetDomain.fabrics) != "ofi")
     {
@@ -148,7 +149,7 @@ TEST_CASE("admission: a target that receives no connection requests refuses allo
 {
     FlowOptions options;
     options.targetSetup = R"({"allowInitiators": ["127.0.0.1"]})";
-    StderrCapture log;
+    LogCapture log;
     LinkEnds ends{
         {"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""}, admissionFlowFile, "adm-shm", std::nullopt, std::nullopt, options};
     auto const text = log.text();
@@ -246,7 +247,7 @@ TEST_CASE("admission: with admissionKeyFile only initiators that prove the ticke
         FlowOptions refusedOptions;
         refusedOptions.targetSetup = targetOptions.c_str();
         refusedOptions.initiatorSetup = initiatorOptions;
-        StderrCapture log;
+        LogCapture log;
         LinkEnds ends{loopback, admissionFlowFile, "adm-key-refused", std::nullopt, std::nullopt, refusedOptions};
         REQUIRE(ends.target.setupStatus == MXL_STATUS_OK);
         auto const counters = refuseRequests(ends, 2);

@@ -1,8 +1,8 @@
 // The C API without transfers: provider strings, interface discovery, tickets from strings, setup errors.
 #include "FabricsHarness.hpp"
 #include "Skip.hpp"
-#include "StderrCapture.hpp"
 #include "common/Log.hpp"
+#include <client/LogCapture.hpp>
 
 #include <doctest/doctest.h>
 
@@ -15,6 +15,7 @@
 
 using namespace mxl::test;
 using namespace mxl::test::fabrics;
+using mxl::client::LogCapture;
 
 namespace
 {
@@ -259,7 +260,7 @@ TEST_CASE("setup: an unset maxMessageSize is mentioned once per process, below t
 {
     FlowDomain domain{"api-maxmsg"};
     Flow flow{domain, flowDefinition("v210_1080p25.json")};
-    StderrCapture capture;
+    LogCapture capture;
     for (int i = 0; i < 3; ++i)
     {
         TargetEnd target{domain, flow, interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr)};

@@ -14,8 +14,8 @@
 #    include "Link.hpp"
 #    include "ScopedVariable.hpp"
 #    include "Skip.hpp"
-#    include "StderrCapture.hpp"
 #    include "SuiteBackend.hpp"
+#    include <client/LogCapture.hpp>
 
 #    include <mxl/device.h>
 
@@ -33,6 +33,7 @@
 using namespace mxl::test;
 using namespace mxl::test::fabrics;
 using namespace std::chrono_literals;
+using mxl::client::LogCapture;
 
 namespace
 {
@@ -62,7 +63,7 @@ namespace
         auto const definition = flowDefinition(videoFile);
         mxlFlowWriter writer = nullptr;
         mxlFlowConfigInfo config{};
-        StderrCapture capture;
+        LogCapture capture;
         if (mxlCreateFlowWriter(probe.instance, definition.c_str(), onDevice, &writer, &config, nullptr) != MXL_STATUS_OK)
         {
             return "no CUDA device (" + capture.text() + ")";
@@ -165,7 +166,7 @@ namespace
         for (auto const& transport : transports)
         {
             INFO(label, " over ", std::string{transport.label});
-            StderrCapture capture;
+            LogCapture capture;
             Link link{transport, videoFile, std::nullopt, std::nullopt, options};
             checkTicketRegions(link);
             std::uint32_t seed = 11;
@@ -328,7 +329,7 @@ namespace
         auto const payloads = [](End end) { return end == End::Direct ? "direct" : "staged"; };
         ScopedVariable const initiatorPayloads{payloadsVariable, payloads(mix.initiator)};
         auto const targetSetup = std::string{R"({"devicePayloads": ")"} + payloads(mix.target) + "\"}";
-        StderrCapture capture;
+        LogCapture capture;
         Link link{transport,
                   videoFile,
                   std::nullopt,
@@ -368,7 +369,7 @@ namespace
         json["id"] = "12345";
         mxlFabricsTargetInfo altered = nullptr;
         REQUIRE(mxlFabricsTargetInfoFromString(json.dump().c_str(), &altered) == MXL_STATUS_OK);
-        StderrCapture capture;
+        LogCapture capture;
         CHECK(mxlFabricsInitiatorAddTarget(link.initiator.initiator, altered) == MXL_ERR_INVALID_ARG);
         auto const log = capture.text();
         CHECK_MESSAGE(log.find("has split grain regions, and its region 3 (the payload of ring slot 1) is 4096 bytes, expected " +
@@ -442,7 +443,7 @@ namespace
                 return std::all_of(why.begin(), why.end(), [&](std::string const& words) { return text.find(words) != std::string::npos; });
             };
             {
-                StderrCapture capture;
+                LogCapture capture;
                 Link link{transport, videoFile, std::nullopt, std::nullopt, {onDevice, onDevice, R"({"devicePayloads": "auto"})"}};
                 checkTicketRegions(link);
                 auto const log = capture.text();
@@ -454,7 +455,7 @@ namespace
                 CHECK(setupLine(log, "initiator", stagedWords).has_value());
             }
             {
-                StderrCapture capture;
+                LogCapture capture;
                 FlowDomain domain{"fab-direct-refused"};
                 Flow flow{domain, flowDefinition(videoFile), onDevice};
                 TargetEnd const target{domain, flow, interfaceConfig(transport.provider, transport.targetNode.c_str(), nullptr),
@@ -479,7 +480,7 @@ namespace
         ScopedVariable const hostMemory{deviceMemoryIsHostKnob, "1"};
         auto const interface = interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr);
         {
-            StderrCapture capture;
+            LogCapture capture;
             FlowDomain domain{"fab-direct-msg"};
             Flow flow{domain, flowDefinition(videoFile), onDevice};
             TargetEnd const target{domain, flow, interface, R"({"transport": "msg", "devicePayloads": "direct"})"};
@@ -489,7 +490,7 @@ namespace
                                    "device memory needs rma") != std::string::npos,
                           log);
         }
-        StderrCapture capture;
+        LogCapture capture;
         FlowDomain domain{"fab-auto-msg"};
         Flow flow{domain, flowDefinition(videoFile), onDevice};
         TargetEnd const target{domain, flow, interface, R"({"transport": "msg", "devicePayloads": "auto"})"};

@@ -4,7 +4,7 @@
 #include "Link.hpp"
 #include "Skip.hpp"
 
-#include "StderrCapture.hpp"
+#include <client/LogCapture.hpp>
 
 #include <doctest/doctest.h>
 
@@ -23,7 +23,7 @@
 using namespace mxl::test::fabrics;
 using namespace std::chrono_literals;
 
-using mxl::test::StderrCapture;
+using mxl::client::LogCapture;
 
 namespace
 {
@@ -50,19 +50,19 @@ namespace
             sigemptyset(&action.sa_mask);
             action.sa_flags = 0;
             REQUIRE(::sigaction(SIGUSR1, &action, &_previous) == 0);
-            _thread = std::thread{[this]
-                                  {
-                                      while (!_stop)
-                                      {
-                                          std::this_thread::sleep_for(20ms);
-                                          ::pthread_kill(_target, SIGUSR1);
-                                      }
-                                  }};
+            _thread = std::jthread{[this](std::stop_token const& stop)
+                                   {
+                                       while (!stop.stop_requested())
+                                       {
+                                           std::this_thread::sleep_for(20ms);
+                                           ::pthread_kill(_target, SIGUSR1);
+                                       }
+                                   }};
         }
 
         ~SignalStorm()
         {
-            _stop = true;
+            _thread.request_stop();
             _thread.join();
             ::sigaction(SIGUSR1, &_previous, nullptr);
         }
@@ -75,8 +75,7 @@ namespace
         struct sigaction _previous
         {
         };
-        std::atomic<bool> _stop{false};
-        std::thread _thread;
+        std::jthread _thread;
     };
 }
 
@@ -129,7 +128,7 @@ namespace
         auto const start = std::chrono::steady_clock::now();
         std::string logged;
         {
-            StderrCapture capture;
+            LogCapture capture;
             {
                 SignalStorm storm;
                 status = blockingCall();

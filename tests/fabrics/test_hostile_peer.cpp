@@ -7,7 +7,7 @@
 #include "HostilePeer.hpp"
 #include "Link.hpp"
 #include "Skip.hpp"
-#include "StderrCapture.hpp"
+#include <client/LogCapture.hpp>
 
 #include <doctest/doctest.h>
 
@@ -16,6 +16,7 @@
 using namespace mxl::test;
 using namespace mxl::test::fabrics;
 using namespace std::chrono_literals;
+using namespace mxl::client;
 
 namespace
 {
@@ -75,7 +76,7 @@ TEST_CASE("hostile peer: malformed grain completions and writes are skipped, log
         };
         honestGrain();
 
-        StderrCapture capture;
+        LogCapture capture;
         HostilePeer peer{link.target.ticket, [&] { driveTarget(link); }};
         auto const regionBytes = peer.ticket().regions.front().len;
         // A slot no honest grain of this test uses: its header still holds index 0, which belongs in slot 0.
@@ -141,7 +142,7 @@ TEST_CASE("hostile peer: a malformed completion is logged once, naming what was 
         MXL_SKIP("the hostile peer is a raw libfabric endpoint, which cannot reach a ucx target");
     }
     auto const ring = link.destination.config.discrete.grainCount;
-    StderrCapture capture;
+    LogCapture capture;
     HostilePeer peer{link.target.ticket, [&] { driveTarget(link); }};
     for (int repeat = 0; repeat < 5; ++repeat)
     {

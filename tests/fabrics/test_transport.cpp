@@ -4,11 +4,11 @@
 #include "FabricsHarness.hpp"
 #include "ScopedVariable.hpp"
 #include "Skip.hpp"
-#include "StderrCapture.hpp"
 #include "fabrics/backends/ofi/MessageFormat.hpp"
 #include "fabrics/core/SetupOptions.hpp"
 #include "fabrics/protocol/Transport.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"
+#include <client/LogCapture.hpp>
 
 #include "common/Status.hpp"
 
@@ -24,6 +24,7 @@
 using namespace mxl::test;
 using namespace mxl::test::fabrics;
 using FabricsTransport = mxl::fabrics::Transport;
+using mxl::client::LogCapture;
 
 namespace
 {
@@ -169,7 +170,7 @@ TEST_CASE("transport: a msg target's ticket says msg, and an initiator of the ot
     mxlFabricsInitiator rma = nullptr;
     REQUIRE(mxlFabricsCreateInitiator(sourceDomain.fabrics, &rma) == MXL_STATUS_OK);
     REQUIRE(setupInitiator(rma, source, R"({"transport": "rma"})") == MXL_STATUS_OK);
-    StderrCapture capture;
+    LogCapture capture;
     CHECK(mxlFabricsInitiatorAddTarget(rma, target.ticket) == MXL_ERR_INVALID_ARG);
     auto const log = capture.text();
     CHECK(
@@ -194,13 +195,13 @@ TEST_CASE("transport: where the provider has no RMA (test knob), auto falls back
     Flow destination{targetDomain, flowDefinition("v210_1080p59.94.json")};
     auto const interface = interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr);
     {
-        StderrCapture capture;
+        LogCapture capture;
         TargetEnd refused{targetDomain, destination, interface, R"({"transport": "rma"})"};
         CHECK(refused.setupStatus == MXL_ERR_INVALID_ARG);
         CHECK(capture.text().find("transport rma was asked for, but provider tcp has no endpoint with FI_RMA and remote CQ data") !=
               std::string::npos);
     }
-    StderrCapture capture;
+    LogCapture capture;
     TargetEnd fallback{targetDomain, destination, interface};
     REQUIRE(fallback.setupStatus == MXL_STATUS_OK);
     CHECK(ticketText(fallback.ticket).find(R"("transport":"msg")") != std::string::npos);
@@ -223,7 +224,7 @@ TEST_CASE("transport: the ucx backend refuses msg, naming itself")
     config.interface = interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr);
     config.writer = destination.writer;
     mxlFabricsTargetInfo ticket = nullptr;
-    StderrCapture capture;
+    LogCapture capture;
     CHECK(mxlFabricsTargetSetup(target, &config, R"({"transport": "msg"})", &ticket) == MXL_ERR_INVALID_ARG);
     CHECK(capture.text().find("transport msg was asked for, but fabrics backend ucx has no msg transport yet") != std::string::npos);
     CHECK(mxlFabricsDestroyTarget(ucx, target) == MXL_STATUS_OK);
@@ -248,7 +249,7 @@ TEST_CASE("transport: a sample flow whose bounce-buffer entries exceed one msg t
     config.writer = writer;
     mxlFabricsTargetInfo ticket = nullptr;
     {
-        StderrCapture capture;
+        LogCapture capture;
         CHECK(mxlFabricsTargetSetup(target, &config, R"({"transport": "msg"})", &ticket) == MXL_ERR_INVALID_ARG);
         CHECK(capture.text().find("the sample flow's bounce-buffer entries of 307216 bytes are longer than the 262144 bytes transport msg "
                                   "carries in one transfer here") != std::string::npos);

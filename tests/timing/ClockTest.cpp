@@ -3,7 +3,7 @@
 
 #include <mxl/time.h>
 
-#include "StderrCapture.hpp"
+#include <client/LogCapture.hpp>
 
 #include <doctest/doctest.h>
 
@@ -16,20 +16,11 @@
 #include <sys/timex.h>
 #include <unistd.h>
 
-using mxl::test::StderrCapture;
+using mxl::client::LogCapture;
+using mxl::client::occurrences;
 
 namespace
 {
-    std::size_t occurrences(std::string const& text, std::string const& needle)
-    {
-        std::size_t count = 0;
-        for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
-        {
-            ++count;
-        }
-        return count;
-    }
-
     long kernelTaiOffsetSeconds()
     {
         timex query{};
@@ -89,7 +80,7 @@ namespace
 // dozens of instances. The tools say it once at start (tests/tools).
 TEST_CASE("clock: the library says nothing about the kernel's TAI offset, however often the clock is read")
 {
-    StderrCapture capture;
+    LogCapture capture;
     for (int i = 0; i < 5; ++i)
     {
         CHECK(mxlGetTime() != 0);

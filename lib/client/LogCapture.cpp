@@ -1,10 +1,10 @@
-#include "LogCapture.hpp"
+#include "client/LogCapture.hpp"
 
 #include <cerrno>
 #include <system_error>
 #include <unistd.h>
 
-namespace mxl::bench::device
+namespace mxl::client
 {
     LogCapture::LogCapture()
         : _file{std::tmpfile()}
@@ -29,28 +29,34 @@ namespace mxl::bench::device
         std::fclose(_file);
     }
 
-    std::string LogCapture::lastMessage()
+    std::string LogCapture::text()
     {
         restore();
-        std::string text;
+        std::string result;
         std::rewind(_file);
         char buffer[512];
-        for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, _file)) > 0;)
+        for (std::size_t n; (n = std::fread(buffer, 1, sizeof(buffer), _file)) > 0;)
         {
-            text.append(buffer, n);
+            result.append(buffer, n);
         }
-        while (!text.empty() && text.back() == '\n')
+        return result;
+    }
+
+    std::string LogCapture::lastMessage()
+    {
+        auto all = text();
+        while (!all.empty() && all.back() == '\n')
         {
-            text.pop_back();
+            all.pop_back();
         }
-        auto const lineStart = text.rfind('\n');
-        auto line = lineStart == std::string::npos ? text : text.substr(lineStart + 1);
-        // Log.cpp writes "mxl <level>: <message>".
+        auto const lineStart = all.rfind('\n');
+        auto const line = lineStart == std::string::npos ? all : all.substr(lineStart + 1);
+        // The libraries' log lines read "mxl <level>: <message>".
         if (auto const colon = line.find(": "); line.starts_with("mxl ") && colon != std::string::npos)
         {
             return line.substr(colon + 2);
         }
-        return text;
+        return all;
     }
 
     void LogCapture::restore()
@@ -62,5 +68,15 @@ namespace mxl::bench::device
             ::close(_saved);
             _saved = -1;
         }
+    }
+
+    std::size_t occurrences(std::string const& text, std::string const& part)
+    {
+        std::size_t count = 0;
+        for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size()))
+        {
+            ++count;
+        }
+        return count;
     }
 }
