@@ -15,17 +15,13 @@ namespace mxl::directory
     BackgroundPublication::BackgroundPublication(std::string const& endpoint, std::string key, std::chrono::seconds ttl,
                                                  std::chrono::milliseconds timeout, TicketPublication::Report report)
         : _publication{endpoint, std::move(key), ttl, timeout, std::move(report)}
-        , _worker{[this] { run(); }}
+        , _worker{[this](std::stop_token const& stop) { run(stop); }}
     {
     }
 
     BackgroundPublication::~BackgroundPublication()
     {
-        {
-            std::lock_guard lock{_mutex};
-            _stopping = true;
-        }
-        _changed.notify_all();
+        _worker.request_stop();
         _worker.join();
         _publication.withdraw();
     }
@@ -39,10 +35,10 @@ namespace mxl::directory
         _changed.notify_all();
     }
 
-    void BackgroundPublication::run()
+    void BackgroundPublication::run(std::stop_token const& stop)
     {
         std::unique_lock lock{_mutex};
-        while (!_stopping)
+        while (!stop.stop_requested())
         {
             auto pending = std::exchange(_pending, std::nullopt);
             lock.unlock();
@@ -66,7 +62,7 @@ namespace mxl::directory
                 }
             }
             lock.lock();
-            _changed.wait_for(lock, tick, [this] { return _stopping || _pending.has_value(); });
+            _changed.wait_for(lock, stop, tick, [this] { return _pending.has_value(); });
         }
     }
 }

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <thread>
 
@@ -34,11 +35,10 @@ namespace mxl::directory
     private:
         TicketPublication _publication;
         std::mutex _mutex;
-        std::condition_variable _changed;
+        std::condition_variable_any _changed;
         std::optional<std::string> _pending;
-        bool _stopping = false;
-        std::thread _worker;
+        std::jthread _worker;
 
-        void run();
+        void run(std::stop_token const& stop);
     };
 }

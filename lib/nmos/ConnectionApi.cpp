@@ -58,18 +58,8 @@ namespace mxl::nmos
         , _apiHost{std::move(apiHost)}
         , _masterEnable{masterEnable}
         , _params{std::move(params)}
-        , _timer{[this] { runTimer(); }}
+        , _timer{[this](std::stop_token const& stop) { runTimer(stop); }}
     {
-    }
-
-    ConnectionApi::~ConnectionApi()
-    {
-        {
-            std::lock_guard lock{_mutex};
-            _stopping = true;
-        }
-        _changed.notify_all();
-        _timer.join();
     }
 
     void ConnectionApi::start(std::uint16_t port, bool secure)
@@ -280,15 +270,16 @@ namespace mxl::nmos
         return outcome;
     }
 
-    void ConnectionApi::runTimer()
+    void ConnectionApi::runTimer(std::stop_token const& stop)
     {
         std::unique_lock lock{_mutex};
-        while (!_stopping)
+        auto const scheduled = [this] { return _resource ? _resource->scheduledFor() : std::nullopt; };
+        while (!stop.stop_requested())
         {
-            auto const at = _resource ? _resource->scheduledFor() : std::nullopt;
+            auto const at = scheduled();
             if (!at)
             {
-                _changed.wait(lock);
+                _changed.wait(lock, stop, [&] { return scheduled().has_value(); });
                 continue;
             }
             auto const now = ::mxlGetTime();
@@ -302,7 +293,7 @@ namespace mxl::nmos
             if (left > earlyWake)
             {
                 // TAI and the steady clock run at the same rate; waking is re-checked against TAI.
-                _changed.wait_for(lock, left - earlyWake);
+                _changed.wait_for(lock, stop, left - earlyWake, [&] { return scheduled() != at; });
                 continue;
             }
             // The last stretch without sleeping: on a busy host a sleeping thread can wake a scheduler slice (tens of

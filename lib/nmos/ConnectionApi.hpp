@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,7 +30,6 @@ namespace mxl::nmos
         using ParamsOf = std::function<std::vector<TransportParam>(std::string const& resourceUrl)>;
 
         ConnectionApi(Role role, std::string endpointId, std::string apiHost, bool masterEnable, ParamsOf params);
-        ~ConnectionApi();
 
         ConnectionApi(ConnectionApi const&) = delete;
         ConnectionApi& operator=(ConnectionApi const&) = delete;
@@ -56,11 +56,10 @@ namespace mxl::nmos
         ParamsOf _params;
 
         std::mutex _mutex;
-        std::condition_variable _changed;
+        std::condition_variable_any _changed;
         std::unique_ptr<ConnectionResource> _resource;
         std::uint64_t _takenActivations = 0;
-        bool _stopping = false;
-        std::thread _timer;
+        std::jthread _timer;
 
         HttpReply route(HttpRequest const& request);
         HttpReply answerEndpoint(HttpRequest const& request, std::string const& what);
@@ -68,6 +67,6 @@ namespace mxl::nmos
         // POST of bulk/senders or bulk/receivers; `ourKind` when the path names this service's kind of endpoint.
         HttpReply postBulk(std::string const& body, bool ourKind);
         ConnectionResource::PatchOutcome applyStaged(nlohmann::json const& document);
-        void runTimer();
+        void runTimer(std::stop_token const& stop);
     };
 }

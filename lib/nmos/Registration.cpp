@@ -33,18 +33,8 @@ namespace mxl::nmos
         : _registry{std::move(registry)}
         , _node{node}
         , _nodeId{node.resources().value().node()["id"].get<std::string>()}
-        , _thread{[this] { run(); }}
+        , _thread{[this](std::stop_token const& stop) { run(stop); }}
     {
-    }
-
-    Registration::~Registration()
-    {
-        {
-            std::lock_guard lock{_mutex};
-            _stopping = true;
-        }
-        _wake.notify_one();
-        _thread.join();
     }
 
     void Registration::resourcesChanged()
@@ -56,14 +46,14 @@ namespace mxl::nmos
         _wake.notify_one();
     }
 
-    void Registration::run()
+    void Registration::run(std::stop_token const& stop)
     {
         Backoff backoff{retryInitial, retryMax};
         bool registered = false;
         bool outageLogged = false;
         auto nextHeartbeat = Clock::now();
         std::unique_lock lock{_mutex};
-        while (!_stopping)
+        while (!stop.stop_requested())
         {
             auto const changed = std::exchange(_changed, false);
             lock.unlock();
@@ -102,7 +92,7 @@ namespace mxl::nmos
             }
             lock.lock();
             auto const wakeAt = registered ? nextHeartbeat : backoff.nextAttempt();
-            _wake.wait_until(lock, wakeAt, [&] { return _stopping || _changed; });
+            _wake.wait_until(lock, stop, wakeAt, [this] { return _changed; });
         }
         lock.unlock();
         withdraw();

@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <utility>
@@ -37,7 +38,6 @@ namespace mxl::nmos
     public:
         // `node` must have started (NodeApi::start) and outlive this.
         Registration(RegistryAddress registry, NodeApi const& node);
-        ~Registration();
 
         Registration(Registration const&) = delete;
         Registration& operator=(Registration const&) = delete;
@@ -52,17 +52,16 @@ namespace mxl::nmos
         std::string _nodeId;
 
         std::mutex _mutex;
-        std::condition_variable _wake;
-        bool _stopping = false;
+        std::condition_variable_any _wake;
         bool _changed = false;
 
         // Only the thread uses these. What the registry holds as far as this service knows, (type, document) in
         // registration order; and whether all of it must be POSTed again because the registry may have lost it.
         std::vector<std::pair<std::string, nlohmann::json>> _held;
         bool _resendAll = true;
-        std::thread _thread;
+        std::jthread _thread;
 
-        void run();
+        void run(std::stop_token const& stop);
         // POSTs every resource whose document the registry does not hold (all of them with _resendAll); why not, or
         // nullopt.
         std::optional<std::string> registerResources();

@@ -21,6 +21,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <stop_token>
 #include <string>
 #include <thread>
 
@@ -60,27 +61,17 @@ namespace mxl::test::sessions
     {
     public:
         explicit PatternWriter(mxlFlowWriter writer, mxlRational rate)
-            : _thread{[this, writer, rate] { write(writer, rate); }}
+            : _thread{[writer, rate](std::stop_token const& stop) { write(stop, writer, rate); }}
         {
         }
-
-        ~PatternWriter()
-        {
-            _stop = true;
-            _thread.join();
-        }
-
-        PatternWriter(PatternWriter const&) = delete;
-        PatternWriter& operator=(PatternWriter const&) = delete;
 
     private:
-        std::atomic<bool> _stop{false};
-        std::thread _thread;
+        std::jthread _thread;
 
-        void write(mxlFlowWriter writer, mxlRational rate)
+        static void write(std::stop_token const& stop, mxlFlowWriter writer, mxlRational rate)
         {
             auto index = ::mxlGetCurrentIndex(&rate);
-            while (!_stop)
+            while (!stop.stop_requested())
             {
                 ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, index));
                 mxlGrainInfo grain{};
@@ -109,18 +100,9 @@ namespace mxl::test::sessions
         explicit ReceivingThread(ReceiverSession& session)
             : _session{session}
             , _ticket{session.listen().front()}
-            , _thread{[this] { receive(); }}
+            , _thread{[this](std::stop_token const& stop) { receive(stop); }}
         {
         }
-
-        ~ReceivingThread()
-        {
-            _stop = true;
-            _thread.join();
-        }
-
-        ReceivingThread(ReceivingThread const&) = delete;
-        ReceivingThread& operator=(ReceivingThread const&) = delete;
 
         [[nodiscard]] std::string ticket() const
         {
@@ -144,13 +126,12 @@ namespace mxl::test::sessions
         ReceiverSession& _session;
         mutable std::mutex _mutex;
         std::string _ticket;
-        std::atomic<bool> _stop{false};
         std::atomic<bool> _rebuild{false};
-        std::thread _thread;
+        std::jthread _thread;
 
-        void receive()
+        void receive(std::stop_token const& stop)
         {
-            while (!_stop)
+            while (!stop.stop_requested())
             {
                 if (_session.step(std::chrono::steady_clock::now()) || _rebuild.exchange(false))
                 {

@@ -32,13 +32,7 @@ namespace mxl::test
         , _writer{_instance, readFile(definition), writerOptions, definition.string()}
     {
         _flowId = nlohmann::json::parse(readFile(definition)).at("id").get<std::string>();
-        _thread = std::thread{[this] { writeLoop(); }};
-    }
-
-    PatternSource::~PatternSource()
-    {
-        _stop = true;
-        _thread.join();
+        _thread = std::jthread{[this](std::stop_token const& stop) { writeLoop(stop); }};
     }
 
     std::optional<std::uint64_t> PatternSource::checksum(std::uint64_t index) const
@@ -58,14 +52,14 @@ namespace mxl::test
         }
     }
 
-    void PatternSource::writeLoop()
+    void PatternSource::writeLoop(std::stop_token const& stop)
     {
         auto const& config = _writer.config();
         auto const rate = config.common.grainRate;
         auto const grainNs = static_cast<std::uint64_t>(1'000'000'000LL * rate.denominator / rate.numerator);
         auto index = ::mxlGetCurrentIndex(&rate);
         auto const onDevice = config.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY;
-        while (!_stop)
+        while (!stop.stop_requested())
         {
             ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, index));
             mxlGrainInfo grain{};

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <thread>
 
@@ -24,10 +25,6 @@ namespace mxl::test
         // `writerOptions`: the writer's flow options JSON; with device payloads each slice range is copied into device memory.
         PatternSource(std::string const& domain, std::filesystem::path const& definition, std::uint16_t slicesPerCommit = 0,
                       std::string const& writerOptions = {});
-        ~PatternSource();
-
-        PatternSource(PatternSource const&) = delete;
-        PatternSource& operator=(PatternSource const&) = delete;
 
         [[nodiscard]] std::string const& flowId() const noexcept
         {
@@ -50,10 +47,9 @@ namespace mxl::test
         mutable std::mutex _mutex;
         std::map<std::uint64_t, std::uint64_t> _checksums;
         std::atomic<std::uint64_t> _written{0};
-        std::atomic<bool> _stop{false};
-        std::thread _thread;
+        std::jthread _thread;
 
-        void writeLoop();
+        void writeLoop(std::stop_token const& stop);
         void record(std::uint64_t index, std::uint64_t checksum);
     };
 }

@@ -25,27 +25,27 @@ namespace mxl::test
             }
             throw std::runtime_error{"cannot create the live audio source flow in " + domain};
         }
-        _thread = std::thread{[this] { write(); }};
+        _thread = std::jthread{[this](std::stop_token const& stop) { write(stop); }};
     }
 
     LiveAudioSource::~LiveAudioSource()
     {
-        _stop = true;
+        _thread.request_stop();
         _thread.join();
         mxlReleaseFlowWriter(_instance, _writer);
         mxlDestroyInstance(_instance);
     }
 
-    void LiveAudioSource::write()
+    void LiveAudioSource::write(std::stop_token const& stop)
     {
         auto const batch = std::uint64_t{_config.common.maxCommitBatchSizeHint};
         auto const rate = _config.common.grainRate;
         // Batch-aligned, like a source committing in batches of its hint.
         auto head = mxlGetCurrentIndex(&rate) / batch * batch;
-        while (!_stop)
+        while (!stop.stop_requested())
         {
             // Every batch whose last sample the clock has reached; a thread held up catches up at once.
-            while (!_stop && head + batch <= mxlGetCurrentIndex(&rate))
+            while (!stop.stop_requested() && head + batch <= mxlGetCurrentIndex(&rate))
             {
                 head += batch;
                 if (!writePatternSamples(_writer, head, batch, _seed))

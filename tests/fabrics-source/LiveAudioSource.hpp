@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <stop_token>
 #include <string>
 #include <thread>
 
@@ -42,10 +43,9 @@ namespace mxl::test
         mxlInstance _instance = nullptr;
         mxlFlowWriter _writer = nullptr;
         mxlFlowConfigInfo _config{};
-        std::atomic<bool> _stop{false};
         std::atomic<std::uint64_t> _refused{0};
-        std::thread _thread;
+        std::jthread _thread;
 
-        void write();
+        void write(std::stop_token const& stop);
     };
 }

@@ -216,19 +216,14 @@ namespace mxl::test::gst
         , _writer{_instance, definition, {}, "of the test"}
         , _invalidEvery{invalidEvery}
     {
-        _thread = std::thread{[this] { _writer.config().common.format == MXL_DATA_FORMAT_AUDIO ? writeSamples() : writeGrains(); }};
+        _thread = std::jthread{[this](std::stop_token const& stop)
+                               { _writer.config().common.format == MXL_DATA_FORMAT_AUDIO ? writeSamples(stop) : writeGrains(stop); }};
     }
 
-    FlowFeeder::~FlowFeeder()
-    {
-        _stop = true;
-        _thread.join();
-    }
-
-    void FlowFeeder::writeGrains()
+    void FlowFeeder::writeGrains(std::stop_token const& stop)
     {
         auto const& rate = _writer.config().common.grainRate;
-        for (auto index = mxlGetCurrentIndex(&rate); !_stop; ++index)
+        for (auto index = mxlGetCurrentIndex(&rate); !stop.stop_requested(); ++index)
         {
             mxlSleepUntil(mxlIndexToTimestamp(&rate, index));
             mxlGrainInfo info{};
@@ -261,10 +256,11 @@ namespace mxl::test::gst
         std::fill(payload + used, payload + size, std::uint8_t{0});
     }
 
-    void FlowFeeder::writeSamples()
+    void FlowFeeder::writeSamples(std::stop_token const& stop)
     {
         auto const& rate = _writer.config().common.grainRate;
-        for (auto last = (mxlGetCurrentIndex(&rate) / audioBatchSamples + 1) * audioBatchSamples; !_stop; last += audioBatchSamples)
+        for (auto last = (mxlGetCurrentIndex(&rate) / audioBatchSamples + 1) * audioBatchSamples; !stop.stop_requested();
+             last += audioBatchSamples)
         {
             mxlSleepUntil(mxlIndexToTimestamp(&rate, last));
             mxlMutableWrappedMultiBufferSlice slices{};

@@ -10,8 +10,8 @@
 #include <mxl/flow.h>
 #include <mxl/mxl.h>
 
-#include <atomic>
 #include <cstdint>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <vector>
@@ -83,10 +83,6 @@ namespace mxl::test::gst
     {
     public:
         FlowFeeder(TempDomain const& domain, std::string const& definition, std::uint64_t invalidEvery = 0);
-        ~FlowFeeder();
-
-        FlowFeeder(FlowFeeder const&) = delete;
-        FlowFeeder& operator=(FlowFeeder const&) = delete;
 
         [[nodiscard]] mxlFlowConfigInfo const& config() const noexcept
         {
@@ -97,11 +93,10 @@ namespace mxl::test::gst
         client::Instance _instance;
         client::FlowWriter _writer;
         std::uint64_t _invalidEvery;
-        std::atomic<bool> _stop{false};
-        std::thread _thread;
+        std::jthread _thread;
 
-        void writeGrains();
+        void writeGrains(std::stop_token const& stop);
         void fillGrain(std::uint64_t index, std::uint8_t* payload, std::size_t size) const;
-        void writeSamples();
+        void writeSamples(std::stop_token const& stop);
     };
 }

@@ -18,7 +18,7 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
+#include <stop_token>
 #include <thread>
 
 using namespace mxl::test;
@@ -53,39 +53,25 @@ namespace
     {
     public:
         explicit BrokenGrainWriter(TempDomain const& domain)
-            : _instance{mxlCreateInstance(domain.str().c_str(), nullptr)}
+            : _instance{domain.path()}
+            , _writer{_instance, dataDefinition(st2038FlowId, st2038Rate), {}, "of the test"}
+            , _thread{[this](std::stop_token const& stop) { run(stop); }}
         {
-            REQUIRE(_instance != nullptr);
-            REQUIRE(mxlCreateFlowWriter(_instance, dataDefinition(st2038FlowId, st2038Rate).c_str(), nullptr, &_writer, nullptr, nullptr) ==
-                    MXL_STATUS_OK);
-            _thread = std::thread{[this] { run(); }};
         }
-
-        ~BrokenGrainWriter()
-        {
-            _stop = true;
-            _thread.join();
-            mxlReleaseFlowWriter(_instance, _writer);
-            mxlDestroyInstance(_instance);
-        }
-
-        BrokenGrainWriter(BrokenGrainWriter const&) = delete;
-        BrokenGrainWriter& operator=(BrokenGrainWriter const&) = delete;
 
     private:
-        mxlInstance _instance = nullptr;
-        mxlFlowWriter _writer = nullptr;
-        std::atomic<bool> _stop{false};
-        std::thread _thread;
+        mxl::client::Instance _instance;
+        mxl::client::FlowWriter _writer;
+        std::jthread _thread;
 
-        void run()
+        void run(std::stop_token const& stop)
         {
-            for (auto index = mxlGetCurrentIndex(&st2038Rate); !_stop; ++index)
+            for (auto index = mxlGetCurrentIndex(&st2038Rate); !stop.stop_requested(); ++index)
             {
                 mxlSleepUntil(mxlIndexToTimestamp(&st2038Rate, index));
                 mxlGrainInfo info{};
                 std::uint8_t* payload = nullptr;
-                if (mxlFlowWriterOpenGrain(_writer, index, &info, &payload) != MXL_STATUS_OK)
+                if (mxlFlowWriterOpenGrain(_writer.get(), index, &info, &payload) != MXL_STATUS_OK)
                 {
                     return;
                 }
@@ -94,7 +80,7 @@ namespace
                 std::fill(payload, payload + info.grainSize, std::uint8_t{0});
                 std::copy(bytes.begin(), bytes.end(), payload);
                 info.validSlices = info.totalSlices;
-                mxlFlowWriterCommitGrain(_writer, &info);
+                mxlFlowWriterCommitGrain(_writer.get(), &info);
             }
         }
     };

@@ -27,21 +27,15 @@ namespace mxl::test
         , _seed{seed}
     {
         _batch = std::max<std::uint32_t>(_writer.config().common.maxCommitBatchSizeHint, 1);
-        _thread = std::thread{[this] { writeLoop(); }};
+        _thread = std::jthread{[this](std::stop_token const& stop) { writeLoop(stop); }};
     }
 
-    SamplePatternWriter::~SamplePatternWriter()
-    {
-        _stop = true;
-        _thread.join();
-    }
-
-    void SamplePatternWriter::writeLoop()
+    void SamplePatternWriter::writeLoop(std::stop_token const& stop)
     {
         auto const rate = _writer.config().common.grainRate;
         // Batch-aligned heads, like a source committing in batches of its hint; each batch at its last sample's time.
         auto head = ::mxlGetCurrentIndex(&rate) / _batch * _batch + _batch - 1;
-        while (!_stop)
+        while (!stop.stop_requested())
         {
             ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, head));
             if (!writePatternSamples(_writer.get(), head, _batch, _seed))

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <stop_token>
 #include <string>
 #include <thread>
 
@@ -22,10 +23,6 @@ namespace mxl::test
     {
     public:
         SamplePatternWriter(std::filesystem::path const& domain, std::filesystem::path const& definition, std::uint32_t seed);
-        ~SamplePatternWriter();
-
-        SamplePatternWriter(SamplePatternWriter const&) = delete;
-        SamplePatternWriter& operator=(SamplePatternWriter const&) = delete;
 
         [[nodiscard]] std::size_t batchSamples() const noexcept
         {
@@ -43,11 +40,10 @@ namespace mxl::test
         client::FlowWriter _writer;
         std::uint32_t _seed;
         std::size_t _batch = 0;
-        std::atomic<bool> _stop{false};
         std::atomic<std::uint64_t> _refused{0};
-        std::thread _thread;
+        std::jthread _thread;
 
-        void writeLoop();
+        void writeLoop(std::stop_token const& stop);
     };
 
     struct SampleVerification

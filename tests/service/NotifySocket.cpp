@@ -30,20 +30,20 @@ namespace mxl::test
         {
             throw std::runtime_error{fmt::format("cannot bind the notify socket {}: {}", _path, std::strerror(errno))};
         }
-        _thread = std::thread{[this] { receiveLoop(); }};
+        _thread = std::jthread{[this](std::stop_token const& stop) { receiveLoop(stop); }};
     }
 
     NotifySocket::~NotifySocket()
     {
-        _stop = true;
+        _thread.request_stop();
         _thread.join();
         ::close(_fd);
         ::unlink(_path.c_str());
     }
 
-    void NotifySocket::receiveLoop()
+    void NotifySocket::receiveLoop(std::stop_token const& stop)
     {
-        while (!_stop)
+        while (!stop.stop_requested())
         {
             pollfd pfd{_fd, POLLIN, 0};
             if (::poll(&pfd, 1, 50) <= 0)

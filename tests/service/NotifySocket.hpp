@@ -3,11 +3,11 @@
 // Every message is kept with the time it arrived, so that tests can check order and intervals.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <vector>
@@ -50,9 +50,8 @@ namespace mxl::test
         std::vector<Message> _received;
         // Messages before this one were already looked at by waitFor/collect.
         std::size_t _scanned = 0;
-        std::atomic<bool> _stop{false};
-        std::thread _thread;
+        std::jthread _thread;
 
-        void receiveLoop();
+        void receiveLoop(std::stop_token const& stop);
     };
 }

@@ -42,20 +42,14 @@ namespace mxl::test
         : _instance{domain}
         , _writer{_instance, readFile(definition), {}, definition.string()}
     {
-        _thread = std::thread{[this] { writeLoop(); }};
+        _thread = std::jthread{[this](std::stop_token const& stop) { writeLoop(stop); }};
     }
 
-    PatternWriter::~PatternWriter()
-    {
-        _stop = true;
-        _thread.join();
-    }
-
-    void PatternWriter::writeLoop()
+    void PatternWriter::writeLoop(std::stop_token const& stop)
     {
         auto const rate = _writer.config().common.grainRate;
         auto index = ::mxlGetCurrentIndex(&rate);
-        while (!_stop)
+        while (!stop.stop_requested())
         {
             ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, index));
             mxlGrainInfo grain{};

@@ -3,11 +3,11 @@
 // compares each complete grain's FNV-1a checksum with the one the pattern gives for that index.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <stop_token>
 #include <string>
 #include <thread>
 
@@ -25,18 +25,13 @@ namespace mxl::test
     {
     public:
         PatternWriter(std::filesystem::path const& domain, std::filesystem::path const& definition);
-        ~PatternWriter();
-
-        PatternWriter(PatternWriter const&) = delete;
-        PatternWriter& operator=(PatternWriter const&) = delete;
 
     private:
         client::Instance _instance;
         client::FlowWriter _writer;
-        std::atomic<bool> _stop{false};
-        std::thread _thread;
+        std::jthread _thread;
 
-        void writeLoop();
+        void writeLoop(std::stop_token const& stop);
     };
 
     struct Verification
