@@ -43,15 +43,34 @@ namespace
         return MXL_STATUS_OK;
     }
 
-    template <typename Owned, typename Handle>
-    void destroyOwned(std::vector<std::unique_ptr<Owned>>& owned, Handle handle, char const* kind)
+    // A target or initiator, owned by `instance` in its list `owned`.
+    template <typename Owned>
+    using OwnedList = std::vector<std::unique_ptr<Owned>> mxlFabricsInstance_t::*;
+
+    template <typename Owned>
+    mxlStatus createOwned(mxlFabricsInstance instance, OwnedList<Owned> owned, Owned** out, char const* outName)
     {
-        auto const found = std::find_if(owned.begin(), owned.end(), [&](auto const& object) { return object.get() == handle; });
-        if (found == owned.end())
+        require(instance, "the fabrics instance");
+        require(out, outName);
+        *out = (instance->*owned).emplace_back(std::make_unique<Owned>(instance->backend)).get();
+        return MXL_STATUS_OK;
+    }
+
+    // Never from inside one of the object's own event handlers: the dispatch that runs it would end in freed memory.
+    template <typename Owned>
+    mxlStatus destroyOwned(mxlFabricsInstance instance, OwnedList<Owned> owned, Owned* handle, char const* kind)
+    {
+        require(instance, "the fabrics instance");
+        require(handle, kind);
+        handle->events.refuseFromHandler();
+        auto& list = instance->*owned;
+        auto const found = std::find_if(list.begin(), list.end(), [&](auto const& object) { return object.get() == handle; });
+        if (found == list.end())
         {
-            fail(MXL_ERR_INVALID_ARG, "the {} does not belong to this fabrics instance", kind);
+            fail(MXL_ERR_INVALID_ARG, "{} does not belong to this fabrics instance", kind);
         }
-        owned.erase(found);
+        list.erase(found);
+        return MXL_STATUS_OK;
     }
 
     // The blocking calls: a signal ending the wait is the caller's business (MXL_ERR_INTERRUPTED), not an error to log.
@@ -173,27 +192,12 @@ extern "C"
 
     mxlStatus mxlFabricsCreateTarget(mxlFabricsInstance in_instance, mxlFabricsTarget* out_target)
     {
-        return guard(__func__,
-                     [&]
-                     {
-                         require(in_instance, "the fabrics instance");
-                         require(out_target, "out_target");
-                         *out_target = in_instance->targets.emplace_back(std::make_unique<mxlFabricsTarget_t>(in_instance->backend)).get();
-                         return MXL_STATUS_OK;
-                     });
+        return guard(__func__, [&] { return createOwned(in_instance, &mxlFabricsInstance_t::targets, out_target, "out_target"); });
     }
 
     mxlStatus mxlFabricsDestroyTarget(mxlFabricsInstance in_instance, mxlFabricsTarget in_target)
     {
-        return guard(__func__,
-                     [&]
-                     {
-                         require(in_instance, "the fabrics instance");
-                         require(in_target, "the target");
-                         in_target->events.refuseFromHandler();
-                         destroyOwned(in_instance->targets, in_target, "target");
-                         return MXL_STATUS_OK;
-                     });
+        return guard(__func__, [&] { return destroyOwned(in_instance, &mxlFabricsInstance_t::targets, in_target, "the target"); });
     }
 
     mxlStatus mxlFabricsTargetSetup(mxlFabricsTarget in_target, mxlFabricsTargetConfig const* in_config, char const* in_options,
@@ -255,28 +259,12 @@ extern "C"
 
     mxlStatus mxlFabricsCreateInitiator(mxlFabricsInstance in_instance, mxlFabricsInitiator* out_initiator)
     {
-        return guard(__func__,
-                     [&]
-                     {
-                         require(in_instance, "the fabrics instance");
-                         require(out_initiator, "out_initiator");
-                         *out_initiator =
-                             in_instance->initiators.emplace_back(std::make_unique<mxlFabricsInitiator_t>(in_instance->backend)).get();
-                         return MXL_STATUS_OK;
-                     });
+        return guard(__func__, [&] { return createOwned(in_instance, &mxlFabricsInstance_t::initiators, out_initiator, "out_initiator"); });
     }
 
     mxlStatus mxlFabricsDestroyInitiator(mxlFabricsInstance in_instance, mxlFabricsInitiator in_initiator)
     {
-        return guard(__func__,
-                     [&]
-                     {
-                         require(in_instance, "the fabrics instance");
-                         require(in_initiator, "the initiator");
-                         in_initiator->events.refuseFromHandler();
-                         destroyOwned(in_instance->initiators, in_initiator, "initiator");
-                         return MXL_STATUS_OK;
-                     });
+        return guard(__func__, [&] { return destroyOwned(in_instance, &mxlFabricsInstance_t::initiators, in_initiator, "the initiator"); });
     }
 
     mxlStatus mxlFabricsInitiatorSetup(mxlFabricsInitiator in_initiator, mxlFabricsInitiatorConfig const* in_config, char const* in_options)
@@ -470,4 +458,3 @@ extern "C"
                      });
     }
 }
-
