@@ -10,34 +10,34 @@
 
 namespace mxl::fabrics
 {
+    namespace
+    {
+        // The value an environment variable names, `unset` when it is empty or not set; `names` lists what it may say.
+        template <typename Value, typename FromName>
+        Value fromEnvironment(char const* variable, Value unset, FromName fromName, char const* names)
+        {
+            auto const* text = std::getenv(variable);
+            if (text == nullptr || *text == '\0')
+            {
+                return unset;
+            }
+            auto const value = fromName(text);
+            if (!value)
+            {
+                fail(MXL_ERR_INVALID_ARG, "{} must be {}, not \"{}\"", variable, names, text);
+            }
+            return *value;
+        }
+    }
+
     Transport SetupOptions::defaultTransport()
     {
-        auto const* variable = std::getenv("MXL_FABRICS_TRANSPORT");
-        if (variable == nullptr || *variable == '\0')
-        {
-            return Transport::Auto;
-        }
-        auto const transport = transportFromName(variable);
-        if (!transport)
-        {
-            fail(MXL_ERR_INVALID_ARG, "MXL_FABRICS_TRANSPORT must be rma, msg or auto, not \"{}\"", variable);
-        }
-        return *transport;
+        return fromEnvironment("MXL_FABRICS_TRANSPORT", Transport::Auto, transportFromName, "rma, msg or auto");
     }
 
     DevicePayloads SetupOptions::defaultDevicePayloads()
     {
-        auto const* variable = std::getenv("MXL_FABRICS_DEVICE_PAYLOADS");
-        if (variable == nullptr || *variable == '\0')
-        {
-            return DevicePayloads::Auto;
-        }
-        auto const payloads = devicePayloadsFromName(variable);
-        if (!payloads)
-        {
-            fail(MXL_ERR_INVALID_ARG, "MXL_FABRICS_DEVICE_PAYLOADS must be auto, direct or staged, not \"{}\"", variable);
-        }
-        return *payloads;
+        return fromEnvironment("MXL_FABRICS_DEVICE_PAYLOADS", DevicePayloads::Auto, devicePayloadsFromName, "auto, direct or staged");
     }
 
     SetupOptions SetupOptions::parse(char const* text)
