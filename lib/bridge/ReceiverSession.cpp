@@ -44,7 +44,7 @@ namespace mxl::bridge
         , _unit{transferUnitOf(_flow)}
         , _metrics{metrics}
         , _settings{std::move(settings)}
-        , _bytesPerSlice{bytesPerSlice(_flow)}
+        , _tally{reader, _flow}
     {
     }
 
@@ -68,7 +68,7 @@ namespace mxl::bridge
     std::vector<std::string> ReceiverSession::listen()
     {
         _flowing = false;
-        _nextExpected.reset();
+        _tally.restart();
         if (_paths)
         {
             return _paths->listen();
@@ -142,32 +142,15 @@ namespace mxl::bridge
 
     void ReceiverSession::arrived(TargetRead const& read)
     {
-        if (_unit == TransferUnit::Grain)
+        auto const counted = _unit == TransferUnit::Grain ? _tally.grain(read.grain) : _tally.samples(read.samples);
+        if (counted.lost != 0)
         {
-            arrived(read.grain.index, read.grain.index, read.grain.validSlices * _bytesPerSlice, 0);
-            return;
+            _metrics.lost(counted.lost);
         }
-        auto const [head, count] = read.samples;
-        // A range ends at (and includes) its head index.
-        mxlWrappedMultiBufferSlice slices{};
-        std::uint64_t bytes = 0;
-        if (::mxlFlowReaderGetSamplesNonBlocking(_reader, head, count, &slices) == MXL_STATUS_OK)
+        if (counted.completed)
         {
-            bytes = (slices.base.fragments[0].size + slices.base.fragments[1].size) * slices.count;
+            account(counted.completed->last, counted.completed->bytes, counted.completed->samples);
         }
-        arrived(head + 1 - count, head, bytes, count);
-    }
-
-    void ReceiverSession::arrived(std::uint64_t first, std::uint64_t last, std::uint64_t bytes, std::uint64_t samples)
-    {
-        if (_nextExpected && first > *_nextExpected)
-        {
-            // Whole units: a grain per missing index, a batch (of this one's length) per started run of missing samples.
-            auto const perUnit = std::max<std::uint64_t>(last + 1 - first, 1);
-            _metrics.lost((first - *_nextExpected + perUnit - 1) / perUnit);
-        }
-        _nextExpected = last + 1;
-        account(last, bytes, samples);
     }
 
     void ReceiverSession::account(std::uint64_t last, std::uint64_t bytes, std::uint64_t samples)

@@ -5,6 +5,7 @@
 // again, under a new epoch), so that initiators re-establish from scratch.
 #pragma once
 
+#include "ArrivalTally.hpp"
 #include "Metrics.hpp"
 #include "PathTargets.hpp"
 #include "TargetRead.hpp"
@@ -80,13 +81,11 @@ namespace mxl::bridge
         TransferUnit _unit;
         Metrics& _metrics;
         ReceiverSettings _settings;
-        std::uint64_t _bytesPerSlice = 0;
         std::unique_ptr<client::FabricsTarget> _target;
         // Connection requests refused by the targets replaced since the start (the metric counts over all of them).
         std::uint64_t _refusedByEarlierTargets = 0;
         std::unique_ptr<PathTargets> _paths;
-        // The first grain or sample index not arrived yet; a later arrival means units in between were lost.
-        std::optional<std::uint64_t> _nextExpected;
+        ArrivalTally _tally;
         std::uint64_t _head = 0;
         Clock::time_point _headAdvancedAt{};
         // Units arrived since the targets were (re)built: only then can their absence be a stall.
@@ -97,8 +96,6 @@ namespace mxl::bridge
         bool receive();
         // What one read of the fabrics target gave, accounted.
         void arrived(TargetRead const& read);
-        // Indices [first, last] arrived as one unit of `bytes` (`samples` per channel, 0 for a grain).
-        void arrived(std::uint64_t first, std::uint64_t last, std::uint64_t bytes, std::uint64_t samples);
         // A unit ending at index `last` moved: its latency after its own timestamp, counted in the metrics.
         void account(std::uint64_t last, std::uint64_t bytes, std::uint64_t samples);
         // True when the head stood still for the stall timeout after units had flowed.

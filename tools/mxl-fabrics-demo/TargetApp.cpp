@@ -34,6 +34,7 @@ namespace mxl::demo
     {
         _flow = createTargetFlow(_instance.mxl(), options.domain, options);
         _reader = client::FlowReader{_instance.mxl(), _flow.flowId};
+        _tally.emplace(_reader.get(), _flow.config());
         fmt::print("Target flow: {}\n", flowLabel(_flow));
     }
 
@@ -95,7 +96,7 @@ namespace mxl::demo
         auto& app = *static_cast<TargetApp*>(userData);
         if (!app.done())
         {
-            app.account(event->grain);
+            app.account(app._tally->grain(event->grain));
         }
     }
 
@@ -104,7 +105,7 @@ namespace mxl::demo
         auto& app = *static_cast<TargetApp*>(userData);
         if (!app.done())
         {
-            app.account(event->samples);
+            app.account(app._tally->samples(event->samples));
         }
     }
 
@@ -124,49 +125,18 @@ namespace mxl::demo
         static_cast<TargetApp*>(userData)->_readFailure = event->problem.status;
     }
 
-    // The library has already published the grain to local readers (validSlices from the transfer, head index, wake-up),
-    // so the SDK demo's OpenGrain + CommitGrain would only repeat that; this only looks at what arrived.
-    void TargetApp::account(mxlFabricsGrainArrival const& arrival)
+    // The library has already published what arrived to local readers (a grain's validSlices, head index, wake-up; a
+    // batch copied into the flow and committed), so the SDK demo's OpenGrain + CommitGrain would only repeat that: this
+    // only counts.
+    void TargetApp::account(bridge::ArrivalTally::Counted const& counted)
     {
-        if (!_grain.any || arrival.index != _grain.index)
+        _stats.grainsLost(counted.lost);
+        if (counted.completed)
         {
-            if (_grain.any && arrival.index > _grain.index + 1)
-            {
-                _stats.grainsLost(arrival.index - _grain.index - 1);
-            }
-            _grain = GrainProgress{arrival.index, 0, false, true};
-        }
-        if (arrival.validSlices > _grain.validSlices)
-        {
-            _stats.bytesMoved((arrival.validSlices - _grain.validSlices) * bytesPerSlice(_flow.config()));
-            _grain.validSlices = arrival.validSlices;
-        }
-        bool const invalid = (arrival.flags & MXL_GRAIN_FLAG_INVALID) != 0;
-        log::debug("grain {} slices {}/{} bytes {}{}", arrival.index, arrival.validSlices, arrival.totalSlices,
-                   arrival.validSlices * bytesPerSlice(_flow.config()), invalid ? " (invalid)" : "");
-        if (!_grain.completed && (invalid || arrival.validSlices >= arrival.totalSlices))
-        {
-            _grain.completed = true;
+            auto const& unit = *counted.completed;
+            log::debug("{} {} arrived, {} bytes", unit.samples == 0 ? "grain" : "samples up to", unit.last, unit.bytes);
+            _stats.bytesMoved(unit.bytes);
             _stats.grainCompleted();
         }
-    }
-
-    // The library copied the batch into the flow and committed it: local readers already see it.
-    void TargetApp::account(mxlFabricsSamplesArrival const& arrival)
-    {
-        if (_expectedHead != 0 && arrival.headIndex != _expectedHead)
-        {
-            _stats.grainsLost(1);
-        }
-        _expectedHead = arrival.headIndex + arrival.count;
-        mxlWrappedMultiBufferSlice slices{};
-        std::uint64_t bytes = 0;
-        if (::mxlFlowReaderGetSamplesNonBlocking(_reader.get(), arrival.headIndex, arrival.count, &slices) == MXL_STATUS_OK)
-        {
-            bytes = (slices.base.fragments[0].size + slices.base.fragments[1].size) * slices.count;
-        }
-        log::debug("samples up to {} count {} bytes {}", arrival.headIndex, arrival.count, bytes);
-        _stats.bytesMoved(bytes);
-        _stats.grainCompleted();
     }
 }

@@ -5,6 +5,7 @@
 #include "InterfaceChoice.hpp"
 #include "TargetSetup.hpp"
 #include "TransferStats.hpp"
+#include <bridge/ArrivalTally.hpp>
 #include <client/FabricsHandles.hpp>
 #include <client/MxlHandles.hpp>
 
@@ -34,27 +35,16 @@ namespace mxl::demo
         }
 
     private:
-        // The grain being received: partial transfers of one grain arrive as several completions.
-        struct GrainProgress
-        {
-            std::uint64_t index = 0;
-            std::uint16_t validSlices = 0;
-            bool completed = false;
-            bool any = false;
-        };
-
         std::uint64_t _count;
         client::FabricsInstance _instance;
         CreatedFlow _flow;
-        // A reader of our own flow to measure the bytes of each sample batch without touching it.
+        // A reader of our own flow, for the tally to measure the bytes of each sample batch without touching it.
         client::FlowReader _reader;
+        std::optional<bridge::ArrivalTally> _tally;
         ChosenInterface _interface;
         client::FabricsTarget _target;
         client::OwnedTargetInfo _targetInfo;
         TransferStats _stats{TransferStats::Role::Target};
-        GrainProgress _grain;
-        // Where the next sample batch should start; 0 before the first.
-        std::uint64_t _expectedHead = 0;
         // A failure a handler saw, thrown by the loop: a handler cannot throw through the C API.
         std::optional<mxlStatus> _readFailure;
 
@@ -63,8 +53,7 @@ namespace mxl::demo
         // Starts the target's events and returns their descriptor.
         int startEvents();
         void receive(int eventFd);
-        void account(mxlFabricsGrainArrival const& arrival);
-        void account(mxlFabricsSamplesArrival const& arrival);
+        void account(bridge::ArrivalTally::Counted const& counted);
         [[nodiscard]] bool done() const;
 
         // Event handlers; `userData` is the app.

@@ -1,0 +1,108 @@
+// The receiving end's tally (lib/bridge ArrivalTally), shared by the service's receiver session and the demo's target:
+// a grain sent slice range by slice range counts once, when complete, with all its bytes; skipped grain indices and
+// sample runs are lost units; a batch's bytes are what the flow holds for it.
+#include "bridge/ArrivalTally.hpp"
+
+#include "TempDomain.hpp"
+
+#include <mxl/flow.h>
+#include <mxl/mxl.h>
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+
+using mxl::bridge::ArrivalTally;
+
+namespace
+{
+    // Two planes of 100 and 20 bytes a slice, 10 slices a grain; grains need no flow (no reader).
+    mxlFlowConfigInfo videoConfig()
+    {
+        mxlFlowConfigInfo config{};
+        config.common.format = MXL_DATA_FORMAT_VIDEO;
+        config.discrete.sliceSizes[0] = 100;
+        config.discrete.sliceSizes[1] = 20;
+        return config;
+    }
+
+    mxlFabricsGrainArrival grainArrival(std::uint64_t index, std::uint16_t validSlices, std::uint32_t flags = 0)
+    {
+        return {index, validSlices, 10, flags};
+    }
+}
+
+TEST_CASE("arrival tally: a grain in three slice ranges counts once, complete, with the bytes of all its slices")
+{
+    ArrivalTally tally{nullptr, videoConfig()};
+    auto const first = tally.grain(grainArrival(7, 3));
+    CHECK_FALSE(first.completed);
+    CHECK(first.lost == 0);
+    CHECK_FALSE(tally.grain(grainArrival(7, 6)).completed);
+    auto const last = tally.grain(grainArrival(7, 10));
+    REQUIRE(last.completed);
+    CHECK(last.completed->last == 7);
+    CHECK(last.completed->bytes == 10 * 120);
+    CHECK(last.completed->samples == 0);
+    // A repeated completion of the same grain counts nothing more.
+    CHECK_FALSE(tally.grain(grainArrival(7, 10)).completed);
+}
+
+TEST_CASE("arrival tally: skipped grain indices are lost units, an older arrival costs nothing, and restart forgets")
+{
+    ArrivalTally tally{nullptr, videoConfig()};
+    CHECK(tally.grain(grainArrival(10, 10)).lost == 0);
+    auto const gap = tally.grain(grainArrival(14, 10));
+    CHECK(gap.lost == 3);
+    REQUIRE(gap.completed);
+    auto const older = tally.grain(grainArrival(12, 10));
+    CHECK(older.lost == 0);
+    CHECK(older.completed);
+    // 15 follows 14, the newest, whatever came in between.
+    CHECK(tally.grain(grainArrival(15, 10)).lost == 0);
+    tally.restart();
+    CHECK(tally.grain(grainArrival(40, 10)).lost == 0);
+}
+
+TEST_CASE("arrival tally: an invalid grain completes with the slices it has, none when flagged empty")
+{
+    ArrivalTally tally{nullptr, videoConfig()};
+    auto const counted = tally.grain(grainArrival(3, 0, MXL_GRAIN_FLAG_INVALID));
+    REQUIRE(counted.completed);
+    CHECK(counted.completed->bytes == 0);
+}
+
+TEST_CASE("arrival tally: a batch counts at once with the bytes its flow holds, a skipped run as whole batches")
+{
+    mxl::test::TempDomain domain{"bridge-tally"};
+    auto* const instance = mxlCreateInstance(domain.str().c_str(), nullptr);
+    REQUIRE(instance != nullptr);
+    auto const definition = mxl::test::readFile(mxl::test::sourcePath("flows/audio_48k_stereo.json"));
+    mxlFlowWriter writer = nullptr;
+    mxlFlowConfigInfo config{};
+    REQUIRE(mxlCreateFlowWriter(instance, definition.c_str(), nullptr, &writer, &config, nullptr) == MXL_STATUS_OK);
+    mxlFlowReader reader = nullptr;
+    REQUIRE(mxlCreateFlowReader(instance, "b6d81e24-5a3f-4c90-9f7b-38e0c2a4d165", nullptr, &reader) == MXL_STATUS_OK);
+    // Samples 1000..1479 written: batches of 48 end at 1047, 1095, ...
+    mxlMutableWrappedMultiBufferSlice slices{};
+    REQUIRE(mxlFlowWriterOpenSamples(writer, 1479, 480, &slices) == MXL_STATUS_OK);
+    REQUIRE(mxlFlowWriterCommitSamples(writer) == MXL_STATUS_OK);
+
+    ArrivalTally tally{reader, config};
+    auto const first = tally.samples({1047, 48});
+    REQUIRE(first.completed);
+    CHECK(first.completed->last == 1047);
+    CHECK(first.completed->samples == 48);
+    // Two channels of 48 float samples.
+    CHECK(first.completed->bytes == 2 * 48 * sizeof(float));
+    CHECK(first.lost == 0);
+    // 1048..1143 (two batches) skipped.
+    auto const after = tally.samples({1191, 48});
+    CHECK(after.lost == 2);
+    // Half a batch skipped is one batch lost.
+    CHECK(tally.samples({1263, 48}).lost == 1);
+
+    mxlReleaseFlowReader(instance, reader);
+    mxlReleaseFlowWriter(instance, writer);
+    mxlDestroyInstance(instance);
+}
