@@ -81,17 +81,12 @@ namespace mxl::gst
     public:
         SinkSettings settings;
         SinkCounters counters;
-        GstClock* clock = newTaiClock();
+        OfferedTaiClock clock;
 
         std::optional<DomainInstance> domain;
         std::optional<WriteFlow> flow;
         RunningTimeOrigin clockOrigin;
         std::optional<std::int64_t> freeOrigin;
-
-        ~SinkState()
-        {
-            gst_object_unref(clock);
-        }
     };
 }
 
@@ -492,7 +487,7 @@ namespace
 
     GstClock* mxlSinkProvideClock(GstElement* element)
     {
-        return GST_CLOCK(gst_object_ref(stateOf(element).clock));
+        return stateOf(element).clock.provide();
     }
 
     void mxlSinkFinalize(GObject* object)
@@ -575,8 +570,6 @@ static void gst_mxl_sink_class_init(GstMxlSinkClass* klass)
 static void gst_mxl_sink_init(GstMxlSink* sink)
 {
     sink->state = new SinkState;
-    GST_OBJECT_FLAG_SET(sink, GST_ELEMENT_FLAG_PROVIDE_CLOCK);
-    // Until a pipeline distributes its own choice, the element runs on (and gst-inspect shows) the clock it offers.
-    gst_element_set_clock(GST_ELEMENT(sink), sink->state->clock);
+    sink->state->clock.offerTo(GST_ELEMENT(sink));
     gst_base_sink_set_sync(GST_BASE_SINK(sink), TRUE);
 }

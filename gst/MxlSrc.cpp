@@ -54,7 +54,7 @@ namespace mxl::gst
     public:
         SrcSettings settings;
         SrcCounters counters;
-        GstClock* clock = newTaiClock();
+        OfferedTaiClock clock;
         std::atomic<bool> flushing{false};
 
         std::optional<DomainInstance> domain;
@@ -64,11 +64,6 @@ namespace mxl::gst
         std::unique_ptr<ReadFlow> flow;
         std::atomic<bool> flowOpen{false};
         SourceTimes times;
-
-        ~SrcState()
-        {
-            gst_object_unref(clock);
-        }
 
         [[nodiscard]] ReadFlow* openFlow() const noexcept
         {
@@ -491,7 +486,7 @@ namespace
 
     GstClock* mxlSrcProvideClock(GstElement* element)
     {
-        return GST_CLOCK(gst_object_ref(stateOf(element).clock));
+        return stateOf(element).clock.provide();
     }
 
     void mxlSrcFinalize(GObject* object)
@@ -584,9 +579,7 @@ static void gst_mxl_src_class_init(GstMxlSrcClass* klass)
 static void gst_mxl_src_init(GstMxlSrc* src)
 {
     src->state = new SrcState;
-    GST_OBJECT_FLAG_SET(src, GST_ELEMENT_FLAG_PROVIDE_CLOCK);
-    // Until a pipeline distributes its own choice, the element runs on (and gst-inspect shows) the clock it offers.
-    gst_element_set_clock(GST_ELEMENT(src), src->state->clock);
+    src->state->clock.offerTo(GST_ELEMENT(src));
     gst_base_src_set_live(GST_BASE_SRC(src), TRUE);
     gst_base_src_set_format(GST_BASE_SRC(src), GST_FORMAT_TIME);
 }

@@ -18,11 +18,26 @@ namespace mxl::gst
         }
     }
 
-    GstClock* newTaiClock()
+    OfferedTaiClock::OfferedTaiClock()
+        : _clock{GST_CLOCK(
+              gst_object_ref_sink(g_object_new(GST_TYPE_SYSTEM_CLOCK, "name", "mxl-tai-clock", "clock-type", GST_CLOCK_TYPE_TAI, nullptr)))}
     {
-        auto* const clock =
-            GST_CLOCK(g_object_new(GST_TYPE_SYSTEM_CLOCK, "name", "mxl-tai-clock", "clock-type", GST_CLOCK_TYPE_TAI, nullptr));
-        return GST_CLOCK(gst_object_ref_sink(clock));
+    }
+
+    OfferedTaiClock::~OfferedTaiClock()
+    {
+        gst_object_unref(_clock);
+    }
+
+    void OfferedTaiClock::offerTo(GstElement* element) const
+    {
+        GST_OBJECT_FLAG_SET(element, GST_ELEMENT_FLAG_PROVIDE_CLOCK);
+        gst_element_set_clock(element, _clock);
+    }
+
+    GstClock* OfferedTaiClock::provide() const
+    {
+        return GST_CLOCK(gst_object_ref(_clock));
     }
 
     std::optional<std::int64_t> RunningTimeOrigin::onClock(GstElement* element)

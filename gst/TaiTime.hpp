@@ -10,8 +10,27 @@
 
 namespace mxl::gst
 {
-    // A system clock reading CLOCK_TAI, owned by the caller (one reference, not floating).
-    GstClock* newTaiClock();
+    // The system clock reading CLOCK_TAI that an element offers its pipeline (GST_ELEMENT_FLAG_PROVIDE_CLOCK); made with
+    // the element's state and released with it.
+    class OfferedTaiClock
+    {
+    public:
+        OfferedTaiClock();
+        ~OfferedTaiClock();
+
+        OfferedTaiClock(OfferedTaiClock const&) = delete;
+        OfferedTaiClock& operator=(OfferedTaiClock const&) = delete;
+
+        // Marks `element` as providing a clock and runs it on this one until a pipeline distributes its own choice (so
+        // that gst-inspect shows it).
+        void offerTo(GstElement* element) const;
+
+        // A new reference, for the element's provide_clock.
+        [[nodiscard]] GstClock* provide() const;
+
+    private:
+        GstClock* _clock;
+    };
 
     class RunningTimeOrigin
     {
