@@ -100,37 +100,35 @@ extern "C" MXL_EXPORT mxlStatus mxlGetFlowDef(mxlInstance instance, char const* 
                  });
 }
 
+namespace
+{
+    // The reader's flow info, or the part of it `part` selects, copied out as it stands in shared memory now.
+    template <typename Info, typename Part>
+    mxlStatus copyReaderInfo(char const* function, mxlFlowReader reader, Info* info, Part part)
+    {
+        return guard(function,
+                     [&]
+                     {
+                         Info const& source = part(readerFrom<mxl::FlowReader>(reader).info());
+                         std::memcpy(&required(info, "info"), &source, sizeof(Info));
+                         return MXL_STATUS_OK;
+                     });
+    }
+}
+
 extern "C" MXL_EXPORT mxlStatus mxlFlowReaderGetInfo(mxlFlowReader reader, mxlFlowInfo* info)
 {
-    return guard(__func__,
-                 [&]
-                 {
-                     auto const& source = readerFrom<mxl::FlowReader>(reader).info();
-                     std::memcpy(&required(info, "info"), &source, sizeof(mxlFlowInfo));
-                     return MXL_STATUS_OK;
-                 });
+    return copyReaderInfo(__func__, reader, info, [](mxlFlowInfo const& all) -> mxlFlowInfo const& { return all; });
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlFlowReaderGetConfigInfo(mxlFlowReader reader, mxlFlowConfigInfo* info)
 {
-    return guard(__func__,
-                 [&]
-                 {
-                     auto const& source = readerFrom<mxl::FlowReader>(reader).info().config;
-                     std::memcpy(&required(info, "info"), &source, sizeof(mxlFlowConfigInfo));
-                     return MXL_STATUS_OK;
-                 });
+    return copyReaderInfo(__func__, reader, info, [](mxlFlowInfo const& all) -> mxlFlowConfigInfo const& { return all.config; });
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlFlowReaderGetRuntimeInfo(mxlFlowReader reader, mxlFlowRuntimeInfo* info)
 {
-    return guard(__func__,
-                 [&]
-                 {
-                     auto const& source = readerFrom<mxl::FlowReader>(reader).info().runtime;
-                     std::memcpy(&required(info, "info"), &source, sizeof(mxlFlowRuntimeInfo));
-                     return MXL_STATUS_OK;
-                 });
+    return copyReaderInfo(__func__, reader, info, [](mxlFlowInfo const& all) -> mxlFlowRuntimeInfo const& { return all.runtime; });
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlFlowReaderGetGrainSlice(mxlFlowReader reader, uint64_t index, uint16_t minValidSlices,
