@@ -135,8 +135,10 @@ namespace mxl::fabrics::ucx
         }
         if (write.status == UCS_OK || write.status == UCS_ERR_CANCELED)
         {
-            _finished.push_back({write.context, MXL_ERR_INTERRUPTED,
-                                 fmt::format("the connection to target {} was closed before the write completed", write.targetId)});
+            _finished.push_back(
+                {write.context, MXL_ERR_INTERRUPTED,
+                 fmt::format("the write to target {} did not complete: the connection was closed, or the target was closing",
+                             write.targetId)});
             return;
         }
         _finished.push_back({write.context, statusOf(write.status),
