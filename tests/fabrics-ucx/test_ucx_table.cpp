@@ -200,6 +200,53 @@ namespace
         CHECK(posted == 0);
         CHECK(std::string{table->last_error()}.find("the connection has ended: " + reason) != std::string::npos);
     }
+
+    // The target closes while its writes' rendezvous receives are under way; this thread is the initiator's too, so no
+    // sender finishes them during the close. The close returns after its bounded wait for them, and every write still
+    // completes exactly once at the initiator: delivered, or INTERRUPTED with a reason.
+    void closedWhileReceiving(mxlFabricsProvider provider)
+    {
+        auto const* table = backend();
+        if (table == nullptr)
+        {
+            MXL_SKIP(whyMissing().c_str());
+        }
+        constexpr std::size_t writeBytes = 1024 * 1024;
+        constexpr std::uint64_t writes = 4;
+        auto const source = randomBytes(writes * writeBytes, 11);
+        Pair pair{*table, provider, {writes * writeBytes}, source};
+        pair.probe();
+        for (std::uint64_t index = 0; index < writes; ++index)
+        {
+            REQUIRE(pair.write(index + 1, 0, index * writeBytes, index * writeBytes, writeBytes, 1, static_cast<std::uint32_t>(index)));
+        }
+        // One pass: the target takes the writes that have come so far and starts receiving their data.
+        pair.pump();
+        auto const closing = std::chrono::steady_clock::now();
+        pair.closeTarget();
+        // The close waits up to 2 s for its receives (and a shm target lingers 250 ms at most); generous for a loaded host.
+        CHECK(std::chrono::steady_clock::now() - closing < std::chrono::seconds{10});
+
+        REQUIRE(pair.pumpUntil(
+            [&]
+            {
+                static_cast<void>(pair.ended());
+                return pair.completions.size() >= writes;
+            }));
+        std::map<std::uint64_t, int> seen;
+        for (auto const& completion : pair.completions)
+        {
+            INFO("context " << completion.context << ": " << completion.reason);
+            ++seen[completion.context];
+            if (completion.status != MXL_STATUS_OK)
+            {
+                CHECK(completion.status == MXL_ERR_INTERRUPTED);
+                CHECK(!completion.reason.empty());
+            }
+        }
+        CHECK(seen.size() == writes);
+        CHECK(std::all_of(seen.begin(), seen.end(), [](auto const& entry) { return entry.second == 1; }));
+    }
 }
 
 TEST_CASE("ucx tcp: gathered writes with immediates arrive in order, byte-exact, one completion each")
@@ -252,6 +299,16 @@ TEST_CASE("ucx tcp: a target that is gone fails the connection with a reason, ev
 TEST_CASE("ucx shm: a target that is gone fails the connection with a reason, every write completes once")
 {
     goneTargetIsReported(MXL_FABRICS_PROVIDER_SHM);
+}
+
+TEST_CASE("ucx tcp: a target closed while receiving returns from the close, and every write completes once")
+{
+    closedWhileReceiving(MXL_FABRICS_PROVIDER_TCP);
+}
+
+TEST_CASE("ucx shm: a target closed while receiving returns from the close, and every write completes once")
+{
+    closedWhileReceiving(MXL_FABRICS_PROVIDER_SHM);
 }
 
 TEST_CASE("ucx: bad input gives the documented status and text")

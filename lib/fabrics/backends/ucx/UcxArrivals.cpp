@@ -71,6 +71,27 @@ namespace mxl::fabrics::ucx
         }
     }
 
+    bool UcxArrivals::receivingFrom(std::vector<ucp_ep_h>& senders) const
+    {
+        bool known = true;
+        for (auto const& [id, connection] : _connections)
+        {
+            for (auto const& entry : connection.order)
+            {
+                if (entry.placed)
+                {
+                    continue;
+                }
+                known = known && entry.sender != nullptr;
+                if (entry.sender != nullptr && std::find(senders.begin(), senders.end(), entry.sender) == senders.end())
+                {
+                    senders.push_back(entry.sender);
+                }
+            }
+        }
+        return known;
+    }
+
     void UcxArrivals::makeRoom()
     {
         if (_connections.size() < _sweepAt)

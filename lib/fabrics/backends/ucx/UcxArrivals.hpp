@@ -8,12 +8,14 @@
 
 #include "fabrics/backends/ucx/UcxPlacement.hpp"
 
+#include <ucp/api/ucp_def.h>
 #include <ucs/type/status.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
+#include <vector>
 
 namespace mxl::fabrics::ucx
 {
@@ -28,6 +30,9 @@ namespace mxl::fabrics::ucx
             bool announces;
             bool placed;
             bool failed;
+            // The target's endpoint to the sender, on which UCX tracks the entry's rendezvous receive; null when the
+            // sender did not say (UCP_AM_SEND_FLAG_REPLY).
+            ucp_ep_h sender = nullptr;
         };
 
         [[nodiscard]] bool empty() const noexcept
@@ -69,6 +74,9 @@ namespace mxl::fabrics::ucx
         {
             return _receiving;
         }
+
+        // The endpoints the receives under way come through, each once; false where one came without its endpoint.
+        [[nodiscard]] bool receivingFrom(std::vector<ucp_ep_h>& senders) const;
 
     private:
         struct Connection

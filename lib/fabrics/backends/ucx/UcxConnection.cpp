@@ -200,7 +200,9 @@ namespace mxl::fabrics::ucx
         params.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS;
         params.cb.send = &UcxWrite::onSent;
         params.user_data = &accepted;
-        params.flags = UCP_AM_SEND_FLAG_RNDV;
+        // REPLY: the target learns its endpoint back to this sender, which it closes to give up receives a closing target
+        // cannot wait for (UcxTarget::abandonReceives).
+        params.flags = UCP_AM_SEND_FLAG_RNDV | UCP_AM_SEND_FLAG_REPLY;
         accepted.announced = accepted.announces;
         auto remoteAddress = _peer.regions[write.remoteRegion].address + write.remoteOffset;
         for (std::uint32_t index = 0; index < write.segmentCount; ++index)

@@ -158,6 +158,11 @@ namespace mxl::fabrics::ucx
 
     UcxDomain::~UcxDomain()
     {
+        if (keepWorker)
+        {
+            log::warn("ucx: a domain closed with receives its senders never finished keeps its worker for the life of the process");
+            return;
+        }
         ucp_worker_destroy(_worker);
         ucp_cleanup(_context);
     }

@@ -73,6 +73,9 @@ namespace mxl::fabrics::ucx
 
         // A worker has one handler per active-message id, so a domain carries at most one target.
         bool hostsTarget = false;
+        // The worker still has receives UCX could not be made to give up: destroying it would abort the process (UCX
+        // 1.13 asserts that the endpoints it destroys track no requests), so the domain leaves it, and its context, be.
+        bool keepWorker = false;
 
         // The ranges registered for remote writes: ordered writes land only inside one (UcxTarget::onPlacement). A
         // registration removes exactly the range it added.

@@ -68,13 +68,14 @@ namespace mxl::fabrics::ucx
         {
             ucp_worker_progress(_domain.worker());
         }
-        if (_arrivals->receiving() != 0)
+        if (_arrivals->receiving() != 0 && !abandonReceives())
         {
             // UCX may still place their bytes in the regions after the close: the application must keep that memory
             // until its initiators stop (as with every RMA target whose peers still write).
             log::warn("ucx target {}: {} writes still being received 2 s after its close; their entries are kept for UCX's callbacks",
                       _targetId, _arrivals->receiving());
             keepForLateCallbacks(std::move(_arrivals));
+            _domain.keepWorker = true;
         }
         else if (_domain.sharedMemory() && _receivedWrites)
         {
@@ -83,6 +84,53 @@ namespace mxl::fabrics::ucx
         static_cast<void>(setHandler(immediateMessageId, nullptr));
         static_cast<void>(setHandler(placementMessageId, nullptr));
         _domain.hostsTarget = false;
+    }
+
+    bool UcxTarget::abandonReceives() noexcept
+    {
+        try
+        {
+            std::vector<ucp_ep_h> senders;
+            if (!_arrivals->receivingFrom(senders))
+            {
+                return false;
+            }
+            log::warn("ucx target {}: {} writes still being received 2 s after its close; closing their {} sender endpoints", _targetId,
+                      _arrivals->receiving(), senders.size());
+            std::vector<void*> closing;
+            for (auto* const sender : senders)
+            {
+                ucp_request_param_t params{};
+                params.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+                params.flags = UCP_EP_CLOSE_FLAG_FORCE;
+                if (auto* const request = ucp_ep_close_nbx(sender, &params); UCS_PTR_IS_PTR(request))
+                {
+                    closing.push_back(request);
+                }
+            }
+            // A forced close fails the endpoint's requests once its lanes are discarded, which takes progress.
+            auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{1};
+            while ((!closing.empty() || _arrivals->receiving() != 0) && std::chrono::steady_clock::now() < deadline)
+            {
+                ucp_worker_progress(_domain.worker());
+                std::erase_if(closing,
+                              [](void* request)
+                              {
+                                  if (ucp_request_check_status(request) == UCS_INPROGRESS)
+                                  {
+                                      return false;
+                                  }
+                                  ucp_request_free(request);
+                                  return true;
+                              });
+            }
+            return closing.empty() && _arrivals->receiving() == 0;
+        }
+        catch (...)
+        {
+            // Out of memory: the receives stay as they are.
+            return false;
+        }
     }
 
     void UcxTarget::lingerForAcknowledgements() noexcept
@@ -181,6 +229,10 @@ namespace mxl::fabrics::ucx
                 return refused;
             }
             auto& entry = arrivals.add(placement);
+            if ((param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) != 0)
+            {
+                entry.sender = param->reply_ep;
+            }
             target._receivedWrites = true;
             // Over tcp UCX copies each fragment into place from its receive buffer (the sender sends from its source without a
             // copy); over shm it pulls the bytes from the sender's memory by cma.
