@@ -27,6 +27,24 @@ namespace
         return bytes;
     }
 
+    // `count` writes each completed once, delivered or INTERRUPTED with a reason: writes to a target that went away.
+    void checkEndedOnce(std::vector<Completion> const& completions, std::uint64_t count)
+    {
+        std::map<std::uint64_t, int> seen;
+        for (auto const& completion : completions)
+        {
+            INFO("context " << completion.context << ": " << completion.reason);
+            ++seen[completion.context];
+            if (completion.status != MXL_STATUS_OK)
+            {
+                CHECK(completion.status == MXL_ERR_INTERRUPTED);
+                CHECK(!completion.reason.empty());
+            }
+        }
+        CHECK(seen.size() == count);
+        CHECK(std::all_of(seen.begin(), seen.end(), [](auto const& entry) { return entry.second == 1; }));
+    }
+
     // Every context once, each completion OK.
     void checkCompletedOnce(std::vector<Completion> const& completions, std::uint64_t firstContext, std::uint64_t count)
     {
@@ -181,18 +199,7 @@ namespace
 
         // Every accepted write still completes exactly once; those that failed say why.
         REQUIRE(pair.pumpUntil([&] { return pair.completions.size() == accepted; }));
-        std::map<std::uint64_t, int> seen;
-        for (auto const& completion : pair.completions)
-        {
-            ++seen[completion.context];
-            if (completion.status != MXL_STATUS_OK)
-            {
-                CHECK(completion.status == MXL_ERR_INTERRUPTED);
-                CHECK(!completion.reason.empty());
-            }
-        }
-        CHECK(seen.size() == accepted);
-        CHECK(std::all_of(seen.begin(), seen.end(), [](auto const& entry) { return entry.second == 1; }));
+        checkEndedOnce(pair.completions, accepted);
 
         // The connection takes no more writes, and says why.
         int posted = 0;
@@ -233,19 +240,7 @@ namespace
                 static_cast<void>(pair.ended());
                 return pair.completions.size() >= writes;
             }));
-        std::map<std::uint64_t, int> seen;
-        for (auto const& completion : pair.completions)
-        {
-            INFO("context " << completion.context << ": " << completion.reason);
-            ++seen[completion.context];
-            if (completion.status != MXL_STATUS_OK)
-            {
-                CHECK(completion.status == MXL_ERR_INTERRUPTED);
-                CHECK(!completion.reason.empty());
-            }
-        }
-        CHECK(seen.size() == writes);
-        CHECK(std::all_of(seen.begin(), seen.end(), [](auto const& entry) { return entry.second == 1; }));
+        checkEndedOnce(pair.completions, writes);
     }
 }
 
