@@ -90,41 +90,40 @@ namespace mxl::fabrics::ucx
     {
         try
         {
+            // Endpoints UCX failed meanwhile fail their receives in this pass, so that none is closed twice.
+            ucp_worker_progress(_domain.worker());
             std::vector<ucp_ep_h> senders;
             if (!_arrivals->receivingFrom(senders))
             {
                 return false;
             }
-            log::warn("ucx target {}: {} writes still being received 2 s after its close; closing their {} sender endpoints", _targetId,
-                      _arrivals->receiving(), senders.size());
-            std::vector<void*> closing;
             for (auto* const sender : senders)
             {
                 ucp_request_param_t params{};
                 params.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
                 params.flags = UCP_EP_CLOSE_FLAG_FORCE;
-                if (auto* const request = ucp_ep_close_nbx(sender, &params); UCS_PTR_IS_PTR(request))
+                auto* const request = ucp_ep_close_nbx(sender, &params);
+                if (UCS_PTR_IS_ERR(request))
                 {
-                    closing.push_back(request);
+                    // UCX closes by force only endpoints with peer error handling, which shm's are not.
+                    log::warn("ucx target {}: cannot give up the writes still being received 2 s after its close: {}", _targetId,
+                              ucs_status_string(UCS_PTR_STATUS(request)));
+                    return false;
+                }
+                if (UCS_PTR_IS_PTR(request))
+                {
+                    ucp_request_free(request);
                 }
             }
+            log::warn("ucx target {}: gave up the writes still being received 2 s after its close, closing their {} sender endpoints",
+                      _targetId, senders.size());
             // A forced close fails the endpoint's requests once its lanes are discarded, which takes progress.
             auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{1};
-            while ((!closing.empty() || _arrivals->receiving() != 0) && std::chrono::steady_clock::now() < deadline)
+            while (_arrivals->receiving() != 0 && std::chrono::steady_clock::now() < deadline)
             {
                 ucp_worker_progress(_domain.worker());
-                std::erase_if(closing,
-                              [](void* request)
-                              {
-                                  if (ucp_request_check_status(request) == UCS_INPROGRESS)
-                                  {
-                                      return false;
-                                  }
-                                  ucp_request_free(request);
-                                  return true;
-                              });
             }
-            return closing.empty() && _arrivals->receiving() == 0;
+            return _arrivals->receiving() == 0;
         }
         catch (...)
         {

@@ -22,9 +22,9 @@ namespace mxl::fabrics::ucx
     {
     public:
         UcxTarget(UcxDomain& domain, mxlFabricsBackendSegment const* regions, std::uint32_t regionCount, std::uint64_t targetId);
-        // Waits up to 2 s for rendezvous receives under way (UCX's callbacks hold their addresses), then gives up those
-        // whose senders did not finish them (abandonReceives); over shm, progresses a little longer for the
-        // acknowledgements of the writes it took (lingerForAcknowledgements).
+        // Waits up to 2 s for rendezvous receives under way (UCX's callbacks hold their addresses), then up to 1 s more
+        // while it gives up those whose senders did not finish them (abandonReceives); over shm, progresses a little
+        // longer for the acknowledgements of the writes it took (lingerForAcknowledgements).
         ~UcxTarget();
 
         UcxTarget(UcxTarget const&) = delete;
@@ -76,7 +76,8 @@ namespace mxl::fabrics::ucx
                                         ucp_am_recv_param_t const* param) noexcept;
         void lingerForAcknowledgements() noexcept;
         // Receives whose senders did not finish them by the close: their endpoints are closed by force, which completes
-        // the receives as failed. False when some are still under way.
+        // the receives as failed. False when some are still under way: a sender did not name its endpoint, UCX refused
+        // to close one (shm), or the receives outlived the wait.
         bool abandonReceives() noexcept;
         ucs_status_t setHandler(unsigned id, ucp_am_recv_callback_t callback) noexcept;
         // Until the worker may have work or the deadline passes.
