@@ -37,7 +37,8 @@ namespace mxl::bridge
         Counted counted;
         if (!_grain || _grain->index != arrival.index)
         {
-            counted.lost = skippedBefore(arrival.index, arrival.index);
+            // A grain left with some of its slices never completes: its sender went on without the rest.
+            counted.lost = skippedBefore(arrival.index, arrival.index) + (_grain && !_grain->completed ? 1 : 0);
             _grain = GrainProgress{arrival.index};
         }
         _grain->validSlices = std::max(_grain->validSlices, arrival.validSlices);

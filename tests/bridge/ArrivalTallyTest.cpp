@@ -64,6 +64,18 @@ TEST_CASE("arrival tally: skipped grain indices are lost units, an older arrival
     CHECK(tally.grain(grainArrival(40, 10)).lost == 0);
 }
 
+TEST_CASE("arrival tally: a grain left with some of its slices when the next one arrives is lost")
+{
+    ArrivalTally tally{nullptr, videoConfig()};
+    CHECK_FALSE(tally.grain(grainArrival(20, 4)).completed);
+    auto const next = tally.grain(grainArrival(21, 10));
+    CHECK(next.lost == 1);
+    REQUIRE(next.completed);
+    CHECK(next.completed->bytes == 10 * 120);
+    // A complete grain followed by the next costs nothing.
+    CHECK(tally.grain(grainArrival(22, 10)).lost == 0);
+}
+
 TEST_CASE("arrival tally: an invalid grain completes with the slices it has, none when flagged empty")
 {
     ArrivalTally tally{nullptr, videoConfig()};
