@@ -37,11 +37,12 @@ namespace mxl::fabrics
             fail(MXL_ERR_INVALID_ARG, "the {} has no mapped flow", role);
         }
         auto const& config = memory.data->info.config;
-        auto const grains = mxlIsDiscreteDataFormat(static_cast<int>(config.common.format));
-        if (grains != (carries == FlowCarries::Grains))
+        auto const format = static_cast<int>(config.common.format);
+        auto const wanted = carries == FlowCarries::Grains ? mxlIsDiscreteDataFormat(format) : mxlIsContinuousDataFormat(format);
+        if (!wanted)
         {
-            fail(MXL_ERR_INVALID_ARG, "the {}'s flow carries {} (format {}), not {}", role, grains ? "grains" : "samples",
-                 config.common.format, grains ? "samples" : "grains");
+            fail(MXL_ERR_INVALID_ARG, "the {}'s flow (format {}) does not carry {}", role, config.common.format,
+                 carries == FlowCarries::Grains ? "grains" : "samples");
         }
         return config;
     }
