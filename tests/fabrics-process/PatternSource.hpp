@@ -26,6 +26,9 @@ namespace mxl::test
         PatternSource(std::string const& domain, std::filesystem::path const& definition, std::uint16_t slicesPerCommit = 0,
                       std::string const& writerOptions = {});
 
+        PatternSource(PatternSource const&) = delete;
+        PatternSource& operator=(PatternSource const&) = delete;
+
         [[nodiscard]] std::string const& flowId() const noexcept
         {
             return _flowId;

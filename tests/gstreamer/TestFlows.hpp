@@ -84,6 +84,9 @@ namespace mxl::test::gst
     public:
         FlowFeeder(TempDomain const& domain, std::string const& definition, std::uint64_t invalidEvery = 0);
 
+        FlowFeeder(FlowFeeder const&) = delete;
+        FlowFeeder& operator=(FlowFeeder const&) = delete;
+
         [[nodiscard]] mxlFlowConfigInfo const& config() const noexcept
         {
             return _writer.config();

@@ -59,6 +59,9 @@ namespace
         {
         }
 
+        BrokenGrainWriter(BrokenGrainWriter const&) = delete;
+        BrokenGrainWriter& operator=(BrokenGrainWriter const&) = delete;
+
     private:
         mxl::client::Instance _instance;
         mxl::client::FlowWriter _writer;

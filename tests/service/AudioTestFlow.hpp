@@ -24,6 +24,9 @@ namespace mxl::test
     public:
         SamplePatternWriter(std::filesystem::path const& domain, std::filesystem::path const& definition, std::uint32_t seed);
 
+        SamplePatternWriter(SamplePatternWriter const&) = delete;
+        SamplePatternWriter& operator=(SamplePatternWriter const&) = delete;
+
         [[nodiscard]] std::size_t batchSamples() const noexcept
         {
             return _batch;

@@ -26,6 +26,9 @@ namespace mxl::test
     public:
         PatternWriter(std::filesystem::path const& domain, std::filesystem::path const& definition);
 
+        PatternWriter(PatternWriter const&) = delete;
+        PatternWriter& operator=(PatternWriter const&) = delete;
+
     private:
         client::Instance _instance;
         client::FlowWriter _writer;
