@@ -37,8 +37,10 @@ namespace mxl::bridge
         Counted counted;
         if (!_grain || _grain->index != arrival.index)
         {
-            // A grain left with some of its slices never completes: its sender went on without the rest.
-            counted.lost = skippedBefore(arrival.index, arrival.index) + (_grain && !_grain->completed ? 1 : 0);
+            // A grain left with some of its slices when a later one arrives never completes: its sender went on without
+            // the rest.
+            auto const leftIncomplete = _grain && !_grain->completed && arrival.index > _grain->index;
+            counted.lost = skippedBefore(arrival.index, arrival.index) + (leftIncomplete ? 1 : 0);
             _grain = GrainProgress{arrival.index};
         }
         _grain->validSlices = std::max(_grain->validSlices, arrival.validSlices);

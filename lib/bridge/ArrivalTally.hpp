@@ -2,7 +2,7 @@
 // demo's target): a grain whose slices come in several arrivals counts once, when it is complete (all its slices, or
 // flagged invalid), with the bytes of all its slices; a batch of samples counts at once, with the bytes the flow holds
 // for it. Indices skipped between arrivals are lost units: a grain per missing index, a batch (of this one's length) per
-// started run of missing samples, and so is a grain left incomplete when the next one arrives. An arrival older than
+// started run of missing samples, and so is a grain left incomplete when a later one arrives. An arrival older than
 // the newest one seen costs nothing and counts as usual.
 #pragma once
 

@@ -74,6 +74,11 @@ TEST_CASE("arrival tally: a grain left with some of its slices when the next one
     CHECK(next.completed->bytes == 10 * 120);
     // A complete grain followed by the next costs nothing.
     CHECK(tally.grain(grainArrival(22, 10)).lost == 0);
+    // An older grain arriving while a later one is incomplete costs neither.
+    CHECK_FALSE(tally.grain(grainArrival(30, 4)).completed);
+    auto const older = tally.grain(grainArrival(28, 10));
+    CHECK(older.lost == 0);
+    CHECK(older.completed);
 }
 
 TEST_CASE("arrival tally: an invalid grain completes with the slices it has, none when flagged empty")

@@ -231,7 +231,8 @@ namespace
         pair.pump();
         auto const closing = std::chrono::steady_clock::now();
         pair.closeTarget();
-        // The close waits up to 2 s for its receives (and a shm target lingers 250 ms at most); generous for a loaded host.
+        // The close waits up to 2 s for its receives and 1 s more to give them up (a shm target lingers 250 ms at most):
+        // generous for a loaded host.
         CHECK(std::chrono::steady_clock::now() - closing < std::chrono::seconds{10});
 
         REQUIRE(pair.pumpUntil(

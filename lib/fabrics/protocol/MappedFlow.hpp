@@ -29,7 +29,7 @@ namespace mxl::fabrics
         return handle->memory;
     }
 
-    // Throws MXL_ERR_INVALID_ARG naming `role` ("target", "initiator", ...) when the flow is not mapped or carries the other kind.
+    // Throws MXL_ERR_INVALID_ARG naming `role` ("target", "initiator", ...) when the flow is not mapped or does not carry `carries`.
     inline mxlFlowConfigInfo const& mappedFlowConfig(FlowMemory const& memory, char const* role, FlowCarries carries)
     {
         if (memory.data == nullptr)

@@ -90,8 +90,13 @@ namespace mxl::fabrics::ucx
     {
         try
         {
-            // Endpoints UCX failed meanwhile fail their receives in this pass, so that none is closed twice.
+            // One more pass: receives of endpoints UCX has failed meanwhile may complete in it (it narrows, not closes, the
+            // window in which an endpoint UCX is discarding could be closed again).
             ucp_worker_progress(_domain.worker());
+            if (_arrivals->receiving() == 0)
+            {
+                return true;
+            }
             std::vector<ucp_ep_h> senders;
             if (!_arrivals->receivingFrom(senders))
             {
