@@ -56,20 +56,23 @@ namespace mxl::test::sessions
         return status.counters;
     }
 
-    // Writes every grain of the flow at its TAI time, each byte a function of the grain index, until destroyed.
+    // Writes every grain of the flow at its TAI time, each byte a function of the grain index, until destroyed; with
+    // `commits` above 1, each grain's slices are committed in that many ranges over half the grain period, as a writer
+    // that commits a picture line block by line block.
     class PatternWriter
     {
     public:
-        explicit PatternWriter(mxlFlowWriter writer, mxlRational rate)
-            : _thread{[writer, rate](std::stop_token const& stop) { write(stop, writer, rate); }}
+        explicit PatternWriter(mxlFlowWriter writer, mxlRational rate, std::uint16_t commits = 1)
+            : _thread{[writer, rate, commits](std::stop_token const& stop) { write(stop, writer, rate, commits); }}
         {
         }
 
     private:
         std::jthread _thread;
 
-        static void write(std::stop_token const& stop, mxlFlowWriter writer, mxlRational rate)
+        static void write(std::stop_token const& stop, mxlFlowWriter writer, mxlRational rate, std::uint16_t commits)
         {
+            auto const gap = std::chrono::nanoseconds{1'000'000'000LL * rate.denominator / rate.numerator / 2 / commits};
             auto index = ::mxlGetCurrentIndex(&rate);
             while (!stop.stop_requested())
             {
@@ -85,8 +88,15 @@ namespace mxl::test::sessions
                     payload[offset] = patternByte(index, offset);
                 }
                 grain.flags = 0;
-                grain.validSlices = grain.totalSlices;
-                ::mxlFlowWriterCommitGrain(writer, &grain);
+                for (std::uint16_t commit = 1; commit <= commits; ++commit)
+                {
+                    grain.validSlices = static_cast<std::uint16_t>(grain.totalSlices * commit / commits);
+                    ::mxlFlowWriterCommitGrain(writer, &grain);
+                    if (commit < commits)
+                    {
+                        std::this_thread::sleep_for(gap);
+                    }
+                }
                 ++index;
             }
         }
