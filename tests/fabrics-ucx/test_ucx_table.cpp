@@ -8,7 +8,10 @@
 
 #include <doctest/doctest.h>
 
+#include <time.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <numeric>
@@ -305,6 +308,51 @@ TEST_CASE("ucx tcp: a target closed while receiving returns from the close, and 
 TEST_CASE("ucx shm: a target closed while receiving returns from the close, and every write completes once")
 {
     closedWhileReceiving(MXL_FABRICS_PROVIDER_SHM);
+}
+
+TEST_CASE("ucx tcp: a target waiting on a receive whose sender stopped sending sleeps rather than spins, and takes the write "
+          "once it comes")
+{
+    auto const* table = backend();
+    if (table == nullptr)
+    {
+        MXL_SKIP(whyMissing().c_str());
+    }
+    constexpr std::size_t writeBytes = 1024 * 1024;
+    auto const source = randomBytes(writeBytes, 13);
+    Pair pair{*table, MXL_FABRICS_PROVIDER_TCP, {writeBytes}, source};
+    if ((pair.initiatorDomainFlags & MXL_FABRICS_BACKEND_ORDERED_WRITES) == 0)
+    {
+        MXL_SKIP("writes are rendezvous receives under UCX 1.13 only (docs/fabrics-backends-ucx.md): this UCX puts");
+    }
+    pair.probe();
+    REQUIRE(pair.write(1, 0, 0, 0, writeBytes, 1, 77u));
+    // The target takes the write's announcement and asks for its data; this thread does not progress the initiator for
+    // the second, so no byte of it comes.
+    auto const threadCpu = []
+    {
+        timespec now{};
+        ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+        return std::chrono::seconds{now.tv_sec} + std::chrono::nanoseconds{now.tv_nsec};
+    };
+    auto const wallStart = std::chrono::steady_clock::now();
+    auto const cpuStart = threadCpu();
+    int arrived = 0;
+    std::uint32_t immediate = 0;
+    requireOk(*table, table->target_next_arrival(pair.target(), 1000, nullptr, nullptr, &arrived, &immediate), "target_next_arrival");
+    auto const wall = std::chrono::steady_clock::now() - wallStart;
+    auto const cpu = threadCpu() - cpuStart;
+    CHECK(arrived == 0);
+    CHECK(wall >= std::chrono::milliseconds{1000});
+    // A millisecond of polling after its last work, then asleep on the worker's descriptor: a spinning target would use
+    // all of the second the scheduler gave it.
+    CHECK_MESSAGE(cpu * 5 < wall, "the target used ", std::chrono::duration_cast<std::chrono::milliseconds>(cpu).count(), " ms of CPU in ",
+                  std::chrono::duration_cast<std::chrono::milliseconds>(wall).count(), " ms");
+
+    REQUIRE(pair.pumpUntil([&] { return !pair.arrivals.empty() && !pair.completions.empty(); }));
+    CHECK(pair.arrivals == std::vector<std::uint32_t>{77});
+    CHECK(pair.completions.front().status == MXL_STATUS_OK);
+    CHECK(pair.regions[0] == source);
 }
 
 TEST_CASE("ucx: bad input gives the documented status and text")

@@ -275,15 +275,20 @@ namespace mxl::fabrics::ucx
             }
             // One step; what it queued is handed out above before the next.
             auto const progressed = ucp_worker_progress(_domain.worker());
+            auto const now = std::chrono::steady_clock::now();
+            if (progressed != 0)
+            {
+                _workedAt = now;
+            }
             if (!_arrivals->empty())
             {
                 continue;
             }
-            if (std::chrono::steady_clock::now() >= deadline)
+            if (now >= deadline)
             {
                 return std::nullopt;
             }
-            if (progressed == 0)
+            if (progressed == 0 && !keepPolling(now))
             {
                 waitForWork(deadline, pacer);
             }
@@ -318,6 +323,11 @@ namespace mxl::fabrics::ucx
             return true;
         }
         return false;
+    }
+
+    bool UcxTarget::keepPolling(std::chrono::steady_clock::time_point now) const noexcept
+    {
+        return now - _workedAt < (_arrivals->receiving() > 0 ? pollWhileReceiving : pollAfterWork);
     }
 
     void UcxTarget::waitForWork(std::chrono::steady_clock::time_point deadline, PollPacer& pacer)

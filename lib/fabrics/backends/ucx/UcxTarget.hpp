@@ -40,8 +40,9 @@ namespace mxl::fabrics::ucx
             return _published;
         }
 
-        // Hands out what one progress step queued before progressing again until the timeout, sleeping on the worker's
-        // descriptor between steps where it has one (tcp), else polling with short pauses.
+        // Hands out what one progress step queued before progressing again until the timeout; between steps that find
+        // nothing, once keepPolling says to stop polling, it sleeps on the worker's descriptor where it has one (tcp),
+        // else polls with short pauses.
         std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout);
 
         // The worker's event descriptor: readable when nextArrival may have work, once arm() said it would.
@@ -66,6 +67,10 @@ namespace mxl::fabrics::ucx
         bool _toldOutside = false;
         // An ordered write was taken: over shm its sender waits for this worker's acknowledgement.
         bool _receivedWrites = false;
+        // When a progress step last did work (keepPolling).
+        std::chrono::steady_clock::time_point _workedAt{};
+        static constexpr std::chrono::microseconds pollAfterWork{50};
+        static constexpr std::chrono::microseconds pollWhileReceiving{1000};
 
         static ucs_status_t onImmediate(void* self, void const* header, std::size_t headerLength, void* data, std::size_t length,
                                         ucp_am_recv_param_t const* param) noexcept;
@@ -80,6 +85,14 @@ namespace mxl::fabrics::ucx
         // to close one (shm), or the receives outlived the wait.
         bool abandonReceives() noexcept;
         ucs_status_t setHandler(unsigned id, ucp_am_recv_callback_t callback) noexcept;
+        // Polls on rather than sleeping for pollAfterWork after a step that did work, or for pollWhileReceiving after it
+        // while a rendezvous receive is under way. A grain's fragments come in bursts microseconds apart: sleeping whenever one
+        // step found nothing wakes the target for every burst, each wake-up a cross-CPU interrupt paid in the
+        // initiator's send (over tcp, 1080p grains one at a time then move at about half raw libfabric's rate:
+        // docs/performance.md). Between transfers it sleeps, so that a flow of small units (audio batches a
+        // millisecond apart) polls little longer than its transfers, and a receive whose sender stopped sending for a
+        // millisecond at most.
+        [[nodiscard]] bool keepPolling(std::chrono::steady_clock::time_point now) const noexcept;
         // Until the worker may have work or the deadline passes.
         void waitForWork(std::chrono::steady_clock::time_point deadline, PollPacer& pacer);
     };
