@@ -310,6 +310,48 @@ TEST_CASE("ucx shm: a target closed while receiving returns from the close, and 
     closedWhileReceiving(MXL_FABRICS_PROVIDER_SHM);
 }
 
+// A target closed, with its domain, while its initiator is still connecting: at each number of target progress passes
+// before the close, its worker may hold the wire-up reply to the initiator's request, queued until the connection back
+// is up (UCX 1.13 aborted the process destroying such a worker). The process lives on, and every write completes once.
+TEST_CASE("ucx tcp: a target closed while its initiator connects closes its domain, and the write completes once")
+{
+    auto const* table = backend();
+    if (table == nullptr)
+    {
+        MXL_SKIP(whyMissing().c_str());
+    }
+    for (int passes = 0; passes < 6; ++passes)
+    {
+        for (int round = 0; round < 10; ++round)
+        {
+            CAPTURE(passes);
+            CAPTURE(round);
+            auto const source = randomBytes(4096, static_cast<std::uint32_t>(round));
+            Pair pair{*table, MXL_FABRICS_PROVIDER_TCP, {source.size()}, source};
+            REQUIRE(pair.write(1, 0, 0, 0, source.size(), 1, 3u));
+            for (int pass = 0; pass < passes; ++pass)
+            {
+                pair.pump();
+            }
+            auto const arrived = pair.arrivals.size();
+            pair.closeTarget();
+            REQUIRE(pair.pumpUntil(
+                [&]
+                {
+                    static_cast<void>(pair.ended());
+                    return !pair.completions.empty();
+                }));
+            checkEndedOnce(pair.completions, 1);
+            // A write the target announced before its close had all its bytes in place.
+            if (arrived != 0)
+            {
+                CHECK(pair.arrivals == std::vector<std::uint32_t>{3});
+                CHECK(pair.regions[0] == source);
+            }
+        }
+    }
+}
+
 TEST_CASE("ucx tcp: a target waiting on a receive whose sender stopped sending sleeps rather than spins, and takes the write "
           "once it comes")
 {

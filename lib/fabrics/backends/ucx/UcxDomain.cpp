@@ -7,6 +7,7 @@
 #include "fabrics/transport/DeviceMemoryKnob.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <limits>
 #include <memory>
@@ -88,19 +89,25 @@ namespace mxl::fabrics::ucx
         // and over shm (sysv's or posix's lane; the target pulls the bytes by cma). Not for device memory (staging
         // protocols of its own, untested). Seen with UCX 1.13's protocols (v1), the only version tested here: another
         // version keeps the puts and a flush per write.
-        bool writesArriveInOrder(mxlFabricsInterfaceConfig const& interface, bool cuda)
+        // The loaded library's major and minor version.
+        std::pair<unsigned, unsigned> ucxVersion()
         {
             unsigned major = 0;
             unsigned minor = 0;
             unsigned release = 0;
             ucp_get_version(&major, &minor, &release);
+            return {major, minor};
+        }
+
+        bool writesArriveInOrder(mxlFabricsInterfaceConfig const& interface, bool cuda)
+        {
             auto const oneDevice =
                 interface.provider == MXL_FABRICS_PROVIDER_SHM ||
                 (interface.provider == MXL_FABRICS_PROVIDER_TCP && interface.address.node != nullptr && *interface.address.node != '\0');
             // Test knob: the path of device memory and other UCX versions, on this one.
             auto const* puts = std::getenv("MXL_FABRICS_UCX_PUTS");
             auto const putsAsked = puts != nullptr && std::string_view{puts} == "1";
-            return major == 1 && minor == 13 && oneDevice && !cuda && !putsAsked;
+            return ucxVersion() == std::pair{1u, 13u} && oneDevice && !cuda && !putsAsked;
         }
     }
 
@@ -117,6 +124,8 @@ namespace mxl::fabrics::ucx
                  interface.provider == MXL_FABRICS_PROVIDER_SHM ? "shm" : "tcp");
         }
         _ordered = writesArriveInOrder(interface, cuda);
+        _acceptsOverTcp =
+            role == MXL_FABRICS_BACKEND_TARGET && interface.provider == MXL_FABRICS_PROVIDER_TCP && ucxVersion() < std::pair{1u, 14u};
         // A tcp target's worker wakes a descriptor, so that the application's dispatch can read it. Not over shm: UCX
         // 1.13's posix and sysv left ucp_worker_arm busy for good once an initiator had written (a library thread reads
         // a shm target's events, as for libfabric's shm). Nor with CUDA's transports, untested here.
@@ -163,8 +172,37 @@ namespace mxl::fabrics::ucx
             log::warn("ucx: a domain closed with receives its senders never finished keeps its worker for the life of the process");
             return;
         }
+        if (_acceptsOverTcp && !flushWireUp())
+        {
+            log::warn("ucx: a target's domain closed while an initiator was connecting, which did not finish within a second, keeps "
+                      "its worker for the life of the process");
+            return;
+        }
         ucp_worker_destroy(_worker);
         ucp_cleanup(_context);
+    }
+
+    bool UcxDomain::flushWireUp() noexcept
+    {
+        bool flushed = false;
+        ucp_request_param_t params{};
+        params.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+        params.cb.send = [](void* /*request*/, ucs_status_t /*status*/, void* done) { *static_cast<bool*>(done) = true; };
+        params.user_data = &flushed;
+        auto* const request = ucp_worker_flush_nbx(_worker, &params);
+        if (!UCS_PTR_IS_PTR(request))
+        {
+            // Done, or failed at once: nothing is queued that the flush would wait for.
+            return true;
+        }
+        auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{1};
+        while (!flushed && std::chrono::steady_clock::now() < deadline)
+        {
+            ucp_worker_progress(_worker);
+        }
+        // Freed before its completion, a request calls back no more.
+        ucp_request_free(request);
+        return flushed;
     }
 
     mxlFabricsBackendDomainInfo UcxDomain::info() const noexcept

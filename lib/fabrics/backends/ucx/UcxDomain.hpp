@@ -85,11 +85,19 @@ namespace mxl::fabrics::ucx
         [[nodiscard]] bool writable(std::uint64_t address, std::size_t length) const noexcept;
 
     private:
+        // UCX before 1.14 aborts (an assertion) when it destroys an endpoint whose wire-up reply to a connecting tcp
+        // peer is still queued, as when a target closes just as an initiator connects: the worker is flushed first,
+        // which sends the reply once the peer's connection is up. False when that took longer than a second (a peer
+        // that stopped): the worker must be kept.
+        [[nodiscard]] bool flushWireUp() noexcept;
+
         ucp_context_h _context = nullptr;
         ucp_worker_h _worker = nullptr;
         bool _sharedMemory;
         bool _deviceMemory;
         bool _ordered = false;
+        // A tcp target's domain under UCX before 1.14 (flushWireUp).
+        bool _acceptsOverTcp = false;
         int _wakeDescriptor = -1;
         // Registered by the application's threads, looked up by the worker's.
         mutable std::mutex _writableLock;
