@@ -34,7 +34,7 @@ namespace mxl::fabrics::ucx
         }
 
         // `cuda`: the transports that register and move CUDA memory join the provider's.
-        Config configFor(mxlFabricsInterfaceConfig const& interface, bool cuda)
+        Config configFor(mxlFabricsInterfaceConfig const& interface, mxlFabricsBackendRole role, bool cuda)
         {
             ucp_config_t* raw = nullptr;
             checkUcx(ucp_config_read(nullptr, nullptr, &raw), "ucx: reading the UCP configuration");
@@ -43,11 +43,15 @@ namespace mxl::fabrics::ucx
             {
             case MXL_FABRICS_PROVIDER_TCP:
                 set(config.get(), "TLS", cuda ? "tcp,cuda_copy" : "tcp");
-                // UCX's tcp sends a put in 8 KiB segments and reads 64 KiB per progress step: 1080p grains (5.5 MB)
-                // moved about 2.5x faster with 256 KiB and 1 MiB (docs/fabrics-backends-ucx.md). Transport options
-                // are named without their "TCP_" prefix here: ucp_config_modify hands them to the interface's table.
+                // UCX's tcp sends in 8 KiB segments and reads 64 KiB per progress step: 1080p grains (5.5 MB) moved
+                // about 2.5x faster with 256 KiB and 1 MiB. A sender cuts rendezvous data into messages of its own
+                // receive segment, and a receiver aborts on a message larger than its own (an assertion): an
+                // initiator's 512 KiB messages, which its target copies into place faster than 1 MiB ones
+                // (docs/fabrics-backends-ucx.md), fit the 1 MiB every target receives, this version's or an earlier
+                // one's. Transport options are named without their "TCP_" prefix here: ucp_config_modify hands them to
+                // the interface's table.
                 set(config.get(), "TX_SEG_SIZE", "256K");
-                set(config.get(), "RX_SEG_SIZE", "1M");
+                set(config.get(), "RX_SEG_SIZE", role == MXL_FABRICS_BACKEND_INITIATOR ? "512K" : "1M");
                 if (interface.address.node != nullptr && *interface.address.node != '\0')
                 {
                     auto const node = tcpNodeOf(interface.address.node);
@@ -130,7 +134,7 @@ namespace mxl::fabrics::ucx
         // 1.13's posix and sysv left ucp_worker_arm busy for good once an initiator had written (a library thread reads
         // a shm target's events, as for libfabric's shm). Nor with CUDA's transports, untested here.
         auto const wakes = role == MXL_FABRICS_BACKEND_TARGET && interface.provider == MXL_FABRICS_PROVIDER_TCP && !cuda;
-        auto const config = configFor(interface, cuda);
+        auto const config = configFor(interface, role, cuda);
         if (_ordered)
         {
             // The order rests on the protocols of v1: UCX_PROTO_ENABLE=y in the environment must not change them.
