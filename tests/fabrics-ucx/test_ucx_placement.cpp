@@ -173,19 +173,62 @@ TEST_CASE("ucx arrivals: an immediate is handed out once its write and every ear
     arrivals.placed(arrivals.add({0x2000, 2, 24, 1}), false);
     CHECK(drain(arrivals) == std::vector<std::uint32_t>{24});
 
-    // A flood of unknown connections' refused writes is remembered up to the limit only.
-    for (std::uint64_t tag = 100; tag < 100 + UcxArrivals::maxConnections; ++tag)
+    // A flood of unknown connections' refused writes: the table stays bounded, and a connection forgotten to keep it
+    // so still loses the grain its refused write belonged to; the next grain of each is announced.
+    for (std::uint64_t tag = 100; tag < 100 + 3 * UcxArrivals::maxConnections; ++tag)
     {
         arrivals.ignored({0x1000, tag, 0, 0});
+        REQUIRE(arrivals.connections() <= UcxArrivals::maxConnections);
     }
     arrivals.ignored({0x1000, 99, 0, 0});
-    arrivals.placed(arrivals.add({0x2000, 100, 31, 1}), false);
-    arrivals.placed(arrivals.add({0x2000, 99, 32, 1}), false);
-    CHECK(drain(arrivals) == std::vector<std::uint32_t>{32});
+    for (std::uint64_t tag = 99; tag < 100 + 3 * UcxArrivals::maxConnections; tag += 997)
+    {
+        CAPTURE(tag);
+        arrivals.placed(arrivals.add({0x2000, tag, 31, 1}), false);
+        CHECK(drain(arrivals).empty());
+        arrivals.placed(arrivals.add({0x2000, tag, 32, 1}), false);
+        CHECK(drain(arrivals) == std::vector<std::uint32_t>{32});
+    }
 
     // The put path's immediates are ready at once, in the same queue.
     arrivals.announce(33);
     CHECK(drain(arrivals) == std::vector<std::uint32_t>{33});
+}
+
+TEST_CASE("ucx arrivals: connections whose payload write failed stay bounded, and each still loses that grain, not the next")
+{
+    UcxArrivals arrivals;
+    constexpr std::uint64_t flood = 5 * UcxArrivals::maxConnections;
+    for (std::uint64_t tag = 1; tag <= flood; ++tag)
+    {
+        arrivals.placed(arrivals.add({0x1000, tag, 0, 0}), true);
+        REQUIRE(arrivals.connections() <= UcxArrivals::maxConnections);
+    }
+    // A connection with a write under way is never forgotten: its place in the order is what it announces by.
+    auto& underWay = arrivals.add({0x1000, flood + 1, 0, 0});
+    for (std::uint64_t tag = flood + 2; tag <= flood + 2 + UcxArrivals::maxConnections; ++tag)
+    {
+        arrivals.placed(arrivals.add({0x1000, tag, 0, 0}), true);
+    }
+    auto& itsCommit = arrivals.add({0x2000, flood + 1, 41, 1});
+    arrivals.placed(itsCommit, false);
+    CHECK(drain(arrivals).empty());
+    arrivals.placed(underWay, false);
+    CHECK(drain(arrivals) == std::vector<std::uint32_t>{41});
+
+    // Every flooded connection, remembered or forgotten, announces its next grain but not the one that lost its payload.
+    std::size_t announced = 0;
+    for (std::uint64_t tag = 1; tag <= flood; tag += 13)
+    {
+        CAPTURE(tag);
+        arrivals.placed(arrivals.add({0x2000, tag, 51, 1}), false);
+        CHECK(drain(arrivals).empty());
+        arrivals.placed(arrivals.add({0x3000, tag, 52, 1}), false);
+        auto const next = drain(arrivals);
+        CHECK(next == std::vector<std::uint32_t>{52});
+        announced += next.size();
+    }
+    CHECK(announced == (flood + 12) / 13);
 }
 
 TEST_CASE("ucx tcp target: writes to memory not registered for writes, and headers of another size, are ignored, and a good write after "

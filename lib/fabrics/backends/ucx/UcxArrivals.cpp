@@ -15,13 +15,7 @@ namespace mxl::fabrics::ucx
 
     UcxArrivals::Entry& UcxArrivals::add(UcxPlacementHeader const& header)
     {
-        auto connection = _connections.find(header.connection);
-        if (connection == _connections.end())
-        {
-            makeRoom();
-            connection = _connections.try_emplace(header.connection).first;
-        }
-        auto& order = connection->second.order;
+        auto& order = connectionOf(header.connection)->second.order;
         order.push_back(Entry{this, header.connection, header.immediate, header.announces == 1, false, false});
         return order.back();
     }
@@ -35,22 +29,25 @@ namespace mxl::fabrics::ucx
 
     void UcxArrivals::ignored(UcxPlacementHeader const& header)
     {
-        auto connection = _connections.find(header.connection);
-        if (connection == _connections.end())
-        {
-            makeRoom();
-            if (_connections.size() >= maxConnections)
-            {
-                return;
-            }
-            connection = _connections.try_emplace(header.connection).first;
-        }
+        auto const connection = connectionOf(header.connection);
         // It stands in its connection's order as a write that failed: behind the writes still being placed.
         connection->second.order.push_back(Entry{this, header.connection, header.immediate, header.announces == 1, true, true});
         release(connection);
     }
 
-    void UcxArrivals::release(std::unordered_map<std::uint64_t, Connection>::iterator connection)
+    UcxArrivals::Connections::iterator UcxArrivals::connectionOf(std::uint64_t tag)
+    {
+        auto connection = _connections.find(tag);
+        if (connection == _connections.end())
+        {
+            makeRoom();
+            connection = _connections.try_emplace(tag).first;
+            connection->second.lost = _forgottenLosses.test(forgottenBit(tag));
+        }
+        return connection;
+    }
+
+    void UcxArrivals::release(Connections::iterator connection)
     {
         auto& [order, lost] = connection->second;
         while (!order.empty() && order.front().placed)
@@ -99,7 +96,27 @@ namespace mxl::fabrics::ucx
             return;
         }
         std::erase_if(_connections, [](auto const& connection) { return connection.second.order.empty() && !connection.second.lost; });
+        if (_connections.size() >= maxConnections)
+        {
+            std::erase_if(_connections,
+                          [this](auto const& connection)
+                          {
+                              if (!connection.second.order.empty())
+                              {
+                                  return false;
+                              }
+                              _forgottenLosses.set(forgottenBit(connection.first));
+                              return true;
+                          });
+        }
         _sweepAt = std::clamp<std::size_t>(2 * _connections.size(), minSweep, maxConnections);
+    }
+
+    std::size_t UcxArrivals::forgottenBit(std::uint64_t tag) noexcept
+    {
+        // Fibonacci hashing: the top bits of the product, so that tags that differ in any bits spread.
+        static_assert(forgottenBits == std::size_t{1} << 16);
+        return static_cast<std::size_t>((tag * 0x9E3779B97F4A7C15ull) >> 48);
     }
 
     void UcxArrivals::onReceived(void* request, ucs_status_t status, std::size_t /*length*/, void* user) noexcept

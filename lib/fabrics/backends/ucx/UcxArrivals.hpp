@@ -11,6 +11,7 @@
 #include <ucp/api/ucp_def.h>
 #include <ucs/type/status.h>
 
+#include <bitset>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -53,12 +54,18 @@ namespace mxl::fabrics::ucx
         Entry& add(UcxPlacementHeader const& header);
         // Its data is in place (`failed`: it is not, and its grain's immediate is dropped).
         void placed(Entry& entry, bool failed);
-        // An ordered write was ignored: as one that failed, it costs its grain's immediate. Not remembered for a
-        // connection the target does not know while it knows maxConnections: a sender that floods tags cannot grow
-        // the table without bound.
+        // An ordered write was ignored: as one that failed, it costs its grain's immediate.
         void ignored(UcxPlacementHeader const& header);
 
+        // The idle connections the table keeps at most; more are forgotten (makeRoom), so that a sender flooding new
+        // connection tags cannot grow it without bound.
         static constexpr std::size_t maxConnections = 4096;
+
+        // Connections in the table: at most maxConnections idle ones, and those with writes still being placed.
+        [[nodiscard]] std::size_t connections() const noexcept
+        {
+            return _connections.size();
+        }
 
         // The entry's data comes by a rendezvous receive now under way: onReceived places it.
         void awaitReceive() noexcept
@@ -87,18 +94,29 @@ namespace mxl::fabrics::ucx
             bool lost = false;
         };
 
+        using Connections = std::unordered_map<std::uint64_t, Connection>;
+
         std::deque<std::uint32_t> _ready;
-        std::unordered_map<std::uint64_t, Connection> _connections;
+        Connections _connections;
         std::size_t _receiving = 0;
         static constexpr std::size_t minSweep = 64;
         std::size_t _sweepAt = minSweep;
+        // The lost marks of forgotten connections, by a hash of the tag: a connection that comes again, or a new one
+        // whose tag shares the bit, starts with its next grain lost. A grain missing a write is never announced; the
+        // price of a shared bit is one grain of that other connection. 8 KiB, whatever a flood sends.
+        static constexpr std::size_t forgottenBits = 65536;
+        std::bitset<forgottenBits> _forgottenLosses;
 
+        // The connection of `tag`, added to the table where it is not there.
+        Connections::iterator connectionOf(std::uint64_t tag);
         // Releases what is placed at the front of the connection's order.
-        void release(std::unordered_map<std::uint64_t, Connection>::iterator connection);
+        void release(Connections::iterator connection);
         // A connection is kept while idle, so that its writes do not make its entry again each time its order empties
         // (with one grain in flight, every grain). Before another connection is added, the idle ones are forgotten
         // once the table has doubled since the last sweep (at least minSweep, at most maxConnections): a sweep's cost
-        // is spread over the connections that grew it.
+        // is spread over the connections that grew it. Idle ones that lost a write are forgotten too, into
+        // _forgottenLosses, once the others are gone and the table still holds maxConnections.
         void makeRoom();
+        [[nodiscard]] static std::size_t forgottenBit(std::uint64_t tag) noexcept;
     };
 }
