@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 using namespace mxl::test::ucx;
@@ -126,7 +127,8 @@ namespace
 
 TEST_CASE("ucx arrivals: an immediate is handed out once its write and every earlier write of its connection are placed")
 {
-    UcxArrivals arrivals;
+    // Marks of forgotten connections that outlive the case, however slowly it runs.
+    UcxArrivals arrivals{std::chrono::hours{1}};
     auto& payloadA = arrivals.add({0x1000, 1, 0, 0});
     auto& commitA = arrivals.add({0x2000, 1, 11, 1});
     auto& commitB = arrivals.add({0x3000, 2, 21, 1});
@@ -197,7 +199,7 @@ TEST_CASE("ucx arrivals: an immediate is handed out once its write and every ear
 
 TEST_CASE("ucx arrivals: connections whose payload write failed stay bounded, and each still loses that grain, not the next")
 {
-    UcxArrivals arrivals;
+    UcxArrivals arrivals{std::chrono::hours{1}};
     constexpr std::uint64_t flood = 5 * UcxArrivals::maxConnections;
     for (std::uint64_t tag = 1; tag <= flood; ++tag)
     {
@@ -229,6 +231,31 @@ TEST_CASE("ucx arrivals: connections whose payload write failed stay bounded, an
         announced += next.size();
     }
     CHECK(announced == (flood + 12) / 13);
+}
+
+TEST_CASE("ucx arrivals: the marks a flood leaves cost new connections their first grain only until they have aged")
+{
+    constexpr std::chrono::milliseconds markAge{500};
+    UcxArrivals arrivals{markAge};
+    for (std::uint64_t tag = 1; tag <= 5 * UcxArrivals::maxConnections; ++tag)
+    {
+        arrivals.placed(arrivals.add({0x1000, tag, 0, 0}), true);
+    }
+    // Connections never seen: those whose tag shares a mark lose their first grain.
+    auto const firstGrainsLost = [&](std::uint64_t firstTag)
+    {
+        std::size_t lost = 0;
+        for (std::uint64_t tag = firstTag; tag < firstTag + 1000; ++tag)
+        {
+            arrivals.placed(arrivals.add({0x2000, tag, 61, 1}), false);
+            lost += drain(arrivals).empty() ? 1 : 0;
+        }
+        return lost;
+    };
+    CHECK(firstGrainsLost(1'000'000) > 0);
+    // Every mark has lived its age once the last was set that long ago.
+    std::this_thread::sleep_for(2 * markAge);
+    CHECK(firstGrainsLost(2'000'000) == 0);
 }
 
 TEST_CASE("ucx tcp target: writes to memory not registered for writes, and headers of another size, are ignored, and a good write after "

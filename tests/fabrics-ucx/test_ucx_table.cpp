@@ -4,6 +4,7 @@
 #include "Skip.hpp"
 #include "UcxPair.hpp"
 
+#include "client/LogCapture.hpp"
 #include "fabrics/ticket/TicketAddressFormat.hpp"
 
 #include <doctest/doctest.h>
@@ -320,6 +321,8 @@ TEST_CASE("ucx tcp: a target closed while its initiator connects closes its doma
     {
         MXL_SKIP(whyMissing().c_str());
     }
+    // A flush that did not finish would keep each worker, and say so.
+    mxl::client::LogCapture log;
     for (int passes = 0; passes < 6; ++passes)
     {
         for (int round = 0; round < 10; ++round)
@@ -350,6 +353,8 @@ TEST_CASE("ucx tcp: a target closed while its initiator connects closes its doma
             }
         }
     }
+    auto const text = log.text();
+    CHECK_MESSAGE(mxl::client::occurrences(text, "keeps its worker") == 0, text);
 }
 
 TEST_CASE("ucx tcp: a target waiting on a receive whose sender stopped sending sleeps rather than spins, and takes the write "

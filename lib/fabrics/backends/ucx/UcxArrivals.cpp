@@ -42,7 +42,9 @@ namespace mxl::fabrics::ucx
         {
             makeRoom();
             connection = _connections.try_emplace(tag).first;
-            connection->second.lost = _forgottenLosses.test(forgottenBit(tag));
+            ageMarks(std::chrono::steady_clock::now());
+            auto const bit = forgottenBit(tag);
+            connection->second.lost = _marks.test(bit) || _olderMarks.test(bit);
         }
         return connection;
     }
@@ -98,6 +100,13 @@ namespace mxl::fabrics::ucx
         std::erase_if(_connections, [](auto const& connection) { return connection.second.order.empty() && !connection.second.lost; });
         if (_connections.size() >= maxConnections)
         {
+            auto const now = std::chrono::steady_clock::now();
+            ageMarks(now);
+            if (!_markedAt)
+            {
+                _marksSince = now;
+            }
+            _markedAt = now;
             std::erase_if(_connections,
                           [this](auto const& connection)
                           {
@@ -105,11 +114,33 @@ namespace mxl::fabrics::ucx
                               {
                                   return false;
                               }
-                              _forgottenLosses.set(forgottenBit(connection.first));
+                              _marks.set(forgottenBit(connection.first));
                               return true;
                           });
         }
         _sweepAt = std::clamp<std::size_t>(2 * _connections.size(), minSweep, maxConnections);
+    }
+
+    void UcxArrivals::ageMarks(std::chrono::steady_clock::time_point now) noexcept
+    {
+        if (!_markedAt)
+        {
+            return;
+        }
+        // Each mark lives _markAge at least: every one once the last was set that long ago, or through the period
+        // after its own.
+        if (now - *_markedAt >= _markAge)
+        {
+            _marks.reset();
+            _olderMarks.reset();
+            _markedAt.reset();
+        }
+        else if (now - _marksSince >= _markAge)
+        {
+            _olderMarks = _marks;
+            _marks.reset();
+            _marksSince = now;
+        }
     }
 
     std::size_t UcxArrivals::forgottenBit(std::uint64_t tag) noexcept

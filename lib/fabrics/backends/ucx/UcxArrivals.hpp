@@ -12,9 +12,11 @@
 #include <ucs/type/status.h>
 
 #include <bitset>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -23,6 +25,12 @@ namespace mxl::fabrics::ucx
     class UcxArrivals
     {
     public:
+        // `markAge`: how long a forgotten connection's lost mark lives at least (below); tests shorten or lengthen it.
+        explicit UcxArrivals(std::chrono::milliseconds markAge = std::chrono::seconds{2}) noexcept
+            : _markAge{markAge}
+        {
+        }
+
         struct Entry
         {
             UcxArrivals* owner;
@@ -102,10 +110,18 @@ namespace mxl::fabrics::ucx
         static constexpr std::size_t minSweep = 64;
         std::size_t _sweepAt = minSweep;
         // The lost marks of forgotten connections, by a hash of the tag: a connection that comes again, or a new one
-        // whose tag shares the bit, starts with its next grain lost. A grain missing a write is never announced; the
-        // price of a shared bit is one grain of that other connection. 8 KiB, whatever a flood sends.
+        // whose tag shares the bit, starts with its next grain lost; the price of a shared bit is a grain of that other
+        // connection. A mark lives _markAge at least (about twice that at most while connections keep coming), far
+        // longer than the writes of a grain take to come one after the other, so that a flood's marks cost other
+        // connections grains only while it lasts. 16 KiB, whatever a flood sends.
         static constexpr std::size_t forgottenBits = 65536;
-        std::bitset<forgottenBits> _forgottenLosses;
+        std::chrono::milliseconds _markAge;
+        std::bitset<forgottenBits> _marks;
+        // The marks of the period before _marksSince.
+        std::bitset<forgottenBits> _olderMarks;
+        std::chrono::steady_clock::time_point _marksSince{};
+        // When the last marks were set; empty while none is.
+        std::optional<std::chrono::steady_clock::time_point> _markedAt;
 
         // The connection of `tag`, added to the table where it is not there.
         Connections::iterator connectionOf(std::uint64_t tag);
@@ -114,9 +130,12 @@ namespace mxl::fabrics::ucx
         // A connection is kept while idle, so that its writes do not make its entry again each time its order empties
         // (with one grain in flight, every grain). Before another connection is added, the idle ones are forgotten
         // once the table has doubled since the last sweep (at least minSweep, at most maxConnections): a sweep's cost
-        // is spread over the connections that grew it. Idle ones that lost a write are forgotten too, into
-        // _forgottenLosses, once the others are gone and the table still holds maxConnections.
+        // is spread over the connections that grew it. Idle ones that lost a write are forgotten too, into _marks, once
+        // the others are gone and the table still holds maxConnections.
         void makeRoom();
+        // Clears the marks that have lived _markAge: starts a period once the current one is that old, keeping the
+        // current one's marks as the older.
+        void ageMarks(std::chrono::steady_clock::time_point now) noexcept;
         [[nodiscard]] static std::size_t forgottenBit(std::uint64_t tag) noexcept;
     };
 }

@@ -173,13 +173,16 @@ namespace mxl::fabrics::ucx
     {
         if (keepWorker)
         {
-            log::warn("ucx: a domain closed with receives its senders never finished keeps its worker for the life of the process");
+            log::warn("ucx: a domain closed with receives its senders never finished keeps its worker for the life of the process ({} "
+                      "kept so far)",
+                      ++keptWorkers);
             return;
         }
         if (_acceptsOverTcp && !flushWireUp())
         {
-            log::warn("ucx: a target's domain closed while an initiator was connecting, which did not finish within a second, keeps "
-                      "its worker for the life of the process");
+            log::warn("ucx: a target's domain closed with tcp sends or connections to its initiators still unfinished a second later "
+                      "(a peer that stopped, or one still connecting) keeps its worker for the life of the process ({} kept so far)",
+                      ++keptWorkers);
             return;
         }
         ucp_worker_destroy(_worker);
@@ -188,25 +191,33 @@ namespace mxl::fabrics::ucx
 
     bool UcxDomain::flushWireUp() noexcept
     {
-        bool flushed = false;
-        ucp_request_param_t params{};
-        params.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
-        params.cb.send = [](void* /*request*/, ucs_status_t /*status*/, void* done) { *static_cast<bool*>(done) = true; };
-        params.user_data = &flushed;
-        auto* const request = ucp_worker_flush_nbx(_worker, &params);
-        if (!UCS_PTR_IS_PTR(request))
-        {
-            // Done, or failed at once: nothing is queued that the flush would wait for.
-            return true;
-        }
         auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{1};
-        while (!flushed && std::chrono::steady_clock::now() < deadline)
+        // A flush completes once it has passed every endpoint: one an initiator's request made meanwhile can still hold
+        // its reply, so the worker is flushed until a flush finds nothing to wait for.
+        for (;;)
         {
-            ucp_worker_progress(_worker);
+            bool flushed = false;
+            ucp_request_param_t params{};
+            params.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+            params.cb.send = [](void* /*request*/, ucs_status_t /*status*/, void* done) { *static_cast<bool*>(done) = true; };
+            params.user_data = &flushed;
+            auto* const request = ucp_worker_flush_nbx(_worker, &params);
+            if (!UCS_PTR_IS_PTR(request))
+            {
+                // An error (no memory for the request) says nothing of what is queued.
+                return UCS_PTR_STATUS(request) == UCS_OK;
+            }
+            while (!flushed && std::chrono::steady_clock::now() < deadline)
+            {
+                ucp_worker_progress(_worker);
+            }
+            // Freed before its completion, a request calls back no more.
+            ucp_request_free(request);
+            if (!flushed)
+            {
+                return false;
+            }
         }
-        // Freed before its completion, a request calls back no more.
-        ucp_request_free(request);
-        return flushed;
     }
 
     mxlFabricsBackendDomainInfo UcxDomain::info() const noexcept

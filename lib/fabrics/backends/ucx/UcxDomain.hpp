@@ -8,6 +8,7 @@
 
 #include <ucp/api/ucp.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -87,9 +88,12 @@ namespace mxl::fabrics::ucx
     private:
         // UCX before 1.14 aborts (an assertion) when it destroys an endpoint whose wire-up reply to a connecting tcp
         // peer is still queued, as when a target closes just as an initiator connects: the worker is flushed first,
-        // which sends the reply once the peer's connection is up. False when that took longer than a second (a peer
-        // that stopped): the worker must be kept.
+        // which sends the reply once the peer's connection is up. False when the flush, which waits for every tcp send
+        // and connection of the worker, took longer than a second (a peer that stopped): the worker must be kept.
         [[nodiscard]] bool flushWireUp() noexcept;
+
+        // Workers kept for the life of the process, counted in the warning each keep logs.
+        static inline std::atomic<std::size_t> keptWorkers{0};
 
         ucp_context_h _context = nullptr;
         ucp_worker_h _worker = nullptr;

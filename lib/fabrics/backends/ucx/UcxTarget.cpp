@@ -81,8 +81,9 @@ namespace mxl::fabrics::ucx
         {
             lingerForAcknowledgements();
         }
-        static_cast<void>(setHandler(immediateMessageId, nullptr));
-        static_cast<void>(setHandler(placementMessageId, nullptr));
+        // The refusing handlers stay set, until another target of the domain sets its own: the domain still progresses
+        // the worker when it closes (UcxDomain::flushWireUp), and a write that comes then is refused as closing, not as
+        // unknown. They use nothing of this target.
         _domain.hostsTarget = false;
     }
 
