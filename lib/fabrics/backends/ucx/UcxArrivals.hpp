@@ -111,7 +111,7 @@ namespace mxl::fabrics::ucx
         std::size_t _sweepAt = minSweep;
         // The lost marks of forgotten connections, by a hash of the tag: a connection that comes again, or a new one
         // whose tag shares the bit, starts with its next grain lost; the price of a shared bit is a grain of that other
-        // connection. A mark lives _markAge at least (about twice that at most while connections keep coming), far
+        // connection. A mark lives _markAge at least (about three times that at most while connections come), far
         // longer than the writes of a grain take to come one after the other, so that a flood's marks cost other
         // connections grains only while it lasts. 16 KiB, whatever a flood sends.
         static constexpr std::size_t forgottenBits = 65536;
