@@ -102,10 +102,6 @@ namespace mxl::fabrics::ucx
         {
             auto const now = std::chrono::steady_clock::now();
             ageMarks(now);
-            if (!_markedAt)
-            {
-                _marksSince = now;
-            }
             _markedAt = now;
             std::erase_if(_connections,
                           [this](auto const& connection)

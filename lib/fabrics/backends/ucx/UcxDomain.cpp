@@ -87,12 +87,6 @@ namespace mxl::fabrics::ucx
             return config;
         }
 
-        // An ordered domain's writes are rendezvous active messages (UcxPlacement.hpp), whose requests UCX 1.13 sends on
-        // the endpoint's one active-message lane ("am" in ucp_ep_print_info), so that the target sees them in the order
-        // they were posted: over tcp with one device only (a node given: without one UCX may open lanes on several),
-        // and over shm (sysv's or posix's lane; the target pulls the bytes by cma). Not for device memory (staging
-        // protocols of its own, untested). Seen with UCX 1.13's protocols (v1), the only version tested here: another
-        // version keeps the puts and a flush per write.
         // The loaded library's major and minor version.
         std::pair<unsigned, unsigned> ucxVersion()
         {
@@ -103,6 +97,12 @@ namespace mxl::fabrics::ucx
             return {major, minor};
         }
 
+        // An ordered domain's writes are rendezvous active messages (UcxPlacement.hpp), whose requests UCX 1.13 sends on
+        // the endpoint's one active-message lane ("am" in ucp_ep_print_info), so that the target sees them in the order
+        // they were posted: over tcp with one device only (a node given: without one UCX may open lanes on several),
+        // and over shm (sysv's or posix's lane; the target pulls the bytes by cma). Not for device memory (staging
+        // protocols of its own, untested). Seen with UCX 1.13's protocols (v1), the only version tested here: another
+        // version keeps the puts and a flush per write.
         bool writesArriveInOrder(mxlFabricsInterfaceConfig const& interface, bool cuda)
         {
             auto const oneDevice =

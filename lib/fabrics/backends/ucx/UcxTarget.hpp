@@ -85,10 +85,10 @@ namespace mxl::fabrics::ucx
         // to close one (shm), or the receives outlived the wait.
         bool abandonReceives() noexcept;
         ucs_status_t setHandler(unsigned id, ucp_am_recv_callback_t callback) noexcept;
-        // Polls on rather than sleeping for pollAfterWork after a step that did work, or for pollWhileReceiving after it
-        // while a rendezvous receive is under way. A grain's fragments come in bursts microseconds apart: sleeping whenever one
-        // step found nothing wakes the target for every burst, each wake-up a cross-CPU interrupt paid in the
-        // initiator's send (over tcp, 1080p grains one at a time then move at about half raw libfabric's rate:
+        // Polls on rather than sleeping for pollAfterWork after a step that did work, or for pollWhileReceiving after
+        // it while a rendezvous receive is under way. A grain's fragments come in bursts microseconds apart: sleeping
+        // whenever one step found nothing wakes the target for every burst, each wake-up a cross-CPU interrupt paid in
+        // the initiator's send (over tcp, 1080p grains one at a time then move at about half raw libfabric's rate:
         // docs/performance.md). Between transfers it sleeps, so that a flow of small units (audio batches a
         // millisecond apart) polls little longer than its transfers, and a receive whose sender stopped sending for a
         // millisecond at most.
