@@ -11,6 +11,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace mxl
@@ -39,13 +40,22 @@ namespace mxl
         throw Error{status, fmt::format(format, std::forward<Args>(args)...)};
     }
 
-    // Runs `body` (returning mxlStatus) for the C function `function`, translating every exception.
+    // Runs `body` for the C function `function`, translating every exception. A body that returns nothing succeeded
+    // when it returns; one that returns an mxlStatus says itself.
     template <typename Body>
     mxlStatus guard(char const* function, Body&& body) noexcept
     {
         try
         {
-            return std::forward<Body>(body)();
+            if constexpr (std::is_void_v<std::invoke_result_t<Body>>)
+            {
+                std::forward<Body>(body)();
+                return MXL_STATUS_OK;
+            }
+            else
+            {
+                return std::forward<Body>(body)();
+            }
         }
         catch (Error const& e)
         {

@@ -36,7 +36,6 @@ extern "C" MXL_EXPORT mxlStatus mxlFlowWriterCopyToDevice(mxlFlowWriter writer, 
                           auto const& flow = mxl::writerFrom<mxl::FlowWriter>(writer);
                           requireHost(hostSource, "hostSource");
                           deviceRingOf(flow, "writer").copyToDevice(flow.id(), deviceDestination, hostSource, bytes);
-                          return MXL_STATUS_OK;
                       });
 }
 
@@ -49,6 +48,5 @@ extern "C" MXL_EXPORT mxlStatus mxlFlowReaderCopyToHost(mxlFlowReader reader, vo
                           auto const& flow = mxl::readerFrom<mxl::FlowReader>(reader);
                           requireHost(hostDestination, "hostDestination");
                           deviceRingOf(flow, "reader").copyToHost(flow.id(), hostDestination, deviceSource, bytes);
-                          return MXL_STATUS_OK;
                       });
 }

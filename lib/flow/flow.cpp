@@ -31,7 +31,6 @@ extern "C" MXL_EXPORT mxlStatus mxlCreateFlowWriter(mxlInstance instance, char c
                      {
                          *created = result.created;
                      }
-                     return MXL_STATUS_OK;
                  });
 }
 
@@ -42,7 +41,6 @@ extern "C" MXL_EXPORT mxlStatus mxlReleaseFlowWriter(mxlInstance instance, mxlFl
                  {
                      // Looked up by address only: a handle released before must not be dereferenced.
                      mxl::instanceFrom(instance).releaseWriter(&writerFrom<mxlFlowWriter_t>(writer));
-                     return MXL_STATUS_OK;
                  });
 }
 
@@ -53,7 +51,6 @@ extern "C" MXL_EXPORT mxlStatus mxlCreateFlowReader(mxlInstance instance, char c
                  {
                      auto& out = required(reader, "reader");
                      out = &mxl::instanceFrom(instance).createReader(flowId);
-                     return MXL_STATUS_OK;
                  });
 }
 
@@ -64,7 +61,6 @@ extern "C" MXL_EXPORT mxlStatus mxlReleaseFlowReader(mxlInstance instance, mxlFl
                  {
                      // Looked up by address only: a handle released before must not be dereferenced.
                      mxl::instanceFrom(instance).releaseReader(&readerFrom<mxlFlowReader_t>(reader));
-                     return MXL_STATUS_OK;
                  });
 }
 
@@ -76,7 +72,6 @@ extern "C" MXL_EXPORT mxlStatus mxlIsFlowActive(mxlInstance instance, char const
                      auto& out = required(isActive, "isActive");
                      auto const& domain = mxl::instanceFrom(instance).domain();
                      out = domain.isFlowActive(mxl::canonicalFlowId(flowId));
-                     return MXL_STATUS_OK;
                  });
 }
 
@@ -111,7 +106,6 @@ namespace
                      {
                          Info const& source = part(readerFrom<mxl::FlowReader>(reader).info());
                          std::memcpy(&required(info, "info"), &source, sizeof(Info));
-                         return MXL_STATUS_OK;
                      });
     }
 }
@@ -168,38 +162,23 @@ extern "C" MXL_EXPORT mxlStatus mxlFlowWriterGetGrainInfo(mxlFlowWriter writer, 
                  {
                      auto const& discrete = writerFrom<mxl::DiscreteFlowWriter>(writer);
                      required(grain, "grain") = discrete.grainInfo(index);
-                     return MXL_STATUS_OK;
                  });
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlFlowWriterOpenGrain(mxlFlowWriter writer, uint64_t index, mxlGrainInfo* grain, uint8_t** payload)
 {
-    return guard(__func__,
-                 [&]
-                 {
-                     writerFrom<mxl::DiscreteFlowWriter>(writer).openGrain(index, required(grain, "grain"), required(payload, "payload"));
-                     return MXL_STATUS_OK;
-                 });
+    return guard(__func__, [&]
+                 { writerFrom<mxl::DiscreteFlowWriter>(writer).openGrain(index, required(grain, "grain"), required(payload, "payload")); });
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlFlowWriterCancelGrain(mxlFlowWriter writer)
 {
-    return guard(__func__,
-                 [&]
-                 {
-                     writerFrom<mxl::DiscreteFlowWriter>(writer).cancelGrain();
-                     return MXL_STATUS_OK;
-                 });
+    return guard(__func__, [&] { writerFrom<mxl::DiscreteFlowWriter>(writer).cancelGrain(); });
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlFlowWriterCommitGrain(mxlFlowWriter writer, mxlGrainInfo const* grain)
 {
-    return guard(__func__,
-                 [&]
-                 {
-                     writerFrom<mxl::DiscreteFlowWriter>(writer).commitGrain(required(grain, "grain"));
-                     return MXL_STATUS_OK;
-                 });
+    return guard(__func__, [&] { writerFrom<mxl::DiscreteFlowWriter>(writer).commitGrain(required(grain, "grain")); });
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlFlowReaderGetMaxReadLengthSamples(mxlFlowReader reader, size_t* maxReadLength)
@@ -209,7 +188,6 @@ extern "C" MXL_EXPORT mxlStatus mxlFlowReaderGetMaxReadLengthSamples(mxlFlowRead
                  {
                      auto const& continuous = readerFrom<mxl::ContinuousFlowReader>(reader);
                      required(maxReadLength, "maxReadLength") = continuous.maxReadLengthSamples();
-                     return MXL_STATUS_OK;
                  });
 }
 
@@ -237,7 +215,6 @@ extern "C" MXL_EXPORT mxlStatus mxlFlowWriterGetMaxWriteLengthSamples(mxlFlowWri
                  {
                      auto const& continuous = writerFrom<mxl::ContinuousFlowWriter>(writer);
                      required(maxWriteLength, "maxWriteLength") = continuous.maxWriteLengthSamples();
-                     return MXL_STATUS_OK;
                  });
 }
 
@@ -249,28 +226,17 @@ extern "C" MXL_EXPORT mxlStatus mxlFlowWriterOpenSamples(mxlFlowWriter writer, u
                  {
                      auto& continuous = writerFrom<mxl::ContinuousFlowWriter>(writer);
                      continuous.openSamples(index, count, required(payloadBuffersSlices, "payloadBuffersSlices"));
-                     return MXL_STATUS_OK;
                  });
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlFlowWriterCancelSamples(mxlFlowWriter writer)
 {
-    return guard(__func__,
-                 [&]
-                 {
-                     writerFrom<mxl::ContinuousFlowWriter>(writer).cancelSamples();
-                     return MXL_STATUS_OK;
-                 });
+    return guard(__func__, [&] { writerFrom<mxl::ContinuousFlowWriter>(writer).cancelSamples(); });
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlFlowWriterCommitSamples(mxlFlowWriter writer)
 {
-    return guard(__func__,
-                 [&]
-                 {
-                     writerFrom<mxl::ContinuousFlowWriter>(writer).commitSamples();
-                     return MXL_STATUS_OK;
-                 });
+    return guard(__func__, [&] { writerFrom<mxl::ContinuousFlowWriter>(writer).commitSamples(); });
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlCreateFlowSynchronizationGroup(mxlInstance instance, mxlFlowSynchronizationGroup* group)
@@ -280,49 +246,28 @@ extern "C" MXL_EXPORT mxlStatus mxlCreateFlowSynchronizationGroup(mxlInstance in
                  {
                      auto& out = required(group, "group");
                      out = &mxl::instanceFrom(instance).createSynchronizationGroup();
-                     return MXL_STATUS_OK;
                  });
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlReleaseFlowSynchronizationGroup(mxlInstance instance, mxlFlowSynchronizationGroup group)
 {
-    return guard(__func__,
-                 [&]
-                 {
-                     mxl::instanceFrom(instance).releaseSynchronizationGroup(&mxl::groupFrom(group));
-                     return MXL_STATUS_OK;
-                 });
+    return guard(__func__, [&] { mxl::instanceFrom(instance).releaseSynchronizationGroup(&mxl::groupFrom(group)); });
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlFlowSynchronizationGroupAddReader(mxlFlowSynchronizationGroup group, mxlFlowReader reader)
 {
-    return guard(__func__,
-                 [&]
-                 {
-                     mxl::groupFrom(group).addReader(readerFrom<mxl::FlowReader>(reader), MXL_GRAIN_VALID_SLICES_ALL);
-                     return MXL_STATUS_OK;
-                 });
+    return guard(__func__, [&] { mxl::groupFrom(group).addReader(readerFrom<mxl::FlowReader>(reader), MXL_GRAIN_VALID_SLICES_ALL); });
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlFlowSynchronizationGroupAddPartialGrainReader(mxlFlowSynchronizationGroup group, mxlFlowReader reader,
                                                                                  uint16_t minValidSlices)
 {
-    return guard(__func__,
-                 [&]
-                 {
-                     mxl::groupFrom(group).addReader(readerFrom<mxl::DiscreteFlowReader>(reader), minValidSlices);
-                     return MXL_STATUS_OK;
-                 });
+    return guard(__func__, [&] { mxl::groupFrom(group).addReader(readerFrom<mxl::DiscreteFlowReader>(reader), minValidSlices); });
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlFlowSynchronizationGroupRemoveReader(mxlFlowSynchronizationGroup group, mxlFlowReader reader)
 {
-    return guard(__func__,
-                 [&]
-                 {
-                     mxl::groupFrom(group).removeReader(&readerFrom<mxlFlowReader_t>(reader));
-                     return MXL_STATUS_OK;
-                 });
+    return guard(__func__, [&] { mxl::groupFrom(group).removeReader(&readerFrom<mxlFlowReader_t>(reader)); });
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlFlowSynchronizationGroupWaitForDataAt(mxlFlowSynchronizationGroup group, uint64_t timestamp,

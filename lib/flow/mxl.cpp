@@ -17,23 +17,13 @@ namespace
 extern "C" MXL_EXPORT mxlInstance mxlCreateInstance(char const* in_mxlDomain, char const* in_options)
 {
     mxlInstance instance = nullptr;
-    mxl::guard(__func__,
-               [&]
-               {
-                   instance = new mxlInstance_t{in_mxlDomain, in_options};
-                   return MXL_STATUS_OK;
-               });
+    mxl::guard(__func__, [&] { instance = new mxlInstance_t{in_mxlDomain, in_options}; });
     return instance;
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlGarbageCollectFlows(mxlInstance in_instance)
 {
-    return mxl::guard(__func__,
-                      [&]
-                      {
-                          mxl::instanceFrom(in_instance).domain().garbageCollect();
-                          return MXL_STATUS_OK;
-                      });
+    return mxl::guard(__func__, [&] { mxl::instanceFrom(in_instance).domain().garbageCollect(); });
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlIsTmpFs(char const* in_path, bool* out_isTmpFs)
@@ -54,16 +44,10 @@ extern "C" MXL_EXPORT mxlStatus mxlIsTmpFs(char const* in_path, bool* out_isTmpF
                               mxl::fail(MXL_ERR_UNKNOWN, "statfs {}: {}", in_path, std::strerror(errno));
                           }
                           isTmpFs = status.f_type == tmpfsMagic || status.f_type == ramfsMagic;
-                          return MXL_STATUS_OK;
                       });
 }
 
 extern "C" MXL_EXPORT mxlStatus mxlDestroyInstance(mxlInstance in_instance)
 {
-    return mxl::guard(__func__,
-                      [&]
-                      {
-                          delete &mxl::instanceFrom(in_instance);
-                          return MXL_STATUS_OK;
-                      });
+    return mxl::guard(__func__, [&] { delete &mxl::instanceFrom(in_instance); });
 }

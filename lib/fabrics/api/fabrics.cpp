@@ -121,7 +121,6 @@ extern "C"
                          // Loading the backend enters (and so initialises) it, before its transport first reads its environment.
                          auto& backend = backendNamed(InstanceOptions::parse(in_options).backend);
                          *out_instance = new mxlFabricsInstance_t{in_instance, backend, {}, {}};
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -132,7 +131,6 @@ extern "C"
                      {
                          require(in_instance, "the fabrics instance");
                          delete in_instance;
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -145,7 +143,6 @@ extern "C"
                          require(out_info, "out_info");
                          auto const& identity = in_instance->backend.identity();
                          *out_info = {identity.name.c_str(), identity.path.c_str(), identity.abiVersion};
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -156,7 +153,6 @@ extern "C"
                      {
                          require(out_list, "out_list");
                          *out_list = listBackends(backendFiles());
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -167,7 +163,6 @@ extern "C"
                      {
                          require(in_list, "the backend list");
                          freeBackends(in_list);
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -180,7 +175,6 @@ extern "C"
                          require(in_instance, "the fabrics instance");
                          require(out_list, "out_list");
                          *out_list = listInterfaces(in_instance->backend, in_query);
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -212,7 +206,6 @@ extern "C"
                          in_target->events.stop();
                          in_target->target.setup(*in_config, in_options);
                          *out_info = new mxlFabricsTargetInfo_t{in_target->target.ticket()};
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -278,7 +271,6 @@ extern "C"
                          in_initiator->initiator.reset();
                          in_initiator->initiator = setupInitiator(in_initiator->backend, *in_config, in_options);
                          in_initiator->initiator->reportTo(&in_initiator->events);
-                         return MXL_STATUS_OK;
                      });
     }
 }
@@ -305,7 +297,6 @@ extern "C"
                      {
                          require(in_targetInfo, "the target info");
                          setUp(in_initiator).addTarget(in_targetInfo->info);
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -316,7 +307,6 @@ extern "C"
                      {
                          require(in_targetInfo, "the target info");
                          setUp(in_initiator).removeTarget(in_targetInfo->info.id);
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -377,7 +367,6 @@ extern "C"
                          *out_counters =
                              mxlFabricsTargetCounters{link.transfersPosted, link.transfersSkipped, link.reconnects, link.lagging ? 1U : 0U,
                                                       static_cast<std::uint32_t>(link.transfersInvalidated)};
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -390,7 +379,6 @@ extern "C"
                          require(out_counters, "out_counters");
                          auto const counters = in_target->target.admission.counters();
                          *out_counters = mxlFabricsAdmissionCounters{counters.admitted, counters.refused, counters.refusedAddresses};
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -407,7 +395,6 @@ extern "C"
                              fail(MXL_ERR_INVALID_ARG, "\"{}\" is not a provider (any, tcp, verbs, efa, shm)", in_string);
                          }
                          *out_provider = *provider;
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -443,7 +430,6 @@ extern "C"
                          require(in_string, "the target info string");
                          require(out_targetInfo, "out_targetInfo");
                          *out_targetInfo = new mxlFabricsTargetInfo_t{TargetInfo::fromJson(in_string)};
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -454,7 +440,6 @@ extern "C"
                      {
                          require(in_info, "the target info");
                          delete in_info;
-                         return MXL_STATUS_OK;
                      });
     }
 }

@@ -47,7 +47,6 @@ extern "C"
                          require(in_initiator, "the initiator");
                          require(out_batch, "out_batch");
                          *out_batch = in_initiator->batches.create(in_initiator->events);
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -61,7 +60,6 @@ extern "C"
                          auto& batch = batchOf(in_initiator, in_batch);
                          *out_transfer =
                              batch.addGrain(setUp(in_initiator), targetIdOf(in_target), in_grainIndex, in_startSlice, in_endSlice);
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -74,7 +72,6 @@ extern "C"
                          require(out_transfer, "out_transfer");
                          auto& batch = batchOf(in_initiator, in_batch);
                          *out_transfer = batch.addSamples(setUp(in_initiator), targetIdOf(in_target), in_headIndex, in_count);
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -91,7 +88,6 @@ extern "C"
                      {
                          requireStructSize(out_status, "out_status");
                          *out_status = batchOf(in_initiator, in_batch).transferStatus(in_transfer);
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -103,7 +99,6 @@ extern "C"
                      {
                          requireStructSize(out_status, "out_status");
                          copyLegStatus(batchOf(in_initiator, in_batch).leg(in_transfer, in_targetIndex), out_status);
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -116,7 +111,6 @@ extern "C"
                          require(in_target, "the target info");
                          requireStructSize(out_status, "out_status");
                          copyLegStatus(batchOf(in_initiator, in_batch).legOf(in_transfer, in_target->info.id), out_status);
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -127,7 +121,6 @@ extern "C"
                      {
                          requireStructSize(out_summary, "out_summary");
                          *out_summary = batchOf(in_initiator, in_batch).summary();
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -138,7 +131,6 @@ extern "C"
                      {
                          require(in_initiator, "the initiator");
                          in_initiator->batches.free(in_batch);
-                         return MXL_STATUS_OK;
                      });
     }
 }

@@ -25,7 +25,6 @@ namespace
                      {
                          require(handle, what);
                          handle->events.handlers().set(type, {handler, userData});
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -38,7 +37,6 @@ namespace
                          require(handle, what);
                          require(descriptor, "out_fd");
                          *descriptor = start();
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -75,7 +73,6 @@ namespace
                      {
                          require(handle, what);
                          handle->events.stop();
-                         return MXL_STATUS_OK;
                      });
     }
 
@@ -88,7 +85,6 @@ namespace
                          require(handle, what);
                          requireStructSize(counters, "out_counters");
                          *counters = handle->events.counters();
-                         return MXL_STATUS_OK;
                      });
     }
 }
