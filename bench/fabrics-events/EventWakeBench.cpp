@@ -24,6 +24,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -47,6 +48,8 @@ namespace
     constexpr char const* flowId = "6c0e3b9a-2f41-4d7e-8a15-9b3c7d2e4f60";
     constexpr std::uint64_t firstGrain = 1000;
     constexpr std::uint32_t wakeType = MXL_FABRICS_EVENT_USER;
+    // The arrival rows take turns this many times.
+    constexpr int arrivalRounds = 4;
 
     // A small video flow: the transfer itself stays short, so the wake is a visible part of the arrival.
     std::string flowDefinition()
@@ -191,12 +194,18 @@ namespace
             });
     }
 
-    struct ArrivalResult
+    // One way of waiting for arrivals, over every round it ran in.
+    struct ArrivalRow
     {
-        Percentiles latency;
+        std::vector<std::uint64_t> latenciesNs;
         // CPU of every thread but the sender's (the target side: the application's thread, and the library's thread
-        // while events are started) per grain, over the sending loop.
-        double targetCpuUsPerGrain;
+        // while events are started), over the sending loops.
+        std::uint64_t targetCpuNs = 0;
+
+        [[nodiscard]] double cpuUsPerGrain() const
+        {
+            return static_cast<double>(targetCpuNs) / 1e3 / static_cast<double>(latenciesNs.size());
+        }
     };
 
     // The two ends of one tcp loopback link in fresh domains, the grains' send times, and the arrival latencies.
@@ -223,7 +232,6 @@ namespace
             auto const now = monotonicNs();
             latencies.push_back(now - sentNs[index - firstGrain].load(std::memory_order_acquire));
             arrived.fetch_add(1, std::memory_order_release);
-            arrived.notify_one();
         }
 
         static void onGrain(mxlFabricsTarget, mxlFabricsEvent const* event, void* run)
@@ -234,8 +242,9 @@ namespace
             }
         }
 
-        // Sends every grain once the application thread (started by the caller) is idle again, and waits for its arrival.
-        ArrivalResult send()
+        // Sends every grain once the application thread (started by the caller) is idle again, and waits for its arrival;
+        // adds the latencies and the target side's CPU to `row`.
+        void send(ArrivalRow& row)
         {
             mxl::bench::FabricsInitiator initiator{initiatorEnd, flowId, "tcp", std::nullopt, target.ticket()};
             auto const processCpuStart = clockNs(CLOCK_PROCESS_CPUTIME_ID);
@@ -259,20 +268,21 @@ namespace
                 while (!initiator.progressBlocking(10))
                 {
                 }
-                for (auto seen = arrived.load(std::memory_order_acquire); seen < i + 1; seen = arrived.load(std::memory_order_acquire))
+                // Looked at in short sleeps rather than waited for: a sender asleep on a futex would make the application's
+                // thread wake it, a cost of this loop that would be counted as the target side's.
+                while (arrived.load(std::memory_order_acquire) < i + 1)
                 {
-                    arrived.wait(seen, std::memory_order_acquire);
+                    std::this_thread::sleep_for(std::chrono::microseconds{50});
                 }
             }
-            auto const targetCpuNs =
-                (clockNs(CLOCK_PROCESS_CPUTIME_ID) - processCpuStart) - (clockNs(CLOCK_THREAD_CPUTIME_ID) - senderCpuStart);
+            row.targetCpuNs += (clockNs(CLOCK_PROCESS_CPUTIME_ID) - processCpuStart) - (clockNs(CLOCK_THREAD_CPUTIME_ID) - senderCpuStart);
             stopping = true;
-            return {mxl::bench::percentiles(latencies), static_cast<double>(targetCpuNs) / 1e3 / static_cast<double>(sentNs.size())};
+            row.latenciesNs.insert(row.latenciesNs.end(), latencies.begin(), latencies.end());
         }
     };
 
     // Runs `application` in a thread of its own while `run` sends its grains; the thread ends once they all arrived.
-    ArrivalResult sendWhile(ArrivalRun& run, std::function<void()> const& application)
+    void sendWhile(ArrivalRun& run, ArrivalRow& row, std::function<void()> const& application)
     {
         std::thread worker{application};
         struct Joined
@@ -286,28 +296,28 @@ namespace
                 joinee.join();
             }
         } const joined{worker, run};
-        return run.send();
+        run.send(row);
     }
 
-    ArrivalResult arrivalsThroughReadGrain(int grains)
+    void arrivalsThroughReadGrain(int grains, ArrivalRow& row)
     {
         ArrivalRun run{grains};
-        return sendWhile(run,
-                         [&]
-                         {
-                             while (!run.stopping)
-                             {
-                                 if (auto const index = run.target.readGrain())
-                                 {
-                                     run.record(*index);
-                                 }
-                             }
-                         });
+        sendWhile(run, row,
+                  [&]
+                  {
+                      while (!run.stopping)
+                      {
+                          if (auto const index = run.target.readGrain())
+                          {
+                              run.record(*index);
+                          }
+                      }
+                  });
     }
 
     // `libraryThread`: a library thread reads the target (MXL_FABRICS_TARGET_EVENT_THREAD=1), as it does where the
     // transport has no wait descriptor; otherwise the dispatch reads it.
-    ArrivalResult arrivalsThroughEvents(int grains, bool libraryThread)
+    void arrivalsThroughEvents(int grains, bool libraryThread, ArrivalRow& row)
     {
         ArrivalRun run{grains};
         auto const target = run.target.handle();
@@ -321,19 +331,19 @@ namespace
         auto const started = mxlFabricsTargetStartEvents(target, 0, &fd);
         ::unsetenv("MXL_FABRICS_TARGET_EVENT_THREAD");
         mxl::bench::checkMxlStatus(started, "mxlFabricsTargetStartEvents");
-        return sendWhile(run,
-                         [&]
-                         {
-                             pollfd entry{fd, POLLIN, 0};
-                             while (!run.stopping)
-                             {
-                                 if (::poll(&entry, 1, 100) > 0)
-                                 {
-                                     std::size_t dispatched = 0;
-                                     static_cast<void>(mxlFabricsTargetDispatchEvents(target, 0, &dispatched));
-                                 }
-                             }
-                         });
+        sendWhile(run, row,
+                  [&]
+                  {
+                      pollfd entry{fd, POLLIN, 0};
+                      while (!run.stopping)
+                      {
+                          if (::poll(&entry, 1, 100) > 0)
+                          {
+                              std::size_t dispatched = 0;
+                              static_cast<void>(mxlFabricsTargetDispatchEvents(target, 0, &dispatched));
+                          }
+                      }
+                  });
     }
 }
 
@@ -354,22 +364,38 @@ int main(int argc, char** argv)
     try
     {
 
-        // Before any thread is pinned: the library threads are not placed by this bench.
-        auto const readGrain = arrivalsThroughReadGrain(grains);
-        auto const events = arrivalsThroughEvents(grains, false);
-        auto const eventsThread = arrivalsThroughEvents(grains, true);
-        fmt::print("## Grain arrival to the application, tcp loopback, 320x180 v210, {} grains per row, threads unpinned\n\n", grains);
+        // Before any thread is pinned: the library threads are not placed by this bench. The rows take turns in rounds,
+        // in an order that reverses each round, so that a machine whose speed drifts during the run favours none of them.
+        ArrivalRow readGrain;
+        ArrivalRow events;
+        ArrivalRow eventsThread;
+        std::vector<std::function<void(int)>> rows{[&](int count) { arrivalsThroughReadGrain(count, readGrain); },
+                                                   [&](int count) { arrivalsThroughEvents(count, false, events); },
+                                                   [&](int count) { arrivalsThroughEvents(count, true, eventsThread); }};
+        auto const rounds = std::min(arrivalRounds, grains);
+        for (int round = 0; round < rounds; ++round)
+        {
+            auto const count = grains / rounds + (round < grains % rounds ? 1 : 0);
+            for (auto const& row : rows)
+            {
+                row(count);
+            }
+            std::reverse(rows.begin(), rows.end());
+        }
+        auto const baseline = mxl::bench::percentiles(readGrain.latenciesNs);
+        fmt::print("## Grain arrival to the application, tcp loopback, 320x180 v210, {} grains per row in {} rounds, threads unpinned\n\n",
+                   grains, rounds);
         fmt::print("| application waits in | transfer → application median / p99 (µs) | median vs ReadGrain | target-side CPU per grain "
                    "(µs) | CPU vs ReadGrain |\n|---|---|---|---|---|\n");
         fmt::print("| mxlFabricsTargetReadGrain, a thread of its own (baseline) | {:.1f} / {:.1f} | 1.00x | {:.1f} | 1.00x |\n",
-                   readGrain.latency.medianUs, readGrain.latency.p99Us, readGrain.targetCpuUsPerGrain);
-        for (auto const& [label, result] :
-             {std::pair{"poll() on the event descriptor, then DispatchEvents (it reads the target)", events},
-              std::pair{"the same, a library thread reading the target (MXL_FABRICS_TARGET_EVENT_THREAD=1)", eventsThread}})
+                   baseline.medianUs, baseline.p99Us, readGrain.cpuUsPerGrain());
+        for (auto const& [label, row] :
+             {std::pair{"poll() on the event descriptor, then DispatchEvents (it reads the target)", &events},
+              std::pair{"the same, a library thread reading the target (MXL_FABRICS_TARGET_EVENT_THREAD=1)", &eventsThread}})
         {
-            fmt::print("| {} | {:.1f} / {:.1f} | {:.2f}x | {:.1f} | {:.2f}x |\n", label, result.latency.medianUs, result.latency.p99Us,
-                       result.latency.medianUs / readGrain.latency.medianUs, result.targetCpuUsPerGrain,
-                       result.targetCpuUsPerGrain / readGrain.targetCpuUsPerGrain);
+            auto const latency = mxl::bench::percentiles(row->latenciesNs);
+            fmt::print("| {} | {:.1f} / {:.1f} | {:.2f}x | {:.1f} | {:.2f}x |\n", label, latency.medianUs, latency.p99Us,
+                       latency.medianUs / baseline.medianUs, row->cpuUsPerGrain(), row->cpuUsPerGrain() / readGrain.cpuUsPerGrain());
         }
 
         mxl::bench::TemporaryDomains domains{"mxl-fabrics-events-bench", 200'000'000};
