@@ -51,7 +51,8 @@ namespace mxl::fabrics::ucx
                  fmt::format("ucx target {}: setting the handler of immediates", targetId));
         if (auto const status = setHandler(placementMessageId, &UcxTarget::onPlacement); status != UCS_OK)
         {
-            static_cast<void>(setHandler(immediateMessageId, nullptr));
+            // Refusing, as a closed target's does: a write that comes meanwhile must not reach this unfinished object.
+            static_cast<void>(setHandler(immediateMessageId, &UcxTarget::onClosed));
             checkUcx(status, fmt::format("ucx target {}: setting the handler of ordered writes", targetId));
         }
         domain.hostsTarget = true;
