@@ -233,6 +233,36 @@ TEST_CASE("ucx arrivals: connections whose payload write failed stay bounded, an
     CHECK(announced == (flood + 12) / 13);
 }
 
+TEST_CASE("ucx arrivals: a payload write that could not be entered costs its grain, and those of the writes queued before it")
+{
+    UcxArrivals arrivals{std::chrono::hours{1}};
+    // Behind one grain still being placed: that grain and the lost write's are both dropped, the one after is not.
+    auto& queuedPayload = arrivals.add({0x1000, 1, 0, 0});
+    auto& queuedCommit = arrivals.add({0x2000, 1, 71, 1});
+    arrivals.lostUnrecorded({0x3000, 1, 0, 0});
+    auto& itsCommit = arrivals.add({0x4000, 1, 72, 1});
+    auto& nextCommit = arrivals.add({0x5000, 1, 73, 1});
+    arrivals.placed(queuedCommit, false);
+    arrivals.placed(itsCommit, false);
+    arrivals.placed(nextCommit, false);
+    arrivals.placed(queuedPayload, false);
+    CHECK(drain(arrivals) == std::vector<std::uint32_t>{73});
+
+    // A connection the table does not hold: its next grain, and only that one.
+    arrivals.lostUnrecorded({0x1000, 2, 0, 0});
+    arrivals.placed(arrivals.add({0x2000, 2, 81, 1}), false);
+    CHECK(drain(arrivals).empty());
+    arrivals.placed(arrivals.add({0x2000, 2, 82, 1}), false);
+    CHECK(drain(arrivals) == std::vector<std::uint32_t>{82});
+
+    // An idle connection's; a lost commit costs nothing more than itself.
+    arrivals.lostUnrecorded({0x1000, 1, 0, 0});
+    arrivals.placed(arrivals.add({0x2000, 1, 74, 1}), false);
+    arrivals.lostUnrecorded({0x2000, 1, 75, 1});
+    arrivals.placed(arrivals.add({0x2000, 1, 76, 1}), false);
+    CHECK(drain(arrivals) == std::vector<std::uint32_t>{76});
+}
+
 TEST_CASE("ucx arrivals: the marks a flood leaves cost new connections their first grain only until they have aged")
 {
     constexpr std::chrono::milliseconds markAge{500};

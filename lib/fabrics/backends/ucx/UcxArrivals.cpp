@@ -35,6 +35,31 @@ namespace mxl::fabrics::ucx
         release(connection);
     }
 
+    void UcxArrivals::lostUnrecorded(UcxPlacementHeader const& header) noexcept
+    {
+        if (header.announces == 1)
+        {
+            // A commit: its grain's immediate is simply never handed out.
+            return;
+        }
+        auto const connection = _connections.find(header.connection);
+        if (connection == _connections.end())
+        {
+            // Nothing of the connection is queued: its next grain is this write's. Marked as a forgotten connection's.
+            auto const now = std::chrono::steady_clock::now();
+            ageMarks(now);
+            _markedAt = now;
+            _marks.set(forgottenBit(header.connection));
+            return;
+        }
+        // It came after every write queued, and its grain's commit will come after theirs: dropping the announcements
+        // of the grains queued as well as the next one drops it, whichever of them it belongs to.
+        auto& [order, losing] = connection->second;
+        auto const queued =
+            static_cast<std::size_t>(std::count_if(order.begin(), order.end(), [](Entry const& entry) { return entry.announces; }));
+        losing = std::max(losing, queued + 1);
+    }
+
     UcxArrivals::Connections::iterator UcxArrivals::connectionOf(std::uint64_t tag)
     {
         auto connection = _connections.find(tag);
@@ -44,25 +69,25 @@ namespace mxl::fabrics::ucx
             connection = _connections.try_emplace(tag).first;
             ageMarks(std::chrono::steady_clock::now());
             auto const bit = forgottenBit(tag);
-            connection->second.lost = _marks.test(bit) || _olderMarks.test(bit);
+            connection->second.losing = _marks.test(bit) || _olderMarks.test(bit) ? 1 : 0;
         }
         return connection;
     }
 
     void UcxArrivals::release(Connections::iterator connection)
     {
-        auto& [order, lost] = connection->second;
+        auto& [order, losing] = connection->second;
         while (!order.empty() && order.front().placed)
         {
             auto const released = order.front();
             order.pop_front();
             if (!released.announces)
             {
-                lost = lost || released.failed;
+                losing = released.failed ? std::max<std::size_t>(losing, 1) : losing;
                 continue;
             }
-            auto const complete = !lost && !released.failed;
-            lost = false;
+            auto const complete = losing == 0 && !released.failed;
+            losing -= losing > 0 ? 1 : 0;
             if (complete)
             {
                 _ready.push_back(released.immediate);
@@ -97,7 +122,8 @@ namespace mxl::fabrics::ucx
         {
             return;
         }
-        std::erase_if(_connections, [](auto const& connection) { return connection.second.order.empty() && !connection.second.lost; });
+        std::erase_if(_connections,
+                      [](auto const& connection) { return connection.second.order.empty() && connection.second.losing == 0; });
         if (_connections.size() >= maxConnections)
         {
             auto const now = std::chrono::steady_clock::now();

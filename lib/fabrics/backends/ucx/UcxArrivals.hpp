@@ -64,6 +64,9 @@ namespace mxl::fabrics::ucx
         void placed(Entry& entry, bool failed);
         // An ordered write was ignored: as one that failed, it costs its grain's immediate.
         void ignored(UcxPlacementHeader const& header);
+        // An ordered write could not be entered in its connection's order (out of memory): its grain is not announced,
+        // nor, where its place among the writes still queued is unknown, the grains of those writes.
+        void lostUnrecorded(UcxPlacementHeader const& header) noexcept;
 
         // The idle connections the table keeps at most; more are forgotten (makeRoom), so that a sender flooding new
         // connection tags cannot grow it without bound.
@@ -98,8 +101,9 @@ namespace mxl::fabrics::ucx
         {
             // deque: adding at the back and removing at the front leave the other entries where they are.
             std::deque<Entry> order;
-            // A write of the grain being announced next is missing.
-            bool lost = false;
+            // How many of the next announcements to drop: a write of the grain being announced next is missing (1), or
+            // one whose place in the order is unknown (lostUnrecorded) is.
+            std::size_t losing = 0;
         };
 
         using Connections = std::unordered_map<std::uint64_t, Connection>;
