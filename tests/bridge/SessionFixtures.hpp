@@ -5,6 +5,7 @@
 #include "bridge/Metrics.hpp"
 #include "bridge/ReceiverSession.hpp"
 
+#include "GrainPattern.hpp"
 #include "TempDomain.hpp"
 
 #include <client/FabricsHandles.hpp>
@@ -36,11 +37,6 @@ namespace mxl::test::sessions
     inline constexpr auto sessionFlowId = "9a4c3e10-f86b-4e27-a519-6d2b8f0c7e54";
     // Generous: the machine may be loaded.
     inline constexpr auto deadline = 60s;
-
-    inline std::uint8_t patternByte(std::uint64_t index, std::size_t offset)
-    {
-        return static_cast<std::uint8_t>((index * 31 + offset * 7) & 0xff);
-    }
 
     inline mxl::client::FabricsInterface loopbackTcp(mxlFabricsInstance fabrics, EndpointRole role)
     {
@@ -83,10 +79,7 @@ namespace mxl::test::sessions
                 {
                     return;
                 }
-                for (std::size_t offset = 0; offset < grain.grainSize; ++offset)
-                {
-                    payload[offset] = patternByte(index, offset);
-                }
+                fillGrainPattern(payload, grain.grainSize, index);
                 grain.flags = 0;
                 for (std::uint16_t commit = 1; commit <= commits; ++commit)
                 {
@@ -170,11 +163,8 @@ namespace mxl::test::sessions
             mxlGrainInfo grain{};
             std::uint8_t* payload = nullptr;
             REQUIRE(::mxlFlowReaderGetGrainNonBlocking(reader, index, &grain, &payload) == MXL_STATUS_OK);
-            bool same = grain.validSlices == grain.totalSlices;
-            for (std::size_t offset = 0; same && offset < grain.grainSize; ++offset)
-            {
-                same = payload[offset] == patternByte(index, offset);
-            }
+            auto const same =
+                grain.validSlices == grain.totalSlices && fnv1a(payload, grain.grainSize) == grainPatternChecksum(grain.grainSize, index);
             intact += same ? 1 : 0;
         }
         CHECK(intact == count);

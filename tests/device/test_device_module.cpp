@@ -38,7 +38,7 @@ TEST_CASE("device module: host flows never load it")
     mxlGrainInfo grain{};
     std::uint8_t* payload = nullptr;
     REQUIRE(mxlFlowReaderGetGrainNonBlocking(reader, 77, &grain, &payload) == MXL_STATUS_OK);
-    CHECK(fnv1a(payload, grain.grainSize) == patternChecksum(grain.grainSize, 77));
+    CHECK(fnv1a(payload, grain.grainSize) == grainPatternChecksum(grain.grainSize, 77));
     CHECK_FALSE(std::filesystem::exists(fixture.domain.path() / (flowId(videoFlowFile) + ".mxl-flow") / "device"));
     CHECK_FALSE(isMapped("libmxl-cuda.so"));
     mxlReleaseFlowReader(fixture.instance, reader);
@@ -111,7 +111,7 @@ namespace
         std::uint8_t* payload = nullptr;
         REQUIRE(mxlFlowWriterOpenGrain(created.writer, index, &grain, &payload) == MXL_STATUS_OK);
         std::vector<std::uint8_t> pattern(grain.grainSize);
-        fillPattern(pattern.data(), pattern.size(), index);
+        fillGrainPattern(pattern.data(), pattern.size(), index);
         REQUIRE(mxlFlowWriterCopyToDevice(created.writer, payload, pattern.data(), pattern.size()) == MXL_STATUS_OK);
         grain.validSlices = grain.totalSlices;
         REQUIRE(mxlFlowWriterCommitGrain(created.writer, &grain) == MXL_STATUS_OK);
@@ -158,7 +158,7 @@ namespace
             CHECK(seen[1] == MXL_STATUS_OK);
             CHECK(seen[2] == videoSlices);
             CHECK(seen[4] == written[1]);
-            CHECK(seen[4] == patternChecksum(videoGrainBytes, index));
+            CHECK(seen[4] == grainPatternChecksum(videoGrainBytes, index));
         }
         CHECK(reader.wait(30s) == 0);
         writer.signal(SIGTERM);

@@ -94,7 +94,7 @@ TEST_CASE_FIXTURE(FakeModuleWriter,
     std::uint8_t* payload = nullptr;
     REQUIRE(mxlFlowWriterOpenGrain(created.writer, index, &grain, &payload) == MXL_STATUS_OK);
     std::vector<std::uint8_t> pattern(grain.grainSize);
-    fillPattern(pattern.data(), pattern.size(), index);
+    fillGrainPattern(pattern.data(), pattern.size(), index);
     auto const half = pattern.size() / 2;
     REQUIRE(mxlFlowWriterCopyToDevice(created.writer, payload, pattern.data(), half) == MXL_STATUS_OK);
     grain.validSlices = videoSlices / 2;

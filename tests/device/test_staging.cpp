@@ -146,8 +146,8 @@ namespace
         PinnedBuffer const staged{module, videoGrainBytes};
         CHECK(staged.nonZeroBytes() == 0);
         auto const index = futureIndex();
-        fillPattern(staged.bytes(), videoGrainBytes, index);
-        CHECK(fnv1a(staged.bytes(), videoGrainBytes) == patternChecksum(videoGrainBytes, index));
+        fillGrainPattern(staged.bytes(), videoGrainBytes, index);
+        CHECK(fnv1a(staged.bytes(), videoGrainBytes) == grainPatternChecksum(videoGrainBytes, index));
 
         mxlGrainInfo grain{};
         std::uint8_t* payload = nullptr;
@@ -164,7 +164,7 @@ namespace
             PinnedBuffer const back{module, videoGrainBytes};
             module.copyToHostAsync(memory.localDeviceIndex, back.bytes(), payload, videoGrainBytes, stream.get());
             module.streamSynchronize(memory.localDeviceIndex, stream.get());
-            CHECK(fnv1a(back.bytes(), videoGrainBytes) == patternChecksum(videoGrainBytes, index));
+            CHECK(fnv1a(back.bytes(), videoGrainBytes) == grainPatternChecksum(videoGrainBytes, index));
         }
 
         Process reader{peer({"read", "--domain", fixture.domain.str(), "--id", flowId(videoFlowFile), "--start", std::to_string(index),
@@ -176,7 +176,7 @@ namespace
         CHECK(seen[0] == index);
         CHECK(seen[1] == MXL_STATUS_OK);
         CHECK(seen[2] == videoSlices);
-        CHECK(seen[4] == patternChecksum(videoGrainBytes, index));
+        CHECK(seen[4] == grainPatternChecksum(videoGrainBytes, index));
         CHECK(reader.wait(30s) == 0);
         CHECK(mxlReleaseFlowWriter(fixture.instance, created.writer) == MXL_STATUS_OK);
     }
@@ -208,7 +208,7 @@ namespace
             module.copyToHostAsync(memory.localDeviceIndex, staged.bytes(), payload, grain.grainSize, stream.get());
             module.streamSynchronize(memory.localDeviceIndex, stream.get());
             CHECK(fnv1a(staged.bytes(), grain.grainSize) == fields(*wrote)[1]);
-            CHECK(fnv1a(staged.bytes(), grain.grainSize) == patternChecksum(videoGrainBytes, index));
+            CHECK(fnv1a(staged.bytes(), grain.grainSize) == grainPatternChecksum(videoGrainBytes, index));
         }
         CHECK(mxlReleaseFlowReader(fixture.instance, reader) == MXL_STATUS_OK);
         writer.signal(SIGTERM);

@@ -73,7 +73,7 @@ namespace mxl::test
             auto const batch = _slicesPerCommit == 0 ? total : std::min(_slicesPerCommit, total);
             auto const batches = (total + batch - 1) / batch;
             std::vector<std::uint8_t> pattern(grain.grainSize);
-            fillGrainPattern(pattern.data(), index, pattern.size());
+            fillGrainPattern(pattern.data(), pattern.size(), index);
             // Recorded before the final commit: a target may have the grain before this thread runs again.
             record(index, fnv1a(pattern.data(), pattern.size()));
             for (std::uint16_t start = 0; start < total; start = static_cast<std::uint16_t>(start + batch))

@@ -1,5 +1,7 @@
 #include "UcxModule.hpp"
 
+#include "GrainPattern.hpp"
+
 #include <fmt/format.h>
 
 #include <dlfcn.h>
@@ -136,19 +138,9 @@ namespace mxl::test::ucx
         return {index % planRegionCount, slot * slotBytes + (index % 3) * 8, 1000 + (index * 997ULL) % 15000};
     }
 
-    std::uint8_t patternByte(std::uint32_t index, std::uint64_t position)
-    {
-        return static_cast<std::uint8_t>(index * 131 + position * 7 + (position >> 8));
-    }
-
     std::vector<std::uint8_t> plannedBytes(std::uint32_t index)
     {
-        std::vector<std::uint8_t> bytes(plannedWrite(index).length);
-        for (std::uint64_t position = 0; position < bytes.size(); ++position)
-        {
-            bytes[position] = patternByte(index, position);
-        }
-        return bytes;
+        return grainPattern(plannedWrite(index).length, index);
     }
 
     std::string encodeTicket(mxlFabricsBackendBlob address, std::uint32_t format, mxlFabricsBackendRemoteRegion const* regions,

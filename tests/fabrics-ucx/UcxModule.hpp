@@ -22,7 +22,7 @@ namespace mxl::test::ucx
     std::string describe(mxlFabricsBackend const& table, mxlStatus status);
 
     // The write plan both ends of a transfer know: write `index` lands `length` bytes at `offset` of region `region`,
-    // byte k holding patternByte(index, k), and announces immediate 1000 + index.
+    // holding grain `index`'s pattern (GrainPattern.hpp), and announces immediate 1000 + index.
     struct PlannedWrite
     {
         std::uint32_t region;
@@ -34,7 +34,6 @@ namespace mxl::test::ucx
     inline constexpr std::uint64_t planRegionBytes = 256 * 1024;
 
     PlannedWrite plannedWrite(std::uint32_t index);
-    std::uint8_t patternByte(std::uint32_t index, std::uint64_t position);
     std::vector<std::uint8_t> plannedBytes(std::uint32_t index);
 
     // The bytes of a ticket's address and regions as one text line (hex), for a target in another process.

@@ -1,5 +1,7 @@
 #include "FabricsHarness.hpp"
 
+#include "GrainPattern.hpp"
+
 #include <mxl/fabrics_backends.h>
 
 #include "Checksum.hpp"
@@ -136,15 +138,7 @@ namespace mxl::test::fabrics
         mxlGrainInfo info;
         std::uint8_t* payload = nullptr;
         REQUIRE(mxlFlowWriterOpenGrain(source.writer, index, &info, &payload) == MXL_STATUS_OK);
-        auto state = static_cast<std::uint32_t>(index * 2654435761u) ^ seed;
-        for (std::uint32_t i = 0; i < info.grainSize; ++i)
-        {
-            // xorshift: different bytes everywhere, different grains and seeds.
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            payload[i] = static_cast<std::uint8_t>(state);
-        }
+        fillGrainPattern(payload, info.grainSize, index, seed);
         info.validSlices = info.totalSlices;
         info.flags = flags;
         REQUIRE(mxlFlowWriterCommitGrain(source.writer, &info) == MXL_STATUS_OK);

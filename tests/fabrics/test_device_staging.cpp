@@ -11,6 +11,7 @@
 
 #    include "Checksum.hpp"
 #    include "FabricsHarness.hpp"
+#    include "GrainPattern.hpp"
 #    include "Link.hpp"
 #    include "ScopedVariable.hpp"
 #    include "Skip.hpp"
@@ -97,7 +98,7 @@ namespace
         mxlGrainInfo info;
         std::uint8_t* payload = nullptr;
         REQUIRE(mxlFlowWriterOpenGrain(flow.writer, index, &info, &payload) == MXL_STATUS_OK);
-        auto bytes = pattern(index, seed, info.grainSize);
+        auto bytes = grainPattern(info.grainSize, index, seed);
         if (onDeviceMemory(flow))
         {
             REQUIRE(mxlFlowWriterCopyToDevice(flow.writer, payload, bytes.data(), bytes.size()) == MXL_STATUS_OK);

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "Checksum.hpp"
-#include "Pattern.hpp"
+#include "GrainPattern.hpp"
 #include "TempDomain.hpp"
 
 #include <mxl/flow.h>
@@ -68,7 +68,7 @@ namespace mxl::test
         {
             return status;
         }
-        fillPattern(payload, info.grainSize, index);
+        fillGrainPattern(payload, info.grainSize, index);
         info.validSlices = info.totalSlices;
         info.flags = flags;
         return mxlFlowWriterCommitGrain(writer, &info);

@@ -19,7 +19,7 @@
 // --ro-bind makes the domain a read-only bind mount in a private mount namespace first (prints "skip <reason>" and
 // exits 77 when the kernel refuses). Exit status: 0 on success, 1 on a failed call, 2 on bad arguments.
 #include "Checksum.hpp"
-#include "Pattern.hpp"
+#include "GrainPattern.hpp"
 #include "TempDomain.hpp"
 
 #include <mxl/device.h>
@@ -180,7 +180,7 @@ namespace
             // A device grain is painted in host memory and copied: `filled` is what the checksum covers.
             std::vector<std::uint8_t> hostGrain(onDevice(config) ? grain.grainSize : 0);
             auto* const filled = onDevice(config) ? hostGrain.data() : payload;
-            mxl::test::fillPattern(filled, grain.grainSize, index);
+            mxl::test::fillGrainPattern(filled, grain.grainSize, index);
             if (onDevice(config))
             {
                 check(mxlFlowWriterCopyToDevice(writer, payload, filled, grain.grainSize), "mxlFlowWriterCopyToDevice");

@@ -76,7 +76,7 @@ TEST_CASE_FIXTURE(VideoFlow, "discrete: a written grain reads back byte for byte
     checkVideoGrainHeader(info, 0);
     CHECK(read(discreteBase) == MXL_ERR_OUT_OF_RANGE_TOO_EARLY);
 
-    fillPattern(writePayload, info.grainSize, discreteBase);
+    fillGrainPattern(writePayload, info.grainSize, discreteBase);
     info.validSlices = info.totalSlices;
     info.reserved[0] = 0xab;
     std::this_thread::sleep_for(std::chrono::milliseconds{2});
@@ -87,7 +87,7 @@ TEST_CASE_FIXTURE(VideoFlow, "discrete: a written grain reads back byte for byte
     CHECK(grain.validSlices == 1080);
     CHECK(grain.flags == 0);
     CHECK(grain.reserved[0] == 0xab);
-    CHECK(fnv1a(payload, grain.grainSize) == patternChecksum(grain.grainSize, discreteBase));
+    CHECK(fnv1a(payload, grain.grainSize) == grainPatternChecksum(grain.grainSize, discreteBase));
     CHECK(runtime().headIndex == discreteBase);
     CHECK(runtime().lastWriteTime > before);
 
@@ -110,7 +110,7 @@ TEST_CASE_FIXTURE(VideoFlow, "discrete: the readable window is head-grainCount+2
     {
         REQUIRE(read(index) == MXL_STATUS_OK);
         CHECK(grain.index == index);
-        CHECK(fnv1a(payload, grain.grainSize) == patternChecksum(grain.grainSize, index));
+        CHECK(fnv1a(payload, grain.grainSize) == grainPatternChecksum(grain.grainSize, index));
     }
     CHECK(read(head - 4) == MXL_ERR_OUT_OF_RANGE_TOO_LATE);
     CHECK(read(head - 5) == MXL_ERR_OUT_OF_RANGE_TOO_LATE);
@@ -147,7 +147,7 @@ TEST_CASE_FIXTURE(VideoFlow, "discrete: partial commits are readable slice by sl
     mxlGrainInfo info;
     std::uint8_t* writePayload = nullptr;
     REQUIRE(mxlFlowWriterOpenGrain(writer, discreteBase, &info, &writePayload) == MXL_STATUS_OK);
-    fillPattern(writePayload, info.grainSize, discreteBase);
+    fillGrainPattern(writePayload, info.grainSize, discreteBase);
     for (std::uint16_t slices = 270; slices <= 1080; slices = static_cast<std::uint16_t>(slices + 270))
     {
         info.validSlices = slices;
@@ -161,7 +161,7 @@ TEST_CASE_FIXTURE(VideoFlow, "discrete: partial commits are readable slice by sl
     }
     // Complete: the grain is closed, a further commit has nothing open.
     CHECK(mxlFlowWriterCommitGrain(writer, &info) == MXL_ERR_INVALID_ARG);
-    CHECK(fnv1a(payload, grain.grainSize) == patternChecksum(grain.grainSize, discreteBase));
+    CHECK(fnv1a(payload, grain.grainSize) == grainPatternChecksum(grain.grainSize, discreteBase));
 }
 
 TEST_CASE_FIXTURE(VideoFlow, "discrete: OpenGrain resets a recycled slot but continues a partial grain")
@@ -247,7 +247,7 @@ TEST_CASE_FIXTURE(VideoFlow, "discrete: a blocked reader wakes on the commit and
     REQUIRE(status == MXL_STATUS_OK);
     CHECK(woke >= std::chrono::milliseconds{40});
     CHECK(woke < std::chrono::milliseconds{1000});
-    CHECK(fnv1a(payload, grain.grainSize) == patternChecksum(grain.grainSize, discreteBase));
+    CHECK(fnv1a(payload, grain.grainSize) == grainPatternChecksum(grain.grainSize, discreteBase));
 }
 
 TEST_CASE_FIXTURE(VideoFlow, "discrete: a sliced grain wakes a slice reader before it is complete")
@@ -379,5 +379,5 @@ TEST_CASE("discrete: data (smpte291) grains are 4096 bytes of one-byte slices")
     REQUIRE(mxlFlowReaderGetGrainNonBlocking(reader, discreteBase, &grain, &payload) == MXL_STATUS_OK);
     CHECK(grain.grainSize == 4096);
     CHECK(grain.totalSlices == 4096);
-    CHECK(fnv1a(payload, 4096) == patternChecksum(4096, discreteBase));
+    CHECK(fnv1a(payload, 4096) == grainPatternChecksum(4096, discreteBase));
 }

@@ -68,7 +68,7 @@ TEST_CASE("processes: a writer and two readers agree on every grain, slice and h
         auto const wrote = fields(writer.waitForLine("wrote ", 5s).value_or(""));
         REQUIRE(wrote.size() == 3);
         CHECK(wrote[0] == index);
-        CHECK(wrote[1] == patternChecksum(videoGrainBytes, index));
+        CHECK(wrote[1] == grainPatternChecksum(videoGrainBytes, index));
 
         auto const whole = nextRead(full, 5s);
         CHECK(whole.index == index);
@@ -109,7 +109,7 @@ TEST_CASE("processes: a killed writer leaves a stale flow that garbage collectio
     mxlGrainInfo grain;
     std::uint8_t* payload = nullptr;
     REQUIRE(mxlFlowReaderGetGrainNonBlocking(reader, start + 1, &grain, &payload) == MXL_STATUS_OK);
-    CHECK(fnv1a(payload, grain.grainSize) == patternChecksum(4096, start + 1));
+    CHECK(fnv1a(payload, grain.grainSize) == grainPatternChecksum(4096, start + 1));
 
     bool active = false;
     REQUIRE(mxlIsFlowActive(fixture.instance, id.c_str(), &active) == MXL_STATUS_OK);
@@ -147,7 +147,7 @@ TEST_CASE("processes: a reader works on a read-only bind mount of the domain")
     CHECK(*first == "ready");
     auto const read = nextRead(reader, 5s);
     CHECK(read.status == MXL_STATUS_OK);
-    CHECK(read.checksum == patternChecksum(4096, index));
+    CHECK(read.checksum == grainPatternChecksum(4096, index));
     CHECK(reader.wait(5s) == 0);
 }
 

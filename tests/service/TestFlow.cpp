@@ -3,6 +3,7 @@
 #include "FlowWait.hpp"
 
 #include "Checksum.hpp"
+#include "GrainPattern.hpp"
 #include "TempDomain.hpp"
 
 #include <doctest/doctest.h>
@@ -15,29 +16,6 @@
 
 namespace mxl::test
 {
-    namespace
-    {
-        void fillPattern(std::uint8_t* payload, std::uint64_t index, std::size_t size)
-        {
-            // A different byte sequence per index and offset: a shifted, truncated or swapped grain cannot match.
-            auto state = index * 0x9E3779B97F4A7C15ULL + 1;
-            for (std::size_t i = 0; i < size; ++i)
-            {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                payload[i] = static_cast<std::uint8_t>(state);
-            }
-        }
-    }
-
-    std::uint64_t patternChecksum(std::uint64_t index, std::size_t size)
-    {
-        std::vector<std::uint8_t> bytes(size);
-        fillPattern(bytes.data(), index, size);
-        return fnv1a(bytes.data(), bytes.size());
-    }
-
     PatternWriter::PatternWriter(std::filesystem::path const& domain, std::filesystem::path const& definition)
         : _instance{domain}
         , _writer{_instance, readFile(definition), {}, definition.string()}
@@ -56,7 +34,7 @@ namespace mxl::test
             std::uint8_t* payload = nullptr;
             if (::mxlFlowWriterOpenGrain(_writer.get(), index, &grain, &payload) == MXL_STATUS_OK)
             {
-                fillPattern(payload, index, grain.grainSize);
+                fillGrainPattern(payload, grain.grainSize, index);
                 grain.validSlices = grain.totalSlices;
                 ::mxlFlowWriterCommitGrain(_writer.get(), &grain);
             }
@@ -106,7 +84,7 @@ namespace mxl::test
                 }
                 continue;
             }
-            if (fnv1a(payload, grain.grainSize) == patternChecksum(_next, grain.grainSize))
+            if (fnv1a(payload, grain.grainSize) == grainPatternChecksum(grain.grainSize, _next))
             {
                 ++result.verified;
                 result.lastIndex = _next;

@@ -1,6 +1,6 @@
 // Both ends of a moved flow, seen from the test: PatternWriter writes grains whose every byte is a function of the
 // grain index (paced on the TAI clock at the flow's rate), and GrainVerifier reads the target's copy of the flow and
-// compares each complete grain's FNV-1a checksum with the one the pattern gives for that index.
+// compares each complete grain's FNV-1a checksum with the one the pattern (GrainPattern.hpp) gives for that index.
 #pragma once
 
 #include <chrono>
@@ -18,9 +18,6 @@
 
 namespace mxl::test
 {
-    // The checksum grain `index` must have when its payload is `size` bytes.
-    std::uint64_t patternChecksum(std::uint64_t index, std::size_t size);
-
     class PatternWriter
     {
     public:
