@@ -16,32 +16,6 @@
 
 namespace mxl::test
 {
-    PatternWriter::PatternWriter(std::filesystem::path const& domain, std::filesystem::path const& definition)
-        : _instance{domain}
-        , _writer{_instance, readFile(definition), {}, definition.string()}
-    {
-        _thread = std::jthread{[this](std::stop_token const& stop) { writeLoop(stop); }};
-    }
-
-    void PatternWriter::writeLoop(std::stop_token const& stop)
-    {
-        auto const rate = _writer.config().common.grainRate;
-        auto index = ::mxlGetCurrentIndex(&rate);
-        while (!stop.stop_requested())
-        {
-            ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, index));
-            mxlGrainInfo grain{};
-            std::uint8_t* payload = nullptr;
-            if (::mxlFlowWriterOpenGrain(_writer.get(), index, &grain, &payload) == MXL_STATUS_OK)
-            {
-                fillGrainPattern(payload, grain.grainSize, index);
-                grain.validSlices = grain.totalSlices;
-                ::mxlFlowWriterCommitGrain(_writer.get(), &grain);
-            }
-            index = std::max(index + 1, ::mxlGetCurrentIndex(&rate));
-        }
-    }
-
     GrainVerifier::GrainVerifier(std::filesystem::path const& domain, std::string const& flowId)
         : _instance{domain}
         , _reader{readerWhenThere(_instance, flowId)}

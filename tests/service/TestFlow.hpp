@@ -1,39 +1,23 @@
-// Both ends of a moved flow, seen from the test: PatternWriter writes grains whose every byte is a function of the
-// grain index (paced on the TAI clock at the flow's rate), and GrainVerifier reads the target's copy of the flow and
-// compares each complete grain's FNV-1a checksum with the one the pattern (GrainPattern.hpp) gives for that index.
+// The receiving end of a moved flow, seen from the test: GrainVerifier reads the target's copy of the flow that a
+// PatternSource (PatternSource.hpp) writes, and compares each complete grain's FNV-1a checksum with the one the pattern
+// (GrainPattern.hpp) gives for that index.
 #pragma once
 
-#include <chrono>
-#include <cstdint>
-#include <filesystem>
-#include <functional>
-#include <stop_token>
-#include <string>
-#include <thread>
+#include "PatternSource.hpp"
 
 #include <client/MxlHandles.hpp>
 
 #include <mxl/flow.h>
 #include <mxl/mxl.h>
 
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+
 namespace mxl::test
 {
-    class PatternWriter
-    {
-    public:
-        PatternWriter(std::filesystem::path const& domain, std::filesystem::path const& definition);
-
-        PatternWriter(PatternWriter const&) = delete;
-        PatternWriter& operator=(PatternWriter const&) = delete;
-
-    private:
-        client::Instance _instance;
-        client::FlowWriter _writer;
-        std::jthread _thread;
-
-        void writeLoop(std::stop_token const& stop);
-    };
-
     struct Verification
     {
         std::uint64_t verified = 0;

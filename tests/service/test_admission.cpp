@@ -49,7 +49,7 @@ namespace mxl::test
     TEST_CASE("admission: a target service refuses an initiator outside allow_initiators, logs it once and counts every request")
     {
         ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         ReadyService target{with(targetSettings(directories), "allow_initiators", "127.0.0.2, 198.51.100.0/24")};
         auto const port = target.httpPort();
         REQUIRE(port != 0);
@@ -80,7 +80,7 @@ namespace mxl::test
     TEST_CASE("admission: a target service takes an initiator inside allow_initiators, and grains arrive intact")
     {
         ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         ReadyService target{with(targetSettings(directories), "allow_initiators", "127.0.0.0/8")};
         ReadyService initiator{with(initiatorSettings(directories, directories.ticketFile()), "node", "127.0.0.1")};
         GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
@@ -93,7 +93,7 @@ namespace mxl::test
     {
         ServiceDirectories directories;
         auto const key = keyFile(directories);
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         ReadyService target{with(with(targetSettings(directories), "ticket_key", key), "ticket_proof", "true")};
         {
             // Holds the key (so it takes the signed ticket) but sends no proof.

@@ -56,7 +56,7 @@ namespace mxl::test
     {
         TestAuthorizationServer authority;
         ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         auto settings = targetSettings(directories);
         settings.emplace_back("auth_server", authority.issuer());
         settings.emplace_back("auth_audience", audience);
@@ -140,7 +140,7 @@ namespace mxl::test
         authority.addClient("tx1", "s3cret tx1", {audience}, {{"x-nmos-connection", {{"read", {"*"}}, {"write", {"single/receivers/*"}}}}});
         authority.addClient("viewer", "s3cret viewer", {audience}, {{"x-nmos-connection", {{"read", {"*"}}}}});
 
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         auto settings = targetSettings(directories);
         settings.insert(settings.end(), {{"auth_server", authority.issuer()},
                                          {"auth_audience", audience},

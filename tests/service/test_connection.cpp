@@ -109,7 +109,7 @@ namespace mxl::test
         struct UnconnectedPair
         {
             ServiceDirectories directories;
-            PatternWriter source{directories.source.path(), serviceTestFlow()};
+            PatternSource source{directories.source.path(), serviceTestFlow()};
             NotifySocket targetNotify;
             ServiceProcess target{targetSettings(directories), notifyEnvironment(targetNotify)};
             int targetPort = target.httpPort();

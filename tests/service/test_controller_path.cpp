@@ -139,7 +139,7 @@ namespace mxl::test
         {
             RegistryProcess registry;
             ServiceDirectories directories;
-            PatternWriter source{directories.source.path(), serviceTestFlow()};
+            PatternSource source{directories.source.path(), serviceTestFlow()};
             ServiceProcess target{registered(targetSettings(directories), registry.url())};
             ServiceProcess initiator{registered(unconnectedInitiator(directories), registry.url())};
             REQUIRE(initiator.waitForLine("waiting for an IS-05 activation of sender", 10s));

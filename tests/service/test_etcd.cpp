@@ -55,7 +55,7 @@ namespace mxl::test
             EtcdServer etcd;
             directory::EtcdClient client{etcd.endpoint(), 5s};
             ServiceDirectories directories;
-            PatternWriter source{directories.source.path(), serviceTestFlow()};
+            PatternSource source{directories.source.path(), serviceTestFlow()};
 
             // A target publishing in etcd, ready and with its ticket in the key.
             std::unique_ptr<ReadyService> startTarget() const
@@ -282,7 +282,7 @@ namespace mxl::test
             return settings;
         };
         ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         ReadyService target{secured(publishingTarget(directories, etcd), "ticket-writer"), 15s};
         REQUIRE(target.waitForLine(fmt::format("ticket published at '{}' (lease ", ticketKey()), 15s));
 

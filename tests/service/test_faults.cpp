@@ -26,7 +26,7 @@ namespace mxl::test
     TEST_CASE("target killed with SIGKILL and restarted: the initiator moves grains again within 5 s, on the new epoch")
     {
         ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         NotifySocket targetNotify;
         auto first = std::make_unique<ServiceProcess>(targetSettings(directories), notifyEnvironment(targetNotify));
         REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
@@ -59,7 +59,7 @@ namespace mxl::test
     TEST_CASE("initiator killed with SIGKILL and restarted: the same target takes grains from the new one")
     {
         ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         ReadyService target{targetSettings(directories)};
         auto const epoch = ticketEpoch(directories.ticketFile());
         GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
@@ -79,7 +79,7 @@ namespace mxl::test
     TEST_CASE("a stale ticket handed to a fresh initiator is reported, never silently accepted")
     {
         ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         auto const staleCopy = (directories.tickets.path() / "stale.ticket.json").string();
         std::uint64_t staleEpoch = 0;
         {
@@ -117,7 +117,7 @@ namespace mxl::test
             MXL_SKIP(whyNot.c_str());
         }
         ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         NotifySocket targetNotify;
         ServiceProcess target{targetSettings(directories, NetworkNamespaces::firstAddress), notifyEnvironment(targetNotify),
                               hosts->inFirst()};
@@ -159,7 +159,7 @@ namespace mxl::test
     {
         using namespace std::chrono_literals;
         ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         ReadyService target{targetSettings(directories)};
         // As the SDK's tickets are: no epoch. The library knows a target by its id, which both texts carry.
         auto ticket = nlohmann::json::parse(readFile(directories.ticketFile()));

@@ -68,7 +68,7 @@ namespace mxl::test
         HangingPeer senderApi;
         HangingPeer etcd;
         ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         NotifySocket targetNotify;
         auto settings = targetSettings(directories);
         settings.emplace_back("etcd", fmt::format("127.0.0.1:{}", etcd.port()));

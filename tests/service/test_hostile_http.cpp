@@ -379,7 +379,7 @@ namespace mxl::test
         struct HostilePair
         {
             ServiceDirectories directories;
-            PatternWriter source{directories.source.path(), serviceTestFlow()};
+            PatternSource source{directories.source.path(), serviceTestFlow()};
             NotifySocket targetNotify;
             ServiceProcess target{targetSettings(directories, "127.0.0.1"), notifyEnvironment(targetNotify)};
             int targetPort = target.httpPort();

@@ -51,7 +51,7 @@ namespace mxl::test
         TempDomain pki{"svc-pki"};
         TestCa const facility{pki.path(), "facility"};
         auto const served = facility.issue("target", {"127.0.0.1"});
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
 
         auto settings = targetSettings(directories);
         settings.emplace_back("http_tls_certificate", served.certificate);

@@ -76,7 +76,7 @@ namespace mxl::test
             MXL_SKIP(why->c_str());
         }
         ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         NotifySocket targetNotify;
         ServiceProcess target{targetSettings(directories), notifyEnvironment(targetNotify)};
         auto const targetPort = target.httpPort();
@@ -161,7 +161,7 @@ namespace mxl::test
         {
             std::ofstream{directories.destination.path() / "domain_def.json"} << bad;
         }
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         ReadyService target{targetSettings(directories)};
         ServiceProcess initiator{initiatorSettings(directories, directories.ticketFile())};
         GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};

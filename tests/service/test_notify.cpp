@@ -45,7 +45,7 @@ namespace mxl::test
     TEST_CASE("initiator: no READY=1 without a target, READY=1 once connected, grains intact, STOPPING=1 and exit 0 on SIGTERM")
     {
         ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         NotifySocket initiatorNotify;
         ServiceProcess initiator{initiatorSettings(directories, directories.ticketFile()), notifyEnvironment(initiatorNotify)};
 

@@ -130,7 +130,7 @@ namespace mxl::test
     TEST_CASE("redundant paths: a target service on two shm paths loses no grain when one path's initiator service is SIGKILLed")
     {
         ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         RedundantServices services{directories, serviceTestFlow(), serviceTestFlowId};
         GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
         // 2 s at 50 grains/s with both paths, then the kill without a pause in the check, then 4 s on the survivor.

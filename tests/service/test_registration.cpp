@@ -194,7 +194,7 @@ namespace mxl::test
         struct RegisteredPair
         {
             ServiceDirectories directories;
-            PatternWriter source{directories.source.path(), serviceTestFlow()};
+            PatternSource source{directories.source.path(), serviceTestFlow()};
             NotifySocket targetNotify;
             ServiceProcess target;
             int targetPort;
@@ -423,7 +423,7 @@ namespace mxl::test
         }
         RegistryProcess registry;
         ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         NotifySocket targetNotify;
         ServiceProcess target{withRegistry(targetSettings(directories), registry.url()), notifyEnvironment(targetNotify)};
         auto const targetPort = target.httpPort();

@@ -52,7 +52,7 @@ namespace mxl::test
     {
         ServiceDirectories directories;
         auto const key = writeKeyFile(directories, "ticket.key", "2026-11", secretK);
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         ReadyService target{with(targetSettings(directories), "ticket_key", key)};
         CHECK(target.waitForLine("signed with key '2026-11' for 3600 s", 5s).has_value());
         auto const ticket = nlohmann::json::parse(readFile(directories.ticketFile()));
@@ -68,7 +68,7 @@ namespace mxl::test
         ServiceDirectories directories;
         auto const key = writeKeyFile(directories, "ticket.key", "2026-11", secretK);
         auto const otherKey = writeKeyFile(directories, "other.key", "studio-b", secretX);
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         ReadyService target{with(targetSettings(directories), "ticket_key", key)};
         auto const signedText = readFile(directories.ticketFile());
 

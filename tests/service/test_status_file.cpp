@@ -73,7 +73,7 @@ namespace mxl::test
     TEST_CASE("a running pair publishes current status files in its domains and removes them on SIGTERM")
     {
         ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         ReadyService target{targetSettings(directories)};
         ReadyService initiator{initiatorSettings(directories, directories.ticketFile())};
 
@@ -142,7 +142,7 @@ namespace mxl::test
             return settings;
         };
         ServiceDirectories directories;
-        PatternWriter source{directories.source.path(), serviceTestFlow()};
+        PatternSource source{directories.source.path(), serviceTestFlow()};
         ReadyService target{msg(targetSettings(directories))};
         ReadyService initiator{msg(initiatorSettings(directories, directories.ticketFile()))};
 
