@@ -5,11 +5,11 @@
 #include <fmt/format.h>
 
 #include <dlfcn.h>
+#include <strings.h>
 
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
-#include <string_view>
 
 namespace mxl::test::ucx
 {
@@ -22,9 +22,10 @@ namespace mxl::test::ucx
             std::string whyMissing;
         };
 
-        bool hidesWarnings(std::string_view level)
+        // As the library reads MXL_LOG_LEVEL: case does not matter.
+        bool hidesWarnings(char const* level)
         {
-            return level == "error" || level == "critical" || level == "off";
+            return ::strcasecmp(level, "error") == 0 || ::strcasecmp(level, "critical") == 0 || ::strcasecmp(level, "off") == 0;
         }
 
         Loaded load()

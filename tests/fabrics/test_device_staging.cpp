@@ -78,20 +78,6 @@ namespace
         return flow.config.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY;
     }
 
-    std::vector<std::uint8_t> pattern(std::uint64_t index, std::uint32_t seed, std::size_t size)
-    {
-        std::vector<std::uint8_t> bytes(size);
-        auto state = static_cast<std::uint32_t>(index * 2654435761u) ^ seed ^ 0x9E3779B9u;
-        for (auto& byte : bytes)
-        {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            byte = static_cast<std::uint8_t>(state);
-        }
-        return bytes;
-    }
-
     // Writes grain `index` of a host or device flow with the pattern of (index, seed); returns the pattern.
     std::vector<std::uint8_t> writeAnyGrain(Flow& flow, std::uint64_t index, std::uint32_t seed)
     {

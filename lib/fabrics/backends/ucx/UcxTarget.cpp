@@ -260,7 +260,8 @@ namespace mxl::fabrics::ucx
         }
         catch (...)
         {
-            // Out of memory: the write is dropped (and its sender told, where it can be), and its grain with it.
+            // Out of memory: the write is dropped (and its sender told, where it can be), and its grain with it. Where
+            // the write was entered and only handing out an immediate failed, that drops a grain more: never one too few.
             arrivals.lostUnrecorded(placement);
             return rendezvous ? UCS_ERR_NO_MEMORY : UCS_OK;
         }
