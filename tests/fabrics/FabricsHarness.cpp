@@ -1,10 +1,9 @@
 #include "FabricsHarness.hpp"
 
-#include "GrainPattern.hpp"
-
 #include <mxl/fabrics_backends.h>
 
 #include "Checksum.hpp"
+#include "GrainPattern.hpp"
 
 #include <doctest/doctest.h>
 

@@ -35,12 +35,6 @@ namespace mxl::test
         }
     }
 
-    // The byte at `offset` of grain `index`'s pattern.
-    constexpr std::uint8_t grainPatternByte(std::uint64_t index, std::size_t offset, std::uint64_t seed = 0) noexcept
-    {
-        return static_cast<std::uint8_t>(grain_pattern::word(grain_pattern::base(index, seed), offset / 8) >> (8 * (offset % 8)));
-    }
-
     inline void fillGrainPattern(std::uint8_t* payload, std::size_t size, std::uint64_t index, std::uint64_t seed = 0) noexcept
     {
         auto const base = grain_pattern::base(index, seed);

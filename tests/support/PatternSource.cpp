@@ -59,6 +59,7 @@ namespace mxl::test
         auto const grainNs = static_cast<std::uint64_t>(1'000'000'000LL * rate.denominator / rate.numerator);
         auto index = ::mxlGetCurrentIndex(&rate);
         auto const onDevice = config.common.payloadLocation == MXL_PAYLOAD_LOCATION_DEVICE_MEMORY;
+        std::vector<std::uint8_t> pattern;
         while (!stop.stop_requested())
         {
             ::mxlSleepUntil(::mxlIndexToTimestamp(&rate, index));
@@ -74,7 +75,7 @@ namespace mxl::test
             auto const total = grain.totalSlices;
             auto const batch = _slicesPerCommit == 0 ? total : std::min(_slicesPerCommit, total);
             auto const batches = (total + batch - 1) / batch;
-            std::vector<std::uint8_t> pattern(grain.grainSize);
+            pattern.resize(grain.grainSize);
             fillGrainPattern(pattern.data(), pattern.size(), index);
             // Recorded before the final commit: a target may have the grain before this thread runs again.
             record(index, fnv1a(pattern.data(), pattern.size()));

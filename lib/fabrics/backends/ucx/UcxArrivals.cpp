@@ -46,10 +46,7 @@ namespace mxl::fabrics::ucx
         if (connection == _connections.end())
         {
             // Nothing of the connection is queued: its next grain is this write's. Marked as a forgotten connection's.
-            auto const now = std::chrono::steady_clock::now();
-            ageMarks(now);
-            _markedAt = now;
-            _marks.set(forgottenBit(header.connection));
+            markForgotten(header.connection, std::chrono::steady_clock::now());
             return;
         }
         // It came after every write queued, and its grain's commit will come after theirs: dropping the announcements
@@ -127,20 +124,25 @@ namespace mxl::fabrics::ucx
         if (_connections.size() >= maxConnections)
         {
             auto const now = std::chrono::steady_clock::now();
-            ageMarks(now);
-            _markedAt = now;
             std::erase_if(_connections,
-                          [this](auto const& connection)
+                          [&](auto const& connection)
                           {
                               if (!connection.second.order.empty())
                               {
                                   return false;
                               }
-                              _marks.set(forgottenBit(connection.first));
+                              markForgotten(connection.first, now);
                               return true;
                           });
         }
         _sweepAt = std::clamp<std::size_t>(2 * _connections.size(), minSweep, maxConnections);
+    }
+
+    void UcxArrivals::markForgotten(std::uint64_t tag, std::chrono::steady_clock::time_point now) noexcept
+    {
+        ageMarks(now);
+        _markedAt = now;
+        _marks.set(forgottenBit(tag));
     }
 
     void UcxArrivals::ageMarks(std::chrono::steady_clock::time_point now) noexcept

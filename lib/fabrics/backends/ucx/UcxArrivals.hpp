@@ -137,6 +137,8 @@ namespace mxl::fabrics::ucx
         // is spread over the connections that grew it. Idle ones that lost a write are forgotten too, into _marks, once
         // the others are gone and the table still holds maxConnections.
         void makeRoom();
+        // Remembers that `tag`'s next grain is lost, for a connection the table no longer holds.
+        void markForgotten(std::uint64_t tag, std::chrono::steady_clock::time_point now) noexcept;
         // Clears the marks that have lived _markAge: starts a period once the current one is that old, keeping the
         // current one's marks as the older.
         void ageMarks(std::chrono::steady_clock::time_point now) noexcept;
