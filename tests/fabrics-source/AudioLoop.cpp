@@ -30,6 +30,7 @@ namespace mxl::test
             throw std::runtime_error{"cannot create the audio source flow in " + sourceDomain};
         }
         _batch = config.common.maxCommitBatchSizeHint;
+        _channels = config.continuous.channelCount;
         auto const rate = config.common.grainRate;
         auto const now = mxlGetCurrentIndex(&rate);
         // Batch-aligned, like a source committing in batches of its hint.
@@ -108,20 +109,7 @@ namespace mxl::test
                  checked < batches && mxlFlowReaderGetRuntimeInfo(_reader, &runtime) == MXL_STATUS_OK && runtime.headIndex >= head;
                  head = _firstHead + checked * _batch)
             {
-                auto const mismatches = patternMismatches(_reader, head, _batch, _seed);
-                if (!mismatches)
-                {
-                    ++result.batchesGone;
-                }
-                else if (*mismatches != 0)
-                {
-                    ++result.batchesCorrupt;
-                    result.wordsMismatched += *mismatches;
-                }
-                else
-                {
-                    ++result.batchesVerified;
-                }
+                result.samples += checkSampleRange(_reader, head, _batch, _channels, _seed);
                 ++checked;
                 progressed = true;
             }

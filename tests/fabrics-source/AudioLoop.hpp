@@ -4,6 +4,8 @@
 // the check, so the test itself never overruns either ring, and minutes of audio move in seconds.
 #pragma once
 
+#include "SampleChecker.hpp"
+
 #include <mxl/flow.h>
 #include <mxl/mxl.h>
 
@@ -15,12 +17,8 @@ namespace mxl::test
 {
     struct AudioRunResult
     {
-        std::uint64_t batchesVerified = 0;
-        // Batches with at least one wrong word (a lost batch shows here too: the target ring holds something else).
-        std::uint64_t batchesCorrupt = 0;
-        std::uint64_t wordsMismatched = 0;
-        // Batches the target's ring had already overwritten when the check came to them.
-        std::uint64_t batchesGone = 0;
+        // In samples; a lost batch shows as mismatched, as the target ring holds something else there.
+        SampleCounts samples;
         double seconds = 0.0;
     };
 
@@ -63,6 +61,7 @@ namespace mxl::test
         mxlInstance _target = nullptr;
         mxlFlowReader _reader = nullptr;
         std::size_t _batch = 0;
+        std::uint64_t _channels = 0;
         std::uint64_t _firstHead = 0;
         std::size_t _written = 0;
     };

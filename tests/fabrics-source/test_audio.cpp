@@ -39,16 +39,16 @@ namespace
         REQUIRE(loop.attachTarget(targetDomain.str()));
         auto initiator = startInitiator(sourceDomain.str(), loop.flowId(), {target.ticket});
         auto const result = loop.run(batches, 4, 25s);
-        MESSAGE(std::string{transport.name} << " " << std::string{flowFile} << ": " << result.batchesVerified << " batches of " << batch
-                                            << " samples (" << static_cast<double>(result.batchesVerified * batch) / 48000.0
-                                            << " s of audio) verified in " << result.seconds << " s");
+        MESSAGE(std::string{transport.name} << " " << std::string{flowFile} << ": " << result.samples.verified << " samples ("
+                                            << static_cast<double>(result.samples.verified) / 48000.0 << " s of audio, batches of " << batch
+                                            << ") verified in " << result.seconds << " s");
         auto const sent = stopCleanly(*initiator, "initiator");
         auto const received = stopCleanly(*target.process, "target");
         INFO("initiator stderr:\n", initiator->errors(), "\ntarget stderr:\n", target.process->errors());
-        CHECK(result.batchesVerified == batches);
-        CHECK(result.batchesCorrupt == 0);
-        CHECK(result.wordsMismatched == 0);
-        CHECK(result.batchesGone == 0);
+        CHECK(result.samples.verified == batches * batch);
+        CHECK(result.samples.mismatched == 0);
+        CHECK(result.samples.wordsMismatched == 0);
+        CHECK(result.samples.gone == 0);
         CHECK(sent.lost == 0);
         CHECK(received.lost == 0);
         CHECK(received.grains >= batches);
@@ -96,19 +96,19 @@ TEST_CASE("a burst of 150 batches, more than the target's 101 bounce-buffer entr
         REQUIRE(loop.attachTarget(targetDomain.str()));
         auto initiator = startInitiator(sourceDomain.str(), loop.flowId(), {target.ticket});
         auto const result = loop.run(burst, 0, 15s);
-        MESSAGE(std::string{transport->name} << ": burst of " << burst << " batches: " << result.batchesVerified << " verified in "
-                                             << result.seconds << " s, " << result.batchesGone << " passed over by the check, "
-                                             << result.batchesCorrupt << " not intact");
+        MESSAGE(std::string{transport->name} << ": burst of " << burst << " batches: " << result.samples.verified << " samples verified in "
+                                             << result.seconds << " s, " << result.samples.gone << " passed over by the check, "
+                                             << result.samples.mismatched << " not intact");
         auto const sent = stopCleanly(*initiator, "initiator");
         auto const received = stopCleanly(*target.process, "target");
         MESSAGE("initiator moved " << sent.grains << " batches, lost " << sent.lost << "; target received " << received.grains << ", lost "
                                    << received.lost);
         INFO("initiator stderr:\n", initiator->errors(), "\ntarget stderr:\n", target.process->errors());
         // Every batch was looked at before the timeout: no stall.
-        CHECK(result.batchesVerified + result.batchesCorrupt + result.batchesGone == burst);
+        CHECK(result.samples.verified + result.samples.mismatched + result.samples.gone == burst * loop.batchSamples());
         // A batch that is not intact at the target (zeros where it was lost) was reported lost by one end or the other.
-        CHECK(result.batchesCorrupt <= received.lost + sent.lost);
+        CHECK(result.samples.mismatched <= (received.lost + sent.lost) * loop.batchSamples());
         // Batches the check could not reach in time say nothing either way; most must have been checked.
-        CHECK(result.batchesGone * 4 <= burst);
+        CHECK(result.samples.gone * 4 <= burst * loop.batchSamples());
     }
 }

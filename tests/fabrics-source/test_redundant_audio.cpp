@@ -3,13 +3,13 @@
 // namespaces with link A, then link B cut. Every sample of the target's real flow, from the first the check sees to the
 // last, is compared with the source's pattern: the flow grows without a gap and without a wrong word while one path
 // alone serves it.
-#include "LiveAudioSource.hpp"
 #include "PathRejoin.hpp"
-#include "SamplePattern.hpp"
 #include "Scenario.hpp"
 #include "SourceDomains.hpp"
 
 #include "NetworkNamespaces.hpp"
+#include "SampleChecker.hpp"
+#include "SampleSource.hpp"
 #include "Skip.hpp"
 #include "TempDomain.hpp"
 
@@ -21,7 +21,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <thread>
 #include <unistd.h>
 
 using namespace mxl::test;
@@ -37,101 +36,6 @@ namespace
     // 3 s at the target (the path flows inherit it): the check, which pauses while a path report is read (a little over a
     // second), may trail the head by half of it.
     constexpr std::uint64_t redundantTargetHistoryNs = 3'000'000'000;
-
-    struct SampleTotals
-    {
-        std::uint64_t verified = 0;
-        // Samples of ranges with at least one wrong word, and the wrong words (all channels).
-        std::uint64_t corrupt = 0;
-        std::uint64_t wordsMismatched = 0;
-        // Samples the ring had overwritten before the check came to them.
-        std::uint64_t gone = 0;
-    };
-
-    // Reads the target's real flow and compares every sample after the head it first saw with the pattern, in order.
-    class RealFlowCheck
-    {
-    public:
-        RealFlowCheck(std::string const& domain, std::string const& flowId)
-            : _instance{mxlCreateInstance(domain.c_str(), nullptr)}
-        {
-            REQUIRE(_instance != nullptr);
-            REQUIRE(mxlCreateFlowReader(_instance, flowId.c_str(), nullptr, &_reader) == MXL_STATUS_OK);
-            REQUIRE(mxlFlowReaderGetMaxReadLengthSamples(_reader, &_maxRead) == MXL_STATUS_OK);
-            auto const deadline = std::chrono::steady_clock::now() + 20s;
-            while ((_checked = head()) == 0)
-            {
-                REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "no sample reached the real flow within 20 s");
-                std::this_thread::sleep_for(2ms);
-            }
-            _first = _checked;
-        }
-
-        ~RealFlowCheck()
-        {
-            mxlReleaseFlowReader(_instance, _reader);
-            mxlDestroyInstance(_instance);
-        }
-
-        RealFlowCheck(RealFlowCheck const&) = delete;
-        RealFlowCheck& operator=(RealFlowCheck const&) = delete;
-
-        // Checks every sample the head moves over for `duration`.
-        void runFor(std::chrono::steady_clock::duration duration)
-        {
-            auto const end = std::chrono::steady_clock::now() + duration;
-            while (std::chrono::steady_clock::now() < end)
-            {
-                auto const newest = head();
-                if (newest <= _checked)
-                {
-                    std::this_thread::sleep_for(2ms);
-                    continue;
-                }
-                while (_checked < newest)
-                {
-                    auto const count = std::min<std::uint64_t>(newest - _checked, _maxRead);
-                    auto const mismatches = patternMismatches(_reader, _checked + count, count, seed);
-                    if (!mismatches)
-                    {
-                        totals.gone += count;
-                    }
-                    else if (*mismatches != 0)
-                    {
-                        totals.corrupt += count;
-                        totals.wordsMismatched += *mismatches;
-                    }
-                    else
-                    {
-                        totals.verified += count;
-                    }
-                    _checked += count;
-                }
-            }
-        }
-
-        // Samples from the first head seen to the last one checked: every one of them was looked at.
-        [[nodiscard]] std::uint64_t span() const noexcept
-        {
-            return _checked - _first;
-        }
-
-        SampleTotals totals;
-
-    private:
-        mxlInstance _instance = nullptr;
-        mxlFlowReader _reader = nullptr;
-        std::size_t _maxRead = 0;
-        std::uint64_t _first = 0;
-        std::uint64_t _checked = 0;
-
-        [[nodiscard]] std::uint64_t head() const
-        {
-            mxlFlowRuntimeInfo runtime{};
-            REQUIRE(mxlFlowReaderGetRuntimeInfo(_reader, &runtime) == MXL_STATUS_OK);
-            return runtime.headIndex;
-        }
-    };
 
     // The samples the initiator's reported losses may cover: each is a batch it could not send, or a jump over at most the
     // source ring's readable half after it fell that far behind (a machine loaded far beyond its cores), which no
@@ -158,7 +62,7 @@ TEST_CASE("redundant audio paths over shm: one path's initiator killed mid-strea
     SourceDomain sourceDomain{"red-audio-src", redundantSourceHistoryNs};
     SourceDomain targetDomain{"red-audio-dst", redundantTargetHistoryNs};
     auto const definition = sourcePath("flows/audio_48k_stereo.json");
-    LiveAudioSource source{sourceDomain.str(), readFile(definition), seed};
+    SampleSource source{sourceDomain.str(), definition, seed};
     // shm endpoint names are host-wide: make them unique to this test process.
     auto const label = fmt::format("redundant-audio-{}", ::getpid());
     auto target = startTarget(targetDomain.str(), definition.string(), {"-p", "shm", "--path", label + "-a", "--path", label + "-b"});
@@ -169,34 +73,35 @@ TEST_CASE("redundant audio paths over shm: one path's initiator killed mid-strea
     auto first = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket});
     auto second = startInitiator(sourceDomain.str(), source.flowId(), {secondTicket});
 
-    RealFlowCheck check{targetDomain.str(), source.flowId()};
-    check.runFor(3s);
+    SampleChecker check{targetDomain.str(), source.flowId(), seed};
+    REQUIRE_MESSAGE(check.waitForFirstBatch(20s), "no sample reached the real flow within 20 s");
+    check.checkFor(3s);
     auto const bothUp = requirePathReport(targetProcess);
     first->kill();
     // Longer than the target's ring: the dead path's samples are a ring behind by the end.
-    check.runFor(7s);
+    check.checkFor(7s);
     auto const afterKill = requirePathReport(targetProcess);
 
     // What the survivor reported as not sent: before the kill a sample had to miss both paths to be lost, after it the
     // survivor alone is every path.
     auto const excused = excusedSamples(*second, sourceDomain.str(), source.flowId());
-    auto const& totals = check.totals;
-    INFO("verified ", totals.verified, " samples, corrupt ", totals.corrupt, " (", totals.wordsMismatched, " words), gone ", totals.gone,
-         ", span ", check.span(), ", excused ", excused, "; first ", afterKill.first[0], ",", afterKill.first[1], " late ",
+    auto const& totals = check.totals();
+    INFO("verified ", totals.verified, " samples, mismatched ", totals.mismatched, " (", totals.wordsMismatched, " words), gone ",
+         totals.gone, ", span ", check.span(), ", excused ", excused, "; first ", afterKill.first[0], ",", afterKill.first[1], " late ",
          afterKill.late[0], ",", afterKill.late[1], " missing ", afterKill.missing[0], ",", afterKill.missing[1], " dropped ",
          afterKill.dropped[0], ",", afterKill.dropped[1], "\ntarget stderr:\n", targetProcess.errors(), "\nsurvivor stderr:\n",
          second->errors());
-    MESSAGE("verified ", totals.verified, " samples (", static_cast<double>(totals.verified) / samplesPerSecond, " s), ", totals.corrupt,
-            " corrupt, ", totals.gone, " passed over by the check; first after the kill: ", afterKill.first[0] - bothUp.first[0], " / ",
+    MESSAGE("verified ", totals.verified, " samples (", static_cast<double>(totals.verified) / samplesPerSecond, " s), ", totals.mismatched,
+            " mismatched, ", totals.gone, " passed over by the check; first after the kill: ", afterKill.first[0] - bothUp.first[0], " / ",
             afterKill.first[1] - bothUp.first[1]);
     CHECK(source.refused() == 0);
     // Gap-free: every sample between the first head and the last was looked at, and every word but those of excused
     // samples is the pattern.
-    CHECK(totals.verified + totals.corrupt + totals.gone == check.span());
+    CHECK(totals.verified + totals.mismatched + totals.gone == check.span());
     CHECK(totals.wordsMismatched <= excused * channels);
     CHECK(totals.gone == 0);
     // 10 s of checking at 48 kHz; a loaded machine may start the check up to a second late.
-    CHECK(totals.verified + totals.corrupt >= 9 * samplesPerSecond);
+    CHECK(totals.verified + totals.mismatched >= 9 * samplesPerSecond);
     // The survivor served what came after the kill; the killed path served nothing after the report before it.
     CHECK(afterKill.first[1] - bothUp.first[1] >= 5 * samplesPerSecond);
     CHECK(afterKill.first[0] - bothUp.first[0] <= 2 * samplesPerSecond);
@@ -219,7 +124,7 @@ TEST_CASE("redundant audio paths over two veth links: link A cut for 5 s, then l
     SourceDomain sourceDomain{"red-audio-src", redundantSourceHistoryNs};
     SourceDomain targetDomain{"red-audio-dst", redundantTargetHistoryNs};
     auto const definition = sourcePath("flows/audio_48k_stereo.json");
-    LiveAudioSource source{sourceDomain.str(), readFile(definition), seed};
+    SampleSource source{sourceDomain.str(), definition, seed};
     auto target =
         startTarget(targetDomain.str(), definition.string(),
                     {"-p", "tcp", "--path", NetworkNamespaces::firstAddress, "--path", NetworkNamespaces::firstAddressB, "-s", "0"},
@@ -231,38 +136,39 @@ TEST_CASE("redundant audio paths over two veth links: link A cut for 5 s, then l
     auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket, secondTicket}, {"--connect-timeout", "60"},
                                     namespaces->inSecond());
 
-    RealFlowCheck check{targetDomain.str(), source.flowId()};
-    auto const runCheckFor = [&](std::chrono::seconds period) { check.runFor(period); };
-    check.runFor(3s);
+    SampleChecker check{targetDomain.str(), source.flowId(), seed};
+    REQUIRE_MESSAGE(check.waitForFirstBatch(20s), "no sample reached the real flow within 20 s");
+    auto const runCheckFor = [&](std::chrono::seconds period) { check.checkFor(period); };
+    check.checkFor(3s);
     auto const bothUp = requirePathReport(targetProcess);
     REQUIRE(namespaces->setLink(false, NetworkNamespaces::Link::A));
-    check.runFor(5s);
+    check.checkFor(5s);
     REQUIRE(namespaces->setLink(true, NetworkNamespaces::Link::A));
     auto const aCut = requirePathReport(targetProcess);
     auto const aBack = waitForRejoin(0, aCut, targetProcess, samplesPerSecond, runCheckFor);
     REQUIRE(namespaces->setLink(false, NetworkNamespaces::Link::B));
-    check.runFor(5s);
+    check.checkFor(5s);
     REQUIRE(namespaces->setLink(true, NetworkNamespaces::Link::B));
     auto const bCut = requirePathReport(targetProcess);
     auto const bBack = waitForRejoin(1, bCut, targetProcess, samplesPerSecond, runCheckFor);
 
     // What the initiator reported as reaching no target.
     auto const excused = excusedSamples(*initiator, sourceDomain.str(), source.flowId());
-    auto const& totals = check.totals;
+    auto const& totals = check.totals();
     auto const bFirstWhileACut = aCut.first[1] - bothUp.first[1];
     auto const aFirstWhileBCut = bCut.first[0] - aBack.first[0];
-    INFO("verified ", totals.verified, " samples, corrupt ", totals.corrupt, " (", totals.wordsMismatched, " words), gone ", totals.gone,
-         ", span ", check.span(), ", excused ", excused, "; first ", bBack.first[0], ",", bBack.first[1], " late ", bBack.late[0], ",",
-         bBack.late[1], " missing ", bBack.missing[0], ",", bBack.missing[1], " dropped ", bBack.dropped[0], ",", bBack.dropped[1],
-         "\ntarget stderr:\n", targetProcess.errors(), "\ninitiator stderr:\n", initiator->errors());
-    MESSAGE("verified ", totals.verified, " samples (", static_cast<double>(totals.verified) / samplesPerSecond, " s), ", totals.corrupt,
-            " corrupt; path 2 first while A was cut: ", bFirstWhileACut, ", path 1 first while B was cut: ", aFirstWhileBCut);
+    INFO("verified ", totals.verified, " samples, mismatched ", totals.mismatched, " (", totals.wordsMismatched, " words), gone ",
+         totals.gone, ", span ", check.span(), ", excused ", excused, "; first ", bBack.first[0], ",", bBack.first[1], " late ",
+         bBack.late[0], ",", bBack.late[1], " missing ", bBack.missing[0], ",", bBack.missing[1], " dropped ", bBack.dropped[0], ",",
+         bBack.dropped[1], "\ntarget stderr:\n", targetProcess.errors(), "\ninitiator stderr:\n", initiator->errors());
+    MESSAGE("verified ", totals.verified, " samples (", static_cast<double>(totals.verified) / samplesPerSecond, " s), ", totals.mismatched,
+            " mismatched; path 2 first while A was cut: ", bFirstWhileACut, ", path 1 first while B was cut: ", aFirstWhileBCut);
     CHECK(source.refused() == 0);
-    CHECK(totals.verified + totals.corrupt + totals.gone == check.span());
+    CHECK(totals.verified + totals.mismatched + totals.gone == check.span());
     CHECK(totals.wordsMismatched <= excused * channels);
     CHECK(totals.gone == 0);
     // 3 + 5 + 4 + 5 + 4 s of checking at least.
-    CHECK(totals.verified + totals.corrupt >= 20 * samplesPerSecond);
+    CHECK(totals.verified + totals.mismatched >= 20 * samplesPerSecond);
     // While a link was cut (5 s) the other path served it: all but the second the report before the cut may lag.
     CHECK(bFirstWhileACut >= 4 * samplesPerSecond);
     CHECK(aFirstWhileBCut >= 4 * samplesPerSecond);

@@ -2,7 +2,8 @@
 // an initiator service over tcp and over shm, every sample compared at the target with what the source wrote; and the
 // target killed and restarted. Losses the initiator reports are tolerated (a slow CI machine may miss a deadline), a
 // sample missing or wrong at the target that no reported loss accounts for is not.
-#include "AudioTestFlow.hpp"
+#include "SampleChecker.hpp"
+#include "SampleSource.hpp"
 #include "ServiceScenario.hpp"
 
 #include <doctest/doctest.h>
@@ -48,7 +49,7 @@ namespace mxl::test
         struct AudioPair
         {
             ServiceDirectories directories;
-            SamplePatternWriter source{directories.source.path(), serviceAudioFlow(), seed};
+            SampleSource source{directories.source.path().string(), serviceAudioFlow(), seed};
             bool sharedMemory;
 
             explicit AudioPair(bool overShm)
@@ -70,7 +71,7 @@ namespace mxl::test
         };
 
         // Every sample of the checked window verified, or accounted for by losses the initiator reported (in batches).
-        void checkNoSilentLoss(SampleVerification const& result, std::uint64_t initiatorLostBatches, std::size_t batchSamples)
+        void checkNoSilentLoss(SampleCounts const& result, std::uint64_t initiatorLostBatches, std::size_t batchSamples)
         {
             INFO("verified ", result.verified, " samples, mismatched ", result.mismatched, " (", result.wordsMismatched,
                  " words), overrun by the checker ", result.gone, "; the initiator reported ", initiatorLostBatches, " batches lost");
@@ -97,7 +98,7 @@ namespace mxl::test
             REQUIRE_MESSAGE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}), target.output());
             // The ticket carries the bounce buffer initiators write batches into, as the library made it.
             CHECK(readFile(pair.directories.ticketFile()).find("\"bounceBufferInfo\"") != std::string::npos);
-            SampleVerifier verifier{pair.directories.destination.path(), serviceAudioFlowId, seed};
+            SampleChecker verifier{pair.directories.destination.path().string(), serviceAudioFlowId, seed};
 
             NotifySocket initiatorNotify;
             ServiceProcess initiator{pair.initiator(), notifyEnvironment(initiatorNotify)};
@@ -170,7 +171,7 @@ namespace mxl::test
         auto const firstEpoch = ticketEpoch(pair.directories.ticketFile());
         ReadyService initiator{pair.initiator()};
         {
-            SampleVerifier verifier{pair.directories.destination.path(), serviceAudioFlowId, seed};
+            SampleChecker verifier{pair.directories.destination.path().string(), serviceAudioFlowId, seed};
             auto const before = verifier.check(samplesPerSecond, std::chrono::seconds{10});
             REQUIRE_MESSAGE(before.verified >= samplesPerSecond, initiator.output());
         }
@@ -185,7 +186,7 @@ namespace mxl::test
         CHECK(secondEpoch != firstEpoch);
 
         // Checking starts with the first batch the restarted target committed.
-        SampleVerifier verifier{pair.directories.destination.path(), serviceAudioFlowId, seed};
+        SampleChecker verifier{pair.directories.destination.path().string(), serviceAudioFlowId, seed};
         auto const again = verifier.check(samplesPerSecond / 10, std::chrono::seconds{5});
         auto const recovery = std::chrono::duration<double>(Clock::now() - restartedAt).count();
         INFO("samples moved again ", recovery, " s after the new target was ready");
@@ -201,12 +202,7 @@ namespace mxl::test
         auto const lost = lastFigure(initiatorOutput, "lost");
         REQUIRE(lost);
         // Batches lost to the kill were reported before the new epoch; after it, every sample must be there or reported.
-        SampleVerification afterRestart = again;
-        afterRestart.verified += steady.verified;
-        afterRestart.mismatched += steady.mismatched;
-        afterRestart.wordsMismatched += steady.wordsMismatched;
-        afterRestart.gone += steady.gone;
-        checkNoSilentLoss(afterRestart, *lost - std::min(*lost, lostBeforeRecovery), pair.source.batchSamples());
+        checkNoSilentLoss(verifier.totals(), *lost - std::min(*lost, lostBeforeRecovery), pair.source.batchSamples());
         stop(restarted);
     }
 }

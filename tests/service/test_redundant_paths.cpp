@@ -1,7 +1,8 @@
 // Redundant paths in the services: a target service with two shm paths ('path' twice, a ticket file per path), one
 // initiator service per path as on two hosts, and the first initiator SIGKILLed mid-stream: no grain (or audio sample)
 // of the target's flow is missing or wrong, and the target's STATUS= line shows the survivor serving.
-#include "AudioTestFlow.hpp"
+#include "SampleChecker.hpp"
+#include "SampleSource.hpp"
 #include "ServiceScenario.hpp"
 #include "TestFlow.hpp"
 
@@ -167,9 +168,9 @@ namespace mxl::test
         constexpr std::uint32_t seed = 0x7E2D;
         constexpr std::uint64_t samplesPerSecond = 48000;
         ServiceDirectories directories;
-        SamplePatternWriter source{directories.source.path(), serviceAudioFlow(), seed};
+        SampleSource source{directories.source.path().string(), serviceAudioFlow(), seed};
         RedundantServices services{directories, serviceAudioFlow(), serviceAudioFlowId};
-        SampleVerifier verifier{directories.destination.path(), serviceAudioFlowId, seed};
+        SampleChecker verifier{directories.destination.path().string(), serviceAudioFlowId, seed};
         auto const bothUp = verifier.check(2 * samplesPerSecond, std::chrono::seconds{10});
         services.first->signal(SIGKILL);
         auto const afterKill = verifier.check(4 * samplesPerSecond, std::chrono::seconds{10});

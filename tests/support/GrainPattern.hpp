@@ -1,6 +1,6 @@
 // The tests' one grain payload pattern: every byte is a function of the grain index, a seed and its offset, so that a
 // grain shifted, truncated or swapped with another never has the bytes (or the checksum) its index calls for, and
-// writers and readers in any process derive the same bytes. Samples have theirs in tests/fabrics-audio/SamplePattern.
+// writers and readers in any process derive the same bytes. Samples have theirs in SamplePattern.
 #pragma once
 
 #include "Checksum.hpp"
