@@ -83,7 +83,7 @@ namespace mxl::test
         PatternSource source{directories.source.path(), serviceTestFlow()};
         ReadyService target{with(targetSettings(directories), "allow_initiators", "127.0.0.0/8")};
         ReadyService initiator{with(initiatorSettings(directories, directories.ticketFile()), "node", "127.0.0.1")};
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 20, 20s, [] { return std::string{"through the admitted initiator"}; });
         auto const port = target.httpPort();
         CHECK(refusedTotal(rawExchange(port, rawRequest("GET", "/metrics")).body) == std::optional<std::uint64_t>{0});
@@ -105,7 +105,7 @@ namespace mxl::test
         }
         ReadyService initiator{
             with(with(initiatorSettings(directories, directories.ticketFile()), "ticket_key", key), "ticket_proof", "true")};
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 20, 20s, [&] { return "target output:\n" + target.output(); });
     }
 }

@@ -64,7 +64,7 @@ namespace mxl::test
         auto const port = target.httpPort();
         REQUIRE(port != 0);
         ServiceProcess initiator{initiatorSettings(directories, directories.ticketFile())};
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         REQUIRE(verifier.check(10, 15s).verified >= 10);
 
         auto const controller = authority.token(authority.claims(
@@ -175,7 +175,7 @@ namespace mxl::test
         }
 
         ServiceProcess initiator{initiatorOf("tx1", "s3cret tx1")};
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         auto const moved = verifier.check(30, 20s);
         INFO("target:\n", target.output(), "\ninitiator:\n", initiator.output());
         CHECK(moved.mismatched == 0);

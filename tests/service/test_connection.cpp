@@ -255,7 +255,7 @@ namespace mxl::test
         UnconnectedPair pair;
         walkConnectionApi(pair.receiverApi, false, pair.receiverId);
         walkConnectionApi(pair.senderApi, true, pair.senderId);
-        GrainVerifier verifier{pair.directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{pair.directories.destination.path(), serviceTestFlowId};
         CHECK(verifier.check(1, 1s).verified == 0);
 
         pair.connectNow();
@@ -287,7 +287,7 @@ namespace mxl::test
     TEST_CASE("is-05: a scheduled relative activation of the receiver happens within a grain of its time, and grains follow")
     {
         UnconnectedPair pair;
-        GrainVerifier verifier{pair.directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{pair.directories.destination.path(), serviceTestFlowId};
         auto const before = ::mxlGetTime();
         auto const answer = pair.receiverApi.patch(
             pair.receiverPath("staged"), pair.receiverPatch({{"mode", "activate_scheduled_relative"}, {"requested_time", "2:0"}}).dump());
@@ -334,7 +334,7 @@ namespace mxl::test
               "grains keep moving")
     {
         UnconnectedPair pair;
-        GrainVerifier verifier{pair.directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{pair.directories.destination.path(), serviceTestFlowId};
         pair.connectNow();
         requireFlowing(verifier, 25, "after connecting");
 
@@ -385,7 +385,7 @@ namespace mxl::test
     TEST_CASE("is-05: master_enable false on the receiver takes its ticket back from the sender, which stops sending")
     {
         UnconnectedPair pair;
-        GrainVerifier verifier{pair.directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{pair.directories.destination.path(), serviceTestFlowId};
         pair.connectNow();
         requireFlowing(verifier, 25, "after connecting");
 
@@ -414,7 +414,7 @@ namespace mxl::test
     TEST_CASE("is-05: bulk activation applies each entry as its own PATCH would, answers a code per entry, and connects the pair")
     {
         UnconnectedPair pair;
-        GrainVerifier verifier{pair.directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{pair.directories.destination.path(), serviceTestFlowId};
         auto const unknown = "00000000-0000-4000-8000-000000000000";
         auto const bulkReceivers = fmt::format("{}/bulk/receivers", api);
         auto const bulkSenders = fmt::format("{}/bulk/senders", api);

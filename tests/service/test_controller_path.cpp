@@ -193,7 +193,7 @@ namespace mxl::test
             CHECK(receiverActive["transport_params"][0]["mxl_flow_id"] == serviceTestFlowId);
             CHECK(receiverActive["transport_params"][0]["mxl_domain_id"] == senderActive["transport_params"][0]["mxl_domain_id"]);
 
-            GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+            FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
             auto const flowing = verifier.check(50, 20s);
             CHECK(flowing.mismatched == 0);
             REQUIRE(flowing.verified >= 50);

@@ -108,7 +108,7 @@ namespace mxl::test
 
         auto const initiator = scene.startInitiator();
         {
-            GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+            FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
             requireFlowing(verifier, 20, "through the ticket from etcd");
         }
         CHECK(initiator->output().find(fmt::format("from 'etcd://{}{}'", etcd.endpoint(), ticketKey())) != std::string::npos);
@@ -136,7 +136,7 @@ namespace mxl::test
 
         Process demo{{binaryPath("tools/mxl-fabrics-demo/mxl-fabrics-demo").string(), "-i", "-d", directories.source.str(), "-f",
                       serviceTestFlowId, "-t", scene.ticketUrl()}};
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 20, "from the demo's initiator");
         demo.signal(SIGINT);
         CHECK(demo.wait(10s) == 0);
@@ -166,7 +166,7 @@ namespace mxl::test
             REQUIRE(initiators[i]->waitForLine(fmt::format("epoch {}", firstEpoch), 10s));
         }
         {
-            GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+            FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
             requireFlowing(verifier, 20, "from three initiators before the kill");
         }
 
@@ -198,7 +198,7 @@ namespace mxl::test
         auto const slowest = std::chrono::duration<double>(Clock::now() - restartedAt).count();
         INFO("the last of the three initiators took the new ticket ", slowest, " s after the new target was ready");
         CHECK(slowest < 2.0);
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 20, "from three initiators after the restart");
     }
 }
@@ -215,7 +215,7 @@ namespace mxl::test
         auto const ticket = scene.storedTicket();
 
         auto const initiator = scene.startInitiator();
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 20, "before the hostile values");
 
         auto otherProvider = ticket.value;
@@ -288,7 +288,7 @@ namespace mxl::test
 
         auto const ticketUrl = fmt::format("etcd://{}{}", etcd.endpoint(), ticketKey());
         ServiceProcess initiator{secured(initiatorSettings(directories, ticketUrl), "ticket-writer")};
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 25, "through the ticket from the secured etcd");
 
         ServiceProcess guessing{secured(initiatorSettings(directories, ticketUrl), "guessed")};

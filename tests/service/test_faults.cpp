@@ -33,7 +33,7 @@ namespace mxl::test
         auto const firstEpoch = ticketEpoch(directories.ticketFile());
         ReadyService initiator{initiatorSettings(directories, directories.ticketFile())};
         {
-            GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+            FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
             requireFlowing(verifier, 20, std::chrono::seconds{5}, [&] { return std::string{"before the kill"}; });
         }
 
@@ -46,7 +46,7 @@ namespace mxl::test
         CHECK(secondEpoch != 0);
         CHECK(secondEpoch != firstEpoch);
 
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 10, std::chrono::seconds{5}, [&] { return std::string{"after the restart"}; });
         auto const recovery = std::chrono::duration<double>(Clock::now() - restartedAt).count();
         INFO("grains moved again ", recovery, " s after the new target was ready");
@@ -62,7 +62,7 @@ namespace mxl::test
         PatternSource source{directories.source.path(), serviceTestFlow()};
         ReadyService target{targetSettings(directories)};
         auto const epoch = ticketEpoch(directories.ticketFile());
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         {
             ServiceProcess first{initiatorSettings(directories, directories.ticketFile())};
             requireFlowing(verifier, 20, std::chrono::seconds{10}, [&] { return std::string{"first initiator"}; });
@@ -103,7 +103,7 @@ namespace mxl::test
         CHECK(status);
         // Not ready, nothing arrived, and still running (fetching).
         CHECK_FALSE(initiatorNotify.waitFor("READY=1", std::chrono::milliseconds{0}));
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         CHECK(verifier.check(1, std::chrono::seconds{1}).verified == 0);
         CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
     }
@@ -129,7 +129,7 @@ namespace mxl::test
         NotifySocket initiatorNotify;
         ServiceProcess initiator{initiatorSettings(directories, url), notifyEnvironment(initiatorNotify), hosts->inSecond()};
         REQUIRE_MESSAGE(initiatorNotify.waitFor("READY=1", std::chrono::seconds{10}), initiator.output());
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 20, std::chrono::seconds{5}, [&] { return std::string{"before the cut"}; });
 
         REQUIRE(hosts->setLink(false));
@@ -173,7 +173,7 @@ namespace mxl::test
         };
         writeTicket(ticket.dump());
         ServiceProcess initiator{initiatorSettings(directories, sdkTicket)};
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 25, 10s, [&] { return initiator.output(); });
 
         writeTicket(ticket.dump(4));

@@ -51,7 +51,7 @@ namespace mxl::test
         };
 
         // Grains per second over the next `grains` verified grains, all byte-exact.
-        double measuredRate(GrainVerifier& verifier, std::uint64_t grains, std::function<std::string()> const& context)
+        double measuredRate(FlowChecker& verifier, std::uint64_t grains, std::function<std::string()> const& context)
         {
             auto const started = Clock::now();
             auto const result = verifier.check(grains, 60s);
@@ -76,7 +76,7 @@ namespace mxl::test
         auto const port = target.httpPort();
         REQUIRE(targetNotify.waitFor("READY=1", 10s));
         ServiceProcess initiator{initiatorSettings(directories, directories.ticketFile())};
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         auto const context = [&] { return fmt::format("target:\n{}\ninitiator:\n{}", target.output(), initiator.output()); };
         // Settle, then the baseline: the etcd hangs from the start, as one that is down at start-up would.
         measuredRate(verifier, 25, context);

@@ -419,7 +419,7 @@ namespace mxl::test
             }
         };
 
-        void requireFlowing(GrainVerifier& verifier, std::uint64_t grains, HostilePair& pair)
+        void requireFlowing(FlowChecker& verifier, std::uint64_t grains, HostilePair& pair)
         {
             auto const result = verifier.check(grains, 10s);
             INFO("target: ", pair.target.output());
@@ -432,7 +432,7 @@ namespace mxl::test
     TEST_CASE("hostile HTTP: every malformed request and body is answered, both services stay alive, grains keep moving byte-exact")
     {
         HostilePair pair;
-        GrainVerifier verifier{pair.directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{pair.directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 20, pair);
 
         auto const requests = requestCases();
@@ -456,7 +456,7 @@ namespace mxl::test
     TEST_CASE("hostile HTTP: slow, pipelining and flooding clients are bounded while grains keep moving")
     {
         HostilePair pair;
-        GrainVerifier verifier{pair.directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{pair.directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 20, pair);
 
         for (int const port : {pair.targetPort, pair.initiatorPort})

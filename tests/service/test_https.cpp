@@ -17,7 +17,7 @@ namespace mxl::test
 {
     namespace
     {
-        void requireGrains(GrainVerifier& verifier, std::uint64_t grains, std::string const& when, ServiceProcess& target,
+        void requireGrains(FlowChecker& verifier, std::uint64_t grains, std::string const& when, ServiceProcess& target,
                            ServiceProcess& initiator)
         {
             auto const result = verifier.check(grains, std::chrono::seconds{15});
@@ -71,7 +71,7 @@ namespace mxl::test
         auto initiatorConfig = initiatorSettings(directories, ticketUrl);
         initiatorConfig.emplace_back("tls_ca_file", facility.caFile());
         ServiceProcess initiator{initiatorConfig};
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         requireGrains(verifier, 20, "over the ticket fetched by HTTPS", target, initiator);
 
         // An initiator that trusts only the system's authorities never gets the ticket, and says why.

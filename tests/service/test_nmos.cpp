@@ -164,7 +164,7 @@ namespace mxl::test
         PatternSource source{directories.source.path(), serviceTestFlow()};
         ReadyService target{targetSettings(directories)};
         ServiceProcess initiator{initiatorSettings(directories, directories.ticketFile())};
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         auto const result = verifier.check(25, 10s);
         CHECK(result.mismatched == 0);
         CHECK(result.verified >= 25);

@@ -59,7 +59,7 @@ namespace mxl::test
         CHECK(ready->text.find("STATUS=state=active") != std::string::npos);
         CHECK(initiator.output().find("connected to the target") != std::string::npos);
 
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         auto const result = verifier.check(25, std::chrono::seconds{5});
         CHECK(result.verified >= 25);
         CHECK(result.mismatched == 0);

@@ -133,7 +133,7 @@ namespace mxl::test
         ServiceDirectories directories;
         PatternSource source{directories.source.path(), serviceTestFlow()};
         RedundantServices services{directories, serviceTestFlow(), serviceTestFlowId};
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         // 2 s at 50 grains/s with both paths, then the kill without a pause in the check, then 4 s on the survivor.
         auto const bothUp = verifier.check(100, std::chrono::seconds{10});
         services.first->signal(SIGKILL);

@@ -274,7 +274,7 @@ namespace mxl::test
         std::optional<RegistryProcess> registry{std::in_place};
         auto const port = registry->port();
         RegisteredPair pair{registry->url()};
-        GrainVerifier verifier{pair.directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{pair.directories.destination.path(), serviceTestFlowId};
         auto const receiving = nodeApiResources(pair.targetPort, false);
         auto const sending = nodeApiResources(pair.initiatorPort, true);
         registry->waitForResources([&](json const& all) { return holdsAll(all, receiving) && holdsAll(all, sending); }, 20s);
@@ -398,7 +398,7 @@ namespace mxl::test
     {
         auto const url = fmt::format("http://127.0.0.1:{}/x-nmos/registration/v1.3/", unusedPort());
         RegisteredPair pair{url};
-        GrainVerifier verifier{pair.directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{pair.directories.destination.path(), serviceTestFlowId};
         auto const line = pair.target.waitForLine(fmt::format("NMOS registry {}: cannot register node", url), 10s);
         REQUIRE(line);
         CHECK(line->find("/x-nmos/registration/v1.3/resource failed: cannot connect") != std::string::npos);
@@ -463,7 +463,7 @@ namespace mxl::test
             [&](json const& all)
             { return subscribed(all, receiverId, "sender_id", senderId) && subscribed(all, senderId, "receiver_id", receiverId); },
             20s);
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 25, "after the activation");
         for (auto const& [before, kind] : {std::pair{receiving.back().second, "receivers"}, std::pair{sending.back().second, "senders"}})
         {

@@ -59,7 +59,7 @@ namespace mxl::test
         CHECK(ticket["signature"]["keyId"] == "2026-11");
 
         ReadyService initiator{with(initiatorSettings(directories, directories.ticketFile()), "ticket_key", key)};
-        GrainVerifier verifier{directories.destination.path(), serviceTestFlowId};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 20, "through the signed ticket");
     }
 

@@ -3,6 +3,7 @@
 #include "FlowWait.hpp"
 
 #include "Checksum.hpp"
+#include "GrainPattern.hpp"
 
 #include <mxl/device.h>
 
@@ -92,6 +93,17 @@ namespace mxl::test
 
     CheckResult FlowChecker::check(PatternSource const& source, std::uint64_t grains, std::chrono::milliseconds timeout, bool watchPartials)
     {
+        return checkGrains(&source, grains, timeout, watchPartials);
+    }
+
+    CheckResult FlowChecker::check(std::uint64_t grains, std::chrono::milliseconds timeout, bool watchPartials)
+    {
+        return checkGrains(nullptr, grains, timeout, watchPartials);
+    }
+
+    CheckResult FlowChecker::checkGrains(PatternSource const* source, std::uint64_t grains, std::chrono::milliseconds timeout,
+                                         bool watchPartials)
+    {
         CheckResult result;
         auto const deadline = std::chrono::steady_clock::now() + timeout;
         while (result.verified < grains && std::chrono::steady_clock::now() < deadline)
@@ -162,7 +174,8 @@ namespace mxl::test
                 ++_next;
                 continue;
             }
-            auto const expected = source.checksum(_next);
+            auto const expected =
+                source != nullptr ? source->checksum(_next) : std::optional<std::uint64_t>{grainPatternChecksum(grain.grainSize, _next)};
             auto const actual = checksumOf(payload, grain.grainSize);
             bool const intact = expected && *expected == actual && grain.index == _next && grain.validSlices == grain.totalSlices;
             if (!intact && slotMovedOn(grain))

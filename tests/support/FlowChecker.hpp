@@ -1,5 +1,6 @@
-// A reader in the test process on the flow a target receives into: follows the grains as they arrive and compares
-// each one's checksum with what the PatternSource wrote under that index.
+// A reader in the test process on the flow a target receives into: follows the grains as they arrive, every one in
+// order, and compares each one's checksum with what the PatternSource wrote under that index, or with the pattern
+// (GrainPattern.hpp) where the source is in another process.
 #pragma once
 
 #include "PatternSource.hpp"
@@ -55,6 +56,10 @@ namespace mxl::test
         // before all their slices arrived.
         CheckResult check(PatternSource const& source, std::uint64_t grains, std::chrono::milliseconds timeout, bool watchPartials = false);
 
+        // The same against the pattern alone: a grain of an index no source wrote cannot be told from a corrupt one, so
+        // it counts mismatched.
+        CheckResult check(std::uint64_t grains, std::chrono::milliseconds timeout, bool watchPartials = false);
+
         // The flow's head index (0 until a grain arrived).
         [[nodiscard]] std::uint64_t headIndex() const;
 
@@ -78,6 +83,8 @@ namespace mxl::test
         [[nodiscard]] bool restartPast(std::uint64_t oldHead, std::chrono::milliseconds timeout);
 
     private:
+        // `source` null: the pattern's checksums are expected.
+        CheckResult checkGrains(PatternSource const* source, std::uint64_t grains, std::chrono::milliseconds timeout, bool watchPartials);
         // Whether the slot of grain `_next` no longer holds what `read` said (it is being, or was, written again).
         [[nodiscard]] bool slotMovedOn(mxlGrainInfo const& read) const;
         // The payload's checksum, copied to host memory first where the flow's payloads are on a device.
