@@ -20,7 +20,7 @@ namespace mxl::fabrics
     }
 
     TargetEvents::TargetEvents(mxlFabricsTarget owner) noexcept
-        : _owner{owner}
+        : StartableEvents{owner, "target"}
     {
     }
 
@@ -36,12 +36,7 @@ namespace mxl::fabrics
             fail(MXL_ERR_INVALID_STATE, "the target is not set up: set it up before starting its events");
         }
         std::lock_guard lock{_mutex};
-        if (_dispatcher)
-        {
-            fail(MXL_ERR_INVALID_STATE, "the target's events are started already (descriptor {})", _dispatcher->descriptor());
-        }
-        auto dispatcher = std::make_shared<EventDispatcher<mxlFabricsTarget>>(_owner, _handlers, queueCapacity,
-                                                                              fmt::format("fabrics target {}", target.ticket().id));
+        auto dispatcher = newDispatcher(queueCapacity, fmt::format("fabrics target {}", target.ticket().id));
         announceNewTicket(*dispatcher, target.ticket());
         if (target.transport->waitDescriptor() >= 0 && !eventThreadAsked())
         {
@@ -95,16 +90,6 @@ namespace mxl::fabrics
         pump.reset();
     }
 
-    std::shared_ptr<EventDispatcher<mxlFabricsTarget>> TargetEvents::started() const
-    {
-        std::lock_guard lock{_mutex};
-        if (!_dispatcher)
-        {
-            fail(MXL_ERR_INVALID_STATE, "the target's events are not started (mxlFabricsTargetStartEvents)");
-        }
-        return _dispatcher;
-    }
-
     std::size_t TargetEvents::dispatch(std::chrono::milliseconds timeout)
     {
         std::shared_ptr<InlineArrivals> reading;
@@ -115,38 +100,12 @@ namespace mxl::fabrics
         return reading ? reading->dispatch(timeout) : started()->dispatch(timeout);
     }
 
-    bool TargetEvents::emit(mxlFabricsEvent const& event)
-    {
-        auto const checked = userEvent(event);
-        return started()->emit(checked);
-    }
-
-    mxlFabricsEventCounters TargetEvents::counters() const
-    {
-        return started()->counters();
-    }
-
     void TargetEvents::refuseReadWhileStarted() const
     {
-        std::lock_guard lock{_mutex};
-        if (_dispatcher)
+        if (current())
         {
             fail(MXL_ERR_INVALID_STATE, "the target's events are started, so they read its arrivals: wait on the event descriptor and call "
                                         "mxlFabricsTargetDispatchEvents, or call mxlFabricsTargetStopEvents before reading");
-        }
-    }
-
-    void TargetEvents::refuseFromHandler() const
-    {
-        std::shared_ptr<EventDispatcher<mxlFabricsTarget>> dispatcher;
-        {
-            std::lock_guard lock{_mutex};
-            dispatcher = _dispatcher;
-        }
-        if (dispatcher && dispatcher->dispatchingOnThisThread())
-        {
-            fail(MXL_ERR_INVALID_STATE, "called from an event handler of this target: stopping its events, setting it up and destroying it "
-                                        "are refused there (they would end the dispatch that runs the handler)");
         }
     }
 }

@@ -3,9 +3,8 @@
 // descriptor (InlineArrivals), a library thread elsewhere (TargetEventPump).
 #pragma once
 
-#include "fabrics/core/EventDispatcher.hpp"
-#include "fabrics/core/EventHandlers.hpp"
 #include "fabrics/core/InlineArrivals.hpp"
+#include "fabrics/core/StartableEvents.hpp"
 #include "fabrics/core/TargetEventPump.hpp"
 #include "fabrics/ticket/TargetInfo.hpp"
 
@@ -21,41 +20,23 @@ namespace mxl::fabrics
 {
     struct Target;
 
-    class TargetEvents
+    class TargetEvents final : public StartableEvents<mxlFabricsTarget>
     {
     public:
         // `owner` is what handlers are given.
         explicit TargetEvents(mxlFabricsTarget owner) noexcept;
         ~TargetEvents();
 
-        TargetEvents(TargetEvents const&) = delete;
-        TargetEvents& operator=(TargetEvents const&) = delete;
-
-        [[nodiscard]] EventHandlers<mxlFabricsTarget>& handlers() noexcept
-        {
-            return _handlers;
-        }
-
         // Starts reading a set-up `target`'s arrivals into events; returns the descriptor the application polls.
         int start(Target& target, std::size_t queueCapacity);
         // Nothing to do when not started; refused from a handler, which would be stopping the call it runs in.
         void stop();
         [[nodiscard]] std::size_t dispatch(std::chrono::milliseconds timeout);
-        // False when the queue is full.
-        [[nodiscard]] bool emit(mxlFabricsEvent const& event);
-        [[nodiscard]] mxlFabricsEventCounters counters() const;
 
         // Fails while started: the events read the arrivals then.
         void refuseReadWhileStarted() const;
-        // Fails inside a handler, for the calls that would end the dispatch it runs in (setup, destroy).
-        void refuseFromHandler() const;
 
     private:
-        mxlFabricsTarget _owner;
-        EventHandlers<mxlFabricsTarget> _handlers;
-        mutable std::mutex _mutex;
-        // Shared with emitters on other threads, so that a stop cannot free the queue under them.
-        std::shared_ptr<EventDispatcher<mxlFabricsTarget>> _dispatcher;
         std::unique_ptr<TargetEventPump> _pump;
         // Shared with a dispatch running on another thread, which a stop waits for (InlineArrivals::halt).
         std::shared_ptr<InlineArrivals> _inline;
@@ -64,8 +45,6 @@ namespace mxl::fabrics
 
         // Queues EPOCH_CHANGED first when the target was set up again since the last start.
         void announceNewTicket(EventDispatcher<mxlFabricsTarget>& dispatcher, TargetInfo const& ticket);
-        // Fails when not started.
-        [[nodiscard]] std::shared_ptr<EventDispatcher<mxlFabricsTarget>> started() const;
         void halt() noexcept;
     };
 }
