@@ -26,35 +26,11 @@ namespace mxl::bench::capacity
     TargetFlowReader::TargetFlowReader(std::string name, std::string const& domain, std::string const& flowId, LiveWindow const& window)
         : _name{std::move(name)}
         , _window{window}
-        , _instance{::mxlCreateInstance(domain.c_str(), nullptr)}
+        , _instance{domain}
+        , _reader{_instance, flowId}
     {
-        if (_instance == nullptr)
-        {
-            throw std::runtime_error{fmt::format("{}: mxlCreateInstance failed for domain {}", _name, domain)};
-        }
-        auto const opened = ::mxlCreateFlowReader(_instance, flowId.c_str(), nullptr, &_reader);
-        if (opened != MXL_STATUS_OK || ::mxlFlowReaderGetConfigInfo(_reader, &_config) != MXL_STATUS_OK)
-        {
-            if (_reader != nullptr)
-            {
-                ::mxlReleaseFlowReader(_instance, _reader);
-            }
-            ::mxlDestroyInstance(_instance);
-            throw std::runtime_error{
-                fmt::format("{}: cannot open flow {} in domain {} (mxlStatus {})", _name, flowId, domain, static_cast<int>(opened))};
-        }
+        checkMxlStatus(::mxlFlowReaderGetConfigInfo(_reader.get(), &_config), fmt::format("{}: mxlFlowReaderGetConfigInfo", _name));
         _thread = std::jthread{[this](std::stop_token stop) { run(stop); }};
-    }
-
-    TargetFlowReader::~TargetFlowReader()
-    {
-        if (_thread.joinable())
-        {
-            _thread.request_stop();
-            _thread.join();
-        }
-        ::mxlReleaseFlowReader(_instance, _reader);
-        ::mxlDestroyInstance(_instance);
     }
 
     ReaderCounts TargetFlowReader::finish()
@@ -138,7 +114,7 @@ namespace mxl::bench::capacity
                   {
                       mxlGrainInfo grain{};
                       std::uint8_t* payload = nullptr;
-                      auto const status = ::mxlFlowReaderGetGrain(_reader, index, timeoutNs, &grain, &payload);
+                      auto const status = ::mxlFlowReaderGetGrain(_reader.get(), index, timeoutNs, &grain, &payload);
                       return UnitRead{status, (grain.flags & MXL_GRAIN_FLAG_INVALID) != 0, "mxlFlowReaderGetGrain of grain"};
                   });
     }
@@ -151,7 +127,7 @@ namespace mxl::bench::capacity
         mxlFlowRuntimeInfo runtime{};
         while (!stop.stop_requested())
         {
-            checkMxlStatus(::mxlFlowReaderGetRuntimeInfo(_reader, &runtime), "mxlFlowReaderGetRuntimeInfo");
+            checkMxlStatus(::mxlFlowReaderGetRuntimeInfo(_reader.get(), &runtime), "mxlFlowReaderGetRuntimeInfo");
             if (runtime.headIndex != 0)
             {
                 break;
@@ -166,7 +142,7 @@ namespace mxl::bench::capacity
                   [this, batch](std::uint64_t index, std::uint64_t timeoutNs)
                   {
                       mxlWrappedMultiBufferSlice slices{};
-                      return UnitRead{::mxlFlowReaderGetSamples(_reader, index, batch, timeoutNs, &slices), false,
+                      return UnitRead{::mxlFlowReaderGetSamples(_reader.get(), index, batch, timeoutNs, &slices), false,
                                       "mxlFlowReaderGetSamples of the batch ending at sample"};
                   });
     }

@@ -7,8 +7,7 @@
 
 #include "LiveWindow.hpp"
 
-#include <mxl/flow.h>
-#include <mxl/mxl.h>
+#include <client/MxlHandles.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -36,7 +35,6 @@ namespace mxl::bench::capacity
         // Opens flow `flowId` in `domain` and follows it from the present in a thread of its own; `name` says which
         // reader this is in messages. Throws naming the flow and domain when it cannot be opened.
         TargetFlowReader(std::string name, std::string const& domain, std::string const& flowId, LiveWindow const& window);
-        ~TargetFlowReader();
 
         TargetFlowReader(TargetFlowReader const&) = delete;
         TargetFlowReader& operator=(TargetFlowReader const&) = delete;
@@ -54,8 +52,8 @@ namespace mxl::bench::capacity
     private:
         std::string _name;
         LiveWindow const& _window;
-        mxlInstance _instance = nullptr;
-        mxlFlowReader _reader = nullptr;
+        client::Instance _instance;
+        client::FlowReader _reader;
         mxlFlowConfigInfo _config{};
         ReaderCounts _counts;
         std::string _failure;

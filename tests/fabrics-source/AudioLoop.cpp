@@ -1,5 +1,6 @@
 #include "AudioLoop.hpp"
 
+#include "FlowWait.hpp"
 #include "SamplePattern.hpp"
 
 #include <mxl/time.h>
@@ -21,14 +22,10 @@ namespace mxl::test
                          std::uint32_t seed)
         : _flowId{nlohmann::json::parse(definition).at("id").get<std::string>()}
         , _seed{seed}
-        , _source{mxlCreateInstance(sourceDomain.c_str(), nullptr)}
+        , _source{sourceDomain}
+        , _writer{_source, definition, writerOptions, "the audio source's definition"}
     {
-        mxlFlowConfigInfo config{};
-        if (_source == nullptr || mxlCreateFlowWriter(_source, definition.c_str(), writerOptions.empty() ? nullptr : writerOptions.c_str(),
-                                                      &_writer, &config, nullptr) != MXL_STATUS_OK)
-        {
-            throw std::runtime_error{"cannot create the audio source flow in " + sourceDomain};
-        }
+        auto const& config = _writer.config();
         _batch = config.common.maxCommitBatchSizeHint;
         _channels = config.continuous.channelCount;
         auto const rate = config.common.grainRate;
@@ -37,49 +34,16 @@ namespace mxl::test
         _firstHead = (now - pastSeconds * static_cast<std::uint64_t>(rate.numerator / rate.denominator)) / _batch * _batch;
     }
 
-    AudioLoop::~AudioLoop()
-    {
-        if (_reader != nullptr)
-        {
-            mxlReleaseFlowReader(_target, _reader);
-        }
-        if (_target != nullptr)
-        {
-            mxlDestroyInstance(_target);
-        }
-        if (_writer != nullptr)
-        {
-            mxlReleaseFlowWriter(_source, _writer);
-        }
-        if (_source != nullptr)
-        {
-            mxlDestroyInstance(_source);
-        }
-    }
-
     bool AudioLoop::prime()
     {
         _written = 1;
-        return writePatternSamples(_writer, _firstHead, _batch, _seed);
+        return writePatternSamples(_writer.get(), _firstHead, _batch, _seed);
     }
 
-    bool AudioLoop::attachTarget(std::string const& targetDomain)
+    void AudioLoop::attachTarget(std::string const& targetDomain)
     {
-        _target = mxlCreateInstance(targetDomain.c_str(), nullptr);
-        if (_target == nullptr)
-        {
-            return false;
-        }
-        auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{5};
-        while (mxlCreateFlowReader(_target, _flowId.c_str(), nullptr, &_reader) != MXL_STATUS_OK)
-        {
-            if (std::chrono::steady_clock::now() >= deadline)
-            {
-                return false;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds{20});
-        }
-        return true;
+        _target.emplace(targetDomain);
+        _reader = readerWhenThere(*_target, _flowId);
     }
 
     AudioRunResult AudioLoop::run(std::size_t batches, std::size_t lead, std::chrono::milliseconds timeout)
@@ -95,7 +59,7 @@ namespace mxl::test
             // be that one.
             if (checked > 0 && _written < batches && (lead == 0 || _written < checked + lead))
             {
-                if (!writePatternSamples(_writer, _firstHead + _written * _batch, _batch, _seed))
+                if (!writePatternSamples(_writer.get(), _firstHead + _written * _batch, _batch, _seed))
                 {
                     throw std::runtime_error{"the audio source refused a batch"};
                 }
@@ -106,10 +70,10 @@ namespace mxl::test
             // target's ring overwrite a batch before its check.
             mxlFlowRuntimeInfo runtime{};
             for (auto head = _firstHead + checked * _batch;
-                 checked < batches && mxlFlowReaderGetRuntimeInfo(_reader, &runtime) == MXL_STATUS_OK && runtime.headIndex >= head;
+                 checked < batches && mxlFlowReaderGetRuntimeInfo(_reader.get(), &runtime) == MXL_STATUS_OK && runtime.headIndex >= head;
                  head = _firstHead + checked * _batch)
             {
-                result.samples += checkSampleRange(_reader, head, _batch, _channels, _seed);
+                result.samples += checkSampleRange(_reader.get(), head, _batch, _channels, _seed);
                 ++checked;
                 progressed = true;
             }

@@ -6,11 +6,11 @@
 
 #include "SampleChecker.hpp"
 
-#include <mxl/flow.h>
-#include <mxl/mxl.h>
+#include <client/MxlHandles.hpp>
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace mxl::test
@@ -27,7 +27,6 @@ namespace mxl::test
     public:
         // Creates the source flow from `definition` (NMOS JSON text) with writer options `writerOptions` (JSON, may be empty).
         AudioLoop(std::string const& sourceDomain, std::string const& definition, std::string const& writerOptions, std::uint32_t seed);
-        ~AudioLoop();
 
         AudioLoop(AudioLoop const&) = delete;
         AudioLoop& operator=(AudioLoop const&) = delete;
@@ -45,8 +44,9 @@ namespace mxl::test
         // Writes the first batch (an initiator starts from the source's newest sample); false if the writer refused.
         bool prime();
 
-        // Opens a reader on the same flow in the target's domain, waiting up to 5 s for the target to create it.
-        bool attachTarget(std::string const& targetDomain);
+        // Opens a reader on the same flow in the target's domain, waiting up to 5 s for the target to create it; throws
+        // std::runtime_error when it does not.
+        void attachTarget(std::string const& targetDomain);
 
         // Writes up to `batches` batches (the primed one included) and checks each at the target, until all are checked or
         // `timeout` passes. The second batch is written once the primed one arrived; `lead` = 0 then writes all the others
@@ -56,10 +56,10 @@ namespace mxl::test
     private:
         std::string _flowId;
         std::uint32_t _seed;
-        mxlInstance _source = nullptr;
-        mxlFlowWriter _writer = nullptr;
-        mxlInstance _target = nullptr;
-        mxlFlowReader _reader = nullptr;
+        client::Instance _source;
+        client::FlowWriter _writer;
+        std::optional<client::Instance> _target;
+        client::FlowReader _reader;
         std::size_t _batch = 0;
         std::uint64_t _channels = 0;
         std::uint64_t _firstHead = 0;

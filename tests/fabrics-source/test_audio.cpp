@@ -36,7 +36,7 @@ namespace
         auto target =
             startTarget(targetDomain.str(), definition.string(), joined(transport.targetArguments, {"--flow-options", optionsFile.path()}));
         REQUIRE(loop.prime());
-        REQUIRE(loop.attachTarget(targetDomain.str()));
+        REQUIRE_NOTHROW(loop.attachTarget(targetDomain.str()));
         auto initiator = startInitiator(sourceDomain.str(), loop.flowId(), {target.ticket});
         auto const result = loop.run(batches, 4, 25s);
         MESSAGE(std::string{transport.name} << " " << std::string{flowFile} << ": " << result.samples.verified << " samples ("
@@ -93,7 +93,7 @@ TEST_CASE("a burst of 150 batches, more than the target's 101 bounce-buffer entr
         AudioLoop loop{sourceDomain.str(), readFile(definition), {}, 5};
         auto target = startTarget(targetDomain.str(), definition.string(), transport->targetArguments);
         REQUIRE(loop.prime());
-        REQUIRE(loop.attachTarget(targetDomain.str()));
+        REQUIRE_NOTHROW(loop.attachTarget(targetDomain.str()));
         auto initiator = startInitiator(sourceDomain.str(), loop.flowId(), {target.ticket});
         auto const result = loop.run(burst, 0, 15s);
         MESSAGE(std::string{transport->name} << ": burst of " << burst << " batches: " << result.samples.verified << " samples verified in "

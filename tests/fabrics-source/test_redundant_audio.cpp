@@ -13,6 +13,8 @@
 #include "Skip.hpp"
 #include "TempDomain.hpp"
 
+#include <client/MxlHandles.hpp>
+
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
@@ -44,14 +46,10 @@ namespace
     {
         auto const losses = initiator.reportedLosses();
         REQUIRE_MESSAGE(losses.has_value(), "the initiator printed no stats line; stderr:\n", initiator.errors());
-        auto* const instance = mxlCreateInstance(sourceDomain.c_str(), nullptr);
-        REQUIRE(instance != nullptr);
-        mxlFlowReader reader = nullptr;
-        REQUIRE(mxlCreateFlowReader(instance, flowId.c_str(), nullptr, &reader) == MXL_STATUS_OK);
+        mxl::client::Instance const instance{sourceDomain};
+        mxl::client::FlowReader const reader{instance, flowId};
         std::size_t readableHalf = 0;
-        CHECK(mxlFlowReaderGetMaxReadLengthSamples(reader, &readableHalf) == MXL_STATUS_OK);
-        mxlReleaseFlowReader(instance, reader);
-        mxlDestroyInstance(instance);
+        CHECK(mxlFlowReaderGetMaxReadLengthSamples(reader.get(), &readableHalf) == MXL_STATUS_OK);
         return losses->lost * readableHalf;
     }
 
