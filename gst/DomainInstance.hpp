@@ -2,7 +2,7 @@
 // with the path and what is wrong with it rather than as a NULL instance.
 #pragma once
 
-#include <mxl/mxl.h>
+#include <client/MxlHandles.hpp>
 
 #include <string>
 
@@ -13,14 +13,10 @@ namespace mxl::gst
     public:
         // Throws ElementFailure naming the domain when it is unset, absent, not a folder, or refused by libmxl.
         explicit DomainInstance(std::string const& domain);
-        ~DomainInstance();
-
-        DomainInstance(DomainInstance const&) = delete;
-        DomainInstance& operator=(DomainInstance const&) = delete;
 
         [[nodiscard]] mxlInstance get() const noexcept
         {
-            return _instance;
+            return _instance.get();
         }
 
         [[nodiscard]] std::string const& domain() const noexcept
@@ -30,6 +26,6 @@ namespace mxl::gst
 
     private:
         std::string _domain;
-        mxlInstance _instance = nullptr;
+        client::Instance _instance;
     };
 }
