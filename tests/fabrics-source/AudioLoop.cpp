@@ -42,8 +42,10 @@ namespace mxl::test
 
     void AudioLoop::attachTarget(std::string const& targetDomain)
     {
-        _target.emplace(targetDomain);
-        _reader = readerWhenThere(*_target, _flowId);
+        client::Instance target{targetDomain};
+        // The reader first: one already there is released while its instance still lives.
+        _reader = readerWhenThere(target, _flowId);
+        _target = std::move(target);
     }
 
     AudioRunResult AudioLoop::run(std::size_t batches, std::size_t lead, std::chrono::milliseconds timeout)

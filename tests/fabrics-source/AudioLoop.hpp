@@ -41,6 +41,11 @@ namespace mxl::test
             return _batch;
         }
 
+        [[nodiscard]] std::uint64_t channels() const noexcept
+        {
+            return _channels;
+        }
+
         // Writes the first batch (an initiator starts from the source's newest sample); false if the writer refused.
         bool prime();
 

@@ -145,13 +145,13 @@ namespace mxl::test
         auto const output = services.stopTarget();
         INFO("target output:\n", output, "\nsurvivor output:\n", services.second->output());
         MESSAGE("verified ", bothUp.verified, " grains with both paths and ", afterKill.verified, " after the kill; missing ",
-                bothUp.missing + afterKill.missing, ", wrong ", bothUp.mismatched + afterKill.mismatched,
-                ", not looked at (checker overrun) ", bothUp.overrun + afterKill.overrun, "; the survivor reported ", survivorLost,
-                " lost");
+                bothUp.missing + afterKill.missing, ", announced lost (invalid) ", bothUp.invalidated + afterKill.invalidated, ", wrong ",
+                bothUp.mismatched + afterKill.mismatched, ", not looked at (checker overrun) ", bothUp.overrun + afterKill.overrun,
+                "; the survivor reported ", survivorLost, " lost");
         CHECK(bothUp.verified >= 100);
         CHECK(afterKill.verified >= 200);
         // None on an unloaded machine.
-        CHECK(bothUp.missing + afterKill.missing <= survivorLost);
+        CHECK(bothUp.missing + bothUp.invalidated + afterKill.missing + afterKill.invalidated <= survivorLost);
         CHECK(bothUp.mismatched + afterKill.mismatched == 0);
         CHECK(statusAfterKill.has_value());
         // The survivor served the grains after the kill, which the killed path counts missing; no copy lost a race.

@@ -1,6 +1,6 @@
 // A reader in the test process on the flow a target receives into: follows the grains as they arrive, every one in
 // order, and compares each one's checksum with what the PatternSource wrote under that index, or with the pattern
-// (GrainPattern.hpp) where the source is in another process.
+// (GrainPattern.hpp) itself.
 #pragma once
 
 #include "PatternSource.hpp"
@@ -56,8 +56,8 @@ namespace mxl::test
         // before all their slices arrived.
         CheckResult check(PatternSource const& source, std::uint64_t grains, std::chrono::milliseconds timeout, bool watchPartials = false);
 
-        // The same against the pattern alone: a grain of an index no source wrote cannot be told from a corrupt one, so
-        // it counts mismatched.
+        // The same against the pattern alone, where no PatternSource is at hand: a grain of an index no source wrote
+        // cannot be told from a corrupt one, so it counts mismatched.
         CheckResult check(std::uint64_t grains, std::chrono::milliseconds timeout, bool watchPartials = false);
 
         // The flow's head index (0 until a grain arrived).

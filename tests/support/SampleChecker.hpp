@@ -13,9 +13,12 @@
 
 namespace mxl::test
 {
+    // Words are compared one by one; the sample counts of a range with wrong words are reckoned from them, as if the
+    // wrong words fell on as few samples as they can (a missing sample is wrong in every channel). wordsMismatched is
+    // the exact measure of damage.
     struct SampleCounts
     {
-        // Samples (per channel) whose every channel matched the pattern.
+        // Samples (per channel) that matched the pattern.
         std::uint64_t verified = 0;
         // Samples of a checked range that did not match: lost on the way (nothing written there) or corrupt.
         std::uint64_t mismatched = 0;
