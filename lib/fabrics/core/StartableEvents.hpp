@@ -6,8 +6,10 @@
 #include "fabrics/core/EventDispatcher.hpp"
 #include "fabrics/core/EventHandlers.hpp"
 
+#include <cstddef>
 #include <memory>
 #include <mutex>
+#include <string>
 
 namespace mxl::fabrics
 {

@@ -80,7 +80,10 @@ namespace mxl::fabrics::ucx
             order.pop_front();
             if (!released.announces)
             {
-                losing = released.failed ? std::max<std::size_t>(losing, 1) : losing;
+                if (released.failed)
+                {
+                    losing = std::max<std::size_t>(losing, 1);
+                }
                 continue;
             }
             auto const complete = losing == 0 && !released.failed;
