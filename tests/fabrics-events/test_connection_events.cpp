@@ -1,15 +1,87 @@
-// Connection changes as events: tcp reports an initiator's connection and its end, paired by connection id; shm has no
-// connections and reports none.
+// Connection changes as events: tcp reports an initiator's connection and its end, paired by connection id, also while
+// another initiator keeps the target busy; shm has no connections and reports none.
 #include "EventsLink.hpp"
 #include "Skip.hpp"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <string>
+#include <thread>
+#include <vector>
 
 using namespace mxl::test;
 using namespace mxl::test::fabrics;
 using namespace std::chrono_literals;
+
+namespace
+{
+    // Writes and sends grains from `first` on, each completed before the next, from a thread of its own until stopped;
+    // what it sent, and their checksums, are read once it has stopped.
+    class StreamingSender
+    {
+    public:
+        StreamingSender(EventsLink& link, std::uint64_t first)
+            : _thread{[&link, first, this]
+                      {
+                          auto const slices = link.totalSlices();
+                          for (auto index = first; !_stop; ++index)
+                          {
+                              auto const checksum = writeGrain(link.source, index, 29);
+                              if (mxlFabricsInitiatorTransferGrain(link.initiator.initiator, index, 0, slices) != MXL_STATUS_OK)
+                              {
+                                  ++_failures;
+                                  return;
+                              }
+                              auto const deadline = std::chrono::steady_clock::now() + 20s;
+                              auto status = MXL_ERR_NOT_READY;
+                              while (status == MXL_ERR_NOT_READY && std::chrono::steady_clock::now() < deadline)
+                              {
+                                  status = mxlFabricsInitiatorMakeProgressBlocking(link.initiator.initiator, 10);
+                              }
+                              _failures += status == MXL_STATUS_OK ? 0U : 1U;
+                              _sent.push_back(index);
+                              _checksums.push_back(checksum);
+                          }
+                      }}
+        {
+        }
+
+        // Stops and joins; the transfers that failed or never completed.
+        unsigned finish()
+        {
+            _stop = true;
+            _thread.join();
+            return _failures.load();
+        }
+
+        [[nodiscard]] std::vector<std::uint64_t> const& sent() const noexcept
+        {
+            return _sent;
+        }
+
+        [[nodiscard]] std::vector<std::uint64_t> const& checksums() const noexcept
+        {
+            return _checksums;
+        }
+
+    private:
+        std::atomic<bool> _stop{false};
+        std::atomic<unsigned> _failures{0};
+        std::vector<std::uint64_t> _sent;
+        std::vector<std::uint64_t> _checksums;
+        std::thread _thread;
+    };
+
+    // Where in the dispatched events the first of `type` stands after `from`; seen.size() when there is none.
+    std::size_t positionOf(EventsLink const& link, std::uint32_t type, std::size_t from = 0)
+    {
+        auto const found = std::find_if(link.seen.begin() + static_cast<std::ptrdiff_t>(from), link.seen.end(),
+                                        [&](Seen const& entry) { return entry.event.type == type; });
+        return static_cast<std::size_t>(found - link.seen.begin());
+    }
+}
 
 TEST_CASE("events: tcp reports INITIATOR_CONNECTED, then INITIATOR_DISCONNECTED with a reason when the initiator leaves")
 {
@@ -42,4 +114,80 @@ TEST_CASE("events: an shm target reports no connection events")
     link.transferGrain(12, 0, link.totalSlices());
     CHECK(link.seenOf(MXL_FABRICS_EVENT_INITIATOR_CONNECTED).empty());
     CHECK(link.seenOf(MXL_FABRICS_EVENT_INITIATOR_DISCONNECTED).empty());
+}
+
+TEST_CASE("events: a tcp target busy with one initiator's grains reports another initiator's arrival and departure, and goes quiet")
+{
+    auto const transport = transports().front();
+    EventsLink link{transport, "smpte291_59.94.json", 0, 1'000'000'000};
+    if (backendOf(link.targetDomain.fabrics) == "ucx")
+    {
+        MXL_SKIP("a ucx target is connectionless: its worker does not report the initiators that reach or leave it");
+    }
+    while (link.dispatch(0ms) > 0)
+    {
+    }
+    auto const before = link.seen.size();
+    // The second initiator reads the target's own flow: it only connects and leaves.
+    InitiatorEnd second{
+        link.targetDomain, link.destination,
+        interfaceConfig(transport.provider, transport.initiatorNode.empty() ? nullptr : transport.initiatorNode.c_str(), nullptr)};
+    StreamingSender sender{link, 2000};
+    auto const arrivals = [&] { return link.seenOf(MXL_FABRICS_EVENT_GRAIN_ARRIVED).size(); };
+    auto const dispatchUntil = [&](auto const& done)
+    {
+        auto const deadline = std::chrono::steady_clock::now() + 30s;
+        while (!done() && std::chrono::steady_clock::now() < deadline)
+        {
+            static_cast<void>(mxlFabricsInitiatorMakeProgressNonBlocking(second.initiator));
+            if (pollReadable(link.fd, 1ms))
+            {
+                static_cast<void>(link.dispatch(0ms));
+            }
+        }
+        return done();
+    };
+    REQUIRE(dispatchUntil([&] { return arrivals() >= 5; }));
+    REQUIRE(mxlFabricsInitiatorAddTarget(second.initiator, link.target.ticket) == MXL_STATUS_OK);
+    REQUIRE(dispatchUntil([&] { return link.seenOf(MXL_FABRICS_EVENT_INITIATOR_CONNECTED).size() == 2; }));
+    auto const arrivedWhenConnected = arrivals();
+    REQUIRE(dispatchUntil([&] { return arrivals() >= arrivedWhenConnected + 5; }));
+    REQUIRE(mxlFabricsInitiatorRemoveTarget(second.initiator, link.target.ticket) == MXL_STATUS_OK);
+    REQUIRE(dispatchUntil([&] { return !link.seenOf(MXL_FABRICS_EVENT_INITIATOR_DISCONNECTED).empty(); }));
+    auto const arrivedWhenGone = arrivals();
+    REQUIRE(dispatchUntil([&] { return arrivals() >= arrivedWhenGone + 5; }));
+    CHECK(sender.finish() == 0);
+    REQUIRE(dispatchUntil([&] { return arrivals() == sender.sent().size(); }));
+
+    // The connection and the departure were dispatched between grains, not after the stream.
+    auto const connected = positionOf(link, MXL_FABRICS_EVENT_INITIATOR_CONNECTED, before);
+    auto const departed = positionOf(link, MXL_FABRICS_EVENT_INITIATOR_DISCONNECTED, before);
+    CHECK(positionOf(link, MXL_FABRICS_EVENT_GRAIN_ARRIVED, before) < connected);
+    CHECK(positionOf(link, MXL_FABRICS_EVENT_GRAIN_ARRIVED, connected) < departed);
+    CHECK(positionOf(link, MXL_FABRICS_EVENT_GRAIN_ARRIVED, departed) < link.seen.size());
+    auto const connections = link.seenOf(MXL_FABRICS_EVENT_INITIATOR_CONNECTED);
+    CHECK(link.seenOf(MXL_FABRICS_EVENT_INITIATOR_DISCONNECTED).front().connection.connectionId ==
+          connections.back().connection.connectionId);
+
+    // Every grain arrived once, in order; the last ones still in the target's ring hold their bytes.
+    std::vector<std::uint64_t> indices;
+    for (auto const& event : link.seenOf(MXL_FABRICS_EVENT_GRAIN_ARRIVED))
+    {
+        indices.push_back(event.grain.index);
+    }
+    CHECK(indices == sender.sent());
+    auto const checked = std::min<std::size_t>(sender.sent().size(), 8);
+    for (auto i = sender.sent().size() - checked; i < sender.sent().size(); ++i)
+    {
+        auto const landed = readBack(link.destination, sender.sent()[i]);
+        REQUIRE(landed.has_value());
+        CHECK(landed->checksum == sender.checksums()[i]);
+    }
+
+    // What the stream's end left for the target is taken by a few more dispatches; then nothing keeps it awake.
+    for (int i = 0; i < 10 && pollReadable(link.fd, 0ms); ++i)
+    {
+        static_cast<void>(link.dispatch(0ms));
+    }
+    CHECK_FALSE(pollReadable(link.fd, 0ms));
 }

@@ -17,6 +17,8 @@ namespace mxl::fabrics
     {
         // fi_cq_sread/fi_eq_sread slices: connection events are looked at at least this often while waiting.
         constexpr std::chrono::milliseconds eventSlice{50};
+        // A reader that keeps finding completions and never arms still reads connection events this often.
+        constexpr std::uint32_t readsPerEventRead = 16;
     }
 
     RcTarget::RcTarget(OfiDomain const& opened, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId)
@@ -64,13 +66,18 @@ namespace mxl::fabrics
         {
             return false;
         }
+        // An event queue that gave no event since it was armed stays armed: what comes makes its descriptor readable.
         std::array<fid*, 2> queues{&_completions.get()->fid, &_events.get()->fid};
-        auto const code = fi_trywait(_opened.fabric.get(), queues.data(), static_cast<int>(queues.size()));
+        auto const code = fi_trywait(_opened.fabric.get(), queues.data(), _eventsToArm ? 2 : 1);
         if (code == -FI_EAGAIN)
         {
+            // The reads that follow are of the same wake, whose events were read.
+            _eventsDue = false;
             return false;
         }
         check(static_cast<int>(code), "fi_trywait", "the target's queues");
+        _eventsToArm = false;
+        _eventsDue = true;
         return true;
     }
 
@@ -94,9 +101,9 @@ namespace mxl::fabrics
         auto const deadline = std::chrono::steady_clock::now() + timeout;
         for (;;)
         {
-            while (auto event = _events.read())
+            if (timeout.count() > 0 || _eventsDue || ++_readsSinceEvents >= readsPerEventRead)
             {
-                handle(*event);
+                readEvents();
             }
             if (auto completion = _completions.read())
             {
@@ -106,6 +113,7 @@ namespace mxl::fabrics
                 }
                 continue;
             }
+            _eventsDue = true;
             auto const now = std::chrono::steady_clock::now();
             if (now >= deadline)
             {
@@ -117,6 +125,7 @@ namespace mxl::fabrics
             {
                 if (auto event = _events.readBlocking(slice))
                 {
+                    _eventsToArm = true;
                     handle(*event);
                 }
             }
@@ -128,6 +137,17 @@ namespace mxl::fabrics
                 }
             }
         }
+    }
+
+    void RcTarget::readEvents()
+    {
+        while (auto event = _events.read())
+        {
+            _eventsToArm = true;
+            handle(*event);
+        }
+        _eventsDue = false;
+        _readsSinceEvents = 0;
     }
 
     void RcTarget::handle(Event const& event)

@@ -11,6 +11,7 @@
 
 #include "common/UniqueFd.hpp"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <variant>
@@ -66,9 +67,17 @@ namespace mxl::fabrics
         Admission _admission;
         // An epoll set of both queues' descriptors; -1 where a queue has none.
         UniqueFd _waitSet;
+        // Each read of libfabric's tcp event queue runs its connection manager, an epoll_wait, and so does arming it: a
+        // reader that arms (the application's dispatch) reads the event queue once a wake, not on every read, and arms it
+        // only once it gave an event. Due after an arm, after a read that found nothing, and at least every few reads.
+        bool _eventsDue = true;
+        std::uint32_t _readsSinceEvents = 0;
+        // An event was read since the event queue was last armed, so its wake-up signal may be set.
+        bool _eventsToArm = true;
 
         // The epoll set of both queues' descriptors, or -1.
         [[nodiscard]] int openWaitSet() const;
+        void readEvents();
         void handle(Event const& event);
         void accept(Info const& request, std::vector<std::uint8_t> const& privateData);
         std::optional<std::uint32_t> handle(Completion const& completion);
