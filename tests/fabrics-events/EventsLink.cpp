@@ -105,6 +105,72 @@ namespace mxl::test::fabrics
         return info.totalSlices;
     }
 
+    Sender::Sender(EventsLink& link, std::vector<std::uint64_t> indices)
+        : _initiator{link.initiator.initiator}
+        , _slices{link.totalSlices()}
+        , _thread{[this, indices = std::move(indices)]
+                  {
+                      for (auto const index : indices)
+                      {
+                          if (!send(index))
+                          {
+                              return;
+                          }
+                      }
+                  }}
+    {
+    }
+
+    Sender::Sender(EventsLink& link, std::uint64_t first, std::uint32_t seed)
+        : _initiator{link.initiator.initiator}
+        , _slices{link.totalSlices()}
+        , _thread{[this, &source = link.source, first, seed]
+                  {
+                      for (auto index = first; !_stop; ++index)
+                      {
+                          _checksums.push_back(writeGrain(source, index, seed));
+                          if (!send(index))
+                          {
+                              return;
+                          }
+                      }
+                  }}
+    {
+    }
+
+    Sender::~Sender()
+    {
+        if (_thread.joinable())
+        {
+            static_cast<void>(finish());
+        }
+    }
+
+    unsigned Sender::finish()
+    {
+        _stop = true;
+        _thread.join();
+        return _failures.load();
+    }
+
+    bool Sender::send(std::uint64_t index)
+    {
+        if (mxlFabricsInitiatorTransferGrain(_initiator, index, 0, _slices) != MXL_STATUS_OK)
+        {
+            ++_failures;
+            return false;
+        }
+        auto const deadline = std::chrono::steady_clock::now() + 20s;
+        auto status = MXL_ERR_NOT_READY;
+        while (status == MXL_ERR_NOT_READY && std::chrono::steady_clock::now() < deadline)
+        {
+            status = mxlFabricsInitiatorMakeProgressBlocking(_initiator, 10);
+        }
+        _failures += status == MXL_STATUS_OK ? 0U : 1U;
+        _sent.push_back(index);
+        return true;
+    }
+
     bool pollReadable(int fd, std::chrono::milliseconds timeout)
     {
         pollfd entry{fd, POLLIN, 0};

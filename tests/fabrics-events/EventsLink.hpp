@@ -8,12 +8,14 @@
 
 #include <mxl/fabrics_events.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace mxl::test::fabrics
@@ -58,4 +60,45 @@ namespace mxl::test::fabrics
 
     // Whether the descriptor polls readable within `timeout`.
     [[nodiscard]] bool pollReadable(int fd, std::chrono::milliseconds timeout);
+
+    // Sends grains of the link's source from a thread of its own, each transfer completed before the next, while the
+    // test's thread waits on the target's descriptor: the given indices (the test wrote their grains), or a stream of
+    // grains it writes itself from `first` on until finish(). Outcomes are kept for the test's thread to check:
+    // assertions there, not here.
+    class Sender
+    {
+    public:
+        Sender(EventsLink& link, std::vector<std::uint64_t> indices);
+        Sender(EventsLink& link, std::uint64_t first, std::uint32_t seed);
+        ~Sender();
+
+        Sender(Sender const&) = delete;
+        Sender& operator=(Sender const&) = delete;
+
+        // Ends a stream, waits for the thread; the transfers that failed or never completed.
+        unsigned finish();
+
+        // Once finished: what was sent, in order, and (a stream) the checksum of each grain it wrote.
+        [[nodiscard]] std::vector<std::uint64_t> const& sent() const noexcept
+        {
+            return _sent;
+        }
+
+        [[nodiscard]] std::vector<std::uint64_t> const& checksums() const noexcept
+        {
+            return _checksums;
+        }
+
+    private:
+        mxlFabricsInitiator _initiator;
+        std::uint16_t _slices;
+        std::atomic<bool> _stop{false};
+        std::atomic<unsigned> _failures{0};
+        std::vector<std::uint64_t> _sent;
+        std::vector<std::uint64_t> _checksums;
+        std::thread _thread;
+
+        // False when the transfer was refused.
+        bool send(std::uint64_t index);
+    };
 }

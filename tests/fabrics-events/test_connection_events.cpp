@@ -6,9 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <atomic>
 #include <string>
-#include <thread>
 #include <vector>
 
 using namespace mxl::test;
@@ -17,63 +15,6 @@ using namespace std::chrono_literals;
 
 namespace
 {
-    // Writes and sends grains from `first` on, each completed before the next, from a thread of its own until stopped;
-    // what it sent, and their checksums, are read once it has stopped.
-    class StreamingSender
-    {
-    public:
-        StreamingSender(EventsLink& link, std::uint64_t first)
-            : _thread{[&link, first, this]
-                      {
-                          auto const slices = link.totalSlices();
-                          for (auto index = first; !_stop; ++index)
-                          {
-                              auto const checksum = writeGrain(link.source, index, 29);
-                              if (mxlFabricsInitiatorTransferGrain(link.initiator.initiator, index, 0, slices) != MXL_STATUS_OK)
-                              {
-                                  ++_failures;
-                                  return;
-                              }
-                              auto const deadline = std::chrono::steady_clock::now() + 20s;
-                              auto status = MXL_ERR_NOT_READY;
-                              while (status == MXL_ERR_NOT_READY && std::chrono::steady_clock::now() < deadline)
-                              {
-                                  status = mxlFabricsInitiatorMakeProgressBlocking(link.initiator.initiator, 10);
-                              }
-                              _failures += status == MXL_STATUS_OK ? 0U : 1U;
-                              _sent.push_back(index);
-                              _checksums.push_back(checksum);
-                          }
-                      }}
-        {
-        }
-
-        // Stops and joins; the transfers that failed or never completed.
-        unsigned finish()
-        {
-            _stop = true;
-            _thread.join();
-            return _failures.load();
-        }
-
-        [[nodiscard]] std::vector<std::uint64_t> const& sent() const noexcept
-        {
-            return _sent;
-        }
-
-        [[nodiscard]] std::vector<std::uint64_t> const& checksums() const noexcept
-        {
-            return _checksums;
-        }
-
-    private:
-        std::atomic<bool> _stop{false};
-        std::atomic<unsigned> _failures{0};
-        std::vector<std::uint64_t> _sent;
-        std::vector<std::uint64_t> _checksums;
-        std::thread _thread;
-    };
-
     // Where in the dispatched events the first of `type` stands after `from`; seen.size() when there is none.
     std::size_t positionOf(EventsLink const& link, std::uint32_t type, std::size_t from = 0)
     {
@@ -132,7 +73,7 @@ TEST_CASE("events: a tcp target busy with one initiator's grains reports another
     InitiatorEnd second{
         link.targetDomain, link.destination,
         interfaceConfig(transport.provider, transport.initiatorNode.empty() ? nullptr : transport.initiatorNode.c_str(), nullptr)};
-    StreamingSender sender{link, 2000};
+    Sender sender{link, 2000, 29};
     auto const arrivals = [&] { return link.seenOf(MXL_FABRICS_EVENT_GRAIN_ARRIVED).size(); };
     auto const dispatchUntil = [&](auto const& done)
     {

@@ -43,45 +43,6 @@ namespace
         auto const length = ::readlink(path.c_str(), link.data(), link.size() - 1);
         return length > 0 && std::string_view{link.data(), static_cast<std::size_t>(length)} == "anon_inode:[eventpoll]";
     }
-
-    // Sends grains from a thread of its own, each transfer completed before the next, while the test's thread waits
-    // on the target's descriptor. Statuses are kept for the test's thread to check: assertions there, not here.
-    class Sender
-    {
-    public:
-        Sender(EventsLink& link, std::vector<std::uint64_t> indices)
-            : _thread{[initiator = link.initiator.initiator, slices = link.totalSlices(), indices = std::move(indices), this]
-                      {
-                          for (auto const index : indices)
-                          {
-                              if (mxlFabricsInitiatorTransferGrain(initiator, index, 0, slices) != MXL_STATUS_OK)
-                              {
-                                  ++_failures;
-                                  return;
-                              }
-                              auto const deadline = std::chrono::steady_clock::now() + 20s;
-                              auto status = MXL_ERR_NOT_READY;
-                              while (status == MXL_ERR_NOT_READY && std::chrono::steady_clock::now() < deadline)
-                              {
-                                  status = mxlFabricsInitiatorMakeProgressBlocking(initiator, 10);
-                              }
-                              _failures += status == MXL_STATUS_OK ? 0U : 1U;
-                          }
-                      }}
-        {
-        }
-
-        // Joins; the transfers that failed or never completed.
-        unsigned finish()
-        {
-            _thread.join();
-            return _failures.load();
-        }
-
-    private:
-        std::atomic<unsigned> _failures{0};
-        std::thread _thread;
-    };
 }
 
 TEST_CASE("events: whole grains arrive as GRAIN_ARRIVED, in order, with their slice counts, and the bytes land")
