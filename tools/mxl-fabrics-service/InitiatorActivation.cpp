@@ -30,7 +30,7 @@ namespace mxl::service
                                               return std::string{"expected the target's ticket as a JSON text, or null"};
                                           }
                                           std::string why;
-                                          auto const ticket = _tickets.verifiedTicket(value.get<std::string>(), why);
+                                          auto const ticket = _tickets.source().verifiedTicket(value.get<std::string>(), why);
                                           if (!ticket)
                                           {
                                               return fmt::format("not a usable ticket: {}", why);
@@ -54,7 +54,7 @@ namespace mxl::service
         log::info("IS-05: sender {} activated: master_enable {}, receiver {}, {}", _nmos->endpointId(), enabled,
                   (*active)["receiver_id"].is_string() ? (*active)["receiver_id"].get<std::string>() : "none",
                   activatedTicket ? "its ticket handed over"
-                                  : (_tickets.empty() ? "no ticket" : "no ticket handed over (the configured sources apply)"));
+                                  : (_tickets.source().empty() ? "no ticket" : "no ticket handed over (the configured sources apply)"));
         if (_activatedTicket && !activatedTicket)
         {
             // The receiver let go: its target is not to be written any more.

@@ -50,9 +50,10 @@ namespace mxl::service
         , _source{bridge::makeSourceCursor(_reader.get(), _flow, config.flowId)}
         , _fabrics{_instance.get(), config.backend}
         , _interface{selectInterface(_fabrics.get(), config)}
-        , _initiator{_fabrics.get()} // An unreachable target must not hold the loop (and the watchdog pings) for longer than a poll.
-        , _tickets{config.ticketSources, std::min<std::chrono::milliseconds>(config.ticketPoll, std::chrono::milliseconds{500}),
-                   config.ticketKeys}
+        , _initiator{_fabrics.get()} // The bound keeps a stop from waiting long on a fetch under way.
+        , _tickets{directory::TicketSource{config.ticketSources,
+                                           std::min<std::chrono::milliseconds>(config.ticketPoll, std::chrono::milliseconds{500}),
+                                           config.ticketKeys}}
         , _metrics{"initiator", config.flowId, _flow}
         , _session{_initiator.get(), *_source, _flow, _metrics, sessionSettings(config, _interface), *this}
         , _statusFile{config}
@@ -65,7 +66,7 @@ namespace mxl::service
                                           mxl::statusName(status))};
         }
         auto const domainId = establishDomainIdentity(config.domain);
-        _enabled = !_tickets.empty();
+        _enabled = !_tickets.source().empty();
         if (config.http)
         {
             std::map<std::string, HttpResource> resources;
@@ -106,6 +107,7 @@ namespace mxl::service
             {
                 pollTicket(now);
             }
+            takeFetchedTicket();
             _session.step(now);
         }
         _metrics.setState("stopping");
@@ -118,43 +120,46 @@ namespace mxl::service
     void InitiatorService::pollTicket(Clock::time_point now)
     {
         _nextTicketPoll = now + _config.ticketPoll;
-        std::string missing;
-        auto ticket = fetchTicket(missing);
+        if (_activatedTicket)
+        {
+            std::string why;
+            auto ticket = _tickets.source().verifiedTicket(*_activatedTicket, why);
+            offerTicket(std::move(ticket), "IS-05 ext_mxl_target_ticket",
+                        fmt::format("the ticket of the IS-05 activation (ext_mxl_target_ticket): {}", why));
+            return;
+        }
+        if (_tickets.source().empty())
+        {
+            offerTicket(std::nullopt, {}, "no 'ticket' is configured and the IS-05 activation carries none (ext_mxl_target_ticket null)");
+            return;
+        }
+        _tickets.request();
+    }
+
+    void InitiatorService::takeFetchedTicket()
+    {
+        auto fetched = _tickets.take();
+        if (!fetched || _activatedTicket || !_enabled)
+        {
+            return;
+        }
+        offerTicket(std::move(fetched->ticket), fetched->origin, fetched->failure);
+    }
+
+    void InitiatorService::offerTicket(std::optional<Ticket> ticket, std::string const& origin, std::string const& problem)
+    {
         if (!ticket)
         {
-            if (missing != _lastTicketProblem)
+            if (problem != _lastTicketProblem)
             {
-                _lastTicketProblem = missing;
+                _lastTicketProblem = problem;
                 log::warning("no ticket{}: {}; still fetching", _session.hasTarget() ? " now (keeping the current one)" : "",
                              _lastTicketProblem);
             }
             return;
         }
         _lastTicketProblem.clear();
-        _session.offer(std::move(*ticket), _ticketOrigin);
-    }
-
-    std::optional<Ticket> InitiatorService::fetchTicket(std::string& problem)
-    {
-        if (_activatedTicket)
-        {
-            _ticketOrigin = "IS-05 ext_mxl_target_ticket";
-            auto ticket = _tickets.verifiedTicket(*_activatedTicket, problem);
-            if (!ticket)
-            {
-                problem = fmt::format("the ticket of the IS-05 activation (ext_mxl_target_ticket): {}", problem);
-            }
-            return ticket;
-        }
-        if (_tickets.empty())
-        {
-            problem = "no 'ticket' is configured and the IS-05 activation carries none (ext_mxl_target_ticket null)";
-            return std::nullopt;
-        }
-        auto ticket = _tickets.fetch();
-        _ticketOrigin = _tickets.lastOrigin();
-        problem = _tickets.lastFailure();
-        return ticket;
+        _session.offer(std::move(*ticket), origin);
     }
 
     void InitiatorService::statusTick(Clock::time_point now)

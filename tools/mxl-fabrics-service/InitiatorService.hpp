@@ -14,8 +14,8 @@
 #include <bridge/Metrics.hpp>
 #include <bridge/SenderSession.hpp>
 #include <bridge/SourceCursor.hpp>
+#include <directory/BackgroundTicketFetch.hpp>
 #include <directory/Ticket.hpp>
-#include <directory/TicketSource.hpp>
 
 #include <client/FabricsHandles.hpp>
 #include <client/MxlHandles.hpp>
@@ -48,7 +48,8 @@ namespace mxl::service
         client::FabricsOnInstance _fabrics;
         client::FabricsInterface _interface;
         client::FabricsInitiator _initiator;
-        directory::TicketSource _tickets;
+        // Fetched off the grain loop: a slow or silent source costs its own thread, not grains.
+        directory::BackgroundTicketFetch _tickets;
         bridge::Metrics _metrics;
         bridge::SenderSession _session;
         StatusFile _statusFile;
@@ -62,18 +63,19 @@ namespace mxl::service
         // handed over (ext_mxl_target_ticket), which takes the place of the configured sources.
         bool _enabled = true;
         std::optional<std::string> _activatedTicket;
-        // Where the latest ticket came from, for messages.
-        std::string _ticketOrigin;
 
         // Takes what an IS-05 activation made active.
         void applyActivation(Clock::time_point now);
-        // The ticket of the IS-05 activation, or else the first the configured sources give; nullopt with `problem`.
-        std::optional<Ticket> fetchTicket(std::string& problem);
+        // The ticket of the IS-05 activation, offered at once, or else a fetch from the configured sources asked for.
+        void pollTicket(Clock::time_point now);
+        // What a fetch from the configured sources found, unless an activation or master_enable false came meanwhile.
+        void takeFetchedTicket();
+        // Offers `ticket` to the session, or says once per problem why there is none.
+        void offerTicket(std::optional<Ticket> ticket, std::string const& origin, std::string const& problem);
         // ext_mxl_sender_api (this sender's own Connection API resource, read only) and ext_mxl_target_ticket.
         [[nodiscard]] std::vector<nmos::TransportParam> transportParams(std::optional<std::string> const& domainId,
                                                                         std::string const& resourceUrl) const;
 
-        void pollTicket(Clock::time_point now);
         void statusTick(Clock::time_point now);
 
         void connected() override;
