@@ -1,10 +1,13 @@
 // Healing: a target killed and restarted, an initiator killed and restarted, a link cut for 10 s, a stale ticket, a
-// ticket without an epoch re-issued for the same target.
+// ticket without an epoch re-issued for the same target, a ticket file that cannot be written at a rebuild, a flow
+// file a killed target left truncated.
 // Every grain that arrives is checked by checksum; recovery must happen without restarting the survivor.
 #include "NetworkNamespaces.hpp"
 #include "ServiceScenario.hpp"
 #include "Skip.hpp"
 #include "TestFlow.hpp"
+
+#include <common/FlowPaths.hpp>
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -74,6 +77,65 @@ namespace mxl::test
         // The target did not have to restart or rebuild for it.
         CHECK(ticketEpoch(directories.ticketFile()) == epoch);
         CHECK_FALSE(target.wait(std::chrono::milliseconds{0}));
+    }
+
+    TEST_CASE("a ticket file that cannot be written when the target rebuilds is reported, and written once it can: the target goes on")
+    {
+        ServiceDirectories directories;
+        PatternSource source{directories.source.path(), serviceTestFlow()};
+        ReadyService target{targetSettings(directories)};
+        auto const epoch = ticketEpoch(directories.ticketFile());
+        REQUIRE(epoch != 0);
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
+        {
+            ServiceProcess first{initiatorSettings(directories, directories.ticketFile())};
+            requireFlowing(verifier, 20, std::chrono::seconds{10}, [&] { return std::string{"first initiator"}; });
+            first.signal(SIGKILL);
+            REQUIRE(first.wait(std::chrono::seconds{5}));
+        }
+        // The ticket's name taken by a directory: the rebuild that the stall brings cannot rename its file there.
+        std::filesystem::remove(directories.ticketFile());
+        std::filesystem::create_directory(directories.ticketFile());
+        auto const refused = target.waitForLine("cannot publish the ticket file", std::chrono::seconds{20});
+        REQUIRE(refused.has_value());
+        CHECK(refused->find("goes on") != std::string::npos);
+        CHECK_FALSE(target.wait(std::chrono::seconds{1}));
+
+        std::filesystem::remove(directories.ticketFile());
+        REQUIRE(target.waitForLine(fmt::format("ticket file '{}' written", directories.ticketFile()), std::chrono::seconds{5}).has_value());
+        auto const rebuilt = ticketEpoch(directories.ticketFile());
+        CHECK(rebuilt != 0);
+        CHECK(rebuilt != epoch);
+        ReadyService second{initiatorSettings(directories, directories.ticketFile()), std::chrono::seconds{10}};
+        FlowChecker after{directories.destination.path(), serviceTestFlowId};
+        requireFlowing(after, 20, std::chrono::seconds{10}, [&] { return fmt::format("after the rebuild:\n{}", target.output()); });
+        CHECK_FALSE(target.wait(std::chrono::milliseconds{0}));
+    }
+
+    TEST_CASE("a flow file left truncated by a killed target is garbage collected when it restarts, and grains move again")
+    {
+        ServiceDirectories directories;
+        PatternSource source{directories.source.path(), serviceTestFlow()};
+        auto first = std::make_unique<ReadyService>(targetSettings(directories));
+        ReadyService initiator{initiatorSettings(directories, directories.ticketFile())};
+        {
+            FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
+            requireFlowing(verifier, 10, std::chrono::seconds{10}, [&] { return std::string{"before the kill"}; });
+        }
+        first->signal(SIGKILL);
+        REQUIRE(first->wait(std::chrono::seconds{5}));
+        first.reset();
+        // What a file truncated under the running target leaves behind once the kernel ended it (SIGBUS).
+        auto const grain = paths::grainFile(paths::flowDirectory(directories.destination.path(), serviceTestFlowId), 0);
+        REQUIRE(std::filesystem::exists(grain));
+        std::filesystem::resize_file(grain, 0);
+
+        ReadyService restarted{targetSettings(directories)};
+        CHECK(restarted.output().find("garbage collected") != std::string::npos);
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
+        requireFlowing(verifier, 20, std::chrono::seconds{10}, [&] { return fmt::format("after the restart:\n{}", restarted.output()); });
+        CHECK_FALSE(restarted.wait(std::chrono::milliseconds{0}));
+        CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
     }
 
     TEST_CASE("a stale ticket handed to a fresh initiator is reported, never silently accepted")

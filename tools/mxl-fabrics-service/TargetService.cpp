@@ -4,6 +4,7 @@
 #include "ServiceLog.hpp"
 #include "ServiceNode.hpp"
 
+#include <DirectoryError.hpp>
 #include <TicketSignature.hpp>
 
 #include <ExitRequest.hpp>
@@ -14,14 +15,18 @@
 #include <client/FlowDefinitionText.hpp>
 #include <client/FlowId.hpp>
 #include <client/TextFile.hpp>
+#include <common/FlowPaths.hpp>
 
 #include <mxl/flow.h>
+#include <mxl/mxl.h>
 
 #include <MxlTransport.hpp>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <optional>
 #include <vector>
 
@@ -40,14 +45,50 @@ namespace mxl::service
             params.push_back(nmos::senderApiParam(nmos::Role::Receiver, {}));
             return params;
         }
+
+        // Whether the domain holds a flow of the id `definition` gives, which no live writer holds.
+        bool leftInactive(client::Instance const& instance, ServiceConfig const& config, std::string const& definition)
+        {
+            auto const document = nlohmann::json::parse(definition, nullptr, false);
+            auto const id = document.is_object() && document.contains("id") && document["id"].is_string()
+                                ? client::canonicalFlowId(document["id"].get<std::string>())
+                                : std::nullopt;
+            bool active = true;
+            return id && std::filesystem::exists(paths::flowDirectory(config.domain, *id)) &&
+                   ::mxlIsFlowActive(instance.get(), id->c_str(), &active) == MXL_STATUS_OK && !active;
+        }
+
+        // The target's flow. One of the same id that an earlier writer left unusable (a file of it truncated or removed,
+        // say under a process that the kernel then ended) has no live writer: the domain's inactive flows are garbage
+        // collected and the flow is created once more, rather than the definition being taken for a rejected one.
+        client::FlowWriter openFlowWriter(client::Instance const& instance, ServiceConfig const& config)
+        {
+            auto const definition = client::readTextFile(config.flowDefinition, "flow definition");
+            auto const origin = fmt::format("flow_definition '{}'", config.flowDefinition.string());
+            try
+            {
+                return client::FlowWriter{instance, definition, config.writerOptions, origin};
+            }
+            catch (client::ClientError const& error)
+            {
+                if (!leftInactive(instance, config, definition) || ::mxlGarbageCollectFlows(instance.get()) != MXL_STATUS_OK)
+                {
+                    throw;
+                }
+                auto writer = client::FlowWriter{instance, definition, config.writerOptions, origin};
+                log::warning("the flow of {} could not be opened at first ({}); the domain's inactive flows were garbage collected "
+                             "and the flow created again",
+                             origin, error.what());
+                return writer;
+            }
+        }
     }
 
     TargetService::TargetService(ServiceConfig const& config, Notifier& notifier)
         : _config{config}
         , _notifier{notifier}
         , _instance{config.domain}
-        , _writer{_instance, client::readTextFile(config.flowDefinition, "flow definition"), config.writerOptions,
-                  fmt::format("flow_definition '{}'", config.flowDefinition.string())}
+        , _writer{openFlowWriter(_instance, config)}
         , _flowId{client::flowIdOf(_writer.config())}
         , _reader{_instance, _flowId}
         , _fabrics{_instance.get(), config.backend}
@@ -182,7 +223,7 @@ namespace mxl::service
     {
         if (_secondUnsignedTicket && !_config.secondTicketFile.empty())
         {
-            directory::writeTicketFile(_config.secondTicketFile, signedWhenKeyed(_secondUnsignedTicket->json) + '\n');
+            writeTicketFile(_config.secondTicketFile, signedWhenKeyed(_secondUnsignedTicket->json) + '\n');
         }
     }
 
@@ -192,7 +233,7 @@ namespace mxl::service
         distributeSecondTicket();
         if (!_config.ticketFile.empty())
         {
-            directory::writeTicketFile(_config.ticketFile, ticket.json + '\n');
+            writeTicketFile(_config.ticketFile, ticket.json + '\n');
         }
         if (_directory)
         {
@@ -200,6 +241,40 @@ namespace mxl::service
         }
         std::lock_guard lock{_ticketMutex};
         _ticket = std::move(ticket);
+    }
+
+    void TargetService::writeTicketFile(std::filesystem::path const& path, std::string text)
+    {
+        try
+        {
+            directory::writeTicketFile(path, text);
+            if (_owedTicketFiles.erase(path) > 0)
+            {
+                log::info("ticket file '{}' written", path.string());
+            }
+        }
+        catch (directory::DirectoryError const& error)
+        {
+            if (error.what() != _lastTicketFileProblem)
+            {
+                _lastTicketFileProblem = error.what();
+                log::warning("{}; the target goes on and writes it again every status interval", _lastTicketFileProblem);
+            }
+            _owedTicketFiles[path] = std::move(text);
+        }
+    }
+
+    void TargetService::writeOwedTicketFiles()
+    {
+        auto owed = _owedTicketFiles;
+        for (auto& [path, text] : owed)
+        {
+            writeTicketFile(path, std::move(text));
+        }
+        if (_owedTicketFiles.empty())
+        {
+            _lastTicketFileProblem.clear();
+        }
     }
 
     void TargetService::withdrawTicketFile() const
@@ -310,6 +385,7 @@ namespace mxl::service
         auto const line = _metrics.statusLine();
         _notifier.status(line);
         _statusFile.publish(_metrics);
+        writeOwedTicketFiles();
         log::debug("status: {}", line);
     }
 }

@@ -23,6 +23,8 @@
 #include <client/MxlHandles.hpp>
 
 #include <chrono>
+#include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -74,6 +76,10 @@ namespace mxl::service
         std::optional<Ticket> _secondUnsignedTicket;
         Clock::time_point _resignAt{};
         Clock::time_point _nextStatus{};
+        // Ticket files that could not be written, with the text each owes: written again at every status tick. A file
+        // that cannot be written is reported, never the end of the service (HTTP and etcd serve the ticket meanwhile).
+        std::map<std::filesystem::path, std::string> _owedTicketFiles;
+        std::string _lastTicketFileProblem;
 
         // Builds the target (or the paths' targets) anew and publishes its ticket.
         void buildTarget();
@@ -81,6 +87,8 @@ namespace mxl::service
         // Signs the ticket when a key is configured, and writes it to the file, HTTP and etcd.
         void distribute(Ticket ticket);
         void withdrawTicketFile() const;
+        void writeTicketFile(std::filesystem::path const& path, std::string text);
+        void writeOwedTicketFiles();
         // The second path's ticket, signed when a key is configured, into its file.
         void distributeSecondTicket();
         [[nodiscard]] std::string signedWhenKeyed(std::string json);
