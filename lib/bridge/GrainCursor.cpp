@@ -49,7 +49,7 @@ namespace mxl::bridge
         }
         if (status != MXL_STATUS_OK)
         {
-            throw readFailure(fmt::format("grain {}", _index), status);
+            failRead(fmt::format("grain {}", _index), status);
         }
         bool const invalid = (grain.flags & MXL_GRAIN_FLAG_INVALID) != 0;
         // An invalid grain moves the target's ring with its header alone, slices (0, 0).

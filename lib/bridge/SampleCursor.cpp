@@ -69,7 +69,7 @@ namespace mxl::bridge
         }
         if (status != MXL_STATUS_OK)
         {
-            throw readFailure(fmt::format("samples up to {} (count {})", _head, _batchSamples), status);
+            failRead(fmt::format("samples up to {} (count {})", _head, _batchSamples), status);
         }
         auto const bytes = (slices.base.fragments[0].size + slices.base.fragments[1].size) * slices.count;
         return {Outcome::Ready, SourceUnit{_head, 0, 0, true, _batchSamples, bytes}, 0};

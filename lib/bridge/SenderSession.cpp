@@ -34,7 +34,8 @@ namespace mxl::bridge
     SenderSession::SenderSession(mxlFabricsInitiator initiator, SourceCursor& source, mxlFlowConfigInfo const& flow, Metrics& metrics,
                                  SenderSettings settings, Observer& observer)
         : _initiator{initiator}
-        , _source{source}
+        , _source{&source}
+        , _unit{source.unit()}
         , _flow{flow}
         , _metrics{metrics}
         , _settings{std::move(settings)}
@@ -54,7 +55,7 @@ namespace mxl::bridge
         {
             return fmt::format("it is for provider {}, this initiator uses {}", ticket.provider, _settings.provider);
         }
-        if (bool const samples = _source.unit() == TransferUnit::Batch; ticket.carriesSamples != samples)
+        if (bool const samples = _unit == TransferUnit::Batch; ticket.carriesSamples != samples)
         {
             return fmt::format("it is for {}, flow {} is {}", kindOf(ticket.carriesSamples), _settings.flowId, kindOf(samples));
         }
@@ -189,6 +190,14 @@ namespace mxl::bridge
         _target.reset();
     }
 
+    void SenderSession::reattach(mxlFabricsInitiator initiator, SourceCursor& source)
+    {
+        _initiator = initiator;
+        _source = &source;
+        _target.reset();
+        _refetchWanted = true;
+    }
+
     void SenderSession::step(Clock::time_point now)
     {
         if (!_target)
@@ -221,7 +230,7 @@ namespace mxl::bridge
             log::info("connected to the target (epoch {})", _target->ticket.epoch);
             _target->connected = true;
             _metrics.setState("active");
-            _source.startAtPresent();
+            _source->startAtPresent();
             _lastDelivery = now;
             _observer.connected();
         }
@@ -273,7 +282,7 @@ namespace mxl::bridge
 
     void SenderSession::sendNext()
     {
-        auto const read = _source.read();
+        auto const read = _source->read();
         if (read.outcome == SourceCursor::Outcome::Gone)
         {
             _metrics.lost(read.skippedUnits);
@@ -294,7 +303,7 @@ namespace mxl::bridge
             _target->delivered = true;
             if (_target->reportedStale)
             {
-                log::info("{} are being delivered on epoch {} again", _source.unit() == TransferUnit::Grain ? "grains" : "samples",
+                log::info("{} are being delivered on epoch {} again", _unit == TransferUnit::Grain ? "grains" : "samples",
                           _target->ticket.epoch);
                 _target->reportedStale = false;
                 _metrics.setState("active");
@@ -308,7 +317,7 @@ namespace mxl::bridge
                 onUndelivered(Clock::now());
             }
         }
-        _source.advance(delivered);
+        _source->advance(delivered);
     }
 
     std::uint64_t SenderSession::invalidatedTransfers() const
@@ -320,8 +329,8 @@ namespace mxl::bridge
     {
         auto const start = Clock::now();
         auto const invalidatedBefore = invalidatedTransfers();
-        auto const posted = _source.post(_initiator, unit);
-        if (posted == MXL_ERR_INVALID_ARG && _source.unit() == TransferUnit::Batch)
+        auto const posted = _source->post(_initiator, unit);
+        if (posted == MXL_ERR_INVALID_ARG && _unit == TransferUnit::Batch)
         {
             // Every batch has the same length, so the next one would be refused too, each with an error line.
             refuseTicket(fmt::format("it refused samples up to {} (count {}): {} (the library's message above says why; give the "
@@ -335,15 +344,14 @@ namespace mxl::bridge
             {
                 log::warn("writing {} {} to the target (epoch {}) failed: {} (the library's message above says why; further failures on "
                           "this ticket are logged at debug)",
-                          _source.unit() == TransferUnit::Grain ? "grain" : "samples up to", unit.index, _target->ticket.epoch,
+                          _unit == TransferUnit::Grain ? "grain" : "samples up to", unit.index, _target->ticket.epoch,
                           mxl::statusName(posted));
                 _target->reportedWriteFailure = true;
             }
             else
             {
-                log::debug("writing {} {} to the target (epoch {}) failed: {}",
-                           _source.unit() == TransferUnit::Grain ? "grain" : "samples up to", unit.index, _target->ticket.epoch,
-                           mxl::statusName(posted));
+                log::debug("writing {} {} to the target (epoch {}) failed: {}", _unit == TransferUnit::Grain ? "grain" : "samples up to",
+                           unit.index, _target->ticket.epoch, mxl::statusName(posted));
             }
             return false;
         }

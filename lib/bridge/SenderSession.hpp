@@ -100,6 +100,11 @@ namespace mxl::bridge
         // removed before) reaches it, for at most a second.
         void disconnect();
 
+        // Sends with `initiator`, read from `source`, from now on: the source's flow was re-created (the same flow again),
+        // and a new initiator set up on a new reader of it, which holds no target. Call after disconnect(); the next ticket
+        // offered adds the target again.
+        void reattach(mxlFabricsInitiator initiator, SourceCursor& source);
+
     private:
         // The target of one ticket, as added to the initiator.
         struct Established
@@ -122,7 +127,9 @@ namespace mxl::bridge
         };
 
         mxlFabricsInitiator _initiator;
-        SourceCursor& _source;
+        SourceCursor* _source;
+        // Grains or batches: what tickets must carry, the same for every source the session reads.
+        TransferUnit _unit;
         mxlFlowConfigInfo _flow;
         Metrics& _metrics;
         SenderSettings _settings;

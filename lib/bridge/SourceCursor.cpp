@@ -35,13 +35,12 @@ namespace mxl::bridge
                                           std::max<std::int64_t>(_rate.numerator, 1));
     }
 
-    std::runtime_error SourceCursor::readFailure(std::string const& what, mxlStatus status) const
+    void SourceCursor::failRead(std::string const& what, mxlStatus status) const
     {
         if (status == MXL_ERR_FLOW_INVALID)
         {
-            return std::runtime_error{
-                fmt::format("reading {} of flow {} failed: the flow was deleted or re-created by its writer", what, _flowId)};
+            throw SourceGone{fmt::format("reading {} of flow {} failed: the flow was deleted or re-created by its writer", what, _flowId)};
         }
-        return std::runtime_error{fmt::format("reading {} of flow {} failed: {}", what, _flowId, statusName(status))};
+        throw std::runtime_error{fmt::format("reading {} of flow {} failed: {}", what, _flowId, statusName(status))};
     }
 }

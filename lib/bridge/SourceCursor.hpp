@@ -15,6 +15,13 @@
 
 namespace mxl::bridge
 {
+    // A read found the source's flow deleted, or re-created by its writer: its reader must be made again.
+    class SourceGone : public std::runtime_error
+    {
+    public:
+        using std::runtime_error::runtime_error;
+    };
+
     // What one transfer moves.
     struct SourceUnit
     {
@@ -63,7 +70,8 @@ namespace mxl::bridge
         virtual std::uint64_t startAtPresent() = 0;
 
         // The unit at the cursor. Waits for it at most 100 ms (signals and watchdog pings must not wait longer); throws
-        // std::runtime_error when the source cannot be read at all (naming the flow, and what happened to it).
+        // SourceGone when the flow was deleted or re-created, std::runtime_error when it cannot be read otherwise (naming
+        // the flow, and what happened to it).
         [[nodiscard]] virtual Read read() = 0;
 
         // Posts `unit` (from read()) to every connected target.
@@ -79,8 +87,9 @@ namespace mxl::bridge
 
         // How long `units` grains or samples last at the flow's rate.
         [[nodiscard]] std::uint64_t periodNs(std::uint64_t units) const noexcept;
-        // The exception for a read of `what` that failed with `status`: a deleted or re-created flow said as such.
-        [[nodiscard]] std::runtime_error readFailure(std::string const& what, mxlStatus status) const;
+        // Throws for a read of `what` that failed with `status`: SourceGone for a deleted or re-created flow, else
+        // std::runtime_error.
+        [[noreturn]] void failRead(std::string const& what, mxlStatus status) const;
 
         mxlFlowReader _reader;
         mxlRational _rate;

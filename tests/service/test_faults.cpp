@@ -1,6 +1,6 @@
 // Healing: a target killed and restarted, an initiator killed and restarted, a link cut for 10 s, a stale ticket, a
 // ticket without an epoch re-issued for the same target, a ticket file that cannot be written at a rebuild, a flow
-// file a killed target left truncated.
+// file a killed target left truncated, the initiator's source flow deleted and created again.
 // Every grain that arrives is checked by checksum; recovery must happen without restarting the survivor.
 #include "NetworkNamespaces.hpp"
 #include "ServiceScenario.hpp"
@@ -136,6 +136,31 @@ namespace mxl::test
         requireFlowing(verifier, 20, std::chrono::seconds{10}, [&] { return fmt::format("after the restart:\n{}", restarted.output()); });
         CHECK_FALSE(restarted.wait(std::chrono::milliseconds{0}));
         CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
+    }
+
+    TEST_CASE("the initiator's source flow deleted and created again: the initiator waits, reads the new flow, and grains move again")
+    {
+        ServiceDirectories directories;
+        auto source = std::make_unique<PatternSource>(directories.source.path(), serviceTestFlow());
+        ReadyService target{targetSettings(directories)};
+        ReadyService initiator{initiatorSettings(directories, directories.ticketFile())};
+        {
+            FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
+            requireFlowing(verifier, 20, std::chrono::seconds{10}, [&] { return std::string{"before the source stopped"}; });
+        }
+        // Its only writer gone, the flow is deleted.
+        source.reset();
+        INFO("initiator:\n", initiator.output());
+        REQUIRE(initiator.waitForLine("waiting for the flow to be there again", std::chrono::seconds{10}).has_value());
+        CHECK_FALSE(initiator.wait(std::chrono::seconds{1}));
+
+        source = std::make_unique<PatternSource>(directories.source.path(), serviceTestFlow());
+        REQUIRE(initiator.waitForLine("is there again", std::chrono::seconds{10}).has_value());
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
+        requireFlowing(verifier, 20, std::chrono::seconds{15},
+                       [&] { return fmt::format("after the source came back:\ninitiator:\n{}", initiator.output()); });
+        CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
+        CHECK_FALSE(target.wait(std::chrono::milliseconds{0}));
     }
 
     TEST_CASE("a stale ticket handed to a fresh initiator is reported, never silently accepted")

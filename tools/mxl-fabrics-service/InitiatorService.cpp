@@ -6,10 +6,13 @@
 
 #include <ExitRequest.hpp>
 #include <ReloadRequest.hpp>
+#include <client/ClientError.hpp>
 #include <client/DeviceFlowOptions.hpp>
 #include <client/FabricsInterfaces.hpp>
 #include <client/FlowDefinitionText.hpp>
+#include <client/FlowId.hpp>
 #include <client/InitiatorTargets.hpp>
+#include <common/FlowPaths.hpp>
 #include <common/StatusName.hpp>
 
 #include <mxl/flow.h>
@@ -17,6 +20,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <thread>
 
 namespace mxl::service
 {
@@ -103,18 +109,88 @@ namespace mxl::service
             {
                 _nextTicketPoll = now;
             }
-            if (_enabled && now >= _nextTicketPoll)
+            if (_enabled && !_sourceLost && now >= _nextTicketPoll)
             {
                 pollTicket(now);
             }
             takeFetchedTicket();
-            _session.step(now);
+            if (_sourceLost)
+            {
+                reattachSource(now);
+                continue;
+            }
+            try
+            {
+                _session.step(now);
+            }
+            catch (bridge::SourceGone const& gone)
+            {
+                loseSource(gone.what());
+            }
         }
         _metrics.setState("stopping");
         _notifier.stopping(_metrics.statusLine());
         tools::setActivity("stopping: disconnecting from the target (the fabrics library)");
-        _session.disconnect();
+        if (!_sourceLost)
+        {
+            _session.disconnect();
+        }
         log::info("stopping: {}", _metrics.statusLine());
+    }
+
+    void InitiatorService::loseSource(std::string const& why)
+    {
+        log::warning("{}: leaving the target and waiting for the flow to be there again", why);
+        tools::setActivity(fmt::format("waiting for flow {} to be there again", _config.flowId));
+        _session.disconnect();
+        // An instance shares one reader per flow, so the deleted flow's reader goes before the flow is opened again, and
+        // the initiator that reads it (and registered its memory) before the reader.
+        _initiator = client::FabricsInitiator{_fabrics.get()};
+        _source.reset();
+        _reader = client::FlowReader{};
+        _metrics.setState("waiting");
+        _sourceLost = true;
+    }
+
+    void InitiatorService::reattachSource(Clock::time_point now)
+    {
+        auto const id = client::canonicalFlowId(_config.flowId).value_or(_config.flowId);
+        if (!std::filesystem::exists(paths::flowDirectory(_config.domain, id)))
+        {
+            std::this_thread::sleep_for(std::chrono::milliseconds{100});
+            return;
+        }
+        client::FlowReader reader;
+        try
+        {
+            reader = client::FlowReader{_instance, _config.flowId};
+        }
+        catch (client::ClientError const&)
+        {
+            // Gone again between the look and the open.
+            std::this_thread::sleep_for(std::chrono::milliseconds{100});
+            return;
+        }
+        auto const flow = configOf(reader, _config.flowId);
+        if (std::memcmp(&flow, &_flow, sizeof flow) != 0)
+        {
+            throw std::runtime_error{fmt::format("flow {} came back with another configuration (format, rate, geometry or ring): the "
+                                                 "service ends so that it is started afresh on it",
+                                                 _config.flowId)};
+        }
+        auto source = bridge::makeSourceCursor(reader.get(), flow, _config.flowId);
+        if (auto const status = client::setUpInitiator(_initiator.get(), _interface, reader.get(), _config.setupOptions);
+            status != MXL_STATUS_OK)
+        {
+            throw std::runtime_error{
+                fmt::format("setting the initiator up again on flow {} failed: {}", _config.flowId, mxl::statusName(status))};
+        }
+        _session.reattach(_initiator.get(), *source);
+        _source = std::move(source);
+        _reader = std::move(reader);
+        _sourceLost = false;
+        _nextTicketPoll = now;
+        log::info("flow {} is there again: reading it, and adding the target again", _config.flowId);
     }
 
     void InitiatorService::pollTicket(Clock::time_point now)
@@ -139,7 +215,7 @@ namespace mxl::service
     void InitiatorService::takeFetchedTicket()
     {
         auto fetched = _tickets.take();
-        if (!fetched || _activatedTicket || !_enabled)
+        if (!fetched || _activatedTicket || !_enabled || _sourceLost)
         {
             return;
         }

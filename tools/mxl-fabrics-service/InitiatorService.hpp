@@ -56,6 +56,9 @@ namespace mxl::service
         // The NMOS node on http_listen; its HTTP thread reads the members above, so it is destroyed before them.
         std::unique_ptr<nmos::Node> _nmos;
 
+        // The source's flow was deleted or re-created: nothing is read, sent or offered to the session (whose initiator
+        // is gone) until the flow is there again.
+        bool _sourceLost = false;
         Clock::time_point _nextTicketPoll{};
         Clock::time_point _nextStatus{};
         std::string _lastTicketProblem;
@@ -66,9 +69,15 @@ namespace mxl::service
 
         // Takes what an IS-05 activation made active.
         void applyActivation(Clock::time_point now);
+        // The source's flow was deleted or re-created: leaves the target, and waits for the flow.
+        void loseSource(std::string const& why);
+        // Once the flow is there again, the same as before: a new reader, the initiator set up on it, the target added
+        // again. Throws when it came back with another configuration (the service restarts and reads it afresh).
+        void reattachSource(Clock::time_point now);
         // The ticket of the IS-05 activation, offered at once, or else a fetch from the configured sources asked for.
         void pollTicket(Clock::time_point now);
-        // What a fetch from the configured sources found, unless an activation or master_enable false came meanwhile.
+        // What a fetch from the configured sources found, unless an activation, master_enable false or the loss of the
+        // source came meanwhile.
         void takeFetchedTicket();
         // Offers `ticket` to the session, or says once per problem why there is none.
         void offerTicket(std::optional<Ticket> ticket, std::string const& origin, std::string const& problem);
