@@ -145,6 +145,11 @@ namespace mxl::bridge
         }
         if (status != MXL_STATUS_OK)
         {
+            if (status == MXL_ERR_INVALID_ARG)
+            {
+                // It will not fit at the next poll either: not added again until the ticket changes.
+                _misfit = ticket;
+            }
             reportTicketProblem(fmt::format("the target of the ticket from '{}' (epoch {}) does not fit flow {} (another provider or "
                                             "transport, or grains of another size, or audio of another channel count or sample "
                                             "format): {}; {}",

@@ -141,7 +141,8 @@ namespace mxl::bridge
         Clock::time_point _lastDelivery{};
         bool _refetchWanted = false;
         std::set<std::string> _reportedTicketProblems;
-        // A ticket whose target refused every batch (its bounce-buffer entries are too small for them): not added again.
+        // A ticket whose target the library refused to add (it does not fit the flow), or refused every batch (its
+        // bounce-buffer entries are too small for them): not added again.
         std::optional<directory::Ticket> _misfit;
 
         // Removes the current target (if any) and adds the one of `ticket`; false when the library refused it.

@@ -18,6 +18,7 @@
 #include <fstream>
 #include <functional>
 #include <optional>
+#include <thread>
 
 namespace mxl::test
 {
@@ -161,6 +162,32 @@ namespace mxl::test
                        [&] { return fmt::format("after the source came back:\ninitiator:\n{}", initiator.output()); });
         CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
         CHECK_FALSE(target.wait(std::chrono::milliseconds{0}));
+    }
+
+    TEST_CASE("a ticket whose target does not fit the flow is refused once, not added again at every poll")
+    {
+        ServiceDirectories directories;
+        PatternSource source{directories.source.path(), serviceTestFlow()};
+        // A 1080p target for the 320x180 source: the fabrics library refuses to add it.
+        ReadyService target{targetSettings(directories, "127.0.0.1", sourcePath("flows/v210_1080p25.json"))};
+        ServiceProcess initiator{initiatorSettings(directories, directories.ticketFile())};
+        REQUIRE(initiator.waitForLine("does not fit flow", std::chrono::seconds{10}).has_value());
+        // Ten more polls of the same ticket (ticket_poll_ms 200).
+        std::this_thread::sleep_for(std::chrono::seconds{2});
+        CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
+        auto const output = initiator.output();
+        INFO(output);
+        auto const count = [&](std::string const& text)
+        {
+            std::size_t found = 0;
+            for (auto at = output.find(text); at != std::string::npos; at = output.find(text, at + 1))
+            {
+                ++found;
+            }
+            return found;
+        };
+        CHECK(count("does not fit flow") == 1);
+        CHECK(count("mxlFabricsInitiatorAddTarget") == 1);
     }
 
     TEST_CASE("a stale ticket handed to a fresh initiator is reported, never silently accepted")
