@@ -56,7 +56,7 @@ namespace mxl::service
         , _source{bridge::makeSourceCursor(_reader.get(), _flow, config.flowId)}
         , _fabrics{_instance.get(), config.backend}
         , _interface{selectInterface(_fabrics.get(), config)}
-        , _initiator{_fabrics.get()} // The bound keeps a stop from waiting long on a fetch under way.
+        , _initiator{_fabrics.get()}
         , _tickets{directory::TicketSource{config.ticketSources,
                                            std::min<std::chrono::milliseconds>(config.ticketPoll, std::chrono::milliseconds{500}),
                                            config.ticketKeys}}

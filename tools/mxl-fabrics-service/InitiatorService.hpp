@@ -48,7 +48,8 @@ namespace mxl::service
         client::FabricsOnInstance _fabrics;
         client::FabricsInterface _interface;
         client::FabricsInitiator _initiator;
-        // Fetched off the grain loop: a slow or silent source costs its own thread, not grains.
+        // Fetched off the grain loop: a slow or silent source costs its own thread, not grains. Each source is given
+        // ticket_poll_ms, at most 0.5 s, so that a stop does not wait long on a fetch under way.
         directory::BackgroundTicketFetch _tickets;
         bridge::Metrics _metrics;
         bridge::SenderSession _session;
