@@ -1,6 +1,7 @@
 // Healing: a target killed and restarted, an initiator killed and restarted, a link cut for 10 s, a stale ticket, a
 // ticket without an epoch re-issued for the same target, a ticket file that cannot be written at a rebuild, a flow
-// file a killed target left truncated, the initiator's source flow deleted and created again.
+// file a killed target left truncated, the initiator's source flow deleted and created again, the target's own flow
+// deleted under it.
 // Every grain that arrives is checked by checksum; recovery must happen without restarting the survivor.
 #include "NetworkNamespaces.hpp"
 #include "ServiceScenario.hpp"
@@ -162,6 +163,29 @@ namespace mxl::test
                        [&] { return fmt::format("after the source came back:\ninitiator:\n{}", initiator.output()); });
         CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
         CHECK_FALSE(target.wait(std::chrono::milliseconds{0}));
+    }
+
+    TEST_CASE("the target's own flow deleted under it: the target starts afresh in the same process, and grains move again")
+    {
+        ServiceDirectories directories;
+        PatternSource source{directories.source.path(), serviceTestFlow()};
+        ReadyService target{targetSettings(directories)};
+        ReadyService initiator{initiatorSettings(directories, directories.ticketFile())};
+        auto const epoch = ticketEpoch(directories.ticketFile());
+        auto const flow = paths::flowDirectory(directories.destination.path(), serviceTestFlowId);
+        {
+            FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
+            requireFlowing(verifier, 10, std::chrono::seconds{10}, [&] { return std::string{"before the flow was deleted"}; });
+        }
+        std::filesystem::remove_all(flow);
+        REQUIRE(target.waitForLine("starting afresh", std::chrono::seconds{10}).has_value());
+        REQUIRE(target.waitForLine("ready: waiting for an initiator", std::chrono::seconds{10}).has_value());
+        CHECK(std::filesystem::exists(flow));
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
+        requireFlowing(verifier, 20, std::chrono::seconds{15}, [&] { return fmt::format("after the restart:\n{}", target.output()); });
+        CHECK(ticketEpoch(directories.ticketFile()) != epoch);
+        CHECK_FALSE(target.wait(std::chrono::milliseconds{0}));
+        CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
     }
 
     TEST_CASE("a ticket whose target does not fit the flow is refused once, not added again at every poll")

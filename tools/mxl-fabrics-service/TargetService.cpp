@@ -25,6 +25,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <optional>
@@ -295,13 +297,23 @@ namespace mxl::service
         }
     }
 
-    void TargetService::run()
+    std::uint64_t TargetService::flowInode() const
     {
+        struct stat status
+        {
+        };
+        auto const data = paths::dataFile(paths::flowDirectory(_config.domain, _flowId));
+        return ::stat(data.c_str(), &status) == 0 ? static_cast<std::uint64_t>(status.st_ino) : 0;
+    }
+
+    bool TargetService::run()
+    {
+        _flowInode = flowInode();
         _notifier.ready(_metrics.statusLine());
         _statusFile.publish(_metrics);
         log::info("ready: waiting for an initiator");
         tools::setActivity(fmt::format("receiving grains of flow {} in the fabrics library", _flowId));
-        while (!tools::exitRequested())
+        while (!tools::exitRequested() && !_flowLost)
         {
             tools::markProgress();
             _notifier.keepAlive();
@@ -324,10 +336,19 @@ namespace mxl::service
             }
         }
         _session->finish();
+        if (_flowLost)
+        {
+            log::warning("flow {} was deleted or re-created in domain '{}' under this target, so its readers no longer see what it "
+                         "receives: starting afresh (the flow created again, a new epoch)",
+                         _flowId, _config.domain.string());
+            tools::setActivity("starting afresh: withdrawing the ticket and closing the fabrics target");
+            return true;
+        }
         _metrics.setState("stopping");
         _notifier.stopping(_metrics.statusLine());
         log::info("stopping: {}", _metrics.statusLine());
         tools::setActivity("stopping: withdrawing the ticket and closing the fabrics target");
+        return false;
     }
 
     void TargetService::applyActivation()
@@ -386,6 +407,7 @@ namespace mxl::service
         _notifier.status(line);
         _statusFile.publish(_metrics);
         writeOwedTicketFiles();
+        _flowLost = flowInode() != _flowInode;
         log::debug("status: {}", line);
     }
 }

@@ -43,8 +43,9 @@ namespace mxl::service
         TargetService(TargetService const&) = delete;
         TargetService& operator=(TargetService const&) = delete;
 
-        // Until SIGTERM/SIGINT.
-        void run();
+        // Until SIGTERM/SIGINT: false. True once its flow was deleted or re-created under it (readers could no longer
+        // see what it receives): the caller starts the service afresh, which creates the flow again under a new epoch.
+        [[nodiscard]] bool run();
 
     private:
         using Clock = std::chrono::steady_clock;
@@ -76,6 +77,9 @@ namespace mxl::service
         std::optional<Ticket> _secondUnsignedTicket;
         Clock::time_point _resignAt{};
         Clock::time_point _nextStatus{};
+        // The inode of the flow's data file as this service opened it, looked at every status interval.
+        std::uint64_t _flowInode = 0;
+        bool _flowLost = false;
         // Ticket files that could not be written, with the text each owes: written again at every status tick. A file
         // that cannot be written is reported, never the end of the service (HTTP and etcd serve the ticket meanwhile).
         std::map<std::filesystem::path, std::string> _owedTicketFiles;
@@ -93,6 +97,8 @@ namespace mxl::service
         void distributeSecondTicket();
         [[nodiscard]] std::string signedWhenKeyed(std::string json);
         void statusTick(Clock::time_point now);
+        // The inode of the flow's data file now; 0 when it is gone.
+        [[nodiscard]] std::uint64_t flowInode() const;
         // Takes what an IS-05 activation made active, and keeps the connected sender's ticket current.
         void applyActivation();
     };

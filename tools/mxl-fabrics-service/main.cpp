@@ -36,8 +36,10 @@ namespace
         }
         if (config.role == Role::Target)
         {
-            TargetService service{config, notifier};
-            service.run();
+            // A target whose flow was deleted or re-created under it starts afresh on the same configuration.
+            while (TargetService{config, notifier}.run())
+            {
+            }
         }
         else
         {
