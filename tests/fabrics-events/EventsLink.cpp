@@ -114,9 +114,10 @@ namespace mxl::test::fabrics
                       {
                           if (!send(index))
                           {
-                              return;
+                              break;
                           }
                       }
+                      _done = true;
                   }}
     {
     }
@@ -131,9 +132,10 @@ namespace mxl::test::fabrics
                           _checksums.push_back(writeGrain(source, index, seed));
                           if (!send(index))
                           {
-                              return;
+                              break;
                           }
                       }
+                      _done = true;
                   }}
     {
     }
@@ -146,9 +148,14 @@ namespace mxl::test::fabrics
         }
     }
 
-    unsigned Sender::finish()
+    void Sender::stop() noexcept
     {
         _stop = true;
+    }
+
+    unsigned Sender::finish()
+    {
+        stop();
         _thread.join();
         return _failures.load();
     }

@@ -75,6 +75,15 @@ namespace mxl::test::fabrics
         Sender(Sender const&) = delete;
         Sender& operator=(Sender const&) = delete;
 
+        // Ends a stream after the transfer under way, which completes only while the target is read: dispatch until
+        // done(), then finish().
+        void stop() noexcept;
+
+        [[nodiscard]] bool done() const noexcept
+        {
+            return _done;
+        }
+
         // Ends a stream, waits for the thread; the transfers that failed or never completed.
         unsigned finish();
 
@@ -93,6 +102,7 @@ namespace mxl::test::fabrics
         mxlFabricsInitiator _initiator;
         std::uint16_t _slices;
         std::atomic<bool> _stop{false};
+        std::atomic<bool> _done{false};
         std::atomic<unsigned> _failures{0};
         std::vector<std::uint64_t> _sent;
         std::vector<std::uint64_t> _checksums;

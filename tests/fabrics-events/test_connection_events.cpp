@@ -97,6 +97,9 @@ TEST_CASE("events: a tcp target busy with one initiator's grains reports another
     REQUIRE(dispatchUntil([&] { return !link.seenOf(MXL_FABRICS_EVENT_INITIATOR_DISCONNECTED).empty(); }));
     auto const arrivedWhenGone = arrivals();
     REQUIRE(dispatchUntil([&] { return arrivals() >= arrivedWhenGone + 5; }));
+    // The transfer under way completes only while the target is dispatched.
+    sender.stop();
+    REQUIRE(dispatchUntil([&] { return sender.done(); }));
     CHECK(sender.finish() == 0);
     REQUIRE(dispatchUntil([&] { return arrivals() == sender.sent().size(); }));
 
