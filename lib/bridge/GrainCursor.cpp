@@ -65,6 +65,13 @@ namespace mxl::bridge
         return ::mxlFabricsInitiatorTransferGrain(initiator, unit.index, unit.startSlice, unit.endSlice);
     }
 
+    mxlStatus GrainCursor::addTo(mxlFabricsInitiator initiator, mxlFabricsBatch batch, mxlFabricsTargetInfo target,
+                                 SourceUnit const& unit) const
+    {
+        std::uint32_t transfer = 0;
+        return ::mxlFabricsBatchAddGrain(initiator, batch, target, unit.index, unit.startSlice, unit.endSlice, &transfer);
+    }
+
     void GrainCursor::advance(bool delivered)
     {
         if (_reading == GrainReading::BySlices && delivered && !_readCompletes)

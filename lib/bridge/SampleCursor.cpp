@@ -80,6 +80,13 @@ namespace mxl::bridge
         return ::mxlFabricsInitiatorTransferSamples(initiator, unit.index, unit.samples);
     }
 
+    mxlStatus SampleCursor::addTo(mxlFabricsInitiator initiator, mxlFabricsBatch batch, mxlFabricsTargetInfo target,
+                                  SourceUnit const& unit) const
+    {
+        std::uint32_t transfer = 0;
+        return ::mxlFabricsBatchAddSamples(initiator, batch, target, unit.index, unit.samples, &transfer);
+    }
+
     void SampleCursor::advance(bool)
     {
         _head += _batchSamples;

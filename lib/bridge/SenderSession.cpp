@@ -16,19 +16,7 @@ namespace mxl::bridge
 {
     namespace
     {
-        using Clock = SenderSession::Clock;
-
         constexpr std::uint16_t progressSliceMs = 50;
-
-        std::int64_t msSince(Clock::time_point then, Clock::time_point now)
-        {
-            return std::chrono::duration_cast<std::chrono::milliseconds>(now - then).count();
-        }
-
-        char const* kindOf(bool samples)
-        {
-            return samples ? "an audio flow" : "a video or data flow";
-        }
     }
 
     SenderSession::SenderSession(mxlFabricsInitiator initiator, SourceCursor& source, mxlFlowConfigInfo const& flow, Metrics& metrics,
@@ -44,173 +32,28 @@ namespace mxl::bridge
     {
     }
 
+    std::int64_t SenderSession::msSince(Clock::time_point then, Clock::time_point now)
+    {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(now - then).count();
+    }
+
     bool SenderSession::takeRefetchWanted() noexcept
     {
         return std::exchange(_refetchWanted, false);
     }
 
-    std::string SenderSession::unusable(directory::Ticket const& ticket) const
-    {
-        if (ticket.provider != _settings.provider)
-        {
-            return fmt::format("it is for provider {}, this initiator uses {}", ticket.provider, _settings.provider);
-        }
-        if (bool const samples = _unit == TransferUnit::Batch; ticket.carriesSamples != samples)
-        {
-            return fmt::format("it is for {}, flow {} is {}", kindOf(ticket.carriesSamples), _settings.flowId, kindOf(samples));
-        }
-        mxlFabricsTargetInfo info = nullptr;
-        if (auto const status = ::mxlFabricsTargetInfoFromString(ticket.json.c_str(), &info); status != MXL_STATUS_OK)
-        {
-            return fmt::format("the fabrics library cannot read it ({})", mxl::statusName(status));
-        }
-        client::OwnedTargetInfo const owned{info};
-        return {};
-    }
-
-    void SenderSession::offer(directory::Ticket ticket, std::string const& origin)
-    {
-        if (auto const problem = unusable(ticket); !problem.empty())
-        {
-            reportTicketProblem(fmt::format("the ticket from '{}' (epoch {}) cannot be used: {}; {}", origin, ticket.epoch, problem,
-                                            _target ? "keeping the current target" : "still fetching"));
-            return;
-        }
-        if ((_target && _target->ticket.sameIncarnation(ticket)) || (_misfit && _misfit->sameIncarnation(ticket)))
-        {
-            return;
-        }
-        _ticketOrigin = origin;
-        auto const why = _target ? fmt::format("new epoch {} (was {}): the target restarted", ticket.epoch, _target->ticket.epoch)
-                                 : fmt::format("epoch {}", ticket.epoch);
-        establish(std::move(ticket), why);
-    }
-
-    void SenderSession::reportTicketProblem(std::string const& problem)
-    {
-        // Once per distinct problem: a poll every second must not repeat the same warning. The set is bounded by clearing it.
-        constexpr std::size_t remembered = 64;
-        if (_reportedTicketProblems.size() >= remembered)
-        {
-            _reportedTicketProblems.clear();
-        }
-        if (_reportedTicketProblems.insert(problem).second)
-        {
-            log::warn("{}", problem);
-        }
-        if (!_target)
-        {
-            _metrics.setState("stale");
-        }
-    }
-
-    bool SenderSession::establish(directory::Ticket ticket, std::string const& why)
-    {
-        bool const replacing = _target.has_value();
-        // Re-adding the same incarnation keeps the ticket's history: how long it has failed, and whether that was said.
-        auto const sameTicket = replacing && _target->ticket.sameIncarnation(ticket);
-        auto const since = sameTicket ? _target->since : Clock::now();
-        auto const reportedStale = sameTicket && _target->reportedStale;
-        auto const connected = sameTicket && _target->connected;
-        auto const delivered = sameTicket && _target->delivered;
-        mxlFabricsTargetInfo info = nullptr;
-        if (auto const status = ::mxlFabricsTargetInfoFromString(ticket.json.c_str(), &info); status != MXL_STATUS_OK)
-        {
-            reportTicketProblem(fmt::format("the ticket from '{}' (epoch {}) was rejected by the fabrics library: {}; {}", _ticketOrigin,
-                                            ticket.epoch, mxl::statusName(status),
-                                            replacing ? "keeping the current target" : "still fetching"));
-            return false;
-        }
-        client::OwnedTargetInfo owned{info};
-        // Make before break: another target is added while the current one keeps moving grains, and the current one is
-        // removed only once the new one was taken. The same target is re-added after its removal.
-        if (sameTicket)
-        {
-            dropTarget();
-        }
-        auto status = ::mxlFabricsInitiatorAddTarget(_initiator, info);
-        if (status == MXL_ERR_EXISTS && _target)
-        {
-            // The library keys targets by id. A ticket of the current target's id with other contents (one without an
-            // epoch, as the SDK's are, re-issued at another address) can only take its place: break before make, and
-            // the current target back should the library refuse the new one.
-            auto retired = std::move(_target);
-            _target.reset();
-            ::mxlFabricsInitiatorRemoveTarget(_initiator, retired->info.get());
-            status = ::mxlFabricsInitiatorAddTarget(_initiator, info);
-            if (status != MXL_STATUS_OK && ::mxlFabricsInitiatorAddTarget(_initiator, retired->info.get()) == MXL_STATUS_OK)
-            {
-                _target = std::move(retired);
-            }
-        }
-        if (status != MXL_STATUS_OK)
-        {
-            if (status == MXL_ERR_INVALID_ARG)
-            {
-                // It will not fit at the next poll either: not added again until the ticket changes.
-                _misfit = ticket;
-            }
-            reportTicketProblem(fmt::format("the target of the ticket from '{}' (epoch {}) does not fit flow {} (another provider or "
-                                            "transport, or grains of another size, or audio of another channel count or sample "
-                                            "format): {}; {}",
-                                            _ticketOrigin, ticket.epoch, _settings.flowId, mxl::statusName(status),
-                                            _target ? "keeping the current target" : "still fetching"));
-            return false;
-        }
-        dropTarget();
-        _reportedTicketProblems.clear();
-        auto const now = Clock::now();
-        log::info("{} target from '{}': {}", replacing ? "re-establishing with the" : "adding the", _ticketOrigin, why);
-        _observer.establishing(
-            fmt::format("connecting to or writing to the {} target of epoch {} (ticket from '{}') in the fabrics library", ticket.provider,
-                        ticket.epoch, _ticketOrigin));
-        if (replacing)
-        {
-            _metrics.reestablished();
-        }
-        _metrics.setEpoch(ticket.epoch);
-        _metrics.setTransport(ticket.transport);
-        _metrics.setState("connecting");
-        _target = Established{std::move(ticket),
-                              std::move(owned),
-                              since,
-                              MXL_FABRICS_TARGET_NOT_CONNECTED,
-                              now,
-                              connected,
-                              delivered,
-                              reportedStale,
-                              {},
-                              false};
-        return true;
-    }
-
-    void SenderSession::dropTarget()
-    {
-        if (!_target)
-        {
-            return;
-        }
-        // NOT_FOUND: the library already dropped it.
-        ::mxlFabricsInitiatorRemoveTarget(_initiator, _target->info.get());
-        _target.reset();
-    }
-
-    void SenderSession::reattach(mxlFabricsInitiator initiator, SourceCursor& source)
-    {
-        _initiator = initiator;
-        _source = &source;
-        _target.reset();
-        _refetchWanted = true;
-    }
-
     void SenderSession::step(Clock::time_point now)
     {
+        if (_target)
+        {
+            refreshState(now);
+        }
+        superviseCandidate(now);
         if (!_target)
         {
             std::this_thread::sleep_for(std::chrono::milliseconds{progressSliceMs});
             return;
         }
-        refreshState(now);
         if (_target->state != MXL_FABRICS_TARGET_CONNECTED)
         {
             awaitConnection(now);
@@ -232,12 +75,7 @@ namespace mxl::bridge
         _target->reason = current->reason;
         if (current->state == MXL_FABRICS_TARGET_CONNECTED)
         {
-            log::info("connected to the target (epoch {})", _target->ticket.epoch);
-            _target->connected = true;
-            _metrics.setState("active");
-            _source->startAtPresent();
-            _lastDelivery = now;
-            _observer.connected();
+            onConnected(now);
         }
         else if (previous == MXL_FABRICS_TARGET_CONNECTED)
         {
@@ -251,6 +89,16 @@ namespace mxl::bridge
             log::debug("target (epoch {}) {}{}", _target->ticket.epoch, client::targetStateName(current->state),
                        current->reason.empty() ? "" : ": " + current->reason);
         }
+    }
+
+    void SenderSession::onConnected(Clock::time_point now)
+    {
+        log::info("connected to the target (epoch {})", _target->ticket.epoch);
+        _target->connected = true;
+        _metrics.setState("active");
+        _source->startAtPresent();
+        _lastDelivery = now;
+        _observer.connected();
     }
 
     void SenderSession::awaitConnection(Clock::time_point now)
@@ -268,7 +116,7 @@ namespace mxl::bridge
             _backoff.attemptDue(now))
         {
             auto ticket = _target->ticket;
-            establish(std::move(ticket), fmt::format("the connection has been lost for {} ms", waited));
+            establish(std::move(ticket), _target->origin, fmt::format("the connection has been lost for {} ms", waited));
         }
     }
 
@@ -281,8 +129,8 @@ namespace mxl::bridge
         _target->reportedStale = true;
         _metrics.setState("stale");
         _refetchWanted = true;
-        log::warn("the ticket from '{}' (epoch {}) looks stale: {}; the target restarted or is unreachable; still fetching", _ticketOrigin,
-                  _target->ticket.epoch, why);
+        log::warn("the ticket from '{}' (epoch {}) looks stale: {}; the target restarted or is unreachable; still fetching",
+                  _target->origin, _target->ticket.epoch, why);
     }
 
     void SenderSession::sendNext()
@@ -330,11 +178,31 @@ namespace mxl::bridge
         return client::targetCounters(_initiator, _target->info.get()).transfersInvalidated;
     }
 
+    std::uint32_t SenderSession::batchState(mxlFabricsBatch batch) const
+    {
+        mxlFabricsBatchSummary summary{};
+        summary.structSize = sizeof summary;
+        return ::mxlFabricsBatchGetSummary(_initiator, batch, &summary) == MXL_STATUS_OK ? summary.state
+                                                                                         : std::uint32_t{MXL_FABRICS_TRANSFER_FAILED};
+    }
+
+    mxlStatus SenderSession::postAlone(SourceUnit const& unit, std::optional<client::FabricsBatch>& batch)
+    {
+        auto status = MXL_STATUS_OK;
+        batch.emplace(_initiator, status);
+        if (status == MXL_STATUS_OK)
+        {
+            status = _source->addTo(_initiator, batch->get(), _target->info.get(), unit);
+        }
+        return status == MXL_STATUS_OK ? ::mxlFabricsBatchSubmit(_initiator, batch->get()) : status;
+    }
+
     bool SenderSession::transfer(SourceUnit const& unit)
     {
         auto const start = Clock::now();
         auto const invalidatedBefore = invalidatedTransfers();
-        auto const posted = _source->post(_initiator, unit);
+        std::optional<client::FabricsBatch> alone;
+        auto const posted = _candidate ? postAlone(unit, alone) : _source->post(_initiator, unit);
         if (posted == MXL_ERR_INVALID_ARG && _unit == TransferUnit::Batch)
         {
             // Every batch has the same length, so the next one would be refused too, each with an error line.
@@ -364,8 +232,19 @@ namespace mxl::bridge
         auto const deadline = start + std::min<Clock::duration>(_settings.stallTimeout / 2, std::chrono::seconds{1});
         while (true)
         {
-            auto const status = ::mxlFabricsInitiatorMakeProgressBlocking(_initiator, progressSliceMs);
-            if (status == MXL_STATUS_OK && posted == MXL_STATUS_OK)
+            auto const status = ::mxlFabricsInitiatorMakeProgressBlocking(_initiator, alone ? 1 : progressSliceMs);
+            if (alone && posted == MXL_STATUS_OK)
+            {
+                if (auto const state = batchState(alone->get()); state != MXL_FABRICS_TRANSFER_WAITING)
+                {
+                    if (state == MXL_FABRICS_TRANSFER_FAILED && invalidatedTransfers() == invalidatedBefore)
+                    {
+                        return false;
+                    }
+                    break;
+                }
+            }
+            else if (status == MXL_STATUS_OK && posted == MXL_STATUS_OK)
             {
                 break;
             }
@@ -407,33 +286,46 @@ namespace mxl::bridge
         _metrics.stalled();
         _lastDelivery = now;
         auto ticket = _target->ticket;
-        establish(std::move(ticket), "stall");
+        establish(std::move(ticket), _target->origin, "stall");
         _refetchWanted = true;
     }
 
     void SenderSession::refuseTicket(std::string const& why)
     {
-        log::warn("the target of the ticket from '{}' (epoch {}) does not fit flow {}: {}; dropping it, still fetching", _ticketOrigin,
+        log::warn("the target of the ticket from '{}' (epoch {}) does not fit flow {}: {}; dropping it, still fetching", _target->origin,
                   _target->ticket.epoch, _settings.flowId, why);
         _misfit = _target->ticket;
-        dropTarget();
+        removeCurrent();
         _metrics.setState("stale");
     }
 
     std::vector<client::ServiceTargetStatus> SenderSession::targetStatus(Clock::time_point now) const
     {
-        if (!_target)
+        std::vector<client::ServiceTargetStatus> result;
+        for (auto const* end : {&_target, &_candidate})
         {
-            return {};
+            if (*end)
+            {
+                auto const& target = **end;
+                result.push_back({target.ticket.epoch, client::targetStateName(target.state), target.reason,
+                                  static_cast<std::uint64_t>(std::max<std::int64_t>(msSince(target.stateSince, now), 0))});
+            }
         }
-        return {client::ServiceTargetStatus{_target->ticket.epoch, client::targetStateName(_target->state), _target->reason,
-                                            static_cast<std::uint64_t>(std::max<std::int64_t>(msSince(_target->stateSince, now), 0))}};
+        return result;
     }
 
     void SenderSession::disconnect()
     {
-        mxlFabricsTargetInfo const target = _target ? _target->info.get() : nullptr;
-        client::leaveTargets(_initiator, {&target, _target ? 1U : 0U}, std::chrono::seconds{1});
+        std::vector<mxlFabricsTargetInfo> targets;
+        for (auto const* end : {&_target, &_candidate})
+        {
+            if (*end)
+            {
+                targets.push_back((*end)->info.get());
+            }
+        }
+        client::leaveTargets(_initiator, targets, std::chrono::seconds{1});
         _target.reset();
+        _candidate.reset();
     }
 }

@@ -1,5 +1,6 @@
-// A sender's session with the target of its current ticket: it adds the target (make before break, so a new epoch
-// replaces a running target without a gap), waits for the connection, moves the source's units one at a time, and heals:
+// A sender's session with the target of its current ticket: it adds the target (make before break: a new incarnation
+// is added beside a connected target, which keeps receiving until the new one connects), waits for the connection,
+// moves the source's units one at a time, and heals:
 // a connection lost for longer than the stall timeout, or a source that produces while nothing is delivered, re-adds
 // the target with back-off. A ticket that gives no connection (or no delivery) for the connect timeout is reported
 // stale. The front end fetches tickets and hands them over (offer); it fetches again, without waiting for its poll
@@ -43,6 +44,16 @@ namespace mxl::bridge
         std::chrono::milliseconds backoffMax{8000};
     };
 
+    // How a new incarnation takes the place of a target that is connected.
+    enum class Handover
+    {
+        // Added beside it: the current target keeps receiving until the new one connects, or until it is lost itself.
+        OnceConnected,
+        // Replaced at once: an IS-05 activation chose the new receiver, and the old one may take another sender's grains
+        // from now on.
+        AtOnce,
+    };
+
     class SenderSession
     {
     public:
@@ -71,9 +82,10 @@ namespace mxl::bridge
         // Why this sender cannot use `ticket` (provider, grains or samples, unreadable by the library), or "".
         [[nodiscard]] std::string unusable(directory::Ticket const& ticket) const;
 
-        // A ticket the front end fetched from `origin`: a new incarnation replaces the current target; the current one,
-        // or one refused for good, changes nothing; one this sender cannot use is reported (once) and ignored.
-        void offer(directory::Ticket ticket, std::string const& origin);
+        // A ticket the front end fetched from `origin`: a new incarnation replaces the current target as `handover` says;
+        // the current one takes the place of a new one not yet connected; one being connected, or one refused for good,
+        // changes nothing; one this sender cannot use is reported (once) and ignored.
+        void offer(directory::Ticket ticket, std::string const& origin, Handover handover = Handover::OnceConnected);
 
         // Logs `problem` unless it was logged already since the last target was added; "stale" while there is no target.
         void reportTicketProblem(std::string const& problem);
@@ -90,13 +102,13 @@ namespace mxl::bridge
             return _target.has_value();
         }
 
-        // Removes the current target, if any (sending stops until a ticket is offered again).
+        // Removes the current target and one being connected, if any (sending stops until a ticket is offered again).
         void dropTarget();
 
-        // Empty, or the current target.
+        // Empty, or the current target, then the one being connected in its place if any.
         [[nodiscard]] std::vector<client::ServiceTargetStatus> targetStatus(Clock::time_point now) const;
 
-        // Removes the target, if any, and drives progress so that the graceful disconnect (this one's, or that of a target
+        // Removes the targets, if any, and drives progress so that the graceful disconnect (this one's, or that of a target
         // removed before) reaches it, for at most a second.
         void disconnect();
 
@@ -110,6 +122,8 @@ namespace mxl::bridge
         struct Established
         {
             directory::Ticket ticket;
+            // Where the ticket came from, for messages.
+            std::string origin;
             client::OwnedTargetInfo info;
             Clock::time_point since;
             mxlFabricsTargetState state = MXL_FABRICS_TARGET_NOT_CONNECTED;
@@ -136,8 +150,8 @@ namespace mxl::bridge
         Observer& _observer;
         Backoff _backoff;
         std::optional<Established> _target;
-        // Where the current ticket came from, for messages.
-        std::string _ticketOrigin;
+        // A new incarnation added beside a connected target, which keeps receiving until this one connects.
+        std::optional<Established> _candidate;
         Clock::time_point _lastDelivery{};
         bool _refetchWanted = false;
         std::set<std::string> _reportedTicketProblems;
@@ -145,13 +159,34 @@ namespace mxl::bridge
         // bounce-buffer entries are too small for them): not added again.
         std::optional<directory::Ticket> _misfit;
 
+        static std::int64_t msSince(Clock::time_point then, Clock::time_point now);
         // Removes the current target (if any) and adds the one of `ticket`; false when the library refused it.
-        bool establish(directory::Ticket ticket, std::string const& why);
+        bool establish(directory::Ticket ticket, std::string origin, std::string const& why);
+        // Adds the target of `ticket` beside the connected current one, in place of any earlier candidate.
+        void propose(directory::Ticket ticket, std::string const& origin);
+        // The library's form of `ticket`; nullopt, reported, when it refuses the text.
+        [[nodiscard]] std::optional<client::OwnedTargetInfo> targetInfo(directory::Ticket const& ticket, std::string const& origin);
+        // Reports the library's refusal to add the target of `ticket`; one that does not fit the flow is not tried again.
+        void reportRefused(directory::Ticket const& ticket, std::string const& origin, mxlStatus status);
+        // Tells the observer (and so the watchdog) that the target of `ticket` is being added.
+        void announceEstablishing(directory::Ticket const& ticket, std::string const& origin);
+        // Promotes the candidate once it connected, or once the current target is gone or not connected.
+        void superviseCandidate(Clock::time_point now);
+        void promoteCandidate(Clock::time_point now, std::string const& why);
+        void dropCandidate();
+        void removeCurrent();
         void refreshState(Clock::time_point now);
+        void onConnected(Clock::time_point now);
         void awaitConnection(Clock::time_point now);
         void sendNext();
-        // Posts `unit` and drives progress until it completed; false when it did not within the transfer timeout.
+        // Posts `unit` to the current target alone, in `batch` (made here), which says when it got there: beside a
+        // candidate not connected yet, the initiator's progress reports work pending whatever the current target did.
+        [[nodiscard]] mxlStatus postAlone(SourceUnit const& unit, std::optional<client::FabricsBatch>& batch);
+        // Posts `unit` (to the current target alone beside a candidate) and drives progress until it completed; false
+        // when it did not within the transfer timeout.
         bool transfer(SourceUnit const& unit);
+        // The batch's MXL_FABRICS_TRANSFER_* state; FAILED when the library no longer knows it.
+        [[nodiscard]] std::uint32_t batchState(mxlFabricsBatch batch) const;
         // What the library counted for the target as never committed valid (docs/fabrics.md, "Read safety").
         [[nodiscard]] std::uint64_t invalidatedTransfers() const;
         void onUndelivered(Clock::time_point now);

@@ -6,6 +6,7 @@
 #include "bridge/TransferUnit.hpp"
 
 #include <mxl/fabrics.h>
+#include <mxl/fabrics_batch.h>
 #include <mxl/flow.h>
 
 #include <cstdint>
@@ -76,6 +77,10 @@ namespace mxl::bridge
 
         // Posts `unit` (from read()) to every connected target.
         [[nodiscard]] virtual mxlStatus post(mxlFabricsInitiator initiator, SourceUnit const& unit) const = 0;
+
+        // Adds `unit` to `batch` (fabrics_batch.h), for `target` alone.
+        [[nodiscard]] virtual mxlStatus addTo(mxlFabricsInitiator initiator, mxlFabricsBatch batch, mxlFabricsTargetInfo target,
+                                              SourceUnit const& unit) const = 0;
 
         // Past the unit read. A grain sent by slices goes on with its next slices when `delivered`, else with the next
         // grain (its target will not see the rest).

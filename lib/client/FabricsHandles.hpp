@@ -10,6 +10,7 @@
 #include "common/StatusName.hpp"
 
 #include <mxl/fabrics.h>
+#include <mxl/fabrics_batch.h>
 #include <mxl/fabrics_state.h>
 
 #include <fmt/format.h>
@@ -99,6 +100,30 @@ namespace mxl::client
         explicit OwnedTargetInfo(mxlFabricsTargetInfo info) noexcept
             : OwnedHandle{nullptr, info}
         {
+        }
+    };
+
+    inline mxlStatus freeBatch(mxlFabricsInitiator initiator, mxlFabricsBatch batch)
+    {
+        return ::mxlFabricsInitiatorFreeBatch(initiator, batch);
+    }
+
+    // A batch of an initiator (fabrics_batch.h); transfers in flight when it is freed go on without it.
+    class FabricsBatch : public OwnedHandle<mxlFabricsInitiator, mxlFabricsBatch, freeBatch>
+    {
+    public:
+        // Holds no batch when the initiator refused to create one (`status` says why).
+        FabricsBatch(mxlFabricsInitiator initiator, mxlStatus& status)
+            : OwnedHandle{initiator, create(initiator, status)}
+        {
+        }
+
+    private:
+        static mxlFabricsBatch create(mxlFabricsInitiator initiator, mxlStatus& status)
+        {
+            mxlFabricsBatch batch = 0;
+            status = ::mxlFabricsInitiatorCreateBatch(initiator, &batch);
+            return batch;
         }
     };
 }

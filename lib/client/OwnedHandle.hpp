@@ -1,9 +1,10 @@
 // The one idiom for the C API's handles: a handle with the owner its release call needs, released when it goes out of
 // scope (also when an error unwinds), movable, never copied. The handle types of this layer derive from it and create
 // their handle in their constructor; OwnedHandle's own two-argument constructor adopts a handle created elsewhere
-// (FlowReader offers it too, for callers that report a failed open themselves). A handle
-// whose release call takes no owner has std::nullptr_t for its owner and a two-argument adapter of that call. Declare
-// handles in the order of creation (a flow before the fabrics target on it), so that they are released in reverse.
+// (FlowReader offers it too, for callers that report a failed open themselves). A handle that is a number (a batch)
+// holds none at 0, as a pointer does at null. A handle whose release call takes no owner has std::nullptr_t for its owner and a
+// two-argument adapter of that call. Declare handles in the order of creation (a flow before the fabrics target on it), so that they are
+// released in reverse.
 #pragma once
 
 #include <utility>
@@ -24,7 +25,7 @@ namespace mxl::client
 
         ~OwnedHandle()
         {
-            if (_handle != nullptr)
+            if (_handle != Handle{})
             {
                 Release(_owner, _handle);
             }
@@ -32,7 +33,7 @@ namespace mxl::client
 
         OwnedHandle(OwnedHandle&& other) noexcept
             : _owner{other._owner}
-            , _handle{std::exchange(other._handle, nullptr)}
+            , _handle{std::exchange(other._handle, Handle{})}
         {
         }
 
@@ -53,6 +54,6 @@ namespace mxl::client
 
     private:
         Owner _owner{};
-        Handle _handle = nullptr;
+        Handle _handle{};
     };
 }

@@ -11,6 +11,8 @@
 #include <client/MxlHandles.hpp>
 #include <directory/Ticket.hpp>
 
+#include "UnreachableTicket.hpp"
+
 #include <doctest/doctest.h>
 
 #include <functional>
@@ -84,9 +86,13 @@ TEST_CASE("sessions: a sender follows a receiver's tickets over tcp: grains arri
         auto const second = mxl::directory::libraryTicket(receiving.rebuild());
         REQUIRE(second.epoch != first.epoch);
         sender.offer(second, "the second ticket");
-        CHECK(sender.targetStatus(std::chrono::steady_clock::now()).front().epoch == second.epoch);
+        // Replaced at once, or added beside the first until that one's end is noticed.
+        CHECK(sender.targetStatus(std::chrono::steady_clock::now()).back().epoch == second.epoch);
         auto const movedBefore = countersOf(targetMetrics).units;
         REQUIRE(stepUntil(sender, [&] { return observer.connections == 2 && countersOf(targetMetrics).units >= movedBefore + 30; }));
+        auto const status = sender.targetStatus(std::chrono::steady_clock::now());
+        REQUIRE(status.size() == 1);
+        CHECK(status.front().epoch == second.epoch);
         CHECK(countersOf(senderMetrics).reconnects == 1);
         checkArrivedGrains(checkReader.get());
         // The same incarnation again is no news.
@@ -106,4 +112,72 @@ TEST_CASE("sessions: a sender follows a receiver's tickets over tcp: grains arri
 
     sender.disconnect();
     CHECK_FALSE(sender.hasTarget());
+}
+
+TEST_CASE("sessions: a new incarnation is added beside a receiving target, which keeps receiving until the new one connects")
+{
+    auto const definition = mxl::test::readFile(mxl::test::sourcePath("flows/smpte291_59.94.json"));
+    SourceEnd const source{"session-source", definition};
+    TargetEnd first{"session-first", definition};
+    auto const& flow = source.writer.config();
+    auto const cursor = mxl::bridge::makeSourceCursor(source.reader.get(), flow, sessionFlowId);
+    Metrics senderMetrics{"initiator", sessionFlowId, flow};
+    CountingObserver observer;
+    constexpr auto connectTimeout = 1s;
+    SenderSession sender{
+        source.initiator.get(), *cursor, flow, senderMetrics, {sessionFlowId, "tcp", connectTimeout, 5s, 40ms, 100ms, 1s}, observer};
+    PatternWriter const writer{source.writer.get(), flow.common.grainRate};
+    auto const firstTicket = mxl::directory::libraryTicket(first.receiving.ticket());
+    sender.offer(firstTicket, "the first ticket");
+    REQUIRE(stepUntil(sender, [&] { return countersOf(first.metrics).units >= 30; }));
+    auto const epochs = [&]
+    {
+        std::vector<std::uint64_t> result;
+        for (auto const& target : sender.targetStatus(std::chrono::steady_clock::now()))
+        {
+            result.push_back(target.epoch);
+        }
+        return result;
+    };
+
+    SUBCASE("a target that refuses connections: the first keeps every grain, and its ticket again drops the new one")
+    {
+        mxl::test::UnreachableTicket const unreachable{first.receiving.ticket()};
+        sender.offer(mxl::directory::libraryTicket(unreachable.json()), "the unreachable ticket");
+        CHECK(epochs() == std::vector{firstTicket.epoch, unreachable.epoch()});
+        auto const before = countersOf(first.metrics).units;
+        auto const until = std::chrono::steady_clock::now() + 2 * connectTimeout;
+        REQUIRE(stepUntil(sender, [&] { return std::chrono::steady_clock::now() >= until; }));
+        // Two connect timeouts at 59.94 grains/s is about 120 grains; a loaded machine still moves a quarter of them.
+        CHECK(countersOf(first.metrics).units >= before + 30);
+        auto const status = sender.targetStatus(std::chrono::steady_clock::now());
+        REQUIRE(status.size() == 2);
+        CHECK(status.front().state == "connected");
+        CHECK(status.back().state != "connected");
+        CHECK(countersOf(senderMetrics).reconnects == 0);
+        CHECK(countersOf(senderMetrics).lost == 0);
+        sender.offer(firstTicket, "the first ticket");
+        CHECK(epochs() == std::vector{firstTicket.epoch});
+        checkArrivedGrains(first.checkReader.get());
+    }
+
+    SUBCASE("a target that connects: grains move there, and the first gets no more")
+    {
+        TargetEnd second{"session-second", definition};
+        auto const secondTicket = mxl::directory::libraryTicket(second.receiving.ticket());
+        sender.offer(secondTicket, "the second ticket");
+        CHECK(epochs() == std::vector{firstTicket.epoch, secondTicket.epoch});
+        REQUIRE(stepUntil(sender, [&] { return epochs() == std::vector{secondTicket.epoch} && countersOf(second.metrics).units >= 30; }));
+        auto const firstUnits = countersOf(first.metrics).units;
+        auto const secondUnits = countersOf(second.metrics).units;
+        REQUIRE(stepUntil(sender, [&] { return countersOf(second.metrics).units >= secondUnits + 30; }));
+        // At most the transfer under way when the first was removed, counted by its receiving thread after.
+        CHECK(countersOf(first.metrics).units <= firstUnits + 1);
+        CHECK(observer.connections == 2);
+        CHECK(countersOf(senderMetrics).reconnects == 1);
+        checkArrivedGrains(second.checkReader.get());
+    }
+
+    sender.disconnect();
+    CHECK(sender.targetStatus(std::chrono::steady_clock::now()).empty());
 }

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -59,6 +60,13 @@ namespace mxl::test
         Process process{argv};
         auto text = process.drainOutput(std::chrono::seconds{10});
         return ToolOutput{process.wait(std::chrono::seconds{10}), std::move(text)};
+    }
+
+    void writeTicketFile(std::string const& path, std::string const& text)
+    {
+        auto const aside = path + ".new";
+        std::ofstream{aside} << text;
+        std::filesystem::rename(aside, path);
     }
 
     std::uint64_t ticketEpoch(std::string const& path)

@@ -64,6 +64,9 @@ namespace mxl::test
     // Runs a program of the build tree (e.g. "tools/mxl-info/mxl-info") to its end, at most 10 s.
     ToolOutput runBuildTool(std::string const& relative, std::vector<std::string> const& arguments);
 
+    // Replaces the ticket file at `path` with `text` at once (written aside, then renamed), as a publisher does.
+    void writeTicketFile(std::string const& path, std::string const& text);
+
     // The "epoch" of a ticket file, 0 when it cannot be read.
     std::uint64_t ticketEpoch(std::string const& path);
 }

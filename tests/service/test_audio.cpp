@@ -1,10 +1,11 @@
 // Audio through the services: a 48 kHz stereo float32 flow written in real time by this process, moved by a target and
 // an initiator service over tcp and over shm, every sample compared at the target with what the source wrote; and the
-// target killed and restarted. Losses the initiator reports are tolerated (a slow CI machine may miss a deadline), a
-// sample missing or wrong at the target that no reported loss accounts for is not.
+// target killed and restarted, and a ticket of a new epoch whose target refuses connections. Losses the initiator reports are tolerated (a
+// slow CI machine may miss a deadline), a sample missing or wrong at the target that no reported loss accounts for is not.
 #include "SampleChecker.hpp"
 #include "SampleSource.hpp"
 #include "ServiceScenario.hpp"
+#include "UnreachableTicket.hpp"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -204,5 +205,32 @@ namespace mxl::test
         // Batches lost to the kill were reported before the new epoch; after it, every sample must be there or reported.
         checkNoSilentLoss(verifier.totals(), *lost - std::min(*lost, lostBeforeRecovery), pair.source.batchSamples());
         stop(restarted);
+    }
+
+    TEST_CASE("audio: a ticket of a new epoch whose target refuses connections leaves the working target receiving every sample")
+    {
+        AudioPair pair{false};
+        ReadyService target{pair.target()};
+        auto const working = readFile(pair.directories.ticketFile());
+        auto const ticket = (pair.directories.tickets.path() / "initiator.ticket.json").string();
+        writeTicketFile(ticket, working);
+        ReadyService initiator{initiatorSettings(pair.directories, ticket, serviceAudioFlowId)};
+        SampleChecker verifier{pair.directories.destination.path().string(), serviceAudioFlowId, seed};
+        REQUIRE_MESSAGE(verifier.check(samplesPerSecond / 2, std::chrono::seconds{10}).verified >= samplesPerSecond / 2,
+                        initiator.output());
+
+        UnreachableTicket const unreachable{working};
+        writeTicketFile(ticket, unreachable.json());
+        REQUIRE_MESSAGE(initiator.waitForLine(fmt::format("(epoch {}) gives no connection", unreachable.epoch()), std::chrono::seconds{15}),
+                        initiator.output());
+        auto const during = verifier.check(2 * samplesPerSecond, std::chrono::seconds{10});
+        auto const initiatorOutput = stop(initiator);
+        INFO("initiator:\n", initiatorOutput);
+        REQUIRE(during.verified >= 2 * samplesPerSecond);
+        auto const lost = lastFigure(initiatorOutput, "lost");
+        REQUIRE(lost);
+        checkNoSilentLoss(verifier.totals(), *lost, pair.source.batchSamples());
+        CHECK(initiatorOutput.find("re-establishing") == std::string::npos);
+        stop(target);
     }
 }

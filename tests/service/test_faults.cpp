@@ -1,12 +1,13 @@
 // Healing: a target killed and restarted, an initiator killed and restarted, a link cut for 10 s, a stale ticket, a
 // ticket without an epoch re-issued for the same target, a ticket file that cannot be written at a rebuild, a flow
 // file a killed target left truncated, the initiator's source flow deleted and created again, the target's own flow
-// deleted under it.
+// deleted under it, a ticket of a new epoch whose target refuses connections.
 // Every grain that arrives is checked by checksum; recovery must happen without restarting the survivor.
 #include "NetworkNamespaces.hpp"
 #include "ServiceScenario.hpp"
 #include "Skip.hpp"
 #include "TestFlow.hpp"
+#include "UnreachableTicket.hpp"
 
 #include <common/FlowPaths.hpp>
 
@@ -303,12 +304,7 @@ namespace mxl::test
         auto ticket = nlohmann::json::parse(readFile(directories.ticketFile()));
         ticket.erase("epoch");
         auto const sdkTicket = (directories.tickets.path() / "sdk.ticket.json").string();
-        auto const writeTicket = [&](std::string const& text)
-        {
-            auto const aside = sdkTicket + ".new";
-            std::ofstream{aside} << text;
-            std::filesystem::rename(aside, sdkTicket);
-        };
+        auto const writeTicket = [&](std::string const& text) { writeTicketFile(sdkTicket, text); };
         writeTicket(ticket.dump());
         ServiceProcess initiator{initiatorSettings(directories, sdkTicket)};
         FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
@@ -318,5 +314,35 @@ namespace mxl::test
         REQUIRE_MESSAGE(initiator.waitForLine("re-establishing with the target", 10s), initiator.output());
         requireFlowing(verifier, 25, 10s, [&] { return initiator.output(); });
         CHECK(initiator.output().find("does not fit flow") == std::string::npos);
+    }
+}
+
+namespace mxl::test
+{
+    TEST_CASE("a ticket of a new epoch whose target refuses connections leaves the working target receiving every grain")
+    {
+        using namespace std::chrono_literals;
+        ServiceDirectories directories;
+        PatternSource source{directories.source.path(), serviceTestFlow()};
+        ReadyService target{targetSettings(directories)};
+        auto const working = readFile(directories.ticketFile());
+        auto const initiatorTicket = (directories.tickets.path() / "initiator.ticket.json").string();
+        auto const writeTicket = [&](std::string const& text) { writeTicketFile(initiatorTicket, text); };
+        writeTicket(working);
+        ReadyService initiator{initiatorSettings(directories, initiatorTicket)};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
+        requireFlowing(verifier, 20, 10s, [&] { return initiator.output(); });
+
+        UnreachableTicket const unreachable{working};
+        writeTicket(unreachable.json());
+        REQUIRE_MESSAGE(initiator.waitForLine(fmt::format("(epoch {}) gives no connection", unreachable.epoch()), 15s), initiator.output());
+        // Every grain in order, none missing, while the new target is tried.
+        requireFlowing(verifier, 50, 10s, [&] { return initiator.output(); });
+        CHECK(initiator.output().find("re-establishing") == std::string::npos);
+
+        writeTicket(working);
+        REQUIRE_MESSAGE(initiator.waitForLine("is not connected to after all", 10s), initiator.output());
+        requireFlowing(verifier, 20, 10s, [&] { return initiator.output(); });
+        CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
     }
 }

@@ -201,7 +201,7 @@ namespace mxl::service
             std::string why;
             auto ticket = _tickets.source().verifiedTicket(*_activatedTicket, why);
             offerTicket(std::move(ticket), "IS-05 ext_mxl_target_ticket",
-                        fmt::format("the ticket of the IS-05 activation (ext_mxl_target_ticket): {}", why));
+                        fmt::format("the ticket of the IS-05 activation (ext_mxl_target_ticket): {}", why), bridge::Handover::AtOnce);
             return;
         }
         if (_tickets.source().empty())
@@ -222,7 +222,8 @@ namespace mxl::service
         offerTicket(std::move(fetched->ticket), fetched->origin, fetched->failure);
     }
 
-    void InitiatorService::offerTicket(std::optional<Ticket> ticket, std::string const& origin, std::string const& problem)
+    void InitiatorService::offerTicket(std::optional<Ticket> ticket, std::string const& origin, std::string const& problem,
+                                       bridge::Handover handover)
     {
         if (!ticket)
         {
@@ -235,7 +236,7 @@ namespace mxl::service
             return;
         }
         _lastTicketProblem.clear();
-        _session.offer(std::move(*ticket), origin);
+        _session.offer(std::move(*ticket), origin, handover);
     }
 
     void InitiatorService::statusTick(Clock::time_point now)

@@ -81,7 +81,8 @@ namespace mxl::service
         // source came meanwhile.
         void takeFetchedTicket();
         // Offers `ticket` to the session, or says once per problem why there is none.
-        void offerTicket(std::optional<Ticket> ticket, std::string const& origin, std::string const& problem);
+        void offerTicket(std::optional<Ticket> ticket, std::string const& origin, std::string const& problem,
+                         bridge::Handover handover = bridge::Handover::OnceConnected);
         // ext_mxl_sender_api (this sender's own Connection API resource, read only) and ext_mxl_target_ticket.
         [[nodiscard]] std::vector<nmos::TransportParam> transportParams(std::optional<std::string> const& domainId,
                                                                         std::string const& resourceUrl) const;
