@@ -69,6 +69,13 @@ namespace mxl::test
         std::filesystem::rename(aside, path);
     }
 
+    std::string ownTicketFile(ServiceDirectories const& directories, std::string const& text)
+    {
+        auto path = (directories.tickets.path() / "initiator.ticket.json").string();
+        writeTicketFile(path, text);
+        return path;
+    }
+
     std::uint64_t ticketEpoch(std::string const& path)
     {
         std::ifstream file{path};

@@ -67,6 +67,10 @@ namespace mxl::test
     // Replaces the ticket file at `path` with `text` at once (written aside, then renamed), as a publisher does.
     void writeTicketFile(std::string const& path, std::string const& text);
 
+    // A ticket file the initiator follows in place of the target's own: "initiator.ticket.json" in the tickets folder,
+    // holding `text`. Returns its path.
+    std::string ownTicketFile(ServiceDirectories const& directories, std::string const& text);
+
     // The "epoch" of a ticket file, 0 when it cannot be read.
     std::uint64_t ticketEpoch(std::string const& path);
 }

@@ -91,6 +91,21 @@ namespace mxl::test
             return service.output();
         }
 
+        // Stops the initiator; `window`, a check of `verifier`, must have verified `wanted` samples, and every sample the
+        // verifier saw must be there or in a batch the initiator reported lost after the first `lostBefore`. Returns the
+        // initiator's output.
+        std::string stopAndAccount(ServiceProcess& initiator, SampleChecker const& verifier, SampleCounts const& window,
+                                   std::uint64_t wanted, std::uint64_t lostBefore, std::size_t batchSamples)
+        {
+            auto const initiatorOutput = stop(initiator);
+            INFO("initiator:\n", initiatorOutput);
+            REQUIRE(window.verified >= wanted);
+            auto const lost = lastFigure(initiatorOutput, "lost");
+            REQUIRE(lost);
+            checkNoSilentLoss(verifier.totals(), *lost - std::min(*lost, lostBefore), batchSamples);
+            return initiatorOutput;
+        }
+
         void moveAudio(bool sharedMemory)
         {
             AudioPair pair{sharedMemory};
@@ -197,13 +212,8 @@ namespace mxl::test
         CHECK(initiator.output().find(fmt::format("new epoch {}", secondEpoch)) != std::string::npos);
         CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
         auto const steady = verifier.check(2 * samplesPerSecond, std::chrono::seconds{10});
-        auto const initiatorOutput = stop(initiator);
-        INFO("initiator:\n", initiatorOutput);
-        REQUIRE(steady.verified >= 2 * samplesPerSecond);
-        auto const lost = lastFigure(initiatorOutput, "lost");
-        REQUIRE(lost);
         // Batches lost to the kill were reported before the new epoch; after it, every sample must be there or reported.
-        checkNoSilentLoss(verifier.totals(), *lost - std::min(*lost, lostBeforeRecovery), pair.source.batchSamples());
+        stopAndAccount(initiator, verifier, steady, 2 * samplesPerSecond, lostBeforeRecovery, pair.source.batchSamples());
         stop(restarted);
     }
 
@@ -212,8 +222,7 @@ namespace mxl::test
         AudioPair pair{false};
         ReadyService target{pair.target()};
         auto const working = readFile(pair.directories.ticketFile());
-        auto const ticket = (pair.directories.tickets.path() / "initiator.ticket.json").string();
-        writeTicketFile(ticket, working);
+        auto const ticket = ownTicketFile(pair.directories, working);
         ReadyService initiator{initiatorSettings(pair.directories, ticket, serviceAudioFlowId)};
         SampleChecker verifier{pair.directories.destination.path().string(), serviceAudioFlowId, seed};
         REQUIRE_MESSAGE(verifier.check(samplesPerSecond / 2, std::chrono::seconds{10}).verified >= samplesPerSecond / 2,
@@ -224,13 +233,8 @@ namespace mxl::test
         REQUIRE_MESSAGE(initiator.waitForLine(fmt::format("(epoch {}) gives no connection", unreachable.epoch()), std::chrono::seconds{15}),
                         initiator.output());
         auto const during = verifier.check(2 * samplesPerSecond, std::chrono::seconds{10});
-        auto const initiatorOutput = stop(initiator);
-        INFO("initiator:\n", initiatorOutput);
-        REQUIRE(during.verified >= 2 * samplesPerSecond);
-        auto const lost = lastFigure(initiatorOutput, "lost");
-        REQUIRE(lost);
-        checkNoSilentLoss(verifier.totals(), *lost, pair.source.batchSamples());
-        CHECK(initiatorOutput.find("re-establishing") == std::string::npos);
+        auto const output = stopAndAccount(initiator, verifier, during, 2 * samplesPerSecond, 0, pair.source.batchSamples());
+        CHECK(output.find("re-establishing") == std::string::npos);
         stop(target);
     }
 }

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <thread>
 
@@ -294,55 +295,65 @@ namespace mxl::test
 
 namespace mxl::test
 {
+    namespace
+    {
+        using namespace std::chrono_literals;
+
+        // A target, and an initiator following a ticket file of its own that starts as a copy of the target's, moving
+        // grains; the test writes other tickets there.
+        struct OwnTicketPair
+        {
+            ServiceDirectories directories;
+            PatternSource source{directories.source.path(), serviceTestFlow()};
+            ReadyService target{targetSettings(directories)};
+            std::string working = readFile(directories.ticketFile());
+
+            // The initiator on a ticket file holding `ticket`, with grains checked flowing.
+            [[nodiscard]] std::string follow(std::string const& ticket, std::unique_ptr<ServiceProcess>& initiator,
+                                             FlowChecker& verifier) const
+            {
+                auto path = ownTicketFile(directories, ticket);
+                initiator = std::make_unique<ServiceProcess>(initiatorSettings(directories, path));
+                requireFlowing(verifier, 20, 10s, [&] { return initiator->output(); });
+                return path;
+            }
+        };
+    }
+
     TEST_CASE("a ticket without an epoch re-issued with other text for the same target takes its place, and grains go on")
     {
-        using namespace std::chrono_literals;
-        ServiceDirectories directories;
-        PatternSource source{directories.source.path(), serviceTestFlow()};
-        ReadyService target{targetSettings(directories)};
+        OwnTicketPair pair;
         // As the SDK's tickets are: no epoch. The library knows a target by its id, which both texts carry.
-        auto ticket = nlohmann::json::parse(readFile(directories.ticketFile()));
+        auto ticket = nlohmann::json::parse(pair.working);
         ticket.erase("epoch");
-        auto const sdkTicket = (directories.tickets.path() / "sdk.ticket.json").string();
-        auto const writeTicket = [&](std::string const& text) { writeTicketFile(sdkTicket, text); };
-        writeTicket(ticket.dump());
-        ServiceProcess initiator{initiatorSettings(directories, sdkTicket)};
-        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
-        requireFlowing(verifier, 25, 10s, [&] { return initiator.output(); });
+        FlowChecker verifier{pair.directories.destination.path(), serviceTestFlowId};
+        std::unique_ptr<ServiceProcess> initiator;
+        auto const sdkTicket = pair.follow(ticket.dump(), initiator, verifier);
 
-        writeTicket(ticket.dump(4));
-        REQUIRE_MESSAGE(initiator.waitForLine("re-establishing with the target", 10s), initiator.output());
-        requireFlowing(verifier, 25, 10s, [&] { return initiator.output(); });
-        CHECK(initiator.output().find("does not fit flow") == std::string::npos);
+        writeTicketFile(sdkTicket, ticket.dump(4));
+        REQUIRE_MESSAGE(initiator->waitForLine("re-establishing with the target", 10s), initiator->output());
+        requireFlowing(verifier, 25, 10s, [&] { return initiator->output(); });
+        CHECK(initiator->output().find("does not fit flow") == std::string::npos);
     }
-}
 
-namespace mxl::test
-{
     TEST_CASE("a ticket of a new epoch whose target refuses connections leaves the working target receiving every grain")
     {
-        using namespace std::chrono_literals;
-        ServiceDirectories directories;
-        PatternSource source{directories.source.path(), serviceTestFlow()};
-        ReadyService target{targetSettings(directories)};
-        auto const working = readFile(directories.ticketFile());
-        auto const initiatorTicket = (directories.tickets.path() / "initiator.ticket.json").string();
-        auto const writeTicket = [&](std::string const& text) { writeTicketFile(initiatorTicket, text); };
-        writeTicket(working);
-        ReadyService initiator{initiatorSettings(directories, initiatorTicket)};
-        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
-        requireFlowing(verifier, 20, 10s, [&] { return initiator.output(); });
+        OwnTicketPair pair;
+        FlowChecker verifier{pair.directories.destination.path(), serviceTestFlowId};
+        std::unique_ptr<ServiceProcess> initiator;
+        auto const ticket = pair.follow(pair.working, initiator, verifier);
 
-        UnreachableTicket const unreachable{working};
-        writeTicket(unreachable.json());
-        REQUIRE_MESSAGE(initiator.waitForLine(fmt::format("(epoch {}) gives no connection", unreachable.epoch()), 15s), initiator.output());
+        UnreachableTicket const unreachable{pair.working};
+        writeTicketFile(ticket, unreachable.json());
+        REQUIRE_MESSAGE(initiator->waitForLine(fmt::format("(epoch {}) gives no connection", unreachable.epoch()), 15s),
+                        initiator->output());
         // Every grain in order, none missing, while the new target is tried.
-        requireFlowing(verifier, 50, 10s, [&] { return initiator.output(); });
-        CHECK(initiator.output().find("re-establishing") == std::string::npos);
+        requireFlowing(verifier, 50, 10s, [&] { return initiator->output(); });
+        CHECK(initiator->output().find("re-establishing") == std::string::npos);
 
-        writeTicket(working);
-        REQUIRE_MESSAGE(initiator.waitForLine("is not connected to after all", 10s), initiator.output());
-        requireFlowing(verifier, 20, 10s, [&] { return initiator.output(); });
-        CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
+        writeTicketFile(ticket, pair.working);
+        REQUIRE_MESSAGE(initiator->waitForLine("is not connected to after all", 10s), initiator->output());
+        requireFlowing(verifier, 20, 10s, [&] { return initiator->output(); });
+        CHECK_FALSE(initiator->wait(std::chrono::milliseconds{0}));
     }
 }
