@@ -30,14 +30,15 @@ namespace mxl
             bool tooLarge = false;
         };
 
-        MHD_Result checkHeader(void* problem, MHD_ValueKind, char const* key, std::size_t keySize, char const* value,
+        MHD_Result checkHeader(void* check, MHD_ValueKind, char const* key, std::size_t keySize, char const* value,
                                std::size_t valueSize) noexcept
         {
             try
             {
-                auto& why = *static_cast<std::string*>(problem);
-                why = headerProblem({key, keySize}, {value == nullptr ? "" : value, value == nullptr ? 0 : valueSize});
-                return why.empty() ? MHD_YES : MHD_NO;
+                return static_cast<HeaderCheck*>(check)->take({key, keySize},
+                                                              {value == nullptr ? "" : value, value == nullptr ? 0 : valueSize})
+                           ? MHD_YES
+                           : MHD_NO;
             }
             catch (...)
             {
@@ -52,9 +53,9 @@ namespace mxl
             {
                 return problem;
             }
-            std::string problem;
-            ::MHD_get_connection_values_n(connection, MHD_HEADER_KIND, &checkHeader, &problem);
-            return problem;
+            HeaderCheck check;
+            ::MHD_get_connection_values_n(connection, MHD_HEADER_KIND, &checkHeader, &check);
+            return check.problem();
         }
 
         // The Content-Length the client announced; 0 when it announced none (libmicrohttpd refuses malformed ones).

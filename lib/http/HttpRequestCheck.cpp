@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 
 namespace mxl
@@ -111,6 +112,38 @@ namespace mxl
         if (value.find('\0') != std::string_view::npos || hasControl(value))
         {
             return fmt::format("the value of header '{}' has a NUL or control byte", name);
+        }
+        return {};
+    }
+
+    bool HeaderCheck::take(std::string_view name, std::string_view value)
+    {
+        _problem = headerProblem(name, value);
+        auto const named = [&](std::string_view wanted)
+        {
+            return name.size() == wanted.size() &&
+                   std::equal(name.begin(), name.end(), wanted.begin(),
+                              [](char a, char b)
+                              { return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)); });
+        };
+        _contentLengths += named("content-length") ? 1 : 0;
+        _transferEncoding = _transferEncoding || named("transfer-encoding");
+        return _problem.empty();
+    }
+
+    std::string HeaderCheck::problem() const
+    {
+        if (!_problem.empty())
+        {
+            return _problem;
+        }
+        if (_contentLengths > 1)
+        {
+            return fmt::format("the request has {} Content-Length headers: its body's length is ambiguous", _contentLengths);
+        }
+        if (_contentLengths == 1 && _transferEncoding)
+        {
+            return "the request has both Content-Length and Transfer-Encoding: its body's length is ambiguous";
         }
         return {};
     }

@@ -247,6 +247,18 @@ namespace mxl::test
                  raw("PATCH /x-nmos/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 99999999999999999999999\r\n\r\nabc"),
                  {400, 413},
                  ""},
+                {"two Content-Length headers that differ",
+                 'b',
+                 raw("PATCH /x-nmos/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\ncontent-length: "
+                     "7\r\n\r\n{}{\"a\":1}"),
+                 {400},
+                 "2 Content-Length headers"},
+                {"Content-Length beside Transfer-Encoding: chunked",
+                 'b',
+                 raw("PATCH /x-nmos/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\nTransfer-Encoding: "
+                     "chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n"),
+                 {400},
+                 "both Content-Length and Transfer-Encoding"},
                 {"chunked body with a bad chunk size",
                  'b',
                  raw("PATCH /x-nmos/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: "
