@@ -31,6 +31,13 @@ namespace mxl::bridge
             return flow;
         }
 
+        // The head a flow kept from an earlier writer (this target before a restart), which is not an arrival; 0 when unread.
+        std::uint64_t headOf(mxlFlowReader reader)
+        {
+            mxlFlowRuntimeInfo runtime{};
+            return ::mxlFlowReaderGetRuntimeInfo(reader, &runtime) == MXL_STATUS_OK ? runtime.headIndex : 0;
+        }
+
         char const* unitsOf(TransferUnit unit)
         {
             return unit == TransferUnit::Grain ? "grains" : "samples";
@@ -45,6 +52,7 @@ namespace mxl::bridge
         , _metrics{metrics}
         , _settings{std::move(settings)}
         , _tally{reader, _flow}
+        , _head{headOf(reader)}
     {
     }
 

@@ -96,7 +96,8 @@ namespace mxl::bridge
         log::info("connected to the target (epoch {})", _target->ticket.epoch);
         _target->connected = true;
         _metrics.setState("active");
-        _source->startAtPresent();
+        // The units of an outage are not chased: gone, as the target will count them.
+        _metrics.lost(_source->startAtPresent());
         _lastDelivery = now;
         _observer.connected();
     }

@@ -264,6 +264,8 @@ namespace mxl::bridge
         removeCurrent();
         _target = std::move(_candidate);
         _candidate.reset();
+        // Its silence was said as the candidate's; as the target it is reported stale like any other.
+        _target->reportedStale = false;
         _reportedTicketProblems.clear();
         log::info("re-establishing with the target from '{}': {}", _target->origin, why);
         _metrics.reestablished();

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -74,6 +75,13 @@ namespace mxl::test
         auto path = (directories.tickets.path() / "initiator.ticket.json").string();
         writeTicketFile(path, text);
         return path;
+    }
+
+    std::uint64_t initiatorLostSoFar(ServiceDirectories const& directories, std::string const& flowId)
+    {
+        std::ifstream file{directories.source.path() / ".mxl-services" / fmt::format("initiator-{}.json", flowId)};
+        auto const status = nlohmann::json::parse(file, nullptr, false);
+        return status.is_object() ? status.value("lost", std::uint64_t{0}) : 0;
     }
 
     std::uint64_t ticketEpoch(std::string const& path)

@@ -71,6 +71,10 @@ namespace mxl::test
     // holding `text`. Returns its path.
     std::string ownTicketFile(ServiceDirectories const& directories, std::string const& text);
 
+    // The units (grains, or batches for audio) the initiator of `flowId` has reported lost so far, from the status file
+    // in its domain (rewritten every status interval, so possibly a little behind); 0 before there is one.
+    std::uint64_t initiatorLostSoFar(ServiceDirectories const& directories, std::string const& flowId);
+
     // The "epoch" of a ticket file, 0 when it cannot be read.
     std::uint64_t ticketEpoch(std::string const& path);
 }

@@ -38,15 +38,6 @@ namespace mxl::test
             return std::stoull(output.substr(at + key.size() + 2));
         }
 
-        // The batches the initiator has reported lost so far, from the status file in its domain (rewritten every status
-        // interval, so possibly a little behind).
-        std::uint64_t initiatorLostSoFar(ServiceDirectories const& directories)
-        {
-            std::ifstream file{directories.source.path() / ".mxl-services" / fmt::format("initiator-{}.json", serviceAudioFlowId)};
-            auto const status = nlohmann::json::parse(file, nullptr, false);
-            return status.is_object() ? status.value("lost", std::uint64_t{0}) : 0;
-        }
-
         struct AudioPair
         {
             ServiceDirectories directories;
@@ -208,7 +199,7 @@ namespace mxl::test
         INFO("samples moved again ", recovery, " s after the new target was ready");
         REQUIRE_MESSAGE(again.verified >= samplesPerSecond / 10, initiator.output());
         CHECK(recovery < 5.0);
-        auto const lostBeforeRecovery = initiatorLostSoFar(pair.directories);
+        auto const lostBeforeRecovery = initiatorLostSoFar(pair.directories, serviceAudioFlowId);
         CHECK(initiator.output().find(fmt::format("new epoch {}", secondEpoch)) != std::string::npos);
         CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
         auto const steady = verifier.check(2 * samplesPerSecond, std::chrono::seconds{10});
