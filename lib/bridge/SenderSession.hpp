@@ -155,6 +155,8 @@ namespace mxl::bridge
         Clock::time_point _lastDelivery{};
         bool _refetchWanted = false;
         std::set<std::string> _reportedTicketProblems;
+        // The text of the latest ticket found unusable: not looked at again until another comes.
+        std::string _unusableText;
         // A ticket whose target the library refused to add (it does not fit the flow), or refused every batch (its
         // bounce-buffer entries are too small for them): not added again.
         std::optional<directory::Ticket> _misfit;

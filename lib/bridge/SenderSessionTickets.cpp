@@ -40,10 +40,23 @@ namespace mxl::bridge
 
     void SenderSession::offer(directory::Ticket ticket, std::string const& origin, Handover handover)
     {
+        if (ticket.json == _unusableText)
+        {
+            // Said once already; asking the library again would log its error at every poll.
+            return;
+        }
         if (auto const problem = unusable(ticket); !problem.empty())
         {
             reportTicketProblem(fmt::format("the ticket from '{}' (epoch {}) cannot be used: {}; {}", origin, ticket.epoch, problem,
                                             _target ? "keeping the current target" : "still fetching"));
+            _unusableText = ticket.json;
+            return;
+        }
+        if (_target && ticket.contradicts(_target->ticket))
+        {
+            reportTicketProblem(fmt::format("the ticket from '{}' names target {}, the current target's id, with epoch {} (the current "
+                                            "one is {}): no target gives that, it was altered; keeping the current target",
+                                            origin, ticket.id, ticket.epoch, _target->ticket.epoch));
             return;
         }
         if (_target && _target->ticket.sameIncarnation(ticket))

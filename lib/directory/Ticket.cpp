@@ -100,6 +100,16 @@ namespace mxl::directory
                 return std::nullopt;
             }
         }
+        if (auto const id = json.find("id"); id != json.end() && id->is_string())
+        {
+            auto const& digits = id->get_ref<std::string const&>();
+            auto const [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), ticket.id);
+            if (error != std::errc{} || end != digits.data() + digits.size())
+            {
+                // Named by the library's own check of the ticket.
+                ticket.id = 0;
+            }
+        }
         ticket.json = std::move(text);
         return ticket;
     }

@@ -18,6 +18,8 @@ namespace mxl::directory
         std::string json;
         // 0 when the ticket has none (a target without this extension); tickets are then told apart by their text.
         std::uint64_t epoch = 0;
+        // The target's id (the library knows targets by it); 0 when the ticket has no decimal "id".
+        std::uint64_t id = 0;
         // As the ticket names it ("tcp", "shm", ...).
         std::string provider;
         // The target receives an audio flow: its ticket names the bounce buffer initiators write batches into.
@@ -28,6 +30,13 @@ namespace mxl::directory
         [[nodiscard]] bool sameIncarnation(Ticket const& other) const noexcept
         {
             return epoch != 0 || other.epoch != 0 ? epoch == other.epoch : json == other.json;
+        }
+
+        // Both carry epochs and the same target id, with other epochs: no target gives that (every incarnation draws
+        // its id and its epoch anew), so one of the two was altered.
+        [[nodiscard]] bool contradicts(Ticket const& other) const noexcept
+        {
+            return epoch != 0 && other.epoch != 0 && epoch != other.epoch && id != 0 && id == other.id;
         }
     };
 

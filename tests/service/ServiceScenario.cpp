@@ -84,6 +84,16 @@ namespace mxl::test
         return status.is_object() ? status.value("lost", std::uint64_t{0}) : 0;
     }
 
+    std::size_t occurrences(std::string const& output, std::string const& text)
+    {
+        std::size_t found = 0;
+        for (auto at = output.find(text); at != std::string::npos; at = output.find(text, at + 1))
+        {
+            ++found;
+        }
+        return found;
+    }
+
     std::uint64_t ticketEpoch(std::string const& path)
     {
         std::ifstream file{path};

@@ -75,6 +75,9 @@ namespace mxl::test
     // in its domain (rewritten every status interval, so possibly a little behind); 0 before there is one.
     std::uint64_t initiatorLostSoFar(ServiceDirectories const& directories, std::string const& flowId);
 
+    // How often `text` stands in `output`.
+    std::size_t occurrences(std::string const& output, std::string const& text);
+
     // The "epoch" of a ticket file, 0 when it cannot be read.
     std::uint64_t ticketEpoch(std::string const& path);
 }

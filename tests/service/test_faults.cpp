@@ -232,17 +232,8 @@ namespace mxl::test
         CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
         auto const output = initiator.output();
         INFO(output);
-        auto const count = [&](std::string const& text)
-        {
-            std::size_t found = 0;
-            for (auto at = output.find(text); at != std::string::npos; at = output.find(text, at + 1))
-            {
-                ++found;
-            }
-            return found;
-        };
-        CHECK(count("does not fit flow") == 1);
-        CHECK(count("mxlFabricsInitiatorAddTarget") == 1);
+        CHECK(occurrences(output, "does not fit flow") == 1);
+        CHECK(occurrences(output, "mxlFabricsInitiatorAddTarget") == 1);
     }
 
     TEST_CASE("a stale ticket handed to a fresh initiator is reported, never silently accepted")
@@ -392,5 +383,33 @@ namespace mxl::test
                         initiator->output());
         pair.target.signal(SIGKILL);
         REQUIRE_MESSAGE(initiator->waitForLine(fmt::format("(epoch {}) looks stale", unreachable.epoch()), 15s), initiator->output());
+    }
+
+    TEST_CASE("an altered ticket (the current target's id with another epoch, or one the library cannot read) is refused once, and "
+              "the working target keeps every grain")
+    {
+        OwnTicketPair pair;
+        FlowChecker verifier{pair.directories.destination.path(), serviceTestFlowId};
+        std::unique_ptr<ServiceProcess> initiator;
+        auto const ticket = pair.follow(pair.working, initiator, verifier);
+
+        auto altered = nlohmann::json::parse(pair.working);
+        altered["epoch"] = std::to_string(std::stoull(altered["epoch"].get<std::string>()) + 1);
+        writeTicketFile(ticket, altered.dump());
+        REQUIRE_MESSAGE(initiator->waitForLine("the current target's id", 10s), initiator->output());
+        requireFlowing(verifier, 30, 10s, [&] { return initiator->output(); });
+
+        auto unreadable = nlohmann::json::parse(pair.working);
+        unreadable.erase("id");
+        writeTicketFile(ticket, unreadable.dump());
+        REQUIRE_MESSAGE(initiator->waitForLine("cannot be used", 10s), initiator->output());
+        // Ten more polls of the same ticket (ticket_poll_ms 200).
+        std::this_thread::sleep_for(2s);
+        requireFlowing(verifier, 20, 10s, [&] { return initiator->output(); });
+        auto const output = initiator->output();
+        INFO(output);
+        CHECK(occurrences(output, "mxlFabricsTargetInfoFromString") == 1);
+        CHECK(occurrences(output, "re-establishing") == 0);
+        CHECK(occurrences(output, "lost the target") == 0);
     }
 }
