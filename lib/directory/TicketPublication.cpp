@@ -43,14 +43,25 @@ namespace mxl::directory
         {
             if (_lease != 0 && _published)
             {
-                if (_client.keepAlive(_lease))
+                if (!_client.keepAlive(_lease))
+                {
+                    failed(fmt::format("etcd {}: lease {} of '{}' expired; granting a new one and publishing the ticket again",
+                                       _client.endpoint(), _lease, _key));
+                    _lease = 0;
+                    _published = false;
+                }
+                else if (auto const held = _client.get(_key); held && held->value == *_ticket && held->lease == _lease)
                 {
                     return;
                 }
-                failed(fmt::format("etcd {}: lease {} of '{}' expired; granting a new one and publishing the ticket again",
-                                   _client.endpoint(), _lease, _key));
-                _lease = 0;
-                _published = false;
+                else
+                {
+                    // Deleted or overwritten by someone else while the lease lives: initiators would find nothing, or
+                    // what was put there.
+                    failed(fmt::format("etcd {}: the ticket at '{}' was {} by someone else; publishing it again", _client.endpoint(), _key,
+                                       held ? "replaced" : "deleted"));
+                    _published = false;
+                }
             }
             if (_lease == 0)
             {

@@ -3,7 +3,8 @@
 // expires, and initiators never connect to a target that no longer exists. A clean stop deletes it at once.
 //
 // etcd being down never stops the target: failures are reported and retried on the next keep-alive, and a lease that
-// expired meanwhile (or an etcd that came back without its data) is replaced and the ticket put again.
+// expired meanwhile (or an etcd that came back without its data) is replaced and the ticket put again. At each
+// keep-alive the key is read back: one deleted or overwritten by someone else is put again.
 #pragma once
 
 #include "EtcdClient.hpp"
@@ -40,7 +41,8 @@ namespace mxl::directory
 
         // Replaces the ticket (a new epoch) under the current lease.
         void publish(std::string ticketJson, Clock::time_point now);
-        // Call from the service's loop: keeps the lease alive every ttl/3 and repairs what failed.
+        // Call from the service's loop: keeps the lease alive every ttl/3, checks the key holds the ticket, and repairs
+        // what failed.
         void maintain(Clock::time_point now);
         // Deletes the key and revokes the lease; failures are reported, never thrown.
         void withdraw() noexcept;

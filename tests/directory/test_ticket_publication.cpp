@@ -111,3 +111,41 @@ TEST_CASE("ticket publication: etcd down is reported once and retried, after a r
     CHECK(publication.published());
     CHECK(reports.count(TicketPublication::Outcome::Published) == 2);
 }
+
+TEST_CASE("ticket publication: a ticket deleted or overwritten by someone else while its lease lives is put again within a keep-alive")
+{
+    if (auto const why = EtcdServer::unavailable())
+    {
+        MXL_SKIP(why->c_str());
+    }
+    EtcdServer etcd;
+    EtcdClient other{etcd.endpoint(), 5s};
+    Reports reports;
+    TicketPublication publication{etcd.endpoint(), key, 3s, 5s, reports.sink()};
+    publication.publish(R"({"epoch":"4"})", Clock::now());
+    REQUIRE(publication.published());
+    auto const lease = other.get(key)->lease;
+    auto const maintainUntil = [&](auto const& done)
+    {
+        // A keep-alive is due every second (a third of the lease); five are allowed.
+        auto const deadline = Clock::now() + 5s;
+        while (Clock::now() < deadline && !done())
+        {
+            publication.maintain(Clock::now());
+            std::this_thread::sleep_for(50ms);
+        }
+        return done();
+    };
+
+    other.remove(key);
+    REQUIRE(maintainUntil([&] { return other.get(key).has_value(); }));
+    CHECK(other.get(key)->value == R"({"epoch":"4"})");
+    CHECK(other.get(key)->lease == lease);
+
+    other.put(key, "garbage", 0);
+    REQUIRE(maintainUntil([&] { return other.get(key)->value != "garbage"; }));
+    CHECK(other.get(key)->value == R"({"epoch":"4"})");
+    CHECK(other.get(key)->lease == lease);
+    CHECK(reports.count(TicketPublication::Outcome::Failed) == 2);
+    CHECK(reports.count(TicketPublication::Outcome::Published) == 3);
+}

@@ -27,9 +27,9 @@ namespace mxl::test
 
         constexpr char const* domainName = "studio-a";
 
-        std::string ticketKey()
+        std::string ticketKey(char const* domain = domainName)
         {
-            return fmt::format("/mxl/tickets/{}/{}", domainName, serviceTestFlowId);
+            return fmt::format("/mxl/tickets/{}/{}", domain, serviceTestFlowId);
         }
 
         Settings publishingTarget(ServiceDirectories const& directories, EtcdServer const& etcd)
@@ -65,10 +65,10 @@ namespace mxl::test
                 return target;
             }
 
-            // An initiator service taking its ticket from the key, ready.
-            std::unique_ptr<ReadyService> startInitiator() const
+            // An initiator service taking its ticket from `key`, ready.
+            std::unique_ptr<ReadyService> startInitiator(std::string const& key = ticketKey()) const
             {
-                return std::make_unique<ReadyService>(initiatorSettings(directories, ticketUrl()));
+                return std::make_unique<ReadyService>(initiatorSettings(directories, ticketUrl(key)));
             }
 
             // What the ticket key holds, which must be something.
@@ -79,9 +79,9 @@ namespace mxl::test
                 return *stored;
             }
 
-            [[nodiscard]] std::string ticketUrl() const
+            [[nodiscard]] std::string ticketUrl(std::string const& key = ticketKey()) const
             {
-                return fmt::format("etcd://{}{}", etcd.endpoint(), ticketKey());
+                return fmt::format("etcd://{}{}", etcd.endpoint(), key);
             }
         };
     }
@@ -213,8 +213,11 @@ namespace mxl::test
         auto& [etcd, client, directories, source] = scene;
         auto const target = scene.startTarget();
         auto const ticket = scene.storedTicket();
+        // The initiator follows a copy in a key of the test's own: the target puts its own key back (below).
+        auto const copied = ticketKey("studio-a-copy");
+        client.put(copied, ticket.value, 0);
 
-        auto const initiator = scene.startInitiator();
+        auto const initiator = scene.startInitiator(copied);
         FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         requireFlowing(verifier, 20, "before the hostile values");
 
@@ -236,7 +239,7 @@ namespace mxl::test
         };
         for (auto const& hostile : values)
         {
-            client.put(ticketKey(), hostile.value, ticket.lease);
+            client.put(copied, hostile.value, 0);
             INFO("value: ", std::string{hostile.name});
             auto const line = initiator->waitForLine(hostile.logged, 10s);
             REQUIRE_MESSAGE(line, initiator->output());
@@ -249,10 +252,16 @@ namespace mxl::test
         }
         // The real ticket back: the same incarnation, so nothing to re-establish for it (a loaded machine may still see a
         // stall and re-establish for that, which says "stall"), and the same target never stopped receiving.
-        client.put(ticketKey(), ticket.value, ticket.lease);
+        client.put(copied, ticket.value, 0);
         requireFlowing(verifier, 25, "after the ticket came back");
         INFO("initiator output:\n", initiator->output());
         CHECK(initiator->output().find("the target restarted") == std::string::npos);
+
+        // A hostile value in the target's own key is put right at its next keep-alive (a third of its 2 s lease).
+        client.put(ticketKey(), "this is not a ticket", ticket.lease);
+        REQUIRE_MESSAGE(target->waitForLine("was replaced by someone else", 5s), target->output());
+        REQUIRE(target->waitForLine("ticket published at", 5s));
+        CHECK(scene.storedTicket().value == ticket.value);
     }
 
     TEST_CASE("etcd secured with TLS, client certificates and authentication: the target publishes, the initiator takes the ticket, "
