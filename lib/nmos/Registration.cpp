@@ -66,7 +66,9 @@ namespace mxl::nmos
                 {
                     std::vector<std::string> types;
                     std::ranges::transform(_held, std::back_inserter(types), [](auto const& entry) { return entry.first; });
-                    log::info("NMOS registry {}: node {} registered ({})", _registry.url, _nodeId, fmt::join(types, ", "));
+                    // During an outage (a registry that forgets the node at every heartbeat, say) once is enough.
+                    log::emit(outageLogged ? log::Level::Debug : log::Level::Info, "NMOS registry {}: node {} registered ({})",
+                              _registry.url, _nodeId, fmt::join(types, ", "));
                     nextHeartbeat = now + _registry.heartbeatInterval;
                 }
                 registered = !problem;
@@ -76,19 +78,26 @@ namespace mxl::nmos
                 problem = heartbeat();
                 nextHeartbeat = now + _registry.heartbeatInterval;
                 registered = !problem;
+                if (registered)
+                {
+                    // The registry keeps the node: the outage, if any, is over. Only now, so that a registry which takes
+                    // every registration and forgets it by the next heartbeat is registered with at the back-off's pace.
+                    if (outageLogged)
+                    {
+                        log::info("NMOS registry {}: node {} registered, and its heartbeat answered", _registry.url, _nodeId);
+                    }
+                    outageLogged = false;
+                    backoff.succeeded();
+                }
             }
             if (problem && !outageLogged)
             {
                 log::warn("NMOS registry {}: {}; registering again with back-off (grains keep moving)", _registry.url, *problem);
+                outageLogged = true;
             }
             else if (problem)
             {
                 log::debug("NMOS registry {}: {}", _registry.url, *problem);
-            }
-            outageLogged = problem.has_value() || (outageLogged && !registered);
-            if (registered)
-            {
-                backoff.succeeded();
             }
             lock.lock();
             auto const wakeAt = registered ? nextHeartbeat : backoff.nextAttempt();

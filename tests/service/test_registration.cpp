@@ -24,6 +24,7 @@
 #include <netinet/in.h>
 #include <sstream>
 #include <sys/socket.h>
+#include <thread>
 #include <unistd.h>
 
 namespace mxl::test
@@ -392,6 +393,35 @@ namespace mxl::test
         checkRegistered(held, receiving);
         CHECK(countEvents(registry.events(), "heartbeat", targetNode, 404) >= 1);
         CHECK(countEvents(registry.events(), "post", targetNode, 201) == 2);
+    }
+
+    TEST_CASE("registration: a registry that forgets the node before every heartbeat is registered with at the back-off's pace, and "
+              "its 404 logged once")
+    {
+        if (auto const why = schemaCheckUnavailable())
+        {
+            MXL_SKIP(why->c_str());
+        }
+        // Heartbeats every second, nodes forgotten half a second after their last one: every heartbeat answers 404.
+        RegistryProcess registry{0, 500ms};
+        RegisteredPair pair{registry.url()};
+        auto const targetNode = idOf(nodeApiResources(pair.targetPort, false)[0].second);
+        auto const forgotten = [&](json const& all, std::size_t times) { return countEvents(all, "heartbeat", targetNode, 404) >= times; };
+        // Three rounds grow the back-off (0.2 s doubling to 5 s) past the heartbeat's second.
+        auto const before =
+            countEvents(registry.waitForEvents([&](json const& all) { return forgotten(all, 3); }, 30s), "post", targetNode, 201);
+        auto const start = std::chrono::steady_clock::now();
+        std::this_thread::sleep_for(12s);
+        auto const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        // At the heartbeat's pace that would be one registration a second; the back-off leaves about one in four.
+        auto const registrations = countEvents(registry.events(), "post", targetNode, 201) - before;
+        INFO(registrations, " registrations of the node in ", seconds, " s");
+        CHECK(registrations >= 2);
+        CHECK(static_cast<double>(registrations) <= 0.5 * seconds);
+        auto const output = pair.target.output();
+        INFO(output);
+        CHECK(occurrences(output, "answered 404") == 1);
+        CHECK(occurrences(output, "registered (node, device, receiver)") == 1);
     }
 
     TEST_CASE("registration: a registry nobody listens at is logged once with its URL, and the services move grains as usual")
