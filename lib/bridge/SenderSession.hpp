@@ -1,10 +1,10 @@
 // A sender's session with the target of its current ticket: it adds the target (make before break: a new incarnation
-// is added beside a connected target, which keeps receiving until the new one connects), waits for the connection,
-// moves the source's units one at a time, and heals:
-// a connection lost for longer than the stall timeout, or a source that produces while nothing is delivered, re-adds
-// the target with back-off. A ticket that gives no connection (or no delivery) for the connect timeout is reported
-// stale. The front end fetches tickets and hands them over (offer); it fetches again, without waiting for its poll
-// interval, when takeRefetchWanted() says so.
+// is added beside a connected target, which keeps receiving until the new one connects, or has not been connected for
+// the stall timeout), waits for the connection, moves the source's units one at a time, and heals: a connection lost
+// for longer than the stall timeout, or a source that produces while nothing is delivered, re-adds the target with
+// back-off. A current ticket that gives no connection (or no delivery) for the connect timeout is reported stale; a new
+// one beside the current target is warned about once. The front end fetches tickets and hands them over (offer); it
+// fetches again, without waiting for its poll interval, when takeRefetchWanted() says so.
 #pragma once
 
 #include "Metrics.hpp"
@@ -172,7 +172,8 @@ namespace mxl::bridge
         void reportRefused(directory::Ticket const& ticket, std::string const& origin, mxlStatus status);
         // Tells the observer (and so the watchdog) that the target of `ticket` is being added.
         void announceEstablishing(directory::Ticket const& ticket, std::string const& origin);
-        // Promotes the candidate once it connected, or once the current target is gone or not connected.
+        // Promotes the candidate once it connected, or once the current target is gone or has not been connected for the
+        // stall timeout; drops it once the library no longer knows it.
         void superviseCandidate(Clock::time_point now);
         void promoteCandidate(Clock::time_point now, std::string const& why);
         void dropCandidate();

@@ -52,12 +52,17 @@ namespace mxl::bridge
             _unusableText = ticket.json;
             return;
         }
-        if (_target && ticket.contradicts(_target->ticket))
+        _unusableText.clear();
+        for (auto const* end : {&_target, &_candidate})
         {
-            reportTicketProblem(fmt::format("the ticket from '{}' names target {}, the current target's id, with epoch {} (the current "
-                                            "one is {}): no target gives that, it was altered; keeping the current target",
-                                            origin, ticket.id, ticket.epoch, _target->ticket.epoch));
-            return;
+            if (*end && ticket.contradicts((*end)->ticket))
+            {
+                reportTicketProblem(fmt::format("the ticket from '{}' names target {}, the id of the target of epoch {}, with epoch {}: no "
+                                                "target gives that, it was altered; {}",
+                                                origin, ticket.id, (*end)->ticket.epoch, ticket.epoch,
+                                                _target ? "keeping the current target" : "still fetching"));
+                return;
+            }
         }
         if (_target && _target->ticket.sameIncarnation(ticket))
         {
@@ -244,22 +249,35 @@ namespace mxl::bridge
         {
             return;
         }
-        if (auto const current = client::targetState(_initiator, _candidate->info.get()); current && current->state != _candidate->state)
+        auto const current = client::targetState(_initiator, _candidate->info.get());
+        if (!current)
+        {
+            // The library let it go: the next poll proposes it afresh.
+            dropCandidate();
+            return;
+        }
+        if (current->state != _candidate->state)
         {
             _candidate->state = current->state;
             _candidate->stateSince = now;
             _candidate->reason = current->reason;
         }
-        auto const was = _target ? _target->ticket.epoch : 0;
-        if (_candidate->state == MXL_FABRICS_TARGET_CONNECTED)
+        if (!_target)
         {
-            promoteCandidate(
-                now, fmt::format("new epoch {} (was {}): connected, leaving the target of epoch {}", _candidate->ticket.epoch, was, was));
+            promoteCandidate(now, fmt::format("epoch {}, there being no current target", _candidate->ticket.epoch));
         }
-        else if (!_target || _target->state != MXL_FABRICS_TARGET_CONNECTED)
+        else if (_candidate->state == MXL_FABRICS_TARGET_CONNECTED)
         {
-            promoteCandidate(
-                now, fmt::format("new epoch {} (was {}): the target of epoch {} is not connected", _candidate->ticket.epoch, was, was));
+            promoteCandidate(now, fmt::format("new epoch {} (was {}): connected, leaving the target of epoch {}", _candidate->ticket.epoch,
+                                              _target->ticket.epoch, _target->ticket.epoch));
+        }
+        else if (_target->state != MXL_FABRICS_TARGET_CONNECTED && msSince(_target->stateSince, now) >= _settings.stallTimeout.count())
+        {
+            // A moment without the connection, which the library may mend by itself, is no reason to follow a target that
+            // never connected; a connection lost for the stall timeout, after which the current one would be re-added, is.
+            promoteCandidate(now, fmt::format("new epoch {} (was {}): the target of epoch {} has not been connected for {} ms",
+                                              _candidate->ticket.epoch, _target->ticket.epoch, _target->ticket.epoch,
+                                              msSince(_target->stateSince, now)));
         }
         else if (!_candidate->reportedStale && msSince(_candidate->since, now) >= _settings.connectTimeout.count())
         {

@@ -50,17 +50,9 @@ namespace mxl::directory
                     _lease = 0;
                     _published = false;
                 }
-                else if (auto const held = _client.get(_key); held && held->value == *_ticket && held->lease == _lease)
+                else if (!repairable())
                 {
                     return;
-                }
-                else
-                {
-                    // Deleted or overwritten by someone else while the lease lives: initiators would find nothing, or
-                    // what was put there.
-                    failed(fmt::format("etcd {}: the ticket at '{}' was {} by someone else; publishing it again", _client.endpoint(), _key,
-                                       held ? "replaced" : "deleted"));
-                    _published = false;
                 }
             }
             if (_lease == 0)
@@ -80,6 +72,38 @@ namespace mxl::directory
             _published = false;
             failed(error.what());
         }
+    }
+
+    bool TicketPublication::repairable()
+    {
+        std::optional<KeyValue> held;
+        try
+        {
+            held = _client.get(_key);
+        }
+        catch (DirectoryError const&)
+        {
+            // The keep-alive went through: the key is looked at again at the next one.
+            return false;
+        }
+        if (held && held->value == *_ticket && held->lease == _lease)
+        {
+            return false;
+        }
+        if (held && held->lease != 0 && held->lease != _lease)
+        {
+            // Another publisher's, under a lease of its own (a second target of this flow under the same etcd_domain):
+            // not fought over, or initiators would see the two tickets take turns.
+            failed(fmt::format("etcd {}: the ticket at '{}' is held under lease {}, not this target's {}: another target publishes "
+                               "there; left to it until it goes",
+                               _client.endpoint(), _key, held->lease, _lease));
+            return false;
+        }
+        // Deleted, or overwritten without a lease or under this one: initiators would find nothing, or what was put there.
+        failed(fmt::format("etcd {}: the ticket at '{}' was {} by someone else; publishing it again", _client.endpoint(), _key,
+                           held ? "replaced" : "deleted"));
+        _published = false;
+        return true;
     }
 
     void TicketPublication::failed(std::string const& message)

@@ -4,7 +4,8 @@
 //
 // etcd being down never stops the target: failures are reported and retried on the next keep-alive, and a lease that
 // expired meanwhile (or an etcd that came back without its data) is replaced and the ticket put again. At each
-// keep-alive the key is read back: one deleted or overwritten by someone else is put again.
+// keep-alive the key is read back: one deleted, or overwritten without a lease or under this one, is put again; one
+// that another publisher's lease holds is reported once and left to it.
 #pragma once
 
 #include "EtcdClient.hpp"
@@ -71,6 +72,9 @@ namespace mxl::directory
         Clock::time_point _nextAttempt{};
 
         void attempt(Clock::time_point now);
+        // After a keep-alive: whether the key lost the ticket (deleted, or overwritten without a lease or under this one)
+        // and must be put again. One that another publisher's lease holds is reported and left alone.
+        [[nodiscard]] bool repairable();
         void failed(std::string const& message);
     };
 }

@@ -112,7 +112,8 @@ TEST_CASE("ticket publication: etcd down is reported once and retried, after a r
     CHECK(reports.count(TicketPublication::Outcome::Published) == 2);
 }
 
-TEST_CASE("ticket publication: a ticket deleted or overwritten by someone else while its lease lives is put again within a keep-alive")
+TEST_CASE("ticket publication: a ticket deleted or overwritten by someone else while its lease lives is put again within a keep-alive, "
+          "one under another publisher's lease left to it")
 {
     if (auto const why = EtcdServer::unavailable())
     {
@@ -148,4 +149,16 @@ TEST_CASE("ticket publication: a ticket deleted or overwritten by someone else w
     CHECK(other.get(key)->lease == lease);
     CHECK(reports.count(TicketPublication::Outcome::Failed) == 2);
     CHECK(reports.count(TicketPublication::Outcome::Published) == 3);
+
+    // Another publisher's, under a lease of its own: reported once and left to it, not fought over.
+    auto const theirs = other.grantLease(10s);
+    other.put(key, R"({"epoch":"5"})", theirs);
+    CHECK_FALSE(maintainUntil([&] { return other.get(key)->value != R"({"epoch":"5"})"; }));
+    CHECK(reports.count(TicketPublication::Outcome::Failed) == 3);
+    // Theirs gone with its lease, the key is put again.
+    other.revokeLease(theirs);
+    REQUIRE(maintainUntil([&] { return other.get(key).has_value(); }));
+    CHECK(other.get(key)->value == R"({"epoch":"4"})");
+    CHECK(reports.count(TicketPublication::Outcome::Failed) == 3);
+    CHECK(reports.count(TicketPublication::Outcome::Published) == 4);
 }

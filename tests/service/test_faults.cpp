@@ -396,7 +396,7 @@ namespace mxl::test
         auto altered = nlohmann::json::parse(pair.working);
         altered["epoch"] = std::to_string(std::stoull(altered["epoch"].get<std::string>()) + 1);
         writeTicketFile(ticket, altered.dump());
-        REQUIRE_MESSAGE(initiator->waitForLine("the current target's id", 10s), initiator->output());
+        REQUIRE_MESSAGE(initiator->waitForLine("it was altered", 10s), initiator->output());
         requireFlowing(verifier, 30, 10s, [&] { return initiator->output(); });
 
         auto unreadable = nlohmann::json::parse(pair.working);
