@@ -481,3 +481,51 @@ TEST_CASE("transfer: a target that stops progressing is skipped without holding 
     CHECK(counters(fan.targetB).transfersPosted == 2);
     CHECK(counters(fan.targetB).transfersSkipped == grains - 1);
 }
+
+TEST_CASE("transfer: a target that takes the connection and fails every write is tried again with back-off, not at once (tcp)")
+{
+    FlowDomain sourceDomain{"fab-src"};
+    FlowDomain targetDomain{"fab-dst"};
+    Flow source{sourceDomain, flowDefinition("smpte291_59.94.json")};
+    Flow destination{targetDomain, flowDefinition("smpte291_59.94.json")};
+    if (backendOf(targetDomain.fabrics) == "ucx")
+    {
+        MXL_SKIP("a ucx initiator makes no connection to a target (it reaches the target's worker by address)");
+    }
+    TargetEnd target{targetDomain, destination, interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "0")};
+    REQUIRE(target.setupStatus == MXL_STATUS_OK);
+    // Every region's key wrong, as in an old ticket at an address a new incarnation holds: the connection is taken, and
+    // the first write ends it.
+    auto altered = nlohmann::json::parse(ticketText(target.ticket));
+    for (auto& region : altered.at("regions"))
+    {
+        region["rkey"] = std::to_string(std::stoull(region.at("rkey").get<std::string>()) + 0x5a5a5a);
+    }
+    mxlFabricsTargetInfo wrongKeys = nullptr;
+    REQUIRE(mxlFabricsTargetInfoFromString(altered.dump().c_str(), &wrongKeys) == MXL_STATUS_OK);
+    InitiatorEnd initiator{sourceDomain, source, interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr)};
+    REQUIRE(mxlFabricsInitiatorAddTarget(initiator.initiator, wrongKeys) == MXL_STATUS_OK);
+    writeGrain(source, 100, 1);
+
+    // A sender posting a grain whenever the target is connected, for 3 s.
+    auto const until = std::chrono::steady_clock::now() + 3s;
+    while (std::chrono::steady_clock::now() < until)
+    {
+        static_cast<void>(target.read(0ms));
+        static_cast<void>(mxlFabricsInitiatorMakeProgressBlocking(initiator.initiator, 5));
+        mxlFabricsTargetState state{};
+        REQUIRE(mxlFabricsInitiatorGetTargetState(initiator.initiator, wrongKeys, &state, nullptr, nullptr) == MXL_STATUS_OK);
+        if (state == MXL_FABRICS_TARGET_CONNECTED)
+        {
+            static_cast<void>(mxlFabricsInitiatorTransferGrain(initiator.initiator, 100, 0, 4096));
+        }
+    }
+    mxlFabricsTargetCounters counters{};
+    REQUIRE(mxlFabricsInitiatorGetTargetCounters(initiator.initiator, wrongKeys, &counters) == MXL_STATUS_OK);
+    // Retried at once it would connect again about every 100 ms; backing off (100 ms doubling to 3 s) about 5 times.
+    INFO(counters.reconnects, " connections after the first in 3 s");
+    CHECK(counters.reconnects >= 1);
+    CHECK(counters.reconnects <= 7);
+    REQUIRE(mxlFabricsInitiatorRemoveTarget(initiator.initiator, wrongKeys) == MXL_STATUS_OK);
+    REQUIRE(mxlFabricsFreeTargetInfo(wrongKeys) == MXL_STATUS_OK);
+}

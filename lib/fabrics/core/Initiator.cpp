@@ -444,6 +444,10 @@ namespace mxl::fabrics
         }
         if (owner.commit)
         {
+            if (auto* up = std::get_if<LinkConnected>(&link.state))
+            {
+                up->delivered = true;
+            }
             if (pending->leg && pending->lost)
             {
                 pending->leg->fail(

@@ -331,7 +331,16 @@ namespace mxl::fabrics
 
     void LinkSupervisor::disconnected(TargetLink& link, std::string reason, mxlStatus status)
     {
-        auto const wasConnected = isConnected(link);
+        auto const* up = std::get_if<LinkConnected>(&link.state);
+        auto const wasConnected = up != nullptr;
+        // A connection that carried a transfer, or lasted, was a working one: the next attempt comes soon. One that broke
+        // before either (a target that takes the connection and fails every write, as another incarnation at an old
+        // ticket's address does) backs off as a refused attempt does, rather than being made again ten times a second.
+        if (up != nullptr && (up->delivered || Clock::now() - up->since >= maximumBackoff))
+        {
+            link.backoff = initialBackoff;
+            link.failedAttempts = 0;
+        }
         disconnect(link);
         auto const retryIn = link.backoff;
         link.backoff = std::min(link.backoff * 2, maximumBackoff);
@@ -383,9 +392,7 @@ namespace mxl::fabrics
     void LinkSupervisor::connected(TargetLink& link)
     {
         auto& connecting = std::get<LinkConnecting>(link.state);
-        link.state = LinkConnected{std::move(connecting.connection)};
-        link.backoff = initialBackoff;
-        link.failedAttempts = 0;
+        link.state = LinkConnected{std::move(connecting.connection), Clock::now()};
         link.reconnects += link.everConnected ? 1 : 0;
         link.everConnected = true;
         log::info("fabrics initiator: {} connected", link.name);

@@ -38,6 +38,9 @@ namespace mxl::fabrics
     struct LinkConnected
     {
         std::unique_ptr<TransportConnection> connection;
+        Clock::time_point since;
+        // A transfer completed on it: the connection works, whatever ends it later.
+        bool delivered = false;
     };
 
     struct LinkDisconnected
