@@ -105,7 +105,8 @@ namespace mxl::signing
         }
         if (now > *expires)
         {
-            return RefusedTicket{fmt::format("the ticket expired at {} (now {})", expiresText, formatUtc(now))};
+            // Without the time now, so that a source that keeps giving the expired ticket is reported once.
+            return RefusedTicket{fmt::format("the ticket expired at {}, by this host's clock", expiresText)};
         }
         return VerifiedTicket{ticket.dump(), *expires};
     }

@@ -68,7 +68,7 @@ TEST_CASE("forged, altered, expired, wrong-key, unsigned and malformed tickets a
     CHECK(refusal(verifyTicket(laterExpiry.dump(), keys(), now)).find("does not match") != std::string::npos);
 
     CHECK(refusal(verifyTicket(signedTicket, keys(), now + 2h)) ==
-          "the ticket expired at " + formatUtc(now + 1h) + " (now " + formatUtc(now + 2h) + ")");
+          "the ticket expired at " + formatUtc(now + 1h) + ", by this host's clock");
 
     SigningKeys const other{key("2026-12", 'b'), std::nullopt, {}};
     CHECK(refusal(verifyTicket(signedTicket, other, now)) ==
