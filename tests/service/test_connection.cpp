@@ -15,6 +15,7 @@
 #include <mxl/time.h>
 #include <nlohmann/json.hpp>
 
+#include <regex>
 #include <thread>
 
 namespace mxl::test
@@ -197,6 +198,21 @@ namespace mxl::test
             }
         };
 
+        // The state /metrics gives the service on `port`, once it is `wanted` or 10 s passed.
+        std::string awaitState(int port, std::string const& wanted)
+        {
+            static std::regex const line{R"re(\nmxl_service_state\{[^}]*state="(\w+)"\} 1)re"};
+            httplib::Client client{"127.0.0.1", port};
+            std::string state;
+            for (auto const end = Clock::now() + 10s; state != wanted && Clock::now() < end; std::this_thread::sleep_for(50ms))
+            {
+                auto const answer = client.Get("/metrics");
+                std::smatch match;
+                state = answer && std::regex_search(answer->body, match, line) ? match[1].str() : "";
+            }
+            return state;
+        }
+
         // Walks a service's Connection API as a controller would; every answer valid against its schema.
         void walkConnectionApi(ApiClient& client, bool sender, std::string const& id)
         {
@@ -271,8 +287,11 @@ namespace mxl::test
         REQUIRE(ticket.is_string());
         CHECK(json::parse(ticket.get<std::string>())["epoch"] == std::to_string(ticketEpoch(pair.directories.ticketFile())));
 
+        CHECK(awaitState(pair.initiatorPort, "active") == "active");
+
         pair.setSenderEnabled(false);
         REQUIRE(pair.initiator.waitForLine("IS-05: master_enable false: sending stopped", 10s));
+        CHECK(awaitState(pair.initiatorPort, "disabled") == "disabled");
         // What was in flight when the target was removed lands; after that the flow's head stands still.
         verifier.check(1000, 500ms);
         CHECK(verifier.check(1, 1500ms).verified == 0);
@@ -282,6 +301,7 @@ namespace mxl::test
 
         pair.setSenderEnabled(true);
         requireFlowing(verifier, 50, "after master_enable true");
+        CHECK(awaitState(pair.initiatorPort, "active") == "active");
     }
 
     TEST_CASE("is-05: a scheduled relative activation of the receiver happens within a grain of its time, and grains follow")
@@ -382,10 +402,14 @@ namespace mxl::test
 
 namespace mxl::test
 {
-    TEST_CASE("is-05: master_enable false on the receiver takes its ticket back from the sender, which stops sending")
+    TEST_CASE("is-05: master_enable false on the receiver takes its ticket back from the sender, which stops sending and waits")
     {
         UnconnectedPair pair;
         FlowChecker verifier{pair.directories.destination.path(), serviceTestFlowId};
+        CHECK(awaitState(pair.initiatorPort, "disabled") == "disabled");
+        // Enabled with no ticket to use: the sender waits for one.
+        pair.setSenderEnabled(true);
+        CHECK(awaitState(pair.initiatorPort, "waiting") == "waiting");
         pair.connectNow();
         requireFlowing(verifier, 25, "after connecting");
 
@@ -395,6 +419,7 @@ namespace mxl::test
         checkValid("is-05-v1.2/receiver-response-schema.json", answer.body);
         REQUIRE(pair.target.waitForLine("IS-05: ticket taken back from sender", 10s));
         REQUIRE(pair.initiator.waitForLine("receiver none, no ticket", 10s));
+        CHECK(awaitState(pair.initiatorPort, "waiting") == "waiting");
         verifier.check(1000, 500ms);
         CHECK(verifier.check(1, 1500ms).verified == 0);
         auto const sender = pair.senderApi.document(pair.senderPath("active"), "is-05-v1.2/sender-response-schema.json");

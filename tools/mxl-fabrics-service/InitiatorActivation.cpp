@@ -55,17 +55,20 @@ namespace mxl::service
                   (*active)["receiver_id"].is_string() ? (*active)["receiver_id"].get<std::string>() : "none",
                   activatedTicket ? "its ticket handed over"
                                   : (_tickets.source().empty() ? "no ticket" : "no ticket handed over (the configured sources apply)"));
-        if (_activatedTicket && !activatedTicket)
-        {
-            // The receiver let go: its target is not to be written any more.
-            _session.dropTarget();
-        }
+        // A receiver that let go leaves a target that is not to be written any more.
+        bool const letGo = _activatedTicket && !activatedTicket;
         _activatedTicket = std::move(activatedTicket);
         if (!enabled && _enabled)
         {
             _session.dropTarget();
             _metrics.setState("disabled");
             log::info("IS-05: master_enable false: sending stopped (target removed); the staged and active parameters are kept");
+        }
+        else if (enabled && (letGo || !_enabled))
+        {
+            // Until a ticket is fetched, the service waits for one (a source that is gone reads "waiting" too).
+            _session.dropTarget();
+            _metrics.setState("waiting");
         }
         _enabled = enabled;
         _nextTicketPoll = now;
