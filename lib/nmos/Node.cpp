@@ -2,9 +2,9 @@
 
 namespace mxl::nmos
 {
-    Node::Node(Role role, std::string const& flowDefinition, ListenAddress const& listen, bool masterEnable, ConnectionApi::ParamsOf params,
-               std::map<std::string, HttpResource> resources, GateOf gateOf)
-        : _node{std::make_unique<NodeApi>(role, flowDefinition, listen.host, masterEnable, resources)}
+    Node::Node(Role role, std::string const& flowDefinition, std::filesystem::path const& domain, ListenAddress const& listen,
+               bool masterEnable, ConnectionApi::ParamsOf params, std::map<std::string, HttpResource> resources, GateOf gateOf)
+        : _node{std::make_unique<NodeApi>(role, flowDefinition, domain, listen.host, masterEnable, resources)}
         , _connection{std::make_unique<ConnectionApi>(role, _node->endpointId(), _node->apiHost(), masterEnable, std::move(params))}
     {
         _http =

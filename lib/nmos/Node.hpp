@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
@@ -27,9 +28,10 @@ namespace mxl::nmos
         using GateOf = std::function<HttpGate(std::string const& endpointId)>;
 
         // Throws std::invalid_argument when the flow definition cannot be described for NMOS, ListenError when the
-        // endpoint cannot listen at `listen`. `masterEnable` is the Connection API's initial master_enable.
-        Node(Role role, std::string const& flowDefinition, ListenAddress const& listen, bool masterEnable, ConnectionApi::ParamsOf params,
-             std::map<std::string, HttpResource> resources, GateOf gateOf = {});
+        // endpoint cannot listen at `listen`. `masterEnable` is the Connection API's initial master_enable. The service's
+        // `domain` is part of the resources' ids.
+        Node(Role role, std::string const& flowDefinition, std::filesystem::path const& domain, ListenAddress const& listen,
+             bool masterEnable, ConnectionApi::ParamsOf params, std::map<std::string, HttpResource> resources, GateOf gateOf = {});
 
         // The port the endpoint listens on (the one chosen for port 0).
         [[nodiscard]] std::uint16_t port() const noexcept

@@ -9,12 +9,15 @@
 
 namespace mxl::nmos
 {
-    NodeApi::NodeApi(Role role, std::string const& flowDefinition, std::string const& httpHost, bool masterEnable,
-                     std::map<std::string, HttpResource>& resources)
+    NodeApi::NodeApi(Role role, std::string const& flowDefinition, std::filesystem::path const& domain, std::string const& httpHost,
+                     bool masterEnable, std::map<std::string, HttpResource>& resources)
     {
         _description.subscription.active = masterEnable;
         _description.role = role;
         _description.hostname = hostName();
+        std::error_code unresolved;
+        auto const canonical = std::filesystem::weakly_canonical(domain, unresolved);
+        _description.domain = (unresolved ? domain : canonical).string();
         _description.apiHost = httpHost.empty() || httpHost == "0.0.0.0" || httpHost == "::" ? _description.hostname : httpHost;
         _description.flowDefinition = mxl::parseJsonOrDiscarded(flowDefinition);
         _description.version = versionNow();

@@ -9,6 +9,7 @@
 #include "NodeResources.hpp"
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -22,8 +23,8 @@ namespace mxl::nmos
         // Adds every Node API path to `resources`. Throws std::invalid_argument when the flow definition cannot
         // describe a flow. `httpHost` is http_listen's host: a wildcard address is replaced by the host name.
         // `masterEnable` is the Connection API's initial master_enable, which the subscription shows until an activation.
-        NodeApi(Role role, std::string const& flowDefinition, std::string const& httpHost, bool masterEnable,
-                std::map<std::string, HttpResource>& resources);
+        NodeApi(Role role, std::string const& flowDefinition, std::filesystem::path const& domain, std::string const& httpHost,
+                bool masterEnable, std::map<std::string, HttpResource>& resources);
 
         void start(std::uint16_t port, bool secure);
 

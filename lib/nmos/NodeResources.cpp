@@ -84,8 +84,9 @@ namespace mxl::nmos
         auto const format = field(definition, "format");
         auto const label = definition.value("label", flowId);
         auto const roleName = description.role == Role::Receiver ? "receiver" : "sender";
-        // One name per service instance: a host runs one service per flow and role.
-        auto const name = fmt::format("{}/{}/{}", description.hostname, roleName, flowId);
+        // One name per service instance: a host runs one service per flow, role and domain.
+        auto const name = fmt::format("{}/{}/{}{}", description.hostname, roleName, flowId,
+                                      description.domain.empty() ? std::string{} : " in " + description.domain);
         auto const& version = description.version;
 
         _node =

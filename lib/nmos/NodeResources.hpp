@@ -5,8 +5,9 @@
 // target's copy has the same id), so the Node API shows exactly what the service registers. The transport is BCP-007-03's
 // `urn:x-nmos:transport:mxl` (MxlTransport.hpp); a Receiver's caps carry a BCP-004-01 constraint set of its flow.
 //
-// Ids: the Flow keeps the MXL flow's id; the others are name-based UUIDs of the host, the role and the flow, so they stay
-// the same across restarts of the service.
+// Ids: the Flow keeps the MXL flow's id; the others are name-based UUIDs of the host, the role, the flow and the domain,
+// so they stay the same across restarts of the service, and two services of one flow and role on one host (in two
+// domains) register apart.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -48,6 +49,8 @@ namespace mxl::nmos
         Role role = Role::Receiver;
         // The machine's name (node label, and part of the ids).
         std::string hostname;
+        // The MXL domain's canonical path (part of the ids).
+        std::string domain;
         // Where the Node API is reached: an address or name peers can use, and the bound port.
         std::string apiHost;
         std::uint16_t apiPort = 0;

@@ -69,8 +69,9 @@ namespace
             {"/ticket", {"application/json", [] { return std::optional<std::string>{R"({"provider":"tcp"})"}; }}},
             {"/metrics", {"text/plain", [] { return std::optional<std::string>{"mxl_grains_total 1\n"}; }}}};
         std::map<std::string, HttpResource> initiatorResources{{"/metrics", {"text/plain", [] { return std::optional<std::string>{}; }}}};
-        mxl::nmos::NodeApi receiverNode{mxl::nmos::Role::Receiver, flowDefinition, "127.0.0.1", false, targetResources};
-        mxl::nmos::NodeApi senderNode{mxl::nmos::Role::Sender, flowDefinition, "127.0.0.1", true, initiatorResources};
+        mxl::nmos::NodeApi receiverNode{
+            mxl::nmos::Role::Receiver, flowDefinition, "/dev/shm/mxl-fuzz", "127.0.0.1", false, targetResources};
+        mxl::nmos::NodeApi senderNode{mxl::nmos::Role::Sender, flowDefinition, "/dev/shm/mxl-fuzz", "127.0.0.1", true, initiatorResources};
         std::unique_ptr<HttpRoutes> target;
         std::unique_ptr<HttpRoutes> initiator;
 

@@ -118,6 +118,25 @@ TEST_CASE("the Node API ties the resources together: the flow keeps the MXL id, 
     CHECK(receiver.endpoint()["caps"]["media_types"] == nlohmann::json::array({"video/v210"}));
 }
 
+TEST_CASE("two receivers of one flow on one host, in two domains, have ids of their own; a restart keeps them")
+{
+    auto describeIn = [](std::string const& domain)
+    {
+        auto description = describe(Role::Receiver, "flows/v210_1080p25.json");
+        description.domain = domain;
+        return NodeResources{description};
+    };
+    auto const first = describeIn("/dev/shm/mxl-a");
+    auto const second = describeIn("/dev/shm/mxl-b");
+    auto const restarted = describeIn("/dev/shm/mxl-a");
+    CHECK(first.node()["id"] != second.node()["id"]);
+    CHECK(first.device()["id"] != second.device()["id"]);
+    CHECK(first.endpoint()["id"] != second.endpoint()["id"]);
+    CHECK(first.node()["id"] == restarted.node()["id"]);
+    CHECK(first.device()["id"] == restarted.device()["id"]);
+    CHECK(first.endpoint()["id"] == restarted.endpoint()["id"]);
+}
+
 TEST_CASE("a target's Node API shows only what it registers: its receiver, no source or flow of the sender's")
 {
     NodeResources const receiver{describe(Role::Receiver, "flows/v210_1080p25.json")};

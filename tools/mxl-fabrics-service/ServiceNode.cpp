@@ -24,8 +24,8 @@ namespace mxl::service
         std::unique_ptr<nmos::Node> node;
         try
         {
-            node = std::make_unique<nmos::Node>(role, flowDefinition, listen, masterEnable, std::move(params), std::move(resources),
-                                                authorizationGate(config, role));
+            node = std::make_unique<nmos::Node>(role, flowDefinition, config.domain, listen, masterEnable, std::move(params),
+                                                std::move(resources), authorizationGate(config, role));
         }
         catch (ListenError const& error)
         {
