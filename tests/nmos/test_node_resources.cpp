@@ -118,7 +118,7 @@ TEST_CASE("the Node API ties the resources together: the flow keeps the MXL id, 
     CHECK(receiver.endpoint()["caps"]["media_types"] == nlohmann::json::array({"video/v210"}));
 }
 
-TEST_CASE("two receivers of one flow on one host, in two domains, have ids of their own; a restart keeps them")
+TEST_CASE("two receivers of one flow on one host in two domains have ids of their own, which a restart keeps")
 {
     auto describeIn = [](std::string const& domain)
     {
