@@ -25,7 +25,9 @@ namespace mxl
     // docs/operations.md lists them; a client past one is answered 413, 414 or 431, or not served until another leaves.
     struct HttpLimits
     {
-        static constexpr unsigned connections = 64;
+        // One polling thread holds them all, so they cost little: enough that slow clients from a few addresses, each at
+        // most connectionsPerAddress, leave room for a controller (within the default limit of 1024 open files).
+        static constexpr unsigned connections = 512;
         static constexpr unsigned connectionsPerAddress = 32;
         // The request line and headers of one request, with libmicrohttpd's read buffer.
         static constexpr std::size_t requestHeadBytes = 32 * 1024;

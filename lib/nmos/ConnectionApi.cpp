@@ -25,6 +25,13 @@ namespace mxl::nmos
         constexpr std::chrono::milliseconds earlyWake{5};
         constexpr std::uint64_t longestWaitNs = 3600ULL * 1'000'000'000ULL;
 
+        // What a refusal's log line quotes of the request: a client sends paths, ids and keys of any length, and the log
+        // must not grow faster than what it sends.
+        std::string cut(std::string_view text, std::size_t maxChars)
+        {
+            return text.size() <= maxChars ? std::string{text} : fmt::format("{}... ({} bytes)", text.substr(0, maxChars), text.size());
+        }
+
         HttpReply jsonReply(unsigned status, json const& document)
         {
             return {status, "application/json", mxl::dumpJson(document)};
@@ -91,7 +98,7 @@ namespace mxl::nmos
         }
         catch (ConnectionError const& error)
         {
-            log::warn("IS-05: {} {} refused ({}): {}", request.method, request.path, error.status(), error.what());
+            log::warn("IS-05: {} {} refused ({}): {}", request.method, cut(request.path, 160), error.status(), cut(error.what(), 400));
             return errorReply(error);
         }
     }
@@ -229,8 +236,11 @@ namespace mxl::nmos
                                                        i, mxl::quoteJson(entry))};
             }
         }
-        // Each entry answers what a PATCH of its own staged resource would have.
+        // Each entry answers what a PATCH of its own staged resource would have; the log says how many were refused, and
+        // why the first was.
         auto results = json::array();
+        std::size_t refused = 0;
+        std::string firstRefusal;
         for (auto const& entry : requests)
         {
             auto const id = entry["id"].get<std::string>();
@@ -245,9 +255,16 @@ namespace mxl::nmos
             }
             catch (ConnectionError const& error)
             {
-                log::warn("IS-05: bulk activation of {} {} refused ({}): {}", what, id, error.status(), error.what());
+                if (refused++ == 0)
+                {
+                    firstRefusal = fmt::format("{} {} ({}): {}", what, cut(id, 80), error.status(), cut(error.what(), 400));
+                }
                 results.push_back({{"id", id}, {"code", error.status()}, {"error", error.what()}, {"debug", nullptr}});
             }
+        }
+        if (refused > 0)
+        {
+            log::warn("IS-05: bulk activation: {} of {} entries refused; the first, {}", refused, requests.size(), firstRefusal);
         }
         return jsonReply(200, results);
     }

@@ -55,11 +55,19 @@ namespace mxl::test
         return head.substr(start, end == std::string::npos ? std::string::npos : end - start);
     }
 
-    int connectLoopback(int port)
+    int connectLoopback(int port, std::uint8_t fromHost)
     {
         auto const fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
         if (fd < 0)
         {
+            return -1;
+        }
+        sockaddr_in source{};
+        source.sin_family = AF_INET;
+        source.sin_addr.s_addr = htonl(INADDR_LOOPBACK - 1 + fromHost);
+        if (fromHost != 1 && ::bind(fd, reinterpret_cast<sockaddr const*>(&source), sizeof source) != 0)
+        {
+            ::close(fd);
             return -1;
         }
         sockaddr_in address{};

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 
 namespace mxl::test
@@ -18,8 +19,8 @@ namespace mxl::test
         [[nodiscard]] std::string header(std::string const& name) const;
     };
 
-    // A TCP connection to 127.0.0.1:`port` (a descriptor the caller closes), or -1.
-    int connectLoopback(int port);
+    // A TCP connection to 127.0.0.1:`port` from 127.0.0.`fromHost` (a descriptor the caller closes), or -1.
+    int connectLoopback(int port, std::uint8_t fromHost = 1);
 
     // Writes `bytes` to 127.0.0.1:`port` and reads one response: until its Content-Length is complete, the server closes
     // or `timeout` passes.

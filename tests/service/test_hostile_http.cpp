@@ -497,6 +497,25 @@ namespace mxl::test
             }
             CHECK(answer.status == 200);
 
+            // Slow clients from two other addresses, each at its limit (32): a controller's request is still answered at
+            // once, before the idle limit (5 s) would free anything.
+            std::vector<int> slow;
+            for (std::uint8_t const host : {std::uint8_t{2}, std::uint8_t{3}})
+            {
+                for (int i = 0; i < 32; ++i)
+                {
+                    auto const fd = connectLoopback(port, host);
+                    REQUIRE(fd >= 0);
+                    ::send(fd, "GET /x-n", 8, MSG_NOSIGNAL);
+                    slow.push_back(fd);
+                }
+            }
+            CHECK(rawExchange(port, rawRequest("GET", "/metrics"), 3s).status == 200);
+            for (auto const fd : slow)
+            {
+                ::close(fd);
+            }
+
             // Ten requests pipelined on one connection: all ten answered, in order.
             std::string pipelined;
             for (int i = 0; i < 10; ++i)
@@ -533,6 +552,26 @@ namespace mxl::test
         auto const heldSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         CHECK(slow.status == 0);
         CHECK(heldSeconds < 25.0);
+
+        // Refusals cost the log less than the client sends: a bulk of 1,000 unknown ids is one line, and a path of 30,000
+        // bytes is quoted cut.
+        auto bulk = json::array();
+        for (int i = 0; i < 1000; ++i)
+        {
+            bulk.push_back({{"id", fmt::format("unknown-{}", i)}, {"params", json::object()}});
+        }
+        auto const bulkAnswer = rawExchange(pair.targetPort, rawRequest("POST", fmt::format("{}/bulk/receivers", connection), bulk.dump()));
+        REQUIRE(bulkAnswer.status == 200);
+        CHECK(json::parse(bulkAnswer.body).size() == 1000);
+        auto const longPath = fmt::format("{}/single/receivers/{}/staged", connection, std::string(30000, 'a'));
+        CHECK(rawExchange(pair.targetPort, rawRequest("PATCH", longPath, "{}")).status == 404);
+        REQUIRE(pair.target.waitForLine("bulk activation: 1000 of 1000 entries refused", 10s));
+        auto const line = pair.target.waitForLine(fmt::format("({} bytes)", longPath.size()), 10s);
+        REQUIRE(line);
+        CHECK(line->size() < 1000);
+        auto const log = pair.target.output();
+        CHECK(log.find("unknown-999") == std::string::npos);
+
         REQUIRE(alive(pair.target));
         REQUIRE(alive(pair.initiator));
         requireFlowing(verifier, 50, pair);
