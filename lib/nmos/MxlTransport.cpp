@@ -96,6 +96,20 @@ namespace mxl::nmos
                 }};
     }
 
+    std::optional<std::string> senderIdOfApi(std::string_view url)
+    {
+        constexpr std::string_view senders = "/single/senders/";
+        auto const at = url.rfind(senders);
+        if (at == std::string_view::npos)
+        {
+            return std::nullopt;
+        }
+        auto const id = url.substr(at + senders.size());
+        auto const end = id.find('/');
+        auto const named = id.substr(0, end);
+        return named.empty() || (end != std::string_view::npos && end + 1 != id.size()) ? std::nullopt : std::optional{std::string{named}};
+    }
+
     json receiverConstraintSet(json const& flowDefinition)
     {
         json set{{"urn:x-nmos:cap:meta:label", fmt::format("MXL flow {}", flowDefinition.value("id", ""))}};

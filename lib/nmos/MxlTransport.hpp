@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mxl::nmos
@@ -29,6 +30,10 @@ namespace mxl::nmos
     // The hop's own parameter on both ends, ext_mxl_sender_api: on a sender, the URL of its own Connection API resource
     // `resourceUrl` (read only); on a receiver (resourceUrl empty), the sender to connect, as the sender names it, or null.
     TransportParam senderApiParam(Role role, std::string const& resourceUrl);
+
+    // The id of the sender whose ext_mxl_sender_api is `url` (its resource, .../single/senders/<id>/), or nullopt
+    // where the URL names none.
+    std::optional<std::string> senderIdOfApi(std::string_view url);
 
     // The BCP-004-01 constraint set of a receiver that takes only flows like `flowDefinition` (media type, rates,
     // dimensions, channels), with the IS-04 caps version it needs.

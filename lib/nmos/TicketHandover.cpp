@@ -1,5 +1,6 @@
 #include "TicketHandover.hpp"
 
+#include <common/BoundedJson.hpp>
 #include <common/Log.hpp>
 
 #include "SenderLookup.hpp"
@@ -17,11 +18,13 @@ namespace mxl::nmos
         using json = nlohmann::json;
 
         // A sender on another host may be slow to answer; the handover's thread waits this long at most per attempt.
-        constexpr std::chrono::milliseconds patchTimeout{1000};
+        constexpr std::chrono::milliseconds handoverTimeout{1000};
         constexpr std::chrono::milliseconds retryInterval{1000};
 
-        // PATCHes `body` to the staged/ of the Connection API resource `resourceUrl`; the failure, or nullopt.
-        std::optional<std::string> patchStaged(std::string const& resourceUrl, json const& body)
+        // `method` of `leaf` (staged or active) of the Connection API resource `resourceUrl`: the answer's JSON body, or
+        // the failure.
+        std::variant<json, std::string> exchange(std::string const& resourceUrl, std::string const& method, std::string_view leaf,
+                                                 std::string const& body = {})
         {
             constexpr std::string_view scheme = "http://";
             auto const slash = resourceUrl.find('/', scheme.size());
@@ -30,18 +33,44 @@ namespace mxl::nmos
                 return fmt::format("'{}' is not an http://host:port/path URL", resourceUrl);
             }
             auto path = resourceUrl.substr(slash);
-            path += path.ends_with('/') ? "staged" : "/staged";
+            path += path.ends_with('/') ? "" : "/";
+            path += leaf;
             auto const origin = resourceUrl.substr(0, slash);
-            auto const outcome = httpRequest(origin, "PATCH", path, body.dump(), patchTimeout);
+            auto const outcome = httpRequest(origin, method, path, body, handoverTimeout);
             if (auto const* failure = std::get_if<std::string>(&outcome))
             {
                 return *failure;
             }
-            if (auto const& answer = std::get<HttpAnswer>(outcome); answer.status / 100 != 2)
+            auto const& answer = std::get<HttpAnswer>(outcome);
+            if (answer.status / 100 != 2)
             {
-                return describeAnswer(origin, "PATCH", path, answer);
+                return describeAnswer(origin, method, path, answer);
             }
-            return std::nullopt;
+            return mxl::parseJsonOrDiscarded(answer.body);
+        }
+
+        // PATCHes `body` to the resource's staged parameters: the failure, or nullopt.
+        std::optional<std::string> patchStaged(std::string const& resourceUrl, json const& body)
+        {
+            auto const outcome = exchange(resourceUrl, "PATCH", "staged", body.dump());
+            auto const* failure = std::get_if<std::string>(&outcome);
+            return failure ? std::optional{*failure} : std::nullopt;
+        }
+
+        // The receiver_id of the resource's active parameters (a string, or null), or the failure.
+        std::variant<json, std::string> activeReceiver(std::string const& resourceUrl)
+        {
+            auto outcome = exchange(resourceUrl, "GET", "active");
+            if (auto const* active = std::get_if<json>(&outcome))
+            {
+                if (!active->is_object() || !active->contains("receiver_id") ||
+                    !((*active)["receiver_id"].is_string() || (*active)["receiver_id"].is_null()))
+                {
+                    return fmt::format("its active parameters have no receiver_id: {}", mxl::quoteJson(*active));
+                }
+                return (*active)["receiver_id"];
+            }
+            return outcome;
         }
 
         json handover(std::string const& receiverId, json ticket)
@@ -64,7 +93,7 @@ namespace mxl::nmos
 
     TicketHandover::~TicketHandover()
     {
-        retire();
+        retire(1);
         _worker.join();
     }
 
@@ -81,10 +110,11 @@ namespace mxl::nmos
         _changed.notify_all();
     }
 
-    void TicketHandover::retire()
+    void TicketHandover::retire(int attempts)
     {
         {
             std::lock_guard lock{_mutex};
+            _releaseAttempts = _retiring ? std::min(_releaseAttempts, attempts) : attempts;
             _retiring = true;
         }
         _changed.notify_all();
@@ -96,13 +126,19 @@ namespace mxl::nmos
         return _done;
     }
 
+    bool TicketHandover::released() const
+    {
+        std::lock_guard lock{_mutex};
+        return _released;
+    }
+
     void TicketHandover::run()
     {
         std::unique_lock lock{_mutex};
         auto nextAttempt = Clock::now();
         while (!_retiring)
         {
-            if (_wanted.empty() || _wanted == _handedOver)
+            if (_wanted.empty() || _wanted == _handedOver || _displaced)
             {
                 _changed.wait(lock);
                 continue;
@@ -118,14 +154,19 @@ namespace mxl::nmos
             lock.lock();
             nextAttempt = taken ? Clock::now() : Clock::now() + retryInterval;
         }
-        lock.unlock();
-        attempt(
-            [this]
+        for (int made = 1;; ++made)
+        {
+            lock.unlock();
+            bool const released = attempt([this] { return release(); });
+            lock.lock();
+            if (released || made >= _releaseAttempts)
             {
-                release();
-                return true;
-            });
-        lock.lock();
+                _released = released;
+                break;
+            }
+            // A retire from the destructor cuts the attempts short.
+            _changed.wait_for(lock, retryInterval, [&] { return made >= _releaseAttempts; });
+        }
         _done = true;
     }
 
@@ -175,6 +216,14 @@ namespace mxl::nmos
 
     bool TicketHandover::handOver(std::string const& ticketJson)
     {
+        if (!_handedOver.empty() && !stillFeedsThisReceiver())
+        {
+            return false;
+        }
+        if (_displaced)
+        {
+            return true;
+        }
         auto body = handover(_receiverId, ticketJson);
         if (_enable)
         {
@@ -198,20 +247,58 @@ namespace mxl::nmos
         return true;
     }
 
-    void TicketHandover::release()
+    bool TicketHandover::stillFeedsThisReceiver()
+    {
+        auto const feeds = activeReceiver(_senderUrl);
+        if (auto const* problem = std::get_if<std::string>(&feeds))
+        {
+            if (*problem != _lastProblem)
+            {
+                _lastProblem = *problem;
+                log::warn("IS-05: cannot ask sender {} which receiver it feeds: {}; retrying every {} ms", _senderUrl, *problem,
+                          retryInterval.count());
+            }
+            return false;
+        }
+        auto const& receiver = std::get<json>(feeds);
+        if (receiver.is_string() && receiver.get<std::string>() != _receiverId)
+        {
+            // Another receiver was activated with this sender since: a sender feeds one receiver, and the two would take
+            // it from each other at every new epoch.
+            log::warn("IS-05: sender {} feeds receiver {} now: receiver {} no longer hands it its ticket (activate it again to take the "
+                      "sender back)",
+                      _senderUrl, receiver.get<std::string>(), _receiverId);
+            _displaced = true;
+        }
+        return true;
+    }
+
+    bool TicketHandover::release()
     {
         if (_handedOver.empty())
         {
-            return;
+            return true;
+        }
+        auto const feeds = activeReceiver(_senderUrl);
+        auto const* receiver = std::get_if<json>(&feeds);
+        if (receiver && receiver->is_string() && receiver->get<std::string>() != _receiverId)
+        {
+            log::info("IS-05: sender {} feeds receiver {} now: nothing to take back", _senderUrl, receiver->get<std::string>());
+            return true;
         }
         auto body = handover(_receiverId, nullptr);
         body["receiver_id"] = nullptr;
-        if (auto const problem = patchStaged(_senderUrl, body))
+        auto const problem = receiver ? patchStaged(_senderUrl, body) : std::optional{std::get<std::string>(feeds)};
+        if (!problem)
         {
-            log::warn("IS-05: cannot take the ticket back from sender {}: {}; it keeps writing until the target's next epoch", _senderUrl,
-                      *problem);
-            return;
+            log::info("IS-05: ticket taken back from sender {}", _senderUrl);
+            return true;
         }
-        log::info("IS-05: ticket taken back from sender {}", _senderUrl);
+        if (*problem != _lastProblem)
+        {
+            _lastProblem = *problem;
+            log::warn("IS-05: cannot take the ticket back from sender {}: {}", _senderUrl, *problem);
+        }
+        return false;
     }
 }

@@ -3,7 +3,8 @@
 // activate_immediate) at the sender's Connection API resource, which the sender's own ext_mxl_sender_api names, or which
 // is looked up in the registry's Query API by the sender's id (SenderLookup.hpp). It hands the ticket over again
 // whenever it changes (a new epoch after a rebuild, a new signature), and retries a sender that cannot be reached or
-// found.
+// found. A sender feeds one receiver: once another receiver was activated with it, this one hands it no more tickets
+// and, when retired, takes nothing back from it.
 //
 // The requests run on the handover's own thread: a sender that accepts connections and never answers costs a log line
 // and a retry, never a grain of the target's loop.
@@ -37,7 +38,8 @@ namespace mxl::nmos
         // `enable`: the first handover also sets the sender's master_enable true (the receiver's activation connects
         // the pair); later ones leave it as the sender's controller set it.
         TicketHandover(SenderAddress sender, std::string receiverId, bool enable);
-        // Retires the handover and waits for it: at most about two request timeouts.
+        // Retires the handover with one attempt to take the ticket back, and waits for it: at most about four request
+        // timeouts (a hand-over under way and the take-back, each a GET and a PATCH).
         ~TicketHandover();
 
         TicketHandover(TicketHandover const&) = delete;
@@ -46,10 +48,13 @@ namespace mxl::nmos
         // The ticket the sender should have; handed over unless it has it already, retried while it cannot be.
         void maintain(std::string const& ticketJson);
 
-        // Takes the ticket back from the sender (ext_mxl_target_ticket null), once and best effort, and stops; done()
-        // turns true when that finished.
-        void retire();
+        // Takes the ticket back from the sender (ext_mxl_target_ticket null) in up to `attempts` tries a second apart,
+        // and stops; done() turns true when that finished. A later call can only cut the attempts short.
+        void retire(int attempts = 3);
         [[nodiscard]] bool done() const;
+        // Once done(): false where the sender was not told to stop (it could not be reached, or refused), so it may still
+        // write with the ticket until the target's next epoch.
+        [[nodiscard]] bool released() const;
 
     private:
         SenderAddress const _sender;
@@ -59,7 +64,9 @@ namespace mxl::nmos
         std::condition_variable _changed;
         std::string _wanted;
         bool _retiring = false;
+        int _releaseAttempts = 0;
         bool _done = false;
+        bool _released = false;
 
         // The thread's own. The sender's resource URL: given, or once looked up; and how the sender is named in logs.
         std::string _senderUrl;
@@ -67,6 +74,8 @@ namespace mxl::nmos
         bool _enable;
         std::string _handedOver;
         std::string _lastProblem;
+        // Another receiver took the sender over.
+        bool _displaced = false;
 
         std::thread _worker;
 
@@ -75,8 +84,11 @@ namespace mxl::nmos
         bool located();
         // `request`'s answer, or false where it threw.
         bool attempt(std::function<bool()> const& request);
-        // True when the sender took `ticketJson`.
+        // True when the sender took `ticketJson`, or when another receiver took the sender over.
         bool handOver(std::string const& ticketJson);
-        void release();
+        // False where the sender could not be asked; sets _displaced where it feeds another receiver now.
+        bool stillFeedsThisReceiver();
+        // True when the sender no longer writes with this receiver's ticket, as far as it says.
+        bool release();
     };
 }

@@ -10,6 +10,7 @@
 #include <NodeResources.hpp>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include <string>
 
@@ -83,6 +84,16 @@ TEST_CASE("an MXL receiver takes null or its one flow (never \"auto\"), the send
     CHECK(activate(receiver, "mxl_domain_id", nullptr).second["mxl_domain_id"].is_null());
     CHECK(activate(receiver, "mxl_domain_id", "0B4E8F2C-6F3A-4C1D-9E7B-3A5D2C1F0E9A").first == 400);
     CHECK(activate(receiver, "mxl_domain_id", 7).first == 400);
+}
+
+TEST_CASE("a sender's ext_mxl_sender_api names its id, which a receiver compares with the sender_id it is given")
+{
+    auto const id = "1f2e3d4c-5b6a-4978-8695-a4b3c2d1e0f9";
+    CHECK(senderIdOfApi(fmt::format("http://198.51.100.7:8470/x-nmos/connection/v1.1/single/senders/{}/", id)) == id);
+    CHECK(senderIdOfApi(fmt::format("https://host/x-nmos/connection/v1.2/single/senders/{}", id)) == id);
+    CHECK(senderIdOfApi("http://host/x-nmos/connection/v1.1/single/senders/") == std::nullopt);
+    CHECK(senderIdOfApi(fmt::format("http://host/x-nmos/connection/v1.1/single/senders/{}/staged", id)) == std::nullopt);
+    CHECK(senderIdOfApi("http://host/somewhere/else") == std::nullopt);
 }
 
 TEST_CASE("without a domain identity, mxl_domain_id is null and \"auto\" is refused saying why")

@@ -358,11 +358,23 @@ namespace mxl::service
             auto const& sender = (*active)["transport_params"][0]["ext_mxl_sender_api"];
             auto const& senderId = (*active)["sender_id"];
             bool const enabled = (*active)["master_enable"].get<bool>();
+            // Staged parameters stay until changed: a controller that names another sender_id without its
+            // ext_mxl_sender_api leaves the previous sender's there.
+            auto const named = sender.is_string() ? nmos::senderIdOfApi(sender.get<std::string>()) : std::nullopt;
+            bool const stale = named && senderId.is_string() && *named != senderId.get<std::string>();
+            bool const byUrl = sender.is_string() && !stale;
             // A controller that copies only BCP-007-03's parameters names the sender by its id: the Query API says where
             // its Connection API is.
-            auto const lookUp = !sender.is_string() && senderId.is_string() && _config.nmosQuery;
+            auto const lookUp = !byUrl && senderId.is_string() && _config.nmosQuery;
+            if (stale && enabled)
+            {
+                log::warning("IS-05: receiver {}: ext_mxl_sender_api names sender {}, not sender_id {}: {}", _nmos->endpointId(), *named,
+                             senderId.get<std::string>(),
+                             lookUp ? "looking sender_id up in the Query API"
+                                    : "connecting none (no Query API to find sender_id in: nmos_query or nmos_registry)");
+            }
             log::info("IS-05: receiver {} activated: master_enable {}, sender {}", _nmos->endpointId(), enabled,
-                      sender.is_string() ? sender.get<std::string>()
+                      byUrl    ? sender.get<std::string>()
                       : lookUp ? fmt::format("{} (to look up in the Query API at {})", senderId.get<std::string>(), _config.nmosQuery->url)
                                : std::string{"none"});
             if (_handover)
@@ -372,14 +384,26 @@ namespace mxl::service
                 _handover->retire();
                 _retiredHandovers.push_back(std::move(_handover));
             }
-            if (enabled && (sender.is_string() || lookUp))
+            if (enabled && (byUrl || lookUp))
             {
-                auto address = sender.is_string() ? nmos::SenderAddress{sender.get<std::string>(), {}, std::nullopt}
-                                                  : nmos::SenderAddress{{}, senderId.get<std::string>(), _config.nmosQuery};
+                auto address = byUrl ? nmos::SenderAddress{sender.get<std::string>(), {}, std::nullopt}
+                                     : nmos::SenderAddress{{}, senderId.get<std::string>(), _config.nmosQuery};
                 _handover = std::make_unique<nmos::TicketHandover>(std::move(address), _nmos->endpointId(), true);
             }
         }
-        std::erase_if(_retiredHandovers, [](auto const& retired) { return retired->done(); });
+        bool senderNotStopped = false;
+        std::erase_if(_retiredHandovers,
+                      [&](auto const& retired)
+                      {
+                          senderNotStopped = senderNotStopped || (retired->done() && !retired->released());
+                          return retired->done();
+                      });
+        if (senderNotStopped)
+        {
+            // Its writes end with the epoch: a new one has new keys.
+            log::warning("IS-05: the previous sender could not be told to stop writing: rebuilding the target under a new epoch");
+            buildTarget();
+        }
         // A retired hand-over takes its ticket back first: the same sender may be named again, and the take-back must
         // not land after the new hand-over.
         if (!_handover || !_retiredHandovers.empty())
