@@ -142,7 +142,9 @@ extern "C"
     MXL_EXPORT mxlStatus mxlFabricsDestroyInitiator(mxlFabricsInstance in_instance, mxlFabricsInitiator in_initiator);
 
     /* Registers the reader's flow memory. `in_options` is NULL or a JSON object: {"cqDepth": n}; {"admissionKeyFile": path}
-     * proves the ticket key in every connection request (fabrics_state.h). */
+     * proves the ticket key in every connection request (fabrics_state.h); {"incarnationMark": true} names the ticket's
+     * target id and epoch in every connection request without a proof, so that a target restarted at the ticket's
+     * address refuses a stale ticket (by default a ticket connects to whatever target comes back at its address). */
     MXL_EXPORT mxlStatus mxlFabricsInitiatorSetup(mxlFabricsInitiator in_initiator, mxlFabricsInitiatorConfig const* in_config,
                                                   char const* in_options);
 

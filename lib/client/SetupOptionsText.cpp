@@ -54,6 +54,10 @@ namespace mxl::client
         {
             options["admissionKeyFile"] = *settings.admissionKeyFile;
         }
+        if (settings.incarnationMark)
+        {
+            options["incarnationMark"] = true;
+        }
         return options.empty() ? std::string{} : options.dump();
     }
 }

@@ -21,6 +21,8 @@ namespace mxl::client
         // The ticket key file whose key the target's initiators must prove they hold, or the initiator proves it holds;
         // none: no proof.
         std::optional<std::string> admissionKeyFile;
+        // Initiator: connection requests name the ticket's incarnation, so that a stale ticket is refused.
+        bool incarnationMark = false;
     };
 
     // "" when nothing is set (the library's defaults).

@@ -3,6 +3,7 @@
 // is made for them, counting each request and logging each address once; targets that receive no connection requests
 // refuse the options at setup.
 #include "FabricsHarness.hpp"
+#include "FreePort.hpp"
 #include "Link.hpp"
 #include "Skip.hpp"
 #include "TempDomain.hpp"
@@ -261,6 +262,70 @@ TEST_CASE("admission: with admissionKeyFile only initiators that prove the ticke
         REQUIRE(mxlFlowReaderGetRuntimeInfo(ends.destination.reader, &runtime) == MXL_STATUS_OK);
         CHECK(runtime.headIndex == 0);
     }
+}
+
+TEST_CASE("admission: an initiator holding the ticket of an earlier target at the same address and port is refused naming both "
+          "incarnations, and the current ticket connects")
+{
+    FlowOptions options;
+    options.initiatorSetup = R"({"incarnationMark": true})";
+    LinkEnds ends{loopback, admissionFlowFile, "adm-stale", std::nullopt, std::nullopt, options};
+    if (backendOf(ends.targetDomain.fabrics) != "ofi")
+    {
+        MXL_SKIP("the ucx backend's targets receive no connection requests: a new target has a new worker address");
+    }
+    FlowDomain domain{"adm-stale-target", std::nullopt};
+    Flow flow{domain, flowDefinition(admissionFlowFile), nullptr};
+    auto const port = std::to_string(freeLoopbackPort());
+    auto const interface = interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", port.c_str());
+    std::string staleText;
+    {
+        TargetEnd earlier{domain, flow, interface};
+        REQUIRE(earlier.setupStatus == MXL_STATUS_OK);
+        staleText = ticketText(earlier.ticket);
+    }
+    TargetEnd current{domain, flow, interface};
+    REQUIRE(current.setupStatus == MXL_STATUS_OK);
+    mxlFabricsTargetInfo stale = nullptr;
+    REQUIRE(mxlFabricsTargetInfoFromString(staleText.c_str(), &stale) == MXL_STATUS_OK);
+
+    LogCapture log;
+    REQUIRE(mxlFabricsInitiatorAddTarget(ends.initiator.initiator, stale) == MXL_STATUS_OK);
+    auto const deadline = std::chrono::steady_clock::now() + 30s;
+    while (countersOf(current).refused < 2 && std::chrono::steady_clock::now() < deadline)
+    {
+        static_cast<void>(writeGrain(ends.source, 1, 24));
+        static_cast<void>(mxlFabricsInitiatorTransferGrain(ends.initiator.initiator, 1, 0, admissionSlices));
+        static_cast<void>(settle(ends.initiator, {&current}, 50ms));
+    }
+    auto const text = log.text();
+    INFO("log:\n", text);
+    CHECK(countersOf(current).refused >= 2);
+    CHECK(countersOf(current).admitted == 0);
+    CHECK(occurrences(text, "refused the connection of 127.0.0.1: it holds the ticket of another target at this address") == 1);
+    mxlFlowRuntimeInfo runtime{};
+    REQUIRE(mxlFlowReaderGetRuntimeInfo(flow.reader, &runtime) == MXL_STATUS_OK);
+    CHECK(runtime.headIndex == 0);
+
+    // The current target's own ticket connects, and grains arrive intact.
+    REQUIRE(mxlFabricsInitiatorRemoveTarget(ends.initiator.initiator, stale) == MXL_STATUS_OK);
+    REQUIRE(mxlFabricsFreeTargetInfo(stale) == MXL_STATUS_OK);
+    REQUIRE(mxlFabricsInitiatorAddTarget(ends.initiator.initiator, current.ticket) == MXL_STATUS_OK);
+    for (std::uint64_t index = 1; index <= 3; ++index)
+    {
+        auto const checksum = writeGrain(ends.source, index, 32);
+        std::optional<ReadBack> arrived;
+        auto const until = std::chrono::steady_clock::now() + 30s;
+        while (!arrived && std::chrono::steady_clock::now() < until)
+        {
+            static_cast<void>(mxlFabricsInitiatorTransferGrain(ends.initiator.initiator, index, 0, admissionSlices));
+            static_cast<void>(settle(ends.initiator, {&current}, 50ms));
+            arrived = readBack(flow, index);
+        }
+        REQUIRE(arrived.has_value());
+        CHECK(arrived->checksum == checksum);
+    }
+    CHECK(countersOf(current).admitted == 1);
 }
 
 TEST_CASE("admission: admissionKeyFile must name a usable key file")

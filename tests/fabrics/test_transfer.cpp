@@ -327,25 +327,9 @@ TEST_CASE("transfer: a target destroyed mid-stream is reported and the other tar
     CHECK(mxlFabricsFreeTargetInfo(keptTicket) == MXL_STATUS_OK);
 }
 
-namespace
-{
-    std::string freeTcpPort()
-    {
-        auto const fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0);
-        socklen_t length = sizeof(address);
-        REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0);
-        ::close(fd);
-        return std::to_string(ntohs(address.sin_port));
-    }
-}
-
 TEST_CASE("transfer: the initiator reconnects to a target that comes back on the same address, and a target takes a new initiator")
 {
-    auto const port = freeTcpPort();
+    auto const port = std::to_string(freeLoopbackPort());
     FlowDomain sourceDomain{"fab-src"};
     FlowDomain targetDomain{"fab-dst"};
     Flow source{sourceDomain, flowDefinition("smpte291_59.94.json")};

@@ -31,6 +31,13 @@ namespace mxl::test
             {"stall_timeout_ms", "2000"}, {"status_interval_ms", "200"}};
     }
 
+    Settings with(Settings settings, std::string const& key, std::string const& value)
+    {
+        std::erase_if(settings, [&](auto const& setting) { return setting.first == key; });
+        settings.emplace_back(key, value);
+        return settings;
+    }
+
     Settings overSharedMemory(Settings settings)
     {
         std::erase_if(settings, [](auto const& setting) { return setting.first == "node" || setting.first == "service"; });

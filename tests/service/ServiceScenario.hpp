@@ -38,6 +38,9 @@ namespace mxl::test
     // The same settings over shm instead of tcp: no address, port or HTTP listener on an address.
     Settings overSharedMemory(Settings settings);
 
+    // `settings` with `key` set to `value`, in place of any value it had.
+    Settings with(Settings settings, std::string const& key, std::string const& value);
+
     // "NOTIFY_SOCKET=<path>" and, when `watchdogUsec` is not 0, "WATCHDOG_USEC=<n>".
     std::vector<std::string> notifyEnvironment(NotifySocket const& socket, unsigned watchdogUsec = 0);
 

@@ -19,12 +19,6 @@ namespace mxl::test
     {
         using namespace std::chrono_literals;
 
-        Settings with(Settings settings, std::string const& key, std::string const& value)
-        {
-            settings.emplace_back(key, value);
-            return settings;
-        }
-
         // 32 bytes of 'k', base64.
         constexpr char const* secretK = "a2tra2tra2tra2tra2tra2tra2tra2tra2tra2tra2s=";
 

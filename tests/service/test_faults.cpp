@@ -3,6 +3,7 @@
 // file a killed target left truncated, the initiator's source flow deleted and created again, the target's own flow
 // deleted under it, a ticket of a new epoch whose target refuses connections.
 // Every grain that arrives is checked by checksum; recovery must happen without restarting the survivor.
+#include "FreePort.hpp"
 #include "NetworkNamespaces.hpp"
 #include "ServiceScenario.hpp"
 #include "Skip.hpp"
@@ -409,6 +410,33 @@ namespace mxl::test
         auto const output = initiator->output();
         INFO(output);
         CHECK(occurrences(output, "mxlFabricsTargetInfoFromString") == 1);
+        CHECK(occurrences(output, "re-establishing") == 0);
+        CHECK(occurrences(output, "lost the target") == 0);
+    }
+
+    TEST_CASE("a stale ticket of the target's earlier run at the same address and port is refused at connection, and the working "
+              "target keeps every grain")
+    {
+        using namespace std::chrono_literals;
+        ServiceDirectories directories;
+        PatternSource source{directories.source.path(), serviceTestFlow()};
+        auto const settings = with(targetSettings(directories), "service", std::to_string(freeLoopbackPort()));
+        std::string stale;
+        {
+            ReadyService earlier{settings};
+            stale = readFile(directories.ticketFile());
+        }
+        ReadyService target{settings};
+        REQUIRE(readFile(directories.ticketFile()) != stale);
+        ReadyService initiator{initiatorSettings(directories, directories.ticketFile())};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
+        requireFlowing(verifier, 20, 10s, [&] { return initiator.output(); });
+
+        writeTicketFile(directories.ticketFile(), stale);
+        REQUIRE_MESSAGE(target.waitForLine("it holds the ticket of another target at this address", 15s), target.output());
+        requireFlowing(verifier, 50, 10s, [&] { return initiator.output(); });
+        auto const output = initiator.output();
+        INFO(output);
         CHECK(occurrences(output, "re-establishing") == 0);
         CHECK(occurrences(output, "lost the target") == 0);
     }

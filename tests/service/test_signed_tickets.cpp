@@ -32,12 +32,6 @@ namespace mxl::test
             return path.string();
         }
 
-        Settings with(Settings settings, std::string const& key, std::string const& value)
-        {
-            settings.emplace_back(key, value);
-            return settings;
-        }
-
         // Starts an initiator on `ticket` with `keyFile` and waits for its refusal line.
         std::string refusalOf(ServiceDirectories const& directories, std::string const& ticket, std::string const& keyFile)
         {

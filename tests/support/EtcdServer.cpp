@@ -1,5 +1,7 @@
 #include "EtcdServer.hpp"
 
+#include "FreePort.hpp"
+
 #include <HttpClient.hpp>
 #include <common/Base64.hpp>
 
@@ -27,27 +29,6 @@ namespace mxl::test
     namespace
     {
         constexpr char const* etcdProgram = "/usr/bin/etcd";
-
-        // A port the kernel hands out as free now; etcd binds it moments later.
-        std::uint16_t freeLoopbackPort()
-        {
-            auto const socket = ::socket(AF_INET, SOCK_STREAM, 0);
-            sockaddr_in address{};
-            address.sin_family = AF_INET;
-            address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-            socklen_t length = sizeof address;
-            if (socket < 0 || ::bind(socket, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-                ::getsockname(socket, reinterpret_cast<sockaddr*>(&address), &length) != 0)
-            {
-                if (socket >= 0)
-                {
-                    ::close(socket);
-                }
-                throw std::runtime_error{"cannot find a free loopback port for etcd"};
-            }
-            ::close(socket);
-            return ntohs(address.sin_port);
-        }
     }
 
     std::optional<std::string> EtcdServer::unavailable()

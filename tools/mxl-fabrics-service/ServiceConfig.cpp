@@ -13,7 +13,6 @@
 #include <HttpClient.hpp>
 #include <HttpsTrust.hpp>
 #include <SigningKeys.hpp>
-#include <client/TextFile.hpp>
 #include <TicketKey.hpp>
 #include <ToolError.hpp>
 #include <client/DeviceFlowOptions.hpp>
@@ -22,6 +21,7 @@
 #include <client/FabricsInterfaces.hpp>
 #include <client/FlowId.hpp>
 #include <client/SetupOptionsText.hpp>
+#include <client/TextFile.hpp>
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -477,6 +477,8 @@ namespace mxl::service
                     setup.admissionKeyFile = reader.text("ticket_key");
                 }
             }
+            // The service always has its target's current ticket to hand: a stale one is better refused than connected.
+            setup.incarnationMark = config.role == Role::Initiator;
             config.setupOptions = client::setupOptionsText(setup);
             if (config.role == Role::Target)
             {

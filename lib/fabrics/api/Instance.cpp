@@ -21,6 +21,7 @@ namespace mxl::fabrics
         {
             initiator->proveTicketKey(parsed.admissionKeys->current);
         }
+        initiator->markIncarnation(parsed.incarnationMark);
         return initiator;
     }
 }

@@ -71,6 +71,11 @@ namespace mxl::fabrics
         _links.proveTicketKey(std::move(key));
     }
 
+    void Initiator::markIncarnation(bool mark) noexcept
+    {
+        _links.markIncarnation(mark);
+    }
+
     void Initiator::addTarget(TargetInfo const& ticket)
     {
         _links.checkAddable(ticket);

@@ -59,6 +59,8 @@ namespace mxl::fabrics
         // Connection requests from now on carry a proof of `key` (signing/AdmissionProof.hpp) for their target's ticket, on
         // connection-oriented transports; none: no proof.
         void proveTicketKey(std::optional<signing::SigningKey> key);
+        // Connection requests from now on name their ticket's incarnation where they carry no proof (SetupOptions).
+        void markIncarnation(bool mark) noexcept;
 
     private:
         // Torn down in reverse: connections (in the links) before their peers, peers before the transport's queues, the

@@ -1,6 +1,7 @@
 #include "fabrics/core/InitiatorAdmission.hpp"
 
 #include "common/Log.hpp"
+#include "fabrics/protocol/IncarnationMark.hpp"
 #include "signing/AdmissionProof.hpp"
 
 #include <sys/socket.h>
@@ -58,7 +59,7 @@ namespace mxl::fabrics
         {
             return signing::admissionProblem(*_keys, request.privateData, _targetId, _epoch, std::chrono::system_clock::now());
         }
-        return {};
+        return incarnationProblem(request.privateData, _targetId, _epoch);
     }
 
     AdmissionCounters InitiatorAdmission::counters() const noexcept

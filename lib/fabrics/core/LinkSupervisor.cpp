@@ -2,6 +2,7 @@
 
 #include "common/Log.hpp"
 #include "common/Status.hpp"
+#include "fabrics/protocol/IncarnationMark.hpp"
 #include "fabrics/ticket/ProviderNames.hpp"
 #include "signing/AdmissionProof.hpp"
 
@@ -140,6 +141,11 @@ namespace mxl::fabrics
         _ticketKey = std::move(key);
     }
 
+    void LinkSupervisor::markIncarnation(bool mark) noexcept
+    {
+        _markIncarnation = mark;
+    }
+
     std::uint64_t LinkSupervisor::nextToken() noexcept
     {
         return ++_lastToken;
@@ -172,12 +178,16 @@ namespace mxl::fabrics
 
     void LinkSupervisor::connect(TargetLink& link)
     {
-        std::vector<std::uint8_t> proof;
+        std::vector<std::uint8_t> requestData;
         if (_ticketKey && !_opened.reported.connectionless)
         {
-            proof = signing::admissionProof(*_ticketKey, link.ticket.id, link.ticket.epoch);
+            requestData = signing::admissionProof(*_ticketKey, link.ticket.id, link.ticket.epoch);
         }
-        link.state = LinkConnecting{link.peer->connect(link.token, proof), false};
+        else if (_markIncarnation && _opened.reported.requestData)
+        {
+            requestData = incarnationMark(link.ticket.id, link.ticket.epoch);
+        }
+        link.state = LinkConnecting{link.peer->connect(link.token, requestData), false};
         if (_opened.reported.connectionless)
         {
             pollEvents();

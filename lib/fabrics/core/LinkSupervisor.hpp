@@ -56,6 +56,7 @@ namespace mxl::fabrics
 
         void reportTo(InitiatorEvents* events) noexcept;
         void proveTicketKey(std::optional<signing::SigningKey> key);
+        void markIncarnation(bool mark) noexcept;
 
         // Consumes connection events; connectionless, drops connected targets that have ended and posts the probe writes
         // the provider refused so far.
@@ -85,6 +86,7 @@ namespace mxl::fabrics
         mxlFabricsProvider _provider;
         std::vector<std::unique_ptr<TargetLink>> _links;
         std::optional<signing::SigningKey> _ticketKey;
+        bool _markIncarnation = false;
         std::uint64_t _lastToken = 0;
         InitiatorEvents* _events = nullptr;
 

@@ -128,6 +128,14 @@ namespace mxl::fabrics
                 fail(MXL_ERR_INVALID_ARG, "option admissionKeyFile: {}", e.what());
             }
         }
+        if (auto const mark = json.find("incarnationMark"); mark != json.end())
+        {
+            if (!mark->is_boolean())
+            {
+                fail(MXL_ERR_INVALID_ARG, "option incarnationMark must be true or false, not {}", mark->dump());
+            }
+            options.incarnationMark = mark->get<bool>();
+        }
         return options;
     }
 }

@@ -103,7 +103,8 @@ namespace mxl::fabrics
                  _backend.identity().name);
         }
         transport = _backend.openTarget(*domain, regions, parsed.cqDepth.value_or(0), published.id);
-        if (screened)
+        // Connection requests with data are screened, for the incarnation they name at least.
+        if (screened || domain->reported.requestData)
         {
             // Before the first nextArrival, which is where requests are accepted: none gets in unscreened.
             admission.allow(parsed.allowInitiators, parsed.admissionKeys, published.id, published.epoch);

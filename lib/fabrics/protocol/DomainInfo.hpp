@@ -14,6 +14,8 @@ namespace mxl::fabrics
         // No handshake: a path is confirmed by a probe write, and an initiator with no targets reports OK (as the SDK
         // does for RDM). Otherwise the transport reports connection events.
         bool connectionless = false;
+        // Connection requests carry data of the initiator's (a proof of the ticket key, or an incarnation mark).
+        bool requestData = false;
         // Writes to one peer land in posting order: payload writes may complete when read, since the commit after them
         // completes when delivered.
         bool orderedWrites = false;

@@ -107,10 +107,18 @@ namespace mxl::fabrics
             return MXL_FABRICS_BACKEND_TRANSPORT_AUTO;
         }
 
-        DomainInfo domainInfoOf(mxlFabricsBackendDomainInfo const& info) noexcept
+        // Whether a table is long enough to hold `entry`: a table of an older minor version ends before it.
+        bool tableHas(mxlFabricsBackend const& table, std::size_t entryOffset) noexcept
+        {
+            return table.structSize >= entryOffset + sizeof(void*);
+        }
+
+        DomainInfo domainInfoOf(mxlFabricsBackend const& table, mxlFabricsBackendDomainInfo const& info) noexcept
         {
             DomainInfo result;
             result.connectionless = (info.flags & MXL_FABRICS_BACKEND_CONNECTIONLESS) != 0;
+            result.requestData = !result.connectionless && tableHas(table, offsetof(mxlFabricsBackend, connection_open_with_data)) &&
+                                 table.connection_open_with_data != nullptr;
             result.orderedWrites = (info.flags & MXL_FABRICS_BACKEND_ORDERED_WRITES) != 0;
             result.canWait = (info.flags & MXL_FABRICS_BACKEND_CAN_WAIT) != 0;
             result.maxMessageBytes = info.maxMessageBytes;
@@ -120,19 +128,13 @@ namespace mxl::fabrics
             return result;
         }
 
-        // Whether a table is long enough to hold `entry`: a table of an older minor version ends before it.
-        bool tableHas(mxlFabricsBackend const& table, std::size_t entryOffset) noexcept
-        {
-            return table.structSize >= entryOffset + sizeof(void*);
-        }
-
         class BackendDomain final : public TransportDomain
         {
         public:
             // `device`: opened by domain_open_device, so memory_register_device takes its memory.
             BackendDomain(mxlFabricsBackend const& table, mxlFabricsBackendDomain handle, mxlFabricsBackendDomainInfo const& info,
                           bool device) noexcept
-                : TransportDomain{domainInfoOf(info)}
+                : TransportDomain{domainInfoOf(table, info)}
                 , _table{table}
                 , _handle{handle}
                 , _device{device}
