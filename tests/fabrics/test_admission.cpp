@@ -341,4 +341,7 @@ TEST_CASE("admission: admissionKeyFile must name a usable key file")
     INFO(text);
     CHECK(text.find("mode 0444") != std::string::npos);
     CHECK(optionFailure(R"({"admissionKeyFile": 7})") == "option admissionKeyFile must be the path of a ticket key file, not 7");
+    CHECK(optionFailure(R"({"incarnationMark": "yes"})") == "option incarnationMark must be true or false, not \"yes\"");
+    CHECK(mxl::fabrics::SetupOptions::parse(R"({"incarnationMark": true})").incarnationMark);
+    CHECK_FALSE(mxl::fabrics::SetupOptions::parse(nullptr).incarnationMark);
 }
