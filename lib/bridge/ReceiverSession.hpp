@@ -90,6 +90,8 @@ namespace mxl::bridge
         Clock::time_point _headAdvancedAt{};
         // Units arrived since the targets were (re)built: only then can their absence be a stall.
         bool _flowing = false;
+        // Said once: arrivals an hour or more off the flow's timeline.
+        bool _offTimelineReported = false;
 
         ReceiverSession(mxlFlowWriter writer, mxlFlowReader reader, Metrics& metrics, ReceiverSettings settings);
         // False when a read failed.

@@ -111,6 +111,12 @@ namespace mxl::bridge
         {
             reportStale(fmt::format("no connection in {} ms ({})", msSince(_target->since, now), client::targetStateName(_target->state)));
         }
+        else if (_target->delivered && msSince(_lastDelivery, now) >= _settings.connectTimeout.count())
+        {
+            // A target that took units and went away for as long is as stale as one that never answered.
+            reportStale(fmt::format("nothing delivered for {} ms, the connection lost ({})", msSince(_lastDelivery, now),
+                                    client::targetStateName(_target->state)));
+        }
         // Before the first connection the library's own retries are all there is to do; a connection that was up and
         // stays lost is rebuilt from scratch.
         if (_target->connected && _target->state == MXL_FABRICS_TARGET_DISCONNECTED && waited >= _settings.stallTimeout.count() &&

@@ -199,7 +199,8 @@ namespace mxl::bridge
         }
         _metrics.setEpoch(ticket.epoch);
         _metrics.setTransport(ticket.transport);
-        _metrics.setState("connecting");
+        // A ticket reported stale stays so while it is tried again.
+        _metrics.setState(reportedStale ? "stale" : "connecting");
         _target = Established{std::move(ticket),
                               origin,
                               std::move(*owned),

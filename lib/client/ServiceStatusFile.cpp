@@ -187,6 +187,15 @@ namespace mxl::client
         {
             throw std::runtime_error{fmt::format("cannot create '{}': {}", directory.string(), std::strerror(errno))};
         }
+        // A domain may be shared: a link planted in it must not lead the write elsewhere.
+        struct stat found
+        {
+        };
+        if (::lstat(directory.c_str(), &found) != 0 || !S_ISDIR(found.st_mode))
+        {
+            throw std::runtime_error{
+                fmt::format("'{}' is not a directory (a link, or a file): no status file is written there", directory.string())};
+        }
         auto const path = serviceStatusPath(domain, status.role, status.flowId);
         // Not `*.json`: readers never pick up a half-written file.
         auto const temporary = directory / fmt::format(".{}.{}.tmp", path.filename().string(), ::getpid());
@@ -196,7 +205,14 @@ namespace mxl::client
             ::unlink(temporary.c_str());
             throw std::runtime_error{fmt::format("cannot write '{}': {} failed: {}", path.string(), step, reason)};
         };
-        auto const fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        constexpr int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+        auto fd = ::open(temporary.c_str(), flags, 0644);
+        if (fd < 0 && errno == EEXIST)
+        {
+            // Left by an earlier process of this pid, or planted: the name goes (a link, not what it points to).
+            ::unlink(temporary.c_str());
+            fd = ::open(temporary.c_str(), flags, 0644);
+        }
         if (fd < 0)
         {
             fail("open");

@@ -1,10 +1,21 @@
 // The status file a fabrics service writes, read back as mxl-info reads it: the keys added after its first version.
+#include "TempDomain.hpp"
+
 #include <client/ServiceStatusFile.hpp>
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace mxl::client;
+using mxl::test::readFile;
+using mxl::test::TempDomain;
 
 namespace
 {
@@ -73,4 +84,34 @@ TEST_CASE("service status files: the counters keep their keys (grains, bytes, la
     CHECK(back.lost == 11);
     CHECK(back.reconnects == 2);
     CHECK(back.stalls == 1);
+}
+
+TEST_CASE("service status files: a link planted in a shared domain leads the write nowhere else")
+{
+    TempDomain domain{"status-links"};
+    TempDomain elsewhere{"status-victim"};
+    auto const victim = elsewhere.path() / "secret.txt";
+    std::ofstream{victim} << "secret\n";
+    ::chmod(victim.c_str(), 0600);
+    auto const status = someStatus();
+    auto const directory = serviceStatusDirectory(domain.path());
+    std::filesystem::create_directory(directory);
+    // The temporary file's name, with this process's pid, as a link to the victim.
+    auto const temporary =
+        directory / fmt::format(".{}.{}.tmp", serviceStatusPath(domain.path(), status.role, status.flowId).filename().string(), ::getpid());
+    std::filesystem::create_symlink(victim, temporary);
+    writeServiceStatusFile(domain.path(), status);
+    CHECK(readFile(victim) == "secret\n");
+    struct stat mode
+    {
+    };
+    REQUIRE(::stat(victim.c_str(), &mode) == 0);
+    CHECK((mode.st_mode & 0777) == 0600);
+    CHECK(parseServiceStatus(readFile(serviceStatusPath(domain.path(), status.role, status.flowId))).state == "active");
+
+    // The status directory itself a link to another directory: refused.
+    std::filesystem::remove_all(directory);
+    std::filesystem::create_directory_symlink(elsewhere.path(), directory);
+    CHECK_THROWS_WITH_AS(writeServiceStatusFile(domain.path(), status), doctest::Contains("is not a directory"), std::runtime_error);
+    CHECK_FALSE(std::filesystem::exists(elsewhere.path() / serviceStatusPath(domain.path(), status.role, status.flowId).filename()));
 }

@@ -9,6 +9,7 @@
 #include "TempDomain.hpp"
 #include "fabrics/core/SetupOptions.hpp"
 #include "fabrics/core/Target.hpp"
+#include "fabrics/protocol/IncarnationMark.hpp"
 #include "fabrics/transport/TableBackend.hpp"
 #include <client/LogCapture.hpp>
 
@@ -344,4 +345,20 @@ TEST_CASE("admission: admissionKeyFile must name a usable key file")
     CHECK(optionFailure(R"({"incarnationMark": "yes"})") == "option incarnationMark must be true or false, not \"yes\"");
     CHECK(mxl::fabrics::SetupOptions::parse(R"({"incarnationMark": true})").incarnationMark);
     CHECK_FALSE(mxl::fabrics::SetupOptions::parse(nullptr).incarnationMark);
+}
+
+TEST_CASE("admission: an incarnation mark names the target id and epoch; no mark, or a mark without an epoch, passes")
+{
+    using mxl::fabrics::incarnationMark;
+    using mxl::fabrics::incarnationProblem;
+    auto const mark = incarnationMark(7, 9);
+    CHECK(mark.size() == 21);
+    CHECK(incarnationProblem(mark, 7, 9).empty());
+    CHECK(incarnationProblem(incarnationMark(7, 0), 7, 9).empty());
+    CHECK(incarnationProblem({}, 7, 9).empty());
+    CHECK(incarnationProblem(mark, 7, 10) ==
+          "it holds the ticket of another target at this address (id 7, epoch 9; this one is id 7, epoch 10): a stale ticket");
+    CHECK_FALSE(incarnationProblem(incarnationMark(8, 0), 7, 9).empty());
+    std::vector<std::uint8_t> const cut(mark.begin(), mark.begin() + 10);
+    CHECK(incarnationProblem(cut, 7, 9) == "its connection request names an incarnation in a form this target does not read");
 }

@@ -133,6 +133,8 @@ namespace mxl::test
         auto const refused = target.waitForLine("cannot publish the ticket file", std::chrono::seconds{20});
         REQUIRE(refused.has_value());
         CHECK(refused->find("goes on") != std::string::npos);
+        // The new epoch's line says where the ticket will be, not that it is there.
+        CHECK(target.waitForLine(fmt::format("file '{}' once it can be written", directories.ticketFile()), std::chrono::seconds{5}));
         CHECK_FALSE(target.wait(std::chrono::seconds{1}));
 
         std::filesystem::remove(directories.ticketFile());
@@ -439,5 +441,48 @@ namespace mxl::test
         INFO(output);
         CHECK(occurrences(output, "re-establishing") == 0);
         CHECK(occurrences(output, "lost the target") == 0);
+    }
+
+    TEST_CASE("a target that took grains and is gone for good: the initiator reports its ticket stale within connect_timeout_ms")
+    {
+        using namespace std::chrono_literals;
+        ServiceDirectories directories;
+        PatternSource source{directories.source.path(), serviceTestFlow()};
+        auto target = std::make_unique<ReadyService>(targetSettings(directories));
+        NotifySocket initiatorNotify;
+        ServiceProcess initiator{initiatorSettings(directories, directories.ticketFile()), notifyEnvironment(initiatorNotify)};
+        {
+            FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
+            requireFlowing(verifier, 20, 10s, [&] { return initiator.output(); });
+        }
+        target->signal(SIGKILL);
+        REQUIRE(target->wait(5s));
+        target.reset();
+        // connect_timeout_ms 3000: reported once the connection has been lost that long, and reported once.
+        auto const report = initiator.waitForLine("looks stale: nothing delivered for", 15s);
+        REQUIRE_MESSAGE(report, initiator.output());
+        CHECK(initiatorNotify.waitFor("STATUS=state=stale", 5s));
+        std::this_thread::sleep_for(2s);
+        CHECK(occurrences(initiator.output(), "looks stale") == 1);
+        CHECK_FALSE(initiator.wait(0ms));
+    }
+
+    TEST_CASE("a target whose flow counts at another grain rate than its sender's says so once, naming how far off the grains are")
+    {
+        using namespace std::chrono_literals;
+        ServiceDirectories directories;
+        PatternSource source{directories.source.path(), serviceTestFlow()};
+        auto definition = nlohmann::json::parse(readFile(serviceTestFlow()));
+        definition["grain_rate"] = {{"numerator", 25}, {"denominator", 1}};
+        auto const slower = directories.tickets.path() / "flow-25.json";
+        std::ofstream{slower} << definition.dump();
+        ReadyService target{targetSettings(directories, "127.0.0.1", slower)};
+        ServiceProcess initiator{initiatorSettings(directories, directories.ticketFile())};
+        auto const line = target.waitForLine("the sender's flow has another rate", 15s);
+        REQUIRE_MESSAGE(line, target.output());
+        CHECK(line->find("before its time on this flow's timeline (25/1 per second)") != std::string::npos);
+        CHECK(line->find("in the future") != std::string::npos);
+        std::this_thread::sleep_for(1s);
+        CHECK(occurrences(target.output(), "another rate") == 1);
     }
 }

@@ -197,18 +197,20 @@ namespace mxl::service
         _metrics.setState("waiting");
         _unsignedTicket = ticket;
         distribute(std::move(ticket));
-        log::info("ticket published: epoch {}{}{}{}{}{}", _unsignedTicket->epoch,
-                  _config.ticketFile.empty() ? "" : fmt::format(", file '{}'", _config.ticketFile.string()),
-                  !_secondUnsignedTicket ? ""
-                  : _config.secondTicketFile.empty()
-                      ? fmt::format(", path 2 epoch {} (no file)", _secondUnsignedTicket->epoch)
-                      : fmt::format(", path 2 epoch {} file '{}'", _secondUnsignedTicket->epoch, _config.secondTicketFile.string()),
-                  _nmos ? fmt::format(", {}://{}:{}/ticket", _nmos->http().secure() ? "https" : "http", _config.http->host, _nmos->port())
-                        : "",
-                  _directory ? fmt::format(", etcd://{}{}", _config.etcd->endpoint, _directory->key()) : "",
-                  _config.ticketKeys
-                      ? fmt::format(", signed with key '{}' for {} s", _config.ticketKeys->current.id, _config.ticketLifetime.count())
-                      : "");
+        log::info(
+            "ticket published: epoch {}{}{}{}{}{}", _unsignedTicket->epoch,
+            _config.ticketFile.empty()                      ? ""
+            : _owedTicketFiles.contains(_config.ticketFile) ? fmt::format(", file '{}' once it can be written", _config.ticketFile.string())
+                                                            : fmt::format(", file '{}'", _config.ticketFile.string()),
+            !_secondUnsignedTicket ? ""
+            : _config.secondTicketFile.empty()
+                ? fmt::format(", path 2 epoch {} (no file)", _secondUnsignedTicket->epoch)
+                : fmt::format(", path 2 epoch {} file '{}'", _secondUnsignedTicket->epoch, _config.secondTicketFile.string()),
+            _nmos ? fmt::format(", {}://{}:{}/ticket", _nmos->http().secure() ? "https" : "http", _config.http->host, _nmos->port()) : "",
+            _directory ? fmt::format(", etcd://{}{}", _config.etcd->endpoint, _directory->key()) : "",
+            _config.ticketKeys
+                ? fmt::format(", signed with key '{}' for {} s", _config.ticketKeys->current.id, _config.ticketLifetime.count())
+                : "");
     }
 
     std::string TargetService::signedWhenKeyed(std::string json)

@@ -50,7 +50,8 @@ namespace mxl::fabrics
         }
         auto const askedId = numberAt(data, magic.size() + 1);
         auto const askedEpoch = numberAt(data, magic.size() + 9);
-        if (askedId == targetId && askedEpoch == epoch)
+        // A ticket without an epoch (as the SDK's are) names the target by its id alone.
+        if (askedId == targetId && (askedEpoch == 0 || askedEpoch == epoch))
         {
             return {};
         }

@@ -17,6 +17,7 @@ namespace mxl::fabrics
 {
     [[nodiscard]] std::vector<std::uint8_t> incarnationMark(std::uint64_t targetId, std::uint64_t epoch);
 
-    // Empty when `data` is no mark, or one naming (targetId, epoch); else why the request is refused, for the log.
+    // Empty when `data` is no mark, or one naming (targetId, epoch), or targetId and no epoch (0: a ticket without one);
+    // else why the request is refused, for the log.
     [[nodiscard]] std::string incarnationProblem(std::span<std::uint8_t const> data, std::uint64_t targetId, std::uint64_t epoch);
 }
