@@ -3,6 +3,7 @@
 // and the service state /metrics reports.
 #pragma once
 
+#include "FlowChecker.hpp"
 #include "NotifySocket.hpp"
 #include "PatternSource.hpp"
 #include "SchemaCheck.hpp"
@@ -190,6 +191,18 @@ namespace mxl::test
             REQUIRE(answer.status == 200);
             checkValid("is-05-v1.2/sender-response-schema.json", answer.body);
             CHECK(answer.body["master_enable"] == enabled);
+        }
+    };
+
+    // The pair connected by the receiver's activation, grains flowing into the target's flow.
+    struct ConnectedPair : UnconnectedPair
+    {
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
+
+        ConnectedPair()
+        {
+            connectNow();
+            requireFlowing(verifier, 25, "after connecting");
         }
     };
 

@@ -166,10 +166,8 @@ namespace mxl::test
     TEST_CASE("is-05: malformed bodies, unknown ids, locked and past activations get NMOS errors or documented answers, and "
               "grains keep moving")
     {
-        UnconnectedPair pair;
-        FlowChecker verifier{pair.directories.destination.path(), serviceTestFlowId};
-        pair.connectNow();
-        requireFlowing(verifier, 25, "after connecting");
+        ConnectedPair pair;
+        auto& verifier = pair.verifier;
 
         checkError(pair.receiverApi.patch(pair.receiverPath("staged"), "{\"master_enable\": tru"), 400, "the body is not JSON");
         checkError(pair.receiverApi.patch(pair.receiverPath("staged"), "{\"master_enable\": 1}"), 400,

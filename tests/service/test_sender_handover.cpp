@@ -52,10 +52,8 @@ namespace mxl::test
     TEST_CASE("is-05: a receiver let go while its sender's activation is locked rebuilds under a new epoch, and the sender's "
               "writes stop")
     {
-        UnconnectedPair pair;
-        FlowChecker verifier{pair.directories.destination.path(), serviceTestFlowId};
-        pair.connectNow();
-        requireFlowing(verifier, 25, "after connecting");
+        ConnectedPair pair;
+        auto& verifier = pair.verifier;
         auto const epoch = ticketEpoch(pair.directories.ticketFile());
 
         // A scheduled activation two minutes ahead locks the sender's staged parameters: the take-back gets 423.
@@ -82,10 +80,7 @@ namespace mxl::test
     TEST_CASE("is-05: a sender activated by a second receiver feeds that one alone: the first neither takes it back at its next "
               "epoch nor, let go, disconnects it")
     {
-        UnconnectedPair pair;
-        FlowChecker first{pair.directories.destination.path(), serviceTestFlowId};
-        pair.connectNow();
-        requireFlowing(first, 25, "into the first receiver");
+        ConnectedPair pair;
 
         SecondReceiver second;
         FlowChecker secondVerifier{second.directories.destination.path(), serviceTestFlowId};
@@ -111,10 +106,8 @@ namespace mxl::test
     TEST_CASE("is-05: a receiver activated with another sender_id but the previous sender's ext_mxl_sender_api still staged "
               "does not connect the previous sender again")
     {
-        UnconnectedPair pair;
-        FlowChecker verifier{pair.directories.destination.path(), serviceTestFlowId};
-        pair.connectNow();
-        requireFlowing(verifier, 25, "after connecting");
+        ConnectedPair pair;
+        auto& verifier = pair.verifier;
 
         // What a controller knowing only BCP-007-03 sends for another sender: its id and its two parameters.
         auto const other = "11111111-2222-4333-8444-555555555555";
