@@ -152,7 +152,9 @@ namespace mxl::bridge
         if (_role == "target")
         {
             counter("mxl_initiators_refused_total",
-                    "Connection requests refused because the initiator's address is not in allow_initiators.", _refusedInitiators);
+                    "Connection requests refused: the initiator's address not in allow_initiators, no proof of the ticket key "
+                    "(ticket_proof), or the ticket of another incarnation of this target.",
+                    _refusedInitiators);
         }
         text += "# HELP mxl_service_state 1 for the current state of the service.\n# TYPE mxl_service_state gauge\n";
         for (auto const* state : states)

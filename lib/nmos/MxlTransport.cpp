@@ -90,9 +90,11 @@ namespace mxl::nmos
         return {"ext_mxl_sender_api", nullptr, json::object(),
                 [](json const& value)
                 {
-                    return value.is_null() || (value.is_string() && isHttpUrl(value.get<std::string>()))
+                    return value.is_null() ||
+                                   (value.is_string() && isHttpUrl(value.get<std::string>()) && senderIdOfApi(value.get<std::string>()))
                                ? std::string{}
-                               : std::string{"expected the sender's ext_mxl_sender_api (an http:// or https:// URL), or null"};
+                               : std::string{"expected the sender's ext_mxl_sender_api (an http:// or https:// URL of a sender's "
+                                             "Connection API resource, .../single/senders/<id>/), or null"};
                 }};
     }
 

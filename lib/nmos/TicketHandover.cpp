@@ -229,6 +229,9 @@ namespace mxl::nmos
         {
             body["master_enable"] = true;
         }
+        // A request left without an answer may have been applied all the same: from now on there may be a ticket to
+        // take back.
+        _attempted = true;
         if (auto const problem = patchStaged(_senderUrl, body))
         {
             if (*problem != _lastProblem)
@@ -275,7 +278,7 @@ namespace mxl::nmos
 
     bool TicketHandover::release()
     {
-        if (_handedOver.empty())
+        if (!_attempted)
         {
             return true;
         }

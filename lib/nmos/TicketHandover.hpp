@@ -73,6 +73,8 @@ namespace mxl::nmos
         std::string _senderName;
         bool _enable;
         std::string _handedOver;
+        // A hand-over was sent, answered or not.
+        bool _attempted = false;
         std::string _lastProblem;
         // Another receiver took the sender over.
         bool _displaced = false;

@@ -94,6 +94,14 @@ TEST_CASE("a sender's ext_mxl_sender_api names its id, which a receiver compares
     CHECK(senderIdOfApi("http://host/x-nmos/connection/v1.1/single/senders/") == std::nullopt);
     CHECK(senderIdOfApi(fmt::format("http://host/x-nmos/connection/v1.1/single/senders/{}/staged", id)) == std::nullopt);
     CHECK(senderIdOfApi("http://host/somewhere/else") == std::nullopt);
+
+    // A receiver takes only a sender's resource there: a receiver's, or any other URL, would be PATCHed in vain.
+    auto const param = senderApiParam(Role::Receiver, "");
+    CHECK(param.check(fmt::format("http://198.51.100.7:8470/x-nmos/connection/v1.1/single/senders/{}/", id)).empty());
+    CHECK(param.check(nullptr).empty());
+    CHECK(param.check(fmt::format("http://198.51.100.7:8470/x-nmos/connection/v1.1/single/receivers/{}/", id))
+              .find(".../single/senders/<id>/") != std::string::npos);
+    CHECK_FALSE(param.check("http://198.51.100.7:8470/").empty());
 }
 
 TEST_CASE("without a domain identity, mxl_domain_id is null and \"auto\" is refused saying why")

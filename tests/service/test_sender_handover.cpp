@@ -7,6 +7,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <csignal>
+#include <thread>
+
 namespace mxl::test
 {
     namespace
@@ -124,5 +127,35 @@ namespace mxl::test
         CHECK(senderReceiverId(pair).is_null());
         verifier.check(1000, 1s);
         CHECK(verifier.check(1, 2s).verified == 0);
+    }
+
+    TEST_CASE("is-05: a hand-over left without an answer is taken back when the receiver lets go: a sender that applies it late "
+              "writes nothing")
+    {
+        UnconnectedPair pair;
+        FlowChecker verifier{pair.directories.destination.path(), serviceTestFlowId};
+        auto const activation = pair.receiverPatch(activateNow).dump();
+        // A sender that takes the request and answers nothing (stopped): the hand-over times out, applied or not.
+        pair.initiator.signal(SIGSTOP);
+        REQUIRE(pair.receiverApi.patch(pair.receiverPath("staged"), activation).status == 200);
+        REQUIRE(pair.target.waitForLine("cannot hand the ticket to sender", 10s));
+        REQUIRE(pair.receiverApi.patch(pair.receiverPath("staged"), letGo.dump()).status == 200);
+        std::this_thread::sleep_for(1500ms);
+        pair.initiator.signal(SIGCONT);
+        // Told to stop once it answers, or cut off by a new epoch when it does not in time.
+        auto const deadline = Clock::now() + 20s;
+        auto settled = [&]
+        {
+            auto const output = pair.target.output();
+            return output.find("IS-05: ticket taken back from sender") != std::string::npos ||
+                   output.find("could not be told to stop writing: rebuilding the target under a new epoch") != std::string::npos;
+        };
+        while (!settled() && Clock::now() < deadline)
+        {
+            std::this_thread::sleep_for(100ms);
+        }
+        REQUIRE_MESSAGE(settled(), pair.target.output());
+        verifier.check(1000, 2s);
+        CHECK(verifier.check(1, 3s).verified == 0);
     }
 }
