@@ -347,7 +347,7 @@ TEST_CASE("admission: admissionKeyFile must name a usable key file")
     CHECK_FALSE(mxl::fabrics::SetupOptions::parse(nullptr).incarnationMark);
 }
 
-TEST_CASE("admission: an incarnation mark names the target id and epoch; no mark, or a mark without an epoch, passes")
+TEST_CASE("admission: an incarnation mark names the target id and epoch, and no mark or a mark without an epoch passes")
 {
     using mxl::fabrics::incarnationMark;
     using mxl::fabrics::incarnationProblem;
