@@ -170,14 +170,14 @@ namespace mxl::bridge
         _metrics.moved(bytes, samples, latency, latency > _settings.lateAfter);
         // Indices an hour or more off this flow's timeline: the sender counts at another rate, or on another clock.
         constexpr std::uint64_t hourNs = 3'600'000'000'000;
-        if ((now > due ? now - due : due - now) >= hourNs && !_offTimelineReported)
+        auto const offNs = now > due ? now - due : due - now;
+        if (offNs >= hourNs && !_offTimelineReported)
         {
             _offTimelineReported = true;
             log::warn("{} {} arrived {} s {} its time on this flow's timeline ({}/{} per second): the sender's flow has another rate, or "
                       "its clock is not this one; readers see it as that far {}",
-                      samples == 0 ? "grain" : "samples up to", last, (now > due ? now - due : due - now) / 1'000'000'000,
-                      now > due ? "after" : "before", _flow.common.grainRate.numerator, _flow.common.grainRate.denominator,
-                      now > due ? "in the past" : "in the future");
+                      samples == 0 ? "grain" : "samples up to", last, offNs / 1'000'000'000, now > due ? "after" : "before",
+                      _flow.common.grainRate.numerator, _flow.common.grainRate.denominator, now > due ? "in the past" : "in the future");
         }
         log::debug("{} {} arrived, {} bytes, {} us after its timestamp", samples == 0 ? "grain" : "samples up to", last, bytes,
                    latency.count() / 1000);

@@ -57,6 +57,13 @@ namespace mxl::nmos
             return failure ? std::optional{*failure} : std::nullopt;
         }
 
+        // The receiver a sender's active receiver_id names when it is not `receiverId` (null: none).
+        std::optional<std::string> otherReceiver(json const& receiver, std::string const& receiverId)
+        {
+            return receiver.is_string() && receiver.get<std::string>() != receiverId ? std::optional{receiver.get<std::string>()}
+                                                                                     : std::nullopt;
+        }
+
         // The receiver_id of the resource's active parameters (a string, or null), or the failure.
         std::variant<json, std::string> activeReceiver(std::string const& resourceUrl)
         {
@@ -263,14 +270,13 @@ namespace mxl::nmos
             }
             return false;
         }
-        auto const& receiver = std::get<json>(feeds);
-        if (receiver.is_string() && receiver.get<std::string>() != _receiverId)
+        if (auto const other = otherReceiver(std::get<json>(feeds), _receiverId))
         {
             // Another receiver was activated with this sender since: a sender feeds one receiver, and the two would take
             // it from each other at every new epoch.
             log::warn("IS-05: sender {} feeds receiver {} now: receiver {} no longer hands it its ticket (activate it again to take the "
                       "sender back)",
-                      _senderUrl, receiver.get<std::string>(), _receiverId);
+                      _senderUrl, *other, _receiverId);
             _displaced = true;
         }
         return true;
@@ -284,9 +290,9 @@ namespace mxl::nmos
         }
         auto const feeds = activeReceiver(_senderUrl);
         auto const* receiver = std::get_if<json>(&feeds);
-        if (receiver && receiver->is_string() && receiver->get<std::string>() != _receiverId)
+        if (auto const other = receiver ? otherReceiver(*receiver, _receiverId) : std::nullopt)
         {
-            log::info("IS-05: sender {} feeds receiver {} now: nothing to take back", _senderUrl, receiver->get<std::string>());
+            log::info("IS-05: sender {} feeds receiver {} now: nothing to take back", _senderUrl, *other);
             return true;
         }
         auto body = handover(_receiverId, nullptr);
