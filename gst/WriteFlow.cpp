@@ -3,6 +3,7 @@
 #include "AncBuffers.hpp"
 #include "ElementFailure.hpp"
 #include "MappedBuffer.hpp"
+#include "MappedMedia.hpp"
 
 #include <media/AncFormatError.hpp>
 
@@ -33,15 +34,15 @@ namespace mxl::gst
 
     void WriteFlow::writeVideo(GstBuffer* buffer, std::optional<std::uint64_t> index, bool paced)
     {
-        GstVideoFrame frame;
-        if (!gst_video_frame_map(&frame, &videoInfo, buffer, GST_MAP_READ))
+        MappedVideoFrame const mapped{videoInfo, buffer};
+        if (!mapped.mapped())
         {
             throw formatFailure(
                 fmt::format("a buffer of {} bytes is not a {}x{} v210 frame", gst_buffer_get_size(buffer), format.width, format.height));
         }
         // A grain is one line per slice; GStreamer's v210 lines are the same 128-byte-aligned size unless a buffer
         // carries its own stride (video meta), hence the copy line by line.
-        auto const copyLines = [&frame](std::uint8_t* payload, mxlGrainInfo const& info)
+        auto const copyLines = [&frame = mapped.get()](std::uint8_t* payload, mxlGrainInfo const& info)
         {
             auto const sliceBytes = std::size_t{info.grainSize / info.totalSlices};
             auto const* const source = static_cast<std::uint8_t const*>(GST_VIDEO_FRAME_PLANE_DATA(&frame, 0));
@@ -53,16 +54,7 @@ namespace mxl::gst
                 std::memcpy(payload + line * sliceBytes, source + line * stride, lineBytes);
             }
         };
-        try
-        {
-            grains->write(index, paced, copyLines);
-        }
-        catch (...)
-        {
-            gst_video_frame_unmap(&frame);
-            throw;
-        }
-        gst_video_frame_unmap(&frame);
+        grains->write(index, paced, copyLines);
     }
 
     // A meta/x-st-2038 buffer that is not ST 2038 packets, or too many for a grain, becomes a gap (an invalid grain) and a
@@ -108,21 +100,12 @@ namespace mxl::gst
 
     void WriteFlow::writeAudio(GstBuffer* buffer, std::optional<std::uint64_t> index, bool paced)
     {
-        GstAudioBuffer audio;
-        if (!gst_audio_buffer_map(&audio, &audioInfo, buffer, GST_MAP_READ))
+        MappedAudioBuffer const audio{audioInfo, buffer};
+        if (!audio.mapped())
         {
             throw formatFailure(
                 fmt::format("a buffer of {} bytes is not whole {}-channel samples", gst_buffer_get_size(buffer), format.channels));
         }
-        try
-        {
-            samples->write(index, audio, paced);
-        }
-        catch (...)
-        {
-            gst_audio_buffer_unmap(&audio);
-            throw;
-        }
-        gst_audio_buffer_unmap(&audio);
+        samples->write(index, audio.get(), paced);
     }
 }
