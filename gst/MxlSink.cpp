@@ -7,6 +7,7 @@
 #include "AncBuffers.hpp"
 #include "DomainInstance.hpp"
 #include "ElementFailure.hpp"
+#include "ElementProperties.hpp"
 #include "FlowCaps.hpp"
 #include "FlowDefinitionText.hpp"
 #include "SinkCounters.hpp"
@@ -23,6 +24,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <atomic>
 #include <cstring>
 #include <optional>
@@ -138,69 +140,46 @@ namespace
         return *GST_MXL_SINK(object)->state;
     }
 
-    std::string* settingOf(SinkState& state, guint property)
-    {
-        switch (property)
-        {
-        case propDomain:
-            return &state.settings.domain;
-        case propFlowId:
-            return &state.settings.flowId;
-        case propFlowDef:
-            return &state.settings.flowDef;
-        case propLabel:
-            return &state.settings.label;
-        case propGroupHint:
-            return &state.settings.groupHint;
-        case propDescription:
-            return &state.settings.description;
-        default:
-            return nullptr;
-        }
-    }
+    constexpr std::array<PropertyField<SinkSettings, std::string>, 6> stringProperties{{
+        {propDomain, &SinkSettings::domain},
+        {propFlowId, &SinkSettings::flowId},
+        {propFlowDef, &SinkSettings::flowDef},
+        {propLabel, &SinkSettings::label},
+        {propGroupHint, &SinkSettings::groupHint},
+        {propDescription, &SinkSettings::description},
+    }};
 
-    std::atomic<std::uint64_t>* counterOf(SinkState& state, guint property)
-    {
-        switch (property)
-        {
-        case propBuffersWritten:
-            return &state.counters.written;
-        case propBuffersLate:
-            return &state.counters.late;
-        case propBuffersDropped:
-            return &state.counters.dropped;
-        case propSkipped:
-            return &state.counters.skipped;
-        default:
-            return nullptr;
-        }
-    }
+    constexpr std::array<PropertyField<SinkCounters, std::atomic<std::uint64_t>>, 4> counterProperties{{
+        {propBuffersWritten, &SinkCounters::written},
+        {propBuffersLate, &SinkCounters::late},
+        {propBuffersDropped, &SinkCounters::dropped},
+        {propSkipped, &SinkCounters::skipped},
+    }};
 
     void mxlSinkSetProperty(GObject* object, guint property, GValue const* value, GParamSpec* spec)
     {
-        auto* const setting = settingOf(stateOf(object), property);
+        auto* const setting = fieldOf(stateOf(object).settings, stringProperties, property);
         if (setting == nullptr)
         {
             G_OBJECT_WARN_INVALID_PROPERTY_ID(object, property, spec);
             return;
         }
-        auto const* const text = g_value_get_string(value);
         GST_OBJECT_LOCK(object);
-        *setting = text != nullptr ? text : "";
+        setString(*setting, value);
         GST_OBJECT_UNLOCK(object);
     }
 
     void mxlSinkGetProperty(GObject* object, guint property, GValue* value, GParamSpec* spec)
     {
         auto& state = stateOf(object);
-        if (auto const* const setting = settingOf(state, property); setting != nullptr)
+        if (auto const* const setting = fieldOf(state.settings, stringProperties, property); setting != nullptr)
         {
             GST_OBJECT_LOCK(object);
-            g_value_set_string(value, setting->empty() ? nullptr : setting->c_str());
+            getString(value, *setting);
             GST_OBJECT_UNLOCK(object);
             return;
         }
-        if (auto const* const counter = counterOf(state, property); counter != nullptr)
+        if (auto const* const counter = fieldOf(state.counters, counterProperties, property); counter != nullptr)
         {
             g_value_set_uint64(value, counter->load());
             return;
@@ -494,22 +473,6 @@ namespace
     {
         delete GST_MXL_SINK(object)->state;
         G_OBJECT_CLASS(gst_mxl_sink_parent_class)->finalize(object);
-    }
-
-    void installString(GObjectClass* objectClass, guint property, char const* name, char const* nick, char const* blurb,
-                       char const* fallback)
-    {
-        g_object_class_install_property(
-            objectClass, property,
-            g_param_spec_string(name, nick, blurb, fallback,
-                                static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY)));
-    }
-
-    void installCounter(GObjectClass* objectClass, guint property, char const* name, char const* nick, char const* blurb)
-    {
-        g_object_class_install_property(
-            objectClass, property,
-            g_param_spec_uint64(name, nick, blurb, 0, G_MAXUINT64, 0, static_cast<GParamFlags>(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
     }
 }
 

@@ -3,6 +3,7 @@
 #include "AncBuffers.hpp"
 #include "DomainInstance.hpp"
 #include "ElementFailure.hpp"
+#include "ElementProperties.hpp"
 #include "FlowCaps.hpp"
 #include "ReadFlow.hpp"
 #include "SourceFlowOpen.hpp"
@@ -121,20 +122,14 @@ namespace
         switch (property)
         {
         case propDomain:
-        {
-            auto const* const text = g_value_get_string(value);
-            settings.domain = text != nullptr ? text : "";
+            setString(settings.domain, value);
             break;
-        }
         case propFlowId:
         case propVideoFlowId:
         case propAudioFlowId:
         case propDataFlowId:
-        {
-            auto const* const text = g_value_get_string(value);
-            settings.flowIds.at(property - propFlowId) = text != nullptr ? text : "";
+            setString(settings.flowIds.at(property - propFlowId), value);
             break;
-        }
         case propStartIndex:
             settings.startIndex = g_value_get_uint64(value);
             break;
@@ -158,17 +153,14 @@ namespace
         switch (property)
         {
         case propDomain:
-            g_value_set_string(value, state.settings.domain.empty() ? nullptr : state.settings.domain.c_str());
+            getString(value, state.settings.domain);
             break;
         case propFlowId:
         case propVideoFlowId:
         case propAudioFlowId:
         case propDataFlowId:
-        {
-            auto const& flowId = state.settings.flowIds.at(property - propFlowId);
-            g_value_set_string(value, flowId.empty() ? nullptr : flowId.c_str());
+            getString(value, state.settings.flowIds.at(property - propFlowId));
             break;
-        }
         case propStartIndex:
             g_value_set_uint64(value, state.settings.startIndex);
             break;
@@ -494,9 +486,6 @@ namespace
         delete GST_MXL_SRC(object)->state;
         G_OBJECT_CLASS(gst_mxl_src_parent_class)->finalize(object);
     }
-
-    constexpr auto readWriteFlags = static_cast<GParamFlags>(G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY);
-    constexpr auto readOnlyFlags = static_cast<GParamFlags>(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 }
 
 static void gst_mxl_src_class_init(GstMxlSrcClass* klass)
@@ -510,18 +499,15 @@ static void gst_mxl_src_class_init(GstMxlSrcClass* klass)
     objectClass->get_property = mxlSrcGetProperty;
     objectClass->finalize = mxlSrcFinalize;
 
-    g_object_class_install_property(objectClass, propDomain,
-                                    g_param_spec_string("domain", "Domain", "MXL domain folder holding the flow", nullptr, readWriteFlags));
-    g_object_class_install_property(
-        objectClass, propFlowId,
-        g_param_spec_string("flow-id", "Flow id", "UUID of the flow to read (mxl-info lists them)", nullptr, readWriteFlags));
+    installString(objectClass, propDomain, "domain", "Domain", "MXL domain folder holding the flow", nullptr);
+    installString(objectClass, propFlowId, "flow-id", "Flow id", "UUID of the flow to read (mxl-info lists them)", nullptr);
     // The MXL SDK plugin's names for flow-id: set one of these or flow-id.
     for (auto const& [property, name, nick, blurb] :
          {std::tuple{propVideoFlowId, "video-flow-id", "Video flow id", "UUID of a video flow to read (flow-id for a video flow only)"},
           std::tuple{propAudioFlowId, "audio-flow-id", "Audio flow id", "UUID of an audio flow to read (flow-id for an audio flow only)"},
           std::tuple{propDataFlowId, "data-flow-id", "Data flow id", "UUID of a data flow to read (flow-id for a data flow only)"}})
     {
-        g_object_class_install_property(objectClass, property, g_param_spec_string(name, nick, blurb, nullptr, readWriteFlags));
+        installString(objectClass, property, name, nick, blurb, nullptr);
     }
     g_object_class_install_property(
         objectClass, propStartIndex,
@@ -529,30 +515,23 @@ static void gst_mxl_src_class_init(GstMxlSrcClass* klass)
             "start-index", "Start index",
             "Grain (video, data) or sample (audio) index to start reading at; 0: the head (the newest grain, or the samples "
             "ending at the head). Data timed before the pipeline started is skipped",
-            0, G_MAXUINT64, 0, readWriteFlags));
+            0, G_MAXUINT64, 0, settingFlags));
     g_object_class_install_property(objectClass, propSamplesPerBuffer,
                                     g_param_spec_uint("samples-per-buffer", "Samples per buffer",
                                                       "Samples per channel in each audio buffer; 0: 10 ms of samples", 0, G_MAXUINT32, 0,
-                                                      readWriteFlags));
+                                                      settingFlags));
     g_object_class_install_property(
         objectClass, propWaitForFlow,
         g_param_spec_boolean("wait-for-flow", "Wait for flow",
                              "When the flow does not exist at start, wait for a writer to create it (as the MXL SDK's mxlsrc does), "
                              "with a warning naming it; false: fail at start",
-                             TRUE, readWriteFlags));
-    g_object_class_install_property(
-        objectClass, propBuffersPushed,
-        g_param_spec_uint64("buffers-pushed", "Buffers pushed", "Buffers pushed downstream since start", 0, G_MAXUINT64, 0, readOnlyFlags));
-    g_object_class_install_property(objectClass, propInvalidGrains,
-                                    g_param_spec_uint64("invalid-grains", "Invalid grains",
-                                                        "Grains the writer flagged invalid, sent downstream as gap events", 0, G_MAXUINT64,
-                                                        0, readOnlyFlags));
-    g_object_class_install_property(
-        objectClass, propLost,
-        g_param_spec_uint64("lost", "Lost",
-                            "Grains (video, data) or samples (audio) not read: rewritten before mxlsrc got to them "
-                            "or skipped by the writer; sent as gap events and QoS messages",
-                            0, G_MAXUINT64, 0, readOnlyFlags));
+                             TRUE, settingFlags));
+    installCounter(objectClass, propBuffersPushed, "buffers-pushed", "Buffers pushed", "Buffers pushed downstream since start");
+    installCounter(objectClass, propInvalidGrains, "invalid-grains", "Invalid grains",
+                   "Grains the writer flagged invalid, sent downstream as gap events");
+    installCounter(objectClass, propLost, "lost", "Lost",
+                   "Grains (video, data) or samples (audio) not read: rewritten before mxlsrc got to them "
+                   "or skipped by the writer; sent as gap events and QoS messages");
 
     gst_element_class_set_static_metadata(elementClass, "MXL flow source", "Source/Video;Source/Audio;Source/Metadata",
                                           "Reads an MXL flow of v210 video, float audio or SMPTE 291 data (RFC 8331 payloads or ST 2038 "
