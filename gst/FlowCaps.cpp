@@ -344,18 +344,18 @@ namespace mxl::gst
                                             format.rate.numerator, format.rate.denominator)},
             };
         }
+    }
 
-        char const* kindOf(mxlDataFormat format)
+    MediaNames mediaNames(mxlDataFormat format) noexcept
+    {
+        switch (format)
         {
-            switch (format)
-            {
-            case MXL_DATA_FORMAT_VIDEO:
-                return "video";
-            case MXL_DATA_FORMAT_DATA:
-                return "data";
-            default:
-                return "audio";
-            }
+        case MXL_DATA_FORMAT_VIDEO:
+            return {"video", "Video"};
+        case MXL_DATA_FORMAT_DATA:
+            return {"data", "Data"};
+        default:
+            return {"audio", "Audio"};
         }
     }
 
@@ -448,7 +448,7 @@ namespace mxl::gst
     {
         if (ours.format != flow.format)
         {
-            return fmt::format("{} against {}", kindOf(ours.format), kindOf(flow.format));
+            return fmt::format("{} against {}", mediaNames(ours.format).kind, mediaNames(flow.format).kind);
         }
         if (ours.rate.numerator != flow.rate.numerator || ours.rate.denominator != flow.rate.denominator)
         {

@@ -35,6 +35,17 @@ namespace mxl::gst
         std::uint32_t sampleBytes = 0;
     };
 
+    // How messages and NMOS group hints name a flow's media; any format other than video and data is audio here.
+    struct MediaNames
+    {
+        // "video", "audio", "data"
+        char const* kind;
+        // The role part of a group hint: "Video", "Audio", "Data".
+        char const* role;
+    };
+
+    MediaNames mediaNames(mxlDataFormat format) noexcept;
+
     // Fixed caps as mxlsink receives them.
     FlowFormat formatFromCaps(GstCaps const* caps);
 

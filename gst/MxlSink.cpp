@@ -203,20 +203,6 @@ namespace
         g_object_notify(G_OBJECT(sink), "flow-id");
     }
 
-    // The NMOS group hint role of a flow made from the caps.
-    char const* roleOf(mxlDataFormat format)
-    {
-        switch (format)
-        {
-        case MXL_DATA_FORMAT_VIDEO:
-            return "Video";
-        case MXL_DATA_FORMAT_DATA:
-            return "Data";
-        default:
-            return "Audio";
-        }
-    }
-
     // The definition to create the flow with: the flow-def file (which must describe the caps), or one made from the
     // caps and the naming properties. `settings.flowId` ends up as the flow's id either way.
     std::string definitionFor(FlowFormat const& format, SinkSettings& settings)
@@ -257,7 +243,7 @@ namespace
         {
             throw settingsFailure(fmt::format("flow-id \"{}\" is not a UUID (e.g. 5fbec3b1-1b0f-417d-9059-8b94a47197ed)", settings.flowId));
         }
-        auto const groupHint = settings.groupHint.empty() ? settings.label + ":" + roleOf(format.format) : settings.groupHint;
+        auto const groupHint = settings.groupHint.empty() ? settings.label + ":" + mediaNames(format.format).role : settings.groupHint;
         return definitionFromFormat(format, settings.flowId, settings.label, groupHint, settings.description);
     }
 
