@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <numeric>
@@ -344,6 +345,35 @@ namespace mxl::gst
                                             format.rate.numerator, format.rate.denominator)},
             };
         }
+
+        // How one media type (caps name, NMOS format) is read into a FlowFormat.
+        template <typename Source>
+        struct FormatReader
+        {
+            std::string_view name;
+            FlowFormat (*read)(Source source);
+        };
+
+        constexpr std::array<FormatReader<GstCaps const*>, 4> capsReaders{{
+            {"video/x-raw", videoFromCaps},
+            {"audio/x-raw", audioFromCaps},
+            {rfc8331CapsName, dataFromCaps},
+            {st2038CapsName, st2038DataFromCaps},
+        }};
+
+        constexpr std::array<FormatReader<json const&>, 3> definitionReaders{{
+            {"urn:x-nmos:format:video", videoFromDefinition},
+            {"urn:x-nmos:format:audio", audioFromDefinition},
+            {"urn:x-nmos:format:data", dataFromDefinition},
+        }};
+
+        // The reader of `readers` for media `name`; nullptr when none reads it.
+        template <typename Source, std::size_t count>
+        FormatReader<Source> const* readerOf(std::array<FormatReader<Source>, count> const& readers, std::string_view name)
+        {
+            auto const found = std::ranges::find(readers, name, &FormatReader<Source>::name);
+            return found != readers.end() ? &*found : nullptr;
+        }
     }
 
     MediaNames mediaNames(mxlDataFormat format) noexcept
@@ -363,23 +393,12 @@ namespace mxl::gst
     {
         auto const* const structure = gst_caps_get_structure(caps, 0);
         auto const name = std::string_view{gst_structure_get_name(structure)};
-        if (name == "video/x-raw")
+        auto const* const reader = readerOf(capsReaders, name);
+        if (reader == nullptr)
         {
-            return videoFromCaps(caps);
+            throw FormatError{fmt::format("caps {} cannot be carried: {}", name, carriedMedia)};
         }
-        if (name == "audio/x-raw")
-        {
-            return audioFromCaps(caps);
-        }
-        if (name == rfc8331CapsName)
-        {
-            return dataFromCaps(caps);
-        }
-        if (name == st2038CapsName)
-        {
-            return st2038DataFromCaps(caps);
-        }
-        throw FormatError{fmt::format("caps {} cannot be carried: {}", name, carriedMedia)};
+        return reader->read(caps);
     }
 
     FlowFormat formatFromDefinition(std::string const& definitionJson)
@@ -393,20 +412,13 @@ namespace mxl::gst
             }
             auto const root = std::move(parsed.value);
             auto const format = root.at("format").get<std::string>();
-            if (format == "urn:x-nmos:format:video")
+            auto const* const reader = readerOf(definitionReaders, format);
+            if (reader == nullptr)
             {
-                return videoFromDefinition(root);
+                throw FormatError{fmt::format(
+                    "flow format {} cannot be carried: the elements take video (v210), audio and data (SMPTE 291) flows", format)};
             }
-            if (format == "urn:x-nmos:format:audio")
-            {
-                return audioFromDefinition(root);
-            }
-            if (format == "urn:x-nmos:format:data")
-            {
-                return dataFromDefinition(root);
-            }
-            throw FormatError{
-                fmt::format("flow format {} cannot be carried: the elements take video (v210), audio and data (SMPTE 291) flows", format)};
+            return reader->read(root);
         }
         catch (json::exception const& e)
         {
