@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <vector>
 
@@ -9,44 +10,39 @@ namespace mxl::gst
 {
     namespace
     {
-        constexpr std::array<char const*, sourceFlowPropertyCount> propertyNames{"flow-id", "video-flow-id", "audio-flow-id",
-                                                                                 "data-flow-id"};
-
-        // With its article, for messages: "a video", "an audio".
-        char const* formatName(mxlDataFormat format) noexcept
+        struct PropertyMeaning
         {
-            switch (format)
-            {
-            case MXL_DATA_FORMAT_VIDEO:
-                return "a video";
-            case MXL_DATA_FORMAT_AUDIO:
-                return "an audio";
-            case MXL_DATA_FORMAT_DATA:
-                return "a data";
-            default:
-                return "an unspecified";
-            }
+            char const* name;
+            // What the property asks the flow to carry; flow-id asks for nothing.
+            mxlDataFormat format;
+            // The format with its article, for messages: "a video", "an audio".
+            char const* formatText;
+        };
+
+        // Indexed by SourceFlowProperty.
+        constexpr std::array<PropertyMeaning, sourceFlowPropertyCount> meanings{{
+            {"flow-id", MXL_DATA_FORMAT_UNSPECIFIED, "an unspecified"},
+            {"video-flow-id", MXL_DATA_FORMAT_VIDEO, "a video"},
+            {"audio-flow-id", MXL_DATA_FORMAT_AUDIO, "an audio"},
+            {"data-flow-id", MXL_DATA_FORMAT_DATA, "a data"},
+        }};
+
+        PropertyMeaning const& meaningOf(SourceFlowProperty property)
+        {
+            return meanings.at(static_cast<std::size_t>(property));
         }
 
-        mxlDataFormat expectedFormat(SourceFlowProperty property) noexcept
+        // The property that asks for `format`; flow-id for a format no property asks for.
+        SourceFlowProperty propertyFor(mxlDataFormat format) noexcept
         {
-            switch (property)
-            {
-            case SourceFlowProperty::videoFlowId:
-                return MXL_DATA_FORMAT_VIDEO;
-            case SourceFlowProperty::audioFlowId:
-                return MXL_DATA_FORMAT_AUDIO;
-            case SourceFlowProperty::dataFlowId:
-                return MXL_DATA_FORMAT_DATA;
-            default:
-                return MXL_DATA_FORMAT_UNSPECIFIED;
-            }
+            auto const found = std::ranges::find(meanings, format, &PropertyMeaning::format);
+            return found != meanings.end() ? static_cast<SourceFlowProperty>(found - meanings.begin()) : SourceFlowProperty::flowId;
         }
     }
 
     char const* propertyName(SourceFlowProperty property) noexcept
     {
-        return propertyNames.at(static_cast<std::size_t>(property));
+        return meaningOf(property).name;
     }
 
     SourceFlowName resolveSourceFlow(SourceFlowIds const& ids)
@@ -67,24 +63,20 @@ namespace mxl::gst
         if (set.size() > 1)
         {
             throw std::invalid_argument{fmt::format("{} \"{}\" and {} \"{}\" are both set: set only one flow property",
-                                                    propertyNames.at(set[0]), ids[set[0]], propertyNames.at(set[1]), ids[set[1]])};
+                                                    meanings.at(set[0]).name, ids[set[0]], meanings.at(set[1]).name, ids[set[1]])};
         }
         return SourceFlowName{ids[set[0]], static_cast<SourceFlowProperty>(set[0])};
     }
 
     void checkSourceFlowFormat(SourceFlowName const& name, mxlDataFormat flowFormat)
     {
-        auto const expected = expectedFormat(name.property);
-        if (expected == MXL_DATA_FORMAT_UNSPECIFIED || expected == flowFormat)
+        auto const& expected = meaningOf(name.property);
+        if (expected.format == MXL_DATA_FORMAT_UNSPECIFIED || expected.format == flowFormat)
         {
             return;
         }
-        auto const fitting = flowFormat == MXL_DATA_FORMAT_VIDEO   ? SourceFlowProperty::videoFlowId
-                             : flowFormat == MXL_DATA_FORMAT_AUDIO ? SourceFlowProperty::audioFlowId
-                             : flowFormat == MXL_DATA_FORMAT_DATA  ? SourceFlowProperty::dataFlowId
-                                                                   : SourceFlowProperty::flowId;
-        throw std::invalid_argument{fmt::format("{} \"{}\" is {} flow, not {} flow: set {} (or flow-id) to read it",
-                                                propertyName(name.property), name.flowId, formatName(flowFormat), formatName(expected),
-                                                propertyName(fitting))};
+        auto const& fitting = meaningOf(propertyFor(flowFormat));
+        throw std::invalid_argument{fmt::format("{} \"{}\" is {} flow, not {} flow: set {} (or flow-id) to read it", expected.name,
+                                                name.flowId, fitting.formatText, expected.formatText, fitting.name)};
     }
 }
