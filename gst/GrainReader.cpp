@@ -1,7 +1,7 @@
 #include "GrainReader.hpp"
 
+#include "ReaderStatus.hpp"
 #include "Rfc8331Payload.hpp"
-#include "StatusCheck.hpp"
 
 #include <mxl/time.h>
 
@@ -15,18 +15,11 @@ namespace mxl::gst
     {
     }
 
-    std::uint64_t GrainReader::headIndex() const
-    {
-        mxlFlowRuntimeInfo runtime{};
-        checkStatus(mxlFlowReaderGetRuntimeInfo(_reader, &runtime), "mxlFlowReaderGetRuntimeInfo", 0);
-        return runtime.headIndex;
-    }
-
     ReadResult GrainReader::next(std::atomic<bool> const& flushing)
     {
         if (!_next)
         {
-            auto const head = headIndex();
+            auto const head = headIndexOf(_reader);
             _next = _startIndex != 0 ? _startIndex : head != 0 ? head : mxlGetCurrentIndex(&_rate);
         }
         while (!flushing)
@@ -46,7 +39,7 @@ namespace mxl::gst
                 return copy(index, info, payload);
             case MXL_ERR_OUT_OF_RANGE_TOO_EARLY:
                 // Not there yet, unless the writer has gone past it and left its slot to an older grain.
-                if (headIndex() > index)
+                if (headIndexOf(_reader) > index)
                 {
                     ++*_next;
                     return ReadResult{ReadResult::Kind::lost, nullptr, index, 1};
@@ -54,14 +47,12 @@ namespace mxl::gst
                 break;
             case MXL_ERR_OUT_OF_RANGE_TOO_LATE:
             {
-                auto const head = headIndex();
+                auto const head = headIndexOf(_reader);
                 _next = std::max(head, index + 1);
                 return ReadResult{ReadResult::Kind::lost, nullptr, index, *_next - index};
             }
-            case MXL_ERR_FLOW_INVALID:
-                return ReadResult{ReadResult::Kind::ended};
             default:
-                checkStatus(status, "mxlFlowReaderGetGrain", index);
+                return endedOrFailed(status, "mxlFlowReaderGetGrain", index);
             }
         }
         return ReadResult{ReadResult::Kind::flushing};

@@ -29,7 +29,6 @@ namespace mxl::gst
         std::uint64_t _startIndex;
         std::optional<std::uint64_t> _next;
 
-        std::uint64_t headIndex() const;
         ReadResult copy(std::uint64_t index, mxlGrainInfo const& info, std::uint8_t const* payload);
         std::size_t bufferBytes(mxlGrainInfo const& info, std::uint8_t const* payload) const;
     };

@@ -1,6 +1,6 @@
 #include "SampleReader.hpp"
 
-#include "StatusCheck.hpp"
+#include "ReaderStatus.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -21,13 +21,6 @@ namespace mxl::gst
         _info = info;
     }
 
-    std::uint64_t SampleReader::headIndex() const
-    {
-        mxlFlowRuntimeInfo runtime{};
-        checkStatus(mxlFlowReaderGetRuntimeInfo(_reader, &runtime), "mxlFlowReaderGetRuntimeInfo", 0);
-        return runtime.headIndex;
-    }
-
     bool SampleReader::begin()
     {
         if (_startIndex != 0)
@@ -38,7 +31,7 @@ namespace mxl::gst
         // A flow no writer has committed to yet has no samples: a block read by the clock would reach back before the
         // writer's first sample, and come out as whatever the ring held there. Reading waits for the first commit and
         // begins right after it.
-        auto const head = headIndex();
+        auto const head = headIndexOf(_reader);
         if (head == 0)
         {
             _waitedForWriter = true;
@@ -79,14 +72,12 @@ namespace mxl::gst
                 break;
             case MXL_ERR_OUT_OF_RANGE_TOO_LATE:
             {
-                auto const newestFirst = headIndex() + 1 - _samples;
+                auto const newestFirst = headIndexOf(_reader) + 1 - _samples;
                 _next = std::max(newestFirst, first + _samples);
                 return ReadResult{ReadResult::Kind::lost, nullptr, first, *_next - first};
             }
-            case MXL_ERR_FLOW_INVALID:
-                return ReadResult{ReadResult::Kind::ended};
             default:
-                checkStatus(status, "mxlFlowReaderGetSamples", last);
+                return endedOrFailed(status, "mxlFlowReaderGetSamples", last);
             }
         }
         return ReadResult{ReadResult::Kind::flushing};

@@ -36,7 +36,6 @@ namespace mxl::gst
         // The flow had no commit when reading began.
         bool _waitedForWriter = false;
 
-        std::uint64_t headIndex() const;
         // Where reading begins (_next); false while the flow has no commit.
         bool begin();
         GstBuffer* copy(mxlWrappedMultiBufferSlice const& slices) const;

@@ -11,7 +11,12 @@ namespace mxl::gst
     {
         if (status != MXL_STATUS_OK)
         {
-            throw flowFailure(fmt::format("{} of index {} failed: {}", call, index, mxl::statusName(status)));
+            throwStatus(status, call, index);
         }
+    }
+
+    void throwStatus(mxlStatus status, char const* call, std::uint64_t index)
+    {
+        throw flowFailure(fmt::format("{} of index {} failed: {}", call, index, mxl::statusName(status)));
     }
 }
