@@ -29,12 +29,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <map>
 #include <sched.h>
 #include <string>
+#include <string_view>
 #include <sys/mount.h>
 #include <unistd.h>
 #include <vector>
@@ -277,6 +280,19 @@ namespace
         say(fmt::format("status {}", static_cast<int>(status)));
         return 0;
     }
+
+    struct Command
+    {
+        std::string_view name;
+        int (*run)(Options const& options);
+    };
+
+    constexpr std::array<Command, 4> commands{{
+        {"write", write},
+        {"read", read},
+        {"race", race},
+        {"create", create},
+    }};
 }
 
 int main(int argc, char** argv)
@@ -302,23 +318,12 @@ int main(int argc, char** argv)
     {
         bindDomainReadOnly(option(options, "domain"));
     }
-    std::string const command = argv[1];
-    if (command == "write")
+    std::string_view const command = argv[1];
+    auto const found = std::ranges::find(commands, command, &Command::name);
+    if (found == commands.end())
     {
-        return write(options);
+        fmt::print(stderr, "flow-peer: unknown command '{}'\n", command);
+        return exitUsage;
     }
-    if (command == "read")
-    {
-        return read(options);
-    }
-    if (command == "race")
-    {
-        return race(options);
-    }
-    if (command == "create")
-    {
-        return create(options);
-    }
-    fmt::print(stderr, "flow-peer: unknown command '{}'\n", command);
-    return exitUsage;
+    return found->run(options);
 }
