@@ -211,10 +211,11 @@ namespace mxl::test::gst
         return channels;
     }
 
-    FlowFeeder::FlowFeeder(TempDomain const& domain, std::string const& definition, std::uint64_t invalidEvery)
+    FlowFeeder::FlowFeeder(TempDomain const& domain, std::string const& definition, std::uint64_t invalidEvery, DataPayload payload)
         : _instance{domain.path()}
         , _writer{_instance, definition, {}, "of the test"}
         , _invalidEvery{invalidEvery}
+        , _dataPayload{payload}
     {
         _thread = std::jthread{[this](std::stop_token const& stop)
                                { _writer.config().common.format == MXL_DATA_FORMAT_AUDIO ? writeSamples(stop) : writeGrains(stop); }};
@@ -250,7 +251,7 @@ namespace mxl::test::gst
             return;
         }
         // Payloads are a few dozen bytes; a grain holds 4096.
-        auto const bytes = dataPayload(index, _writer.config().common.grainRate);
+        auto const bytes = _dataPayload(index, _writer.config().common.grainRate);
         auto const used = std::min(bytes.size(), size);
         std::memcpy(payload, bytes.data(), used);
         std::fill(payload + used, payload + size, std::uint8_t{0});

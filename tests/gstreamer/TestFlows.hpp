@@ -76,13 +76,17 @@ namespace mxl::test::gst
         client::FlowReader _reader;
     };
 
-    // Writes a flow in real time on a thread of its own: each grain (grainByte; data: dataPayload) at its index's time, or each batch of
-    // samples (sampleValue) at the time of its last sample, until destroyed. `invalidEvery` N > 0 flags every grain
-    // whose index is a multiple of N invalid.
+    // The RFC 8331 payload FlowFeeder writes into data grain `index` of a flow of grain rate `rate`.
+    using DataPayload = std::vector<std::uint8_t> (*)(std::uint64_t index, mxlRational rate);
+
+    // Writes a flow in real time on a thread of its own: each grain (grainByte; data: `payload`, dataPayload unless told)
+    // at its index's time, or each batch of samples (sampleValue) at the time of its last sample, until destroyed.
+    // `invalidEvery` N > 0 flags every grain whose index is a multiple of N invalid.
     class FlowFeeder
     {
     public:
-        FlowFeeder(TempDomain const& domain, std::string const& definition, std::uint64_t invalidEvery = 0);
+        FlowFeeder(TempDomain const& domain, std::string const& definition, std::uint64_t invalidEvery = 0,
+                   DataPayload payload = dataPayload);
 
         FlowFeeder(FlowFeeder const&) = delete;
         FlowFeeder& operator=(FlowFeeder const&) = delete;
@@ -96,6 +100,7 @@ namespace mxl::test::gst
         client::Instance _instance;
         client::FlowWriter _writer;
         std::uint64_t _invalidEvery;
+        DataPayload _dataPayload;
         std::jthread _thread;
 
         void writeGrains(std::stop_token const& stop);

@@ -9,7 +9,6 @@
 
 #include <mxl/dataformat.h>
 #include <mxl/flow.h>
-#include <mxl/time.h>
 
 #include <gst/app/gstappsrc.h>
 
@@ -18,8 +17,6 @@
 
 #include <algorithm>
 #include <array>
-#include <stop_token>
-#include <thread>
 
 using namespace mxl::test;
 using namespace mxl::test::gst;
@@ -47,46 +44,13 @@ namespace
         REQUIRE(gst_app_src_push_buffer(GST_APP_SRC(appsrc), buffer) == GST_FLOW_OK);
     }
 
-    // Writes a data flow in real time: each grain's dataPayload, but every odd grain with its ANC_Count one too many
-    // (its packets then end before Length does).
-    class BrokenGrainWriter
+    // Each grain's dataPayload, but every odd grain with its ANC_Count one too many (its packets then end before Length does).
+    std::vector<std::uint8_t> brokenPayload(std::uint64_t index, mxlRational rate)
     {
-    public:
-        explicit BrokenGrainWriter(TempDomain const& domain)
-            : _instance{domain.path()}
-            , _writer{_instance, dataDefinition(st2038FlowId, st2038Rate), {}, "of the test"}
-            , _thread{[this](std::stop_token const& stop) { run(stop); }}
-        {
-        }
-
-        BrokenGrainWriter(BrokenGrainWriter const&) = delete;
-        BrokenGrainWriter& operator=(BrokenGrainWriter const&) = delete;
-
-    private:
-        mxl::client::Instance _instance;
-        mxl::client::FlowWriter _writer;
-        std::jthread _thread;
-
-        void run(std::stop_token const& stop)
-        {
-            for (auto index = mxlGetCurrentIndex(&st2038Rate); !stop.stop_requested(); ++index)
-            {
-                mxlSleepUntil(mxlIndexToTimestamp(&st2038Rate, index));
-                mxlGrainInfo info{};
-                std::uint8_t* payload = nullptr;
-                if (mxlFlowWriterOpenGrain(_writer.get(), index, &info, &payload) != MXL_STATUS_OK)
-                {
-                    return;
-                }
-                auto bytes = dataPayload(index, st2038Rate);
-                bytes[2] = static_cast<std::uint8_t>(bytes[2] + index % 2);
-                std::fill(payload, payload + info.grainSize, std::uint8_t{0});
-                std::copy(bytes.begin(), bytes.end(), payload);
-                info.validSlices = info.totalSlices;
-                mxlFlowWriterCommitGrain(_writer.get(), &info);
-            }
-        }
-    };
+        auto bytes = dataPayload(index, rate);
+        bytes[2] = static_cast<std::uint8_t>(bytes[2] + index % 2);
+        return bytes;
+    }
 
     // appsrc "in" with `caps`, into mxlsink "sink" on the ST 2038 flow of `domain`, not synchronised to the clock.
     std::string appsrcIntoSink(std::string const& caps, TempDomain const& domain)
@@ -206,7 +170,7 @@ TEST_CASE("mxlsrc data-flow-id: a grain that is not an RFC 8331 payload becomes 
 {
     TempDomain domain{"gst-src-st2038-broken"};
     setHistory(domain, twoSecondsNs);
-    BrokenGrainWriter writer{domain};
+    FlowFeeder feeder{domain, dataDefinition(st2038FlowId, st2038Rate), 0, brokenPayload};
     constexpr std::size_t buffers = 4;
     Pipeline pipeline{
         fmt::format("mxlsrc name=src data-flow-id={} domain={} num-buffers={} ! appsink name=out", st2038FlowId, domain.str(), buffers)};
