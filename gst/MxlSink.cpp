@@ -8,6 +8,7 @@
 #include "DomainInstance.hpp"
 #include "ElementFailure.hpp"
 #include "ElementProperties.hpp"
+#include "ElementState.hpp"
 #include "FlowCaps.hpp"
 #include "FlowDefinitionText.hpp"
 #include "SinkCounters.hpp"
@@ -135,10 +136,8 @@ namespace
     // meta/x-st-2038 of another alignment is refused by name (FlowCaps.cpp).
     constexpr char const* rawCaps = "video/x-raw; audio/x-raw; meta/x-st-2038";
 
-    SinkState& stateOf(gpointer object)
-    {
-        return *GST_MXL_SINK(object)->state;
-    }
+    using Element = ElementState<GstMxlSink, SinkState, GST_MXL_SINK, &gst_mxl_sink_parent_class>;
+    constexpr auto stateOf = Element::of;
 
     constexpr std::array<PropertyField<SinkSettings, std::string>, 6> stringProperties{{
         {propDomain, &SinkSettings::domain},
@@ -450,16 +449,6 @@ namespace
         }
     }
 
-    GstClock* mxlSinkProvideClock(GstElement* element)
-    {
-        return stateOf(element).clock.provide();
-    }
-
-    void mxlSinkFinalize(GObject* object)
-    {
-        delete GST_MXL_SINK(object)->state;
-        G_OBJECT_CLASS(gst_mxl_sink_parent_class)->finalize(object);
-    }
 }
 
 static void gst_mxl_sink_class_init(GstMxlSinkClass* klass)
@@ -468,9 +457,7 @@ static void gst_mxl_sink_class_init(GstMxlSinkClass* klass)
     auto* const elementClass = GST_ELEMENT_CLASS(klass);
     auto* const baseSinkClass = GST_BASE_SINK_CLASS(klass);
 
-    objectClass->set_property = mxlSinkSetProperty;
-    objectClass->get_property = mxlSinkGetProperty;
-    objectClass->finalize = mxlSinkFinalize;
+    Element::installMethods(objectClass, mxlSinkSetProperty, mxlSinkGetProperty);
 
     installString(objectClass, propDomain, "domain", "Domain", "MXL domain folder to write the flow in (must exist, on tmpfs)", nullptr);
     installString(objectClass, propFlowId, "flow-id", "Flow id",
@@ -506,7 +493,6 @@ static void gst_mxl_sink_class_init(GstMxlSinkClass* klass)
     gst_element_class_add_pad_template(elementClass, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS, templateCaps));
     gst_caps_unref(templateCaps);
 
-    elementClass->provide_clock = mxlSinkProvideClock;
     baseSinkClass->set_caps = mxlSinkSetCaps;
     baseSinkClass->get_caps = mxlSinkGetCaps;
     baseSinkClass->start = mxlSinkStart;
@@ -518,7 +504,6 @@ static void gst_mxl_sink_class_init(GstMxlSinkClass* klass)
 
 static void gst_mxl_sink_init(GstMxlSink* sink)
 {
-    sink->state = new SinkState;
-    sink->state->clock.offerTo(GST_ELEMENT(sink));
+    Element::init(sink);
     gst_base_sink_set_sync(GST_BASE_SINK(sink), TRUE);
 }

@@ -4,6 +4,7 @@
 #include "DomainInstance.hpp"
 #include "ElementFailure.hpp"
 #include "ElementProperties.hpp"
+#include "ElementState.hpp"
 #include "FlowCaps.hpp"
 #include "ReadFlow.hpp"
 #include "SourceFlowOpen.hpp"
@@ -110,10 +111,8 @@ namespace
                                        "meta/x-mxl-rfc8331, framerate=(fraction)[1/2147483647, 2147483647/1]; "
                                        "meta/x-st-2038, alignment=(string)frame, framerate=(fraction)[1/2147483647, 2147483647/1]";
 
-    SrcState& stateOf(gpointer object)
-    {
-        return *GST_MXL_SRC(object)->state;
-    }
+    using Element = ElementState<GstMxlSrc, SrcState, GST_MXL_SRC, &gst_mxl_src_parent_class>;
+    constexpr auto stateOf = Element::of;
 
     void mxlSrcSetProperty(GObject* object, guint property, GValue const* value, GParamSpec* spec)
     {
@@ -476,16 +475,6 @@ namespace
         return TRUE;
     }
 
-    GstClock* mxlSrcProvideClock(GstElement* element)
-    {
-        return stateOf(element).clock.provide();
-    }
-
-    void mxlSrcFinalize(GObject* object)
-    {
-        delete GST_MXL_SRC(object)->state;
-        G_OBJECT_CLASS(gst_mxl_src_parent_class)->finalize(object);
-    }
 }
 
 static void gst_mxl_src_class_init(GstMxlSrcClass* klass)
@@ -495,9 +484,7 @@ static void gst_mxl_src_class_init(GstMxlSrcClass* klass)
     auto* const baseSrcClass = GST_BASE_SRC_CLASS(klass);
     auto* const pushSrcClass = GST_PUSH_SRC_CLASS(klass);
 
-    objectClass->set_property = mxlSrcSetProperty;
-    objectClass->get_property = mxlSrcGetProperty;
-    objectClass->finalize = mxlSrcFinalize;
+    Element::installMethods(objectClass, mxlSrcSetProperty, mxlSrcGetProperty);
 
     installString(objectClass, propDomain, "domain", "Domain", "MXL domain folder holding the flow", nullptr);
     installString(objectClass, propFlowId, "flow-id", "Flow id", "UUID of the flow to read (mxl-info lists them)", nullptr);
@@ -541,7 +528,6 @@ static void gst_mxl_src_class_init(GstMxlSrcClass* klass)
     gst_element_class_add_pad_template(elementClass, gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS, templateCaps));
     gst_caps_unref(templateCaps);
 
-    elementClass->provide_clock = mxlSrcProvideClock;
     baseSrcClass->start = mxlSrcStart;
     baseSrcClass->stop = mxlSrcStop;
     baseSrcClass->get_caps = mxlSrcGetCaps;
@@ -557,8 +543,7 @@ static void gst_mxl_src_class_init(GstMxlSrcClass* klass)
 
 static void gst_mxl_src_init(GstMxlSrc* src)
 {
-    src->state = new SrcState;
-    src->state->clock.offerTo(GST_ELEMENT(src));
+    Element::init(src);
     gst_base_src_set_live(GST_BASE_SRC(src), TRUE);
     gst_base_src_set_format(GST_BASE_SRC(src), GST_FORMAT_TIME);
 }
