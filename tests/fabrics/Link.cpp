@@ -21,6 +21,11 @@ namespace mxl::test::fabrics
         return {"tcp 127.0.0.1", MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", "127.0.0.1"};
     }
 
+    Transport shmTransport()
+    {
+        return {"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""};
+    }
+
     std::vector<Transport> transports()
     {
         std::vector<Transport> result{tcpLoopback()};
@@ -32,7 +37,7 @@ namespace mxl::test::fabrics
         {
             MESSAGE("no IPv6 loopback on this host: tcp over ::1 not tested");
         }
-        result.push_back({"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""});
+        result.push_back(shmTransport());
         return result;
     }
 

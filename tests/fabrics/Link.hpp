@@ -25,6 +25,9 @@ namespace mxl::test::fabrics
     // tcp over 127.0.0.1 at both ends.
     Transport tcpLoopback();
 
+    // shm, the target at an endpoint name of its own.
+    Transport shmTransport();
+
     // tcp over 127.0.0.1 (and ::1 where the host has it) and shm.
     std::vector<Transport> transports();
 

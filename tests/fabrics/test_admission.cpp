@@ -152,8 +152,7 @@ TEST_CASE("admission: a target that receives no connection requests refuses allo
     FlowOptions options;
     options.targetSetup = R"({"allowInitiators": ["127.0.0.1"]})";
     LogCapture log;
-    LinkEnds ends{
-        {"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""}, admissionFlowFile, "adm-shm", std::nullopt, std::nullopt, options};
+    LinkEnds ends{shmTransport(), admissionFlowFile, "adm-shm", std::nullopt, std::nullopt, options};
     auto const text = log.text();
     INFO("log:\n", text);
     CHECK(ends.target.setupStatus == MXL_ERR_INVALID_ARG);

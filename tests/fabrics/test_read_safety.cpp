@@ -102,16 +102,11 @@ namespace
         CHECK(countersOf(link).transfersInvalidated == (invalidated ? 1U : 0U));
         return invalidated;
     }
-
-    Transport shm()
-    {
-        return Transport{"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""};
-    }
 }
 
 TEST_CASE("read safety: a whole grain whose source slot is reopened before the target read it arrives INVALID (shm)")
 {
-    Link link{shm(), "v210_1080p59.94.json"};
+    Link link{shmTransport(), "v210_1080p59.94.json"};
     std::uint64_t const index = 7000;
     auto const checksum = writeGrain(link.source, index, 3);
     CHECK(sendWhileSourceMovesOn(link, index, 0, 1080, checksum));
@@ -119,7 +114,7 @@ TEST_CASE("read safety: a whole grain whose source slot is reopened before the t
 
 TEST_CASE("read safety: a slice range whose source slot is reopened before the target read it makes the grain INVALID (shm)")
 {
-    Link link{shm(), "v210_1080p59.94.json"};
+    Link link{shmTransport(), "v210_1080p59.94.json"};
     std::uint64_t const index = 7100;
     auto const checksum = writeGrain(link.source, index, 4);
     link.transfer(index, 0, 540);

@@ -413,7 +413,7 @@ TEST_CASE("transfer: a target that stops progressing is skipped without holding 
 {
     // shm completes a write only when the target's process progresses (it copies the payload itself), so not driving
     // target B is what a stopped or overloaded target process looks like to the initiator.
-    Transport const transport{"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""};
+    Transport const transport = shmTransport();
     FanOut fan{transport};
     auto const counters = [&](TargetEnd const& target)
     {
