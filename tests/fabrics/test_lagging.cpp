@@ -23,14 +23,23 @@ namespace
         }
         link.progressAt = progressAt;
     }
+
+    // A target whose one write has been in flight since t0, with no completion since, and a target with nothing to do.
+    struct StalledAndIdle
+    {
+        StalledAndIdle()
+        {
+            postedInFlight(slow, {t0}, t0);
+        }
+
+        Clock::time_point const t0 = Clock::now();
+        TargetLink slow;
+        TargetLink idle;
+    };
 }
 
-TEST_CASE("lagging: a stalled target lags behind one that completed everything since")
+TEST_CASE_FIXTURE(StalledAndIdle, "lagging: a stalled target lags behind one that completed everything since")
 {
-    auto const t0 = Clock::now();
-    TargetLink slow;
-    TargetLink idle;
-    postedInFlight(slow, {t0}, t0);
     auto const now = t0 + 150ms;
     CHECK(idle.settledUpTo(now) == now);
     CHECK(slow.settledUpTo(now) == t0);
@@ -73,12 +82,8 @@ TEST_CASE("lagging: a target lags once another settled transfers posted more tha
     CHECK_FALSE(behind.lagsBehind(ahead, now, lagTestPatience));
 }
 
-TEST_CASE("lagging: a completion ends the lag, and a target never lags behind itself")
+TEST_CASE_FIXTURE(StalledAndIdle, "lagging: a completion ends the lag, and a target never lags behind itself")
 {
-    auto const t0 = Clock::now();
-    TargetLink slow;
-    TargetLink idle;
-    postedInFlight(slow, {t0}, t0);
     auto const now = t0 + 200ms;
     REQUIRE(slow.lagsBehind(idle, now, lagTestPatience));
     CHECK_FALSE(slow.lagsBehind(slow, now, lagTestPatience));
