@@ -7,6 +7,11 @@
 
 #include <doctest/doctest.h>
 
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+
 using mxl::parseFlowDefinition;
 using nlohmann::json;
 
@@ -59,7 +64,35 @@ namespace
         mxl::test::checkRejected([&] { parseFlowDefinition(text); }, fragments);
     }
 
+    // A value one field is given (nullopt: the field is left out) and the fragments its rejection must name.
+    struct BadValue
+    {
+        std::optional<json> value;
+        std::initializer_list<std::string_view> fragments;
+    };
+
+    // Each bad value in turn as the field at JSON pointer `field` of `flow`, the other fields as they are.
+    void expectFieldRejected(json const& flow, std::string const& field, std::initializer_list<BadValue> badValues)
+    {
+        json::json_pointer const pointer{field};
+        for (auto const& bad : badValues)
+        {
+            auto changed = flow;
+            if (bad.value)
+            {
+                changed[pointer] = *bad.value;
+            }
+            else
+            {
+                changed.at(pointer.parent_pointer()).erase(pointer.back());
+            }
+            INFO(field, ": ", bad.value ? bad.value->dump() : "left out");
+            expectRejected(changed, bad.fragments);
+        }
+    }
+
     constexpr auto grouphint = "urn:x-nmos:tag:grouphint/v1.0";
+    constexpr auto grouphintField = "/tags/urn:x-nmos:tag:grouphint~1v1.0";
 }
 
 TEST_CASE("flow definition: the text must be a JSON object")
@@ -72,41 +105,27 @@ TEST_CASE("flow definition: the text must be a JSON object")
 
 TEST_CASE("flow definition: id must be a UUID string")
 {
-    auto flow = videoFlow();
-    flow.erase("id");
-    expectRejected(flow, {"\"id\" is missing", "UUID"});
-    flow["id"] = 42;
-    expectRejected(flow, {"\"id\" must be", "UUID", "got 42"});
-    flow["id"] = "5fbec3b1-1b0f-417d-9059-8b94a47197e";
-    expectRejected(flow, {"\"id\"", "got \"5fbec3b1-1b0f-417d-9059-8b94a47197e\""});
-    flow["id"] = "5fbec3b1-1b0f-417d-9059-8b94a47197eg";
-    expectRejected(flow, {"\"id\"", "8b94a47197eg"});
+    expectFieldRejected(videoFlow(), "/id",
+                        {{std::nullopt, {"\"id\" is missing", "UUID"}},
+                         {42, {"\"id\" must be", "UUID", "got 42"}},
+                         {"5fbec3b1-1b0f-417d-9059-8b94a47197e", {"\"id\"", "got \"5fbec3b1-1b0f-417d-9059-8b94a47197e\""}},
+                         {"5fbec3b1-1b0f-417d-9059-8b94a47197eg", {"\"id\"", "8b94a47197eg"}}});
 }
 
 TEST_CASE("flow definition: only video, audio and data formats are supported")
 {
-    auto flow = videoFlow();
-    flow["format"] = "urn:x-nmos:format:mux";
-    expectRejected(flow, {"\"format\"", "supported flow format", "got \"urn:x-nmos:format:mux\""});
-    flow["format"] = "video";
-    expectRejected(flow, {"\"format\"", "got \"video\""});
-    flow["format"] = 1;
-    expectRejected(flow, {"\"format\"", "got 1"});
-    flow.erase("format");
-    expectRejected(flow, {"\"format\" is missing"});
+    expectFieldRejected(videoFlow(), "/format",
+                        {{"urn:x-nmos:format:mux", {"\"format\"", "supported flow format", "got \"urn:x-nmos:format:mux\""}},
+                         {"video", {"\"format\"", "got \"video\""}},
+                         {1, {"\"format\"", "got 1"}},
+                         {std::nullopt, {"\"format\" is missing"}}});
 }
 
 TEST_CASE("flow definition: the rate is grain_rate for video and data, sample_rate for audio")
 {
-    auto video = videoFlow();
-    video.erase("grain_rate");
-    expectRejected(video, {"\"grain_rate\" is missing", "numerator"});
-    video["grain_rate"] = 25;
-    expectRejected(video, {"\"grain_rate\" must be an object", "got 25"});
-
-    auto data = dataFlow();
-    data.erase("grain_rate");
-    expectRejected(data, {"\"grain_rate\" is missing"});
+    expectFieldRejected(videoFlow(), "/grain_rate",
+                        {{std::nullopt, {"\"grain_rate\" is missing", "numerator"}}, {25, {"\"grain_rate\" must be an object", "got 25"}}});
+    expectFieldRejected(dataFlow(), "/grain_rate", {{std::nullopt, {"\"grain_rate\" is missing"}}});
 
     auto audio = audioFlow();
     audio.erase("sample_rate");
@@ -116,23 +135,15 @@ TEST_CASE("flow definition: the rate is grain_rate for video and data, sample_ra
 
 TEST_CASE("flow definition: the rate numerator and denominator must be positive integers")
 {
-    auto flow = videoFlow();
-    flow["grain_rate"] = {{"denominator", 1}};
-    expectRejected(flow, {"\"grain_rate.numerator\" is missing", "positive integer"});
-    flow["grain_rate"] = {{"numerator", 0}};
-    expectRejected(flow, {"\"grain_rate.numerator\" must be a positive integer", "got 0"});
-    flow["grain_rate"] = {{"numerator", -25}};
-    expectRejected(flow, {"\"grain_rate.numerator\"", "got -25"});
-    flow["grain_rate"] = {{"numerator", "25"}};
-    expectRejected(flow, {"\"grain_rate.numerator\"", "got \"25\""});
-    flow["grain_rate"] = {{"numerator", 29.97}};
-    expectRejected(flow, {"\"grain_rate.numerator\"", "got 29.97"});
-    flow["grain_rate"] = {{"numerator", 30000}, {"denominator", 0}};
-    expectRejected(flow, {"\"grain_rate.denominator\" must be a positive integer", "got 0"});
-
-    auto audio = audioFlow();
-    audio["sample_rate"] = {{"numerator", -48000}};
-    expectRejected(audio, {"\"sample_rate.numerator\"", "got -48000"});
+    expectFieldRejected(
+        videoFlow(), "/grain_rate",
+        {{json{{"denominator", 1}}, {"\"grain_rate.numerator\" is missing", "positive integer"}},
+         {json{{"numerator", 0}}, {"\"grain_rate.numerator\" must be a positive integer", "got 0"}},
+         {json{{"numerator", -25}}, {"\"grain_rate.numerator\"", "got -25"}},
+         {json{{"numerator", "25"}}, {"\"grain_rate.numerator\"", "got \"25\""}},
+         {json{{"numerator", 29.97}}, {"\"grain_rate.numerator\"", "got 29.97"}},
+         {json{{"numerator", 30000}, {"denominator", 0}}, {"\"grain_rate.denominator\" must be a positive integer", "got 0"}}});
+    expectFieldRejected(audioFlow(), "/sample_rate", {{json{{"numerator", -48000}}, {"\"sample_rate.numerator\"", "got -48000"}}});
 }
 
 TEST_CASE("flow definition: rates are reduced, the denominator defaults to 1 and integral floats are accepted")
@@ -156,28 +167,20 @@ TEST_CASE("flow definition: rates are reduced, the denominator defaults to 1 and
 
 TEST_CASE("flow definition: label must be a non-empty string")
 {
-    auto flow = videoFlow();
-    flow.erase("label");
-    expectRejected(flow, {"\"label\" is missing", "non-empty string"});
-    flow["label"] = "";
-    expectRejected(flow, {"\"label\" must be a non-empty string", "got \"\""});
-    flow["label"] = 7;
-    expectRejected(flow, {"\"label\"", "got 7"});
+    expectFieldRejected(videoFlow(), "/label",
+                        {{std::nullopt, {"\"label\" is missing", "non-empty string"}},
+                         {"", {"\"label\" must be a non-empty string", "got \"\""}},
+                         {7, {"\"label\"", "got 7"}}});
 }
 
 TEST_CASE("flow definition: tags must hold a non-empty grouphint array")
 {
-    auto flow = videoFlow();
-    flow.erase("tags");
-    expectRejected(flow, {"\"tags\" is missing", grouphint});
-    flow["tags"] = json::array();
-    expectRejected(flow, {"\"tags\" must be an object", "got []"});
-    flow["tags"] = json::object();
-    expectRejected(flow, {"\"tags.urn:x-nmos:tag:grouphint/v1.0\" is missing", "non-empty array"});
-    flow["tags"][grouphint] = json::array();
-    expectRejected(flow, {"\"tags.urn:x-nmos:tag:grouphint/v1.0\" must be a non-empty array", "got []"});
-    flow["tags"][grouphint] = "Camera:Video";
-    expectRejected(flow, {"\"tags.urn:x-nmos:tag:grouphint/v1.0\"", "got \"Camera:Video\""});
+    expectFieldRejected(videoFlow(), "/tags",
+                        {{std::nullopt, {"\"tags\" is missing", grouphint}}, {json::array(), {"\"tags\" must be an object", "got []"}}});
+    expectFieldRejected(videoFlow(), grouphintField,
+                        {{std::nullopt, {"\"tags.urn:x-nmos:tag:grouphint/v1.0\" is missing", "non-empty array"}},
+                         {json::array(), {"\"tags.urn:x-nmos:tag:grouphint/v1.0\" must be a non-empty array", "got []"}},
+                         {"Camera:Video", {"\"tags.urn:x-nmos:tag:grouphint/v1.0\"", "got \"Camera:Video\""}}});
 }
 
 TEST_CASE("flow definition: every grouphint entry is <group>:<role>[:<scope>]")
@@ -206,25 +209,17 @@ TEST_CASE("flow definition: every grouphint entry is <group>:<role>[:<scope>]")
 
 TEST_CASE("flow definition: video frame size ranges")
 {
+    expectFieldRejected(videoFlow(), "/frame_width",
+                        {{8000, {"flow definition: \"frame_width\" must be an integer from 2 to 7680, got 8000"}},
+                         {1, {"\"frame_width\"", "got 1"}},
+                         {"1920", {"\"frame_width\"", "got \"1920\""}},
+                         {std::nullopt, {"\"frame_width\" is missing", "2 to 7680"}}});
+    expectFieldRejected(videoFlow(), "/frame_height",
+                        {{0, {"\"frame_height\" must be an integer from 1 to 4320, got 0"}},
+                         {4321, {"\"frame_height\"", "got 4321"}},
+                         {std::nullopt, {"\"frame_height\" is missing"}}});
+
     auto flow = videoFlow();
-    flow["frame_width"] = 8000;
-    expectRejected(flow, {"flow definition: \"frame_width\" must be an integer from 2 to 7680, got 8000"});
-    flow["frame_width"] = 1;
-    expectRejected(flow, {"\"frame_width\"", "got 1"});
-    flow["frame_width"] = "1920";
-    expectRejected(flow, {"\"frame_width\"", "got \"1920\""});
-    flow.erase("frame_width");
-    expectRejected(flow, {"\"frame_width\" is missing", "2 to 7680"});
-
-    flow = videoFlow();
-    flow["frame_height"] = 0;
-    expectRejected(flow, {"\"frame_height\" must be an integer from 1 to 4320, got 0"});
-    flow["frame_height"] = 4321;
-    expectRejected(flow, {"\"frame_height\"", "got 4321"});
-    flow.erase("frame_height");
-    expectRejected(flow, {"\"frame_height\" is missing"});
-
-    flow = videoFlow();
     flow["frame_width"] = 7680;
     flow["frame_height"] = 4320;
     CHECK(parseFlowDefinition(flow.dump()).grainSize == 20480 * 4320);
@@ -235,13 +230,13 @@ TEST_CASE("flow definition: video frame size ranges")
 
 TEST_CASE("flow definition: interlace_mode values")
 {
-    auto flow = videoFlow();
-    flow["interlace_mode"] = "interlaced_psf";
-    expectRejected(flow,
-                   {"\"interlace_mode\" must be \"progressive\", \"interlaced_tff\" or \"interlaced_bff\"", "got \"interlaced_psf\""});
-    flow["interlace_mode"] = true;
-    expectRejected(flow, {"\"interlace_mode\"", "got true"});
+    expectFieldRejected(
+        videoFlow(), "/interlace_mode",
+        {{"interlaced_psf",
+          {"\"interlace_mode\" must be \"progressive\", \"interlaced_tff\" or \"interlaced_bff\"", "got \"interlaced_psf\""}},
+         {true, {"\"interlace_mode\"", "got true"}}});
 
+    auto flow = videoFlow();
     flow.erase("interlace_mode");
     auto const progressive = parseFlowDefinition(flow.dump());
     CHECK_FALSE(progressive.interlaced);
@@ -284,33 +279,24 @@ TEST_CASE("flow definition: interlaced grains are fields at twice the frame rate
 
 TEST_CASE("flow definition: media_type must be v210 or v210a for video and smpte291 for data")
 {
-    auto video = videoFlow();
-    video.erase("media_type");
-    expectRejected(video, {"\"media_type\" is missing", "\"video/v210\" or \"video/v210a\""});
-    video["media_type"] = "video/raw";
-    expectRejected(video, {"\"media_type\" must be \"video/v210\" or \"video/v210a\" for a video flow", "got \"video/raw\""});
-    video["media_type"] = "video/smpte291";
-    expectRejected(video, {"\"media_type\"", "got \"video/smpte291\""});
-
-    auto data = dataFlow();
-    data.erase("media_type");
-    expectRejected(data, {"\"media_type\" is missing", "\"video/smpte291\""});
-    data["media_type"] = "video/v210";
-    expectRejected(data, {"\"media_type\" must be \"video/smpte291\" for a data flow", "got \"video/v210\""});
+    expectFieldRejected(videoFlow(), "/media_type",
+                        {{std::nullopt, {"\"media_type\" is missing", "\"video/v210\" or \"video/v210a\""}},
+                         {"video/raw", {"\"media_type\" must be \"video/v210\" or \"video/v210a\" for a video flow", "got \"video/raw\""}},
+                         {"video/smpte291", {"\"media_type\"", "got \"video/smpte291\""}}});
+    expectFieldRejected(dataFlow(), "/media_type",
+                        {{std::nullopt, {"\"media_type\" is missing", "\"video/smpte291\""}},
+                         {"video/v210", {"\"media_type\" must be \"video/smpte291\" for a data flow", "got \"video/v210\""}}});
 }
 
 TEST_CASE("flow definition: audio bit_depth is 32 or 64")
 {
-    auto flow = audioFlow();
-    flow.erase("bit_depth");
-    expectRejected(flow, {"\"bit_depth\" is missing", "32 or 64"});
-    flow["bit_depth"] = 24;
-    expectRejected(flow, {"\"bit_depth\" must be 32 or 64", "got 24"});
-    flow["bit_depth"] = 48;
-    expectRejected(flow, {"\"bit_depth\"", "got 48"});
-    flow["bit_depth"] = "32";
-    expectRejected(flow, {"\"bit_depth\"", "got \"32\""});
+    expectFieldRejected(audioFlow(), "/bit_depth",
+                        {{std::nullopt, {"\"bit_depth\" is missing", "32 or 64"}},
+                         {24, {"\"bit_depth\" must be 32 or 64", "got 24"}},
+                         {48, {"\"bit_depth\"", "got 48"}},
+                         {"32", {"\"bit_depth\"", "got \"32\""}}});
 
+    auto flow = audioFlow();
     flow["bit_depth"] = 64;
     CHECK(parseFlowDefinition(flow.dump()).sampleWordBytes == 8);
     flow["bit_depth"] = 32;
@@ -319,16 +305,13 @@ TEST_CASE("flow definition: audio bit_depth is 32 or 64")
 
 TEST_CASE("flow definition: audio channel_count is a positive integer, one when absent")
 {
-    auto flow = audioFlow();
-    flow["channel_count"] = 0;
-    expectRejected(flow, {"\"channel_count\" must be a positive integer", "got 0"});
-    flow["channel_count"] = -2;
-    expectRejected(flow, {"\"channel_count\"", "got -2"});
-    flow["channel_count"] = 2.5;
-    expectRejected(flow, {"\"channel_count\"", "got 2.5"});
-    flow["channel_count"] = "2";
-    expectRejected(flow, {"\"channel_count\"", "got \"2\""});
+    expectFieldRejected(audioFlow(), "/channel_count",
+                        {{0, {"\"channel_count\" must be a positive integer", "got 0"}},
+                         {-2, {"\"channel_count\"", "got -2"}},
+                         {2.5, {"\"channel_count\"", "got 2.5"}},
+                         {"2", {"\"channel_count\"", "got \"2\""}}});
 
+    auto flow = audioFlow();
     flow.erase("channel_count");
     CHECK(parseFlowDefinition(flow.dump()).channelCount == 1);
 }
