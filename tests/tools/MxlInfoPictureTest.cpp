@@ -32,6 +32,32 @@ namespace
         return runTool(mxlInfoPath(), {"-d", domain.str(), "--snapshot", what, file.string()});
     }
 
+    // mxl-test-source writing the one flow of the test data file `flowFile` (`option` -v or -a) in a domain of its own;
+    // it has written grains once constructed.
+    struct OneFlowSource
+    {
+        OneFlowSource(std::string const& tag, char const* option, char const* flowFile, std::string const& mediaType)
+            : domain{tag}
+            , source{domain.path(), {option, toolTestData(flowFile).string()}, 1}
+            , flowId{source.flowId(mediaType)}
+        {
+            source.requireStats(std::chrono::seconds{10});
+        }
+
+        TempDomain domain;
+        RunningSource source;
+        std::string flowId;
+    };
+
+    // A snapshot that mxl-info writes: it exits 0, and what it printed is shown where it does not.
+    ToolResult snapshotWritten(TempDomain const& domain, std::string const& what, std::filesystem::path const& file)
+    {
+        auto result = snapshot(domain, what, file);
+        INFO(result.output);
+        REQUIRE(result.exitCode == 0);
+        return result;
+    }
+
     // A snapshot that mxl-info refuses with `exitCode`, saying `says`.
     void checkSnapshotRefused(TempDomain const& domain, std::string const& what, std::filesystem::path const& file, int exitCode,
                               std::string const& says)
@@ -94,16 +120,12 @@ namespace
 
 TEST_CASE("mxl-info --snapshot writes a v210 grain as the colour bars the source drew")
 {
-    TempDomain const domain{"tools-info-picture-v210"};
-    RunningSource source{domain.path(), {"-v", toolTestData("video_v210_100x60p25.json").string()}, 1};
-    auto const& flowId = source.flowId("video/v210");
-    source.requireStats(std::chrono::seconds{10});
+    OneFlowSource const running{"tools-info-picture-v210", "-v", "video_v210_100x60p25.json", "video/v210"};
 
-    auto const file = domain.path() / "bars.png";
-    auto const result = snapshot(domain, flowId, file);
+    auto const file = running.domain.path() / "bars.png";
+    auto const result = snapshotWritten(running.domain, running.flowId, file);
     INFO(result.output);
-    REQUIRE(result.exitCode == 0);
-    CHECK(pictureContains(result.output, "of flow " + flowId + ": 100x60 video/v210 BT709, written to " + file.string()));
+    CHECK(pictureContains(result.output, "of flow " + running.flowId + ": 100x60 video/v210 BT709, written to " + file.string()));
 
     auto const picture = readPng(file);
     CHECK(picture.width == 100);
@@ -117,22 +139,19 @@ TEST_CASE("mxl-info --snapshot writes a v210 grain as the colour bars the source
 
 TEST_CASE("mxl-info --snapshot of a v210a grain carries the key as alpha, and FLOW@INDEX names the grain")
 {
-    TempDomain const domain{"tools-info-picture-v210a"};
-    RunningSource source{domain.path(), {"-v", toolTestData("video_v210a_100x60p25.json").string()}, 1};
-    auto const& flowId = source.flowId("video/v210a");
-    source.requireStats(std::chrono::seconds{10});
-    FlowReaderFixture const flow{domain.path(), flowId};
+    OneFlowSource running{"tools-info-picture-v210a", "-v", "video_v210a_100x60p25.json", "video/v210a"};
+    FlowReaderFixture const flow{running.domain.path(), running.flowId};
     // The five-grain ring holds a grain for 200 ms, less than mxl-info may take to start on a loaded machine: the
     // source is stopped while mxl-info reads the grain behind the head.
-    source.process().signal(SIGSTOP);
+    running.source.process().signal(SIGSTOP);
     auto const index = flow.info().runtime.headIndex - 1;
 
-    auto const file = domain.path() / "keyed.png";
-    auto const result = snapshot(domain, flowId + "@" + std::to_string(index), file);
-    source.process().signal(SIGCONT);
+    auto const file = running.domain.path() / "keyed.png";
+    auto const result = snapshot(running.domain, running.flowId + "@" + std::to_string(index), file);
+    running.source.process().signal(SIGCONT);
     INFO(result.output);
     REQUIRE(result.exitCode == 0);
-    CHECK(pictureContains(result.output, "grain " + std::to_string(index) + " of flow " + flowId + ": 100x60 video/v210a BT709"));
+    CHECK(pictureContains(result.output, "grain " + std::to_string(index) + " of flow " + running.flowId + ": 100x60 video/v210a BT709"));
 
     auto const picture = readPng(file);
     REQUIRE(picture.channels == 4);
@@ -143,15 +162,11 @@ TEST_CASE("mxl-info --snapshot of a v210a grain carries the key as alpha, and FL
 
 TEST_CASE("mxl-info --snapshot of an audio flow pictures the tone at its peak level and prints the peaks")
 {
-    TempDomain const domain{"tools-info-picture-audio"};
-    RunningSource source{domain.path(), {"-a", toolTestData("audio_48k_2ch.json").string()}, 1};
-    auto const& flowId = source.flowId("audio/float32");
-    source.requireStats(std::chrono::seconds{10});
+    OneFlowSource const running{"tools-info-picture-audio", "-a", "audio_48k_2ch.json", "audio/float32"};
 
-    auto const file = domain.path() / "tone.png";
-    auto const result = snapshot(domain, flowId, file);
+    auto const file = running.domain.path() / "tone.png";
+    auto const result = snapshotWritten(running.domain, running.flowId, file);
     INFO(result.output);
-    REQUIRE(result.exitCode == 0);
     // The test flow's ring holds 19456 samples: half of it can be read at once.
     CHECK(pictureContains(result.output, "(9728 per channel, 2 channels), written to " + file.string()));
     CHECK(pictureContains(result.output, "channel  1: peak 0.500000 (-6.02 dBFS)"));
@@ -215,20 +230,17 @@ TEST_CASE("mxl-info --snapshot refuses what it cannot picture with a message nam
 
 TEST_CASE("mxl-info --watch repeats the list with a level meter per audio flow until interrupted")
 {
-    TempDomain const domain{"tools-info-watch"};
-    RunningSource source{domain.path(), {"-a", toolTestData("audio_48k_2ch.json").string()}, 1};
-    auto const& flowId = source.flowId("audio/float32");
-    source.requireStats(std::chrono::seconds{10});
+    OneFlowSource const running{"tools-info-watch", "-a", "audio_48k_2ch.json", "audio/float32"};
 
-    Process watcher{{mxlInfoPath().string(), "-d", domain.str(), "--watch", "0.2"}};
-    REQUIRE(watcher.waitForLine(flowId, std::chrono::seconds{10}).has_value());
+    Process watcher{{mxlInfoPath().string(), "-d", running.domain.str(), "--watch", "0.2"}};
+    REQUIRE(watcher.waitForLine(running.flowId, std::chrono::seconds{10}).has_value());
     auto const meter = watcher.waitForLine("level [", std::chrono::seconds{10});
     REQUIRE(meter.has_value());
     INFO(*meter);
     // Both channels at amplitude 0.5 (-6.02 dBFS): the seventh of eight blocks (-12 to -6 dBFS), twice.
     CHECK(pictureContains(*meter, "level [\u2587\u2587] loudest -6.0 dBFS (channel 1), last 100 ms"));
     // The list comes again, meter included.
-    REQUIRE(watcher.waitForLine("domain " + domain.str(), std::chrono::seconds{10}).has_value());
+    REQUIRE(watcher.waitForLine("domain " + running.domain.str(), std::chrono::seconds{10}).has_value());
     REQUIRE(watcher.waitForLine("level [", std::chrono::seconds{10}).has_value());
 
     watcher.signal(SIGINT);
