@@ -2,51 +2,53 @@
 // connection: what the core would open for one ticket, driven through the table alone.
 #pragma once
 
-#include "UcxModule.hpp"
+#include "UcxInitiator.hpp"
 
-#include <chrono>
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <vector>
 
 namespace mxl::test::ucx
 {
-    struct Completion
-    {
-        std::uint64_t context;
-        mxlStatus status;
-        std::string reason;
-    };
-
-    // Fails the running test case with the call's status and the backend's text.
-    void requireOk(mxlFabricsBackend const& table, mxlStatus status, char const* call);
-
-    // The write of `count` segments to region `region` at `remoteOffset`, announcing `immediate` where there is one.
-    mxlFabricsBackendWrite writeOf(mxlFabricsBackendSegment const* segments, std::uint32_t count, std::uint32_t region,
-                                   std::uint64_t remoteOffset, std::optional<std::uint32_t> immediate);
-
-    // The interface config of `provider` on this host: 127.0.0.1 for tcp, the host name for shm.
-    mxlFabricsInterfaceConfig localInterface(mxlFabricsProvider provider);
-
-    class Pair
+    // A target on a domain of its own with one region of each size, and the immediates it handed out.
+    class InProcessTarget
     {
     public:
-        Pair(mxlFabricsBackend const& table, mxlFabricsProvider provider, std::vector<std::size_t> const& regionBytes,
-             std::vector<std::uint8_t> source, std::size_t depth = 0);
-        ~Pair();
+        InProcessTarget(mxlFabricsBackend const& backendTable, mxlFabricsProvider provider, std::vector<std::size_t> const& regionBytes);
+        ~InProcessTarget();
 
-        Pair(Pair const&) = delete;
-        Pair& operator=(Pair const&) = delete;
+        InProcessTarget(InProcessTarget const&) = delete;
+        InProcessTarget& operator=(InProcessTarget const&) = delete;
 
-        // Posts `length` source bytes from `sourceOffset`, split into `pieces` segments, with `flags` besides IMMEDIATE:
-        // the call's status (its text in last_error) and in `posted` whether the write was taken (0: the queue is full).
-        mxlStatus post(std::uint64_t context, std::uint32_t region, std::uint64_t remoteOffset, std::size_t sourceOffset,
-                       std::size_t length, std::uint32_t pieces, std::optional<std::uint32_t> immediate, int& posted,
-                       std::uint32_t flags = 0);
-        // The same, requiring success; false when the queue is full.
-        bool write(std::uint64_t context, std::uint32_t region, std::uint64_t remoteOffset, std::size_t sourceOffset, std::size_t length,
-                   std::uint32_t pieces, std::optional<std::uint32_t> immediate, std::uint32_t flags = 0);
+        // Its ticket, valid as long as the target.
+        [[nodiscard]] TargetTicket ticket() const;
+        // Every arrival the target has, into `arrivals`.
+        void takeArrivals();
+        void closeTarget();
+
+        [[nodiscard]] mxlFabricsBackendTarget target() const noexcept
+        {
+            return _target;
+        }
+
+        std::vector<std::vector<std::uint8_t>> regions;
+        std::vector<std::uint32_t> arrivals;
+        // The domain info flags of the target's domain.
+        std::uint32_t targetDomainFlags = 0;
+
+    private:
+        mxlFabricsBackend const& _table;
+        mxlFabricsBackendDomain _targetDomain = nullptr;
+        mxlFabricsBackendTarget _target = nullptr;
+    };
+
+    class Pair : public InProcessTarget, public Initiator
+    {
+    public:
+        Pair(mxlFabricsBackend const& backendTable, mxlFabricsProvider provider, std::vector<std::size_t> const& regionBytes,
+             std::vector<std::uint8_t> sourceBytes, std::size_t depth = 0);
+
+        using Initiator::table;
 
         // One pass: every arrival the target has, then every completion the initiator has.
         void pump();
@@ -54,49 +56,13 @@ namespace mxl::test::ucx
         template <typename Done>
         bool pumpUntil(Done&& done)
         {
-            auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{30};
-            while (std::chrono::steady_clock::now() < deadline)
-            {
-                pump();
-                if (done())
-                {
-                    return true;
-                }
-                pause();
-            }
-            return false;
+            return passUntil([this] { pump(); }, done);
         }
 
         // The one-byte write without immediate by which the core confirms a connectionless path.
         void probe();
-        void closeTarget();
-        // NULL while the peer may live.
-        char const* ended();
-
-        mxlFabricsBackend const& table;
-        std::vector<std::vector<std::uint8_t>> regions;
-        std::vector<std::uint8_t> source;
-        std::vector<std::uint32_t> arrivals;
-        std::vector<Completion> completions;
-        mxlFabricsBackendPeer peer = nullptr;
-        mxlFabricsBackendInitiator initiator = nullptr;
-        // The domain info flags of the target's domain and of the initiator's.
-        std::uint32_t targetDomainFlags = 0;
-        std::uint32_t initiatorDomainFlags = 0;
-
-        [[nodiscard]] mxlFabricsBackendTarget target() const noexcept
-        {
-            return _target;
-        }
 
     private:
-        mxlFabricsBackendDomain _targetDomain = nullptr;
-        mxlFabricsBackendTarget _target = nullptr;
-        mxlFabricsBackendDomain _initiatorDomain = nullptr;
-        mxlFabricsBackendMemory _sourceMemory = nullptr;
-        mxlFabricsBackendConnection _connection = nullptr;
         std::uint64_t _probes = 0;
-
-        static void pause();
     };
 }

@@ -182,22 +182,9 @@ namespace
         pair.closeTarget();
 
         // Writes go on until the backend notices (tcp: the connection breaks; shm: the target's presence file is gone).
-        std::uint64_t accepted = 0;
-        auto const noticed = pair.pumpUntil(
-            [&]
-            {
-                if (pair.ended() != nullptr)
-                {
-                    return true;
-                }
-                int posted = 0;
-                auto const status = pair.post(accepted + 1, 0, 0, 0, 512, 1, 5, posted);
-                // INTERRUPTED: the loss was seen during this pass's progress; the check above says so next.
-                CHECK_MESSAGE((status == MXL_STATUS_OK || status == MXL_ERR_INTERRUPTED), describe(*table, status));
-                accepted += static_cast<std::uint64_t>(posted);
-                return false;
-            });
-        REQUIRE(noticed);
+        auto const taken = pair.postUntilEnded([&] { pair.pump(); }, 1, 512, 1, 5);
+        REQUIRE(taken.has_value());
+        auto const accepted = *taken;
         std::string const reason = pair.ended();
         CHECK(reason.find("the target is gone") == 0);
 
