@@ -144,6 +144,18 @@ namespace mxl::test::ucx
         return grainPattern(plannedWrite(index).length, index);
     }
 
+    PlannedSource plannedSource(std::uint32_t writes)
+    {
+        PlannedSource source;
+        for (std::uint32_t index = 0; index < writes; ++index)
+        {
+            source.offsets.push_back(source.bytes.size());
+            auto const bytes = plannedBytes(index);
+            source.bytes.insert(source.bytes.end(), bytes.begin(), bytes.end());
+        }
+        return source;
+    }
+
     std::string encodeTicket(mxlFabricsBackendBlob address, std::uint32_t format, mxlFabricsBackendRemoteRegion const* regions,
                              std::uint32_t count)
     {

@@ -36,6 +36,15 @@ namespace mxl::test::ucx
     PlannedWrite plannedWrite(std::uint32_t index);
     std::vector<std::uint8_t> plannedBytes(std::uint32_t index);
 
+    // The planned bytes of writes 0 to `writes` - 1 back to back (an initiator's source), and where each write starts.
+    struct PlannedSource
+    {
+        std::vector<std::uint8_t> bytes;
+        std::vector<std::size_t> offsets;
+    };
+
+    PlannedSource plannedSource(std::uint32_t writes);
+
     // The bytes of a ticket's address and regions as one text line (hex), for a target in another process.
     std::string encodeTicket(mxlFabricsBackendBlob address, std::uint32_t format, mxlFabricsBackendRemoteRegion const* regions,
                              std::uint32_t count);

@@ -37,14 +37,7 @@ namespace
         auto const ticket = decodeTicket(ticketLine->substr(ticketLine->find(' ') + 1));
         REQUIRE(ticket.keys.size() == planRegionCount);
 
-        std::vector<std::uint8_t> source;
-        std::vector<std::size_t> offsets;
-        for (std::uint32_t index = 0; index < writes; ++index)
-        {
-            offsets.push_back(source.size());
-            auto const bytes = plannedBytes(index);
-            source.insert(source.end(), bytes.begin(), bytes.end());
-        }
+        auto [source, offsets] = plannedSource(writes);
         Initiator initiator{*table, provider, std::move(source), 0};
         auto const regions = ticket.regions();
         initiator.connect(

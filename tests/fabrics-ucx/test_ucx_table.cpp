@@ -74,14 +74,7 @@ namespace
             MXL_SKIP(whyMissing().c_str());
         }
         constexpr std::uint32_t writes = 24;
-        std::vector<std::uint8_t> source;
-        std::vector<std::size_t> sourceOffsets;
-        for (std::uint32_t index = 0; index < writes; ++index)
-        {
-            sourceOffsets.push_back(source.size());
-            auto const bytes = plannedBytes(index);
-            source.insert(source.end(), bytes.begin(), bytes.end());
-        }
+        auto const [source, sourceOffsets] = plannedSource(writes);
         Pair pair{*table, provider, std::vector<std::size_t>(planRegionCount, planRegionBytes), source};
         pair.probe();
         for (std::uint32_t index = 0; index < writes; ++index)
