@@ -28,6 +28,14 @@ namespace
         return descriptor;
     }
 
+    // A tcp pair with one region of `bytes` and a source of as many bytes counting up from `first`.
+    Pair countingPair(mxlFabricsBackend const& table, std::size_t bytes, std::uint8_t first)
+    {
+        std::vector<std::uint8_t> source(bytes);
+        std::iota(source.begin(), source.end(), first);
+        return Pair{table, MXL_FABRICS_PROVIDER_TCP, {bytes}, std::move(source)};
+    }
+
     int readable(int descriptor, int timeoutMs)
     {
         pollfd entry{descriptor, POLLIN, 0};
@@ -42,9 +50,7 @@ TEST_CASE("ucx tcp: the target's wait descriptor is quiet once armed and wakes w
     {
         MXL_SKIP(whyMissing().c_str());
     }
-    std::vector<std::uint8_t> source(4096);
-    std::iota(source.begin(), source.end(), std::uint8_t{3});
-    Pair pair{*table, MXL_FABRICS_PROVIDER_TCP, {4096}, source};
+    auto pair = countingPair(*table, 4096, 3);
     pair.probe();
     auto const descriptor = descriptorOf(pair);
     REQUIRE(descriptor >= 0);
@@ -56,7 +62,7 @@ TEST_CASE("ucx tcp: the target's wait descriptor is quiet once armed and wakes w
         CHECK(readable(descriptor, 0) == 0);
 
         pair.arrivals.clear();
-        REQUIRE(pair.write(10 + round, 0, 0, 0, source.size(), 2, 70 + round));
+        REQUIRE(pair.write(10 + round, 0, 0, 0, pair.source.size(), 2, 70 + round));
         // Only the initiator runs until the descriptor wakes.
         int ready = 0;
         auto const deadline = std::chrono::steady_clock::now() + std::chrono::seconds{30};
@@ -70,7 +76,7 @@ TEST_CASE("ucx tcp: the target's wait descriptor is quiet once armed and wakes w
         REQUIRE(ready == 1);
         REQUIRE(pair.pumpUntil([&] { return !pair.arrivals.empty(); }));
         CHECK(pair.arrivals == std::vector<std::uint32_t>{70 + round});
-        CHECK(std::memcmp(pair.regions[0].data(), source.data(), source.size()) == 0);
+        CHECK(std::memcmp(pair.regions[0].data(), pair.source.data(), pair.source.size()) == 0);
     }
 }
 
@@ -81,9 +87,7 @@ TEST_CASE("ucx tcp: arming says work is waiting while an immediate the target ha
     {
         MXL_SKIP(whyMissing().c_str());
     }
-    std::vector<std::uint8_t> source(128);
-    std::iota(source.begin(), source.end(), std::uint8_t{9});
-    Pair pair{*table, MXL_FABRICS_PROVIDER_TCP, {128}, source};
+    auto pair = countingPair(*table, 128, 9);
     if ((pair.initiatorDomainFlags & MXL_FABRICS_BACKEND_ORDERED_WRITES) == 0)
     {
         MXL_SKIP("the immediates go out as they are posted only where writes are ordered (UCX 1.13): this UCX flushes first");
@@ -120,7 +124,7 @@ TEST_CASE("ucx tcp: arming says work is waiting while an immediate the target ha
     requireOk(*table, table->target_next_arrival(pair.target(), 0, nullptr, nullptr, &arrived, &immediate), "target_next_arrival");
     REQUIRE(arrived == 1);
     CHECK(immediate == 82);
-    CHECK(std::memcmp(pair.regions[0].data(), source.data(), source.size()) == 0);
+    CHECK(std::memcmp(pair.regions[0].data(), pair.source.data(), pair.source.size()) == 0);
 }
 
 TEST_CASE("ucx shm: a target has no wait descriptor (a library thread reads its events)")
