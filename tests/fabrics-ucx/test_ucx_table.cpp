@@ -229,15 +229,18 @@ namespace
     }
 }
 
-TEST_CASE("ucx tcp: gathered writes with immediates arrive in order, byte-exact, one completion each")
-{
-    gatheredWritesArrive(MXL_FABRICS_PROVIDER_TCP);
-}
+// A scenario of one provider as two cases, one over tcp and one over shm, so that ctest shows each provider's result.
+#define MXL_UCX_TCP_AND_SHM_CASES(what, scenario)                                                                                          \
+    TEST_CASE("ucx tcp: " what)                                                                                                            \
+    {                                                                                                                                      \
+        scenario(MXL_FABRICS_PROVIDER_TCP);                                                                                                \
+    }                                                                                                                                      \
+    TEST_CASE("ucx shm: " what)                                                                                                            \
+    {                                                                                                                                      \
+        scenario(MXL_FABRICS_PROVIDER_SHM);                                                                                                \
+    }
 
-TEST_CASE("ucx shm: gathered writes with immediates arrive in order, byte-exact, one completion each")
-{
-    gatheredWritesArrive(MXL_FABRICS_PROVIDER_SHM);
-}
+MXL_UCX_TCP_AND_SHM_CASES("gathered writes with immediates arrive in order, byte-exact, one completion each", gatheredWritesArrive)
 
 // The puts and a flush per write: the path of device memory and of UCX versions other than 1.13, on this one.
 TEST_CASE("ucx tcp and shm with the puts (test knob MXL_FABRICS_UCX_PUTS=1): gathered and large writes arrive in order, byte-exact")
@@ -251,45 +254,10 @@ TEST_CASE("ucx tcp and shm with the puts (test knob MXL_FABRICS_UCX_PUTS=1): gat
     }
 }
 
-TEST_CASE("ucx tcp: writes larger than one MiB complete once delivered")
-{
-    largeWritesArrive(MXL_FABRICS_PROVIDER_TCP);
-}
-
-TEST_CASE("ucx shm: writes larger than one MiB complete once delivered")
-{
-    largeWritesArrive(MXL_FABRICS_PROVIDER_SHM);
-}
-
-TEST_CASE("ucx tcp: a full transmit queue refuses a write and takes it after a completion")
-{
-    fullQueueRecovers(MXL_FABRICS_PROVIDER_TCP);
-}
-
-TEST_CASE("ucx shm: a full transmit queue refuses a write and takes it after a completion")
-{
-    fullQueueRecovers(MXL_FABRICS_PROVIDER_SHM);
-}
-
-TEST_CASE("ucx tcp: a target that is gone fails the connection with a reason, every write completes once")
-{
-    goneTargetIsReported(MXL_FABRICS_PROVIDER_TCP);
-}
-
-TEST_CASE("ucx shm: a target that is gone fails the connection with a reason, every write completes once")
-{
-    goneTargetIsReported(MXL_FABRICS_PROVIDER_SHM);
-}
-
-TEST_CASE("ucx tcp: a target closed while receiving returns from the close, and every write completes once")
-{
-    closedWhileReceiving(MXL_FABRICS_PROVIDER_TCP);
-}
-
-TEST_CASE("ucx shm: a target closed while receiving returns from the close, and every write completes once")
-{
-    closedWhileReceiving(MXL_FABRICS_PROVIDER_SHM);
-}
+MXL_UCX_TCP_AND_SHM_CASES("writes larger than one MiB complete once delivered", largeWritesArrive)
+MXL_UCX_TCP_AND_SHM_CASES("a full transmit queue refuses a write and takes it after a completion", fullQueueRecovers)
+MXL_UCX_TCP_AND_SHM_CASES("a target that is gone fails the connection with a reason, every write completes once", goneTargetIsReported)
+MXL_UCX_TCP_AND_SHM_CASES("a target closed while receiving returns from the close, and every write completes once", closedWhileReceiving)
 
 // A target closed, with its domain, while its initiator is still connecting: at each number of target progress passes
 // before the close, its worker may hold the wire-up reply to the initiator's request, queued until the connection back
