@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -88,6 +89,24 @@ namespace mxl::test
         mxlFlowReader reader = nullptr;
         REQUIRE(mxlCreateFlowReader(instance, flowId(videoFlowFile).c_str(), nullptr, &reader) == MXL_STATUS_OK);
         return reader;
+    }
+
+    // Grain `index` of a device flow opened for writing, and the bytes it is to hold (the grain pattern of `index`) in host
+    // memory, to be copied to the device.
+    struct OpenedDeviceGrain
+    {
+        mxlGrainInfo info{};
+        std::uint8_t* payload = nullptr;
+        std::vector<std::uint8_t> pattern;
+    };
+
+    inline OpenedDeviceGrain openPatternGrain(mxlFlowWriter writer, std::uint64_t index)
+    {
+        OpenedDeviceGrain opened;
+        REQUIRE(mxlFlowWriterOpenGrain(writer, index, &opened.info, &opened.payload) == MXL_STATUS_OK);
+        opened.pattern.resize(opened.info.grainSize);
+        fillGrainPattern(opened.pattern.data(), opened.pattern.size(), index);
+        return opened;
     }
 
     inline void checkLogHas(std::string const& log, std::initializer_list<std::string_view> fragments)

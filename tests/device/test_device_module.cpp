@@ -107,11 +107,7 @@ namespace
         auto const created = requireDeviceWriter(fixture.instance);
         auto const reader = requireVideoReader(fixture.instance);
         std::uint64_t const index = 500;
-        mxlGrainInfo grain{};
-        std::uint8_t* payload = nullptr;
-        REQUIRE(mxlFlowWriterOpenGrain(created.writer, index, &grain, &payload) == MXL_STATUS_OK);
-        std::vector<std::uint8_t> pattern(grain.grainSize);
-        fillGrainPattern(pattern.data(), pattern.size(), index);
+        auto [grain, payload, pattern] = openPatternGrain(created.writer, index);
         REQUIRE(mxlFlowWriterCopyToDevice(created.writer, payload, pattern.data(), pattern.size()) == MXL_STATUS_OK);
         grain.validSlices = grain.totalSlices;
         REQUIRE(mxlFlowWriterCommitGrain(created.writer, &grain) == MXL_STATUS_OK);

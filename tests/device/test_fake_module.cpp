@@ -90,11 +90,7 @@ TEST_CASE_FIXTURE(FakeModuleWriter,
     CHECK(config.common.deviceIndex == 0);
 
     std::uint64_t const index = 1000;
-    mxlGrainInfo grain{};
-    std::uint8_t* payload = nullptr;
-    REQUIRE(mxlFlowWriterOpenGrain(created.writer, index, &grain, &payload) == MXL_STATUS_OK);
-    std::vector<std::uint8_t> pattern(grain.grainSize);
-    fillGrainPattern(pattern.data(), pattern.size(), index);
+    auto [grain, payload, pattern] = openPatternGrain(created.writer, index);
     auto const half = pattern.size() / 2;
     REQUIRE(mxlFlowWriterCopyToDevice(created.writer, payload, pattern.data(), half) == MXL_STATUS_OK);
     grain.validSlices = videoSlices / 2;
