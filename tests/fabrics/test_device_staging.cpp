@@ -148,6 +148,34 @@ namespace
         }
     }
 
+    // The setup line of `role` ("target", "initiator") that contains `words`, or nullopt.
+    std::optional<std::string> setupLine(std::string const& log, std::string const& role, std::string const& words)
+    {
+        std::istringstream lines{log};
+        for (std::string line; std::getline(lines, line);)
+        {
+            if (line.find("fabrics " + role) != std::string::npos && line.find(words) != std::string::npos)
+            {
+                return line;
+            }
+        }
+        return std::nullopt;
+    }
+
+    constexpr char const* directWords = "its flow's payloads on CUDA device 0 registered directly with the transport";
+    constexpr char const* stagedWords = "its flow's payloads on CUDA device 0 staged through";
+
+    // Six grains from `firstIndex` on, each written with its own seed after `seed`, sent whole and checked byte-exact.
+    void sendSixGrains(Link& link, std::uint64_t firstIndex, std::uint32_t seed)
+    {
+        for (auto index = firstIndex; index < firstIndex + 6; ++index)
+        {
+            auto const sent = writeAnyGrain(link.source, index, ++seed);
+            link.transfer(index, 0, videoSlices);
+            checkArrived(link, index, sent);
+        }
+    }
+
     void checkDirections(std::vector<Transport> const& transports, FlowOptions const& options, std::string const& label)
     {
         for (auto const& transport : transports)
@@ -156,31 +184,12 @@ namespace
             LogCapture capture;
             Link link{transport, videoFile, std::nullopt, std::nullopt, options};
             checkTicketRegions(link);
-            std::uint32_t seed = 11;
-            for (std::uint64_t index = 300; index < 306; ++index)
-            {
-                auto const sent = writeAnyGrain(link.source, index, ++seed);
-                link.transfer(index, 0, videoSlices);
-                checkArrived(link, index, sent);
-            }
+            sendSixGrains(link, 300, 11);
             auto const log = capture.text();
             INFO("log: ", log);
             // The setup's own line says how each device end moves its payloads.
-            auto const staged = [&](char const* role)
-            {
-                std::istringstream lines{log};
-                for (std::string line; std::getline(lines, line);)
-                {
-                    if (line.find(std::string{"fabrics "} + role) != std::string::npos &&
-                        line.find("its flow's payloads on CUDA device 0 staged through") != std::string::npos)
-                    {
-                        return true;
-                    }
-                }
-                return false;
-            };
-            CHECK(staged("target") == (options.destination != nullptr));
-            CHECK(staged("initiator") == (options.source != nullptr));
+            CHECK(setupLine(log, "target", stagedWords).has_value() == (options.destination != nullptr));
+            CHECK(setupLine(log, "initiator", stagedWords).has_value() == (options.source != nullptr));
         }
     }
 
@@ -192,7 +201,13 @@ namespace
     // tcp over 127.0.0.1 and shm.
     std::vector<Transport> tcpAndShm()
     {
-        return {tcpLoopback(), {"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""}};
+        return {tcpLoopback(), shmTransport()};
+    }
+
+    // Device flows at both ends, over shm.
+    Link deviceLinkOverShm()
+    {
+        return Link{shmTransport(), videoFile, std::nullopt, std::nullopt, {onDevice, onDevice}};
     }
 
     void hostAndDevice()
@@ -206,11 +221,7 @@ namespace
     // and the later ones still as they were.
     void sliceRanges()
     {
-        Link link{Transport{"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""},
-                  videoFile,
-                  std::nullopt,
-                  std::nullopt,
-                  {onDevice, onDevice}};
+        auto link = deviceLinkOverShm();
         std::uint64_t const index = 900;
         auto const sent = writeAnyGrain(link.source, index, 77);
         for (std::uint16_t const end : {std::uint16_t{360}, std::uint16_t{720}, videoSlices})
@@ -230,11 +241,7 @@ namespace
     // the grain is announced lost (INVALID, no valid slices), never committed with the later grain's bytes.
     void reopenedSource()
     {
-        Link link{Transport{"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""},
-                  videoFile,
-                  std::nullopt,
-                  std::nullopt,
-                  {onDevice, onDevice}};
+        auto link = deviceLinkOverShm();
         std::uint64_t const index = 1200;
         static_cast<void>(writeAnyGrain(link.source, index, 5));
         REQUIRE(mxlFabricsInitiatorTransferGrain(link.initiator.initiator, index, 0, videoSlices) == MXL_STATUS_OK);
@@ -275,23 +282,6 @@ namespace
         }
     }
 
-    // The setup line of `role` ("target", "initiator") that contains `words`, or nullopt.
-    std::optional<std::string> setupLine(std::string const& log, std::string const& role, std::string const& words)
-    {
-        std::istringstream lines{log};
-        for (std::string line; std::getline(lines, line);)
-        {
-            if (line.find("fabrics " + role) != std::string::npos && line.find(words) != std::string::npos)
-            {
-                return line;
-            }
-        }
-        return std::nullopt;
-    }
-
-    constexpr char const* directWords = "its flow's payloads on CUDA device 0 registered directly with the transport";
-    constexpr char const* stagedWords = "its flow's payloads on CUDA device 0 staged through";
-
     // How each end moves a device flow's payloads: directly, staged, or (a host flow) neither.
     enum class End
     {
@@ -331,13 +321,7 @@ namespace
             checkTicketRegions(link);
             CHECK(!nlohmann::json::parse(ticketText(link.target.ticket)).contains("grainRegions"));
         }
-        std::uint32_t seed = 23;
-        for (std::uint64_t index = 500; index < 506; ++index)
-        {
-            auto const sent = writeAnyGrain(link.source, index, ++seed);
-            link.transfer(index, 0, videoSlices);
-            checkArrived(link, index, sent);
-        }
+        sendSixGrains(link, 500, 23);
         auto const log = capture.text();
         INFO("log: ", log);
         for (auto const& [role, end] : {std::pair{"target", mix.target}, std::pair{"initiator", mix.initiator}})
@@ -373,11 +357,7 @@ namespace
             checkMix(transport, {"direct → direct", End::Direct, End::Direct});
         }
         ScopedVariable const direct{payloadsVariable, "direct"};
-        Link link{Transport{"shm", MXL_FABRICS_PROVIDER_SHM, uniqueShmName("target"), ""},
-                  videoFile,
-                  std::nullopt,
-                  std::nullopt,
-                  {onDevice, onDevice}};
+        auto link = deviceLinkOverShm();
         checkSplitTicketRefused(link);
     }
 
@@ -408,6 +388,24 @@ namespace
             reopenedSource();
         }
     }
+
+    // A target of a device flow in a domain of its own, set up with `setupOptions`, and what its setup logged.
+    struct DeviceTarget
+    {
+        DeviceTarget(char const* tag, mxlFabricsInterfaceConfig const& interface, char const* setupOptions)
+            : domain{tag}
+            , flow{domain, flowDefinition(videoFile), onDevice}
+            , target{domain, flow, interface, setupOptions}
+            , log{capture.text()}
+        {
+        }
+
+        LogCapture capture;
+        FlowDomain domain;
+        Flow flow;
+        TargetEnd target;
+        std::string log;
+    };
 
     // Without the knob nothing here registers CUDA memory: auto stages, naming why, and direct fails setup.
     void autoAndDirectWithoutTheKnob()
@@ -442,17 +440,13 @@ namespace
                 CHECK(setupLine(log, "initiator", stagedWords).has_value());
             }
             {
-                LogCapture capture;
-                FlowDomain domain{"fab-direct-refused"};
-                Flow flow{domain, flowDefinition(videoFile), onDevice};
-                TargetEnd const target{domain, flow, interfaceConfig(transport.provider, transport.targetNode.c_str(), nullptr),
-                                       R"({"devicePayloads": "direct"})"};
-                CHECK(target.setupStatus == MXL_ERR_UNSUPPORTED_OPERATION);
-                auto const log = capture.text();
-                CHECK_MESSAGE(log.find("devicePayloads \"direct\" was asked for the flow's payloads on CUDA device 0, but ") !=
+                DeviceTarget const direct{"fab-direct-refused", interfaceConfig(transport.provider, transport.targetNode.c_str(), nullptr),
+                                          R"({"devicePayloads": "direct"})"};
+                CHECK(direct.target.setupStatus == MXL_ERR_UNSUPPORTED_OPERATION);
+                CHECK_MESSAGE(direct.log.find("devicePayloads \"direct\" was asked for the flow's payloads on CUDA device 0, but ") !=
                                   std::string::npos,
-                              log);
-                CHECK_MESSAGE(says(log), log);
+                              direct.log);
+                CHECK_MESSAGE(says(direct.log), direct.log);
             }
         }
     }
@@ -467,34 +461,20 @@ namespace
         ScopedVariable const hostMemory{deviceMemoryIsHostKnob, "1"};
         auto const interface = interfaceConfig(MXL_FABRICS_PROVIDER_TCP, "127.0.0.1", nullptr);
         {
-            LogCapture capture;
-            FlowDomain domain{"fab-direct-msg"};
-            Flow flow{domain, flowDefinition(videoFile), onDevice};
-            TargetEnd const target{domain, flow, interface, R"({"transport": "msg", "devicePayloads": "direct"})"};
-            CHECK(target.setupStatus == MXL_ERR_UNSUPPORTED_OPERATION);
-            auto const log = capture.text();
-            CHECK_MESSAGE(log.find("provider tcp was asked for transport msg, whose target places what it receives with host copies; "
-                                   "device memory needs rma") != std::string::npos,
-                          log);
+            DeviceTarget const direct{"fab-direct-msg", interface, R"({"transport": "msg", "devicePayloads": "direct"})"};
+            CHECK(direct.target.setupStatus == MXL_ERR_UNSUPPORTED_OPERATION);
+            CHECK_MESSAGE(
+                direct.log.find("provider tcp was asked for transport msg, whose target places what it receives with host copies; "
+                                "device memory needs rma") != std::string::npos,
+                direct.log);
         }
-        LogCapture capture;
-        FlowDomain domain{"fab-auto-msg"};
-        Flow flow{domain, flowDefinition(videoFile), onDevice};
-        TargetEnd const target{domain, flow, interface, R"({"transport": "msg", "devicePayloads": "auto"})"};
-        CHECK(target.setupStatus == MXL_STATUS_OK);
-        auto const log = capture.text();
-        INFO("log: ", log);
-        auto const line = setupLine(log, "target", stagedWords);
+        DeviceTarget const automatic{"fab-auto-msg", interface, R"({"transport": "msg", "devicePayloads": "auto"})"};
+        CHECK(automatic.target.setupStatus == MXL_STATUS_OK);
+        INFO("log: ", automatic.log);
+        auto const line = setupLine(automatic.log, "target", stagedWords);
         REQUIRE(line.has_value());
         CHECK_MESSAGE(line->find("device memory needs rma") != std::string::npos, *line);
-        CHECK(!nlohmann::json::parse(ticketText(target.ticket)).contains("grainRegions"));
-    }
-
-    // The direct cases travel over rma (directOverMsg is the msg case), whatever transport the suite runs under.
-    void runDirect(std::function<void()> const& scenario)
-    {
-        ScopedVariable const rma{"MXL_FABRICS_TRANSPORT", std::nullopt};
-        scenario();
+        CHECK(!nlohmann::json::parse(ticketText(automatic.target.ticket)).contains("grainRegions"));
     }
 
     void run(Module module, std::function<void()> const& scenario)
@@ -505,66 +485,54 @@ namespace
         }
         scenario();
     }
+
+    // The direct cases run with the fake module only, and travel over rma (directOverMsg is the msg case) whatever
+    // transport the suite runs under.
+    void runDirect(std::function<void()> const& scenario)
+    {
+        run(Module::Fake,
+            [&]
+            {
+                ScopedVariable const rma{"MXL_FABRICS_TRANSPORT", std::nullopt};
+                scenario();
+            });
+    }
 }
 
-TEST_CASE("device flows across the fabric (fake module): device → device grains arrive byte-exact over tcp and shm")
-{
-    run(Module::Fake, deviceToDevice);
-}
+// A staged scenario as two cases, one per module, so that ctest shows the fake module's result apart from the GPU's.
+#    define MXL_DEVICE_FLOW_CASES(what, scenario)                                                                                          \
+        TEST_CASE("device flows across the fabric (fake module): " what)                                                                   \
+        {                                                                                                                                  \
+            run(Module::Fake, scenario);                                                                                                   \
+        }                                                                                                                                  \
+        TEST_CASE("device flows across the fabric (GPU): " what)                                                                           \
+        {                                                                                                                                  \
+            run(Module::Real, scenario);                                                                                                   \
+        }
 
-TEST_CASE("device flows across the fabric (GPU): device → device grains arrive byte-exact over tcp and shm")
-{
-    run(Module::Real, deviceToDevice);
-}
-
-TEST_CASE("device flows across the fabric (fake module): host → device and device → host grains arrive byte-exact")
-{
-    run(Module::Fake, hostAndDevice);
-}
-
-TEST_CASE("device flows across the fabric (GPU): host → device and device → host grains arrive byte-exact")
-{
-    run(Module::Real, hostAndDevice);
-}
-
-TEST_CASE("device flows across the fabric (fake module): slice ranges land in order, each byte-exact")
-{
-    run(Module::Fake, sliceRanges);
-}
-
-TEST_CASE("device flows across the fabric (GPU): slice ranges land in order, each byte-exact")
-{
-    run(Module::Real, sliceRanges);
-}
-
-TEST_CASE("device flows across the fabric (fake module): a grain whose device slot is reopened in flight arrives INVALID")
-{
-    run(Module::Fake, reopenedSource);
-}
-
-TEST_CASE("device flows across the fabric (GPU): a grain whose device slot is reopened in flight arrives INVALID")
-{
-    run(Module::Real, reopenedSource);
-}
+MXL_DEVICE_FLOW_CASES("device → device grains arrive byte-exact over tcp and shm", deviceToDevice)
+MXL_DEVICE_FLOW_CASES("host → device and device → host grains arrive byte-exact", hostAndDevice)
+MXL_DEVICE_FLOW_CASES("slice ranges land in order, each byte-exact", sliceRanges)
+MXL_DEVICE_FLOW_CASES("a grain whose device slot is reopened in flight arrives INVALID", reopenedSource)
 
 TEST_CASE("device payloads registered directly (fake module, test knob): device → device over tcp and shm, byte-exact, split ticket")
 {
-    run(Module::Fake, [] { runDirect(directToDirect); });
+    runDirect(directToDirect);
 }
 
 TEST_CASE("device payloads registered directly (fake module, test knob): direct → staged, direct → host, host → direct, staged → direct")
 {
-    run(Module::Fake, [] { runDirect(directMixed); });
+    runDirect(directMixed);
 }
 
 TEST_CASE("device payloads registered directly (fake module, test knob): slice ranges byte-exact, a reopened source slot arrives INVALID")
 {
-    run(Module::Fake, [] { runDirect(directSlicesAndReopened); });
+    runDirect(directSlicesAndReopened);
 }
 
 TEST_CASE("device payloads registered directly (fake module): without the knob auto stages and logs why, direct fails setup naming why")
 {
-    run(Module::Fake, [] { runDirect(autoAndDirectWithoutTheKnob); });
+    runDirect(autoAndDirectWithoutTheKnob);
 }
 
 TEST_CASE("device payloads registered directly (fake module, test knob): direct refuses the msg transport, auto stages over it")
