@@ -3,10 +3,9 @@
 // sample runs are lost units; a batch's bytes are what the flow holds for it.
 #include "bridge/ArrivalTally.hpp"
 
-#include "TempDomain.hpp"
+#include "DomainFlow.hpp"
 
 #include <mxl/flow.h>
-#include <mxl/mxl.h>
 
 #include <doctest/doctest.h>
 
@@ -91,21 +90,13 @@ TEST_CASE("arrival tally: an invalid grain completes with the slices it has, non
 
 TEST_CASE("arrival tally: a batch counts at once with the bytes its flow holds, a skipped run as whole batches")
 {
-    mxl::test::TempDomain domain{"bridge-tally"};
-    auto* const instance = mxlCreateInstance(domain.str().c_str(), nullptr);
-    REQUIRE(instance != nullptr);
-    auto const definition = mxl::test::readFile(mxl::test::sourcePath("flows/audio_48k_stereo.json"));
-    mxlFlowWriter writer = nullptr;
-    mxlFlowConfigInfo config{};
-    REQUIRE(mxlCreateFlowWriter(instance, definition.c_str(), nullptr, &writer, &config, nullptr) == MXL_STATUS_OK);
-    mxlFlowReader reader = nullptr;
-    REQUIRE(mxlCreateFlowReader(instance, "b6d81e24-5a3f-4c90-9f7b-38e0c2a4d165", nullptr, &reader) == MXL_STATUS_OK);
+    mxl::test::DomainFlow flow{"bridge-tally", "flows/audio_48k_stereo.json", "b6d81e24-5a3f-4c90-9f7b-38e0c2a4d165"};
     // Samples 1000..1479 written: batches of 48 end at 1047, 1095, ...
     mxlMutableWrappedMultiBufferSlice slices{};
-    REQUIRE(mxlFlowWriterOpenSamples(writer, 1479, 480, &slices) == MXL_STATUS_OK);
-    REQUIRE(mxlFlowWriterCommitSamples(writer) == MXL_STATUS_OK);
+    REQUIRE(mxlFlowWriterOpenSamples(flow.writer.get(), 1479, 480, &slices) == MXL_STATUS_OK);
+    REQUIRE(mxlFlowWriterCommitSamples(flow.writer.get()) == MXL_STATUS_OK);
 
-    ArrivalTally tally{reader, config};
+    ArrivalTally tally{flow.reader.get(), flow.writer.config()};
     auto const first = tally.samples({1047, 48});
     REQUIRE(first.completed);
     CHECK(first.completed->last == 1047);
@@ -118,8 +109,4 @@ TEST_CASE("arrival tally: a batch counts at once with the bytes its flow holds, 
     CHECK(after.lost == 2);
     // Half a batch skipped is one batch lost.
     CHECK(tally.samples({1263, 48}).lost == 1);
-
-    mxlReleaseFlowReader(instance, reader);
-    mxlReleaseFlowWriter(instance, writer);
-    mxlDestroyInstance(instance);
 }

@@ -3,57 +3,32 @@
 // copy was committed.
 #include "bridge/RedundantMerge.hpp"
 
-#include "TempDomain.hpp"
+#include "DomainFlow.hpp"
 
 #include <mxl/flow.h>
-#include <mxl/mxl.h>
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <stdexcept>
 #include <string>
 
 using namespace mxl::bridge;
-using mxl::test::readFile;
-using mxl::test::sourcePath;
-using mxl::test::TempDomain;
 using Outcome = RedundantMerge::Outcome;
 
 namespace
 {
     constexpr std::array<std::uint8_t, 2> pathByte{0xA1, 0xB2};
 
-    // A flow of the test definition in a domain of its own, with a writer and a reader.
-    class TestFlow
+    // The test video flow, its grains written and read back whole, every byte of one value.
+    class TestFlow : public mxl::test::DomainFlow
     {
     public:
         explicit TestFlow(std::string const& tag)
-            : _domain{tag}
-            , _instance{::mxlCreateInstance(_domain.str().c_str(), nullptr)}
+            : DomainFlow{tag, "tests/tools/data/video_v210_100x60p25.json", "0d7e4a52-6c1b-4f3e-9a80-1b2c3d4e5f60"}
         {
-            auto const definition = readFile(sourcePath("tests/tools/data/video_v210_100x60p25.json"));
-            mxlFlowConfigInfo config{};
-            if (_instance == nullptr ||
-                ::mxlCreateFlowWriter(_instance, definition.c_str(), nullptr, &_writer, &config, nullptr) != MXL_STATUS_OK ||
-                ::mxlCreateFlowReader(_instance, "0d7e4a52-6c1b-4f3e-9a80-1b2c3d4e5f60", nullptr, &_reader) != MXL_STATUS_OK)
-            {
-                throw std::runtime_error{"cannot create the test flow in " + _domain.str()};
-            }
-            grainCount = config.discrete.grainCount;
         }
-
-        ~TestFlow()
-        {
-            ::mxlReleaseFlowReader(_instance, _reader);
-            ::mxlReleaseFlowWriter(_instance, _writer);
-            ::mxlDestroyInstance(_instance);
-        }
-
-        TestFlow(TestFlow const&) = delete;
-        TestFlow& operator=(TestFlow const&) = delete;
 
         // Writes grain `index` whole, every byte `fill`, as a target publishes an arrival.
         void publish(std::uint64_t index, std::uint8_t fill) const
@@ -62,7 +37,7 @@ namespace
             std::memset(payload, fill, grain.grainSize);
             auto committed = grain;
             committed.validSlices = committed.totalSlices;
-            REQUIRE(::mxlFlowWriterCommitGrain(_writer, &committed) == MXL_STATUS_OK);
+            REQUIRE(::mxlFlowWriterCommitGrain(writer.get(), &committed) == MXL_STATUS_OK);
         }
 
         // Opens grain `index` and leaves it open, as a later transfer's in-flight mark takes over a slot.
@@ -76,7 +51,7 @@ namespace
         {
             mxlGrainInfo grain{};
             std::uint8_t* payload = nullptr;
-            if (::mxlFlowReaderGetGrainNonBlocking(_reader, index, &grain, &payload) != MXL_STATUS_OK ||
+            if (::mxlFlowReaderGetGrainNonBlocking(reader.get(), index, &grain, &payload) != MXL_STATUS_OK ||
                 grain.validSlices != grain.totalSlices)
             {
                 return -1;
@@ -85,29 +60,14 @@ namespace
             return uniform ? payload[0] : -1;
         }
 
-        [[nodiscard]] mxlFlowWriter writer() const noexcept
-        {
-            return _writer;
-        }
-
-        [[nodiscard]] mxlFlowReader reader() const noexcept
-        {
-            return _reader;
-        }
-
-        std::uint64_t grainCount = 0;
+        std::uint64_t grainCount = writer.config().discrete.grainCount;
 
     private:
-        TempDomain _domain;
-        mxlInstance _instance = nullptr;
-        mxlFlowWriter _writer = nullptr;
-        mxlFlowReader _reader = nullptr;
-
         std::pair<mxlGrainInfo, std::uint8_t*> open(std::uint64_t index) const
         {
             mxlGrainInfo grain{};
             std::uint8_t* payload = nullptr;
-            REQUIRE(::mxlFlowWriterOpenGrain(_writer, index, &grain, &payload) == MXL_STATUS_OK);
+            REQUIRE(::mxlFlowWriterOpenGrain(writer.get(), index, &grain, &payload) == MXL_STATUS_OK);
             return {grain, payload};
         }
     };
@@ -116,7 +76,7 @@ namespace
     {
         TestFlow real{"merge-real"};
         std::array<TestFlow, 2> paths{TestFlow{"merge-path1"}, TestFlow{"merge-path2"}};
-        RedundantMerge merge{real.writer(), {paths[0].reader(), paths[1].reader()}};
+        RedundantMerge merge{real.writer.get(), {paths[0].reader.get(), paths[1].reader.get()}};
 
         // Path `path` publishes grain `index` whole and hands its arrival to the merger.
         Outcome deliver(std::size_t path, std::uint64_t index)

@@ -4,22 +4,17 @@
 // sample of the right channel.
 #include "bridge/RedundantSampleMerge.hpp"
 
-#include "TempDomain.hpp"
+#include "DomainFlow.hpp"
 
 #include <mxl/flow.h>
-#include <mxl/mxl.h>
 
 #include <doctest/doctest.h>
 
 #include <array>
 #include <cstring>
-#include <stdexcept>
 #include <string>
 
 using namespace mxl::bridge;
-using mxl::test::readFile;
-using mxl::test::sourcePath;
-using mxl::test::TempDomain;
 
 namespace
 {
@@ -36,41 +31,20 @@ namespace
         return tag << 24 | static_cast<std::uint32_t>(channel) << 16 | static_cast<std::uint32_t>(index & 0xFFFF);
     }
 
-    // An audio flow of the test definition in a domain of its own, with a writer and a reader.
-    class AudioFlow
+    // The test audio flow, its samples written and read back as tagged words.
+    class AudioFlow : public mxl::test::DomainFlow
     {
     public:
         explicit AudioFlow(std::string const& tag)
-            : _domain{tag}
-            , _instance{::mxlCreateInstance(_domain.str().c_str(), nullptr)}
+            : DomainFlow{tag, "tests/tools/data/audio_48k_2ch.json", flowId}
         {
-            auto const definition = readFile(sourcePath("tests/tools/data/audio_48k_2ch.json"));
-            mxlFlowConfigInfo config{};
-            if (_instance == nullptr ||
-                ::mxlCreateFlowWriter(_instance, definition.c_str(), nullptr, &_writer, &config, nullptr) != MXL_STATUS_OK ||
-                ::mxlCreateFlowReader(_instance, flowId, nullptr, &_reader) != MXL_STATUS_OK)
-            {
-                throw std::runtime_error{"cannot create the test audio flow in " + _domain.str()};
-            }
-            ringSamples = config.continuous.bufferLength;
-            channels = config.continuous.channelCount;
         }
-
-        ~AudioFlow()
-        {
-            ::mxlReleaseFlowReader(_instance, _reader);
-            ::mxlReleaseFlowWriter(_instance, _writer);
-            ::mxlDestroyInstance(_instance);
-        }
-
-        AudioFlow(AudioFlow const&) = delete;
-        AudioFlow& operator=(AudioFlow const&) = delete;
 
         // Writes and commits the `count` samples ending at `headIndex`, every word tagged `tag`.
         void write(std::uint64_t headIndex, std::uint64_t count, std::uint32_t tag) const
         {
             mxlMutableWrappedMultiBufferSlice slice{};
-            REQUIRE(::mxlFlowWriterOpenSamples(_writer, headIndex, count, &slice) == MXL_STATUS_OK);
+            REQUIRE(::mxlFlowWriterOpenSamples(writer.get(), headIndex, count, &slice) == MXL_STATUS_OK);
             for (std::size_t channel = 0; channel < slice.count; ++channel)
             {
                 auto index = headIndex - count + 1;
@@ -84,7 +58,7 @@ namespace
                     }
                 }
             }
-            REQUIRE(::mxlFlowWriterCommitSamples(_writer) == MXL_STATUS_OK);
+            REQUIRE(::mxlFlowWriterCommitSamples(writer.get()) == MXL_STATUS_OK);
         }
 
         // The tag of every word of samples [first, last] in every channel when they all carry the same one and the right
@@ -92,7 +66,7 @@ namespace
         [[nodiscard]] int tagOf(std::uint64_t first, std::uint64_t last) const
         {
             mxlWrappedMultiBufferSlice slice{};
-            if (::mxlFlowReaderGetSamplesNonBlocking(_reader, last, last - first + 1, &slice) != MXL_STATUS_OK)
+            if (::mxlFlowReaderGetSamplesNonBlocking(reader.get(), last, last - first + 1, &slice) != MXL_STATUS_OK)
             {
                 return -2;
             }
@@ -122,35 +96,19 @@ namespace
         [[nodiscard]] std::uint64_t head() const
         {
             mxlFlowRuntimeInfo runtime{};
-            REQUIRE(::mxlFlowReaderGetRuntimeInfo(_reader, &runtime) == MXL_STATUS_OK);
+            REQUIRE(::mxlFlowReaderGetRuntimeInfo(reader.get(), &runtime) == MXL_STATUS_OK);
             return runtime.headIndex;
         }
 
-        [[nodiscard]] mxlFlowWriter writer() const noexcept
-        {
-            return _writer;
-        }
-
-        [[nodiscard]] mxlFlowReader reader() const noexcept
-        {
-            return _reader;
-        }
-
-        std::uint64_t ringSamples = 0;
-        std::size_t channels = 0;
-
-    private:
-        TempDomain _domain;
-        mxlInstance _instance = nullptr;
-        mxlFlowWriter _writer = nullptr;
-        mxlFlowReader _reader = nullptr;
+        std::uint64_t ringSamples = writer.config().continuous.bufferLength;
+        std::size_t channels = writer.config().continuous.channelCount;
     };
 
     struct SampleFixture
     {
         AudioFlow real{"sample-merge-real"};
         std::array<AudioFlow, 2> paths{AudioFlow{"sample-merge-path1"}, AudioFlow{"sample-merge-path2"}};
-        RedundantSampleMerge merge{real.writer(), {paths[0].reader(), paths[1].reader()}};
+        RedundantSampleMerge merge{real.writer.get(), {paths[0].reader.get(), paths[1].reader.get()}};
 
         // Path `path` commits batch `number` (batch samples from `start`) and hands its arrival to the merger; returns by
         // how much the real flow's head moved.

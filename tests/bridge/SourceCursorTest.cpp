@@ -4,10 +4,9 @@
 // skipped counted, and the cursor goes on with a grain the ring still holds.
 #include "bridge/SourceCursor.hpp"
 
-#include "TempDomain.hpp"
+#include "DomainFlow.hpp"
 
 #include <mxl/flow.h>
-#include <mxl/mxl.h>
 #include <mxl/time.h>
 
 #include <doctest/doctest.h>
@@ -17,7 +16,6 @@
 
 using mxl::bridge::GrainReading;
 using mxl::bridge::SourceCursor;
-using mxl::test::TempDomain;
 
 namespace
 {
@@ -26,38 +24,19 @@ namespace
     constexpr std::uint16_t cursorSlices = 1080;
 
     // A writer and a reader of one 1080p25 flow in a fresh domain.
-    struct CursorFlow
+    struct CursorFlow : mxl::test::DomainFlow
     {
-        TempDomain domain{"bridge-cursor"};
-        mxlInstance instance = mxlCreateInstance(domain.str().c_str(), nullptr);
-        mxlFlowWriter writer = nullptr;
-        mxlFlowReader reader = nullptr;
-        mxlFlowConfigInfo config{};
-
         CursorFlow()
+            : DomainFlow{"bridge-cursor", "flows/v210_1080p25.json", cursorFlowId}
         {
-            REQUIRE(instance != nullptr);
-            auto const definition = mxl::test::readFile(mxl::test::sourcePath("flows/v210_1080p25.json"));
-            REQUIRE(mxlCreateFlowWriter(instance, definition.c_str(), nullptr, &writer, &config, nullptr) == MXL_STATUS_OK);
-            REQUIRE(mxlCreateFlowReader(instance, cursorFlowId, nullptr, &reader) == MXL_STATUS_OK);
         }
-
-        ~CursorFlow()
-        {
-            mxlReleaseFlowReader(instance, reader);
-            mxlReleaseFlowWriter(instance, writer);
-            mxlDestroyInstance(instance);
-        }
-
-        CursorFlow(CursorFlow const&) = delete;
-        CursorFlow& operator=(CursorFlow const&) = delete;
 
         // Opens grain `index` and commits its first `slices` slices; the grain stays open for more.
         mxlGrainInfo open(std::uint64_t index, std::uint16_t slices)
         {
             mxlGrainInfo info{};
             std::uint8_t* payload = nullptr;
-            REQUIRE(mxlFlowWriterOpenGrain(writer, index, &info, &payload) == MXL_STATUS_OK);
+            REQUIRE(mxlFlowWriterOpenGrain(writer.get(), index, &info, &payload) == MXL_STATUS_OK);
             info.flags = 0;
             commit(info, slices);
             return info;
@@ -66,14 +45,14 @@ namespace
         void commit(mxlGrainInfo& info, std::uint16_t slices)
         {
             info.validSlices = slices;
-            REQUIRE(mxlFlowWriterCommitGrain(writer, &info) == MXL_STATUS_OK);
+            REQUIRE(mxlFlowWriterCommitGrain(writer.get(), &info) == MXL_STATUS_OK);
         }
 
         // A cursor at the present grain, and that grain's index.
         std::pair<std::unique_ptr<SourceCursor>, std::uint64_t> cursorAtPresent(GrainReading reading)
         {
-            auto const& rate = config.common.grainRate;
-            auto cursor = mxl::bridge::makeSourceCursor(reader, config, cursorFlowId, reading);
+            auto const& rate = writer.config().common.grainRate;
+            auto cursor = mxl::bridge::makeSourceCursor(reader.get(), writer.config(), cursorFlowId, reading);
             for (;;)
             {
                 auto const before = mxlGetCurrentIndex(&rate);
@@ -103,7 +82,7 @@ TEST_CASE("grain cursor by slices: each slice range as the writer commits it, th
           "moves on to the next grain")
 {
     CursorFlow flow;
-    auto const bytesPerSlice = std::uint64_t{flow.config.discrete.sliceSizes[0]};
+    auto const bytesPerSlice = std::uint64_t{flow.writer.config().discrete.sliceSizes[0]};
     auto [cursor, first] = flow.cursorAtPresent(GrainReading::BySlices);
 
     auto grain = flow.open(first, 300);
@@ -126,8 +105,8 @@ TEST_CASE("grain cursor by slices: each slice range as the writer commits it, th
 TEST_CASE("grain cursor whole: a grain is ready once complete, and grains the ring overwrote are gone, counted, and skipped")
 {
     CursorFlow flow;
-    auto const bytesPerSlice = std::uint64_t{flow.config.discrete.sliceSizes[0]};
-    auto const ring = flow.config.discrete.grainCount;
+    auto const bytesPerSlice = std::uint64_t{flow.writer.config().discrete.sliceSizes[0]};
+    auto const ring = flow.writer.config().discrete.grainCount;
     auto [cursor, first] = flow.cursorAtPresent(GrainReading::Whole);
 
     auto grain = flow.open(first, 300);
