@@ -22,12 +22,7 @@
 
 namespace mxl::client
 {
-    inline mxlStatus destroyFabricsInstance(std::nullptr_t, mxlFabricsInstance fabrics)
-    {
-        return ::mxlFabricsDestroyInstance(fabrics);
-    }
-
-    class FabricsOnInstance : public OwnedHandle<std::nullptr_t, mxlFabricsInstance, destroyFabricsInstance>
+    class FabricsOnInstance : public OwnedHandle<std::nullptr_t, mxlFabricsInstance, ::mxlFabricsDestroyInstance>
     {
     public:
         // `backend` names the transport (libmxl-fabrics-<backend>.so); the library logs why it cannot be loaded. Throws
@@ -87,12 +82,7 @@ namespace mxl::client
                                                                                                                       : 0;
     }
 
-    inline mxlStatus freeTargetInfo(std::nullptr_t, mxlFabricsTargetInfo info)
-    {
-        return ::mxlFabricsFreeTargetInfo(info);
-    }
-
-    class OwnedTargetInfo : public OwnedHandle<std::nullptr_t, mxlFabricsTargetInfo, freeTargetInfo>
+    class OwnedTargetInfo : public OwnedHandle<std::nullptr_t, mxlFabricsTargetInfo, ::mxlFabricsFreeTargetInfo>
     {
     public:
         OwnedTargetInfo() = default;
@@ -103,13 +93,8 @@ namespace mxl::client
         }
     };
 
-    inline mxlStatus freeBatch(mxlFabricsInitiator initiator, mxlFabricsBatch batch)
-    {
-        return ::mxlFabricsInitiatorFreeBatch(initiator, batch);
-    }
-
     // A batch of an initiator (fabrics_batch.h); transfers in flight when it is freed go on without it.
-    class FabricsBatch : public OwnedHandle<mxlFabricsInitiator, mxlFabricsBatch, freeBatch>
+    class FabricsBatch : public OwnedHandle<mxlFabricsInitiator, mxlFabricsBatch, ::mxlFabricsInitiatorFreeBatch>
     {
     public:
         // Holds no batch when the initiator refused to create one (`status` says why).

@@ -13,12 +13,7 @@
 
 namespace mxl::client
 {
-    inline mxlStatus destroyInstance(std::nullptr_t, mxlInstance instance)
-    {
-        return ::mxlDestroyInstance(instance);
-    }
-
-    class Instance : public OwnedHandle<std::nullptr_t, mxlInstance, destroyInstance>
+    class Instance : public OwnedHandle<std::nullptr_t, mxlInstance, ::mxlDestroyInstance>
     {
     public:
         // Throws ClientError(DomainUnavailable) naming the domain when it is missing or cannot be opened.

@@ -2,11 +2,11 @@
 // scope (also when an error unwinds), movable, never copied. The handle types of this layer derive from it and create
 // their handle in their constructor; OwnedHandle's own two-argument constructor adopts a handle created elsewhere
 // (FlowReader offers it too, for callers that report a failed open themselves). A handle that is a number (a batch)
-// holds none at 0, as a pointer does at null. A handle whose release call takes no owner has std::nullptr_t for its owner and a
-// two-argument adapter of that call. Declare handles in the order of creation (a flow before the fabrics target on it), so that they are
-// released in reverse.
+// holds none at 0, as a pointer does at null. A handle whose release call takes no owner has std::nullptr_t for its owner.
+// Declare handles in the order of creation (a flow before the fabrics target on it), so that they are released in reverse.
 #pragma once
 
+#include <type_traits>
 #include <utility>
 
 namespace mxl::client
@@ -25,7 +25,15 @@ namespace mxl::client
 
         ~OwnedHandle()
         {
-            if (_handle != Handle{})
+            if (_handle == Handle{})
+            {
+                return;
+            }
+            if constexpr (std::is_null_pointer_v<Owner>)
+            {
+                Release(_handle);
+            }
+            else
             {
                 Release(_owner, _handle);
             }
