@@ -109,6 +109,23 @@ namespace mxl::client
         return config;
     }
 
+    // The setup configuration of a target or an initiator (mxlFabricsTargetConfig, mxlFabricsInitiatorConfig) on
+    // `interface`, all but its flow; it points into `interface`, which must outlive it.
+    template <typename EndpointConfig>
+    EndpointConfig endpointConfig(FabricsInterface const& interface)
+    {
+        EndpointConfig config{};
+        config.version = MXL_FABRICS_API_VERSION;
+        config.interface = interfaceConfig(interface);
+        return config;
+    }
+
+    // Setup options as the library takes them: null for none.
+    [[nodiscard]] inline char const* setupOptionsOrNull(std::string const& options) noexcept
+    {
+        return options.empty() ? nullptr : options.c_str();
+    }
+
     // mxlFabricsGetInterfaces filtered by provider (ANY = all) and node (empty = all), in the library's order.
     inline std::vector<FabricsInterface> listFabricsInterfaces(mxlFabricsInstance fabrics, mxlFabricsProvider provider,
                                                                std::string const& node)

@@ -21,11 +21,9 @@ namespace mxl::client
     inline mxlStatus setUpInitiator(mxlFabricsInitiator initiator, FabricsInterface const& interface, mxlFlowReader reader,
                                     std::string const& options)
     {
-        mxlFabricsInitiatorConfig config{};
-        config.version = MXL_FABRICS_API_VERSION;
-        config.interface = interfaceConfig(interface);
+        auto config = endpointConfig<mxlFabricsInitiatorConfig>(interface);
         config.reader = reader;
-        return ::mxlFabricsInitiatorSetup(initiator, &config, options.empty() ? nullptr : options.c_str());
+        return ::mxlFabricsInitiatorSetup(initiator, &config, setupOptionsOrNull(options));
     }
 
     struct TargetState

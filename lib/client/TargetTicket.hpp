@@ -21,12 +21,10 @@ namespace mxl::client
     inline OwnedTargetInfo setUpTarget(mxlFabricsTarget target, FabricsInterface const& interface, mxlFlowWriter writer,
                                        std::string const& setupOptions)
     {
-        mxlFabricsTargetConfig config{};
-        config.version = MXL_FABRICS_API_VERSION;
-        config.interface = interfaceConfig(interface);
+        auto config = endpointConfig<mxlFabricsTargetConfig>(interface);
         config.writer = writer;
         mxlFabricsTargetInfo info = nullptr;
-        auto const status = ::mxlFabricsTargetSetup(target, &config, setupOptions.empty() ? nullptr : setupOptions.c_str(), &info);
+        auto const status = ::mxlFabricsTargetSetup(target, &config, setupOptionsOrNull(setupOptions), &info);
         if (status != MXL_STATUS_OK)
         {
             throw ClientError{status == MXL_ERR_INVALID_ARG ? ErrorKind::Usage : ErrorKind::Failure,
