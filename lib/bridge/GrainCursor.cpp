@@ -60,18 +60,6 @@ namespace mxl::bridge
         return {Outcome::Ready, SourceUnit{_index, start, end, _readCompletes, 0, (end - start) * _bytesPerSlice}, 0};
     }
 
-    mxlStatus GrainCursor::post(mxlFabricsInitiator initiator, SourceUnit const& unit) const
-    {
-        return ::mxlFabricsInitiatorTransferGrain(initiator, unit.index, unit.startSlice, unit.endSlice);
-    }
-
-    mxlStatus GrainCursor::addTo(mxlFabricsInitiator initiator, mxlFabricsBatch batch, mxlFabricsTargetInfo target,
-                                 SourceUnit const& unit) const
-    {
-        std::uint32_t transfer = 0;
-        return ::mxlFabricsBatchAddGrain(initiator, batch, target, unit.index, unit.startSlice, unit.endSlice, &transfer);
-    }
-
     void GrainCursor::advance(bool delivered)
     {
         if (_reading == GrainReading::BySlices && delivered && !_readCompletes)

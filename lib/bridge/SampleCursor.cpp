@@ -75,18 +75,6 @@ namespace mxl::bridge
         return {Outcome::Ready, SourceUnit{_head, 0, 0, true, _batchSamples, bytes}, 0};
     }
 
-    mxlStatus SampleCursor::post(mxlFabricsInitiator initiator, SourceUnit const& unit) const
-    {
-        return ::mxlFabricsInitiatorTransferSamples(initiator, unit.index, unit.samples);
-    }
-
-    mxlStatus SampleCursor::addTo(mxlFabricsInitiator initiator, mxlFabricsBatch batch, mxlFabricsTargetInfo target,
-                                  SourceUnit const& unit) const
-    {
-        std::uint32_t transfer = 0;
-        return ::mxlFabricsBatchAddSamples(initiator, batch, target, unit.index, unit.samples, &transfer);
-    }
-
     void SampleCursor::advance(bool)
     {
         _head += _batchSamples;

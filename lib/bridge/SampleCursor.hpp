@@ -18,9 +18,6 @@ namespace mxl::bridge
         // source running behind real time is.
         std::uint64_t startAtPresent() override;
         [[nodiscard]] Read read() override;
-        [[nodiscard]] mxlStatus post(mxlFabricsInitiator initiator, SourceUnit const& unit) const override;
-        [[nodiscard]] mxlStatus addTo(mxlFabricsInitiator initiator, mxlFabricsBatch batch, mxlFabricsTargetInfo target,
-                                      SourceUnit const& unit) const override;
         void advance(bool delivered) override;
 
     private:

@@ -29,6 +29,26 @@ namespace mxl::bridge
     {
     }
 
+    mxlStatus SourceCursor::post(mxlFabricsInitiator initiator, SourceUnit const& unit) const
+    {
+        if (_unit == TransferUnit::Batch)
+        {
+            return ::mxlFabricsInitiatorTransferSamples(initiator, unit.index, unit.samples);
+        }
+        return ::mxlFabricsInitiatorTransferGrain(initiator, unit.index, unit.startSlice, unit.endSlice);
+    }
+
+    mxlStatus SourceCursor::addTo(mxlFabricsInitiator initiator, mxlFabricsBatch batch, mxlFabricsTargetInfo target,
+                                  SourceUnit const& unit) const
+    {
+        std::uint32_t transfer = 0;
+        if (_unit == TransferUnit::Batch)
+        {
+            return ::mxlFabricsBatchAddSamples(initiator, batch, target, unit.index, unit.samples, &transfer);
+        }
+        return ::mxlFabricsBatchAddGrain(initiator, batch, target, unit.index, unit.startSlice, unit.endSlice, &transfer);
+    }
+
     std::uint64_t SourceCursor::periodNs(std::uint64_t units) const noexcept
     {
         return static_cast<std::uint64_t>(1'000'000'000LL * _rate.denominator * static_cast<std::int64_t>(units) /

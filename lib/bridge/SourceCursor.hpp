@@ -1,6 +1,7 @@
 // A sender's position in its source flow, and how what is there is sent: one transfer unit at a time, a grain (video,
 // data) or a batch of samples (audio). A sender drives the connection, healing and accounting the same way for both;
-// only reading the source and posting the transfer differ, and they differ behind this interface.
+// only reading the source differs, behind this interface. A unit is posted by its kind alone: SourceUnit carries what
+// either kind of transfer names.
 #pragma once
 
 #include "bridge/TransferUnit.hpp"
@@ -76,11 +77,11 @@ namespace mxl::bridge
         [[nodiscard]] virtual Read read() = 0;
 
         // Posts `unit` (from read()) to every connected target.
-        [[nodiscard]] virtual mxlStatus post(mxlFabricsInitiator initiator, SourceUnit const& unit) const = 0;
+        [[nodiscard]] mxlStatus post(mxlFabricsInitiator initiator, SourceUnit const& unit) const;
 
         // Adds `unit` to `batch` (fabrics_batch.h), for `target` alone.
-        [[nodiscard]] virtual mxlStatus addTo(mxlFabricsInitiator initiator, mxlFabricsBatch batch, mxlFabricsTargetInfo target,
-                                              SourceUnit const& unit) const = 0;
+        [[nodiscard]] mxlStatus addTo(mxlFabricsInitiator initiator, mxlFabricsBatch batch, mxlFabricsTargetInfo target,
+                                      SourceUnit const& unit) const;
 
         // Past the unit read. A grain sent by slices goes on with its next slices when `delivered`, else with the next
         // grain (its target will not see the rest).
