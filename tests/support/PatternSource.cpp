@@ -2,7 +2,6 @@
 
 #include "Checksum.hpp"
 #include "GrainPattern.hpp"
-#include "TempDomain.hpp"
 
 #include <mxl/device.h>
 #include <mxl/flow.h>
@@ -10,7 +9,6 @@
 #include <mxl/time.h>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstring>
@@ -27,11 +25,9 @@ namespace mxl::test
 
     PatternSource::PatternSource(std::string const& domain, std::filesystem::path const& definition, std::uint16_t slicesPerCommit,
                                  std::string const& writerOptions)
-        : _slicesPerCommit{slicesPerCommit}
-        , _instance{domain}
-        , _writer{_instance, readFile(definition), writerOptions, definition.string()}
+        : SourceFlow{domain, definition, writerOptions}
+        , _slicesPerCommit{slicesPerCommit}
     {
-        _flowId = nlohmann::json::parse(readFile(definition)).at("id").get<std::string>();
         _thread = std::jthread{[this](std::stop_token const& stop) { writeLoop(stop); }};
     }
 

@@ -2,7 +2,7 @@
 // remembers each grain's checksum, the reference for what a target must receive.
 #pragma once
 
-#include <client/MxlHandles.hpp>
+#include "SourceFlow.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -17,7 +17,7 @@
 
 namespace mxl::test
 {
-    class PatternSource
+    class PatternSource : public SourceFlow
     {
     public:
         // `slicesPerCommit` 0 commits whole grains; otherwise each grain is committed in batches of that many slices,
@@ -25,14 +25,6 @@ namespace mxl::test
         // `writerOptions`: the writer's flow options JSON; with device payloads each slice range is copied into device memory.
         PatternSource(std::string const& domain, std::filesystem::path const& definition, std::uint16_t slicesPerCommit = 0,
                       std::string const& writerOptions = {});
-
-        PatternSource(PatternSource const&) = delete;
-        PatternSource& operator=(PatternSource const&) = delete;
-
-        [[nodiscard]] std::string const& flowId() const noexcept
-        {
-            return _flowId;
-        }
 
         // The checksum of grain `index` as written, or nullopt if this source never wrote it.
         [[nodiscard]] std::optional<std::uint64_t> checksum(std::uint64_t index) const;
@@ -43,10 +35,7 @@ namespace mxl::test
         }
 
     private:
-        std::string _flowId;
         std::uint16_t _slicesPerCommit;
-        client::Instance _instance;
-        client::FlowWriter _writer;
         mutable std::mutex _mutex;
         std::map<std::uint64_t, std::uint64_t> _checksums;
         std::atomic<std::uint64_t> _written{0};

@@ -1,22 +1,17 @@
 #include "SampleSource.hpp"
 
 #include "SamplePattern.hpp"
-#include "TempDomain.hpp"
 
 #include <mxl/time.h>
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
 namespace mxl::test
 {
     SampleSource::SampleSource(std::string const& domain, std::filesystem::path const& definition, std::uint32_t seed)
-        : _instance{domain}
-        , _writer{_instance, readFile(definition), {}, definition.string()}
+        : SourceFlow{domain, definition, {}}
         , _seed{seed}
     {
-        _flowId = nlohmann::json::parse(readFile(definition)).at("id").get<std::string>();
         _batch = std::max<std::uint32_t>(_writer.config().common.maxCommitBatchSizeHint, 1);
         _thread = std::jthread{[this](std::stop_token const& stop) { writeLoop(stop); }};
     }

@@ -3,7 +3,7 @@
 // catches up at once. The counterpart of PatternSource for continuous flows.
 #pragma once
 
-#include <client/MxlHandles.hpp>
+#include "SourceFlow.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -15,20 +15,12 @@
 
 namespace mxl::test
 {
-    class SampleSource
+    class SampleSource : public SourceFlow
     {
     public:
         // Creates the flow of `definition` in `domain` and starts writing at the present; throws what client::FlowWriter
         // throws when the flow cannot be made.
         SampleSource(std::string const& domain, std::filesystem::path const& definition, std::uint32_t seed);
-
-        SampleSource(SampleSource const&) = delete;
-        SampleSource& operator=(SampleSource const&) = delete;
-
-        [[nodiscard]] std::string const& flowId() const noexcept
-        {
-            return _flowId;
-        }
 
         [[nodiscard]] std::size_t batchSamples() const noexcept
         {
@@ -42,9 +34,6 @@ namespace mxl::test
         }
 
     private:
-        std::string _flowId;
-        client::Instance _instance;
-        client::FlowWriter _writer;
         std::uint32_t _seed;
         std::size_t _batch = 0;
         std::atomic<std::uint64_t> _refused{0};
