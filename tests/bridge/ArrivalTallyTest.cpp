@@ -90,7 +90,8 @@ TEST_CASE("arrival tally: an invalid grain completes with the slices it has, non
 
 TEST_CASE("arrival tally: a batch counts at once with the bytes its flow holds, a skipped run as whole batches")
 {
-    mxl::test::DomainFlow flow{"bridge-tally", "flows/audio_48k_stereo.json", "b6d81e24-5a3f-4c90-9f7b-38e0c2a4d165"};
+    mxl::test::DomainFlow flow{"bridge-tally", mxl::test::readFile(mxl::test::sourcePath("flows/audio_48k_stereo.json")),
+                               "b6d81e24-5a3f-4c90-9f7b-38e0c2a4d165"};
     // Samples 1000..1479 written: batches of 48 end at 1047, 1095, ...
     mxlMutableWrappedMultiBufferSlice slices{};
     REQUIRE(mxlFlowWriterOpenSamples(flow.writer.get(), 1479, 480, &slices) == MXL_STATUS_OK);

@@ -2,10 +2,10 @@
 
 namespace mxl::test
 {
-    DomainFlow::DomainFlow(std::string const& tag, std::string const& definitionFile, std::string const& flowId)
+    DomainFlow::DomainFlow(std::string const& tag, std::string const& definition, std::string const& flowId)
         : domain{tag}
         , instance{domain.path()}
-        , writer{instance, readFile(sourcePath(definitionFile)), {}, definitionFile}
+        , writer{instance, definition, {}, "'" + tag + "'"}
         , reader{instance, flowId}
     {
     }

@@ -15,6 +15,8 @@
 #include <string>
 
 using namespace mxl::bridge;
+using mxl::test::readFile;
+using mxl::test::sourcePath;
 using Outcome = RedundantMerge::Outcome;
 
 namespace
@@ -26,7 +28,7 @@ namespace
     {
     public:
         explicit TestFlow(std::string const& tag)
-            : DomainFlow{tag, "tests/tools/data/video_v210_100x60p25.json", "0d7e4a52-6c1b-4f3e-9a80-1b2c3d4e5f60"}
+            : DomainFlow{tag, readFile(sourcePath("tests/tools/data/video_v210_100x60p25.json")), "0d7e4a52-6c1b-4f3e-9a80-1b2c3d4e5f60"}
         {
         }
 

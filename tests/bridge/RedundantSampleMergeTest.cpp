@@ -15,6 +15,8 @@
 #include <string>
 
 using namespace mxl::bridge;
+using mxl::test::readFile;
+using mxl::test::sourcePath;
 
 namespace
 {
@@ -36,7 +38,7 @@ namespace
     {
     public:
         explicit AudioFlow(std::string const& tag)
-            : DomainFlow{tag, "tests/tools/data/audio_48k_2ch.json", flowId}
+            : DomainFlow{tag, readFile(sourcePath("tests/tools/data/audio_48k_2ch.json")), flowId}
         {
         }
 

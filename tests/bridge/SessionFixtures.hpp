@@ -5,8 +5,8 @@
 #include "bridge/Metrics.hpp"
 #include "bridge/ReceiverSession.hpp"
 
+#include "DomainFlow.hpp"
 #include "GrainPattern.hpp"
-#include "TempDomain.hpp"
 
 #include <client/FabricsHandles.hpp>
 #include <client/FabricsInterfaceChoice.hpp>
@@ -171,13 +171,10 @@ namespace mxl::test::sessions
     }
 
     // The sender's end: the source flow in a domain of its own, and an initiator set up on it over tcp on 127.0.0.1.
-    struct SourceEnd
+    struct SourceEnd : DomainFlow
     {
         SourceEnd(std::string const& name, std::string const& definition)
-            : domain{name}
-            , instance{domain.str()}
-            , writer{instance, definition, {}, "the source flow"}
-            , reader{instance, sessionFlowId}
+            : DomainFlow{name, definition, sessionFlowId}
             , fabrics{instance.get(), "ofi"}
             , initiator{fabrics.get()}
         {
@@ -185,22 +182,15 @@ namespace mxl::test::sessions
                     MXL_STATUS_OK);
         }
 
-        TempDomain domain;
-        client::Instance instance;
-        client::FlowWriter writer;
-        client::FlowReader reader;
         client::FabricsOnInstance fabrics;
         client::FabricsInitiator initiator;
     };
 
     // A receiver's end: a target flow in a domain of its own with a receiver session on it, receiving on its own thread.
-    struct TargetEnd
+    struct TargetEnd : DomainFlow
     {
         TargetEnd(std::string const& name, std::string const& definition)
-            : domain{name}
-            , instance{domain.str()}
-            , writer{instance, definition, {}, "a target flow"}
-            , reader{instance, sessionFlowId}
+            : DomainFlow{name, definition, sessionFlowId}
             , checkReader{instance, sessionFlowId}
             , fabrics{instance.get(), "ofi"}
             , metrics{"target", sessionFlowId, writer.config()}
@@ -210,10 +200,6 @@ namespace mxl::test::sessions
         {
         }
 
-        TempDomain domain;
-        client::Instance instance;
-        client::FlowWriter writer;
-        client::FlowReader reader;
         // The checks' own: the session reads on its thread with the other.
         client::FlowReader checkReader;
         client::FabricsOnInstance fabrics;

@@ -27,7 +27,7 @@ namespace
     struct CursorFlow : mxl::test::DomainFlow
     {
         CursorFlow()
-            : DomainFlow{"bridge-cursor", "flows/v210_1080p25.json", cursorFlowId}
+            : DomainFlow{"bridge-cursor", mxl::test::readFile(mxl::test::sourcePath("flows/v210_1080p25.json")), cursorFlowId}
         {
         }
 
