@@ -18,28 +18,30 @@ namespace mxl
         return *instance;
     }
 
+    // A reader or writer handle as the class `Typed` of its hierarchy; `role` ("reader", "writer") words the failure.
+    template <typename Typed, typename Handle>
+    Typed& typedFrom(Handle handle, mxlStatus status, char const* role)
+    {
+        auto* const typed = dynamic_cast<Typed*>(handle);
+        if (typed == nullptr)
+        {
+            fail(status, "{} {} is NULL or not a {} of this kind of flow", role, static_cast<void*>(handle), role);
+        }
+        return *typed;
+    }
+
     // Reader is DiscreteFlowReader, ContinuousFlowReader, FlowReader (either kind) or mxlFlowReader_t (only checked
     // for NULL, never dereferenced).
     template <typename Reader>
     Reader& readerFrom(mxlFlowReader reader)
     {
-        auto* const typed = dynamic_cast<Reader*>(reader);
-        if (typed == nullptr)
-        {
-            fail(MXL_ERR_INVALID_FLOW_READER, "reader {} is NULL or not a reader of this kind of flow", static_cast<void*>(reader));
-        }
-        return *typed;
+        return typedFrom<Reader>(reader, MXL_ERR_INVALID_FLOW_READER, "reader");
     }
 
     template <typename Writer>
     Writer& writerFrom(mxlFlowWriter writer)
     {
-        auto* const typed = dynamic_cast<Writer*>(writer);
-        if (typed == nullptr)
-        {
-            fail(MXL_ERR_INVALID_FLOW_WRITER, "writer {} is NULL or not a writer of this kind of flow", static_cast<void*>(writer));
-        }
-        return *typed;
+        return typedFrom<Writer>(writer, MXL_ERR_INVALID_FLOW_WRITER, "writer");
     }
 
     inline FlowSynchronizationGroup& groupFrom(mxlFlowSynchronizationGroup group)
