@@ -1,5 +1,6 @@
 #include "fabrics/backends/ofi/Endpoint.hpp"
 
+#include "fabrics/backends/ofi/EndpointName.hpp"
 #include "fabrics/backends/ofi/FabricError.hpp"
 #include "fabrics/backends/ofi/OfiMemory.hpp"
 
@@ -98,11 +99,7 @@ namespace mxl::fabrics
 
     std::vector<std::uint8_t> Endpoint::name() const
     {
-        std::vector<std::uint8_t> address(128);
-        auto size = address.size();
-        check(fi_getname(&_ep.get()->fid, address.data(), &size), "fi_getname", "endpoint");
-        address.resize(size);
-        return address;
+        return endpointName(_ep.fid(), "endpoint");
     }
 
     bool Endpoint::write(RemoteWrite const& write, std::vector<RemoteRegion> const& regions, fi_addr_t destination, void* context)

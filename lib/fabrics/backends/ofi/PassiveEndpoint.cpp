@@ -1,5 +1,6 @@
 #include "fabrics/backends/ofi/PassiveEndpoint.hpp"
 
+#include "fabrics/backends/ofi/EndpointName.hpp"
 #include "fabrics/backends/ofi/FabricError.hpp"
 
 #include <rdma/fi_cm.h>
@@ -28,10 +29,6 @@ namespace mxl::fabrics
 
     std::vector<std::uint8_t> PassiveEndpoint::name() const
     {
-        std::vector<std::uint8_t> address(128);
-        auto size = address.size();
-        check(fi_getname(&_pep.get()->fid, address.data(), &size), "fi_getname", "listening endpoint");
-        address.resize(size);
-        return address;
+        return endpointName(_pep.fid(), "listening endpoint");
     }
 }
