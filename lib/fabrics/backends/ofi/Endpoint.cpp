@@ -118,16 +118,8 @@ namespace mxl::fabrics
         message.rma_iov_count = 1;
         message.context = context;
         message.data = write.immediate.value_or(0);
-        auto const code = fi_writemsg(_ep.get(), &message, completionFlags(write));
-        if (code == -FI_EAGAIN)
-        {
-            return false;
-        }
-        if (code < 0)
-        {
-            check(code, "fi_writemsg", fmt::format("{} bytes to remote address {:#x}", length, remoteAddress));
-        }
-        return true;
+        return posted(fi_writemsg(_ep.get(), &message, completionFlags(write)), "fi_writemsg",
+                      [&] { return fmt::format("{} bytes to remote address {:#x}", length, remoteAddress); });
     }
 
     bool Endpoint::send(RemoteWrite const& write, MessagePlacement const& header, fi_addr_t destination, void* context)
@@ -141,40 +133,19 @@ namespace mxl::fabrics
         message.addr = destination;
         message.context = context;
         message.data = write.immediate.value_or(0);
-        auto const code = fi_sendmsg(_ep.get(), &message, completionFlags(write));
-        if (code == -FI_EAGAIN)
-        {
-            return false;
-        }
-        if (code < 0)
-        {
-            check(code, "fi_sendmsg", fmt::format("{} bytes for region {} offset {}", header.length, header.region, header.offset));
-        }
-        return true;
+        return posted(fi_sendmsg(_ep.get(), &message, completionFlags(write)), "fi_sendmsg",
+                      [&] { return fmt::format("{} bytes for region {} offset {}", header.length, header.region, header.offset); });
     }
 
     bool Endpoint::postReceive(std::span<std::uint8_t> buffer, void* descriptor, void* context)
     {
-        auto const code = fi_recv(_ep.get(), buffer.data(), buffer.size(), descriptor, FI_ADDR_UNSPEC, context);
-        if (code == -FI_EAGAIN)
-        {
-            return false;
-        }
-        if (code < 0)
-        {
-            check(code, "fi_recv", fmt::format("msg transport receive of {} bytes", buffer.size()));
-        }
-        return true;
+        return posted(fi_recv(_ep.get(), buffer.data(), buffer.size(), descriptor, FI_ADDR_UNSPEC, context), "fi_recv",
+                      [&] { return fmt::format("msg transport receive of {} bytes", buffer.size()); });
     }
 
     bool Endpoint::postReceive(void* context)
     {
-        auto const code = fi_recv(_ep.get(), nullptr, 0, nullptr, FI_ADDR_UNSPEC, context);
-        if (code == -FI_EAGAIN)
-        {
-            return false;
-        }
-        check(code, "fi_recv", "remote CQ data receive");
-        return true;
+        return posted(fi_recv(_ep.get(), nullptr, 0, nullptr, FI_ADDR_UNSPEC, context), "fi_recv",
+                      [] { return std::string_view{"remote CQ data receive"}; });
     }
 }

@@ -5,6 +5,8 @@
 
 #include "common/Status.hpp"
 
+#include <rdma/fi_errno.h>
+
 #include <string>
 #include <string_view>
 
@@ -30,5 +32,21 @@ namespace mxl::fabrics
         {
             throwFabricError(static_cast<int>(code), call, object);
         }
+    }
+
+    // `code` is what a post (fi_writemsg, fi_sendmsg, fi_recv) returned: false when the queue was full (-FI_EAGAIN),
+    // true when posted; other errors throw. `describe()` words what was posted, called only for the error.
+    template <typename Describe>
+    bool posted(long code, char const* call, Describe const& describe)
+    {
+        if (code == -FI_EAGAIN)
+        {
+            return false;
+        }
+        if (code < 0)
+        {
+            throwFabricError(static_cast<int>(code), call, describe());
+        }
+        return true;
     }
 }
