@@ -1,7 +1,7 @@
 #include "fabrics/core/SetupOptions.hpp"
 
-#include "common/BoundedJson.hpp"
 #include "common/Status.hpp"
+#include "fabrics/core/OptionsObject.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -45,15 +45,7 @@ namespace mxl::fabrics
         SetupOptions options;
         options.transport = defaultTransport();
         options.devicePayloads = defaultDevicePayloads();
-        if (text == nullptr || *text == '\0')
-        {
-            return options;
-        }
-        auto const json = mxl::parseJsonOrDiscarded(text);
-        if (json.is_discarded() || !json.is_object())
-        {
-            fail(MXL_ERR_INVALID_ARG, "options must be a JSON object, got: {}", text);
-        }
+        auto const json = parseOptionsObject(text, "options");
         if (auto const depth = json.find("cqDepth"); depth != json.end())
         {
             if (!depth->is_number())
