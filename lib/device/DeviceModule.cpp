@@ -1,9 +1,8 @@
 #include "device/DeviceModule.hpp"
 
+#include "common/ModuleEntry.hpp"
 #include "common/ModuleSearch.hpp"
 #include "common/Status.hpp"
-
-#include <dlfcn.h>
 
 #include <cstdlib>
 #include <memory>
@@ -21,19 +20,7 @@ namespace mxl::device
 
         Module enter(std::string const& path)
         {
-            // RTLD_LOCAL: the module's statically linked CUDA runtime stays out of the program's symbol namespace.
-            auto* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-            if (handle == nullptr)
-            {
-                fail(MXL_ERR_UNSUPPORTED_OPERATION, "cannot load the device module {}: {}", path, modules::dlerrorText());
-            }
-            static_cast<void>(::dlerror());
-            auto* symbol = ::dlsym(handle, MXL_DEVICE_MODULE_ENTRY_SYMBOL);
-            if (symbol == nullptr)
-            {
-                fail(MXL_ERR_UNSUPPORTED_OPERATION, "the device module {} has no {}: {}", path, MXL_DEVICE_MODULE_ENTRY_SYMBOL,
-                     modules::dlerrorText());
-            }
+            auto* symbol = modules::entryPoint(path, MXL_DEVICE_MODULE_ENTRY_SYMBOL, MXL_ERR_UNSUPPORTED_OPERATION, "the device module");
             auto const entry = reinterpret_cast<mxlDeviceModuleEntryFunction>(symbol);
             mxlDeviceModule const* table = nullptr;
             if (auto const code = entry(MXL_DEVICE_MODULE_ABI_VERSION, &table); code != 0)

@@ -1,13 +1,12 @@
 #include "fabrics/transport/BackendLoader.hpp"
 
+#include "common/ModuleEntry.hpp"
 #include "common/ModuleSearch.hpp"
 #include "common/Status.hpp"
 #include "fabrics/transport/BackendInstallDir.hpp"
 #include "fabrics/transport/HostLog.hpp"
 #include "fabrics/transport/ProgramSignalHandlers.hpp"
 #include "fabrics/transport/TableBackend.hpp"
-
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <cctype>
@@ -56,18 +55,7 @@ namespace mxl::fabrics
 
         mxlFabricsBackend const& enter(std::string const& path)
         {
-            // RTLD_LOCAL: each backend keeps its own copies of lib/common and its transport's symbols to itself.
-            auto* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-            if (handle == nullptr)
-            {
-                fail(MXL_ERR_NO_FABRIC, "cannot load fabrics backend {}: {}", path, modules::dlerrorText());
-            }
-            static_cast<void>(::dlerror());
-            auto* symbol = ::dlsym(handle, MXL_FABRICS_BACKEND_ENTRY_SYMBOL);
-            if (symbol == nullptr)
-            {
-                fail(MXL_ERR_NO_FABRIC, "fabrics backend {} has no {}: {}", path, MXL_FABRICS_BACKEND_ENTRY_SYMBOL, modules::dlerrorText());
-            }
+            auto* symbol = modules::entryPoint(path, MXL_FABRICS_BACKEND_ENTRY_SYMBOL, MXL_ERR_NO_FABRIC, "fabrics backend");
             auto const entry = reinterpret_cast<mxlFabricsBackendEntryFunction>(symbol);
             static mxlFabricsBackendHost const host{sizeof(mxlFabricsBackendHost), &writeBackendLine};
             mxlFabricsBackend const* table = nullptr;
