@@ -60,21 +60,45 @@ namespace mxl::fabrics
             return {region.keyBlob.data(), region.keyBlob.size()};
         }
 
-        class BackendMemory final : public TransportMemory
+        // What every object below owns: one handle of the table, closed through the table's `close` entry exactly once.
+        template <typename Handle, void (*mxlFabricsBackend::*close)(Handle)>
+        class TableHandle
+        {
+        public:
+            TableHandle(TableHandle const&) = delete;
+            TableHandle& operator=(TableHandle const&) = delete;
+
+            [[nodiscard]] Handle handle() const noexcept
+            {
+                return _handle;
+            }
+
+        protected:
+            TableHandle(mxlFabricsBackend const& table, Handle handle) noexcept
+                : _table{table}
+                , _handle{handle}
+            {
+            }
+
+            ~TableHandle()
+            {
+                (_table.*close)(_handle);
+            }
+
+            mxlFabricsBackend const& _table;
+            Handle _handle;
+        };
+
+        class BackendMemory final : public TransportMemory,
+                                    private TableHandle<mxlFabricsBackendMemory, &mxlFabricsBackend::memory_deregister>
         {
         public:
             BackendMemory(mxlFabricsBackend const& table, mxlFabricsBackendMemory handle, void const* base, std::size_t length,
                           RemoteRegion remote) noexcept
                 : TransportMemory{base, length}
-                , _table{table}
-                , _handle{handle}
+                , TableHandle{table, handle}
                 , _remote{remote}
             {
-            }
-
-            ~BackendMemory() override
-            {
-                _table.memory_deregister(_handle);
             }
 
             [[nodiscard]] RemoteRegion remote() const override
@@ -82,14 +106,9 @@ namespace mxl::fabrics
                 return _remote;
             }
 
-            [[nodiscard]] mxlFabricsBackendMemory handle() const noexcept
-            {
-                return _handle;
-            }
+            using TableHandle::handle;
 
         private:
-            mxlFabricsBackend const& _table;
-            mxlFabricsBackendMemory _handle;
             RemoteRegion _remote;
         };
 
@@ -128,33 +147,24 @@ namespace mxl::fabrics
             return result;
         }
 
-        class BackendDomain final : public TransportDomain
+        class BackendDomain final : public TransportDomain, private TableHandle<mxlFabricsBackendDomain, &mxlFabricsBackend::domain_close>
         {
         public:
             // `device`: opened by domain_open_device, so memory_register_device takes its memory.
             BackendDomain(mxlFabricsBackend const& table, mxlFabricsBackendDomain handle, mxlFabricsBackendDomainInfo const& info,
                           bool device) noexcept
                 : TransportDomain{domainInfoOf(table, info)}
-                , _table{table}
-                , _handle{handle}
+                , TableHandle{table, handle}
                 , _device{device}
             {
-            }
-
-            ~BackendDomain() override
-            {
-                _table.domain_close(_handle);
             }
 
             [[nodiscard]] std::unique_ptr<TransportMemory> registerMemory(void const* base, std::size_t length,
                                                                           MemoryAccess access) const override
             {
-                auto const flags =
-                    access == MemoryAccess::RemoteWrite ? MXL_FABRICS_BACKEND_REMOTE_WRITE : MXL_FABRICS_BACKEND_LOCAL_SOURCE;
-                mxlFabricsBackendMemory memory = nullptr;
-                mxlFabricsBackendRemoteRegion remote{};
-                checkStatus(_table, _table.memory_register(_handle, base, length, flags, &memory, &remote));
-                return std::make_unique<BackendMemory>(_table, memory, base, length, regionOf(remote));
+                return registered(base, length, access,
+                                  [&](auto flags, auto* memory, auto* remote)
+                                  { return _table.memory_register(_handle, base, length, flags, memory, remote); });
             }
 
             [[nodiscard]] std::unique_ptr<TransportMemory> registerDeviceMemory(void const* base, std::size_t length, MemoryAccess access,
@@ -166,37 +176,36 @@ namespace mxl::fabrics
                          "registering {} bytes of CUDA device {} memory at {}: the domain was not opened for device memory", length,
                          cudaDevice, base);
                 }
+                return registered(base, length, access,
+                                  [&](auto flags, auto* memory, auto* remote)
+                                  { return _table.memory_register_device(_handle, base, length, flags, cudaDevice, memory, remote); });
+            }
+
+            using TableHandle::handle;
+
+        private:
+            bool _device;
+
+            // `call(flags, &memory, &remote)` is the table's memory_register or memory_register_device.
+            template <typename Register>
+            std::unique_ptr<TransportMemory> registered(void const* base, std::size_t length, MemoryAccess access,
+                                                        Register const& call) const
+            {
                 auto const flags =
                     access == MemoryAccess::RemoteWrite ? MXL_FABRICS_BACKEND_REMOTE_WRITE : MXL_FABRICS_BACKEND_LOCAL_SOURCE;
                 mxlFabricsBackendMemory memory = nullptr;
                 mxlFabricsBackendRemoteRegion remote{};
-                checkStatus(_table, _table.memory_register_device(_handle, base, length, flags, cudaDevice, &memory, &remote));
+                checkStatus(_table, call(flags, &memory, &remote));
                 return std::make_unique<BackendMemory>(_table, memory, base, length, regionOf(remote));
             }
-
-            [[nodiscard]] mxlFabricsBackendDomain handle() const noexcept
-            {
-                return _handle;
-            }
-
-        private:
-            mxlFabricsBackend const& _table;
-            mxlFabricsBackendDomain _handle;
-            bool _device;
         };
 
-        class BackendTarget final : public TargetTransport
+        class BackendTarget final : public TargetTransport, private TableHandle<mxlFabricsBackendTarget, &mxlFabricsBackend::target_close>
         {
         public:
             BackendTarget(mxlFabricsBackend const& table, mxlFabricsBackendTarget handle) noexcept
-                : _table{table}
-                , _handle{handle}
+                : TableHandle{table, handle}
             {
-            }
-
-            ~BackendTarget() override
-            {
-                _table.target_close(_handle);
             }
 
             [[nodiscard]] std::vector<std::uint8_t> address() const override
@@ -271,8 +280,6 @@ namespace mxl::fabrics
             }
 
         private:
-            mxlFabricsBackend const& _table;
-            mxlFabricsBackendTarget _handle;
             Admission _admission;
 
             static int admit(void* user, mxlFabricsBackendConnectionRequest const* request) noexcept
@@ -297,18 +304,13 @@ namespace mxl::fabrics
             }
         };
 
-        class BackendConnection final : public TransportConnection
+        class BackendConnection final : public TransportConnection,
+                                        private TableHandle<mxlFabricsBackendConnection, &mxlFabricsBackend::connection_close>
         {
         public:
             BackendConnection(mxlFabricsBackend const& table, mxlFabricsBackendConnection handle) noexcept
-                : _table{table}
-                , _handle{handle}
+                : TableHandle{table, handle}
             {
-            }
-
-            ~BackendConnection() override
-            {
-                _table.connection_close(_handle);
             }
 
             bool write(RemoteWrite const& write, std::uint64_t context) override
@@ -342,24 +344,14 @@ namespace mxl::fabrics
             {
                 _table.connection_shutdown(_handle);
             }
-
-        private:
-            mxlFabricsBackend const& _table;
-            mxlFabricsBackendConnection _handle;
         };
 
-        class BackendPeer final : public TransportPeer
+        class BackendPeer final : public TransportPeer, private TableHandle<mxlFabricsBackendPeer, &mxlFabricsBackend::peer_close>
         {
         public:
             BackendPeer(mxlFabricsBackend const& table, mxlFabricsBackendPeer handle) noexcept
-                : _table{table}
-                , _handle{handle}
+                : TableHandle{table, handle}
             {
-            }
-
-            ~BackendPeer() override
-            {
-                _table.peer_close(_handle);
             }
 
             [[nodiscard]] std::unique_ptr<TransportConnection> connect(std::uint64_t token,
@@ -385,10 +377,6 @@ namespace mxl::fabrics
                 }
                 return std::make_unique<BackendConnection>(_table, connection);
             }
-
-        private:
-            mxlFabricsBackend const& _table;
-            mxlFabricsBackendPeer _handle;
         };
 
         ConnectionEvent::Type eventTypeOf(std::uint32_t type) noexcept
@@ -404,18 +392,13 @@ namespace mxl::fabrics
             }
         }
 
-        class BackendInitiator final : public InitiatorTransport
+        class BackendInitiator final : public InitiatorTransport,
+                                       private TableHandle<mxlFabricsBackendInitiator, &mxlFabricsBackend::initiator_close>
         {
         public:
             BackendInitiator(mxlFabricsBackend const& table, mxlFabricsBackendInitiator handle) noexcept
-                : _table{table}
-                , _handle{handle}
+                : TableHandle{table, handle}
             {
-            }
-
-            ~BackendInitiator() override
-            {
-                _table.initiator_close(_handle);
             }
 
             [[nodiscard]] std::unique_ptr<TransportPeer> peer(TargetInfo const& ticket) override
@@ -436,26 +419,22 @@ namespace mxl::fabrics
 
             std::optional<WriteCompletion> pollCompletion() override
             {
-                mxlFabricsBackendCompletion completion{};
-                std::uint32_t count = 0;
-                checkStatus(_table, _table.initiator_poll_completion(_handle, &completion, &count));
-                if (count == 0)
+                auto const completion = pollOne(&mxlFabricsBackend::initiator_poll_completion);
+                if (!completion)
                 {
                     return std::nullopt;
                 }
-                return WriteCompletion{completion.context, completion.status, completion.reason != nullptr ? completion.reason : ""};
+                return WriteCompletion{completion->context, completion->status, completion->reason != nullptr ? completion->reason : ""};
             }
 
             std::optional<ConnectionEvent> pollEvent() override
             {
-                mxlFabricsBackendEvent event{};
-                std::uint32_t count = 0;
-                checkStatus(_table, _table.initiator_poll_event(_handle, &event, &count));
-                if (count == 0)
+                auto const event = pollOne(&mxlFabricsBackend::initiator_poll_event);
+                if (!event)
                 {
                     return std::nullopt;
                 }
-                return ConnectionEvent{event.context, eventTypeOf(event.type), event.reason != nullptr ? event.reason : ""};
+                return ConnectionEvent{event->context, eventTypeOf(event->type), event->reason != nullptr ? event->reason : ""};
             }
 
             bool wait(std::chrono::milliseconds timeout, bool connecting) override
@@ -467,8 +446,15 @@ namespace mxl::fabrics
             }
 
         private:
-            mxlFabricsBackend const& _table;
-            mxlFabricsBackendInitiator _handle;
+            // `poll` is initiator_poll_completion or initiator_poll_event, which hand out one entry at most.
+            template <typename Entry>
+            std::optional<Entry> pollOne(mxlStatus (*mxlFabricsBackend::*poll)(mxlFabricsBackendInitiator, Entry*, std::uint32_t*)) const
+            {
+                Entry entry{};
+                std::uint32_t count = 0;
+                checkStatus(_table, (_table.*poll)(_handle, &entry, &count));
+                return count != 0 ? std::optional{entry} : std::nullopt;
+            }
         };
 
         class TableBackend final : public Backend
