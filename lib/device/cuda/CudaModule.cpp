@@ -57,6 +57,22 @@ namespace
         cudaError_t _error = cudaSuccess;
     };
 
+    // Runs `call` (returning a cudaError_t) with `device` current; `what` names the call in the error text.
+    template <typename Call>
+    int onDevice(int device, char const* what, Call const& call)
+    {
+        CurrentDevice const current{device};
+        if (current.error() != cudaSuccess)
+        {
+            return failed("cudaSetDevice", device, current.error());
+        }
+        if (auto const error = call(); error != cudaSuccess)
+        {
+            return failed(what, device, error);
+        }
+        return 0;
+    }
+
     int deviceCount(int* count)
     {
         if (auto const error = cudaGetDeviceCount(count); error != cudaSuccess)
@@ -121,65 +137,45 @@ namespace
 
     int release(int device, void* pointer)
     {
-        CurrentDevice const current{device};
-        if (current.error() != cudaSuccess)
-        {
-            return failed("cudaSetDevice", device, current.error());
-        }
-        if (auto const error = cudaFree(pointer); error != cudaSuccess)
-        {
-            return failed("cudaFree", device, error);
-        }
-        return 0;
+        return onDevice(device, "cudaFree", [&] { return cudaFree(pointer); });
     }
 
     int exportHandle(int device, void* pointer, uint8_t handle[MXL_DEVICE_IPC_HANDLE_BYTES])
     {
         static_assert(sizeof(cudaIpcMemHandle_t) == MXL_DEVICE_IPC_HANDLE_BYTES);
-        CurrentDevice const current{device};
-        if (current.error() != cudaSuccess)
-        {
-            return failed("cudaSetDevice", device, current.error());
-        }
-        cudaIpcMemHandle_t ipc{};
-        if (auto const error = cudaIpcGetMemHandle(&ipc, pointer); error != cudaSuccess)
-        {
-            return failed("cudaIpcGetMemHandle", device, error);
-        }
-        std::memcpy(handle, &ipc, sizeof ipc);
-        return 0;
+        return onDevice(device, "cudaIpcGetMemHandle",
+                        [&]
+                        {
+                            cudaIpcMemHandle_t ipc{};
+                            auto const error = cudaIpcGetMemHandle(&ipc, pointer);
+                            if (error == cudaSuccess)
+                            {
+                                std::memcpy(handle, &ipc, sizeof ipc);
+                            }
+                            return error;
+                        });
     }
 
     int importHandle(int device, uint8_t const handle[MXL_DEVICE_IPC_HANDLE_BYTES], void** pointer)
     {
         *pointer = nullptr;
-        CurrentDevice const current{device};
-        if (current.error() != cudaSuccess)
-        {
-            return failed("cudaSetDevice", device, current.error());
-        }
-        cudaIpcMemHandle_t ipc{};
-        std::memcpy(&ipc, handle, sizeof ipc);
-        if (auto const error = cudaIpcOpenMemHandle(pointer, ipc, cudaIpcMemLazyEnablePeerAccess); error != cudaSuccess)
-        {
-            *pointer = nullptr;
-            return failed("cudaIpcOpenMemHandle", device, error);
-        }
-        return 0;
+        return onDevice(device, "cudaIpcOpenMemHandle",
+                        [&]
+                        {
+                            cudaIpcMemHandle_t ipc{};
+                            std::memcpy(&ipc, handle, sizeof ipc);
+                            auto const error = cudaIpcOpenMemHandle(pointer, ipc, cudaIpcMemLazyEnablePeerAccess);
+                            if (error != cudaSuccess)
+                            {
+                                *pointer = nullptr;
+                            }
+                            return error;
+                        });
     }
 
     int closeImport(int device, void* pointer)
     {
-        CurrentDevice const current{device};
-        if (current.error() != cudaSuccess)
-        {
-            return failed("cudaSetDevice", device, current.error());
-        }
-        if (auto const error = cudaIpcCloseMemHandle(pointer); error != cudaSuccess)
-        {
-            return failed("cudaIpcCloseMemHandle", device, error);
-        }
-        return 0;
+        return onDevice(device, "cudaIpcCloseMemHandle", [&] { return cudaIpcCloseMemHandle(pointer); });
     }
 
     int copy(int device, void* destination, void const* source, size_t bytes, cudaMemcpyKind kind, char const* what)
@@ -246,46 +242,27 @@ namespace
     int streamCreate(int device, void** stream)
     {
         *stream = nullptr;
-        CurrentDevice const current{device};
-        if (current.error() != cudaSuccess)
-        {
-            return failed("cudaSetDevice", device, current.error());
-        }
-        cudaStream_t created = nullptr;
-        if (auto const error = cudaStreamCreateWithFlags(&created, cudaStreamNonBlocking); error != cudaSuccess)
-        {
-            return failed("cudaStreamCreateWithFlags", device, error);
-        }
-        *stream = created;
-        return 0;
+        return onDevice(device, "cudaStreamCreateWithFlags",
+                        [&]
+                        {
+                            cudaStream_t created = nullptr;
+                            auto const error = cudaStreamCreateWithFlags(&created, cudaStreamNonBlocking);
+                            if (error == cudaSuccess)
+                            {
+                                *stream = created;
+                            }
+                            return error;
+                        });
     }
 
     int streamDestroy(int device, void* stream)
     {
-        CurrentDevice const current{device};
-        if (current.error() != cudaSuccess)
-        {
-            return failed("cudaSetDevice", device, current.error());
-        }
-        if (auto const error = cudaStreamDestroy(static_cast<cudaStream_t>(stream)); error != cudaSuccess)
-        {
-            return failed("cudaStreamDestroy", device, error);
-        }
-        return 0;
+        return onDevice(device, "cudaStreamDestroy", [&] { return cudaStreamDestroy(static_cast<cudaStream_t>(stream)); });
     }
 
     int copyAsync(int device, void* destination, void const* source, size_t bytes, void* stream, cudaMemcpyKind kind, char const* what)
     {
-        CurrentDevice const current{device};
-        if (current.error() != cudaSuccess)
-        {
-            return failed("cudaSetDevice", device, current.error());
-        }
-        if (auto const error = cudaMemcpyAsync(destination, source, bytes, kind, static_cast<cudaStream_t>(stream)); error != cudaSuccess)
-        {
-            return failed(what, device, error);
-        }
-        return 0;
+        return onDevice(device, what, [&] { return cudaMemcpyAsync(destination, source, bytes, kind, static_cast<cudaStream_t>(stream)); });
     }
 
     int copyToDeviceAsync(int device, void* destination, void const* source, size_t bytes, void* stream)
@@ -300,16 +277,7 @@ namespace
 
     int streamSynchronize(int device, void* stream)
     {
-        CurrentDevice const current{device};
-        if (current.error() != cudaSuccess)
-        {
-            return failed("cudaSetDevice", device, current.error());
-        }
-        if (auto const error = cudaStreamSynchronize(static_cast<cudaStream_t>(stream)); error != cudaSuccess)
-        {
-            return failed("cudaStreamSynchronize", device, error);
-        }
-        return 0;
+        return onDevice(device, "cudaStreamSynchronize", [&] { return cudaStreamSynchronize(static_cast<cudaStream_t>(stream)); });
     }
 
     char const* lastError()
