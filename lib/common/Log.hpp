@@ -54,33 +54,20 @@ namespace mxl::log
         }
     }
 
-    template <typename... Args>
-    void trace(fmt::format_string<Args...> format, Args&&... args) noexcept
+    // The entry point of one level: log::warn("...", args...) is emit(Level::Warn, "...", args...).
+    template <Level level>
+    struct LevelLog
     {
-        emit(Level::Trace, format, std::forward<Args>(args)...);
-    }
+        template <typename... Args>
+        void operator()(fmt::format_string<Args...> format, Args&&... args) const noexcept
+        {
+            emit(level, format, std::forward<Args>(args)...);
+        }
+    };
 
-    template <typename... Args>
-    void debug(fmt::format_string<Args...> format, Args&&... args) noexcept
-    {
-        emit(Level::Debug, format, std::forward<Args>(args)...);
-    }
-
-    template <typename... Args>
-    void info(fmt::format_string<Args...> format, Args&&... args) noexcept
-    {
-        emit(Level::Info, format, std::forward<Args>(args)...);
-    }
-
-    template <typename... Args>
-    void warn(fmt::format_string<Args...> format, Args&&... args) noexcept
-    {
-        emit(Level::Warn, format, std::forward<Args>(args)...);
-    }
-
-    template <typename... Args>
-    void error(fmt::format_string<Args...> format, Args&&... args) noexcept
-    {
-        emit(Level::Error, format, std::forward<Args>(args)...);
-    }
+    inline constexpr LevelLog<Level::Trace> trace{};
+    inline constexpr LevelLog<Level::Debug> debug{};
+    inline constexpr LevelLog<Level::Info> info{};
+    inline constexpr LevelLog<Level::Warn> warn{};
+    inline constexpr LevelLog<Level::Error> error{};
 }
