@@ -2,12 +2,21 @@
 
 #include <fmt/format.h>
 
+#include <string>
+#include <unordered_set>
+#include <vector>
+
 namespace mxl
 {
     namespace
     {
         struct TooDeep
         {
+        };
+
+        struct DuplicateKey
+        {
+            std::string key;
         };
 
         // nlohmann's message without its "[json.exception.parse_error.101] " prefix, which means nothing to users.
@@ -34,22 +43,42 @@ namespace mxl
         }
         // The callback's depth counts the containers around the event: a container opening at depth maxDepth would be
         // level maxDepth + 1; a value or key at depth maxDepth sits in level maxDepth.
-        auto const depthCheck = [&limits](int depth, nlohmann::json::parse_event_t event, nlohmann::json&)
+        // A key given twice in one object is refused (RFC 8259 leaves its meaning open): nlohmann would keep the last,
+        // so that a definition or a request would silently mean something other than one of its readers sees.
+        std::vector<std::unordered_set<std::string>> objectKeys;
+        auto const check = [&limits, &objectKeys](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed)
         {
-            bool const opens = event == nlohmann::json::parse_event_t::object_start || event == nlohmann::json::parse_event_t::array_start;
+            using Event = nlohmann::json::parse_event_t;
+            bool const opens = event == Event::object_start || event == Event::array_start;
             if (depth > limits.maxDepth || (opens && depth == limits.maxDepth))
             {
                 throw TooDeep{};
+            }
+            if (event == Event::object_start)
+            {
+                objectKeys.emplace_back();
+            }
+            else if (event == Event::object_end)
+            {
+                objectKeys.pop_back();
+            }
+            else if (event == Event::key && !objectKeys.back().insert(parsed.get<std::string>()).second)
+            {
+                throw DuplicateKey{parsed.get<std::string>()};
             }
             return true;
         };
         try
         {
-            return {nlohmann::json::parse(text.begin(), text.end(), depthCheck), {}};
+            return {nlohmann::json::parse(text.begin(), text.end(), check), {}};
         }
         catch (TooDeep const&)
         {
             return {{}, fmt::format("the document nests deeper than {} levels", limits.maxDepth)};
+        }
+        catch (DuplicateKey const& duplicate)
+        {
+            return {{}, fmt::format("the key {} stands twice in one object", quoteJson(duplicate.key))};
         }
         // json::exception, not only parse_error: a number too large for a double (8e424) is an out_of_range.
         catch (nlohmann::json::exception const& error)

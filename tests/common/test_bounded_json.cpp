@@ -57,6 +57,19 @@ namespace mxl
         CHECK(parseBoundedJson(std::string{"{\"a\":1}\0", 8}).problem.find("syntax error") != std::string::npos);
     }
 
+    TEST_CASE("bounded JSON: a key given twice in one object is refused, naming the key, at any depth")
+    {
+        CHECK(parseBoundedJson(R"({"format":"urn:x-nmos:format:video","format":"urn:x-nmos:format:audio"})").problem ==
+              R"(the key "format" stands twice in one object)");
+        CHECK(parseBoundedJson(R"({"a":[{"b":1},{"c":2,"c":3}]})").problem == R"(the key "c" stands twice in one object)");
+        CHECK(parseJsonOrDiscarded(R"({"a":{"b":1,"b":1}})").is_discarded());
+        // The same key in sibling or nested objects is no duplicate.
+        auto const parsed = parseBoundedJson(R"({"a":{"a":1},"b":[{"a":2},{"a":3}],"c":{"d":{"a":4}}})");
+        REQUIRE(parsed.ok());
+        CHECK(parsed.value["b"][1]["a"] == 3);
+        CHECK(parsed.value["c"]["d"]["a"] == 4);
+    }
+
     TEST_CASE("bounded JSON: dumpJson writes strings that are not UTF-8 with U+FFFD, quoteJson cuts long values")
     {
         nlohmann::json const document{{"path", std::string{"/x/\xff\xfe/y"}}};

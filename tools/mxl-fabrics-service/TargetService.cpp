@@ -15,6 +15,7 @@
 #include <client/FlowDefinitionText.hpp>
 #include <client/FlowId.hpp>
 #include <client/TextFile.hpp>
+#include <common/BoundedJson.hpp>
 #include <common/FlowPaths.hpp>
 
 #include <mxl/flow.h>
@@ -51,7 +52,7 @@ namespace mxl::service
         // Whether the domain holds a flow of the id `definition` gives, which no live writer holds.
         bool leftInactive(client::Instance const& instance, ServiceConfig const& config, std::string const& definition)
         {
-            auto const document = nlohmann::json::parse(definition, nullptr, false);
+            auto const document = mxl::parseJsonOrDiscarded(definition);
             auto const id = document.is_object() && document.contains("id") && document["id"].is_string()
                                 ? client::canonicalFlowId(document["id"].get<std::string>())
                                 : std::nullopt;
