@@ -36,6 +36,39 @@ namespace
     };
 
     constexpr char const* key = "/mxl/tickets/studio-a/7a1c52e4-3d0b-4f6e-9c8a-51b2e0d47f19";
+
+    // A real etcd, a publication that has put `ticket` once, and a client of the test's own to look at the key.
+    struct PublishedTicket
+    {
+        EtcdServer etcd;
+        EtcdClient client{etcd.endpoint(), 5s};
+        Reports reports;
+        TicketPublication publication;
+
+        PublishedTicket(std::chrono::seconds ttl, std::chrono::milliseconds timeout, std::string const& ticket)
+            : publication{etcd.endpoint(), key, ttl, timeout, reports.sink()}
+        {
+            publication.publish(ticket, Clock::now());
+        }
+
+        // Maintains the publication every `step` until `done()` holds or `within` has passed; whether it holds.
+        template <typename Done>
+        bool maintainUntil(Clock::duration within, Clock::duration step, Done const& done)
+        {
+            auto const deadline = Clock::now() + within;
+            while (Clock::now() < deadline && !done())
+            {
+                publication.maintain(Clock::now());
+                std::this_thread::sleep_for(step);
+            }
+            return done();
+        }
+
+        void maintainFor(Clock::duration span)
+        {
+            maintainUntil(span, 100ms, [] { return false; });
+        }
+    };
 }
 
 TEST_CASE("ticket publication: the ticket is in etcd under a lease, replaced on a new epoch, and deleted on withdraw")
@@ -44,34 +77,25 @@ TEST_CASE("ticket publication: the ticket is in etcd under a lease, replaced on 
     {
         MXL_SKIP(why->c_str());
     }
-    EtcdServer etcd;
-    EtcdClient reader{etcd.endpoint(), 5s};
-    Reports reports;
-    TicketPublication publication{etcd.endpoint(), key, 2s, 5s, reports.sink()};
-    publication.publish(R"({"epoch":"1"})", Clock::now());
-    CHECK(publication.published());
-    auto const first = reader.get(key);
+    PublishedTicket ticket{2s, 5s, R"({"epoch":"1"})"};
+    CHECK(ticket.publication.published());
+    auto const first = ticket.client.get(key);
     REQUIRE(first.has_value());
     CHECK(first->value == R"({"epoch":"1"})");
     CHECK(first->lease != 0);
 
     // Maintained for three times its lease, the ticket stays.
-    auto const until = Clock::now() + 6s;
-    while (Clock::now() < until)
-    {
-        publication.maintain(Clock::now());
-        std::this_thread::sleep_for(100ms);
-    }
-    CHECK(reader.get(key).has_value());
+    ticket.maintainFor(6s);
+    CHECK(ticket.client.get(key).has_value());
 
-    publication.publish(R"({"epoch":"2"})", Clock::now());
-    CHECK(reader.get(key)->value == R"({"epoch":"2"})");
-    CHECK(reader.get(key)->lease == first->lease);
+    ticket.publication.publish(R"({"epoch":"2"})", Clock::now());
+    CHECK(ticket.client.get(key)->value == R"({"epoch":"2"})");
+    CHECK(ticket.client.get(key)->lease == first->lease);
 
-    publication.withdraw();
-    CHECK_FALSE(reader.get(key).has_value());
-    CHECK_FALSE(publication.published());
-    CHECK(reports.count(TicketPublication::Outcome::Failed) == 0);
+    ticket.publication.withdraw();
+    CHECK_FALSE(ticket.client.get(key).has_value());
+    CHECK_FALSE(ticket.publication.published());
+    CHECK(ticket.reports.count(TicketPublication::Outcome::Failed) == 0);
 }
 
 TEST_CASE("ticket publication: etcd down is reported once and retried, after a restart without data the ticket is put again")
@@ -80,36 +104,22 @@ TEST_CASE("ticket publication: etcd down is reported once and retried, after a r
     {
         MXL_SKIP(why->c_str());
     }
-    EtcdServer etcd;
-    Reports reports;
-    TicketPublication publication{etcd.endpoint(), key, 2s, 1s, reports.sink()};
-    publication.publish(R"({"epoch":"3"})", Clock::now());
-    REQUIRE(publication.published());
+    PublishedTicket ticket{2s, 1s, R"({"epoch":"3"})"};
+    REQUIRE(ticket.publication.published());
 
-    etcd.kill();
+    ticket.etcd.kill();
     // Several keep-alive periods against a dead etcd: one failure report, not one per attempt.
-    auto const until = Clock::now() + 3s;
-    while (Clock::now() < until)
-    {
-        publication.maintain(Clock::now());
-        std::this_thread::sleep_for(100ms);
-    }
-    CHECK_FALSE(publication.published());
-    CHECK(reports.count(TicketPublication::Outcome::Failed) == 1);
+    ticket.maintainFor(3s);
+    CHECK_FALSE(ticket.publication.published());
+    CHECK(ticket.reports.count(TicketPublication::Outcome::Failed) == 1);
 
-    etcd.start(true);
-    EtcdClient reader{etcd.endpoint(), 5s};
-    auto const deadline = Clock::now() + 30s;
-    while (Clock::now() < deadline && !reader.get(key))
-    {
-        publication.maintain(Clock::now());
-        std::this_thread::sleep_for(100ms);
-    }
-    auto const again = reader.get(key);
+    ticket.etcd.start(true);
+    ticket.maintainUntil(30s, 100ms, [&] { return ticket.client.get(key).has_value(); });
+    auto const again = ticket.client.get(key);
     REQUIRE(again.has_value());
     CHECK(again->value == R"({"epoch":"3"})");
-    CHECK(publication.published());
-    CHECK(reports.count(TicketPublication::Outcome::Published) == 2);
+    CHECK(ticket.publication.published());
+    CHECK(ticket.reports.count(TicketPublication::Outcome::Published) == 2);
 }
 
 TEST_CASE("ticket publication: a ticket deleted or overwritten by someone else while its lease lives is put again within a keep-alive, "
@@ -119,24 +129,13 @@ TEST_CASE("ticket publication: a ticket deleted or overwritten by someone else w
     {
         MXL_SKIP(why->c_str());
     }
-    EtcdServer etcd;
-    EtcdClient other{etcd.endpoint(), 5s};
-    Reports reports;
-    TicketPublication publication{etcd.endpoint(), key, 3s, 5s, reports.sink()};
-    publication.publish(R"({"epoch":"4"})", Clock::now());
-    REQUIRE(publication.published());
+    PublishedTicket ticket{3s, 5s, R"({"epoch":"4"})"};
+    REQUIRE(ticket.publication.published());
+    // The test writes the key as someone else would.
+    auto& other = ticket.client;
     auto const lease = other.get(key)->lease;
-    auto const maintainUntil = [&](auto const& done)
-    {
-        // A keep-alive is due every second (a third of the lease); five are allowed.
-        auto const deadline = Clock::now() + 5s;
-        while (Clock::now() < deadline && !done())
-        {
-            publication.maintain(Clock::now());
-            std::this_thread::sleep_for(50ms);
-        }
-        return done();
-    };
+    // A keep-alive is due every second (a third of the lease); five are allowed.
+    auto const maintainUntil = [&](auto const& done) { return ticket.maintainUntil(5s, 50ms, done); };
 
     other.remove(key);
     REQUIRE(maintainUntil([&] { return other.get(key).has_value(); }));
@@ -147,18 +146,18 @@ TEST_CASE("ticket publication: a ticket deleted or overwritten by someone else w
     REQUIRE(maintainUntil([&] { return other.get(key)->value != "garbage"; }));
     CHECK(other.get(key)->value == R"({"epoch":"4"})");
     CHECK(other.get(key)->lease == lease);
-    CHECK(reports.count(TicketPublication::Outcome::Failed) == 2);
-    CHECK(reports.count(TicketPublication::Outcome::Published) == 3);
+    CHECK(ticket.reports.count(TicketPublication::Outcome::Failed) == 2);
+    CHECK(ticket.reports.count(TicketPublication::Outcome::Published) == 3);
 
     // Another publisher's, under a lease of its own: reported once and left to it, not fought over.
     auto const theirs = other.grantLease(10s);
     other.put(key, R"({"epoch":"5"})", theirs);
     CHECK_FALSE(maintainUntil([&] { return other.get(key)->value != R"({"epoch":"5"})"; }));
-    CHECK(reports.count(TicketPublication::Outcome::Failed) == 3);
+    CHECK(ticket.reports.count(TicketPublication::Outcome::Failed) == 3);
     // Theirs gone with its lease, the key is put again.
     other.revokeLease(theirs);
     REQUIRE(maintainUntil([&] { return other.get(key).has_value(); }));
     CHECK(other.get(key)->value == R"({"epoch":"4"})");
-    CHECK(reports.count(TicketPublication::Outcome::Failed) == 3);
-    CHECK(reports.count(TicketPublication::Outcome::Published) == 4);
+    CHECK(ticket.reports.count(TicketPublication::Outcome::Failed) == 3);
+    CHECK(ticket.reports.count(TicketPublication::Outcome::Published) == 4);
 }
