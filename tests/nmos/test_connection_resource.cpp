@@ -58,6 +58,15 @@ namespace
         FAIL("the PATCH was accepted: ", body.dump());
         return ConnectionError{0, ""};
     }
+
+    // A PATCH a receiver must answer with `status`, its response valid.
+    ConnectionResource::PatchOutcome accepted(ConnectionResource& resource, json const& body, int status)
+    {
+        auto outcome = resource.patch(body, now);
+        CHECK(outcome.status == status);
+        checkValid("is-05-v1.1/receiver-response-schema.json", outcome.body);
+        return outcome;
+    }
 }
 
 TEST_CASE("TAI texts are <seconds>:<nanoseconds>, and malformed ones are refused")
@@ -83,18 +92,14 @@ TEST_CASE("a receiver stages parameters and activates them immediately, every do
     CHECK(resource.active()["master_enable"] == false);
     CHECK(resource.active()["transport_params"] == json::array({{{"ext_mxl_sender_api", nullptr}}}));
 
-    auto const staging = resource.patch({{"sender_id", senderId}, {"transport_params", {{{"ext_mxl_sender_api", "http://a/"}}}}}, now);
-    CHECK(staging.status == 200);
-    checkValid("is-05-v1.1/receiver-response-schema.json", staging.body);
+    auto const staging = accepted(resource, {{"sender_id", senderId}, {"transport_params", {{{"ext_mxl_sender_api", "http://a/"}}}}}, 200);
     CHECK(staging.body["sender_id"] == senderId);
     CHECK(resource.active()["sender_id"].is_null());
     CHECK(resource.activations() == 0);
 
     json const activation{{"master_enable", true}, {"activation", {{"mode", "activate_immediate"}}}};
     checkValid("is-05-v1.1/receiver-stage-schema.json", activation);
-    auto const activated = resource.patch(activation, now);
-    CHECK(activated.status == 200);
-    checkValid("is-05-v1.1/receiver-response-schema.json", activated.body);
+    auto const activated = accepted(resource, activation, 200);
     CHECK(activated.body["activation"] ==
           json{{"mode", "activate_immediate"}, {"requested_time", nullptr}, {"activation_time", "1764072000:250000000"}});
     CHECK(resource.activations() == 1);
@@ -114,10 +119,9 @@ TEST_CASE("a receiver stages parameters and activates them immediately, every do
 TEST_CASE("a scheduled relative activation happens at its time, locks staged until then, and can be cancelled")
 {
     auto resource = receiver();
-    auto const scheduled = resource.patch(
-        {{"master_enable", true}, {"activation", {{"mode", "activate_scheduled_relative"}, {"requested_time", "1:500000000"}}}}, now);
-    CHECK(scheduled.status == 202);
-    checkValid("is-05-v1.1/receiver-response-schema.json", scheduled.body);
+    auto const scheduled = accepted(
+        resource, {{"master_enable", true}, {"activation", {{"mode", "activate_scheduled_relative"}, {"requested_time", "1:500000000"}}}},
+        202);
     CHECK(scheduled.body["activation"]["activation_time"] == taiText(now + 3 * second / 2));
     CHECK(resource.scheduledFor() == now + 3 * second / 2);
 
@@ -149,10 +153,9 @@ TEST_CASE("a scheduled relative activation happens at its time, locks staged unt
 TEST_CASE("a scheduled absolute activation at a time already past happens at once")
 {
     auto resource = receiver();
-    auto const past = resource.patch(
-        {{"master_enable", true}, {"activation", {{"mode", "activate_scheduled_absolute"}, {"requested_time", "1764071990:0"}}}}, now);
-    CHECK(past.status == 200);
-    checkValid("is-05-v1.1/receiver-response-schema.json", past.body);
+    auto const past = accepted(
+        resource, {{"master_enable", true}, {"activation", {{"mode", "activate_scheduled_absolute"}, {"requested_time", "1764071990:0"}}}},
+        200);
     CHECK(past.body["activation"] ==
           json{{"mode", "activate_scheduled_absolute"}, {"requested_time", "1764071990:0"}, {"activation_time", "1764072000:250000000"}});
     CHECK(resource.active()["master_enable"] == true);
