@@ -31,25 +31,7 @@ namespace mxl::test
 
     std::optional<std::string> ServiceProcess::waitForLine(std::string const& needle, std::chrono::milliseconds timeout)
     {
-        auto const deadline = std::chrono::steady_clock::now() + timeout;
-        while (true)
-        {
-            auto const left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-            if (left.count() <= 0)
-            {
-                return std::nullopt;
-            }
-            auto line = _process.readLine(left);
-            if (!line)
-            {
-                return std::nullopt;
-            }
-            _seen += *line + '\n';
-            if (line->find(needle) != std::string::npos)
-            {
-                return line;
-            }
-        }
+        return _process.waitForLine(needle, timeout, [this](std::string const& line) { _seen += line + '\n'; });
     }
 
     int ServiceProcess::httpPort(std::chrono::milliseconds timeout)

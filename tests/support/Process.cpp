@@ -97,7 +97,8 @@ namespace mxl::test
         }
     }
 
-    std::optional<std::string> Process::waitForLine(std::string const& needle, std::chrono::milliseconds timeout)
+    std::optional<std::string> Process::waitForLine(std::string const& needle, std::chrono::milliseconds timeout,
+                                                    std::function<void(std::string const&)> const& onLine)
     {
         auto const deadline = std::chrono::steady_clock::now() + timeout;
         while (true)
@@ -111,6 +112,10 @@ namespace mxl::test
             if (!line)
             {
                 return std::nullopt;
+            }
+            if (onLine)
+            {
+                onLine(*line);
             }
             if (line->find(needle) != std::string::npos)
             {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <sys/types.h>
@@ -28,8 +29,10 @@ namespace mxl::test
         // The next line of stdout, or nullopt at end of output or when `timeout` passes first.
         std::optional<std::string> readLine(std::chrono::milliseconds timeout);
 
-        // Reads lines until one contains `needle`; returns that line.
-        std::optional<std::string> waitForLine(std::string const& needle, std::chrono::milliseconds timeout);
+        // Reads lines until one contains `needle`; returns that line. Every line read, that one included, is handed to
+        // `onLine` first, for a caller that keeps the whole output.
+        std::optional<std::string> waitForLine(std::string const& needle, std::chrono::milliseconds timeout,
+                                               std::function<void(std::string const&)> const& onLine = {});
 
         void signal(int signalNumber);
 
