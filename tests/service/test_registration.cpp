@@ -213,6 +213,22 @@ namespace mxl::test
                 REQUIRE(targetNotify.waitFor("READY=1", 10s));
             }
         };
+
+        // A registry, a pair registered with it, and what the target's Node API serves.
+        struct RegistrationScene
+        {
+            RegistryProcess registry;
+            RegisteredPair pair{registry.url()};
+            Resources receiving = nodeApiResources(pair.targetPort, false);
+            std::string targetNode = idOf(receiving[0].second);
+
+            RegistrationScene() = default;
+            // The registry forgets nodes `expiry` after their last heartbeat.
+            explicit RegistrationScene(std::chrono::milliseconds expiry)
+                : registry{0, expiry}
+            {
+            }
+        };
     }
 
     TEST_CASE("registration: an initiator registers node, device, source, flow and sender, a target node, device and receiver, "
@@ -222,9 +238,8 @@ namespace mxl::test
         {
             MXL_SKIP(why->c_str());
         }
-        RegistryProcess registry;
-        RegisteredPair pair{registry.url()};
-        auto const receiving = nodeApiResources(pair.targetPort, false);
+        RegistrationScene scene;
+        auto& [registry, pair, receiving, targetNode] = scene;
         auto const sending = nodeApiResources(pair.initiatorPort, true);
         auto const held =
             registry.waitForResources([&](json const& all) { return holdsAll(all, receiving) && holdsAll(all, sending); }, 20s);
@@ -234,7 +249,6 @@ namespace mxl::test
         CHECK(pair.target.waitForLine(
             fmt::format("NMOS registry {}: node {} registered (node, device, receiver)", registry.url(), idOf(receiving[0].second)), 10s));
 
-        auto const targetNode = idOf(receiving[0].second);
         auto const initiatorNode = idOf(sending[0].second);
         auto const events = registry.waitForEvents(
             [&](json const& all)
@@ -373,10 +387,8 @@ namespace mxl::test
         {
             MXL_SKIP(why->c_str());
         }
-        RegistryProcess registry{0, 3s};
-        RegisteredPair pair{registry.url()};
-        auto const receiving = nodeApiResources(pair.targetPort, false);
-        auto const targetNode = idOf(receiving[0].second);
+        RegistrationScene scene{3s};
+        auto& [registry, pair, receiving, targetNode] = scene;
         registry.waitForResources([&](json const& all) { return holdsAll(all, receiving); }, 20s);
 
         ::kill(pair.target.pid(), SIGSTOP);
@@ -403,9 +415,8 @@ namespace mxl::test
             MXL_SKIP(why->c_str());
         }
         // Heartbeats every second, nodes forgotten half a second after their last one: every heartbeat answers 404.
-        RegistryProcess registry{0, 500ms};
-        RegisteredPair pair{registry.url()};
-        auto const targetNode = idOf(nodeApiResources(pair.targetPort, false)[0].second);
+        RegistrationScene scene{500ms};
+        auto& [registry, pair, receiving, targetNode] = scene;
         auto const forgotten = [&](json const& all, std::size_t times) { return countEvents(all, "heartbeat", targetNode, 404) >= times; };
         // Three rounds grow the back-off (0.2 s doubling to 5 s) past the heartbeat's second.
         auto const before =
