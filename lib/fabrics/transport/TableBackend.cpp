@@ -200,7 +200,16 @@ namespace mxl::fabrics
             }
         };
 
-        class BackendTarget final : public TargetTransport, private TableHandle<mxlFabricsBackendTarget, &mxlFabricsBackend::target_close>
+        // The admission a backend may call until target_close returns: a base listed before the handle's, so that it is
+        // destroyed after the target is closed.
+        struct HeldAdmission
+        {
+            TargetTransport::Admission held;
+        };
+
+        class BackendTarget final : public TargetTransport,
+                                    private HeldAdmission,
+                                    private TableHandle<mxlFabricsBackendTarget, &mxlFabricsBackend::target_close>
         {
         public:
             BackendTarget(mxlFabricsBackend const& table, mxlFabricsBackendTarget handle) noexcept
@@ -257,8 +266,8 @@ namespace mxl::fabrics
                          "takes 1.4)",
                          _table.name, _table.abiVersion >> 16, _table.abiVersion & 0xffffu);
                 }
-                _admission = std::move(admission);
-                checkStatus(_table, _table.target_screen_connections(_handle, _admission ? &BackendTarget::admit : nullptr, this));
+                held = std::move(admission);
+                checkStatus(_table, _table.target_screen_connections(_handle, held ? &BackendTarget::admit : nullptr, this));
             }
 
             [[nodiscard]] int waitDescriptor() const noexcept override
@@ -280,14 +289,12 @@ namespace mxl::fabrics
             }
 
         private:
-            Admission _admission;
-
             static int admit(void* user, mxlFabricsBackendConnectionRequest const* request) noexcept
             {
                 try
                 {
-                    return static_cast<BackendTarget*>(user)->_admission({{request->peerAddress.bytes, request->peerAddress.size},
-                                                                          {request->privateData.bytes, request->privateData.size}})
+                    return static_cast<BackendTarget*>(user)->held({{request->peerAddress.bytes, request->peerAddress.size},
+                                                                    {request->privateData.bytes, request->privateData.size}})
                                ? 1
                                : 0;
                 }
