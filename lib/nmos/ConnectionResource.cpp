@@ -71,6 +71,11 @@ namespace mxl::nmos
             }
             auto const time = activation.value("requested_time", json{});
             auto const parsed = time.is_string() ? parseTaiText(time.get<std::string>()) : std::nullopt;
+            if (!parsed && time.is_string() && hasTaiForm(time.get<std::string>()))
+            {
+                badRequest(fmt::format("'requested_time' {} is past the last TAI time this API can hold ({})", mxl::quoteJson(time),
+                                       taiText(std::numeric_limits<std::uint64_t>::max())));
+            }
             if (!parsed)
             {
                 badRequest(fmt::format("activation mode \"{}\" needs 'requested_time' as \"<seconds>:<nanoseconds>\" (TAI, nanoseconds "

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
 
@@ -10,6 +11,11 @@ namespace mxl::nmos
     namespace
     {
         constexpr std::uint64_t nsPerSecond = 1'000'000'000ULL;
+
+        bool allDigits(std::string_view text)
+        {
+            return !text.empty() && std::ranges::all_of(text, [](char c) { return c >= '0' && c <= '9'; });
+        }
 
         std::optional<std::uint64_t> digits(std::string_view text)
         {
@@ -43,5 +49,16 @@ namespace mxl::nmos
             return std::nullopt;
         }
         return *seconds * nsPerSecond + *nanoseconds;
+    }
+
+    bool hasTaiForm(std::string const& text)
+    {
+        auto const colon = text.find(':');
+        if (colon == std::string::npos)
+        {
+            return false;
+        }
+        auto const nanoseconds = digits(std::string_view{text}.substr(colon + 1));
+        return allDigits(std::string_view{text}.substr(0, colon)) && nanoseconds && *nanoseconds < nsPerSecond;
     }
 }

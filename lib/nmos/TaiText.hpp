@@ -11,4 +11,8 @@ namespace mxl::nmos
 
     // nullopt when `text` is not "<seconds>:<nanoseconds>" with nanoseconds below 1e9, or does not fit 64 bits of ns.
     std::optional<std::uint64_t> parseTaiText(std::string const& text);
+
+    // Whether `text` is written "<seconds>:<nanoseconds>" with nanoseconds below 1e9, whatever the size of its seconds:
+    // a time of that form that parseTaiText refuses lies past what 64 bits of ns hold (the year 2554).
+    bool hasTaiForm(std::string const& text);
 }

@@ -78,6 +78,12 @@ TEST_CASE("TAI texts are <seconds>:<nanoseconds>, and malformed ones are refused
     CHECK_FALSE(parseTaiText("-1:0"));
     CHECK_FALSE(parseTaiText("1.5"));
     CHECK_FALSE(parseTaiText("99999999999999999999:0"));
+    CHECK(hasTaiForm("99999999999999999999:0"));
+    CHECK(hasTaiForm("0:999999999"));
+    CHECK_FALSE(hasTaiForm("1:1000000000"));
+    CHECK_FALSE(hasTaiForm("-1:0"));
+    CHECK_FALSE(hasTaiForm(":5"));
+    CHECK_FALSE(hasTaiForm("5"));
 }
 
 TEST_CASE("a receiver stages parameters and activates them immediately, every document valid IS-05 v1.1")
@@ -184,6 +190,8 @@ TEST_CASE("malformed PATCHes are refused with 400 naming the key and the value, 
              {{{"master_enable", true}, {"activation", {{"mode", "activate_later"}}}}, "activation mode \"activate_later\" is none of"},
              {{{"activation", {{"mode", "activate_scheduled_relative"}}}}, "needs 'requested_time' as \"<seconds>:<nanoseconds>\""},
              {{{"activation", {{"mode", "activate_scheduled_absolute"}, {"requested_time", "12:1000000000"}}}}, "got \"12:1000000000\""},
+             {{{"activation", {{"mode", "activate_scheduled_absolute"}, {"requested_time", "18446744073709551615:0"}}}},
+              "'requested_time' \"18446744073709551615:0\" is past the last TAI time this API can hold (18446744073:709551615)"},
              {{{"activation", {{"mode", nullptr}, {"when", 1}}}}, "'activation' has the key 'when'"},
          })
     {
