@@ -92,7 +92,8 @@ namespace mxl::bridge
             return;
         }
         dropCandidate();
-        auto const why = _target ? fmt::format("new epoch {} (was {}): the target restarted", ticket.epoch, _target->ticket.epoch)
+        auto const why = _target ? fmt::format("new epoch {} (was {}): the target restarted or another took its place", ticket.epoch,
+                                               _target->ticket.epoch)
                                  : fmt::format("epoch {}", ticket.epoch);
         establish(std::move(ticket), origin, why);
     }

@@ -1,9 +1,10 @@
 // The initiator role: reads a local flow at its rate, grain by grain (video, data) or batch by batch (audio, see
 // SourceCursor), and writes each unit into the target named by the current ticket (bridge::SenderSession: connecting,
 // healing, stall and stale detection). It fetches the ticket every ticket_poll_ms, and at once when the session asks;
-// a new epoch means the target restarted, and the session replaces the old target with the new one. Over the IS-05
-// Connection API a receiver hands over its ticket, which replaces the configured sources, and master_enable=false stops
-// sending (the target is removed) until it is true again; an initiator without configured tickets waits for that.
+// a new epoch means the target restarted (or another took its place), and the session replaces the old target with the
+// new one. Over the IS-05 Connection API a receiver hands over its ticket, which replaces the configured sources, and
+// master_enable=false stops sending (the target is removed) until it is true again; an initiator without configured
+// tickets waits for that.
 #pragma once
 
 #include "Notifier.hpp"
