@@ -185,10 +185,7 @@ namespace mxl::test
     inline void onGpu(std::function<void(DomainFixture&)> const& check)
     {
         DomainFixture fixture{"device"};
-        if (auto const reason = realModuleMissesGpu(fixture.instance))
-        {
-            MXL_SKIP(reason->c_str());
-        }
+        MXL_SKIP_IF(realModuleMissesGpu(fixture.instance));
         check(fixture);
     }
 }

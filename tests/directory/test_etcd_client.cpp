@@ -35,10 +35,7 @@ namespace
 
 TEST_CASE("etcd client: put, get, list by prefix and remove, values byte-exact")
 {
-    if (auto const why = EtcdServer::unavailable())
-    {
-        MXL_SKIP(why->c_str());
-    }
+    MXL_SKIP_IF(EtcdServer::unavailable());
     EtcdServer etcd;
     EtcdClient client{etcd.endpoint(), 5s};
 
@@ -74,10 +71,7 @@ TEST_CASE("etcd client: put, get, list by prefix and remove, values byte-exact")
 
 TEST_CASE("etcd client: a leased key lives while kept alive and expires with its lease")
 {
-    if (auto const why = EtcdServer::unavailable())
-    {
-        MXL_SKIP(why->c_str());
-    }
+    MXL_SKIP_IF(EtcdServer::unavailable());
     EtcdServer etcd;
     EtcdClient client{etcd.endpoint(), 5s};
     auto const lease = client.grantLease(2s);

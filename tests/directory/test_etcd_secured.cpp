@@ -45,10 +45,7 @@ namespace
 
 TEST_CASE("etcd with TLS, client certificates and authentication: its user reads and writes its prefix, nobody else gets in")
 {
-    if (auto const why = mxl::test::EtcdServer::unavailable())
-    {
-        MXL_SKIP(why->c_str());
-    }
+    MXL_SKIP_IF(mxl::test::EtcdServer::unavailable());
     mxl::test::TempDomain const pki{"etcd-pki"};
     // Before the files it names are removed.
     ProcessAccessReset const reset;

@@ -73,10 +73,7 @@ namespace
 
 TEST_CASE("ticket publication: the ticket is in etcd under a lease, replaced on a new epoch, and deleted on withdraw")
 {
-    if (auto const why = EtcdServer::unavailable())
-    {
-        MXL_SKIP(why->c_str());
-    }
+    MXL_SKIP_IF(EtcdServer::unavailable());
     PublishedTicket ticket{2s, 5s, R"({"epoch":"1"})"};
     CHECK(ticket.publication.published());
     auto const first = ticket.client.get(key);
@@ -100,10 +97,7 @@ TEST_CASE("ticket publication: the ticket is in etcd under a lease, replaced on 
 
 TEST_CASE("ticket publication: etcd down is reported once and retried, after a restart without data the ticket is put again")
 {
-    if (auto const why = EtcdServer::unavailable())
-    {
-        MXL_SKIP(why->c_str());
-    }
+    MXL_SKIP_IF(EtcdServer::unavailable());
     PublishedTicket ticket{2s, 1s, R"({"epoch":"3"})"};
     REQUIRE(ticket.publication.published());
 
@@ -125,10 +119,7 @@ TEST_CASE("ticket publication: etcd down is reported once and retried, after a r
 TEST_CASE("ticket publication: a ticket deleted or overwritten by someone else while its lease lives is put again within a keep-alive, "
           "one under another publisher's lease left to it")
 {
-    if (auto const why = EtcdServer::unavailable())
-    {
-        MXL_SKIP(why->c_str());
-    }
+    MXL_SKIP_IF(EtcdServer::unavailable());
     PublishedTicket ticket{3s, 5s, R"({"epoch":"4"})"};
     REQUIRE(ticket.publication.published());
     // The test writes the key as someone else would.

@@ -479,10 +479,7 @@ namespace
 
     void run(Module module, std::function<void()> const& scenario)
     {
-        if (auto const reason = use(module))
-        {
-            MXL_SKIP(reason->c_str());
-        }
+        MXL_SKIP_IF(use(module));
         scenario();
     }
 

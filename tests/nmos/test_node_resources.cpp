@@ -64,10 +64,7 @@ TEST_CASE("NMOS ids are version-5 UUIDs of their names, the same every time")
 
 TEST_CASE("every Node API document of receivers and senders of video, audio and data flows is valid IS-04 v1.3")
 {
-    if (auto const why = schemaCheckUnavailable())
-    {
-        MXL_SKIP(why->c_str());
-    }
+    MXL_SKIP_IF(schemaCheckUnavailable());
     for (auto const role : {Role::Receiver, Role::Sender})
     {
         for (auto const* flow : {"flows/v210_1080p25.json", "flows/audio_48k_16ch.json", "flows/smpte291_59.94.json"})
@@ -206,10 +203,7 @@ TEST_CASE("a source has its flow's grain_rate, and an audio source, whose flow h
 
 TEST_CASE("the schema check rejects invalid documents, naming where")
 {
-    if (auto const why = schemaCheckUnavailable())
-    {
-        MXL_SKIP(why->c_str());
-    }
+    MXL_SKIP_IF(schemaCheckUnavailable());
     NodeResources const resources{describe(Role::Sender, "flows/v210_1080p25.json")};
     auto node = resources.node();
     node.erase("api");

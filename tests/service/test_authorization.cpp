@@ -193,10 +193,7 @@ namespace mxl::test
 
     TEST_CASE("a registry that requires bearer tokens over HTTPS gets the target registered with tokens of the target's own client")
     {
-        if (auto const why = schemaCheckUnavailable())
-        {
-            MXL_SKIP(why->c_str());
-        }
+        MXL_SKIP_IF(schemaCheckUnavailable());
         TestAuthorizationServer authority;
         TempDomain secrets{"svc-registry-secrets"};
         TestCa const facility{secrets.path(), "facility"};

@@ -231,20 +231,14 @@ namespace mxl::test
     TEST_CASE("controller path: a client speaking only IS-04 and IS-05 finds both services through the registry and their "
               "devices' controls, connects them, grains move byte-exact, and the sender's master_enable false stops them")
     {
-        if (auto const why = schemaCheckUnavailable())
-        {
-            MXL_SKIP(why->c_str());
-        }
+        MXL_SKIP_IF(schemaCheckUnavailable());
         connectThroughRegistry(true);
     }
 
     TEST_CASE("controller path: a controller that copies only BCP-007-03's parameters and the sender_id connects the pair too: the "
               "target finds the sender's Connection API in the registry's Query API")
     {
-        if (auto const why = schemaCheckUnavailable())
-        {
-            MXL_SKIP(why->c_str());
-        }
+        MXL_SKIP_IF(schemaCheckUnavailable());
         connectThroughRegistry(false);
     }
 }

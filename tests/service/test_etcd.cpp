@@ -82,10 +82,7 @@ namespace mxl::test
         template <typename Body>
         void withPublishingTarget(Body const& body)
         {
-            if (auto const why = EtcdServer::unavailable())
-            {
-                MXL_SKIP(why->c_str());
-            }
+            MXL_SKIP_IF(EtcdServer::unavailable());
             EtcdScene scene;
             auto target = scene.startTarget();
             body(scene, target);
@@ -278,10 +275,7 @@ namespace mxl::test
     TEST_CASE("etcd secured with TLS, client certificates and authentication: the target publishes, the initiator takes the ticket, "
               "grains move, and a service with the wrong password says why")
     {
-        if (auto const why = EtcdServer::unavailable())
-        {
-            MXL_SKIP(why->c_str());
-        }
+        MXL_SKIP_IF(EtcdServer::unavailable());
         TempDomain pki{"svc-etcd-pki"};
         TestCa const facility{pki.path(), "facility"};
         auto const server = facility.issue("etcd", {"127.0.0.1"});

@@ -71,10 +71,7 @@ namespace mxl::test
 
     TEST_CASE("nmos: a running target and initiator serve valid IS-04 v1.3 Node APIs describing the flow they move")
     {
-        if (auto const why = schemaCheckUnavailable())
-        {
-            MXL_SKIP(why->c_str());
-        }
+        MXL_SKIP_IF(schemaCheckUnavailable());
         ServiceDirectories directories;
         PatternSource source{directories.source.path(), serviceTestFlow()};
         NotifySocket targetNotify;

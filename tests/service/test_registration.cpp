@@ -234,10 +234,7 @@ namespace mxl::test
     TEST_CASE("registration: an initiator registers node, device, source, flow and sender, a target node, device and receiver, "
               "parents first, both heartbeat, and SIGTERM deletes them children first")
     {
-        if (auto const why = schemaCheckUnavailable())
-        {
-            MXL_SKIP(why->c_str());
-        }
+        MXL_SKIP_IF(schemaCheckUnavailable());
         RegistrationScene scene;
         auto& [registry, pair, receiving, targetNode] = scene;
         auto const sending = nodeApiResources(pair.initiatorPort, true);
@@ -282,10 +279,7 @@ namespace mxl::test
     TEST_CASE("registration: after the registry restarts empty, the services register everything again, and grains keep moving "
               "meanwhile")
     {
-        if (auto const why = schemaCheckUnavailable())
-        {
-            MXL_SKIP(why->c_str());
-        }
+        MXL_SKIP_IF(schemaCheckUnavailable());
         std::optional<RegistryProcess> registry{std::in_place};
         auto const port = registry->port();
         RegisteredPair pair{registry->url()};
@@ -315,10 +309,7 @@ namespace mxl::test
     TEST_CASE("registration: the test registry answers as IS-04 v1.3's Registration API documents: 201 then 200, 400 for invalid "
               "bodies and missing parents, 409 for an id of another type, 404 for unknown nodes, DELETE, garbage collection")
     {
-        if (auto const why = schemaCheckUnavailable())
-        {
-            MXL_SKIP(why->c_str());
-        }
+        MXL_SKIP_IF(schemaCheckUnavailable());
         RegistryProcess registry;
         httplib::Client client{"127.0.0.1", registry.port()};
         client.set_read_timeout(10, 0);
@@ -383,10 +374,7 @@ namespace mxl::test
     TEST_CASE("registration: a node the registry garbage-collected (its service stopped for longer than the expiry) is registered "
               "again after its heartbeat's 404")
     {
-        if (auto const why = schemaCheckUnavailable())
-        {
-            MXL_SKIP(why->c_str());
-        }
+        MXL_SKIP_IF(schemaCheckUnavailable());
         RegistrationScene scene{3s};
         auto& [registry, pair, receiving, targetNode] = scene;
         registry.waitForResources([&](json const& all) { return holdsAll(all, receiving); }, 20s);
@@ -410,10 +398,7 @@ namespace mxl::test
     TEST_CASE("registration: a registry that forgets the node before every heartbeat is registered with at the back-off's pace, and "
               "its 404 logged once")
     {
-        if (auto const why = schemaCheckUnavailable())
-        {
-            MXL_SKIP(why->c_str());
-        }
+        MXL_SKIP_IF(schemaCheckUnavailable());
         // Heartbeats every second, nodes forgotten half a second after their last one: every heartbeat answers 404.
         RegistrationScene scene{500ms};
         auto& [registry, pair, receiving, targetNode] = scene;
@@ -458,10 +443,7 @@ namespace mxl::test
     TEST_CASE("registration: an IS-05 activation registers the receiver and the sender again with their subscriptions and newer "
               "versions")
     {
-        if (auto const why = schemaCheckUnavailable())
-        {
-            MXL_SKIP(why->c_str());
-        }
+        MXL_SKIP_IF(schemaCheckUnavailable());
         RegistryProcess registry;
         ServiceDirectories directories;
         PatternSource source{directories.source.path(), serviceTestFlow()};

@@ -10,3 +10,13 @@
         std::fflush(stdout);                                                                                                               \
         return;                                                                                                                            \
     } while (false)
+
+// For the checks that answer "why this machine cannot run it" as a std::optional<std::string>: empty means run.
+#define MXL_SKIP_IF(optionalReason)                                                                                                        \
+    do                                                                                                                                     \
+    {                                                                                                                                      \
+        if (auto const mxlSkipReason = (optionalReason))                                                                                   \
+        {                                                                                                                                  \
+            MXL_SKIP(mxlSkipReason->c_str());                                                                                              \
+        }                                                                                                                                  \
+    } while (false)
