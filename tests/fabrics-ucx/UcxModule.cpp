@@ -19,7 +19,7 @@ namespace mxl::test::ucx
         {
             mxlFabricsBackendEntryFunction entry = nullptr;
             mxlFabricsBackend const* table = nullptr;
-            std::string whyMissing;
+            std::optional<std::string> whyMissing;
         };
 
         // As the library reads MXL_LOG_LEVEL: case does not matter.
@@ -101,7 +101,7 @@ namespace mxl::test::ucx
         return loaded().table;
     }
 
-    std::string const& whyMissing()
+    std::optional<std::string> const& unavailable()
     {
         return loaded().whyMissing;
     }

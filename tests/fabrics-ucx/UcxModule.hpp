@@ -5,14 +5,15 @@
 #include "fabrics/transport/fabrics_backend.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mxl::test::ucx
 {
-    // The table, or null when the module is not built or cannot be loaded (then `whyMissing()` says why).
+    // The table, or null when the module is not built or cannot be loaded (then `unavailable()` says why).
     mxlFabricsBackend const* backend();
-    std::string const& whyMissing();
+    std::optional<std::string> const& unavailable();
     // The entry point itself, for the ABI check.
     mxlFabricsBackendEntryFunction entry();
 

@@ -32,12 +32,12 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "usage: fabrics-ucx-target <tcp|shm> <writes>\n");
         return 2;
     }
-    auto const* table = backend();
-    if (table == nullptr)
+    if (auto const why = unavailable())
     {
-        std::fprintf(stderr, "fabrics-ucx-target: %s\n", whyMissing().c_str());
+        std::fprintf(stderr, "fabrics-ucx-target: %s\n", why->c_str());
         return 1;
     }
+    auto const* table = backend();
     auto const tcp = std::strcmp(argv[1], "tcp") == 0;
     auto const writes = static_cast<std::uint32_t>(std::stoul(argv[2]));
     char host[256] = {};

@@ -57,11 +57,8 @@ namespace
 {
     void commitArrivesAfterEveryByte(mxlFabricsProvider provider)
     {
+        MXL_SKIP_IF(unavailable());
         auto const* table = backend();
-        if (table == nullptr)
-        {
-            MXL_SKIP(whyMissing().c_str());
-        }
         std::mt19937 generator{7};
         std::vector<std::uint8_t> source(payloadBytes + commitBytes);
         Pair pair{*table, provider, {payloadBytes, commitBytes}, source};
@@ -117,11 +114,8 @@ TEST_CASE("ucx shm: writes are ordered, and a commit posted behind its unfinishe
 
 TEST_CASE("ucx with the puts (test knob MXL_FABRICS_UCX_PUTS=1): neither tcp nor shm claims ordered writes")
 {
+    MXL_SKIP_IF(unavailable());
     auto const* table = backend();
-    if (table == nullptr)
-    {
-        MXL_SKIP(whyMissing().c_str());
-    }
     mxl::test::ScopedVariable const puts{"MXL_FABRICS_UCX_PUTS", "1"};
     for (auto const provider : {MXL_FABRICS_PROVIDER_TCP, MXL_FABRICS_PROVIDER_SHM})
     {

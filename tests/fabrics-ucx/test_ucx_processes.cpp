@@ -25,11 +25,8 @@ namespace
 
     void transferAcrossProcesses(mxlFabricsProvider provider, char const* providerName)
     {
+        MXL_SKIP_IF(unavailable());
         auto const* table = backend();
-        if (table == nullptr)
-        {
-            MXL_SKIP(whyMissing().c_str());
-        }
         constexpr std::uint32_t writes = 32;
         mxl::test::Process target{{MXL_FABRICS_UCX_TARGET, providerName, std::to_string(writes)}};
         auto const ticketLine = target.waitForLine("ticket ", std::chrono::seconds{30});

@@ -68,11 +68,8 @@ namespace
 
     void gatheredWritesArrive(mxlFabricsProvider provider)
     {
+        MXL_SKIP_IF(unavailable());
         auto const* table = backend();
-        if (table == nullptr)
-        {
-            MXL_SKIP(whyMissing().c_str());
-        }
         constexpr std::uint32_t writes = 24;
         auto const [source, sourceOffsets] = plannedSource(writes);
         Pair pair{*table, provider, std::vector<std::size_t>(planRegionCount, planRegionBytes), source};
@@ -113,11 +110,8 @@ namespace
 
     void largeWritesArrive(mxlFabricsProvider provider)
     {
+        MXL_SKIP_IF(unavailable());
         auto const* table = backend();
-        if (table == nullptr)
-        {
-            MXL_SKIP(whyMissing().c_str());
-        }
         constexpr std::size_t bytes = 3 * 1024 * 1024 + 123;
         auto const source = randomBytes(2 * bytes, 7);
         Pair pair{*table, provider, {bytes + 4096, bytes + 4096}, source};
@@ -138,11 +132,8 @@ namespace
 
     void fullQueueRecovers(mxlFabricsProvider provider)
     {
+        MXL_SKIP_IF(unavailable());
         auto const* table = backend();
-        if (table == nullptr)
-        {
-            MXL_SKIP(whyMissing().c_str());
-        }
         auto const source = randomBytes(64 * 1024, 3);
         Pair pair{*table, provider, {64 * 1024}, source, 4};
         pair.probe();
@@ -163,11 +154,8 @@ namespace
 
     void goneTargetIsReported(mxlFabricsProvider provider)
     {
+        MXL_SKIP_IF(unavailable());
         auto const* table = backend();
-        if (table == nullptr)
-        {
-            MXL_SKIP(whyMissing().c_str());
-        }
         auto const source = randomBytes(64 * 1024, 5);
         Pair pair{*table, provider, {64 * 1024}, source};
         pair.probe();
@@ -197,11 +185,8 @@ namespace
     // completes exactly once at the initiator: delivered, or INTERRUPTED with a reason.
     void closedWhileReceiving(mxlFabricsProvider provider)
     {
+        MXL_SKIP_IF(unavailable());
         auto const* table = backend();
-        if (table == nullptr)
-        {
-            MXL_SKIP(whyMissing().c_str());
-        }
         constexpr std::size_t writeBytes = 1024 * 1024;
         constexpr std::uint64_t writes = 4;
         auto const source = randomBytes(writes * writeBytes, 11);
@@ -264,11 +249,8 @@ MXL_UCX_TCP_AND_SHM_CASES("a target closed while receiving returns from the clos
 // is up (UCX 1.13 aborted the process destroying such a worker). The process lives on, and every write completes once.
 TEST_CASE("ucx tcp: a target closed while its initiator connects closes its domain, and the write completes once")
 {
+    MXL_SKIP_IF(unavailable());
     auto const* table = backend();
-    if (table == nullptr)
-    {
-        MXL_SKIP(whyMissing().c_str());
-    }
     // A flush that did not finish would keep each worker, and say so.
     mxl::client::LogCapture log;
     for (int passes = 0; passes < 6; ++passes)
@@ -308,11 +290,8 @@ TEST_CASE("ucx tcp: a target closed while its initiator connects closes its doma
 TEST_CASE("ucx tcp: a target waiting on a receive whose sender stopped sending sleeps rather than spins, and takes the write "
           "once it comes")
 {
+    MXL_SKIP_IF(unavailable());
     auto const* table = backend();
-    if (table == nullptr)
-    {
-        MXL_SKIP(whyMissing().c_str());
-    }
     constexpr std::size_t writeBytes = 1024 * 1024;
     auto const source = randomBytes(writeBytes, 13);
     Pair pair{*table, MXL_FABRICS_PROVIDER_TCP, {writeBytes}, source};
@@ -352,11 +331,8 @@ TEST_CASE("ucx tcp: a target waiting on a receive whose sender stopped sending s
 
 TEST_CASE("ucx: bad input gives the documented status and text")
 {
+    MXL_SKIP_IF(unavailable());
     auto const* table = backend();
-    if (table == nullptr)
-    {
-        MXL_SKIP(whyMissing().c_str());
-    }
     auto const text = [&] { return std::string{table->last_error()}; };
     mxlFabricsBackendDomain domain = nullptr;
     mxlFabricsBackendDomainInfo info{};
@@ -402,11 +378,8 @@ TEST_CASE("ucx: bad input gives the documented status and text")
 
 TEST_CASE("ucx: interfaces are one tcp entry per IP address of an interface and one shm entry")
 {
+    MXL_SKIP_IF(unavailable());
     auto const* table = backend();
-    if (table == nullptr)
-    {
-        MXL_SKIP(whyMissing().c_str());
-    }
     struct Entry
     {
         mxlFabricsProvider provider;

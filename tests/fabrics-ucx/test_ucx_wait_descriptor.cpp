@@ -45,11 +45,8 @@ namespace
 
 TEST_CASE("ucx tcp: the target's wait descriptor is quiet once armed and wakes when a write with an immediate lands, with nothing read")
 {
+    MXL_SKIP_IF(unavailable());
     auto const* table = backend();
-    if (table == nullptr)
-    {
-        MXL_SKIP(whyMissing().c_str());
-    }
     auto pair = countingPair(*table, 4096, 3);
     pair.probe();
     auto const descriptor = descriptorOf(pair);
@@ -82,11 +79,8 @@ TEST_CASE("ucx tcp: the target's wait descriptor is quiet once armed and wakes w
 
 TEST_CASE("ucx tcp: arming says work is waiting while an immediate the target has taken is not handed out")
 {
+    MXL_SKIP_IF(unavailable());
     auto const* table = backend();
-    if (table == nullptr)
-    {
-        MXL_SKIP(whyMissing().c_str());
-    }
     auto pair = countingPair(*table, 128, 9);
     if ((pair.initiatorDomainFlags & MXL_FABRICS_BACKEND_ORDERED_WRITES) == 0)
     {
@@ -129,11 +123,8 @@ TEST_CASE("ucx tcp: arming says work is waiting while an immediate the target ha
 
 TEST_CASE("ucx shm: a target has no wait descriptor (a library thread reads its events)")
 {
+    MXL_SKIP_IF(unavailable());
     auto const* table = backend();
-    if (table == nullptr)
-    {
-        MXL_SKIP(whyMissing().c_str());
-    }
     Pair pair{*table, MXL_FABRICS_PROVIDER_SHM, {4096}, std::vector<std::uint8_t>(4096)};
     CHECK(descriptorOf(pair) == -1);
 }
