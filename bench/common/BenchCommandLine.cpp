@@ -57,6 +57,19 @@ namespace mxl::bench
         return options;
     }
 
+    std::optional<int> readWakeBenchOptions(WakeBenchOptions& options, int argc, char** argv, std::string_view program,
+                                            WakeBenchHelp const& help)
+    {
+        WakeBenchOptions const defaults;
+        auto const usage = fmt::format("usage: {} [--wakes N] [--grains N]\n"
+                                       "  --wakes N   {} (default {})\n"
+                                       "  --grains N  {} (default {})\n"
+                                       "{}\n",
+                                       program, help.wakes, defaults.wakes, help.grains, defaults.grains, help.prints);
+        return readOptions(
+            options, [&] { return parseWakeBenchOptions(argc, argv); }, program, usage);
+    }
+
     std::vector<std::string> providerList(std::string_view text)
     {
         auto providers = splitList("--providers", text);

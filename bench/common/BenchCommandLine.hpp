@@ -58,4 +58,16 @@ namespace mxl::bench
         }
         return std::nullopt;
     }
+
+    // What --help says a wake bench's --wakes and --grains count, and what the bench prints.
+    struct WakeBenchHelp
+    {
+        std::string_view wakes;
+        std::string_view grains;
+        std::string_view prints;
+    };
+
+    // readOptions for a wake bench, its usage written from `help` and the defaults of WakeBenchOptions.
+    [[nodiscard]] std::optional<int> readWakeBenchOptions(WakeBenchOptions& options, int argc, char** argv, std::string_view program,
+                                                          WakeBenchHelp const& help);
 }

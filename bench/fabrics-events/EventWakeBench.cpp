@@ -350,12 +350,10 @@ namespace
 int main(int argc, char** argv)
 {
     mxl::bench::WakeBenchOptions options;
-    if (auto const exitCode = mxl::bench::readOptions(
-            options, [&] { return mxl::bench::parseWakeBenchOptions(argc, argv); }, "mxl-fabrics-events-bench",
-            "usage: mxl-fabrics-events-bench [--wakes N] [--grains N]\n"
-            "  --wakes N   wake samples per row and placement (default 2000)\n"
-            "  --grains N  grains sent over tcp loopback per arrival row (default 500)\n"
-            "Prints markdown tables; every mxl figure sits beside its baseline from the same run.\n"))
+    if (auto const exitCode =
+            mxl::bench::readWakeBenchOptions(options, argc, argv, "mxl-fabrics-events-bench",
+                                             {"wake samples per row and placement", "grains sent over tcp loopback per arrival row",
+                                              "Prints markdown tables; every mxl figure sits beside its baseline from the same run."}))
     {
         return *exitCode;
     }

@@ -272,12 +272,10 @@ namespace
 int main(int argc, char** argv)
 {
     mxl::bench::WakeBenchOptions options;
-    if (auto const exitCode = mxl::bench::readOptions(
-            options, [&] { return mxl::bench::parseWakeBenchOptions(argc, argv); }, "mxl-flow-bench",
-            "usage: mxl-flow-bench [--wakes N] [--grains N]\n"
-            "  --wakes N   commit-to-wake samples per placement (default 2000)\n"
-            "  --grains N  1080p v210 grains written for the throughput rows (default 500)\n"
-            "Prints a markdown table; every mxl figure sits beside its baseline from the same run.\n"))
+    if (auto const exitCode =
+            mxl::bench::readWakeBenchOptions(options, argc, argv, "mxl-flow-bench",
+                                             {"commit-to-wake samples per placement", "1080p v210 grains written for the throughput rows",
+                                              "Prints a markdown table; every mxl figure sits beside its baseline from the same run."}))
     {
         return *exitCode;
     }
