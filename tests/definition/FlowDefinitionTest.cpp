@@ -17,45 +17,47 @@ using nlohmann::json;
 
 namespace
 {
+    constexpr auto grouphint = "urn:x-nmos:tag:grouphint/v1.0";
+    constexpr auto grouphintField = "/tags/urn:x-nmos:tag:grouphint~1v1.0";
+
+    // A flow of Test Source 1: the fields every NMOS flow has, its format "urn:x-nmos:format:<format>" and its label and group
+    // hint naming it `name`, beside the fields of its format.
+    json testSourceFlow(std::string const& id, std::string const& format, std::string const& name, json flow)
+    {
+        flow["id"] = id;
+        flow["label"] = "Test Source 1 " + name;
+        flow["format"] = "urn:x-nmos:format:" + format;
+        flow["tags"][grouphint] = json::array({"Test Source 1:" + name});
+        return flow;
+    }
+
     json videoFlow()
     {
-        return json::parse(R"({
-            "id": "5fbec3b1-1b0f-417d-9059-8b94a47197ed",
-            "label": "Test Source 1 Video",
-            "format": "urn:x-nmos:format:video",
-            "tags": {"urn:x-nmos:tag:grouphint/v1.0": ["Test Source 1:Video"]},
+        return testSourceFlow("5fbec3b1-1b0f-417d-9059-8b94a47197ed", "video", "Video", json::parse(R"({
             "grain_rate": {"numerator": 30000, "denominator": 1001},
             "frame_width": 1920,
             "frame_height": 1080,
             "interlace_mode": "progressive",
             "media_type": "video/v210"
-        })");
+        })"));
     }
 
     json audioFlow()
     {
-        return json::parse(R"({
-            "id": "b3bb5be7-9fe9-4324-a5bb-4c70e1084449",
-            "label": "Test Source 1 Audio",
-            "format": "urn:x-nmos:format:audio",
-            "tags": {"urn:x-nmos:tag:grouphint/v1.0": ["Test Source 1:Audio"]},
+        return testSourceFlow("b3bb5be7-9fe9-4324-a5bb-4c70e1084449", "audio", "Audio", json::parse(R"({
             "sample_rate": {"numerator": 48000},
             "media_type": "audio/float32",
             "bit_depth": 32,
             "channel_count": 2
-        })");
+        })"));
     }
 
     json dataFlow()
     {
-        return json::parse(R"({
-            "id": "db3bd465-2772-484f-8fac-830b0471258b",
-            "label": "Test Source 1 Data",
-            "format": "urn:x-nmos:format:data",
-            "tags": {"urn:x-nmos:tag:grouphint/v1.0": ["Test Source 1:Data"]},
+        return testSourceFlow("db3bd465-2772-484f-8fac-830b0471258b", "data", "Data", json::parse(R"({
             "grain_rate": {"numerator": 30000, "denominator": 1001},
             "media_type": "video/smpte291"
-        })");
+        })"));
     }
 
     void expectRejected(json const& definition, std::initializer_list<std::string_view> fragments)
@@ -90,9 +92,6 @@ namespace
             expectRejected(changed, bad.fragments);
         }
     }
-
-    constexpr auto grouphint = "urn:x-nmos:tag:grouphint/v1.0";
-    constexpr auto grouphintField = "/tags/urn:x-nmos:tag:grouphint~1v1.0";
 }
 
 TEST_CASE("flow definition: the text must be a JSON object")
