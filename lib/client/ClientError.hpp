@@ -3,10 +3,10 @@
 // missing flow.
 #pragma once
 
+#include "common/CodedError.hpp"
+
 #include <fmt/format.h>
 
-#include <stdexcept>
-#include <string>
 #include <utility>
 
 namespace mxl::client
@@ -23,22 +23,15 @@ namespace mxl::client
         FlowNotFound = 4,
     };
 
-    class ClientError : public std::runtime_error
+    class ClientError : public CodedError<ErrorKind>
     {
     public:
-        ClientError(ErrorKind kind, std::string const& message)
-            : std::runtime_error{message}
-            , _kind{kind}
-        {
-        }
+        using CodedError::CodedError;
 
         [[nodiscard]] ErrorKind kind() const noexcept
         {
-            return _kind;
+            return code();
         }
-
-    private:
-        ErrorKind _kind;
     };
 
     template <typename... Args>

@@ -4,34 +4,26 @@
 
 #include <mxl/mxl.h>
 
+#include "common/CodedError.hpp"
 #include "common/Log.hpp"
 
 #include <fmt/format.h>
 
 #include <new>
-#include <stdexcept>
-#include <string>
 #include <type_traits>
 #include <utility>
 
 namespace mxl
 {
-    class Error : public std::runtime_error
+    class Error : public CodedError<mxlStatus>
     {
     public:
-        Error(mxlStatus status, std::string const& message)
-            : std::runtime_error{message}
-            , _status{status}
-        {
-        }
+        using CodedError::CodedError;
 
         [[nodiscard]] mxlStatus status() const noexcept
         {
-            return _status;
+            return code();
         }
-
-    private:
-        mxlStatus _status;
     };
 
     template <typename... Args>

@@ -89,15 +89,14 @@ namespace mxl::nmos
     }
 
     ConnectionError::ConnectionError(int status, std::string const& error, std::string debug)
-        : std::runtime_error{error}
-        , _status{status}
+        : CodedError{status, error}
         , _debug{std::move(debug)}
     {
     }
 
     json ConnectionError::document() const
     {
-        return {{"code", _status}, {"error", what()}, {"debug", _debug.empty() ? json{} : json(_debug)}};
+        return {{"code", code()}, {"error", what()}, {"debug", _debug.empty() ? json{} : json(_debug)}};
     }
 
     ConnectionResource::ConnectionResource(Role role, std::vector<TransportParam> params, bool masterEnable)

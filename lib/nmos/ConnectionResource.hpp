@@ -7,34 +7,33 @@
 #pragma once
 
 #include "NodeResources.hpp"
+#include "common/CodedError.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace mxl::nmos
 {
     // A request the Connection API refuses: the HTTP status and the messages of the NMOS error document.
-    class ConnectionError : public std::runtime_error
+    class ConnectionError : public CodedError<int>
     {
     public:
         ConnectionError(int status, std::string const& error, std::string debug = {});
 
         [[nodiscard]] int status() const noexcept
         {
-            return _status;
+            return code();
         }
 
         // {code, error, debug} as is-05-v1.1/error.json has it.
         [[nodiscard]] nlohmann::json document() const;
 
     private:
-        int _status;
         std::string _debug;
     };
 
