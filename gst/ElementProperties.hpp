@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace mxl::gst
@@ -37,5 +39,22 @@ namespace mxl::gst
     {
         auto const found = std::ranges::find(fields, property, &PropertyField<Object, Field>::property);
         return found != fields.end() ? &(object.*(found->field)) : nullptr;
+    }
+
+    template <typename Counters, std::size_t count>
+    using CounterFields = std::array<PropertyField<Counters, std::atomic<std::uint64_t>>, count>;
+
+    // Sets `value` to the counter that `fields` names for `property`; false when it names none. Counters are atomic, so
+    // they are read without the object lock that guards the settings.
+    template <typename Counters, std::size_t count>
+    bool getCounter(GValue* value, Counters& counters, CounterFields<Counters, count> const& fields, guint property)
+    {
+        auto const* const counter = fieldOf(counters, fields, property);
+        if (counter == nullptr)
+        {
+            return false;
+        }
+        g_value_set_uint64(value, counter->load());
+        return true;
     }
 }

@@ -148,7 +148,7 @@ namespace
         {propDescription, &SinkSettings::description},
     }};
 
-    constexpr std::array<PropertyField<SinkCounters, std::atomic<std::uint64_t>>, 4> counterProperties{{
+    constexpr CounterFields<SinkCounters, 4> counterProperties{{
         {propBuffersWritten, &SinkCounters::written},
         {propBuffersLate, &SinkCounters::late},
         {propBuffersDropped, &SinkCounters::dropped},
@@ -178,9 +178,8 @@ namespace
             GST_OBJECT_UNLOCK(object);
             return;
         }
-        if (auto const* const counter = fieldOf(state.counters, counterProperties, property); counter != nullptr)
+        if (getCounter(value, state.counters, counterProperties, property))
         {
-            g_value_set_uint64(value, counter->load());
             return;
         }
         G_OBJECT_WARN_INVALID_PROPERTY_ID(object, property, spec);

@@ -114,6 +114,12 @@ namespace
     using Element = ElementState<GstMxlSrc, SrcState, GST_MXL_SRC, &gst_mxl_src_parent_class>;
     constexpr auto stateOf = Element::of;
 
+    constexpr CounterFields<SrcCounters, 3> counterProperties{{
+        {propBuffersPushed, &SrcCounters::pushed},
+        {propInvalidGrains, &SrcCounters::invalid},
+        {propLost, &SrcCounters::lost},
+    }};
+
     void mxlSrcSetProperty(GObject* object, guint property, GValue const* value, GParamSpec* spec)
     {
         auto& settings = stateOf(object).settings;
@@ -148,6 +154,10 @@ namespace
     void mxlSrcGetProperty(GObject* object, guint property, GValue* value, GParamSpec* spec)
     {
         auto& state = stateOf(object);
+        if (getCounter(value, state.counters, counterProperties, property))
+        {
+            return;
+        }
         GST_OBJECT_LOCK(object);
         switch (property)
         {
@@ -168,15 +178,6 @@ namespace
             break;
         case propWaitForFlow:
             g_value_set_boolean(value, state.settings.waitForFlow ? TRUE : FALSE);
-            break;
-        case propBuffersPushed:
-            g_value_set_uint64(value, state.counters.pushed.load());
-            break;
-        case propInvalidGrains:
-            g_value_set_uint64(value, state.counters.invalid.load());
-            break;
-        case propLost:
-            g_value_set_uint64(value, state.counters.lost.load());
             break;
         default:
             G_OBJECT_WARN_INVALID_PROPERTY_ID(object, property, spec);
