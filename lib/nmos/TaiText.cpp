@@ -44,7 +44,7 @@ namespace mxl::nmos
         auto const seconds = digits(std::string_view{text}.substr(0, colon));
         auto const nanoseconds = digits(std::string_view{text}.substr(colon + 1));
         if (!seconds || !nanoseconds || *nanoseconds >= nsPerSecond ||
-            *seconds > std::numeric_limits<std::uint64_t>::max() / nsPerSecond - 1)
+            *seconds > (std::numeric_limits<std::uint64_t>::max() - *nanoseconds) / nsPerSecond)
         {
             return std::nullopt;
         }
