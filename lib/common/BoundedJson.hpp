@@ -1,7 +1,7 @@
 // JSON that comes from outside the process (files, HTTP bodies, etcd values, tickets, options) is parsed with limits
-// on its size and nesting: a document nested a million arrays deep parses in constant stack, but the code that later
-// walks or prints it recurses once per level. Text written for a peer or a log goes through dumpJson, which cannot
-// throw on strings that are not UTF-8 (a request path echoed in an error document).
+// on its size and nesting, and with each key once per object: a document nested a million arrays deep parses in
+// constant stack, but the code that later walks or prints it recurses once per level. Text written for a peer or a log goes through
+// dumpJson, which cannot throw on strings that are not UTF-8 (a request path echoed in an error document).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -21,7 +21,8 @@ namespace mxl
     struct JsonParse
     {
         nlohmann::json value;
-        // Empty when the text parsed; else why not: nlohmann's description of the syntax error, the size or the depth.
+        // Empty when the text parsed; else why not: nlohmann's description of the syntax error, the size, the depth or the
+        // key that stands twice.
         std::string problem;
 
         [[nodiscard]] bool ok() const noexcept

@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
 #include <string>
 
 namespace mxl
@@ -68,6 +71,37 @@ namespace mxl
         REQUIRE(parsed.ok());
         CHECK(parsed.value["b"][1]["a"] == 3);
         CHECK(parsed.value["c"]["d"]["a"] == 4);
+    }
+
+    TEST_CASE("bounded JSON: a 1 MiB array of empty objects is checked in a time of the order of nlohmann's own parse")
+    {
+        // Limits checked in a parser callback cost a walk of the parent array at the end of every object: quadratic,
+        // about a minute for this document, against a few tens of milliseconds for the parse itself.
+        std::string text = "[{}";
+        while (text.size() < 1'000'000)
+        {
+            text += ",{}";
+        }
+        text += "]";
+        auto const fastestOfThree = [](auto const& parse)
+        {
+            auto best = std::chrono::steady_clock::duration::max();
+            for (int run = 0; run < 3; ++run)
+            {
+                auto const start = std::chrono::steady_clock::now();
+                parse();
+                best = std::min(best, std::chrono::steady_clock::now() - start);
+            }
+            return std::chrono::duration<double>(best).count();
+        };
+        std::size_t bounded = 0;
+        std::size_t plain = 0;
+        auto const boundedSeconds = fastestOfThree([&] { bounded = parseBoundedJson(text).value.size(); });
+        auto const plainSeconds = fastestOfThree([&] { plain = nlohmann::json::parse(text).size(); });
+        CHECK(bounded == 333'334);
+        CHECK(plain == bounded);
+        INFO("bounded ", boundedSeconds, " s, nlohmann alone ", plainSeconds, " s");
+        CHECK(boundedSeconds < 10 * plainSeconds);
     }
 
     TEST_CASE("bounded JSON: dumpJson writes strings that are not UTF-8 with U+FFFD, quoteJson cuts long values")
