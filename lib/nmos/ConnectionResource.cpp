@@ -73,7 +73,8 @@ namespace mxl::nmos
             auto const parsed = time.is_string() ? parseTaiText(time.get<std::string>()) : std::nullopt;
             if (!parsed && time.is_string() && hasTaiForm(time.get<std::string>()))
             {
-                badRequest(fmt::format("'requested_time' {} is past the last TAI time this API can hold ({})", mxl::quoteJson(time),
+                badRequest(fmt::format("'requested_time' {} is {} past the last TAI time this API can hold ({})", mxl::quoteJson(time),
+                                       requested.mode == "activate_scheduled_relative" ? "an offset" : "a time",
                                        taiText(std::numeric_limits<std::uint64_t>::max())));
             }
             if (!parsed)

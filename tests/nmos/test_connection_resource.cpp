@@ -204,7 +204,9 @@ TEST_CASE("malformed PATCHes are refused with 400 naming the key and the value, 
              {{{"activation", {{"mode", "activate_scheduled_relative"}}}}, "needs 'requested_time' as \"<seconds>:<nanoseconds>\""},
              {{{"activation", {{"mode", "activate_scheduled_absolute"}, {"requested_time", "12:1000000000"}}}}, "got \"12:1000000000\""},
              {{{"activation", {{"mode", "activate_scheduled_absolute"}, {"requested_time", "18446744073709551615:0"}}}},
-              "'requested_time' \"18446744073709551615:0\" is past the last TAI time this API can hold (18446744073:709551615)"},
+              "'requested_time' \"18446744073709551615:0\" is a time past the last TAI time this API can hold (18446744073:709551615)"},
+             {{{"activation", {{"mode", "activate_scheduled_relative"}, {"requested_time", "18446744073:709551616"}}}},
+              "'requested_time' \"18446744073:709551616\" is an offset past the last TAI time"},
              {{{"activation", {{"mode", nullptr}, {"when", 1}}}}, "'activation' has the key 'when'"},
          })
     {
