@@ -62,6 +62,10 @@ namespace mxl::test::ucx
                 loaded.whyMissing = fmt::format("{}: the entry failed with status {}", path, static_cast<int>(status));
                 loaded.table = nullptr;
             }
+            else if (loaded.table == nullptr)
+            {
+                loaded.whyMissing = fmt::format("{}: the entry succeeded without giving a table", path);
+            }
             return loaded;
         }
 
