@@ -20,7 +20,9 @@ namespace mxl::modules
         auto* entry = ::dlsym(handle, symbol);
         if (entry == nullptr)
         {
-            fail(status, "{} {} has no {}: {}", module, path, symbol, dlerrorText());
+            auto const reason = dlerrorText();
+            ::dlclose(handle);
+            fail(status, "{} {} has no {}: {}", module, path, symbol, reason);
         }
         return entry;
     }

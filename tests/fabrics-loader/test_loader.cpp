@@ -201,6 +201,15 @@ TEST_CASE("loader: backend names that are no file name and options that are no o
     checkRefused(std::nullopt, R"({"backend": 7})", MXL_ERR_INVALID_ARG,
                  {"instance option backend must be a string such as \"ofi\", not 7"});
     checkRefused(std::nullopt, "[1]", MXL_ERR_INVALID_ARG, {"instance options must be a JSON object, got: [1]"});
+    // The parser's reason reaches the message: a repeated key is named, where nlohmann alone would keep the last one.
+    checkRefused(std::nullopt, R"({"backend": "ofi", "backend": "ucx"})", MXL_ERR_INVALID_ARG,
+                 {"instance options are not valid JSON (the key \"backend\" stands twice in one object)"});
+    // A long text is quoted cut short, not whole.
+    auto const longText = "{\"backend\": " + std::string(10000, '[');
+    auto const attempt = createInstance(std::nullopt, longText.c_str());
+    CHECK(attempt.status == MXL_ERR_INVALID_ARG);
+    CHECK(contains(attempt.logged, "instance options are not valid JSON ("));
+    CHECK(attempt.logged.size() < 1000);
 }
 
 TEST_CASE("loader: without options an instance uses the ofi module beside libmxl-fabrics.so")

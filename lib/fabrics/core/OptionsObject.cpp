@@ -3,6 +3,8 @@
 #include "common/BoundedJson.hpp"
 #include "common/Status.hpp"
 
+#include <string>
+
 namespace mxl::fabrics
 {
     nlohmann::json parseOptionsObject(char const* text, std::string_view what)
@@ -11,11 +13,16 @@ namespace mxl::fabrics
         {
             return nlohmann::json::object();
         }
-        auto json = mxl::parseJsonOrDiscarded(text);
-        if (json.is_discarded() || !json.is_object())
+        auto parse = mxl::parseBoundedJson(text);
+        if (!parse.ok())
         {
-            fail(MXL_ERR_INVALID_ARG, "{} must be a JSON object, got: {}", what, text);
+            // The text is quoted as a JSON string so that control bytes and a megabyte of it stay out of the log line.
+            fail(MXL_ERR_INVALID_ARG, "{} are not valid JSON ({}): {}", what, parse.problem, quoteJson(nlohmann::json(std::string{text})));
         }
-        return json;
+        if (!parse.value.is_object())
+        {
+            fail(MXL_ERR_INVALID_ARG, "{} must be a JSON object, got: {}", what, quoteJson(parse.value));
+        }
+        return std::move(parse.value);
     }
 }
