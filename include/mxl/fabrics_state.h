@@ -88,7 +88,7 @@ extern "C"
         /* Connection requests admitted and refused since the target was created (over all its setups). */
         uint64_t admitted;
         uint64_t refused;
-        /* Distinct addresses refused, each logged once (counted up to 1024). */
+        /* Distinct addresses refused (counted up to 1024); each is logged once per reason. */
         uint64_t refusedAddresses;
     } mxlFabricsAdmissionCounters;
 

@@ -1,12 +1,14 @@
 // allowInitiators and admissionKeyFile (include/mxl/fabrics_state.h): a tcp target admits the initiators whose address
 // lies in its prefixes, and that prove its ticket key where it asks for that, and refuses the others before an endpoint
-// is made for them, counting each request and logging each address once; targets that receive no connection requests
+// is made for them, counting each request and logging each address once per reason; targets that receive no connection requests
 // refuse the options at setup.
 #include "FabricsHarness.hpp"
 #include "FreePort.hpp"
 #include "Link.hpp"
 #include "Skip.hpp"
 #include "TempDomain.hpp"
+#include "common/AddressPrefix.hpp"
+#include "fabrics/core/InitiatorAdmission.hpp"
 #include "fabrics/core/SetupOptions.hpp"
 #include "fabrics/core/Target.hpp"
 #include "fabrics/protocol/IncarnationMark.hpp"
@@ -19,6 +21,8 @@
 #include <mxl/fabrics_state.h>
 
 #include <doctest/doctest.h>
+
+#include <netinet/in.h>
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -360,4 +364,34 @@ TEST_CASE("admission: an incarnation mark names the target id and epoch, and no 
     CHECK_FALSE(incarnationProblem(incarnationMark(8, 0), 7, 9).empty());
     std::vector<std::uint8_t> const cut(mark.begin(), mark.begin() + 10);
     CHECK(incarnationProblem(cut, 7, 9) == "its connection request names an incarnation in a form this target does not read");
+}
+
+TEST_CASE("admission: one address refused for two reasons is logged once for each, and counted as one address")
+{
+    sockaddr_in peer{};
+    peer.sin_family = AF_INET;
+    peer.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    std::span<std::uint8_t const> const address{reinterpret_cast<std::uint8_t const*>(&peer), sizeof(peer)};
+    auto const staleMark = mxl::fabrics::incarnationMark(7, 9);
+
+    LogCapture log;
+    mxl::fabrics::InitiatorAdmission admission;
+    admission.allow(std::vector{mxl::AddressPrefix::parse("127.0.0.2")}, std::nullopt, 7, 9);
+    CHECK_FALSE(admission.admit({address, {}}));
+    CHECK_FALSE(admission.admit({address, {}}));
+    // The target rebuilt without the address rule: the same peer now holds the ticket of its last epoch.
+    admission.allow(std::nullopt, std::nullopt, 7, 10);
+    CHECK_FALSE(admission.admit({address, staleMark}));
+    CHECK_FALSE(admission.admit({address, staleMark}));
+    CHECK(admission.admit({address, mxl::fabrics::incarnationMark(7, 10)}));
+
+    auto const text = log.text();
+    INFO("log:\n", text);
+    CHECK(occurrences(text, "refused the connection of 127.0.0.1: not in allowInitiators (127.0.0.2/32)") == 1);
+    CHECK(occurrences(text, "refused the connection of 127.0.0.1: it holds the ticket of another target at this address (id 7, epoch 9") ==
+          1);
+    auto const counters = admission.counters();
+    CHECK(counters.refused == 4);
+    CHECK(counters.admitted == 1);
+    CHECK(counters.refusedAddresses == 1);
 }

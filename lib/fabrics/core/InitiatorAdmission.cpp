@@ -13,8 +13,8 @@ namespace mxl::fabrics
 {
     namespace
     {
-        // Past this many distinct refused addresses (a scan of a whole subnet) further ones are neither logged nor told apart:
-        // their requests are still counted.
+        // Past this many distinct refused addresses (a scan of a whole subnet), or logged pairs of address and reason, further
+        // ones are neither logged nor told apart: their requests are still counted.
         constexpr std::size_t loggedAddressLimit = 1024;
     }
 
@@ -41,8 +41,13 @@ namespace mxl::fabrics
         if (_refusedAddresses.size() < loggedAddressLimit && _refusedAddresses.insert(who).second)
         {
             _refusedAddressCount.fetch_add(1, std::memory_order_relaxed);
+        }
+        // Once per address and reason: a peer retrying cannot flood the log, yet a peer refused first for its address and
+        // later for a stale ticket or a wrong key shows each cause.
+        if (_loggedRefusals.size() < loggedAddressLimit && _loggedRefusals.emplace(who, why).second)
+        {
             log::warn("fabrics target {}: refused the connection of {}: {}; it reached no memory of this target, and its further requests "
-                      "are refused without a log line",
+                      "for this reason are refused without a log line",
                       _targetId, who, why);
         }
         return false;

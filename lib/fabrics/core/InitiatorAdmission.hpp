@@ -1,7 +1,7 @@
 // Which initiators a target lets connect (TargetSetup's "allowInitiators" and "admissionKeyFile"): the address of each
 // connection request is held against the allowed prefixes, and its private data must prove the ticket key, before the
 // transport makes an endpoint for it, so a refused initiator never reaches the target's registered memory. Refusals are counted, and logged
-// once per address so that a peer retrying every few seconds cannot flood the log.
+// once per address and reason so that a peer retrying every few seconds cannot flood the log.
 #pragma once
 
 #include "common/AddressPrefix.hpp"
@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mxl::fabrics
@@ -21,7 +22,7 @@ namespace mxl::fabrics
     {
         std::uint64_t admitted = 0;
         std::uint64_t refused = 0;
-        // Distinct addresses refused, each logged once (up to 1024 of them).
+        // Distinct addresses refused (up to 1024 of them); each is logged once per reason.
         std::uint64_t refusedAddresses = 0;
     };
 
@@ -47,6 +48,7 @@ namespace mxl::fabrics
         std::atomic<std::uint64_t> _refused{0};
         std::atomic<std::uint64_t> _refusedAddressCount{0};
         std::set<std::string> _refusedAddresses;
+        std::set<std::pair<std::string, std::string>> _loggedRefusals;
 
         [[nodiscard]] std::string allowedText() const;
         // Empty when `request` passes both rules; else why not.
