@@ -8,6 +8,10 @@
 
 #include <mxl/fabrics_backends.h>
 
+#include "CommandLine.hpp"
+#include "ToolError.hpp"
+#include "ToolMain.hpp"
+
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -42,9 +46,9 @@ saying why.
 With -v, a block per interface (provider, node, service, max message size, capabilities and the
 provider's attributes) and a count per provider on stderr.
 
-Exit status: 0 (also when nothing matches: "No matching interfaces found." on stderr), 1 on errors
-(unknown provider, bad command line, a backend that cannot be found or loaded, domain or query failure;
-with --all-backends, any one of them).
+Exit status: 0 (also when nothing matches: "No matching interfaces found." on stderr), 2 for a bad
+command line (an unknown option or provider, --backend with --all-backends), 1 on other errors (a
+backend that cannot be found or loaded, domain or query failure; with --all-backends, any one of them).
 )";
 
     struct InfoOptions
@@ -70,9 +74,7 @@ with --all-backends, any one of them).
             ("node,n", po::value<std::string>()->value_name("NODE"), "only interfaces with this node (IP address, GID or host name)") //
             ("domain,d", po::value<std::string>()->value_name("DIR"), "MXL domain to use (default: a temporary one)")                 //
             ("verbose,v", po::bool_switch(), "capabilities, max message size and provider attributes of each interface");
-        po::variables_map values;
-        po::store(po::command_line_parser{argc, argv}.options(description).run(), values);
-        po::notify(values);
+        auto const values = mxl::tools::parseCommandLine(argc, argv, description);
         if (values.count("help") != 0)
         {
             std::ostringstream text;
@@ -86,7 +88,7 @@ with --all-backends, any one of them).
         auto const provider = mxl::client::parseProvider(providerName);
         if (!provider)
         {
-            throw std::invalid_argument{fmt::format("unknown provider '{}' (expected any, tcp, verbs, efa or shm)", providerName)};
+            mxl::tools::badInput("unknown provider '{}' (expected any, tcp, verbs, efa or shm)", providerName);
         }
         options.provider = *provider;
         options.node = values.count("node") != 0 ? values["node"].as<std::string>() : std::string{};
@@ -96,7 +98,7 @@ with --all-backends, any one of them).
         options.allBackends = values["all-backends"].as<bool>();
         if (options.allBackends && !options.backend.empty())
         {
-            throw std::invalid_argument{"--backend and --all-backends exclude each other"};
+            mxl::tools::badInput("--backend and --all-backends exclude each other");
         }
         return options;
     }
@@ -241,14 +243,10 @@ with --all-backends, any one of them).
 
 int main(int argc, char** argv)
 {
-    try
-    {
-        auto const options = parseOptions(argc, argv);
-        return options ? run(*options) : 0;
-    }
-    catch (std::exception const& error)
-    {
-        fmt::print(stderr, "mxl-fabrics-info: error: {}\n", error.what());
-        return 1;
-    }
+    return mxl::tools::runToolMain("mxl-fabrics-info",
+                                   [&]
+                                   {
+                                       auto const options = parseOptions(argc, argv);
+                                       return static_cast<mxl::tools::ExitCode>(options ? run(*options) : 0);
+                                   });
 }
