@@ -158,7 +158,7 @@ Exit status:
                 ("allow-initiators", po::value<std::string>()->value_name("LIST"),
                  "target (tcp, verbs): addresses and prefixes, separated by commas (198.51.100.0/24,192.0.2.7), of the only "
                  "initiators whose connections it accepts; any other is refused before it reaches the flow's memory and logged "
-                 "once per address (default: any initiator)")                                                          //
+                 "once per address and reason (default: any initiator)")                                               //
                 ("count", po::value<std::uint64_t>()->value_name("N"), "stop after N grains (0 = run until a signal)") //
                 ("connect-timeout", po::value<double>()->value_name("SECONDS"),
                  "initiator: how long targets may take to accept the connection, a lost target to come back, or grains to go "

@@ -81,7 +81,7 @@ namespace mxl::service::config
         add("allow_initiators",
             "target (tcp, verbs): addresses and prefixes, separated by commas or spaces (198.51.100.0/24, 192.0.2.7, "
             "2001:db8::/32), of the only initiators whose connections it accepts; any other is refused before it can reach "
-            "the flow's memory, logged once per address and counted in /metrics (default: any initiator)");
+            "the flow's memory, logged once per address and reason and counted in /metrics (default: any initiator)");
         add("ticket_proof",
             "both, with ticket_key: true: the initiator proves in each connection request that it holds the ticket key (a MAC "
             "over the target's epoch), and the target (tcp, verbs) refuses requests without that proof before they reach the "
