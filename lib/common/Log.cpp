@@ -1,5 +1,7 @@
 #include "common/Log.hpp"
 
+#include "common/PrintableText.hpp"
+
 #include <array>
 #include <atomic>
 #include <cstdio>
@@ -57,8 +59,23 @@ namespace mxl::log
         redirected.store(sink);
     }
 
-    void write(Level level, std::string_view message) noexcept
+    void write(Level level, std::string_view raw) noexcept
     {
+        // A message is one line, whatever text from outside it quotes.
+        std::string escaped;
+        if (needsEscaping(raw))
+        {
+            try
+            {
+                escaped = printableText(raw);
+            }
+            catch (...)
+            {
+                // Without memory for the escaped copy the line is dropped rather than written unescaped.
+                return;
+            }
+        }
+        auto const message = escaped.empty() ? raw : std::string_view{escaped};
         if (auto const sink = redirected.load(); sink != nullptr)
         {
             sink(level, message);

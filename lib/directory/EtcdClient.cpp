@@ -3,6 +3,7 @@
 #include "DirectoryError.hpp"
 #include "common/Base64.hpp"
 #include "common/BoundedJson.hpp"
+#include "common/PrintableText.hpp"
 
 #include <HttpClient.hpp>
 
@@ -125,9 +126,10 @@ namespace mxl::directory
             auto answer = mxl::parseJsonOrDiscarded(result.body, answerLimits);
             if (result.status != 200)
             {
-                return Failed{result.status, answer.is_object() && answer.contains("message") && answer["message"].is_string()
-                                                 ? answer["message"].get<std::string>()
-                                                 : result.body.substr(0, 200)};
+                return Failed{result.status, printableText(answer.is_object() && answer.contains("message") && answer["message"].is_string()
+                                                               ? answer["message"].get<std::string>()
+                                                               : result.body,
+                                                           quotedAnswerChars)};
             }
             if (!answer.is_object())
             {

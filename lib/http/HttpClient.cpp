@@ -2,6 +2,7 @@
 
 #include "HttpsTrust.hpp"
 
+#include <common/PrintableText.hpp>
 #include <common/UniqueFd.hpp>
 
 #include <fmt/format.h>
@@ -37,6 +38,14 @@ namespace mxl
             std::string path;
             bool secure = false;
         };
+
+        // A URL with a space or a control byte in it would write a request line and headers of the URL's choosing.
+        bool holdsSpaceOrControl(std::string_view url) noexcept
+        {
+            return std::any_of(url.begin(), url.end(),
+                               [](char byte)
+                               { return static_cast<unsigned char>(byte) <= 0x20 || static_cast<unsigned char>(byte) == 0x7f; });
+        }
 
         std::optional<Url> parseUrl(std::string const& url)
         {
@@ -271,7 +280,7 @@ namespace mxl
 
     bool isHttpUrl(std::string_view url) noexcept
     {
-        return url.starts_with("http://") || url.starts_with("https://");
+        return (url.starts_with("http://") || url.starts_with("https://")) && !holdsSpaceOrControl(url);
     }
 
     namespace
@@ -349,6 +358,10 @@ namespace mxl
                                                        std::chrono::milliseconds timeout, std::size_t maxAnswerBytes)
         {
             auto const deadline = Clock::now() + timeout;
+            if (holdsSpaceOrControl(url))
+            {
+                return HttpFailure{fmt::format("the URL {} holds a space or a control byte", printableText(url, quotedAnswerChars))};
+            }
             auto const parsed = parseUrl(url);
             if (!parsed)
             {
@@ -486,6 +499,6 @@ namespace mxl
 
     std::string describeAnswer(std::string const& origin, std::string const& method, std::string const& path, HttpAnswer const& answer)
     {
-        return fmt::format("{} {}{} answered {}: {}", method, origin, path, answer.status, answer.body);
+        return fmt::format("{} {}{} answered {}: {}", method, origin, path, answer.status, printableText(answer.body, quotedAnswerChars));
     }
 }

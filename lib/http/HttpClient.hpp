@@ -33,7 +33,7 @@ namespace mxl
     // From now on, for every exchange of this process that does not carry its own Authorization (httpPostForm's).
     void setBearerTokenSource(BearerTokenSource source);
 
-    // Whether `url` is one the client can ask: http:// or https://.
+    // Whether `url` is one the client can ask: http:// or https://, without a space or a control byte.
     [[nodiscard]] bool isHttpUrl(std::string_view url) noexcept;
 
     // `method` of the http[s]://host[:port]/path `url`, with `jsonBody` as an application/json body unless it is empty;
@@ -61,6 +61,10 @@ namespace mxl
     std::variant<HttpAnswer, std::string> httpRequest(std::string const& origin, std::string const& method, std::string const& path,
                                                       std::string const& jsonBody, std::chrono::milliseconds timeout);
 
-    // "<method> <origin><path> answered <status>: <body>", for a log line about an answer that was not the one wanted.
+    // How much of a peer's answer a log line quotes.
+    inline constexpr std::size_t quotedAnswerChars = 200;
+
+    // "<method> <origin><path> answered <status>: <body>", for a log line about an answer that was not the one wanted: the
+    // body cut to quotedAnswerChars and escaped (common/PrintableText.hpp).
     std::string describeAnswer(std::string const& origin, std::string const& method, std::string const& path, HttpAnswer const& answer);
 }

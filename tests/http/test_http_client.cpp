@@ -192,3 +192,26 @@ TEST_CASE("an answer past its size bound, one that is not HTTP and a port nobody
     CHECK(failureOf(mxl::httpExchange("GET", fmt::format("http://127.0.0.1:{}/", port), "", 5s)).starts_with("cannot connect: "));
     CHECK(failureOf(mxl::httpExchange("GET", "ftp://127.0.0.1/", "", 5s)) == "not an http:// or https://host[:port]/path URL");
 }
+
+TEST_CASE("a URL with a line break or a space sends nothing, and an answer quoted in a log line is one line, cut short")
+{
+    OneShotServer server{[](int fd, std::string const&) { sendAll(fd, "HTTP/1.0 200 OK\r\n\r\n{}"); }};
+    // The request line and headers of the URL's choosing, and a second request behind them.
+    auto const injected = server.url("/x HTTP/1.0\r\nX-Evil: injected\r\nContent-Length: 0\r\n\r\nDELETE /senders/s1/");
+    CHECK_FALSE(mxl::isHttpUrl(injected));
+    CHECK_FALSE(mxl::isHttpUrl(server.url("/a b")));
+    CHECK(mxl::isHttpUrl(server.url("/x-nmos/connection/v1.1/single/senders/s1/")));
+    CHECK(failureOf(mxl::httpExchange("PATCH", injected, "{}", 5s)).starts_with("the URL http://127.0.0.1:"));
+    CHECK(failureOf(mxl::httpExchange("PATCH", injected, "{}", 5s)).ends_with("DELETE /senders/s1/ holds a space or a control byte"));
+    // Nothing was sent: the server's one connection is still free for this exchange.
+    REQUIRE(std::holds_alternative<HttpAnswer>(mxl::httpExchange("GET", server.url("/"), "", 5s)));
+    CHECK(server.received.starts_with("GET / HTTP/1.0\r\n"));
+
+    std::string const body = "oops\n<0>mxl-fabrics-service: FORGED\x1b[31m" + std::string(1000000, 'x');
+    auto const described = mxl::describeAnswer("http://127.0.0.1:1", "POST", "/health", HttpAnswer{500, body});
+    CHECK(described.find('\n') == std::string::npos);
+    CHECK(described.find('\x1b') == std::string::npos);
+    CHECK(described.starts_with("POST http://127.0.0.1:1/health answered 500: oops\\n<0>mxl-fabrics-service: FORGED\\x1b[31mxxx"));
+    CHECK(described.ends_with("... (1000040 bytes)"));
+    CHECK(described.size() < 400);
+}

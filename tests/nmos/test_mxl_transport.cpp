@@ -102,6 +102,11 @@ TEST_CASE("a sender's ext_mxl_sender_api names its id, which a receiver compares
     CHECK(param.check(fmt::format("http://198.51.100.7:8470/x-nmos/connection/v1.1/single/receivers/{}/", id))
               .find(".../single/senders/<id>/") != std::string::npos);
     CHECK_FALSE(param.check("http://198.51.100.7:8470/").empty());
+    // A line break would write request lines of the controller's choosing into the hand-over.
+    CHECK_FALSE(param
+                    .check(fmt::format(
+                        "http://198.51.100.7:8470/x HTTP/1.0\r\nX-Evil: 1\r\n\r\nDELETE /x-nmos/connection/v1.1/single/senders/{}/", id))
+                    .empty());
 }
 
 TEST_CASE("without a domain identity, mxl_domain_id is null and \"auto\" is refused saying why")

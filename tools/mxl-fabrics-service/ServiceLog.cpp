@@ -1,6 +1,7 @@
 #include "ServiceLog.hpp"
 
 #include <common/Log.hpp>
+#include <common/PrintableText.hpp>
 
 #include <atomic>
 #include <cstdio>
@@ -68,9 +69,11 @@ namespace mxl::service::log
 
     void write(LogLevel level, std::string_view message)
     {
+        // One message, one journal line: text a peer sent (a URL, an answer) cannot start a line of its own.
+        auto const line = mxl::needsEscaping(message) ? mxl::printableText(message) : std::string{message};
         std::lock_guard lock{lineMutex};
         std::fputs(prefix(level), stdout);
-        std::fwrite(message.data(), 1, message.size(), stdout);
+        std::fwrite(line.data(), 1, line.size(), stdout);
         std::fputc('\n', stdout);
         std::fflush(stdout);
     }
