@@ -37,6 +37,13 @@ namespace mxl
             std::string port;
             std::string path;
             bool secure = false;
+
+            // The Host header (RFC 9110, 7.2): the port unless it is the scheme's, an IPv6 address in brackets.
+            [[nodiscard]] std::string hostHeader() const
+            {
+                auto const name = host.find(':') == std::string::npos ? host : "[" + host + "]";
+                return port == (secure ? "443" : "80") ? name : name + ":" + port;
+            }
         };
 
         // A URL with a space or a control byte in it would write a request line and headers of the URL's choosing.
@@ -403,7 +410,7 @@ namespace mxl
             }
 
             // HTTP/1.0 and a closed connection: the answer is never chunked, and it ends where the server closes.
-            auto request = fmt::format("{} {} HTTP/1.0\r\nHost: {}\r\nConnection: close\r\n", method, parsed->path, parsed->host);
+            auto request = fmt::format("{} {} HTTP/1.0\r\nHost: {}\r\nConnection: close\r\n", method, parsed->path, parsed->hostHeader());
             if (!authorization.empty())
             {
                 request += fmt::format("Authorization: {}\r\n", authorization);

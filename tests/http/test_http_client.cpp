@@ -112,6 +112,8 @@ TEST_CASE("a POST sends its JSON body with its length and type, and the answer's
     CHECK(std::get<HttpAnswer>(outcome).status == 201);
     CHECK(std::get<HttpAnswer>(outcome).body == answerBody);
     CHECK(server.received.starts_with("POST /x-nmos/registration/v1.3/resource HTTP/1.0\r\n"));
+    // The port is part of the Host header where it is not the scheme's.
+    CHECK(server.received.find(fmt::format("\r\nHost: {}\r\n", server.url("").substr(7))) != std::string::npos);
     CHECK(server.received.find(fmt::format("Content-Length: {}\r\n", body.size())) != std::string::npos);
     CHECK(server.received.find("Content-Type: application/json\r\n") != std::string::npos);
     CHECK(server.received.ends_with(body));
