@@ -453,6 +453,10 @@ namespace mxl
                     return HttpFailure{fmt::format("the answer is larger than {} bytes", maxAnswerBytes)};
                 }
             }
+            if (response.empty())
+            {
+                return HttpFailure{"the server closed the connection without an answer"};
+            }
             auto const headerEnd = response.find("\r\n\r\n");
             auto const statusLine = response.substr(0, response.find("\r\n"));
             int status = 0;

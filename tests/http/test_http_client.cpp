@@ -185,6 +185,10 @@ TEST_CASE("an answer past its size bound, one that is not HTTP and a port nobody
         OneShotServer server{[](int fd, std::string const&) { sendAll(fd, "SSH-2.0-OpenSSH_9.2\r\n\r\n"); }};
         CHECK(failureOf(mxl::httpExchange("GET", server.url("/"), "", 5s)) == "the answer is not HTTP");
     }
+    {
+        OneShotServer server{[](int, std::string const&) {}};
+        CHECK(failureOf(mxl::httpExchange("GET", server.url("/"), "", 5s)) == "the server closed the connection without an answer");
+    }
     int port = 0;
     {
         OneShotServer server{[](int, std::string const&) {}};
