@@ -26,6 +26,13 @@ namespace mxl
         UniqueFd(UniqueFd const&) = delete;
         UniqueFd& operator=(UniqueFd const&) = delete;
 
+        UniqueFd(UniqueFd&& other) noexcept
+            : _fd{other.take()}
+        {
+        }
+
+        UniqueFd& operator=(UniqueFd&&) = delete;
+
         [[nodiscard]] int get() const noexcept
         {
             return _fd;

@@ -360,6 +360,43 @@ namespace mxl
 
     namespace
     {
+        // A connected socket to the first of the host's addresses that takes the connection, in the resolver's order: a
+        // name such as localhost may resolve to ::1 first while the server listens on 127.0.0.1 only.
+        std::variant<UniqueFd, HttpFailure> connectToHost(Url const& url, Clock::time_point deadline, std::chrono::milliseconds timeout)
+        {
+            addrinfo hints{};
+            hints.ai_socktype = SOCK_STREAM;
+            addrinfo* addresses = nullptr;
+            if (auto const error = ::getaddrinfo(url.host.c_str(), url.port.c_str(), &hints, &addresses); error != 0)
+            {
+                return HttpFailure{fmt::format("cannot resolve '{}': {}", url.host, ::gai_strerror(error))};
+            }
+            std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> const owned{addresses, &::freeaddrinfo};
+            int lastError = 0;
+            for (auto const* address = addresses; address != nullptr; address = address->ai_next)
+            {
+                UniqueFd socket{::socket(address->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)};
+                if (socket.get() < 0 || (::connect(socket.get(), address->ai_addr, address->ai_addrlen) != 0 && errno != EINPROGRESS))
+                {
+                    lastError = errno;
+                    continue;
+                }
+                if (!await(socket.get(), POLLOUT, deadline))
+                {
+                    return HttpFailure{fmt::format("no connection within {} ms", timeout.count())};
+                }
+                int error = 0;
+                socklen_t length = sizeof error;
+                ::getsockopt(socket.get(), SOL_SOCKET, SO_ERROR, &error, &length);
+                if (error == 0)
+                {
+                    return socket;
+                }
+                lastError = error;
+            }
+            return HttpFailure{fmt::format("cannot connect: {}", std::strerror(lastError))};
+        }
+
         std::variant<HttpAnswer, HttpFailure> exchange(std::string const& method, std::string const& url, std::string const& body,
                                                        std::string const& contentType, std::string const& authorization,
                                                        std::chrono::milliseconds timeout, std::size_t maxAnswerBytes)
@@ -374,31 +411,12 @@ namespace mxl
             {
                 return HttpFailure{"not an http:// or https://host[:port]/path URL"};
             }
-            addrinfo hints{};
-            hints.ai_socktype = SOCK_STREAM;
-            addrinfo* addresses = nullptr;
-            if (auto const error = ::getaddrinfo(parsed->host.c_str(), parsed->port.c_str(), &hints, &addresses); error != 0)
+            auto connected = connectToHost(*parsed, deadline, timeout);
+            if (auto const* failure = std::get_if<HttpFailure>(&connected))
             {
-                return HttpFailure{fmt::format("cannot resolve '{}': {}", parsed->host, ::gai_strerror(error))};
+                return *failure;
             }
-            UniqueFd socket{::socket(addresses->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)};
-            auto const connected = ::connect(socket.get(), addresses->ai_addr, addresses->ai_addrlen);
-            ::freeaddrinfo(addresses);
-            if (socket.get() < 0 || (connected != 0 && errno != EINPROGRESS))
-            {
-                return HttpFailure{fmt::format("cannot connect: {}", std::strerror(errno))};
-            }
-            if (!await(socket.get(), POLLOUT, deadline))
-            {
-                return HttpFailure{fmt::format("no connection within {} ms", timeout.count())};
-            }
-            int error = 0;
-            socklen_t length = sizeof error;
-            ::getsockopt(socket.get(), SOL_SOCKET, SO_ERROR, &error, &length);
-            if (error != 0)
-            {
-                return HttpFailure{fmt::format("cannot connect: {}", std::strerror(error))};
-            }
+            auto const socket = std::get<UniqueFd>(std::move(connected));
 
             Channel channel{socket.get(), deadline, timeout};
             if (parsed->secure)

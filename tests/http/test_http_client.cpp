@@ -189,6 +189,15 @@ TEST_CASE("an answer past its size bound, one that is not HTTP and a port nobody
         OneShotServer server{[](int, std::string const&) {}};
         CHECK(failureOf(mxl::httpExchange("GET", server.url("/"), "", 5s)) == "the server closed the connection without an answer");
     }
+    {
+        // localhost resolves to ::1 before 127.0.0.1 where /etc/hosts names both: the server listens on the second only.
+        OneShotServer server{[](int fd, std::string const&) { sendAll(fd, "HTTP/1.0 204 No Content\r\n\r\n"); }};
+        auto const url = "http://localhost:" + server.url("/").substr(std::string{"http://127.0.0.1:"}.size());
+        auto const outcome = mxl::httpExchange("GET", url, "", 5s);
+        INFO(failureOf(outcome));
+        REQUIRE(std::holds_alternative<HttpAnswer>(outcome));
+        CHECK(std::get<HttpAnswer>(outcome).status == 204);
+    }
     int port = 0;
     {
         OneShotServer server{[](int, std::string const&) {}};
