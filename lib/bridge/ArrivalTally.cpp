@@ -2,20 +2,64 @@
 
 #include "TransferUnit.hpp"
 
+#include <common/Log.hpp>
+
 #include <mxl/flowinfo.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace mxl::bridge
 {
+    namespace
+    {
+        // The units a flow of `rate` makes in `elapsed`; 0 for a rate it does not state.
+        std::uint64_t unitsIn(mxlRational const& rate, ArrivalTally::Clock::duration elapsed) noexcept
+        {
+            auto const seconds = std::chrono::duration<long double>(elapsed).count();
+            if (rate.numerator <= 0 || rate.denominator <= 0 || seconds <= 0)
+            {
+                return 0;
+            }
+            // A bound, not an index: long double keeps it exact enough for any outage, and cannot overflow.
+            auto const units = seconds * rate.numerator / rate.denominator;
+            return units >= static_cast<long double>(std::numeric_limits<std::uint64_t>::max()) ? std::numeric_limits<std::uint64_t>::max()
+                                                                                                : static_cast<std::uint64_t>(units);
+        }
+    }
+
     ArrivalTally::ArrivalTally(mxlFlowReader reader, mxlFlowConfigInfo const& flow) noexcept
         : _reader{reader}
         , _bytesPerSlice{bytesPerSlice(flow)}
+        , _rate{flow.common.grainRate}
+        , _ringLength{transferUnitOf(flow) == TransferUnit::Grain ? flow.discrete.grainCount : flow.continuous.bufferLength}
     {
     }
 
     void ArrivalTally::restart() noexcept
     {
+        _restarted = _nextExpected.has_value();
+    }
+
+    void ArrivalTally::settleRestart(std::uint64_t first, Clock::time_point now)
+    {
+        _restarted = false;
+        auto const newest = *_nextExpected - 1;
+        auto const elapsed = now - _lastArrivalAt;
+        auto const seconds = std::chrono::duration<double>(elapsed).count();
+        if (first >= *_nextExpected && first - *_nextExpected <= unitsIn(_rate, elapsed) + _ringLength)
+        {
+            if (first > *_nextExpected)
+            {
+                log::info("index {} is the first to arrive since the target was rebuilt and goes on from {} ({:.1f} s earlier): "
+                          "indices {} to {} never arrived and count as lost",
+                          first, newest, seconds, *_nextExpected, first - 1);
+            }
+            return;
+        }
+        log::info("index {} is the first to arrive since the target was rebuilt and starts a new stream ({} the newest before, {}, "
+                  "{:.1f} s earlier): nothing counts as lost across the rebuild",
+                  first, first > newest ? "too far ahead of" : "behind", newest, seconds);
         _nextExpected.reset();
         _grain.reset();
     }
@@ -32,17 +76,22 @@ namespace mxl::bridge
         return lost;
     }
 
-    ArrivalTally::Counted ArrivalTally::grain(mxlFabricsGrainArrival const& arrival)
+    ArrivalTally::Counted ArrivalTally::grain(mxlFabricsGrainArrival const& arrival, Clock::time_point now)
     {
         Counted counted;
         if (!_grain || _grain->index != arrival.index)
         {
+            if (_restarted)
+            {
+                settleRestart(arrival.index, now);
+            }
             // A grain left with some of its slices when a later one arrives never completes: its sender went on without
             // the rest.
             auto const leftIncomplete = _grain && !_grain->completed && arrival.index > _grain->index;
             counted.lost = skippedBefore(arrival.index, arrival.index) + (leftIncomplete ? 1 : 0);
             _grain = GrainProgress{arrival.index};
         }
+        _lastArrivalAt = now;
         _grain->validSlices = std::max(_grain->validSlices, arrival.validSlices);
         auto const invalid = (arrival.flags & MXL_GRAIN_FLAG_INVALID) != 0;
         if (!_grain->completed && (invalid || arrival.validSlices >= arrival.totalSlices))
@@ -53,10 +102,15 @@ namespace mxl::bridge
         return counted;
     }
 
-    ArrivalTally::Counted ArrivalTally::samples(mxlFabricsSamplesArrival const& arrival)
+    ArrivalTally::Counted ArrivalTally::samples(mxlFabricsSamplesArrival const& arrival, Clock::time_point now)
     {
         // A range ends at (and includes) its head index.
         auto const first = arrival.headIndex + 1 - std::min<std::uint64_t>(arrival.count, arrival.headIndex + 1);
+        if (_restarted)
+        {
+            settleRestart(first, now);
+        }
+        _lastArrivalAt = now;
         Counted counted;
         counted.lost = skippedBefore(first, arrival.headIndex);
         mxlWrappedMultiBufferSlice slices{};

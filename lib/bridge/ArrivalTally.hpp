@@ -4,11 +4,18 @@
 // for it. Indices skipped between arrivals are lost units: a grain per missing index, a batch (of this one's length) per
 // started run of missing samples, and so is a grain left incomplete when a later one arrives. An arrival older than
 // the newest one seen costs nothing and counts as usual.
+//
+// Across a rebuild of the target (restart()) the same rule holds while the sender's stream goes on: its first arrival
+// after the rebuild is ahead of the newest one before by no more than the units the sender's flow makes in the time
+// between the two arrivals, plus a ring of the flow (for the delays of both). A first arrival behind the newest one, or
+// further ahead than that, starts a new stream (the sender's source restarted, or another sender took over): the jump is
+// not loss.
 #pragma once
 
 #include <mxl/fabrics_events.h>
 #include <mxl/flow.h>
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 
@@ -17,6 +24,8 @@ namespace mxl::bridge
     class ArrivalTally
     {
     public:
+        using Clock = std::chrono::steady_clock;
+
         // One completed unit.
         struct Unit
         {
@@ -38,10 +47,12 @@ namespace mxl::bridge
         // `reader` reads the flow the target writes (for a batch's bytes); it outlives the tally.
         ArrivalTally(mxlFlowReader reader, mxlFlowConfigInfo const& flow) noexcept;
 
-        [[nodiscard]] Counted grain(mxlFabricsGrainArrival const& arrival);
-        [[nodiscard]] Counted samples(mxlFabricsSamplesArrival const& arrival);
+        // `now`: when it arrived.
+        [[nodiscard]] Counted grain(mxlFabricsGrainArrival const& arrival, Clock::time_point now = Clock::now());
+        [[nodiscard]] Counted samples(mxlFabricsSamplesArrival const& arrival, Clock::time_point now = Clock::now());
 
-        // Forgets where arrivals had got to: the next one loses nothing (a rebuilt target starts afresh).
+        // The target was rebuilt: the next arrival either goes on with the same stream (the units skipped meanwhile are
+        // lost) or starts a new one (nothing lost), as the rule above says.
         void restart() noexcept;
 
     private:
@@ -54,10 +65,18 @@ namespace mxl::bridge
 
         mxlFlowReader _reader;
         std::uint64_t _bytesPerSlice;
+        mxlRational _rate;
+        // Grains, or samples per channel, the flow's ring holds.
+        std::uint64_t _ringLength;
         // The first index after the newest unit that arrived.
         std::optional<std::uint64_t> _nextExpected;
         std::optional<GrainProgress> _grain;
+        Clock::time_point _lastArrivalAt{};
+        // The next arrival is the first since restart().
+        bool _restarted = false;
 
+        // The first arrival after a restart, starting at `first`: goes on with the stream before it, or forgets that stream.
+        void settleRestart(std::uint64_t first, Clock::time_point now);
         // Units lost before [first, last], and the position moved past it.
         std::uint64_t skippedBefore(std::uint64_t first, std::uint64_t last) noexcept;
     };

@@ -1,6 +1,6 @@
 // The receiving end's tally (lib/bridge ArrivalTally), shared by the service's receiver session and the demo's target:
 // a grain sent slice range by slice range counts once, when complete, with all its bytes; skipped grain indices and
-// sample runs are lost units; a batch's bytes are what the flow holds for it.
+// sample runs are lost units (across a restart while the stream goes on); a batch's bytes are what the flow holds for it.
 #include "bridge/ArrivalTally.hpp"
 
 #include "DomainFlow.hpp"
@@ -22,6 +22,15 @@ namespace
         config.common.format = MXL_DATA_FORMAT_VIDEO;
         config.discrete.sliceSizes[0] = 100;
         config.discrete.sliceSizes[1] = 20;
+        return config;
+    }
+
+    // The same at 50 grains a second, in a ring of 8.
+    mxlFlowConfigInfo videoConfigAt50()
+    {
+        auto config = videoConfig();
+        config.common.grainRate = {50, 1};
+        config.discrete.grainCount = 8;
         return config;
     }
 
@@ -110,4 +119,64 @@ TEST_CASE("arrival tally: a batch counts at once with the bytes its flow holds, 
     CHECK(after.lost == 2);
     // Half a batch skipped is one batch lost.
     CHECK(tally.samples({1263, 48}).lost == 1);
+}
+
+TEST_CASE("arrival tally: across a restart, the grains a stream going on skipped are lost, a jump back or past the time passed is a new "
+          "stream")
+{
+    using namespace std::chrono_literals;
+    auto const before = ArrivalTally::Clock::time_point{} + 100s;
+    {
+        // 3 s at 50 grains a second: 150 grains, and the ring of 8 for the delays.
+        ArrivalTally tally{nullptr, videoConfigAt50()};
+        CHECK(tally.grain(grainArrival(1000, 10), before).lost == 0);
+        tally.restart();
+        auto const after = tally.grain(grainArrival(1140, 10), before + 3s);
+        CHECK(after.lost == 139);
+        CHECK(after.completed);
+        CHECK(tally.grain(grainArrival(1141, 10), before + 3s).lost == 0);
+    }
+    {
+        ArrivalTally tally{nullptr, videoConfigAt50()};
+        CHECK(tally.grain(grainArrival(1000, 10), before).lost == 0);
+        tally.restart();
+        CHECK(tally.grain(grainArrival(1001 + 150 + 8, 10), before + 3s).lost == 158);
+    }
+    {
+        // One grain further than the time passed and the ring allow.
+        ArrivalTally tally{nullptr, videoConfigAt50()};
+        CHECK(tally.grain(grainArrival(1000, 10), before).lost == 0);
+        tally.restart();
+        CHECK(tally.grain(grainArrival(1001 + 150 + 9, 10), before + 3s).lost == 0);
+    }
+    {
+        // Behind the newest grain: a new stream, counted from where it is.
+        ArrivalTally tally{nullptr, videoConfigAt50()};
+        CHECK(tally.grain(grainArrival(1000, 10), before).lost == 0);
+        tally.restart();
+        CHECK(tally.grain(grainArrival(200, 10), before + 3s).lost == 0);
+        CHECK(tally.grain(grainArrival(203, 10), before + 3s).lost == 2);
+    }
+    {
+        // A grain left incomplete at the rebuild is lost when the stream goes on.
+        ArrivalTally tally{nullptr, videoConfigAt50()};
+        CHECK_FALSE(tally.grain(grainArrival(1000, 4), before).completed);
+        tally.restart();
+        CHECK(tally.grain(grainArrival(1010, 10), before + 1s).lost == 10);
+    }
+}
+
+TEST_CASE("arrival tally: across a restart, samples a stream going on skipped are lost as whole batches")
+{
+    mxl::test::DomainFlow flow{"bridge-tally-restart", mxl::test::readFile(mxl::test::sourcePath("flows/audio_48k_stereo.json")),
+                               "b6d81e24-5a3f-4c90-9f7b-38e0c2a4d165"};
+    using namespace std::chrono_literals;
+    auto const before = ArrivalTally::Clock::time_point{} + 100s;
+    ArrivalTally tally{flow.reader.get(), flow.writer.config()};
+    CHECK(tally.samples({1047, 48}, before).lost == 0);
+    tally.restart();
+    // 1 s at 48 kHz: 48000 samples, 1000 batches of 48 skipped from 1048 to 49047.
+    CHECK(tally.samples({49095, 48}, before + 1s).lost == 1000);
+    tally.restart();
+    CHECK(tally.samples({1095, 48}, before + 2s).lost == 0);
 }

@@ -1,0 +1,130 @@
+// The target's count of lost grains over its whole life: an initiator stopped for longer than the target's stall
+// timeout, while its source goes on, makes the target rebuild; the grains it never got across the rebuild are lost,
+// and the count in its status file never falls.
+#include "ServiceScenario.hpp"
+#include "TestFlow.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+namespace mxl::test
+{
+    namespace
+    {
+        using namespace std::chrono_literals;
+        using Clock = std::chrono::steady_clock;
+
+        // Reads the target's status file every 20 ms: the newest "lost", and whether it ever fell.
+        class LostCounterWatch
+        {
+        public:
+            explicit LostCounterWatch(ServiceDirectories const& directories)
+                : _path{directories.destination.path() / ".mxl-services" / fmt::format("target-{}.json", serviceTestFlowId)}
+                , _thread{[this](std::stop_token const& stop) { watch(stop); }}
+            {
+            }
+
+            [[nodiscard]] std::uint64_t latest() const noexcept
+            {
+                return _latest.load();
+            }
+
+            [[nodiscard]] bool fell() const noexcept
+            {
+                return _fell.load();
+            }
+
+            // Waits until the count reached `atLeast`; the count then, or the last one read.
+            std::uint64_t waitFor(std::uint64_t atLeast, std::chrono::milliseconds timeout) const
+            {
+                auto const deadline = Clock::now() + timeout;
+                while (latest() < atLeast && Clock::now() < deadline)
+                {
+                    std::this_thread::sleep_for(20ms);
+                }
+                return latest();
+            }
+
+        private:
+            std::filesystem::path _path;
+            std::atomic<std::uint64_t> _latest{0};
+            std::atomic<bool> _fell{false};
+            std::jthread _thread;
+
+            void watch(std::stop_token const& stop)
+            {
+                while (!stop.stop_requested())
+                {
+                    std::ifstream file{_path};
+                    auto const status = nlohmann::json::parse(file, nullptr, false);
+                    if (status.is_object() && status.contains("lost"))
+                    {
+                        auto const lost = status["lost"].get<std::uint64_t>();
+                        if (lost < _latest.load())
+                        {
+                            _fell = true;
+                        }
+                        _latest = lost;
+                    }
+                    std::this_thread::sleep_for(20ms);
+                }
+            }
+        };
+    }
+
+    TEST_CASE("an initiator stopped past the target's stall timeout while its source goes on: the target counts the grains it never "
+              "got across its rebuild as lost, and its count never falls")
+    {
+        ServiceDirectories directories;
+        PatternSource source{directories.source.path(), serviceTestFlow()};
+        ReadyService target{targetSettings(directories)};
+        ReadyService initiator{initiatorSettings(directories, directories.ticketFile())};
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
+        requireFlowing(verifier, 20, 10s, [&] { return initiator.output(); });
+        LostCounterWatch lost{directories};
+
+        initiator.signal(SIGSTOP);
+        auto const stoppedAt = Clock::now();
+        // The target's stall timeout is 2 s; the initiator stays stopped a second longer than the rebuild it brings.
+        REQUIRE_MESSAGE(target.waitForLine("stalled: the flow's head", 15s), target.output());
+        auto const newestBefore = verifier.headIndex();
+        std::this_thread::sleep_for(1s);
+        auto const lostBefore = lost.latest();
+        initiator.signal(SIGCONT);
+        auto const stoppedSeconds = std::chrono::duration<double>(Clock::now() - stoppedAt).count();
+
+        // The source went on at 50 grains a second while the initiator was stopped.
+        auto const missedAtLeast = static_cast<std::uint64_t>(50 * stoppedSeconds * 0.8);
+        auto const lostAfter = lost.waitFor(lostBefore + missedAtLeast, 20s);
+        INFO("stopped ", stoppedSeconds, " s; lost ", lostBefore, " before the rebuild, ", lostAfter, " after");
+        CHECK(lostAfter - lostBefore >= missedAtLeast);
+
+        // The indices the target names are the ones after the newest it had, which the source did write.
+        auto const line = target.waitForLine("since the target was rebuilt", 10s);
+        REQUIRE_MESSAGE(line, (target.output() + "\ninitiator:\n" + initiator.output()));
+        INFO(*line);
+        std::uint64_t firstMissing = 0;
+        std::uint64_t lastMissing = 0;
+        REQUIRE(std::sscanf(line->substr(line->find("indices ")).c_str(), "indices %lu to %lu never arrived", &firstMissing,
+                            &lastMissing) == 2);
+        CHECK(firstMissing == newestBefore + 1);
+        std::uint64_t written = 0;
+        for (auto index = firstMissing; index <= lastMissing; ++index)
+        {
+            written += source.checksum(index) ? 1 : 0;
+        }
+        INFO("the source wrote ", written, " grains of indices ", firstMissing, " to ", lastMissing);
+        CHECK(written >= missedAtLeast);
+        CHECK(lost.waitFor(lostBefore + written, 10s) - lostBefore >= written);
+        requireFlowing(verifier, 20, 10s, [&] { return target.output(); });
+        CHECK_FALSE(lost.fell());
+    }
+}
