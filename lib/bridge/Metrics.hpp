@@ -34,8 +34,8 @@ namespace mxl::bridge
         // One unit moved; `samples` (per channel) is 0 for a grain.
         void moved(std::uint64_t bytes, std::uint64_t samples, std::chrono::nanoseconds latency, bool late);
         void lost(std::uint64_t units);
-        // Redundant paths: the units lost as the merge sees them now (a slower path may still fill a gap), and the per-path
-        // counters the STATUS= line shows.
+        // Redundant paths: the units the merge counts lost so far (PathTargets::lost, which never falls), and the
+        // per-path counters the STATUS= line shows.
         void setLost(std::uint64_t units);
         void setPathCounters(std::vector<PathCounters> counters);
         void reestablished();

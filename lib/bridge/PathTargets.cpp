@@ -141,7 +141,7 @@ namespace mxl::bridge
 
     std::uint64_t PathTargets::lost() const
     {
-        return _grainMerge ? _grainMerge->uncommitted() : _gapsPassedOver;
+        return _grainMerge ? _grainMerge->lost() : _gapsPassedOver;
     }
 
     void PathTargets::finish()

@@ -68,8 +68,8 @@ namespace mxl::bridge
         void mergeGrain(std::size_t path, mxlFabricsGrainArrival const& arrival);
         void mergeSamples(std::size_t path, mxlFabricsSamplesArrival const& arrival);
 
-        // Units no path delivered, as they stand: grains between the first and the newest commit no path has delivered
-        // (yet), or audio gaps passed over.
+        // Units no path delivered and none can deliver any more (RedundantMerge::lost), or audio gaps passed over. Never
+        // falls.
         [[nodiscard]] std::uint64_t lost() const;
 
         // Counts the samples or grains a path never delivered up to the end; call once, when stopping.

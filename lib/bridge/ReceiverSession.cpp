@@ -226,6 +226,7 @@ namespace mxl::bridge
         if (_paths)
         {
             _paths->finish();
+            _metrics.setLost(_paths->lost());
             _metrics.setPathCounters(_paths->counters());
         }
     }

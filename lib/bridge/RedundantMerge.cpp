@@ -60,8 +60,25 @@ namespace mxl::bridge
         return Outcome::Committed;
     }
 
+    std::uint64_t RedundantMerge::lost() const
+    {
+        if (!_highest || _finished)
+        {
+            return uncommitted();
+        }
+        // Indices up to `settledEnd` are a whole ring behind the newest commit: late whoever delivers them (see arrived()).
+        if (*_highest < _grainCount || *_highest - _grainCount < _firstCommitted)
+        {
+            return 0;
+        }
+        auto const settledEnd = *_highest - _grainCount;
+        auto const committedSince = _committed.countBetween(settledEnd + 1, *_highest + 1);
+        return settledEnd - _firstCommitted + 1 - (_committedCount - committedSince);
+    }
+
     void RedundantMerge::finish()
     {
+        _finished = true;
         if (_committed.empty())
         {
             return;

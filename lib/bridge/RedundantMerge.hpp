@@ -73,6 +73,10 @@ namespace mxl::bridge
             return _highest ? *_highest - _firstCommitted + 1 - _committedCount : 0;
         }
 
+        // The uncommitted indices that can no longer come: those a whole ring behind the newest commit, and after finish()
+        // all of them. Never falls, so that it can be a counter.
+        [[nodiscard]] std::uint64_t lost() const;
+
     private:
         mxlFlowWriter _realWriter;
         std::vector<mxlFlowReader> _pathReaders;
@@ -81,6 +85,7 @@ namespace mxl::bridge
         std::optional<std::uint64_t> _highest;
         std::uint64_t _firstCommitted = 0;
         std::uint64_t _committedCount = 0;
+        bool _finished = false;
         std::vector<PathCounters> _counters;
         // Per path, the index after the last complete grain it delivered (0 before the first).
         std::vector<std::uint64_t> _nextIndex;

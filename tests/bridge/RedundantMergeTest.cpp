@@ -194,3 +194,28 @@ TEST_CASE("redundant merge: an arrival a whole ring behind the newest commit is 
     CHECK(fixture.counters(1).late == 1);
     CHECK(fixture.counters(1).first == 0);
 }
+
+TEST_CASE("redundant merge: lost counts the indices no path delivered once they are a ring behind the newest commit, all of them at "
+          "the end, and never falls")
+{
+    Fixture fixture;
+    auto const ring = fixture.real.grainCount;
+    REQUIRE(ring >= 4);
+    CHECK(fixture.deliver(0, 1) == Outcome::Committed);
+    CHECK(fixture.deliver(0, 3) == Outcome::Committed);
+    // 2 may still come: not lost, though uncommitted.
+    CHECK(fixture.merge.uncommitted() == 1);
+    CHECK(fixture.merge.lost() == 0);
+    CHECK(fixture.deliver(1, 2) == Outcome::Committed);
+    CHECK(fixture.merge.lost() == 0);
+    CHECK(fixture.deliver(0, 5) == Outcome::Committed);
+    CHECK(fixture.merge.lost() == 0);
+    // 4 is a whole ring behind 4 + ring: late whoever delivers it, so lost.
+    CHECK(fixture.deliver(0, 4 + ring) == Outcome::Committed);
+    CHECK(fixture.merge.lost() == 1);
+    CHECK(fixture.deliver(1, 4) == Outcome::Late);
+    CHECK(fixture.merge.lost() == 1);
+    // 6 to 3 + ring are uncommitted, within the ring: lost at the end.
+    fixture.merge.finish();
+    CHECK(fixture.merge.lost() == 1 + (ring - 2));
+}

@@ -61,6 +61,7 @@ namespace mxl::demo
         }
         receive(eventFds);
         _paths->finish();
+        _stats.setGrainsLost(_paths->lost());
         _stats.printSummary();
         printPathCounters();
     }
