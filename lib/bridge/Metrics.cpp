@@ -54,7 +54,7 @@ namespace mxl::bridge
     void Metrics::setLost(std::uint64_t units)
     {
         std::lock_guard lock{_mutex};
-        _counters.lost = units;
+        _counters.lost = _carried.counters.lost + units;
     }
 
     void Metrics::setPathCounters(std::vector<PathCounters> counters)
@@ -72,7 +72,7 @@ namespace mxl::bridge
     void Metrics::setRefusedInitiators(std::uint64_t refused)
     {
         std::lock_guard lock{_mutex};
-        _refusedInitiators = refused;
+        _refusedInitiators = _carried.refusedInitiators + refused;
     }
 
     void Metrics::stalled()
@@ -109,6 +109,24 @@ namespace mxl::bridge
     {
         std::lock_guard lock{_mutex};
         return _state;
+    }
+
+    void Metrics::goOnFrom(MetricsTotals const& earlier)
+    {
+        std::lock_guard lock{_mutex};
+        _carried = earlier;
+        _counters = earlier.counters;
+        _samples = earlier.samples;
+        _refusedInitiators = earlier.refusedInitiators;
+        // The first rate after it covers this one's units only.
+        _unitsAtLastStatus = _counters.units;
+        _bytesAtLastStatus = _counters.bytes;
+    }
+
+    MetricsTotals Metrics::totals() const
+    {
+        std::lock_guard lock{_mutex};
+        return {_counters, _samples, _refusedInitiators};
     }
 
     double Metrics::quantile(double q) const

@@ -25,6 +25,14 @@
 
 namespace mxl::bridge
 {
+    // What a Metrics has counted, for another to go on from.
+    struct MetricsTotals
+    {
+        client::ServiceCounters counters;
+        std::uint64_t samples = 0;
+        std::uint64_t refusedInitiators = 0;
+    };
+
     class Metrics
     {
     public:
@@ -50,6 +58,11 @@ namespace mxl::bridge
 
         [[nodiscard]] std::string state() const;
 
+        // Counts on from `earlier`, so that a service that starts afresh in the same process (a target whose flow was
+        // re-created) keeps its counters from falling. Call before anything is counted.
+        void goOnFrom(MetricsTotals const& earlier);
+        [[nodiscard]] MetricsTotals totals() const;
+
         // Prometheus text exposition format 0.0.4.
         [[nodiscard]] std::string prometheus() const;
 
@@ -72,6 +85,8 @@ namespace mxl::bridge
         client::ServiceCounters _counters;
         std::uint64_t _samples = 0;
         std::uint64_t _refusedInitiators = 0;
+        // What goOnFrom took over: the base of the figures set whole (setLost, setRefusedInitiators).
+        MetricsTotals _carried;
         std::vector<PathCounters> _paths;
         // Seconds, newest last, at most latencyWindow entries.
         std::deque<double> _latencies;

@@ -81,3 +81,35 @@ TEST_CASE("bridge metrics: an audio flow counts batches and the samples per chan
     CHECK(text.find("mxl_grains_total") == std::string::npos);
     CHECK(text.find("mxl_initiators_refused_total") == std::string::npos);
 }
+
+TEST_CASE("bridge metrics: a Metrics that goes on from another's totals counts on from them, the figures set whole included")
+{
+    mxl::bridge::Metrics earlier{"target", "5fbec3b1-1b0c-417b-9aa6-6a6e1bf2e65b", flowOf(MXL_DATA_FORMAT_VIDEO)};
+    earlier.moved(100, 0, 2ms, true);
+    earlier.lost(3);
+    earlier.stalled();
+    earlier.setRefusedInitiators(2);
+
+    mxl::bridge::Metrics later{"target", "5fbec3b1-1b0c-417b-9aa6-6a6e1bf2e65b", flowOf(MXL_DATA_FORMAT_VIDEO)};
+    later.goOnFrom(earlier.totals());
+    later.moved(100, 0, 2ms, false);
+    later.lost(1);
+    later.reestablished();
+    // A session that starts afresh counts its refusals and redundant losses from 0.
+    later.setRefusedInitiators(1);
+
+    auto const text = later.prometheus();
+    CHECK(renders(text, "mxl_initiators_refused_total{role=\"target\",flow_id=\"5fbec3b1-1b0c-417b-9aa6-6a6e1bf2e65b\"} 3"));
+    mxl::client::ServiceStatus status;
+    later.fill(status);
+    CHECK(status.counters.units == 2);
+    CHECK(status.counters.bytes == 200);
+    CHECK(status.counters.late == 1);
+    CHECK(status.counters.lost == 4);
+    CHECK(status.counters.stalls == 1);
+    CHECK(status.counters.reconnects == 1);
+    // Redundant paths set their loss whole: on top of the earlier one's.
+    later.setLost(2);
+    later.fill(status);
+    CHECK(status.counters.lost == 5);
+}

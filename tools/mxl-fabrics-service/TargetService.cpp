@@ -87,7 +87,7 @@ namespace mxl::service
         }
     }
 
-    TargetService::TargetService(ServiceConfig const& config, Notifier& notifier)
+    TargetService::TargetService(ServiceConfig const& config, Notifier& notifier, bridge::MetricsTotals const& earlier)
         : _config{config}
         , _notifier{notifier}
         , _instance{config.domain}
@@ -98,6 +98,7 @@ namespace mxl::service
         , _metrics{"target", _flowId, _writer.config()}
         , _statusFile{config}
     {
+        _metrics.goOnFrom(earlier);
         if (!_writer.created())
         {
             log::warning("flow {} already existed in domain '{}'; receiving into it (its definition file was not applied)", _flowId,

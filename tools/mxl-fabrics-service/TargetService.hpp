@@ -37,7 +37,8 @@ namespace mxl::service
     class TargetService
     {
     public:
-        TargetService(ServiceConfig const& config, Notifier& notifier);
+        // `earlier`: the totals of the service this one starts afresh from, in the same process.
+        TargetService(ServiceConfig const& config, Notifier& notifier, bridge::MetricsTotals const& earlier = {});
         ~TargetService();
 
         TargetService(TargetService const&) = delete;
@@ -46,6 +47,11 @@ namespace mxl::service
         // Until SIGTERM/SIGINT: false. True once its flow was deleted or re-created under it (readers could no longer
         // see what it receives): the caller starts the service afresh, which creates the flow again under a new epoch.
         [[nodiscard]] bool run();
+
+        [[nodiscard]] bridge::MetricsTotals totals() const
+        {
+            return _metrics.totals();
+        }
 
     private:
         using Clock = std::chrono::steady_clock;

@@ -36,9 +36,17 @@ namespace
         }
         if (config.role == Role::Target)
         {
-            // A target whose flow was deleted or re-created under it starts afresh on the same configuration.
-            while (TargetService{config, notifier}.run())
+            // A target whose flow was deleted or re-created under it starts afresh on the same configuration, its counters
+            // going on.
+            mxl::bridge::MetricsTotals totals;
+            for (;;)
             {
+                TargetService service{config, notifier, totals};
+                if (!service.run())
+                {
+                    break;
+                }
+                totals = service.totals();
             }
         }
         else

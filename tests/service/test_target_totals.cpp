@@ -1,8 +1,10 @@
-// The target's count of lost grains over its whole life: an initiator stopped for longer than the target's stall
-// timeout, while its source goes on, makes the target rebuild; the grains it never got across the rebuild are lost,
-// and the count in its status file never falls.
+// The target's counters over its whole life: an initiator stopped for longer than the target's stall timeout, while its
+// source goes on, makes the target rebuild, and the grains it never got across the rebuild are lost; a target whose flow
+// is deleted under it starts afresh with its counts going on. The counts in its status file never fall.
 #include "ServiceScenario.hpp"
 #include "TestFlow.hpp"
+
+#include <common/FlowPaths.hpp>
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -13,6 +15,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <thread>
 
 namespace mxl::test
@@ -22,12 +25,13 @@ namespace mxl::test
         using namespace std::chrono_literals;
         using Clock = std::chrono::steady_clock;
 
-        // Reads the target's status file every 20 ms: the newest "lost", and whether it ever fell.
-        class LostCounterWatch
+        // Reads the target's status file every 20 ms: the newest value of counter `name`, and whether it ever fell.
+        class CounterWatch
         {
         public:
-            explicit LostCounterWatch(ServiceDirectories const& directories)
+            CounterWatch(ServiceDirectories const& directories, std::string name)
                 : _path{directories.destination.path() / ".mxl-services" / fmt::format("target-{}.json", serviceTestFlowId)}
+                , _name{std::move(name)}
                 , _thread{[this](std::stop_token const& stop) { watch(stop); }}
             {
             }
@@ -55,6 +59,7 @@ namespace mxl::test
 
         private:
             std::filesystem::path _path;
+            std::string _name;
             std::atomic<std::uint64_t> _latest{0};
             std::atomic<bool> _fell{false};
             std::jthread _thread;
@@ -65,17 +70,32 @@ namespace mxl::test
                 {
                     std::ifstream file{_path};
                     auto const status = nlohmann::json::parse(file, nullptr, false);
-                    if (status.is_object() && status.contains("lost"))
+                    if (status.is_object() && status.contains(_name))
                     {
-                        auto const lost = status["lost"].get<std::uint64_t>();
-                        if (lost < _latest.load())
+                        auto const value = status[_name].get<std::uint64_t>();
+                        if (value < _latest.load())
                         {
                             _fell = true;
                         }
-                        _latest = lost;
+                        _latest = value;
                     }
                     std::this_thread::sleep_for(20ms);
                 }
+            }
+        };
+
+        // A target and an initiator moving the grains of a source the test writes.
+        struct MovingPair
+        {
+            ServiceDirectories directories;
+            PatternSource source{directories.source.path(), serviceTestFlow()};
+            ReadyService target{targetSettings(directories)};
+            ReadyService initiator{initiatorSettings(directories, directories.ticketFile())};
+
+            MovingPair()
+            {
+                FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
+                requireFlowing(verifier, 20, 10s, [&] { return initiator.output(); });
             }
         };
     }
@@ -83,13 +103,10 @@ namespace mxl::test
     TEST_CASE("an initiator stopped past the target's stall timeout while its source goes on: the target counts the grains it never "
               "got across its rebuild as lost, and its count never falls")
     {
-        ServiceDirectories directories;
-        PatternSource source{directories.source.path(), serviceTestFlow()};
-        ReadyService target{targetSettings(directories)};
-        ReadyService initiator{initiatorSettings(directories, directories.ticketFile())};
+        MovingPair pair;
+        auto& [directories, source, target, initiator] = pair;
         FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
-        requireFlowing(verifier, 20, 10s, [&] { return initiator.output(); });
-        LostCounterWatch lost{directories};
+        CounterWatch lost{directories, "lost"};
 
         initiator.signal(SIGSTOP);
         auto const stoppedAt = Clock::now();
@@ -126,5 +143,27 @@ namespace mxl::test
         CHECK(lost.waitFor(lostBefore + written, 10s) - lostBefore >= written);
         requireFlowing(verifier, 20, 10s, [&] { return target.output(); });
         CHECK_FALSE(lost.fell());
+    }
+
+    TEST_CASE("a target whose flow is deleted under it starts afresh with its counts going on: grains and reconnects never fall")
+    {
+        MovingPair pair;
+        auto& [directories, source, target, initiator] = pair;
+        CounterWatch grains{directories, "grains"};
+        CounterWatch reconnects{directories, "reconnects"};
+        auto const before = grains.waitFor(20, 10s);
+        REQUIRE(before >= 20);
+
+        std::filesystem::remove_all(paths::flowDirectory(directories.destination.path(), serviceTestFlowId));
+        REQUIRE(target.waitForLine("starting afresh", 10s));
+        REQUIRE(target.waitForLine("ready: waiting for an initiator", 10s));
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
+        requireFlowing(verifier, 20, 15s, [&] { return target.output(); });
+        // The grains of the new flow count on from those of the old one.
+        auto const after = grains.waitFor(before + 20, 10s);
+        INFO("grains ", before, " before the flow was deleted, ", after, " after");
+        CHECK(after >= before + 20);
+        CHECK_FALSE(grains.fell());
+        CHECK_FALSE(reconnects.fell());
     }
 }
