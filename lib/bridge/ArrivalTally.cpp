@@ -47,7 +47,9 @@ namespace mxl::bridge
         auto const newest = *_nextExpected - 1;
         auto const elapsed = now - _lastArrivalAt;
         auto const seconds = std::chrono::duration<double>(elapsed).count();
-        if (first >= *_nextExpected && first - *_nextExpected <= unitsIn(_rate, elapsed) + _ringLength)
+        // The newest unit before may have arrived late: up to a second, after which an initiator gives a transfer up.
+        auto const delays = _ringLength + unitsIn(_rate, std::chrono::seconds{1});
+        if (first >= *_nextExpected && first - *_nextExpected <= unitsIn(_rate, elapsed) + delays)
         {
             if (first > *_nextExpected)
             {

@@ -7,9 +7,9 @@
 //
 // Across a rebuild of the target (restart()) the same rule holds while the sender's stream goes on: its first
 // arrival after the rebuild is ahead of the newest one before by no more than the units the sender's flow makes in
-// the time between the two arrivals, plus a ring of the flow (for the delays of both). A first arrival behind the
-// newest one, or further ahead than that, starts a new stream (the sender's source restarted, or a sender on another
-// timeline took over): the jump is not loss.
+// the time between the two arrivals, plus a ring and a second of the flow (for the delays of both). A first arrival
+// behind the newest one, or further ahead than that, starts a new stream (the sender's source restarted, or a sender
+// on another timeline took over): the jump is not loss.
 #pragma once
 
 #include <mxl/fabrics_events.h>

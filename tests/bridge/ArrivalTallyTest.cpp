@@ -127,7 +127,7 @@ TEST_CASE("arrival tally: across a restart, the grains a stream going on skipped
     using namespace std::chrono_literals;
     auto const before = ArrivalTally::Clock::time_point{} + 100s;
     {
-        // 3 s at 50 grains a second: 150 grains, and the ring of 8 for the delays.
+        // 3 s at 50 grains a second: 150 grains, and the ring of 8 and a second (50) for the delays.
         ArrivalTally tally{nullptr, videoConfigAt50()};
         CHECK(tally.grain(grainArrival(1000, 10), before).lost == 0);
         tally.restart();
@@ -140,14 +140,14 @@ TEST_CASE("arrival tally: across a restart, the grains a stream going on skipped
         ArrivalTally tally{nullptr, videoConfigAt50()};
         CHECK(tally.grain(grainArrival(1000, 10), before).lost == 0);
         tally.restart();
-        CHECK(tally.grain(grainArrival(1001 + 150 + 8, 10), before + 3s).lost == 158);
+        CHECK(tally.grain(grainArrival(1001 + 150 + 58, 10), before + 3s).lost == 208);
     }
     {
-        // One grain further than the time passed and the ring allow.
+        // One grain further than the time passed and the delays allow.
         ArrivalTally tally{nullptr, videoConfigAt50()};
         CHECK(tally.grain(grainArrival(1000, 10), before).lost == 0);
         tally.restart();
-        CHECK(tally.grain(grainArrival(1001 + 150 + 9, 10), before + 3s).lost == 0);
+        CHECK(tally.grain(grainArrival(1001 + 150 + 59, 10), before + 3s).lost == 0);
     }
     {
         // Behind the newest grain: a new stream, counted from where it is.

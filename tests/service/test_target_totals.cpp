@@ -70,7 +70,7 @@ namespace mxl::test
                 {
                     std::ifstream file{_path};
                     auto const status = nlohmann::json::parse(file, nullptr, false);
-                    if (status.is_object() && status.contains(_name))
+                    if (status.is_object() && status.contains(_name) && status[_name].is_number_unsigned())
                     {
                         auto const value = status[_name].get<std::uint64_t>();
                         if (value < _latest.load())
