@@ -95,6 +95,29 @@ extern "C"
     /* Any thread may ask, while another drives the target. All zero for a target set up without either option. */
     MXL_EXPORT mxlStatus mxlFabricsTargetGetAdmissionCounters(mxlFabricsTarget in_target, mxlFabricsAdmissionCounters* out_counters);
 
+    /*
+     * The initiators connected to a target (tcp and verbs targets of the ofi backend; zero elsewhere, where the transport
+     * reports no connections). A ticket is for one initiator: a second one that connects while the first is connected
+     * (the same ticket used twice) writes into the same ring, and the grains of the two interleave. The target logs each
+     * such connection at warn, naming both initiators' addresses; a first initiator whose connection died without the
+     * target hearing of it (a cut link) counts as connected until the transport notices.
+     */
+    typedef struct mxlFabricsConnectionCounters_t
+    {
+        /* Set by the caller to sizeof(mxlFabricsConnectionCounters); the library sets it to the size it filled. */
+        uint32_t structSize;
+        uint32_t reserved;
+        /* Initiators connected now (to the current setup). */
+        uint64_t connected;
+        /* Connections that came up while another initiator was connected, since the target was created (over all its
+           setups). */
+        uint64_t joinedWhileConnected;
+    } mxlFabricsConnectionCounters;
+
+    /* Any thread may ask, while another drives the target. MXL_ERR_INVALID_ARG for a structSize smaller than this
+       header's first version of the struct. */
+    MXL_EXPORT mxlStatus mxlFabricsTargetGetConnectionCounters(mxlFabricsTarget in_target, mxlFabricsConnectionCounters* out_counters);
+
 #ifdef __cplusplus
 }
 #endif

@@ -75,6 +75,12 @@ namespace mxl::bridge
         _refusedInitiators = _carried.refusedInitiators + refused;
     }
 
+    void Metrics::setConcurrentInitiators(std::uint64_t concurrent)
+    {
+        std::lock_guard lock{_mutex};
+        _concurrentInitiators = _carried.concurrentInitiators + concurrent;
+    }
+
     void Metrics::stalled()
     {
         std::lock_guard lock{_mutex};
@@ -118,6 +124,7 @@ namespace mxl::bridge
         _counters = earlier.counters;
         _samples = earlier.samples;
         _refusedInitiators = earlier.refusedInitiators;
+        _concurrentInitiators = earlier.concurrentInitiators;
         // The first rate after it covers this one's units only.
         _unitsAtLastStatus = _counters.units;
         _bytesAtLastStatus = _counters.bytes;
@@ -126,7 +133,7 @@ namespace mxl::bridge
     MetricsTotals Metrics::totals() const
     {
         std::lock_guard lock{_mutex};
-        return {_counters, _samples, _refusedInitiators};
+        return {_counters, _samples, _refusedInitiators, _concurrentInitiators};
     }
 
     double Metrics::quantile(double q) const
@@ -173,6 +180,9 @@ namespace mxl::bridge
                     "Connection requests refused: the initiator's address not in allow_initiators, no proof of the ticket key "
                     "(ticket_proof), or the ticket of another incarnation of this target.",
                     _refusedInitiators);
+            counter("mxl_initiators_concurrent_total",
+                    "Initiators that connected while another was connected (one ticket used twice): the grains of both interleave.",
+                    _concurrentInitiators);
         }
         text += "# HELP mxl_service_state 1 for the current state of the service.\n# TYPE mxl_service_state gauge\n";
         for (auto const* state : states)
@@ -220,6 +230,10 @@ namespace mxl::bridge
         {
             line += fmt::format(" refused={}", _refusedInitiators);
         }
+        if (_concurrentInitiators > 0)
+        {
+            line += fmt::format(" concurrent_initiators={}", _concurrentInitiators);
+        }
         if (!_paths.empty())
         {
             // Per path, in path order; grains, or samples for audio (the merge's units).
@@ -257,6 +271,7 @@ namespace mxl::bridge
         status.deviceIndex = _deviceIndex;
         // The status file's schema has no unit: for audio its "grains" figures count batches.
         status.counters = _counters;
+        status.concurrentInitiators = _concurrentInitiators;
         status.grainsPerSecond = _unitRate;
         status.bytesPerSecond = _byteRate;
         status.latencyP50Seconds = optionalQuantile(0.5);

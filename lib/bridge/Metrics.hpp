@@ -31,6 +31,7 @@ namespace mxl::bridge
         client::ServiceCounters counters;
         std::uint64_t samples = 0;
         std::uint64_t refusedInitiators = 0;
+        std::uint64_t concurrentInitiators = 0;
     };
 
     class Metrics
@@ -50,6 +51,8 @@ namespace mxl::bridge
         void stalled();
         // Target: connection requests refused by allow_initiators since the start.
         void setRefusedInitiators(std::uint64_t refused);
+        // Target: initiators that connected while another was connected (one ticket used twice) since the start.
+        void setConcurrentInitiators(std::uint64_t concurrent);
         void setState(std::string state);
         void setEpoch(std::uint64_t epoch);
         // The transport of the ticket served (target) or followed (initiator): "rma" or "msg".
@@ -85,7 +88,9 @@ namespace mxl::bridge
         client::ServiceCounters _counters;
         std::uint64_t _samples = 0;
         std::uint64_t _refusedInitiators = 0;
-        // What goOnFrom took over: the base of the figures set whole (setLost, setRefusedInitiators).
+        std::uint64_t _concurrentInitiators = 0;
+        // What goOnFrom took over: the base of the figures set whole (setLost, setRefusedInitiators,
+        // setConcurrentInitiators).
         MetricsTotals _carried;
         std::vector<PathCounters> _paths;
         // Seconds, newest last, at most latencyWindow entries.

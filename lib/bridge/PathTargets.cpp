@@ -53,6 +53,7 @@ namespace mxl::bridge
             auto& path = *_paths[number];
             // The old target goes first: it holds the listening port the new one may need.
             _refusedByEarlierTargets += client::refusedInitiators(path.target.get());
+            _concurrentAtEarlierTargets += client::concurrentInitiators(path.target.get());
             path.target.reset();
             path.target = std::make_unique<client::FabricsTarget>(path.fabrics.get());
             try
@@ -164,6 +165,16 @@ namespace mxl::bridge
             refused += client::refusedInitiators(path->target.get());
         }
         return refused;
+    }
+
+    std::uint64_t PathTargets::concurrentInitiators() const
+    {
+        auto concurrent = _concurrentAtEarlierTargets;
+        for (auto const& path : _paths)
+        {
+            concurrent += client::concurrentInitiators(path->target.get());
+        }
+        return concurrent;
     }
 
     std::vector<PathCounters> const& PathTargets::counters() const

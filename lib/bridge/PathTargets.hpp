@@ -78,6 +78,8 @@ namespace mxl::bridge
         [[nodiscard]] std::vector<PathCounters> const& counters() const;
         // Connection requests the paths' targets refused (allowed initiators), over every setup.
         [[nodiscard]] std::uint64_t refusedInitiators() const;
+        // Initiators that connected to a path's target while another was connected to it, over every setup.
+        [[nodiscard]] std::uint64_t concurrentInitiators() const;
 
     private:
         // Released in reverse order: the target, the flow handles, the instances, then the private directory.
@@ -104,5 +106,6 @@ namespace mxl::bridge
         std::optional<RedundantSampleMerge> _sampleMerge;
         std::uint64_t _gapsPassedOver = 0;
         std::uint64_t _refusedByEarlierTargets = 0;
+        std::uint64_t _concurrentAtEarlierTargets = 0;
     };
 }

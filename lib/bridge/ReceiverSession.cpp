@@ -82,6 +82,7 @@ namespace mxl::bridge
             return _paths->listen();
         }
         _refusedByEarlierTargets += client::refusedInitiators(_target.get());
+        _concurrentAtEarlierTargets += client::concurrentInitiators(_target.get());
         _target.reset();
         _target = std::make_unique<client::FabricsTarget>(_fabrics);
         auto const info = client::setUpTarget(_target->get(), _interface, _writer, _settings.setupOptions);
@@ -219,6 +220,8 @@ namespace mxl::bridge
         }
         _metrics.setRefusedInitiators(_paths ? _paths->refusedInitiators()
                                              : _refusedByEarlierTargets + client::refusedInitiators(_target.get()));
+        _metrics.setConcurrentInitiators(_paths ? _paths->concurrentInitiators()
+                                                : _concurrentAtEarlierTargets + client::concurrentInitiators(_target.get()));
     }
 
     void ReceiverSession::finish()

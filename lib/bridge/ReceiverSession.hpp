@@ -60,8 +60,8 @@ namespace mxl::bridge
         // True when the targets failed or stalled and must be rebuilt with listen().
         [[nodiscard]] bool step(Clock::time_point now);
 
-        // The metrics' state ("active" or "idle", once units flowed; quiet for `idleAfter` is idle), the paths' counters
-        // and the refused connection requests, as of now.
+        // The metrics' state ("active" or "idle", once units flowed; quiet for `idleAfter` is idle), the paths' counters,
+        // the refused connection requests and the initiators that connected beside another, as of now.
         void refreshMetrics(Clock::time_point now, Clock::duration idleAfter);
 
         // Counts what a path never delivered up to the end; call once, when stopping.
@@ -84,6 +84,8 @@ namespace mxl::bridge
         std::unique_ptr<client::FabricsTarget> _target;
         // Connection requests refused by the targets replaced since the start (the metric counts over all of them).
         std::uint64_t _refusedByEarlierTargets = 0;
+        // Initiators that connected beside another, to the targets replaced since the start.
+        std::uint64_t _concurrentAtEarlierTargets = 0;
         std::unique_ptr<PathTargets> _paths;
         ArrivalTally _tally;
         std::uint64_t _head = 0;

@@ -82,6 +82,17 @@ namespace mxl::client
                                                                                                                       : 0;
     }
 
+    // Connections of initiators that came up while another initiator was connected, over every setup of `target`; 0
+    // without one.
+    [[nodiscard]] inline std::uint64_t concurrentInitiators(FabricsTarget const* target) noexcept
+    {
+        mxlFabricsConnectionCounters counters{};
+        counters.structSize = sizeof(counters);
+        return target != nullptr && ::mxlFabricsTargetGetConnectionCounters(target->get(), &counters) == MXL_STATUS_OK
+                   ? counters.joinedWhileConnected
+                   : 0;
+    }
+
     class OwnedTargetInfo : public OwnedHandle<std::nullptr_t, mxlFabricsTargetInfo, ::mxlFabricsFreeTargetInfo>
     {
     public:

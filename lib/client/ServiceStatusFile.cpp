@@ -103,6 +103,7 @@ namespace mxl::client
             {"lost", status.counters.lost},
             {"reconnects", status.counters.reconnects},
             {"stalls", status.counters.stalls},
+            {"concurrent_initiators", status.concurrentInitiators},
             {"grain_rate", status.grainsPerSecond},
             {"byte_rate", status.bytesPerSecond},
             {"latency_ms",
@@ -148,6 +149,7 @@ namespace mxl::client
             status.counters.lost = json.at("lost").get<std::uint64_t>();
             status.counters.reconnects = json.at("reconnects").get<std::uint64_t>();
             status.counters.stalls = json.at("stalls").get<std::uint64_t>();
+            status.concurrentInitiators = json.value("concurrent_initiators", std::uint64_t{0});
             status.grainsPerSecond = json.at("grain_rate").get<double>();
             status.bytesPerSecond = json.at("byte_rate").get<double>();
             auto const& latency = json.at("latency_ms");

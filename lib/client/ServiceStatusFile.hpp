@@ -63,6 +63,9 @@ namespace mxl::client
         std::uint64_t updatedAtTaiNs = 0;
         std::uint64_t statusIntervalMs = 1000;
         ServiceCounters counters;
+        // Target only: initiators that connected while another was connected (one ticket used twice); 0 in files
+        // written before the key existed.
+        std::uint64_t concurrentInitiators = 0;
         // Over the interval before the write.
         double grainsPerSecond = 0;
         double bytesPerSecond = 0;

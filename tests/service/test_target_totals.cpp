@@ -1,6 +1,8 @@
 // The target's counters over its whole life: an initiator stopped for longer than the target's stall timeout, while its
 // source goes on, makes the target rebuild, and the grains it never got across the rebuild are lost; a target whose flow
-// is deleted under it starts afresh with its counts going on. The counts in its status file never fall.
+// is deleted under it starts afresh with its counts going on. The counts in its status file never fall. A second
+// initiator on the same ticket is named in a warning and counted.
+#include "RawHttp.hpp"
 #include "ServiceScenario.hpp"
 #include "TestFlow.hpp"
 
@@ -15,6 +17,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
 #include <thread>
 
@@ -165,5 +168,34 @@ namespace mxl::test
         CHECK(after >= before + 20);
         CHECK_FALSE(grains.fell());
         CHECK_FALSE(reconnects.fell());
+    }
+
+    TEST_CASE("a second initiator connected to a target while the first is: the target warns naming both, and counts it in its status "
+              "file and /metrics")
+    {
+        MovingPair pair;
+        auto& [directories, source, target, initiator] = pair;
+        auto const port = target.httpPort();
+        REQUIRE(port != 0);
+        CounterWatch concurrent{directories, "concurrent_initiators"};
+        // The same ticket followed from another domain's copy of the flow.
+        TempDomain secondDomain{"svc-second-source"};
+        PatternSource secondSource{secondDomain.path(), serviceTestFlow()};
+        ReadyService second{with(initiatorSettings(directories, directories.ticketFile()), "domain", secondDomain.str())};
+
+        auto const line = target.waitForLine("a second initiator connected", 15s);
+        REQUIRE_MESSAGE(line, (target.output() + "\nsecond initiator:\n" + second.output()));
+        INFO(*line);
+        // Both initiators by address and port: on one host, the port tells them apart.
+        static std::regex const peers{R"(connection \d+ from (\S+:\d+)\).* connection \d+ from (\S+:\d+) is up)"};
+        std::smatch named;
+        REQUIRE(std::regex_search(*line, named, peers));
+        CHECK(named[1].str() != named[2].str());
+        CHECK(concurrent.waitFor(1, 10s) == 1);
+        static std::regex const metric{R"(\nmxl_initiators_concurrent_total\{[^}]*\} (\d+))"};
+        std::smatch match;
+        auto const metrics = rawExchange(port, rawRequest("GET", "/metrics")).body;
+        REQUIRE(std::regex_search(metrics, match, metric));
+        CHECK(match[1].str() == "1");
     }
 }

@@ -382,6 +382,25 @@ extern "C"
                      });
     }
 
+    mxlStatus mxlFabricsTargetGetConnectionCounters(mxlFabricsTarget in_target, mxlFabricsConnectionCounters* out_counters)
+    {
+        return guard(__func__,
+                     [&]
+                     {
+                         require(in_target, "the target");
+                         require(out_counters, "out_counters");
+                         if (out_counters->structSize < sizeof(mxlFabricsConnectionCounters))
+                         {
+                             fail(MXL_ERR_INVALID_ARG,
+                                  "out_counters->structSize {} is smaller than mxlFabricsConnectionCounters ({} bytes)",
+                                  out_counters->structSize, sizeof(mxlFabricsConnectionCounters));
+                         }
+                         auto const counts = in_target->target.connections.counts();
+                         *out_counters = mxlFabricsConnectionCounters{sizeof(mxlFabricsConnectionCounters), 0, counts.connected,
+                                                                      counts.joinedWhileConnected};
+                     });
+    }
+
     mxlStatus mxlFabricsProviderFromString(char const* in_string, mxlFabricsProvider* out_provider)
     {
         return guard(__func__,

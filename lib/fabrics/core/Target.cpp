@@ -103,6 +103,8 @@ namespace mxl::fabrics
                  _backend.identity().name);
         }
         transport = _backend.openTarget(*domain, regions, parsed.cqDepth.value_or(0), published.id);
+        connections.restart();
+        transport->countConnections([this](ConnectionChange const& change) { connections.changed(change); });
         // Connection requests with data are screened, for the incarnation they name at least.
         if (screened || domain->reported.requestData)
         {

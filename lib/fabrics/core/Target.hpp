@@ -6,6 +6,7 @@
 
 #include "common/Status.hpp"
 #include "fabrics/core/Backend.hpp"
+#include "fabrics/core/ConnectionTally.hpp"
 #include "fabrics/core/InitiatorAdmission.hpp"
 #include "fabrics/core/TargetTransport.hpp"
 #include "fabrics/protocol/GrainIngress.hpp"
@@ -36,6 +37,8 @@ namespace mxl::fabrics
         std::unique_ptr<DeviceStaging> staging;
         // Asked by the transport about each connection request: it outlives the transport.
         InitiatorAdmission admission;
+        // The initiators' connections over every setup.
+        ConnectionTally connections;
         std::unique_ptr<TargetTransport> transport;
         std::optional<GrainIngress> ingress;
 

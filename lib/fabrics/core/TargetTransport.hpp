@@ -47,6 +47,13 @@ namespace mxl::fabrics
             _connectionObserver = std::move(observer);
         }
 
+        // Told every change as well, whoever observes or not (the target's own tally); set once, before the first
+        // nextArrival.
+        void countConnections(ConnectionObserver counter)
+        {
+            _connectionCounter = std::move(counter);
+        }
+
         // Where initiators reach this target, and the ticket's number for the format of that address.
         [[nodiscard]] virtual std::vector<std::uint8_t> address() const = 0;
         [[nodiscard]] virtual std::uint32_t addressFormat() const noexcept = 0;
@@ -80,6 +87,10 @@ namespace mxl::fabrics
     protected:
         void reportConnection(ConnectionChange const& change) const
         {
+            if (_connectionCounter)
+            {
+                _connectionCounter(change);
+            }
             if (_connectionObserver)
             {
                 _connectionObserver(change);
@@ -88,5 +99,6 @@ namespace mxl::fabrics
 
     private:
         ConnectionObserver _connectionObserver;
+        ConnectionObserver _connectionCounter;
     };
 }

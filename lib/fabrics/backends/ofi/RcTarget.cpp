@@ -1,5 +1,6 @@
 #include "fabrics/backends/ofi/RcTarget.hpp"
 
+#include "common/AddressPrefix.hpp"
 #include "common/EpollSet.hpp"
 #include "fabrics/backends/ofi/FabricError.hpp"
 #include "fabrics/backends/ofi/OfiContext.hpp"
@@ -7,6 +8,10 @@
 
 #include <rdma/fi_eq.h>
 #include <rdma/fi_errno.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <array>
@@ -19,6 +24,20 @@ namespace mxl::fabrics
         constexpr std::chrono::milliseconds eventSlice{50};
         // A reader that keeps finding completions and never arms still reads connection events this often.
         constexpr std::uint32_t readsPerEventRead = 16;
+
+        // "192.0.2.7:40112", "[2001:db8::7]:40112"; "an unknown address" where the provider gives none.
+        std::string peerText(fi_info const& request)
+        {
+            auto const* address = static_cast<sockaddr const*>(request.dest_addr);
+            auto const ip = address != nullptr ? IpAddress::of(address, request.dest_addrlen) : std::nullopt;
+            if (!ip)
+            {
+                return "an unknown address";
+            }
+            auto const port = address->sa_family == AF_INET6 ? reinterpret_cast<sockaddr_in6 const*>(address)->sin6_port
+                                                             : reinterpret_cast<sockaddr_in const*>(address)->sin_port;
+            return ip->v6 ? fmt::format("[{}]:{}", ip->text(), ntohs(port)) : fmt::format("{}:{}", ip->text(), ntohs(port));
+        }
     }
 
     RcTarget::RcTarget(OfiDomain const& opened, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId)
@@ -184,8 +203,10 @@ namespace mxl::fabrics
         else if (event.type == FI_CONNECTED)
         {
             auto& accepting = std::get<Accepting>(found->second);
-            found->second = Established{std::move(accepting.pool), std::move(accepting.endpoint)};
-            log::info("fabrics target {}: initiator connected (connection {})", _id, id);
+            auto const peer = accepting.peer;
+            found->second = Established{std::move(accepting.pool), std::move(accepting.endpoint), peer};
+            log::info("fabrics target {}: initiator connected (connection {} from {})", _id, id, peer);
+            warnIfSecondWriter(id, peer);
             reportConnection({id, true, {}});
         }
         else if (event.type == FI_SHUTDOWN)
@@ -195,6 +216,21 @@ namespace mxl::fabrics
             if (established)
             {
                 reportConnection({id, false, "the initiator closed the connection"});
+            }
+        }
+    }
+
+    void RcTarget::warnIfSecondWriter(std::uint64_t id, std::string const& peer) const
+    {
+        for (auto const& [otherId, other] : _connections)
+        {
+            if (auto const* established = std::get_if<Established>(&other); established != nullptr && otherId != id)
+            {
+                log::warn("fabrics target {}: a second initiator connected (connection {} from {}) while connection {} from {} is up: "
+                          "both write into this target's ring and their grains interleave (one ticket used by two initiators?); "
+                          "a first connection that died unnoticed (a cut link) stays up until the transport notices",
+                          _id, id, peer, otherId, established->peer);
+                return;
             }
         }
     }
@@ -238,7 +274,7 @@ namespace mxl::fabrics
                 pool->postAll(endpoint);
             }
             endpoint.accept();
-            _connections.emplace(id, Accepting{std::move(pool), std::move(endpoint)});
+            _connections.emplace(id, Accepting{std::move(pool), std::move(endpoint), peerText(*request.get())});
         }
         catch (Error const& e)
         {

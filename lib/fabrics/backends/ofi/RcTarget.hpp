@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
 #include <variant>
 
 namespace mxl::fabrics
@@ -40,12 +41,15 @@ namespace mxl::fabrics
         {
             std::unique_ptr<ReceivePool> pool;
             Endpoint endpoint;
+            // The initiator's address and port, for the log.
+            std::string peer;
         };
 
         struct Established
         {
             std::unique_ptr<ReceivePool> pool;
             Endpoint endpoint;
+            std::string peer;
         };
 
         using Connection = std::variant<Accepting, Established>;
@@ -80,6 +84,8 @@ namespace mxl::fabrics
         void readEvents();
         void handle(Event const& event);
         void accept(Info const& request, std::vector<std::uint8_t> const& privateData);
+        // Connection `id` from `peer` came up: another one up beside it is a second initiator writing into this ring.
+        void warnIfSecondWriter(std::uint64_t id, std::string const& peer) const;
         std::optional<std::uint32_t> handle(Completion const& completion);
     };
 }
