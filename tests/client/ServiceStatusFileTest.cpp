@@ -86,6 +86,17 @@ TEST_CASE("service status files: the counters keep their keys (grains, bytes, la
     CHECK(back.stalls == 1);
 }
 
+TEST_CASE("service status files: a target's concurrent initiators are written and read back, and files without the key read 0")
+{
+    auto status = someStatus();
+    status.concurrentInitiators = 3;
+    auto json = nlohmann::json::parse(serviceStatusJson(status));
+    CHECK(json["concurrent_initiators"] == 3);
+    CHECK(parseServiceStatus(json.dump()).concurrentInitiators == 3);
+    json.erase("concurrent_initiators");
+    CHECK(parseServiceStatus(json.dump()).concurrentInitiators == 0);
+}
+
 TEST_CASE("service status files: a link planted in a shared domain leads the write nowhere else")
 {
     TempDomain domain{"status-links"};
