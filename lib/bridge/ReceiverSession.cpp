@@ -76,6 +76,7 @@ namespace mxl::bridge
     std::vector<std::string> ReceiverSession::listen()
     {
         _flowing = false;
+        _senderStoppedAt.reset();
         _tally.restart();
         if (_paths)
         {
@@ -192,11 +193,14 @@ namespace mxl::bridge
             // Health is what local readers see: the flow's head moving, whatever the counters say.
             _head = runtime.headIndex;
             _headAdvancedAt = now;
-            if (!_flowing)
+            // What was under way when the sender stopped lands within a stall timeout: no sign that units flow again.
+            bool const trailing = _senderStoppedAt && now - *_senderStoppedAt < _settings.stallTimeout;
+            if (!_flowing && !trailing)
             {
                 log::info("{} are arriving (head {})", unitsOf(_unit), _head);
+                _flowing = true;
+                _senderStoppedAt.reset();
             }
-            _flowing = true;
         }
         auto const quiet = now - _headAdvancedAt;
         if (!_flowing || quiet < _settings.stallTimeout)
@@ -222,6 +226,13 @@ namespace mxl::bridge
                                              : _refusedByEarlierTargets + client::refusedInitiators(_target.get()));
         _metrics.setConcurrentInitiators(_paths ? _paths->concurrentInitiators()
                                                 : _concurrentAtEarlierTargets + client::concurrentInitiators(_target.get()));
+    }
+
+    void ReceiverSession::senderStopped(Clock::time_point now)
+    {
+        _flowing = false;
+        _senderStoppedAt = now;
+        _metrics.setState("waiting");
     }
 
     void ReceiverSession::finish()

@@ -17,6 +17,8 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdint>
+#include <optional>
 #include <regex>
 #include <string>
 #include <thread>
@@ -205,6 +207,16 @@ namespace mxl::test
             requireFlowing(verifier, 25, "after connecting");
         }
     };
+
+    // The value /metrics gives the service on `port` for the counter `name`; nullopt without one.
+    inline std::optional<std::uint64_t> metricValue(int port, std::string const& name)
+    {
+        std::regex const line{fmt::format(R"re(\n{}\{{[^}}]*\}} (\d+)\n)re", name)};
+        httplib::Client client{"127.0.0.1", port};
+        auto const answer = client.Get("/metrics");
+        std::smatch match;
+        return answer && std::regex_search(answer->body, match, line) ? std::optional{std::stoull(match[1].str())} : std::nullopt;
+    }
 
     // The state /metrics gives the service on `port`, once it is `wanted` or 10 s passed.
     inline std::string awaitState(int port, std::string const& wanted)

@@ -69,6 +69,16 @@ namespace mxl::service
             // Until a ticket is fetched, the service waits for one (a source that is gone reads "waiting" too).
             _session.dropTarget();
             _metrics.setState("waiting");
+            if (letGo)
+            {
+                log::info("IS-05: the receiver took its ticket back: sending stopped (target removed)");
+            }
+        }
+        if (enabled && !_activatedTicket && _tickets.source().empty())
+        {
+            log::info("IS-05: sender {} is enabled without a ticket (no receiver has handed one over, and no 'ticket' is configured): "
+                      "waiting for a receiver's activation",
+                      _nmos->endpointId());
         }
         _enabled = enabled;
         _nextTicketPoll = now;

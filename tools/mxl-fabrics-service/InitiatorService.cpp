@@ -204,12 +204,10 @@ namespace mxl::service
                         fmt::format("the ticket of the IS-05 activation (ext_mxl_target_ticket): {}", why), bridge::Handover::AtOnce);
             return;
         }
-        if (_tickets.source().empty())
+        if (!_tickets.source().empty())
         {
-            offerTicket(std::nullopt, {}, "no 'ticket' is configured and the IS-05 activation carries none (ext_mxl_target_ticket null)");
-            return;
+            _tickets.request();
         }
-        _tickets.request();
     }
 
     void InitiatorService::takeFetchedTicket()

@@ -396,12 +396,21 @@ namespace mxl::service
             }
         }
         bool senderNotStopped = false;
+        bool senderStopped = false;
         std::erase_if(_retiredHandovers,
                       [&](auto const& retired)
                       {
                           senderNotStopped = senderNotStopped || (retired->done() && !retired->released());
+                          senderStopped = senderStopped || (retired->done() && retired->released());
                           return retired->done();
                       });
+        if (senderStopped && !senderNotStopped && !_handover)
+        {
+            // The silence that follows was asked for: no stall, no rebuild under a new epoch.
+            _session->senderStopped(Clock::now());
+            log::info("IS-05: receiver {} let its sender go: the flow's head standing still is no stall; waiting for an initiator",
+                      _nmos->endpointId());
+        }
         if (senderNotStopped)
         {
             // Its writes end with the epoch: a new one has new keys.
