@@ -64,8 +64,8 @@ namespace mxl::nmos
                                                                                      : std::nullopt;
         }
 
-        // The receiver_id of the resource's active parameters (a string, or null), or the failure.
-        std::variant<json, std::string> activeReceiver(std::string const& resourceUrl)
+        // The resource's active parameters, whose receiver_id is a string or null, or the failure.
+        std::variant<json, std::string> activeParameters(std::string const& resourceUrl)
         {
             auto outcome = exchange(resourceUrl, "GET", "active");
             if (auto const* active = std::get_if<json>(&outcome))
@@ -75,9 +75,17 @@ namespace mxl::nmos
                 {
                     return fmt::format("its active parameters have no receiver_id: {}", mxl::quoteJson(*active));
                 }
-                return (*active)["receiver_id"];
             }
             return outcome;
+        }
+
+        // Active parameters that no activation made: the sender's process started afresh (a restart) and forgot what it
+        // was activated with, since staged and active parameters live in the process only.
+        bool neverActivated(json const& active)
+        {
+            auto const activation = active.find("activation");
+            return active["receiver_id"].is_null() && (activation == active.end() || !activation->is_object() ||
+                                                       !activation->contains("mode") || (*activation)["mode"].is_null());
         }
 
         json handover(std::string const& receiverId, json ticket)
@@ -93,6 +101,7 @@ namespace mxl::nmos
         , _receiverId{std::move(receiverId)}
         , _senderUrl{_sender.url}
         , _senderName{_sender.url.empty() ? "sender " + _sender.id : _sender.url}
+        , _connects{enable}
         , _enable{enable}
         , _worker{[this] { run(); }}
     {
@@ -259,8 +268,8 @@ namespace mxl::nmos
 
     bool TicketHandover::stillFeedsThisReceiver()
     {
-        auto const feeds = activeReceiver(_senderUrl);
-        if (auto const* problem = std::get_if<std::string>(&feeds))
+        auto const active = activeParameters(_senderUrl);
+        if (auto const* problem = std::get_if<std::string>(&active))
         {
             if (*problem != _lastProblem)
             {
@@ -270,7 +279,15 @@ namespace mxl::nmos
             }
             return false;
         }
-        if (auto const other = otherReceiver(std::get<json>(feeds), _receiverId))
+        auto const& parameters = std::get<json>(active);
+        if (_connects && !_enable && neverActivated(parameters))
+        {
+            log::info("IS-05: sender {} has started afresh since the ticket was handed over (its active parameters were never "
+                      "activated): handing it over again with master_enable true, as receiver {}'s activation did",
+                      _senderUrl, _receiverId);
+            _enable = true;
+        }
+        if (auto const other = otherReceiver(parameters["receiver_id"], _receiverId))
         {
             // Another receiver was activated with this sender since: a sender feeds one receiver, and the two would take
             // it from each other at every new epoch.
@@ -288,16 +305,16 @@ namespace mxl::nmos
         {
             return true;
         }
-        auto const feeds = activeReceiver(_senderUrl);
-        auto const* receiver = std::get_if<json>(&feeds);
-        if (auto const other = receiver ? otherReceiver(*receiver, _receiverId) : std::nullopt)
+        auto const feeds = activeParameters(_senderUrl);
+        auto const* active = std::get_if<json>(&feeds);
+        if (auto const other = active ? otherReceiver((*active)["receiver_id"], _receiverId) : std::nullopt)
         {
             log::info("IS-05: sender {} feeds receiver {} now: nothing to take back", _senderUrl, *other);
             return true;
         }
         auto body = handover(_receiverId, nullptr);
         body["receiver_id"] = nullptr;
-        auto const problem = receiver ? patchStaged(_senderUrl, body) : std::optional{std::get<std::string>(feeds)};
+        auto const problem = active ? patchStaged(_senderUrl, body) : std::optional{std::get<std::string>(feeds)};
         if (!problem)
         {
             log::info("IS-05: ticket taken back from sender {}", _senderUrl);

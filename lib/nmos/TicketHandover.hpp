@@ -3,8 +3,9 @@
 // activate_immediate) at the sender's Connection API resource, which the sender's own ext_mxl_sender_api names, or which
 // is looked up in the registry's Query API by the sender's id (SenderLookup.hpp). It hands the ticket over again
 // whenever it changes (a new epoch after a rebuild, a new signature), and retries a sender that cannot be reached or
-// found. A sender feeds one receiver: once another receiver was activated with it, this one hands it no more tickets
-// and, when retired, takes nothing back from it.
+// found. A sender that restarted meanwhile (its active parameters made by no activation) is connected again as the
+// activation connected it, master_enable true. A sender feeds one receiver: once another receiver was activated with it, this one hands it
+// no more tickets and, when retired, takes nothing back from it.
 //
 // The requests run on the handover's own thread: a sender that accepts connections and never answers costs a log line
 // and a retry, never a grain of the target's loop.
@@ -36,7 +37,8 @@ namespace mxl::nmos
         using Clock = std::chrono::steady_clock;
 
         // `enable`: the first handover also sets the sender's master_enable true (the receiver's activation connects
-        // the pair); later ones leave it as the sender's controller set it.
+        // the pair); later ones leave it as the sender's controller set it, unless the sender has started afresh since
+        // (its active parameters made by no activation: a restart), which is enabled again.
         TicketHandover(SenderAddress sender, std::string receiverId, bool enable);
         // Retires the handover with one attempt to take the ticket back, and waits for it: at most about four request
         // timeouts (a hand-over under way and the take-back, each a GET and a PATCH).
@@ -71,6 +73,8 @@ namespace mxl::nmos
         // The thread's own. The sender's resource URL: given, or once looked up; and how the sender is named in logs.
         std::string _senderUrl;
         std::string _senderName;
+        // The receiver's activation connected the pair: a sender that restarted since is enabled again.
+        bool const _connects;
         bool _enable;
         std::string _handedOver;
         // A hand-over was sent, answered or not.
