@@ -148,12 +148,37 @@ namespace mxl::nmos
         return _released;
     }
 
+    void TicketHandover::probeSender()
+    {
+        {
+            std::lock_guard lock{_mutex};
+            _probeWanted = true;
+            _senderDisabled = false;
+        }
+        _changed.notify_all();
+    }
+
+    bool TicketHandover::senderDisabled() const
+    {
+        std::lock_guard lock{_mutex};
+        return _senderDisabled;
+    }
+
     void TicketHandover::run()
     {
         std::unique_lock lock{_mutex};
         auto nextAttempt = Clock::now();
         while (!_retiring)
         {
+            if (_probeWanted && !_handedOver.empty() && !_displaced)
+            {
+                _probeWanted = false;
+                lock.unlock();
+                bool const disabled = attempt([this] { return disabledForThisReceiver(); });
+                lock.lock();
+                _senderDisabled = disabled;
+                continue;
+            }
             if (_wanted.empty() || _wanted == _handedOver || _displaced)
             {
                 _changed.wait(lock);
@@ -264,6 +289,15 @@ namespace mxl::nmos
         _enable = false;
         _lastProblem.clear();
         return true;
+    }
+
+    bool TicketHandover::disabledForThisReceiver()
+    {
+        auto const active = activeParameters(_senderUrl);
+        auto const* parameters = std::get_if<json>(&active);
+        // A sender that cannot be asked is not known to be disabled: its silence stays a stall.
+        return parameters && parameters->contains("master_enable") && (*parameters)["master_enable"] == false &&
+               (*parameters)["receiver_id"] == _receiverId;
     }
 
     bool TicketHandover::stillFeedsThisReceiver()

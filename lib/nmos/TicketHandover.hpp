@@ -58,6 +58,11 @@ namespace mxl::nmos
         // write with the ticket until the target's next epoch.
         [[nodiscard]] bool released() const;
 
+        // Asks the sender, on the handover's thread, whether it was disabled on purpose: its active master_enable false
+        // while it feeds this receiver. senderDisabled() is true once it answered so, until the next probe.
+        void probeSender();
+        [[nodiscard]] bool senderDisabled() const;
+
     private:
         SenderAddress const _sender;
         std::string const _receiverId;
@@ -69,6 +74,8 @@ namespace mxl::nmos
         int _releaseAttempts = 0;
         bool _done = false;
         bool _released = false;
+        bool _probeWanted = false;
+        bool _senderDisabled = false;
 
         // The thread's own. The sender's resource URL: given, or once looked up; and how the sender is named in logs.
         std::string _senderUrl;
@@ -90,6 +97,8 @@ namespace mxl::nmos
         bool located();
         // `request`'s answer, or false where it threw.
         bool attempt(std::function<bool()> const& request);
+        // True when the sender's active parameters say master_enable false with this receiver's receiver_id.
+        bool disabledForThisReceiver();
         // True when the sender took `ticketJson`, or when another receiver took the sender over.
         bool handOver(std::string const& ticketJson);
         // False where the sender could not be asked; sets _displaced where it feeds another receiver now.

@@ -328,6 +328,7 @@ namespace mxl::service
             }
             statusTick(now);
             applyActivation();
+            excuseDisabledSender();
             if (tools::takeReloadRequest())
             {
                 reloadCertificate(_nmos.get());
@@ -432,6 +433,19 @@ namespace mxl::service
         }
     }
 
+    void TargetService::excuseDisabledSender()
+    {
+        if (!_senderProbed || !_handover || !_handover->senderDisabled())
+        {
+            return;
+        }
+        _senderProbed = false;
+        _session->senderStopped(Clock::now());
+        log::info("IS-05: the sender of receiver {} is disabled (its master_enable false): the flow's head standing still is no "
+                  "stall; waiting for it to be enabled",
+                  _nmos->endpointId());
+    }
+
     void TargetService::statusTick(Clock::time_point now)
     {
         if (now < _nextStatus)
@@ -440,6 +454,13 @@ namespace mxl::service
         }
         _nextStatus = now + _config.statusInterval;
         _session->refreshMetrics(now, std::max<Clock::duration>(_config.statusInterval, std::chrono::milliseconds{500}));
+        // Asked once the flow turns idle, the sender answers well before the stall timeout.
+        bool const idle = _handover && _metrics.state() == "idle";
+        if (idle && !_senderProbed)
+        {
+            _handover->probeSender();
+        }
+        _senderProbed = idle;
         auto const line = _metrics.statusLine();
         _notifier.status(line);
         _statusFile.publish(_metrics);

@@ -74,6 +74,8 @@ namespace mxl::service
         // The sender an IS-05 activation connected this receiver to.
         std::unique_ptr<nmos::TicketHandover> _handover;
         std::vector<std::unique_ptr<nmos::TicketHandover>> _retiredHandovers;
+        // The connected sender was asked, when the flow turned idle, whether it was disabled on purpose.
+        bool _senderProbed = false;
         // The ticket in the facility's etcd, when configured.
         std::unique_ptr<directory::BackgroundPublication> _directory;
 
@@ -107,5 +109,7 @@ namespace mxl::service
         [[nodiscard]] std::uint64_t flowInode() const;
         // Takes what an IS-05 activation made active, and keeps the connected sender's ticket current.
         void applyActivation();
+        // A connected sender that answered that it was disabled (master_enable false) stopped on purpose: no stall.
+        void excuseDisabledSender();
     };
 }
