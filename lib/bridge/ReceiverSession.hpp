@@ -64,8 +64,8 @@ namespace mxl::bridge
         // the refused connection requests and the initiators that connected beside another, as of now.
         void refreshMetrics(Clock::time_point now, Clock::duration idleAfter);
 
-        // The owner told the sender to stop on purpose (an IS-05 receiver let it go): the head standing still from now on
-        // is no stall, and the state is "waiting" until units flow again.
+        // The sender stopped on purpose (the owner's IS-05 receiver let it go, or found it disabled): the head standing
+        // still from now on is no stall, and the state is "waiting" until units flow again.
         void senderStopped(Clock::time_point now);
 
         // Counts what a path never delivered up to the end; call once, when stopping.
@@ -96,7 +96,7 @@ namespace mxl::bridge
         Clock::time_point _headAdvancedAt{};
         // Units arrived since the targets were (re)built: only then can their absence be a stall.
         bool _flowing = false;
-        // When the owner last stopped the sender on purpose, if units have not flowed since.
+        // When the sender last stopped on purpose, if units have not flowed since.
         std::optional<Clock::time_point> _senderStoppedAt;
         // Said once: arrivals an hour or more off the flow's timeline.
         bool _offTimelineReported = false;

@@ -4,8 +4,8 @@
 // is looked up in the registry's Query API by the sender's id (SenderLookup.hpp). It hands the ticket over again
 // whenever it changes (a new epoch after a rebuild, a new signature), and retries a sender that cannot be reached or
 // found. A sender that restarted meanwhile (its active parameters made by no activation) is connected again as the
-// activation connected it, master_enable true. A sender feeds one receiver: once another receiver was activated with it, this one hands it
-// no more tickets and, when retired, takes nothing back from it.
+// activation connected it, master_enable true. A sender feeds one receiver: once another receiver was activated with
+// it, this one hands it no more tickets and, when retired, takes nothing back from it.
 //
 // The requests run on the handover's own thread: a sender that accepts connections and never answers costs a log line
 // and a retry, never a grain of the target's loop.
