@@ -2,6 +2,7 @@
 
 #include <common/BoundedJson.hpp>
 #include <common/Log.hpp>
+#include <common/PrintableText.hpp>
 
 #include "SenderLookup.hpp"
 #include <HttpClient.hpp>
@@ -26,11 +27,12 @@ namespace mxl::nmos
         std::variant<json, std::string> exchange(std::string const& resourceUrl, std::string const& method, std::string_view leaf,
                                                  std::string const& body = {})
         {
-            constexpr std::string_view scheme = "http://";
-            auto const slash = resourceUrl.find('/', scheme.size());
-            if (!resourceUrl.starts_with(scheme) || slash == std::string::npos)
+            // A sender served over TLS (BCP-003-01) advertises an https:// Connection API.
+            auto const schemeEnd = resourceUrl.find("://");
+            auto const slash = schemeEnd == std::string::npos ? std::string::npos : resourceUrl.find('/', schemeEnd + 3);
+            if (!isHttpUrl(resourceUrl) || slash == std::string::npos)
             {
-                return fmt::format("'{}' is not an http://host:port/path URL", resourceUrl);
+                return fmt::format("'{}' is not an http:// or https://host:port/path URL", printableText(resourceUrl, quotedAnswerChars));
             }
             auto path = resourceUrl.substr(slash);
             path += path.ends_with('/') ? "" : "/";

@@ -1,5 +1,6 @@
 // HTTPS on a service's http_listen (BCP-003-01): the ticket handed over TLS only to initiators that trust the
 // facility's CA, plain HTTP refused, and a certificate renewed on disk taken on SIGHUP while grains keep moving.
+#include "ConnectionPair.hpp"
 #include "ServiceScenario.hpp"
 #include "TestCa.hpp"
 #include "TestFlow.hpp"
@@ -99,5 +100,59 @@ namespace mxl::test
         CHECK_FALSE(target.wait(std::chrono::milliseconds{0}));
         CHECK_FALSE(initiator.wait(std::chrono::milliseconds{0}));
         CHECK(target.output().find("BEGIN") == std::string::npos);
+    }
+
+    TEST_CASE("is-05: a receiver hands its ticket over TLS to a sender whose Connection API is served over HTTPS, and grains arrive")
+    {
+        ServiceDirectories directories;
+        TempDomain pki{"svc-pki"};
+        TestCa const facility{pki.path(), "facility"};
+        auto const served = facility.issue("initiator", {"127.0.0.1"});
+        PatternSource source{directories.source.path(), serviceTestFlow()};
+
+        auto targetConfig = targetSettings(directories);
+        targetConfig.emplace_back("tls_ca_file", facility.caFile());
+        ServiceProcess target{targetConfig};
+        auto initiatorConfig = UnconnectedPair::unconnectedInitiator(directories);
+        initiatorConfig.emplace_back("http_tls_certificate", served.certificate);
+        initiatorConfig.emplace_back("http_tls_key", served.key);
+        ServiceProcess initiator{initiatorConfig};
+        auto const targetPort = target.httpPort();
+        auto const initiatorPort = initiator.httpPort();
+        REQUIRE(targetPort != 0);
+        REQUIRE(initiatorPort != 0);
+        REQUIRE(initiator.waitForLine("waiting for an IS-05 activation of sender", std::chrono::seconds{10}));
+
+        auto const sendersText =
+            getWith(facility.caFile(), fmt::format("https://127.0.0.1:{}{}/single/senders/", initiatorPort, connectionApi));
+        INFO("senders: ", sendersText);
+        auto const senders = nlohmann::json::parse(sendersText);
+        REQUIRE(senders.size() == 1);
+        auto senderId = senders[0].get<std::string>();
+        senderId.pop_back();
+        auto const senderActive = nlohmann::json::parse(getWith(
+            facility.caFile(), fmt::format("https://127.0.0.1:{}{}/single/senders/{}/active", initiatorPort, connectionApi, senderId)));
+        auto const& leg = senderActive["transport_params"][0];
+        REQUIRE(leg["ext_mxl_sender_api"].get<std::string>().starts_with("https://"));
+
+        ApiClient receiverApi{targetPort};
+        auto const receivers =
+            receiverApi.document(fmt::format("{}/single/receivers/", connectionApi), "is-05-v1.2/sender-receiver-base.json");
+        REQUIRE(receivers.size() == 1);
+        auto receiverId = receivers[0].get<std::string>();
+        receiverId.pop_back();
+        nlohmann::json const body{{"sender_id", senderId},
+                                  {"master_enable", true},
+                                  {"transport_params", nlohmann::json::array({{{"mxl_domain_id", leg["mxl_domain_id"]},
+                                                                               {"mxl_flow_id", leg["mxl_flow_id"]},
+                                                                               {"ext_mxl_sender_api", leg["ext_mxl_sender_api"]}}})},
+                                  {"activation", {{"mode", "activate_immediate"}}}};
+        auto const answer = receiverApi.patch(fmt::format("{}/single/receivers/{}/staged", connectionApi, receiverId), body.dump());
+        INFO(answer.body.dump());
+        REQUIRE(answer.status == 200);
+
+        FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
+        requireGrains(verifier, 20, "after the hand-over over HTTPS", target, initiator);
+        CHECK(target.output().find("IS-05: ticket handed to sender") != std::string::npos);
     }
 }
