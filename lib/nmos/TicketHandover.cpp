@@ -226,20 +226,25 @@ namespace mxl::nmos
         auto const found = nmos::lookUpSenderConnectionApi(*_sender.query, _sender.id);
         if (auto const* failure = std::get_if<nmos::LookupFailure>(&found))
         {
-            if (failure->reason != _lastProblem)
-            {
-                _lastProblem = failure->reason;
-                log::warn("IS-05: cannot find the Connection API of sender {} in the Query API at {}: {}; retrying every {} ms", _sender.id,
-                          _sender.query->url, failure->reason, retryInterval.count());
-            }
+            warnOnce(failure->reason,
+                     fmt::format("IS-05: cannot find the Connection API of sender {} in the Query API at {}: {}; retrying every {} ms",
+                                 _sender.id, _sender.query->url, failure->reason, retryInterval.count()));
             return false;
         }
         _senderUrl = std::get<std::string>(found);
         _senderName = _senderUrl;
-        _lastProblem.clear();
+        _problems.recovered();
         log::info("IS-05: sender {} found in the Query API at {}: its Connection API resource is {}", _sender.id, _sender.query->url,
                   _senderUrl);
         return true;
+    }
+
+    void TicketHandover::warnOnce(std::string const& reason, std::string const& line)
+    {
+        if (bool last = false; _problems.admit(reason, last))
+        {
+            log::warn("{}{}", line, last ? " (further failures are not logged until one succeeds)" : "");
+        }
     }
 
     bool TicketHandover::attempt(std::function<bool()> const& request)
@@ -277,19 +282,15 @@ namespace mxl::nmos
         _attempted = true;
         if (auto const problem = patchStaged(_senderUrl, body))
         {
-            if (*problem != _lastProblem)
-            {
-                _lastProblem = *problem;
-                log::warn("IS-05: cannot hand the ticket to sender {}: {}; retrying every {} ms", _senderUrl, *problem,
-                          retryInterval.count());
-            }
+            warnOnce(*problem, fmt::format("IS-05: cannot hand the ticket to sender {}: {}; retrying every {} ms", _senderUrl, *problem,
+                                           retryInterval.count()));
             return false;
         }
         log::info("IS-05: ticket handed to sender {}{}", _senderUrl, _enable ? " (master_enable true)" : "");
         std::lock_guard lock{_mutex};
         _handedOver = ticketJson;
         _enable = false;
-        _lastProblem.clear();
+        _problems.recovered();
         return true;
     }
 
@@ -307,12 +308,8 @@ namespace mxl::nmos
         auto const active = activeParameters(_senderUrl);
         if (auto const* problem = std::get_if<std::string>(&active))
         {
-            if (*problem != _lastProblem)
-            {
-                _lastProblem = *problem;
-                log::warn("IS-05: cannot ask sender {} which receiver it feeds: {}; retrying every {} ms", _senderUrl, *problem,
-                          retryInterval.count());
-            }
+            warnOnce(*problem, fmt::format("IS-05: cannot ask sender {} which receiver it feeds: {}; retrying every {} ms", _senderUrl,
+                                           *problem, retryInterval.count()));
             return false;
         }
         auto const& parameters = std::get<json>(active);
@@ -356,11 +353,7 @@ namespace mxl::nmos
             log::info("IS-05: ticket taken back from sender {}", _senderUrl);
             return true;
         }
-        if (*problem != _lastProblem)
-        {
-            _lastProblem = *problem;
-            log::warn("IS-05: cannot take the ticket back from sender {}: {}", _senderUrl, *problem);
-        }
+        warnOnce(*problem, fmt::format("IS-05: cannot take the ticket back from sender {}: {}", _senderUrl, *problem));
         return false;
     }
 }

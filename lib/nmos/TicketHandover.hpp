@@ -13,6 +13,8 @@
 
 #include "SenderLookup.hpp"
 
+#include <common/OutageLog.hpp>
+
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -86,7 +88,7 @@ namespace mxl::nmos
         std::string _handedOver;
         // A hand-over was sent, answered or not.
         bool _attempted = false;
-        std::string _lastProblem;
+        OutageLog _problems;
         // Another receiver took the sender over.
         bool _displaced = false;
 
@@ -97,6 +99,8 @@ namespace mxl::nmos
         bool located();
         // `request`'s answer, or false where it threw.
         bool attempt(std::function<bool()> const& request);
+        // Logs `line` at warning unless the outage of the step failing for `reason` has been logged enough (OutageLog).
+        void warnOnce(std::string const& reason, std::string const& line);
         // True when the sender's active parameters say master_enable false with this receiver's receiver_id.
         bool disabledForThisReceiver();
         // True when the sender took `ticketJson`, or when another receiver took the sender over.

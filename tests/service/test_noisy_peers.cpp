@@ -1,0 +1,124 @@
+// Peers whose error text changes at every answer (a request id, a time) cannot flood a service's log: a retried step
+// logs the first few distinct reasons of an outage and then nothing until it succeeds (common/OutageLog.hpp).
+#include "RawHttp.hpp"
+#include "ServiceScenario.hpp"
+#include "TestFlow.hpp"
+
+#include <common/UniqueFd.hpp>
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <arpa/inet.h>
+#include <atomic>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <thread>
+
+namespace mxl::test
+{
+    namespace
+    {
+        using namespace std::chrono_literals;
+
+        // Answers every request on a loopback port with 500 and a body that names the request's number.
+        class VaryingErrorPeer
+        {
+        public:
+            VaryingErrorPeer()
+            {
+                sockaddr_in address{};
+                address.sin_family = AF_INET;
+                address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+                REQUIRE(::bind(_socket.get(), reinterpret_cast<sockaddr const*>(&address), sizeof address) == 0);
+                REQUIRE(::listen(_socket.get(), 16) == 0);
+                socklen_t length = sizeof address;
+                REQUIRE(::getsockname(_socket.get(), reinterpret_cast<sockaddr*>(&address), &length) == 0);
+                _port = ntohs(address.sin_port);
+                _thread = std::thread{[this] { serve(); }};
+            }
+
+            ~VaryingErrorPeer()
+            {
+                ::shutdown(_socket.get(), SHUT_RDWR);
+                _thread.join();
+            }
+
+            [[nodiscard]] int port() const noexcept
+            {
+                return _port;
+            }
+
+            // Whether `count` requests were answered within `timeout`.
+            [[nodiscard]] bool answered(int count, std::chrono::milliseconds timeout) const
+            {
+                auto const deadline = std::chrono::steady_clock::now() + timeout;
+                while (_answered < count && std::chrono::steady_clock::now() < deadline)
+                {
+                    std::this_thread::sleep_for(50ms);
+                }
+                return _answered >= count;
+            }
+
+        private:
+            UniqueFd _socket{::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)};
+            int _port = 0;
+            std::atomic<int> _answered{0};
+            std::thread _thread;
+
+            void serve()
+            {
+                while (true)
+                {
+                    UniqueFd client{::accept(_socket.get(), nullptr, nullptr)};
+                    if (client.get() < 0)
+                    {
+                        return;
+                    }
+                    char request[4096];
+                    static_cast<void>(::recv(client.get(), request, sizeof request, 0));
+                    auto const body = fmt::format(R"({{"code": 500, "error": "busy", "debug": "request {}"}})", _answered.load());
+                    auto const answer =
+                        fmt::format("HTTP/1.0 500 Internal Server Error\r\nContent-Length: {}\r\n\r\n{}", body.size(), body);
+                    static_cast<void>(::send(client.get(), answer.data(), answer.size(), MSG_NOSIGNAL));
+                    ++_answered;
+                }
+            }
+        };
+    }
+
+    TEST_CASE("is-05: a sender whose every error names its request is logged three times in an outage, not at every retry")
+    {
+        VaryingErrorPeer sender;
+        ServiceDirectories directories;
+        PatternSource source{directories.source.path(), serviceTestFlow()};
+        ServiceProcess target{targetSettings(directories)};
+        auto const port = target.httpPort();
+        REQUIRE(port != 0);
+        auto const receivers = rawExchange(port, rawRequest("GET", "/x-nmos/connection/v1.1/single/receivers/"));
+        REQUIRE(receivers.status == 200);
+        auto receiverId = nlohmann::json::parse(receivers.body)[0].get<std::string>();
+        receiverId.pop_back();
+        nlohmann::json const patch{
+            {"master_enable", true},
+            {"transport_params",
+             {{{"ext_mxl_sender_api",
+                fmt::format("http://127.0.0.1:{}/x-nmos/connection/v1.1/single/senders/0d6a7f3e-2b1c-4e5d-8f90-a1b2c3d4e5f6/",
+                            sender.port())}}}},
+            {"activation", {{"mode", "activate_immediate"}}}};
+        auto const answer = rawExchange(
+            port, rawRequest("PATCH", fmt::format("/x-nmos/connection/v1.1/single/receivers/{}/staged", receiverId), patch.dump()));
+        INFO(answer.body);
+        REQUIRE(answer.status == 200);
+
+        // The hand-over is retried every second: eight answers, each with its own text, make one outage.
+        REQUIRE(target.waitForLine("(further failures are not logged until one succeeds)", 30s));
+        REQUIRE(sender.answered(8, 60s));
+        auto const output = target.output();
+        INFO(output);
+        CHECK(occurrences(output, "cannot hand the ticket to sender") == 3);
+        CHECK(occurrences(output, R"("debug": "request )") == 3);
+        CHECK_FALSE(target.wait(0ms));
+    }
+}
