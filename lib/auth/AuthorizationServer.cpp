@@ -27,14 +27,21 @@ namespace mxl::auth
             return origin + "/.well-known/oauth-authorization-server" + path;
         }
 
+        // Without a token: the metadata and the keys are public, and the process's own tokens come from this server,
+        // whose token endpoint may be what the fetch is for.
         std::variant<nlohmann::json, std::string> getJson(std::string const& url, std::chrono::milliseconds timeout)
         {
-            auto got = httpGet(url, timeout);
+            auto got = httpExchangeAuthorized("GET", url, {}, {}, timeout);
             if (auto const* failure = std::get_if<HttpFailure>(&got))
             {
                 return fmt::format("GET {} failed: {}", url, failure->reason);
             }
-            auto document = parseJsonOrDiscarded(std::get<std::string>(got));
+            auto const& answer = std::get<HttpAnswer>(got);
+            if (answer.status != 200)
+            {
+                return fmt::format("GET {} failed: the server answered {}", url, answer.status);
+            }
+            auto document = parseJsonOrDiscarded(answer.body);
             if (!document.is_object())
             {
                 return fmt::format("GET {} did not answer a JSON object", url);

@@ -14,6 +14,20 @@ namespace mxl::auth
     namespace
     {
         constexpr std::chrono::seconds retrySpacing{5};
+        // RFC 6749 section 5.1 leaves "expires_in" optional; without a usable one the token is held as long as the
+        // shortest lifetime IS-10 recommends, and no token is held longer than a day, whatever the server says.
+        constexpr std::chrono::seconds unstatedLifetime{60};
+        constexpr std::chrono::seconds longestLifetime{std::chrono::hours{24}};
+
+        std::chrono::seconds lifetimeOf(nlohmann::json const& expiresIn)
+        {
+            if (expiresIn.is_number_unsigned())
+            {
+                auto const seconds = expiresIn.get<std::uint64_t>();
+                return seconds == 0 ? unstatedLifetime : std::chrono::seconds{std::min<std::uint64_t>(seconds, longestLifetime.count())};
+            }
+            return unstatedLifetime;
+        }
     }
 
     std::string formEncode(std::string_view text)
@@ -52,6 +66,10 @@ namespace mxl::auth
             return failure->reason;
         }
         auto const& url = std::get<std::string>(endpoint);
+        if (!url.starts_with("https://"))
+        {
+            return fmt::format("the token endpoint '{}' is not https://; the client's secret is not sent to it", url);
+        }
         auto const credentials = "Basic " + encodeBase64(formEncode(_clientId) + ":" + formEncode(_clientSecret));
         auto const answer =
             httpPostForm(url, fmt::format("grant_type=client_credentials&scope={}", formEncode(_scope)), credentials, _timeout);
@@ -73,8 +91,7 @@ namespace mxl::auth
             return fmt::format("POST {} answered no access_token", url);
         }
         auto const now = Clock::now();
-        auto const seconds =
-            std::chrono::seconds{lifetime.is_number_integer() ? std::max<std::int64_t>(lifetime.get<std::int64_t>(), 1) : 60};
+        auto const seconds = lifetimeOf(lifetime);
         _token = token.get<std::string>();
         _expiresAt = now + seconds;
         _renewAt = now + seconds / 2;

@@ -1,7 +1,8 @@
 // The tools' own access tokens (IS-10 "Clients"): the OAuth 2.0 client credentials grant with client_secret_basic at the
 // authorization server's token endpoint, for the calls a service makes to secured registries, targets and initiators.
-// A token is kept until it is past half its lifetime and then requested again (IS-10 tokens live 30 s to an hour);
-// a server that cannot give one is asked again at most every few seconds, and the log says why once per reason.
+// The secret goes to an https:// token endpoint only, whatever the server's metadata names. A token is kept until it is
+// past half its lifetime and then requested again (IS-10 tokens live 30 s to an hour; "expires_in" is taken up to a
+// day); a server that cannot give one is asked again at most every few seconds, and the log says why once per reason.
 #pragma once
 
 #include "AuthorizationServer.hpp"

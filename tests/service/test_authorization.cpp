@@ -12,6 +12,7 @@
 #include <AccessPolicy.hpp>
 #include <AccessToken.hpp>
 #include <AuthorizationServer.hpp>
+#include <HttpsTrust.hpp>
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -132,11 +133,13 @@ namespace mxl::test
     TEST_CASE("an initiator with auth_client_id gets its own token and the ticket of a secured target over HTTPS, and one whose "
               "client may not connect the receiver gets no ticket")
     {
-        TestAuthorizationServer authority;
         ServiceDirectories directories;
         TempDomain secrets{"svc-secrets"};
         TestCa const facility{secrets.path(), "facility"};
         auto const served = facility.issue("rx1", {"127.0.0.1"});
+        // The client's secret goes to an https:// authorization server only.
+        auto const authorityCertificate = facility.issue("auth", {"127.0.0.1"});
+        TestAuthorizationServer authority{TlsFiles{authorityCertificate.certificate, authorityCertificate.key}};
         authority.addClient("tx1", "s3cret tx1", {audience}, {{"x-nmos-connection", {{"read", {"*"}}, {"write", {"single/receivers/*"}}}}});
         authority.addClient("viewer", "s3cret viewer", {audience}, {{"x-nmos-connection", {{"read", {"*"}}}}});
 
@@ -145,7 +148,8 @@ namespace mxl::test
         settings.insert(settings.end(), {{"auth_server", authority.issuer()},
                                          {"auth_audience", audience},
                                          {"http_tls_certificate", served.certificate},
-                                         {"http_tls_key", served.key}});
+                                         {"http_tls_key", served.key},
+                                         {"tls_ca_file", facility.caFile()}});
         ServiceProcess target{settings};
         auto const port = target.httpPort();
         REQUIRE(port != 0);
@@ -194,9 +198,10 @@ namespace mxl::test
     TEST_CASE("a registry that requires bearer tokens over HTTPS gets the target registered with tokens of the target's own client")
     {
         MXL_SKIP_IF(schemaCheckUnavailable());
-        TestAuthorizationServer authority;
         TempDomain secrets{"svc-registry-secrets"};
         TestCa const facility{secrets.path(), "facility"};
+        auto const authorityCertificate = facility.issue("auth", {"127.0.0.1"});
+        TestAuthorizationServer authority{TlsFiles{authorityCertificate.certificate, authorityCertificate.key}};
         auto const registryCertificate = facility.issue("registry", {"127.0.0.1"});
         RegistryProcess registry{0, 12s,
                                  RegistryProcess::Secured{registryCertificate.certificate, registryCertificate.key, facility.caFile()}};
@@ -220,7 +225,11 @@ namespace mxl::test
 
         // Every request reached the registry with a token that its authorization server signed for it, permitting
         // registration.
+        setHttpsTrust(facility.caFile());
         auto server = std::make_shared<auth::AuthorizationServer>(authority.issuer(), 5s);
+        auto const keys = server->keysFor({});
+        setHttpsTrust({});
+        REQUIRE(std::holds_alternative<std::shared_ptr<auth::JsonWebKeys const>>(keys));
         std::set<std::string> tokens;
         for (auto const& event : registry.events())
         {
@@ -236,8 +245,6 @@ namespace mxl::test
             auto const parsed = auth::parseToken(token);
             REQUIRE(std::holds_alternative<auth::SignedToken>(parsed));
             auto const& signedToken = std::get<auth::SignedToken>(parsed);
-            auto const keys = server->keysFor(signedToken.keyId());
-            REQUIRE(std::holds_alternative<std::shared_ptr<auth::JsonWebKeys const>>(keys));
             CHECK(auth::signatureVerifies(signedToken, *std::get<std::shared_ptr<auth::JsonWebKeys const>>(keys)));
             CHECK(auth::claimsProblem(signedToken.claims, {authority.issuer(), "registry.test"}, std::chrono::system_clock::now()) == "");
             CHECK(auth::permissionProblem(signedToken.claims, {"registration", "resource", auth::Access::Write, false}) == "");

@@ -83,6 +83,8 @@ namespace mxl::test
         mutable std::mutex mutex;
         std::map<std::string, Client> clients;
         std::vector<std::string> issued;
+        std::optional<nlohmann::json> expiresIn;
+        std::string tokenEndpoint;
         std::vector<std::pair<std::string, Key>> published{{"key-1", newRsaKey()}};
         Key foreign = newRsaKey();
         std::unique_ptr<HttpEndpoint> endpoint;
@@ -104,17 +106,20 @@ namespace mxl::test
         }
     };
 
-    TestAuthorizationServer::TestAuthorizationServer()
+    TestAuthorizationServer::TestAuthorizationServer(std::optional<TlsFiles> const& tls)
         : _keys{std::make_unique<Keys>()}
     {
         std::map<std::string, HttpResource> resources{{"/.well-known/oauth-authorization-server",
                                                        {"application/json",
                                                         [this]
                                                         {
+                                                            std::unique_lock lock{_keys->mutex};
+                                                            auto const tokenEndpoint = _keys->tokenEndpoint;
+                                                            lock.unlock();
                                                             return std::optional<std::string>{nlohmann::json{
                                                                 {"issuer", _issuer},
                                                                 {"jwks_uri", _issuer + "/jwks"},
-                                                                {"token_endpoint", _issuer + "/token"},
+                                                                {"token_endpoint", tokenEndpoint},
                                                                 {"grant_types_supported", {"client_credentials"}},
                                                                 {"token_endpoint_auth_methods_supported",
                                                                  {"client_secret_basic"}}}.dump()};
@@ -126,9 +131,9 @@ namespace mxl::test
                                                             return std::optional<std::string>{_keys->jwks().dump()};
                                                         }}}};
         std::map<std::string, HttpHandler> handlers{{"/token", [this](HttpRequest const& request) { return issue(request); }}};
-        _keys->endpoint =
-            std::make_unique<HttpEndpoint>(ListenAddress{"127.0.0.1", 0, std::nullopt}, std::move(resources), std::move(handlers));
-        _issuer = fmt::format("http://127.0.0.1:{}", _keys->endpoint->port());
+        _keys->endpoint = std::make_unique<HttpEndpoint>(ListenAddress{"127.0.0.1", 0, tls}, std::move(resources), std::move(handlers));
+        _issuer = fmt::format("{}://127.0.0.1:{}", tls ? "https" : "http", _keys->endpoint->port());
+        announceTokenEndpoint(_issuer + "/token");
     }
 
     TestAuthorizationServer::~TestAuthorizationServer() = default;
@@ -174,6 +179,18 @@ namespace mxl::test
         _keys->clients[id] = {secret, audiences, permissions, lifetime};
     }
 
+    void TestAuthorizationServer::announceTokenEndpoint(std::string url)
+    {
+        std::lock_guard const lock{_keys->mutex};
+        _keys->tokenEndpoint = std::move(url);
+    }
+
+    void TestAuthorizationServer::answerExpiresIn(nlohmann::json expiresIn)
+    {
+        std::lock_guard const lock{_keys->mutex};
+        _keys->expiresIn = std::move(expiresIn);
+    }
+
     std::vector<std::string> TestAuthorizationServer::issuedTokens() const
     {
         std::lock_guard const lock{_keys->mutex};
@@ -217,7 +234,15 @@ namespace mxl::test
         auto const accessToken = token(grant);
         lock.lock();
         _keys->issued.push_back(accessToken);
-        return {200, "application/json",
-                nlohmann::json{{"access_token", accessToken}, {"token_type", "Bearer"}, {"expires_in", settings.lifetime.count()}}.dump()};
+        nlohmann::json answer{{"access_token", accessToken}, {"token_type", "Bearer"}, {"expires_in", settings.lifetime.count()}};
+        if (_keys->expiresIn)
+        {
+            answer.erase("expires_in");
+            if (!_keys->expiresIn->is_null())
+            {
+                answer["expires_in"] = *_keys->expiresIn;
+            }
+        }
+        return {200, "application/json", answer.dump()};
     }
 }

@@ -1,15 +1,17 @@
 // An IS-10 authorization server of a test's own: RSA keys made per instance, its RFC 8414 metadata and JWKS served on
-// 127.0.0.1 (lib/http's endpoint), and access tokens signed RS512 with whatever claims a test asks for, including the
+// 127.0.0.1 (lib/http's endpoint, HTTP or HTTPS), and access tokens signed RS512 with whatever claims a test asks for, including the
 // ones a resource server must refuse (expired, of another audience, signed with a key it does not publish).
 #pragma once
 
 #include <HttpRoutes.hpp>
+#include <TlsFiles.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,13 +20,14 @@ namespace mxl::test
     class TestAuthorizationServer
     {
     public:
-        TestAuthorizationServer();
+        // `tls`: served over HTTPS with this certificate (for 127.0.0.1), else over HTTP.
+        explicit TestAuthorizationServer(std::optional<TlsFiles> const& tls = std::nullopt);
         ~TestAuthorizationServer();
 
         TestAuthorizationServer(TestAuthorizationServer const&) = delete;
         TestAuthorizationServer& operator=(TestAuthorizationServer const&) = delete;
 
-        // http://127.0.0.1:<port>
+        // http[s]://127.0.0.1:<port>
         [[nodiscard]] std::string const& issuer() const noexcept
         {
             return _issuer;
@@ -48,6 +51,13 @@ namespace mxl::test
         // `audiences` and grant `permissions`, and live `lifetime`.
         void addClient(std::string const& id, std::string const& secret, std::vector<std::string> const& audiences,
                        nlohmann::json const& permissions, std::chrono::seconds lifetime = std::chrono::minutes{10});
+
+        // From now on the metadata names `url` as the token endpoint.
+        void announceTokenEndpoint(std::string url);
+
+        // From now on the token endpoint answers `expiresIn` as "expires_in" in place of the client's lifetime (null: no
+        // "expires_in" at all).
+        void answerExpiresIn(nlohmann::json expiresIn);
 
         // The tokens the token endpoint gave, oldest first.
         [[nodiscard]] std::vector<std::string> issuedTokens() const;

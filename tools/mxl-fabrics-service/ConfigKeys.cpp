@@ -35,7 +35,7 @@ namespace mxl::service::config
                            "its x-nmos-* claims; /ticket needs write permission to the receiver's single/receivers/<id>/staged");
         add("auth_audience", "both, with auth_server: the name this node identifies itself with in tokens' \"aud\" (default: the "
                              "host's name)");
-        add("auth_client_id", "both, with auth_server: the service's client id at the authorization server: every https:// "
+        add("auth_client_id", "both, with an https:// auth_server: the service's client id at the authorization server: every https:// "
                               "request it makes (registration, tickets, IS-05 hand-overs) carries an access token of this client "
                               "(client credentials grant, client_secret_basic)");
         add("auth_client_secret_file", "both, with auth_client_id: file holding the client's secret (mode 0600)");

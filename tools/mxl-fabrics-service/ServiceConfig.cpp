@@ -348,6 +348,11 @@ namespace mxl::service
                 }
                 if (auto const client = reader.text("auth_client_id"))
                 {
+                    if (!issuer->starts_with("https://"))
+                    {
+                        reader.fail("auth_server", *issuer,
+                                    "expected an https:// issuer, as 'auth_client_id' sends the client's secret to its token endpoint");
+                    }
                     auto const secretFile = reader.text("auth_client_secret_file");
                     if (!secretFile)
                     {
