@@ -2,6 +2,7 @@
 
 #include <HttpClient.hpp>
 #include <common/BoundedJson.hpp>
+#include <common/Log.hpp>
 
 #include <fmt/format.h>
 
@@ -53,78 +54,138 @@ namespace mxl::auth
     AuthorizationServer::AuthorizationServer(std::string issuer, std::chrono::milliseconds timeout)
         : _issuer{std::move(issuer)}
         , _timeout{timeout}
+        , _fetcher{[this](std::stop_token const& stop) { fetchWhenDue(stop); }}
     {
     }
 
-    std::string AuthorizationServer::fetch()
+    AuthorizationServer::Fetched AuthorizationServer::fetch() const
     {
-        _triedAt = Clock::now();
+        Fetched fetched;
         auto const metadataAt = metadataUrl(_issuer);
         auto metadata = getJson(metadataAt, _timeout);
         if (auto const* problem = std::get_if<std::string>(&metadata))
         {
-            return *problem;
+            fetched.problem = *problem;
+            return fetched;
         }
         auto const& document = std::get<nlohmann::json>(metadata);
+        auto const tokenEndpoint = document.value("token_endpoint", nlohmann::json{});
+        fetched.tokenEndpoint = tokenEndpoint.is_string() ? tokenEndpoint.get<std::string>() : std::string{};
         auto const jwksUri = document.value("jwks_uri", nlohmann::json{});
         if (!jwksUri.is_string() || !isHttpUrl(jwksUri.get<std::string>()))
         {
-            return fmt::format("the metadata at {} has no http(s) \"jwks_uri\"", metadataAt);
+            fetched.problem = fmt::format("the metadata at {} has no http(s) \"jwks_uri\"", metadataAt);
+            return fetched;
         }
-        auto const tokenEndpoint = document.value("token_endpoint", nlohmann::json{});
-        _tokenEndpoint = tokenEndpoint.is_string() ? tokenEndpoint.get<std::string>() : std::string{};
         auto keys = getJson(jwksUri.get<std::string>(), _timeout);
         if (auto const* problem = std::get_if<std::string>(&keys))
         {
-            return *problem;
+            fetched.problem = *problem;
+            return fetched;
         }
         try
         {
-            _keys = std::make_shared<JsonWebKeys const>(std::get<nlohmann::json>(keys));
+            fetched.keys = std::make_shared<JsonWebKeys const>(std::get<nlohmann::json>(keys));
         }
         catch (JsonWebKeysError const& error)
         {
-            return fmt::format("{}: {}", jwksUri.get<std::string>(), error.what());
+            fetched.problem = fmt::format("{}: {}", jwksUri.get<std::string>(), error.what());
         }
-        _fetchedAt = Clock::now();
-        return {};
+        return fetched;
+    }
+
+    void AuthorizationServer::fetchWhenDue(std::stop_token const& stop)
+    {
+        std::unique_lock lock{_mutex};
+        while (!stop.stop_requested())
+        {
+            auto const now = Clock::now();
+            auto const spaced = _triedAt ? *_triedAt + fetchSpacing : now;
+            auto const regular = _problem.empty() && _fetchedAt ? *_fetchedAt + keysKeptFor : spaced;
+            auto const due = _wanted ? std::min(regular, spaced) : regular;
+            if (now < due)
+            {
+                auto const wanted = _wanted;
+                _changed.wait_until(lock, stop, due, [&] { return _wanted != wanted; });
+                continue;
+            }
+            _wanted = false;
+            _triedAt = now;
+            lock.unlock();
+            auto fetched = fetch();
+            lock.lock();
+            if (!fetched.tokenEndpoint.empty())
+            {
+                _tokenEndpoint = std::move(fetched.tokenEndpoint);
+            }
+            if (fetched.keys)
+            {
+                // Said when something changed, not on every fetch an unknown key id asks for.
+                if (!_keys || !_problem.empty() || !_keys->sameKeyIds(*fetched.keys))
+                {
+                    log::info("auth: fetched {} signing key(s) of '{}'", fetched.keys->size(), _issuer);
+                }
+                _keys = std::move(fetched.keys);
+                _fetchedAt = Clock::now();
+            }
+            else if (fetched.problem != _problem)
+            {
+                log::warn("auth: the keys of '{}' cannot be fetched: {}{}", _issuer, fetched.problem,
+                          _keys ? "; the keys held stay in use" : "; requests are refused until they are");
+            }
+            _problem = std::move(fetched.problem);
+            ++_fetches;
+            _changed.notify_all();
+        }
+    }
+
+    void AuthorizationServer::wantFetch()
+    {
+        if (!_wanted)
+        {
+            _wanted = true;
+            _changed.notify_all();
+        }
     }
 
     std::variant<std::shared_ptr<JsonWebKeys const>, std::string> AuthorizationServer::keysFor(std::string const& keyId)
     {
         std::lock_guard const lock{_mutex};
-        auto const now = Clock::now();
-        auto const stale = !_fetchedAt || now - *_fetchedAt > keysKeptFor;
-        auto const unknown = _keys && !keyId.empty() && _keys->candidates(keyId).empty();
-        auto const mayFetch = !_triedAt || now - *_triedAt >= fetchSpacing;
-        if ((stale || unknown) && mayFetch)
+        if (!_keys || (!keyId.empty() && !_keys->holds(keyId)))
         {
-            if (auto const problem = fetch(); !problem.empty() && !_keys)
-            {
-                return fmt::format("the authorization server's keys cannot be fetched: {}", problem);
-            }
+            wantFetch();
         }
         if (!_keys)
         {
-            return std::string{"the authorization server's keys are not fetched yet"};
+            return _problem.empty() ? std::string{"the authorization server's keys are not fetched yet"}
+                                    : fmt::format("the authorization server's keys cannot be fetched: {}", _problem);
         }
         return _keys;
     }
 
+    std::variant<std::shared_ptr<JsonWebKeys const>, std::string> AuthorizationServer::awaitKeys(std::chrono::milliseconds limit)
+    {
+        {
+            std::unique_lock lock{_mutex};
+            _changed.wait_for(lock, limit, [this] { return _fetches > 0; });
+        }
+        return keysFor({});
+    }
+
     std::variant<std::string, HttpFailure> AuthorizationServer::tokenEndpoint()
     {
-        std::lock_guard const lock{_mutex};
-        if (_tokenEndpoint.empty() && (!_triedAt || Clock::now() - *_triedAt >= fetchSpacing))
-        {
-            if (auto const problem = fetch(); !problem.empty() && _tokenEndpoint.empty())
-            {
-                return HttpFailure{problem};
-            }
-        }
+        std::unique_lock lock{_mutex};
         if (_tokenEndpoint.empty())
         {
-            return HttpFailure{"the authorization server's metadata names no token_endpoint"};
+            auto const fetches = _fetches;
+            wantFetch();
+            // The fetch may have to wait out the spacing, and then takes two requests.
+            _changed.wait_for(lock, fetchSpacing + 2 * _timeout, [&] { return _fetches != fetches; });
         }
-        return _tokenEndpoint;
+        if (!_tokenEndpoint.empty())
+        {
+            return _tokenEndpoint;
+        }
+        return HttpFailure{_problem.empty() ? std::string{"the authorization server's metadata names no token_endpoint"} : _problem};
     }
 }

@@ -7,6 +7,8 @@
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
 
+#include <algorithm>
+
 namespace mxl::auth
 {
     namespace
@@ -89,5 +91,16 @@ namespace mxl::auth
             }
         }
         return matching;
+    }
+
+    bool JsonWebKeys::holds(std::string const& keyId) const
+    {
+        return std::any_of(_keys.begin(), _keys.end(), [&](JsonWebKey const& key) { return key.keyId == keyId; });
+    }
+
+    bool JsonWebKeys::sameKeyIds(JsonWebKeys const& other) const
+    {
+        return std::equal(_keys.begin(), _keys.end(), other._keys.begin(), other._keys.end(),
+                          [](JsonWebKey const& mine, JsonWebKey const& theirs) { return mine.keyId == theirs.keyId; });
     }
 }

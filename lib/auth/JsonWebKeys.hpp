@@ -43,6 +43,17 @@ namespace mxl::auth
             return _keys.empty();
         }
 
+        [[nodiscard]] std::size_t size() const noexcept
+        {
+            return _keys.size();
+        }
+
+        // Whether a key has the id `keyId`.
+        [[nodiscard]] bool holds(std::string const& keyId) const;
+
+        // Whether `other` holds keys of the same ids, in the same order.
+        [[nodiscard]] bool sameKeyIds(JsonWebKeys const& other) const;
+
     private:
         std::vector<JsonWebKey> _keys;
     };

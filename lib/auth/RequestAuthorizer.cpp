@@ -118,7 +118,15 @@ namespace mxl::auth
         {
             return refuse(request, 401, "invalid_token", *problem);
         }
-        if (!signatureVerifies(token, *std::get<std::shared_ptr<JsonWebKeys const>>(keys)))
+        auto const& held = *std::get<std::shared_ptr<JsonWebKeys const>>(keys);
+        if (!token.keyId().empty() && !held.holds(token.keyId()))
+        {
+            return refuse(request, 401, "invalid_token",
+                          fmt::format("the token's key id '{}' is not known (yet) among the authorization server's keys; they are "
+                                      "fetched again",
+                                      token.keyId()));
+        }
+        if (!signatureVerifies(token, held))
         {
             return refuse(request, 401, "invalid_token",
                           fmt::format("the token's signature is not verified by the authorization server's keys{}",

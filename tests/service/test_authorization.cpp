@@ -4,6 +4,7 @@
 #include "RegistryProcess.hpp"
 #include "SchemaCheck.hpp"
 #include "ServiceScenario.hpp"
+#include "SilentServer.hpp"
 #include "Skip.hpp"
 #include "TestAuthorizationServer.hpp"
 #include "TestCa.hpp"
@@ -13,14 +14,17 @@
 #include <AccessToken.hpp>
 #include <AuthorizationServer.hpp>
 #include <HttpsTrust.hpp>
+#include <common/Base64.hpp>
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <csignal>
 #include <set>
+#include <thread>
 
 namespace mxl::test
 {
@@ -130,6 +134,67 @@ namespace mxl::test
         CHECK_FALSE(target.wait(0ms));
     }
 
+    TEST_CASE("a target whose authorization server never answers serves /metrics and refuses tokens at once while the key fetch waits")
+    {
+        SilentServer silent;
+        ServiceDirectories directories;
+        auto settings = targetSettings(directories);
+        settings.emplace_back("auth_server", silent.url());
+        settings.emplace_back("auth_audience", audience);
+        ServiceProcess target{settings};
+        auto const port = target.httpPort(30s);
+        REQUIRE(port != 0);
+
+        // An intruder's tokens of a key nobody published, once a second: each one asks for the keys again.
+        auto const forged = encodeBase64Url(R"({"alg":"RS512","kid":"k1"})") + "." + encodeBase64Url(R"({"sub":"intruder"})") + ".c2ln";
+        std::atomic<bool> done{false};
+        std::thread intruder{[&]
+                             {
+                                 httplib::Client client{"127.0.0.1", port};
+                                 client.set_read_timeout(10, 0);
+                                 while (!done)
+                                 {
+                                     client.Get("/x-nmos/node/v1.3/self", {{"Authorization", "Bearer " + forged}});
+                                     std::this_thread::sleep_for(1s);
+                                 }
+                             }};
+        for (int round = 0; round < 3; ++round)
+        {
+            INFO("round ", round);
+            // A fetch has just begun to wait on the silent server; it gives up after the service's 2 s.
+            auto const deadline = std::chrono::steady_clock::now() + 30s;
+            while (silent.openConnections() > 0 && std::chrono::steady_clock::now() < deadline)
+            {
+                std::this_thread::sleep_for(10ms);
+            }
+            while (silent.openConnections() == 0 && std::chrono::steady_clock::now() < deadline)
+            {
+                std::this_thread::sleep_for(10ms);
+            }
+            REQUIRE(silent.openConnections() > 0);
+            auto const closed = silent.closedConnections();
+            CHECK(request(port, "GET", "/metrics", "").status == 200);
+            auto const refused = request(port, "GET", "/x-nmos/node/v1.3/self", forged);
+            CHECK(refused.status == 401);
+            CHECK(refused.body.find("the authorization server's keys cannot be fetched") != std::string::npos);
+            // Both were answered before that fetch ended.
+            CHECK(silent.closedConnections() == closed);
+            while (silent.closedConnections() == closed && std::chrono::steady_clock::now() < deadline)
+            {
+                std::this_thread::sleep_for(10ms);
+            }
+        }
+        done = true;
+        intruder.join();
+        CHECK_FALSE(target.wait(0ms));
+        // Said once, not once per fetch.
+        auto const output = target.output();
+        auto const line = fmt::format("auth: the keys of '{}' cannot be fetched", silent.url());
+        auto const said = output.find(line);
+        CHECK(said != std::string::npos);
+        CHECK(output.find(line, said + 1) == std::string::npos);
+    }
+
     TEST_CASE("an initiator with auth_client_id gets its own token and the ticket of a secured target over HTTPS, and one whose "
               "client may not connect the receiver gets no ticket")
     {
@@ -227,7 +292,7 @@ namespace mxl::test
         // registration.
         setHttpsTrust(facility.caFile());
         auto server = std::make_shared<auth::AuthorizationServer>(authority.issuer(), 5s);
-        auto const keys = server->keysFor({});
+        auto const keys = server->awaitKeys(20s);
         setHttpsTrust({});
         REQUIRE(std::holds_alternative<std::shared_ptr<auth::JsonWebKeys const>>(keys));
         std::set<std::string> tokens;

@@ -43,10 +43,8 @@ namespace mxl::service
         }
         auto const& settings = *config.authorization;
         auto server = serverOf(settings);
-        if (auto const keys = server->keysFor({}); auto const* problem = std::get_if<std::string>(&keys))
-        {
-            log::warning("auth: {}; requests are refused until they are", *problem);
-        }
+        // The first fetch is waited for here, where no request waits on it; the server logs its outcome.
+        server->awaitKeys(2 * authorizationServerTimeout);
         log::info("auth: requests need access tokens of '{}' for audience '{}'{}", settings.issuer, settings.audience,
                   settings.protectMetrics ? ", /metrics included" : " (/metrics open)");
         return [server, settings, role](std::string const& endpointId) -> HttpGate
