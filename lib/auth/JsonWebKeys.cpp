@@ -80,7 +80,7 @@ namespace mxl::auth
     {
         if (keyId.empty())
         {
-            return _keys;
+            return _keys.size() <= keysTriedWithoutKeyId ? _keys : std::vector<JsonWebKey>{};
         }
         std::vector<JsonWebKey> matching;
         for (auto const& key : _keys)

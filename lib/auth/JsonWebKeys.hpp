@@ -20,6 +20,9 @@ namespace mxl::auth
         using std::runtime_error::runtime_error;
     };
 
+    // RFC 7515 leaves "kid" optional; a server that rotates its keys publishes two or three at a time.
+    inline constexpr std::size_t keysTriedWithoutKeyId = 4;
+
     struct JsonWebKey
     {
         // "" where the server gives none.
@@ -35,7 +38,9 @@ namespace mxl::auth
         // Throws JsonWebKeysError when the document is not a JWKS, or holds no RSA signing key.
         explicit JsonWebKeys(nlohmann::json const& document);
 
-        // The keys a token with `keyId` may be signed with: that one, or every key where the token names none.
+        // The keys a token with `keyId` may be signed with: that one; where the token names none, every key if there are
+        // at most keysTriedWithoutKeyId, else none (a token checked against each of thousands would cost the endpoint's
+        // thread tens of milliseconds).
         [[nodiscard]] std::vector<JsonWebKey> candidates(std::string const& keyId) const;
 
         [[nodiscard]] bool empty() const noexcept

@@ -126,6 +126,13 @@ namespace mxl::auth
                                       "fetched again",
                                       token.keyId()));
         }
+        if (token.keyId().empty() && held.size() > keysTriedWithoutKeyId)
+        {
+            return refuse(request, 401, "invalid_token",
+                          fmt::format("the token names no key (\"kid\") and the authorization server publishes {} keys; a token "
+                                      "without \"kid\" is checked only where it publishes at most {}",
+                                      held.size(), keysTriedWithoutKeyId));
+        }
         if (!signatureVerifies(token, held))
         {
             return refuse(request, 401, "invalid_token",

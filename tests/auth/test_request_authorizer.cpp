@@ -200,3 +200,21 @@ TEST_CASE("a token signed with a key published after the last fetch is accepted,
     CHECK(outcome.status == 200);
     CHECK(server.jwksFetches() > fetched);
 }
+
+TEST_CASE("a token without a key id is checked against a few keys only, and refused where the server publishes more")
+{
+    TestAuthorizationServer server;
+    auto const path = std::string{"/x-nmos/node/v1.3/self"};
+    CHECK(ask(authorizerOf(server), "GET", path, server.tokenWithoutKeyId(server.claims(audience, controller))).status == 200);
+
+    for (int i = 0; i < 4; ++i)
+    {
+        server.rotateKey();
+    }
+    auto const refused = ask(authorizerOf(server), "GET", path, server.tokenWithoutKeyId(server.claims(audience, controller)));
+    CHECK(refused.status == 401);
+    CHECK(refused.error == "the token names no key (\"kid\") and the authorization server publishes 5 keys; a token without \"kid\" "
+                           "is checked only where it publishes at most 4");
+    // A token that names its key is checked against that one.
+    CHECK(ask(authorizerOf(server), "GET", path, server.token(server.claims(audience, controller))).status == 200);
+}

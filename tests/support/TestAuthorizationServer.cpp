@@ -55,8 +55,12 @@ namespace mxl::test
 
         std::string sign(std::string const& keyId, EVP_PKEY* key, nlohmann::json const& claims)
         {
-            auto const input = encodeBase64Url(nlohmann::json{{"typ", "JWT"}, {"alg", "RS512"}, {"kid", keyId}}.dump()) + "." +
-                               encodeBase64Url(claims.dump());
+            nlohmann::json header{{"typ", "JWT"}, {"alg", "RS512"}};
+            if (!keyId.empty())
+            {
+                header["kid"] = keyId;
+            }
+            auto const input = encodeBase64Url(header.dump()) + "." + encodeBase64Url(claims.dump());
             std::unique_ptr<EVP_MD_CTX, decltype(&::EVP_MD_CTX_free)> context{::EVP_MD_CTX_new(), &::EVP_MD_CTX_free};
             REQUIRE(::EVP_DigestSignInit(context.get(), nullptr, ::EVP_sha512(), nullptr, key) == 1);
             std::size_t length = 0;
@@ -157,6 +161,12 @@ namespace mxl::test
         std::lock_guard const lock{_keys->mutex};
         auto const& [id, key] = _keys->published.back();
         return sign(id, key.get(), claims);
+    }
+
+    std::string TestAuthorizationServer::tokenWithoutKeyId(nlohmann::json const& claims) const
+    {
+        std::lock_guard const lock{_keys->mutex};
+        return sign({}, _keys->published.back().second.get(), claims);
     }
 
     std::string TestAuthorizationServer::forgedToken(nlohmann::json const& claims) const

@@ -41,6 +41,8 @@ namespace mxl::test
 
         // A compact JWS of `claims`, signed with the published key.
         [[nodiscard]] std::string token(nlohmann::json const& claims) const;
+        // The same without "kid" in its header.
+        [[nodiscard]] std::string tokenWithoutKeyId(nlohmann::json const& claims) const;
         // The same, signed with a key of the same id that the JWKS does not hold (a forgery).
         [[nodiscard]] std::string forgedToken(nlohmann::json const& claims) const;
 
