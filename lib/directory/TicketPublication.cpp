@@ -45,7 +45,8 @@ namespace mxl::directory
             {
                 if (!_client.keepAlive(_lease))
                 {
-                    failed(fmt::format("etcd {}: lease {} of '{}' expired; granting a new one and publishing the ticket again",
+                    failed(Failure::Expired,
+                           fmt::format("etcd {}: lease {} of '{}' expired; granting a new one and publishing the ticket again",
                                        _client.endpoint(), _lease, _key));
                     _lease = 0;
                     _published = false;
@@ -61,16 +62,14 @@ namespace mxl::directory
             }
             _client.put(_key, *_ticket, _lease);
             _published = true;
-            _failing = false;
-            _report(Outcome::Published,
-                    fmt::format("etcd {}: ticket published at '{}' (lease {}, {} s)", _client.endpoint(), _key, _lease, _ttl.count()));
+            reportPublished();
         }
         catch (DirectoryError const& error)
         {
             // Without knowing whether etcd kept the lease, start over with a new one; the old one expires by itself.
             _lease = 0;
             _published = false;
-            failed(error.what());
+            failed(Failure::Unanswered, error.what());
         }
     }
 
@@ -88,31 +87,75 @@ namespace mxl::directory
         }
         if (held && held->value == *_ticket && held->lease == _lease)
         {
+            this->held();
             return false;
         }
         if (held && held->lease != 0 && held->lease != _lease)
         {
             // Another publisher's, under a lease of its own (a second target of this flow under the same etcd_domain):
             // not fought over, or initiators would see the two tickets take turns.
-            failed(fmt::format("etcd {}: the ticket at '{}' is held under lease {}, not this target's {}: another target publishes "
+            failed(Failure::Foreign,
+                   fmt::format("etcd {}: the ticket at '{}' is held under lease {}, not this target's {}: another target publishes "
                                "there; left to it until it goes",
                                _client.endpoint(), _key, held->lease, _lease));
             return false;
         }
         // Deleted, or overwritten without a lease or under this one: initiators would find nothing, or what was put there.
-        failed(fmt::format("etcd {}: the ticket at '{}' was {} by someone else; publishing it again", _client.endpoint(), _key,
+        failed(held ? Failure::Replaced : Failure::Deleted,
+               fmt::format("etcd {}: the ticket at '{}' was {} by someone else; publishing it again", _client.endpoint(), _key,
                            held ? "replaced" : "deleted"));
         _published = false;
         return true;
     }
 
-    void TicketPublication::failed(std::string const& message)
+    void TicketPublication::failed(Failure failure, std::string const& message)
     {
-        if (!_failing)
+        // Another failure after the ticket was put again is news; the same one again is the outage going on.
+        if (!_failing || (_republished && failure != _failure))
         {
             _failing = true;
+            _failure = failure;
+            _republished = false;
+            _failuresSinceRepublished = 0;
             _report(Outcome::Failed, message);
+            return;
         }
+        if (_republished)
+        {
+            ++_failuresSinceRepublished;
+        }
+        _report(Outcome::Repeated, message);
+    }
+
+    void TicketPublication::reportPublished()
+    {
+        auto const message =
+            fmt::format("etcd {}: ticket published at '{}' (lease {}, {} s)", _client.endpoint(), _key, _lease, _ttl.count());
+        if (!_failing)
+        {
+            _report(Outcome::Published, message);
+            return;
+        }
+        if (_republished)
+        {
+            _report(Outcome::Repeated, message);
+            return;
+        }
+        _republished = true;
+        _report(Outcome::Published, message + "; further failures of this outage are logged once a keep-alive holds the lease");
+    }
+
+    void TicketPublication::held()
+    {
+        if (_failing && _failuresSinceRepublished > 0)
+        {
+            _report(Outcome::Published, fmt::format("etcd {}: lease {} held through a keep-alive: the ticket at '{}' stays published "
+                                                    "(after {} more failures, logged at debug level)",
+                                                    _client.endpoint(), _lease, _key, _failuresSinceRepublished));
+        }
+        _failing = false;
+        _republished = false;
+        _failuresSinceRepublished = 0;
     }
 
     void TicketPublication::withdraw() noexcept
@@ -144,7 +187,7 @@ namespace mxl::directory
         {
             try
             {
-                failed(failure);
+                failed(Failure::Unanswered, failure);
             }
             catch (...)
             {

@@ -6,6 +6,10 @@
 // expired meanwhile (or an etcd that came back without its data) is replaced and the ticket put again. At each
 // keep-alive the key is read back: one deleted, or overwritten without a lease or under this one, is put again; one
 // that another publisher's lease holds is reported once and left to it.
+//
+// An outage ends only when a keep-alive holds the lease and the key holds the ticket: the same failure again after the
+// ticket was put again (an etcd that grants leases and forgets them by the next keep-alive, a peer that deletes the key
+// at once) is the same outage, not a failure and a publication every keep-alive.
 #pragma once
 
 #include "EtcdClient.hpp"
@@ -29,8 +33,11 @@ namespace mxl::directory
             Published,
             // Failed: the message says what and the publication retries on its own.
             Failed,
+            // A failure or a publication inside an outage already reported: detail for whoever wants it.
+            Repeated,
         };
-        // Called on changes only: the first failure of an outage, then the publication that ends it.
+        // Published and Failed on changes only: the first failure of an outage, the first publication during it, and a
+        // keep-alive that ends an outage which went on after that publication.
         using Report = std::function<void(Outcome, std::string const& message)>;
 
         TicketPublication(std::string const& endpoint, std::string key, std::chrono::seconds ttl, std::chrono::milliseconds timeout,
@@ -67,14 +74,30 @@ namespace mxl::directory
         std::optional<std::string> _ticket;
         std::int64_t _lease = 0;
         bool _published = false;
-        // Reported failed and not published since.
+        enum class Failure
+        {
+            Expired,
+            Deleted,
+            Replaced,
+            Foreign,
+            Unanswered,
+        };
+
+        // Reported failed, and no keep-alive has held the lease since.
         bool _failing = false;
+        Failure _failure = Failure::Unanswered;
+        // Published during the outage, and failures since then that were reported as Repeated.
+        bool _republished = false;
+        int _failuresSinceRepublished = 0;
         Clock::time_point _nextAttempt{};
 
         void attempt(Clock::time_point now);
         // After a keep-alive: whether the key lost the ticket (deleted, or overwritten without a lease or under this one)
         // and must be put again. One that another publisher's lease holds is reported and left alone.
         [[nodiscard]] bool repairable();
-        void failed(std::string const& message);
+        void failed(Failure failure, std::string const& message);
+        void reportPublished();
+        // A keep-alive held the lease and the key holds the ticket: the outage, if any, is over.
+        void held();
     };
 }

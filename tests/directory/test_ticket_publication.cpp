@@ -1,18 +1,22 @@
 // A target's ticket publication against a real etcd: published under a lease, withdrawn on a clean stop, and put
-// again by itself after etcd restarted without its data.
+// again by itself after etcd restarted without its data; and against a scripted etcd that forgets its leases.
 #include <EtcdClient.hpp>
 #include <TicketPublication.hpp>
 
 #include "EtcdServer.hpp"
+#include "ScriptedHttpPeer.hpp"
 #include "Skip.hpp"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <thread>
 #include <vector>
 
 using namespace mxl::directory;
 using mxl::test::EtcdServer;
+using mxl::test::ScriptedHttpPeer;
 
 namespace
 {
@@ -151,4 +155,65 @@ TEST_CASE("ticket publication: a ticket deleted or overwritten by someone else w
     CHECK(other.get(key)->value == R"({"epoch":"4"})");
     CHECK(ticket.reports.count(TicketPublication::Outcome::Failed) == 3);
     CHECK(ticket.reports.count(TicketPublication::Outcome::Published) == 4);
+}
+
+TEST_CASE("ticket publication: an etcd that grants leases and forgets them by the next keep-alive is one outage, reported once, "
+          "and its end is reported once a keep-alive holds")
+{
+    // etcd's JSON gateway as far as a publication uses it; a keep-alive answered without a TTL is a lease etcd forgot.
+    std::atomic<bool> keepsLeases{false};
+    std::mutex putMutex;
+    nlohmann::json lastPut;
+    ScriptedHttpPeer etcd{
+        [&](mxl::HttpRequest const& request)
+        {
+            auto reply = [](nlohmann::json const& body) { return mxl::HttpReply{200, "application/json", body.dump()}; };
+            if (request.path == "/v3/lease/grant")
+            {
+                return reply({{"ID", "7587"}, {"TTL", "1"}});
+            }
+            if (request.path == "/v3/lease/keepalive")
+            {
+                return keepsLeases ? reply({{"result", {{"ID", "7587"}, {"TTL", "1"}}}}) : reply({{"result", {{"ID", "7587"}}}});
+            }
+            std::lock_guard lock{putMutex};
+            if (request.path == "/v3/kv/put")
+            {
+                lastPut = nlohmann::json::parse(request.body);
+            }
+            if (request.path == "/v3/kv/range" && !lastPut.is_null())
+            {
+                return reply({{"kvs", nlohmann::json::array({lastPut})}});
+            }
+            return reply(nlohmann::json::object());
+        }};
+    Reports reports;
+    TicketPublication publication{etcd.endpoint(), key, 1s, 5s, reports.sink()};
+    publication.publish(R"({"epoch":"6"})", Clock::now());
+    auto const maintainUntil = [&](auto const& done)
+    {
+        auto const deadline = Clock::now() + 60s;
+        while (Clock::now() < deadline && !done())
+        {
+            publication.maintain(Clock::now());
+            std::this_thread::sleep_for(50ms);
+        }
+        return done();
+    };
+
+    // Six keep-alives, each finding the lease forgotten and the ticket put again under a new one: one outage.
+    REQUIRE(maintainUntil([&] { return etcd.requests("/v3/lease/keepalive") >= 6; }));
+    CHECK(reports.count(TicketPublication::Outcome::Failed) == 1);
+    CHECK(reports.count(TicketPublication::Outcome::Published) == 2);
+    CHECK(reports.seen.at(1).second.find("expired; granting a new one") != std::string::npos);
+
+    // etcd keeps the lease: the outage is over, said once.
+    keepsLeases = true;
+    REQUIRE(maintainUntil([&] { return reports.count(TicketPublication::Outcome::Published) == 3; }));
+    CHECK(reports.seen.back().second.find("lease 7587 held through a keep-alive") != std::string::npos);
+    auto const keepAlives = etcd.requests("/v3/lease/keepalive");
+    REQUIRE(maintainUntil([&] { return etcd.requests("/v3/lease/keepalive") >= keepAlives + 3; }));
+    CHECK(reports.count(TicketPublication::Outcome::Failed) == 1);
+    CHECK(reports.count(TicketPublication::Outcome::Published) == 3);
+    CHECK(publication.published());
 }

@@ -122,6 +122,11 @@ namespace mxl::service
                         log::info("{}", message);
                         return;
                     }
+                    if (outcome == directory::TicketPublication::Outcome::Repeated)
+                    {
+                        log::debug("{}", message);
+                        return;
+                    }
                     log::warning("{}; the target goes on and retries", message);
                 });
         }
