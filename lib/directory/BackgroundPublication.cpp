@@ -14,7 +14,15 @@ namespace mxl::directory
 
     BackgroundPublication::BackgroundPublication(std::string const& endpoint, std::string key, std::chrono::seconds ttl,
                                                  std::chrono::milliseconds timeout, TicketPublication::Report report)
-        : _publication{endpoint, std::move(key), ttl, timeout, std::move(report)}
+        : _publication{endpoint, std::move(key), ttl, timeout,
+                       [this, report = std::move(report)](TicketPublication::Outcome outcome, std::string const& message)
+                       {
+                           if (outcome != TicketPublication::Outcome::Repeated)
+                           {
+                               _answering = outcome == TicketPublication::Outcome::Published;
+                           }
+                           report(outcome, message);
+                       }}
         , _worker{[this](std::stop_token const& stop) { run(stop); }}
     {
     }

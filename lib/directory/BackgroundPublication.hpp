@@ -4,6 +4,7 @@
 
 #include "TicketPublication.hpp"
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
@@ -32,7 +33,15 @@ namespace mxl::directory
             return _publication.key();
         }
 
+        // Whether the last report was a publication, not a failure: false before etcd first answers and during an outage,
+        // so that what the service says of a new ticket holds.
+        [[nodiscard]] bool answering() const noexcept
+        {
+            return _answering.load();
+        }
+
     private:
+        std::atomic<bool> _answering{false};
         TicketPublication _publication;
         std::mutex _mutex;
         std::condition_variable_any _changed;

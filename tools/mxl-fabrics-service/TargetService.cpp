@@ -214,7 +214,9 @@ namespace mxl::service
                 ? fmt::format(", path 2 epoch {} (no file)", _secondUnsignedTicket->epoch)
                 : fmt::format(", path 2 epoch {} file '{}'", _secondUnsignedTicket->epoch, _config.secondTicketFile.string()),
             _nmos ? fmt::format(", {}://{}:{}/ticket", _nmos->http().secure() ? "https" : "http", _config.http->host, _nmos->port()) : "",
-            _directory ? fmt::format(", etcd://{}{}", _config.etcd->endpoint, _directory->key()) : "",
+            !_directory               ? ""
+            : _directory->answering() ? fmt::format(", etcd://{}{}", _config.etcd->endpoint, _directory->key())
+                                      : fmt::format(", etcd://{}{} once etcd answers", _config.etcd->endpoint, _directory->key()),
             _config.ticketKeys
                 ? fmt::format(", signed with key '{}' for {} s", _config.ticketKeys->current.id, _config.ticketLifetime.count())
                 : "");
