@@ -45,6 +45,7 @@ namespace mxl::directory
                 outcome.ticket = _source.fetch();
                 outcome.origin = _source.lastOrigin();
                 outcome.failure = _source.lastFailure();
+                outcome.failures = _source.lastFailures();
             }
             catch (std::exception const& error)
             {

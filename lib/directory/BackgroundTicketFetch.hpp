@@ -11,18 +11,21 @@
 #include <stop_token>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace mxl::directory
 {
     class BackgroundTicketFetch
     {
     public:
-        // What one fetch found: the first ticket a source gave, where from; or why each source gave none.
+        // What one fetch found: the first ticket a source gave, where from; and why each source tried before it, or
+        // each source, gave none.
         struct Outcome
         {
             std::optional<Ticket> ticket;
             std::string origin;
             std::string failure;
+            std::vector<SourceFailure> failures;
         };
 
         explicit BackgroundTicketFetch(TicketSource source);

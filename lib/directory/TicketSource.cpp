@@ -88,6 +88,7 @@ namespace mxl::directory
     std::optional<Ticket> TicketSource::fetch()
     {
         _lastFailure.clear();
+        _lastFailures.clear();
         for (auto const& source : _sources)
         {
             std::string why;
@@ -100,6 +101,7 @@ namespace mxl::directory
                 }
             }
             _lastFailure += fmt::format("{}'{}': {}", _lastFailure.empty() ? "" : "; ", source, why);
+            _lastFailures.push_back({source, why});
         }
         return std::nullopt;
     }

@@ -19,6 +19,13 @@ namespace mxl::directory
     // The ticket in `text`, or nullopt with `why`. With `keys`, only a ticket signed with them, its signature removed.
     std::optional<Ticket> verifiedTicket(std::string text, std::optional<signing::SigningKeys> const& keys, std::string& why);
 
+    // A source that gave no ticket at a fetch, and why.
+    struct SourceFailure
+    {
+        std::string source;
+        std::string why;
+    };
+
     class TicketSource
     {
     public:
@@ -31,6 +38,12 @@ namespace mxl::directory
         [[nodiscard]] std::string const& lastFailure() const noexcept
         {
             return _lastFailure;
+        }
+
+        // The sources the last fetch tried in vain: those before the one that gave the ticket, or all of them.
+        [[nodiscard]] std::vector<SourceFailure> const& lastFailures() const noexcept
+        {
+            return _lastFailures;
         }
 
         // Where the last ticket came from.
@@ -55,6 +68,7 @@ namespace mxl::directory
         std::chrono::milliseconds _timeout;
         std::optional<signing::SigningKeys> _keys;
         std::string _lastFailure;
+        std::vector<SourceFailure> _lastFailures;
         std::string _lastOrigin;
     };
 }

@@ -217,7 +217,11 @@ namespace mxl::service
         {
             return;
         }
-        offerTicket(std::move(fetched->ticket), fetched->origin, fetched->failure);
+        _sourceOutages.note(*fetched, _session.hasTarget());
+        if (fetched->ticket)
+        {
+            offerTicket(std::move(fetched->ticket), fetched->origin, {});
+        }
     }
 
     void InitiatorService::offerTicket(std::optional<Ticket> ticket, std::string const& origin, std::string const& problem,

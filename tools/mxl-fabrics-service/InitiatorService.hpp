@@ -17,6 +17,7 @@
 #include <bridge/SourceCursor.hpp>
 #include <directory/BackgroundTicketFetch.hpp>
 #include <directory/Ticket.hpp>
+#include <directory/TicketSourceOutages.hpp>
 
 #include <client/FabricsHandles.hpp>
 #include <client/MxlHandles.hpp>
@@ -52,6 +53,7 @@ namespace mxl::service
         // Fetched off the grain loop: a slow or silent source costs its own thread, not grains. Each source is given
         // ticket_poll_ms, at most 0.5 s, so that a stop does not wait long on a fetch under way.
         directory::BackgroundTicketFetch _tickets;
+        directory::TicketSourceOutages _sourceOutages;
         bridge::Metrics _metrics;
         bridge::SenderSession _session;
         StatusFile _statusFile;
