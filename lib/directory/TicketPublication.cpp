@@ -37,8 +37,9 @@ namespace mxl::directory
 
     void TicketPublication::attempt(Clock::time_point now)
     {
-        // A third of the lease: two keep-alives may fail before the key expires.
-        _nextAttempt = now + _ttl / 3;
+        // A third of the lease: two keep-alives may fail before the key expires. In the clock's ticks, as whole seconds
+        // would make a 2 s lease's third 0 s, a keep-alive at every call.
+        _nextAttempt = now + std::chrono::duration_cast<Clock::duration>(_ttl) / 3;
         try
         {
             if (_lease != 0 && _published)

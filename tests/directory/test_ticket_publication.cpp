@@ -73,6 +73,39 @@ namespace
             maintainUntil(span, 100ms, [] { return false; });
         }
     };
+
+    // etcd's JSON gateway as far as a publication uses it, scripted: leases of 1 s, a key that holds what was put last,
+    // and a keep-alive answered without a TTL (a lease etcd forgot) unless `keepsLeases`.
+    struct ScriptedEtcd
+    {
+        std::atomic<bool> keepsLeases{true};
+        std::mutex putMutex;
+        nlohmann::json lastPut;
+        ScriptedHttpPeer peer{[this](mxl::HttpRequest const& request) { return answer(request); }};
+
+        mxl::HttpReply answer(mxl::HttpRequest const& request)
+        {
+            auto reply = [](nlohmann::json const& body) { return mxl::HttpReply{200, "application/json", body.dump()}; };
+            if (request.path == "/v3/lease/grant")
+            {
+                return reply({{"ID", "7587"}, {"TTL", "1"}});
+            }
+            if (request.path == "/v3/lease/keepalive")
+            {
+                return keepsLeases ? reply({{"result", {{"ID", "7587"}, {"TTL", "1"}}}}) : reply({{"result", {{"ID", "7587"}}}});
+            }
+            std::lock_guard lock{putMutex};
+            if (request.path == "/v3/kv/put")
+            {
+                lastPut = nlohmann::json::parse(request.body);
+            }
+            if (request.path == "/v3/kv/range" && !lastPut.is_null())
+            {
+                return reply({{"kvs", nlohmann::json::array({lastPut})}});
+            }
+            return reply(nlohmann::json::object());
+        }
+    };
 }
 
 TEST_CASE("ticket publication: the ticket is in etcd under a lease, replaced on a new epoch, and deleted on withdraw")
@@ -160,33 +193,9 @@ TEST_CASE("ticket publication: a ticket deleted or overwritten by someone else w
 TEST_CASE("ticket publication: an etcd that grants leases and forgets them by the next keep-alive is one outage, reported once, "
           "and its end is reported once a keep-alive holds")
 {
-    // etcd's JSON gateway as far as a publication uses it; a keep-alive answered without a TTL is a lease etcd forgot.
-    std::atomic<bool> keepsLeases{false};
-    std::mutex putMutex;
-    nlohmann::json lastPut;
-    ScriptedHttpPeer etcd{
-        [&](mxl::HttpRequest const& request)
-        {
-            auto reply = [](nlohmann::json const& body) { return mxl::HttpReply{200, "application/json", body.dump()}; };
-            if (request.path == "/v3/lease/grant")
-            {
-                return reply({{"ID", "7587"}, {"TTL", "1"}});
-            }
-            if (request.path == "/v3/lease/keepalive")
-            {
-                return keepsLeases ? reply({{"result", {{"ID", "7587"}, {"TTL", "1"}}}}) : reply({{"result", {{"ID", "7587"}}}});
-            }
-            std::lock_guard lock{putMutex};
-            if (request.path == "/v3/kv/put")
-            {
-                lastPut = nlohmann::json::parse(request.body);
-            }
-            if (request.path == "/v3/kv/range" && !lastPut.is_null())
-            {
-                return reply({{"kvs", nlohmann::json::array({lastPut})}});
-            }
-            return reply(nlohmann::json::object());
-        }};
+    ScriptedEtcd fake;
+    fake.keepsLeases = false;
+    auto& etcd = fake.peer;
     Reports reports;
     TicketPublication publication{etcd.endpoint(), key, 1s, 5s, reports.sink()};
     publication.publish(R"({"epoch":"6"})", Clock::now());
@@ -208,7 +217,7 @@ TEST_CASE("ticket publication: an etcd that grants leases and forgets them by th
     CHECK(reports.seen.at(1).second.find("expired; granting a new one") != std::string::npos);
 
     // etcd keeps the lease: the outage is over, said once.
-    keepsLeases = true;
+    fake.keepsLeases = true;
     REQUIRE(maintainUntil([&] { return reports.count(TicketPublication::Outcome::Published) == 3; }));
     CHECK(reports.seen.back().second.find("lease 7587 held through a keep-alive") != std::string::npos);
     auto const keepAlives = etcd.requests("/v3/lease/keepalive");
@@ -216,4 +225,24 @@ TEST_CASE("ticket publication: an etcd that grants leases and forgets them by th
     CHECK(reports.count(TicketPublication::Outcome::Failed) == 1);
     CHECK(reports.count(TicketPublication::Outcome::Published) == 3);
     CHECK(publication.published());
+}
+
+TEST_CASE("ticket publication: a 1 s lease is kept alive every third of a second, not at every maintain call")
+{
+    ScriptedEtcd fake;
+    auto& etcd = fake.peer;
+    Reports reports;
+    TicketPublication publication{etcd.endpoint(), key, 1s, 5s, reports.sink()};
+    publication.publish(R"({"epoch":"7"})", Clock::now());
+    auto const started = Clock::now();
+    // Maintained every 20 ms for 1.2 s: sixty calls, of which at most four may keep the lease alive.
+    while (Clock::now() - started < 1200ms)
+    {
+        publication.maintain(Clock::now());
+        std::this_thread::sleep_for(20ms);
+    }
+    CHECK(etcd.requests("/v3/lease/keepalive") >= 1);
+    CHECK(etcd.requests("/v3/lease/keepalive") <= 4);
+    CHECK(etcd.requests("/v3/kv/put") == 1);
+    CHECK(reports.count(TicketPublication::Outcome::Failed) == 0);
 }
