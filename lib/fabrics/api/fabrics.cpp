@@ -382,6 +382,11 @@ extern "C"
                      });
     }
 
+    // The first version of the struct: what a program built against the first header of this function passes, and the
+    // least the function takes. A later field is filled only where structSize has room for it.
+    constexpr std::uint32_t connectionCountersFirstBytes = 24;
+    static_assert(sizeof(mxlFabricsConnectionCounters) == connectionCountersFirstBytes);
+
     mxlStatus mxlFabricsTargetGetConnectionCounters(mxlFabricsTarget in_target, mxlFabricsConnectionCounters* out_counters)
     {
         return guard(__func__,
@@ -389,11 +394,11 @@ extern "C"
                      {
                          require(in_target, "the target");
                          require(out_counters, "out_counters");
-                         if (out_counters->structSize < sizeof(mxlFabricsConnectionCounters))
+                         if (out_counters->structSize < connectionCountersFirstBytes)
                          {
                              fail(MXL_ERR_INVALID_ARG,
                                   "out_counters->structSize {} is smaller than mxlFabricsConnectionCounters ({} bytes)",
-                                  out_counters->structSize, sizeof(mxlFabricsConnectionCounters));
+                                  out_counters->structSize, connectionCountersFirstBytes);
                          }
                          auto const counts = in_target->target.connections.counts();
                          *out_counters = mxlFabricsConnectionCounters{sizeof(mxlFabricsConnectionCounters), 0, counts.connected,
