@@ -395,3 +395,43 @@ TEST_CASE("admission: one address refused for two reasons is logged once for eac
     CHECK(counters.admitted == 1);
     CHECK(counters.refusedAddresses == 1);
 }
+
+TEST_CASE("connection counters: a tcp target counts its one connected initiator, and a struct too small or absent is INVALID_ARG")
+{
+    Link link{loopback, admissionFlowFile, std::nullopt, std::nullopt, FlowOptions{}};
+    moveIntact(link, 4, 24);
+    mxlFabricsConnectionCounters counters{};
+    counters.structSize = sizeof counters;
+    REQUIRE(mxlFabricsTargetGetConnectionCounters(link.target.target, &counters) == MXL_STATUS_OK);
+    CHECK(counters.structSize == 24);
+    CHECK(counters.joinedWhileConnected == 0);
+    // Transports without connections (ucx) report none.
+    CHECK(counters.connected == (backendOf(link.targetDomain.fabrics) == "ofi" ? 1U : 0U));
+
+    mxlFabricsConnectionCounters tooSmall{};
+    tooSmall.structSize = 16;
+    CHECK(mxlFabricsTargetGetConnectionCounters(link.target.target, &tooSmall) == MXL_ERR_INVALID_ARG);
+    CHECK(mxlFabricsTargetGetConnectionCounters(link.target.target, nullptr) == MXL_ERR_INVALID_ARG);
+    CHECK(mxlFabricsTargetGetConnectionCounters(nullptr, &counters) == MXL_ERR_INVALID_ARG);
+}
+
+TEST_CASE("admission: a peer that varies what its refusal quotes is logged for four reasons at most")
+{
+    sockaddr_in peer{};
+    peer.sin_family = AF_INET;
+    peer.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    std::span<std::uint8_t const> const address{reinterpret_cast<std::uint8_t const*>(&peer), sizeof(peer)};
+    LogCapture log;
+    mxl::fabrics::InitiatorAdmission admission;
+    admission.allow(std::nullopt, std::nullopt, 7, 100);
+    // Each request names another stale epoch, so each refusal's text differs.
+    for (std::uint64_t epoch = 1; epoch <= 20; ++epoch)
+    {
+        CHECK_FALSE(admission.admit({address, mxl::fabrics::incarnationMark(7, epoch)}));
+    }
+    auto const text = log.text();
+    INFO("log:\n", text);
+    CHECK(occurrences(text, "refused the connection of 127.0.0.1: ") == 4);
+    CHECK(occurrences(text, "further requests for any reason are refused without a log line") == 1);
+    CHECK(admission.counters().refused == 20);
+}

@@ -16,6 +16,8 @@ namespace mxl::fabrics
         // Past this many distinct refused addresses (a scan of a whole subnet), or logged pairs of address and reason, further
         // ones are neither logged nor told apart: their requests are still counted.
         constexpr std::size_t loggedAddressLimit = 1024;
+        // A reason may quote what the peer sent (a key id, an epoch): a peer that varies it is logged this often at most.
+        constexpr std::size_t loggedReasonsPerAddress = 4;
     }
 
     void InitiatorAdmission::allow(std::optional<std::vector<AddressPrefix>> prefixes, std::optional<signing::SigningKeys> keys,
@@ -42,13 +44,18 @@ namespace mxl::fabrics
         {
             _refusedAddressCount.fetch_add(1, std::memory_order_relaxed);
         }
-        // Once per address and reason: a peer retrying cannot flood the log, yet a peer refused first for its address and
-        // later for a stale ticket or a wrong key shows each cause.
-        if (_loggedRefusals.size() < loggedAddressLimit && _loggedRefusals.emplace(who, why).second)
+        // Once per address and reason, for the addresses told apart: a peer retrying cannot flood the log, yet a peer
+        // refused first for its address and later for a stale ticket or a wrong key shows each cause.
+        if (!_refusedAddresses.contains(who))
         {
+            return false;
+        }
+        if (auto& reasonsLogged = _reasonsLogged[who]; reasonsLogged < loggedReasonsPerAddress && _loggedRefusals.emplace(who, why).second)
+        {
+            ++reasonsLogged;
             log::warn("fabrics target {}: refused the connection of {}: {}; it reached no memory of this target, and its further requests "
-                      "for this reason are refused without a log line",
-                      _targetId, who, why);
+                      "{} are refused without a log line",
+                      _targetId, who, why, reasonsLogged < loggedReasonsPerAddress ? "for this reason" : "for any reason");
         }
         return false;
     }

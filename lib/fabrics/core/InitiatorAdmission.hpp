@@ -1,7 +1,7 @@
 // Which initiators a target lets connect (TargetSetup's "allowInitiators" and "admissionKeyFile"): the address of each
 // connection request is held against the allowed prefixes, and its private data must prove the ticket key, before the
 // transport makes an endpoint for it, so a refused initiator never reaches the target's registered memory. Refusals are counted, and logged
-// once per address and reason so that a peer retrying every few seconds cannot flood the log.
+// once per address and reason (four reasons an address at most) so that a peer retrying every few seconds cannot flood the log.
 #pragma once
 
 #include "common/AddressPrefix.hpp"
@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -49,6 +50,7 @@ namespace mxl::fabrics
         std::atomic<std::uint64_t> _refusedAddressCount{0};
         std::set<std::string> _refusedAddresses;
         std::set<std::pair<std::string, std::string>> _loggedRefusals;
+        std::map<std::string, std::size_t> _reasonsLogged;
 
         [[nodiscard]] std::string allowedText() const;
         // Empty when `request` passes both rules; else why not.
