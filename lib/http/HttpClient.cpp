@@ -361,7 +361,9 @@ namespace mxl
     namespace
     {
         // A connected socket to the first of the host's addresses that takes the connection, in the resolver's order: a
-        // name such as localhost may resolve to ::1 first while the server listens on 127.0.0.1 only.
+        // name such as localhost may resolve to ::1 first while the server listens on 127.0.0.1 only. Each address has its
+        // share of the time left (a quarter of a second at least), so one that drops the attempt silently does not hide
+        // the next.
         std::variant<UniqueFd, HttpFailure> connectToHost(Url const& url, Clock::time_point deadline, std::chrono::milliseconds timeout)
         {
             addrinfo hints{};
@@ -373,17 +375,30 @@ namespace mxl
             }
             std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> const owned{addresses, &::freeaddrinfo};
             int lastError = 0;
+            std::size_t left = 0;
             for (auto const* address = addresses; address != nullptr; address = address->ai_next)
             {
+                ++left;
+            }
+            for (auto const* address = addresses; address != nullptr; address = address->ai_next, --left)
+            {
+                auto const share =
+                    std::max<Clock::duration>((deadline - Clock::now()) / static_cast<int>(left), std::chrono::milliseconds{250});
+                auto const attemptEnds = std::min(deadline, Clock::now() + share);
                 UniqueFd socket{::socket(address->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)};
                 if (socket.get() < 0 || (::connect(socket.get(), address->ai_addr, address->ai_addrlen) != 0 && errno != EINPROGRESS))
                 {
                     lastError = errno;
                     continue;
                 }
-                if (!await(socket.get(), POLLOUT, deadline))
+                if (!await(socket.get(), POLLOUT, attemptEnds))
                 {
-                    return HttpFailure{fmt::format("no connection within {} ms", timeout.count())};
+                    if (left == 1 || Clock::now() >= deadline)
+                    {
+                        return HttpFailure{fmt::format("no connection within {} ms", timeout.count())};
+                    }
+                    lastError = ETIMEDOUT;
+                    continue;
                 }
                 int error = 0;
                 socklen_t length = sizeof error;
