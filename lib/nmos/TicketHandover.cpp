@@ -226,22 +226,22 @@ namespace mxl::nmos
         auto const found = nmos::lookUpSenderConnectionApi(*_sender.query, _sender.id);
         if (auto const* failure = std::get_if<nmos::LookupFailure>(&found))
         {
-            warnOnce(failure->reason,
+            warnOnce(Find, failure->reason,
                      fmt::format("IS-05: cannot find the Connection API of sender {} in the Query API at {}: {}; retrying every {} ms",
                                  _sender.id, _sender.query->url, failure->reason, retryInterval.count()));
             return false;
         }
         _senderUrl = std::get<std::string>(found);
         _senderName = _senderUrl;
-        _problems.recovered();
+        _problems[Find].recovered();
         log::info("IS-05: sender {} found in the Query API at {}: its Connection API resource is {}", _sender.id, _sender.query->url,
                   _senderUrl);
         return true;
     }
 
-    void TicketHandover::warnOnce(std::string const& reason, std::string const& line)
+    void TicketHandover::warnOnce(Step step, std::string const& reason, std::string const& line)
     {
-        if (bool last = false; _problems.admit(reason, last))
+        if (bool last = false; _problems[step].admit(reason, last))
         {
             log::warn("{}{}", line, last ? " (further failures are not logged until one succeeds)" : "");
         }
@@ -282,15 +282,16 @@ namespace mxl::nmos
         _attempted = true;
         if (auto const problem = patchStaged(_senderUrl, body))
         {
-            warnOnce(*problem, fmt::format("IS-05: cannot hand the ticket to sender {}: {}; retrying every {} ms", _senderUrl, *problem,
-                                           retryInterval.count()));
+            warnOnce(HandOver, *problem,
+                     fmt::format("IS-05: cannot hand the ticket to sender {}: {}; retrying every {} ms", _senderUrl, *problem,
+                                 retryInterval.count()));
             return false;
         }
         log::info("IS-05: ticket handed to sender {}{}", _senderUrl, _enable ? " (master_enable true)" : "");
         std::lock_guard lock{_mutex};
         _handedOver = ticketJson;
         _enable = false;
-        _problems.recovered();
+        _problems[HandOver].recovered();
         return true;
     }
 
@@ -308,10 +309,12 @@ namespace mxl::nmos
         auto const active = activeParameters(_senderUrl);
         if (auto const* problem = std::get_if<std::string>(&active))
         {
-            warnOnce(*problem, fmt::format("IS-05: cannot ask sender {} which receiver it feeds: {}; retrying every {} ms", _senderUrl,
-                                           *problem, retryInterval.count()));
+            warnOnce(Ask, *problem,
+                     fmt::format("IS-05: cannot ask sender {} which receiver it feeds: {}; retrying every {} ms", _senderUrl, *problem,
+                                 retryInterval.count()));
             return false;
         }
+        _problems[Ask].recovered();
         auto const& parameters = std::get<json>(active);
         if (_connects && !_enable && neverActivated(parameters))
         {
@@ -351,9 +354,10 @@ namespace mxl::nmos
         if (!problem)
         {
             log::info("IS-05: ticket taken back from sender {}", _senderUrl);
+            _problems[TakeBack].recovered();
             return true;
         }
-        warnOnce(*problem, fmt::format("IS-05: cannot take the ticket back from sender {}: {}", _senderUrl, *problem));
+        warnOnce(TakeBack, *problem, fmt::format("IS-05: cannot take the ticket back from sender {}: {}", _senderUrl, *problem));
         return false;
     }
 }

@@ -15,6 +15,7 @@
 
 #include <common/OutageLog.hpp>
 
+#include <array>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -88,7 +89,16 @@ namespace mxl::nmos
         std::string _handedOver;
         // A hand-over was sent, answered or not.
         bool _attempted = false;
-        OutageLog _problems;
+        // The steps retried while a peer fails, each logged as its own outage.
+        enum Step : std::size_t
+        {
+            Find,
+            HandOver,
+            Ask,
+            TakeBack,
+            Steps
+        };
+        std::array<OutageLog, Steps> _problems;
         // Another receiver took the sender over.
         bool _displaced = false;
 
@@ -100,7 +110,7 @@ namespace mxl::nmos
         // `request`'s answer, or false where it threw.
         bool attempt(std::function<bool()> const& request);
         // Logs `line` at warning unless the outage of the step failing for `reason` has been logged enough (OutageLog).
-        void warnOnce(std::string const& reason, std::string const& line);
+        void warnOnce(Step step, std::string const& reason, std::string const& line);
         // True when the sender's active parameters say master_enable false with this receiver's receiver_id.
         bool disabledForThisReceiver();
         // True when the sender took `ticketJson`, or when another receiver took the sender over.
