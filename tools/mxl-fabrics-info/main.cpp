@@ -3,8 +3,8 @@
 #include <client/FabricsBackend.hpp>
 #include <client/FabricsInstance.hpp>
 #include <client/FabricsInterfaces.hpp>
+#include <client/InterfaceAttributes.hpp>
 #include <client/PrivateDomain.hpp>
-#include <common/BoundedJson.hpp>
 
 #include <mxl/fabrics_backends.h>
 
@@ -14,9 +14,7 @@
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -103,31 +101,9 @@ backend that cannot be found or loaded, domain or query failure; with --all-back
         return options;
     }
 
-    nlohmann::json attributesOf(FabricsInterface const& interface)
-    {
-        auto attributes = mxl::parseJsonOrDiscarded(interface.attributes);
-        return attributes.is_object() ? attributes : nlohmann::json::object();
-    }
-
-    std::string attributeText(std::string const& key, nlohmann::json const& value)
-    {
-        if (key == "link_speed" && value.is_number())
-        {
-            return fmt::format("{} gbit/s", value.get<double>() / 1e9);
-        }
-        if (value.is_number_float() && value.get<double>() == std::floor(value.get<double>()))
-        {
-            // The library stores every number as a JSON double; counts and ids read better without ".0".
-            return fmt::format("{:.0f}", value.get<double>());
-        }
-        return value.is_string() ? value.get<std::string>() : value.dump();
-    }
-
     void printBrief(std::string const& name, FabricsInterface const& interface)
     {
-        auto const attributes = attributesOf(interface);
-        auto const device = attributes.contains("device_name") ? attributeText("device_name", attributes["device_name"]) : "<none>";
-        fmt::print("interface {} node {} dev {}\n", name, interface.node, device);
+        fmt::print("interface {} node {} dev {}\n", name, interface.node, mxl::client::interfaceDevice(interface));
     }
 
     void printVerbose(std::string const& name, FabricsInterface const& interface)
@@ -139,11 +115,9 @@ backend that cannot be found or loaded, domain or query failure; with --all-back
         fmt::print("  max message: {} bytes\n", interface.maxMessageSize);
         fmt::print("  capabilities: {}\n", mxl::client::capabilityNames(interface.capabilityFlags));
         fmt::print("  info:\n");
-        // nlohmann::json objects iterate in sorted key order.
-        auto const attributes = attributesOf(interface);
-        for (auto const& [key, value] : attributes.items())
+        for (auto const& [key, text] : mxl::client::interfaceAttributes(interface))
         {
-            fmt::print("    {}: {}\n", key, attributeText(key, value));
+            fmt::print("    {}: {}\n", key, text);
         }
     }
 
