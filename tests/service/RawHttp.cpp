@@ -1,6 +1,8 @@
 #include "RawHttp.hpp"
 
+#include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <arpa/inet.h>
@@ -129,5 +131,38 @@ namespace mxl::test
                            body.empty() ? std::string{}
                                         : fmt::format("Content-Type: application/json\r\nContent-Length: {}\r\n", body.size()),
                            extraHeaders, body);
+    }
+
+    void activateWithSenderAt(int port, int senderPort)
+    {
+        auto const receivers = rawExchange(port, rawRequest("GET", "/x-nmos/connection/v1.1/single/receivers/"));
+        REQUIRE(receivers.status == 200);
+        auto receiverId = nlohmann::json::parse(receivers.body)[0].get<std::string>();
+        receiverId.pop_back();
+        nlohmann::json const patch{
+            {"master_enable", true},
+            {"transport_params",
+             {{{"ext_mxl_sender_api",
+                fmt::format("http://127.0.0.1:{}/x-nmos/connection/v1.1/single/senders/0d6a7f3e-2b1c-4e5d-8f90-a1b2c3d4e5f6/",
+                            senderPort)}}}},
+            {"activation", {{"mode", "activate_immediate"}}}};
+        auto const answer = rawExchange(
+            port, rawRequest("PATCH", fmt::format("/x-nmos/connection/v1.1/single/receivers/{}/staged", receiverId), patch.dump()));
+        INFO(answer.body);
+        REQUIRE(answer.status == 200);
+    }
+
+    UniqueFd listenOnLoopback(int& port)
+    {
+        UniqueFd listener{::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)};
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        REQUIRE(::bind(listener.get(), reinterpret_cast<sockaddr const*>(&address), sizeof address) == 0);
+        REQUIRE(::listen(listener.get(), 128) == 0);
+        socklen_t length = sizeof address;
+        REQUIRE(::getsockname(listener.get(), reinterpret_cast<sockaddr*>(&address), &length) == 0);
+        port = ntohs(address.sin_port);
+        return listener;
     }
 }

@@ -2,6 +2,8 @@
 // HTTP library smoothing over what the server did.
 #pragma once
 
+#include <common/UniqueFd.hpp>
+
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -29,4 +31,11 @@ namespace mxl::test
     // A request with the headers every well-formed one has here (Host, Connection: close, Content-Length for a body).
     std::string rawRequest(std::string const& method, std::string const& target, std::string const& body = {},
                            std::string const& extraHeaders = {});
+
+    // A listening socket on 127.0.0.1 at a port the kernel picks (set in `port`).
+    UniqueFd listenOnLoopback(int& port);
+
+    // Activates the one IS-05 receiver of the target service on `port` at once with the sender whose Connection API
+    // listens at 127.0.0.1:`senderPort` (a fixed sender id); requires the answer 200.
+    void activateWithSenderAt(int port, int senderPort);
 }

@@ -11,10 +11,7 @@
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -29,26 +26,14 @@ namespace mxl::test
         class HangingPeer
         {
         public:
-            HangingPeer()
-            {
-                sockaddr_in address{};
-                address.sin_family = AF_INET;
-                address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-                REQUIRE(::bind(_socket.get(), reinterpret_cast<sockaddr const*>(&address), sizeof address) == 0);
-                REQUIRE(::listen(_socket.get(), 128) == 0);
-                socklen_t length = sizeof address;
-                REQUIRE(::getsockname(_socket.get(), reinterpret_cast<sockaddr*>(&address), &length) == 0);
-                _port = ntohs(address.sin_port);
-            }
-
             [[nodiscard]] int port() const noexcept
             {
                 return _port;
             }
 
         private:
-            UniqueFd _socket{::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)};
             int _port = 0;
+            UniqueFd _socket{listenOnLoopback(_port)};
         };
 
         // Grains per second over the next `grains` verified grains, all byte-exact.
@@ -85,21 +70,7 @@ namespace mxl::test
         // The flow's own rate (50 grains/s) already, with the etcd hanging since the start.
         CHECK(baseline / 50.0 >= 0.9);
 
-        auto const receivers = rawExchange(port, rawRequest("GET", "/x-nmos/connection/v1.1/single/receivers/"));
-        REQUIRE(receivers.status == 200);
-        auto receiverId = nlohmann::json::parse(receivers.body)[0].get<std::string>();
-        receiverId.pop_back();
-        nlohmann::json const patch{
-            {"master_enable", true},
-            {"transport_params",
-             {{{"ext_mxl_sender_api",
-                fmt::format("http://127.0.0.1:{}/x-nmos/connection/v1.1/single/senders/0d6a7f3e-2b1c-4e5d-8f90-a1b2c3d4e5f6/",
-                            senderApi.port())}}}},
-            {"activation", {{"mode", "activate_immediate"}}}};
-        auto const answer = rawExchange(
-            port, rawRequest("PATCH", fmt::format("/x-nmos/connection/v1.1/single/receivers/{}/staged", receiverId), patch.dump()));
-        INFO(answer.body);
-        REQUIRE(answer.status == 200);
+        activateWithSenderAt(port, senderApi.port());
         REQUIRE(target.waitForLine("IS-05: receiver", 10s));
 
         auto const hanging = measuredRate(verifier, 150, context);

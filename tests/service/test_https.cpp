@@ -43,16 +43,28 @@ namespace mxl::test
             std::filesystem::copy_file(with.certificate, files.certificate, std::filesystem::copy_options::overwrite_existing);
             std::filesystem::copy_file(with.key, files.key, std::filesystem::copy_options::overwrite_existing);
         }
+
+        // A facility's CA, the certificate of the service that serves HTTPS (for 127.0.0.1), and a source flow.
+        struct HttpsScene
+        {
+            explicit HttpsScene(std::string const& server)
+                : served{facility.issue(server, {"127.0.0.1"})}
+            {
+            }
+
+            ServiceDirectories directories;
+            TempDomain pki{"svc-pki"};
+            TestCa const facility{pki.path(), "facility"};
+            IssuedCertificate const served;
+            PatternSource source{directories.source.path(), serviceTestFlow()};
+        };
     }
 
     TEST_CASE("a target on HTTPS hands its ticket over TLS to initiators that trust its CA, and takes a renewed certificate on SIGHUP "
               "while grains flow")
     {
-        ServiceDirectories directories;
-        TempDomain pki{"svc-pki"};
-        TestCa const facility{pki.path(), "facility"};
-        auto const served = facility.issue("target", {"127.0.0.1"});
-        PatternSource source{directories.source.path(), serviceTestFlow()};
+        HttpsScene const scene{"target"};
+        auto const& [directories, pki, facility, served, source] = scene;
 
         auto settings = targetSettings(directories);
         settings.emplace_back("http_tls_certificate", served.certificate);
@@ -104,11 +116,8 @@ namespace mxl::test
 
     TEST_CASE("is-05: a receiver hands its ticket over TLS to a sender whose Connection API is served over HTTPS, and grains arrive")
     {
-        ServiceDirectories directories;
-        TempDomain pki{"svc-pki"};
-        TestCa const facility{pki.path(), "facility"};
-        auto const served = facility.issue("initiator", {"127.0.0.1"});
-        PatternSource source{directories.source.path(), serviceTestFlow()};
+        HttpsScene const scene{"initiator"};
+        auto const& [directories, pki, facility, served, source] = scene;
 
         auto targetConfig = targetSettings(directories);
         targetConfig.emplace_back("tls_ca_file", facility.caFile());

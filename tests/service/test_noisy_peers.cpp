@@ -8,11 +8,8 @@
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include <arpa/inet.h>
 #include <atomic>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <thread>
 
@@ -28,14 +25,6 @@ namespace mxl::test
         public:
             VaryingErrorPeer()
             {
-                sockaddr_in address{};
-                address.sin_family = AF_INET;
-                address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-                REQUIRE(::bind(_socket.get(), reinterpret_cast<sockaddr const*>(&address), sizeof address) == 0);
-                REQUIRE(::listen(_socket.get(), 16) == 0);
-                socklen_t length = sizeof address;
-                REQUIRE(::getsockname(_socket.get(), reinterpret_cast<sockaddr*>(&address), &length) == 0);
-                _port = ntohs(address.sin_port);
                 _thread = std::thread{[this] { serve(); }};
             }
 
@@ -62,8 +51,8 @@ namespace mxl::test
             }
 
         private:
-            UniqueFd _socket{::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)};
             int _port = 0;
+            UniqueFd _socket{listenOnLoopback(_port)};
             std::atomic<int> _answered{0};
             std::thread _thread;
 
@@ -96,21 +85,7 @@ namespace mxl::test
         ServiceProcess target{targetSettings(directories)};
         auto const port = target.httpPort();
         REQUIRE(port != 0);
-        auto const receivers = rawExchange(port, rawRequest("GET", "/x-nmos/connection/v1.1/single/receivers/"));
-        REQUIRE(receivers.status == 200);
-        auto receiverId = nlohmann::json::parse(receivers.body)[0].get<std::string>();
-        receiverId.pop_back();
-        nlohmann::json const patch{
-            {"master_enable", true},
-            {"transport_params",
-             {{{"ext_mxl_sender_api",
-                fmt::format("http://127.0.0.1:{}/x-nmos/connection/v1.1/single/senders/0d6a7f3e-2b1c-4e5d-8f90-a1b2c3d4e5f6/",
-                            sender.port())}}}},
-            {"activation", {{"mode", "activate_immediate"}}}};
-        auto const answer = rawExchange(
-            port, rawRequest("PATCH", fmt::format("/x-nmos/connection/v1.1/single/receivers/{}/staged", receiverId), patch.dump()));
-        INFO(answer.body);
-        REQUIRE(answer.status == 200);
+        activateWithSenderAt(port, sender.port());
 
         // The hand-over is retried every second: eight answers, each with its own text, make one outage.
         REQUIRE(target.waitForLine("(further failures are not logged until one succeeds)", 30s));
