@@ -41,6 +41,32 @@ namespace mxl::bridge
         _restarted = _nextExpected.has_value();
     }
 
+    void ArrivalTally::expectNewStream(Clock::time_point after) noexcept
+    {
+        _newStreamFrom = after;
+    }
+
+    void ArrivalTally::settleResumption(std::uint64_t first, Clock::time_point now)
+    {
+        if (!_newStreamFrom || now < *_newStreamFrom)
+        {
+            return;
+        }
+        _newStreamFrom.reset();
+        // The sender resumes at the present: the rule across a rebuild would count the whole pause as lost.
+        _restarted = false;
+        // The next index in turn: the sender resumed within the trailing time, and the stream simply goes on.
+        if (!_nextExpected || first == *_nextExpected)
+        {
+            return;
+        }
+        log::info("index {} is the first to arrive since the sender stopped on purpose and starts a new stream (the newest before, {}, "
+                  "arrived {:.1f} s earlier): nothing counts as lost across the pause",
+                  first, *_nextExpected - 1, std::chrono::duration<double>(now - _lastArrivalAt).count());
+        _nextExpected.reset();
+        _grain.reset();
+    }
+
     void ArrivalTally::settleRestart(std::uint64_t first, Clock::time_point now)
     {
         _restarted = false;
@@ -83,6 +109,7 @@ namespace mxl::bridge
         Counted counted;
         if (!_grain || _grain->index != arrival.index)
         {
+            settleResumption(arrival.index, now);
             if (_restarted)
             {
                 settleRestart(arrival.index, now);
@@ -108,6 +135,7 @@ namespace mxl::bridge
     {
         // A range ends at (and includes) its head index.
         auto const first = arrival.headIndex + 1 - std::min<std::uint64_t>(arrival.count, arrival.headIndex + 1);
+        settleResumption(first, now);
         if (_restarted)
         {
             settleRestart(first, now);

@@ -10,6 +10,9 @@
 // the time between the two arrivals, plus a ring and a second of the flow (for the delays of both). A first arrival
 // behind the newest one, or further ahead than that, starts a new stream (the sender's source restarted, or a sender
 // on another timeline took over): the jump is not loss.
+//
+// A sender stopped on purpose (expectNewStream()) resumes at the present, however long the pause: its first arrival
+// after its trailing writes starts a new stream, and the pause is not loss.
 #pragma once
 
 #include <mxl/fabrics_events.h>
@@ -55,6 +58,10 @@ namespace mxl::bridge
         // lost) or starts a new one (nothing lost), as the rule above says.
         void restart() noexcept;
 
+        // The sender stopped on purpose: arrivals before `after` are what it had under way and go on with the stream; the
+        // first at or after `after` starts a new stream (nothing before it counts as lost).
+        void expectNewStream(Clock::time_point after) noexcept;
+
     private:
         struct GrainProgress
         {
@@ -74,9 +81,13 @@ namespace mxl::bridge
         Clock::time_point _lastArrivalAt{};
         // The next arrival is the first since restart().
         bool _restarted = false;
+        // Set by expectNewStream() until the first arrival from then on.
+        std::optional<Clock::time_point> _newStreamFrom;
 
         // The first arrival after a restart, starting at `first`: goes on with the stream before it, or forgets that stream.
         void settleRestart(std::uint64_t first, Clock::time_point now);
+        // Before an arrival starting at `first`: the stream before is forgotten when the sender resumes after a stop on purpose.
+        void settleResumption(std::uint64_t first, Clock::time_point now);
         // Units lost before [first, last], and the position moved past it.
         std::uint64_t skippedBefore(std::uint64_t first, std::uint64_t last) noexcept;
     };

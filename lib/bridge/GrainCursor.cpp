@@ -24,6 +24,12 @@ namespace mxl::bridge
         return skipped;
     }
 
+    void GrainCursor::forgetPosition() noexcept
+    {
+        _index = 0;
+        _sentSlices = 0;
+    }
+
     SourceCursor::Read GrainCursor::read()
     {
         // Wait for the source a little over one grain, but come back at least every 100 ms for signals and pings.

@@ -15,6 +15,7 @@ namespace mxl::bridge
         GrainCursor(mxlFlowReader reader, mxlFlowConfigInfo const& flow, std::string flowId, GrainReading reading);
 
         std::uint64_t startAtPresent() override;
+        void forgetPosition() noexcept override;
         [[nodiscard]] Read read() override;
         void advance(bool delivered) override;
 

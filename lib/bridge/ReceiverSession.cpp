@@ -232,6 +232,8 @@ namespace mxl::bridge
     {
         _flowing = false;
         _senderStoppedAt = now;
+        // It resumes at the present: the pause is not loss.
+        _tally.expectNewStream(now + _settings.stallTimeout);
         _metrics.setState("waiting");
     }
 

@@ -65,7 +65,8 @@ namespace mxl::bridge
         void refreshMetrics(Clock::time_point now, Clock::duration idleAfter);
 
         // The sender stopped on purpose (the owner's IS-05 receiver let it go, or found it disabled): the head standing
-        // still from now on is no stall, and the state is "waiting" until units flow again.
+        // still from now on is no stall, and the state is "waiting" until units flow again. Units that arrive after its
+        // trailing writes (those within a stall timeout) start a new stream: the pause is not loss.
         void senderStopped(Clock::time_point now);
 
         // Counts what a path never delivered up to the end; call once, when stopping.

@@ -40,6 +40,11 @@ namespace mxl::bridge
         return skipped;
     }
 
+    void SampleCursor::forgetPosition() noexcept
+    {
+        _head = 0;
+    }
+
     SourceCursor::Read SampleCursor::read()
     {
         auto const dueNs = ::mxlIndexToTimestamp(&_rate, _head);

@@ -17,6 +17,7 @@ namespace mxl::bridge
         // The first batch ends at the newest sample the source committed: the present for a live source, and where a
         // source running behind real time is.
         std::uint64_t startAtPresent() override;
+        void forgetPosition() noexcept override;
         [[nodiscard]] Read read() override;
         void advance(bool delivered) override;
 

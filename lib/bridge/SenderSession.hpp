@@ -102,7 +102,8 @@ namespace mxl::bridge
             return _target.has_value();
         }
 
-        // Removes the current target and one being connected, if any (sending stops until a ticket is offered again).
+        // Removes the current target and one being connected, if any: sending stops on purpose until a ticket is offered
+        // again, and resumes at the present without counting the pause as lost.
         void dropTarget();
 
         // Empty, or the current target, then the one being connected in its place if any.

@@ -336,6 +336,8 @@ namespace mxl::bridge
     {
         dropCandidate();
         removeCurrent();
+        // Sending stops on purpose: it resumes at the present, and the pause is not loss.
+        _source->forgetPosition();
     }
 
     void SenderSession::reattach(mxlFabricsInitiator initiator, SourceCursor& source)

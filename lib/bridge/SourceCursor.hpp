@@ -71,6 +71,9 @@ namespace mxl::bridge
         // chased. Returns how many units that skipped (0 at the first start).
         virtual std::uint64_t startAtPresent() = 0;
 
+        // Sending stopped on purpose: the next startAtPresent() skips nothing, however long the pause.
+        virtual void forgetPosition() noexcept = 0;
+
         // The unit at the cursor. Waits for it at most 100 ms (signals and watchdog pings must not wait longer); throws
         // SourceGone when the flow was deleted or re-created, std::runtime_error when it cannot be read otherwise (naming
         // the flow, and what happened to it).

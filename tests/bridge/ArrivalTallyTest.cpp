@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <string>
 
 using mxl::bridge::ArrivalTally;
 
@@ -33,6 +34,16 @@ namespace
         config.discrete.grainCount = 8;
         return config;
     }
+
+    // The 48 kHz stereo flow of flows/ in a fresh domain named after `tag`.
+    struct TallyAudioFlow : mxl::test::DomainFlow
+    {
+        explicit TallyAudioFlow(std::string const& tag)
+            : DomainFlow{tag, mxl::test::readFile(mxl::test::sourcePath("flows/audio_48k_stereo.json")),
+                         "b6d81e24-5a3f-4c90-9f7b-38e0c2a4d165"}
+        {
+        }
+    };
 
     mxlFabricsGrainArrival grainArrival(std::uint64_t index, std::uint16_t validSlices, std::uint32_t flags = 0)
     {
@@ -99,8 +110,7 @@ TEST_CASE("arrival tally: an invalid grain completes with the slices it has, non
 
 TEST_CASE("arrival tally: a batch counts at once with the bytes its flow holds, a skipped run as whole batches")
 {
-    mxl::test::DomainFlow flow{"bridge-tally", mxl::test::readFile(mxl::test::sourcePath("flows/audio_48k_stereo.json")),
-                               "b6d81e24-5a3f-4c90-9f7b-38e0c2a4d165"};
+    TallyAudioFlow flow{"bridge-tally"};
     // Samples 1000..1479 written: batches of 48 end at 1047, 1095, ...
     mxlMutableWrappedMultiBufferSlice slices{};
     REQUIRE(mxlFlowWriterOpenSamples(flow.writer.get(), 1479, 480, &slices) == MXL_STATUS_OK);
@@ -168,8 +178,7 @@ TEST_CASE("arrival tally: across a restart, the grains a stream going on skipped
 
 TEST_CASE("arrival tally: across a restart, samples a stream going on skipped are lost as whole batches")
 {
-    mxl::test::DomainFlow flow{"bridge-tally-restart", mxl::test::readFile(mxl::test::sourcePath("flows/audio_48k_stereo.json")),
-                               "b6d81e24-5a3f-4c90-9f7b-38e0c2a4d165"};
+    TallyAudioFlow flow{"bridge-tally-restart"};
     using namespace std::chrono_literals;
     auto const before = ArrivalTally::Clock::time_point{} + 100s;
     ArrivalTally tally{flow.reader.get(), flow.writer.config()};
@@ -179,4 +188,53 @@ TEST_CASE("arrival tally: across a restart, samples a stream going on skipped ar
     CHECK(tally.samples({49095, 48}, before + 1s).lost == 1000);
     tally.restart();
     CHECK(tally.samples({1095, 48}, before + 2s).lost == 0);
+}
+
+TEST_CASE("arrival tally: after a stop on purpose, the trailing grains go on with the stream and the first after them starts a new "
+          "one, a rebuild meanwhile included")
+{
+    using namespace std::chrono_literals;
+    auto const stopped = ArrivalTally::Clock::time_point{} + 100s;
+    {
+        // Ten minutes at 50 grains a second: 30,000 grains of pause.
+        ArrivalTally tally{nullptr, videoConfigAt50()};
+        CHECK(tally.grain(grainArrival(1000, 10), stopped - 1s).lost == 0);
+        tally.expectNewStream(stopped + 2s);
+        // A grain still under way when the sender stopped, one skipped before it.
+        CHECK(tally.grain(grainArrival(1002, 10), stopped + 1s).lost == 1);
+        auto const resumed = tally.grain(grainArrival(31'002, 10), stopped + 600s);
+        CHECK(resumed.lost == 0);
+        CHECK(resumed.completed);
+        // From then on, the new stream is counted as usual.
+        CHECK(tally.grain(grainArrival(31'005, 10), stopped + 600s).lost == 2);
+    }
+    {
+        // A pause within the rule across a rebuild is still no loss: the stop was asked for.
+        ArrivalTally tally{nullptr, videoConfigAt50()};
+        CHECK(tally.grain(grainArrival(1000, 10), stopped).lost == 0);
+        tally.expectNewStream(stopped + 2s);
+        tally.restart();
+        CHECK(tally.grain(grainArrival(1150, 10), stopped + 3s).lost == 0);
+        CHECK(tally.grain(grainArrival(1152, 10), stopped + 3s).lost == 1);
+    }
+}
+
+TEST_CASE("arrival tally: samples resuming after a stop on purpose start a new stream")
+{
+    using namespace std::chrono_literals;
+    auto const stopped = ArrivalTally::Clock::time_point{} + 100s;
+    TallyAudioFlow flow{"bridge-tally-resume"};
+    ArrivalTally tally{flow.reader.get(), flow.writer.config()};
+    auto const first = tally.samples({1047, 48}, stopped - 1s);
+    REQUIRE(first.completed);
+    CHECK(first.lost == 0);
+    tally.expectNewStream(stopped + 2s);
+    // A batch under way at the stop, one skipped before it: counted as usual.
+    CHECK(tally.samples({1143, 48}, stopped + 1s).lost == 1);
+    // 10 s at 48 kHz later: 10,000 batches of pause, none lost.
+    auto const resumed = tally.samples({481'095, 48}, stopped + 10s);
+    CHECK(resumed.lost == 0);
+    REQUIRE(resumed.completed);
+    CHECK(resumed.completed->samples == 48);
+    CHECK(tally.samples({481'191, 48}, stopped + 10s).lost == 1);
 }

@@ -130,3 +130,20 @@ TEST_CASE("grain cursor whole: a grain is ready once complete, and grains the ri
     CHECK(skipped >= 2);
     checkReady(read, first + 1 + skipped, 0, cursorSlices, true, bytesPerSlice);
 }
+
+TEST_CASE("grain cursor: after its position is forgotten (sending stopped on purpose) it starts at the present and skips nothing")
+{
+    CursorFlow flow;
+    auto const& rate = flow.writer.config().common.grainRate;
+    auto [kept, keptAt] = flow.cursorAtPresent(GrainReading::Whole);
+    auto [forgotten, forgottenAt] = flow.cursorAtPresent(GrainReading::Whole);
+    // Two grains of pause at 25 a second.
+    auto const resumeAt = std::max(keptAt, forgottenAt) + 2;
+    while (mxlGetCurrentIndex(&rate) < resumeAt)
+    {
+        mxlSleepForNs(5'000'000);
+    }
+    forgotten->forgetPosition();
+    CHECK(forgotten->startAtPresent() == 0);
+    CHECK(kept->startAtPresent() >= 2);
+}

@@ -1,6 +1,7 @@
 // A connection ended on purpose over IS-05 is no fault: a receiver that lets its sender go, or whose sender was disabled
-// (master_enable false on either), counts no stall and rebuilds nothing, and neither end warns. Stalls, reconnects and
-// states are read from /metrics, the epoch from the target's ticket file.
+// (master_enable false on either), counts no stall and rebuilds nothing, neither end warns, and when grains flow again
+// neither counts the pause as lost. Stalls, reconnects, lost grains and states are read from /metrics, the epoch from the
+// target's ticket file.
 #include "ConnectionPair.hpp"
 
 #include <doctest/doctest.h>
@@ -36,6 +37,42 @@ namespace mxl::test
             }
             CHECK(ticketEpoch(pair.directories.ticketFile()) == epoch);
         }
+
+        // The grains both ends counted as lost, read when the pause begins.
+        struct LostAtStop
+        {
+            std::chrono::steady_clock::time_point at;
+            std::uint64_t target;
+            std::uint64_t initiator;
+        };
+
+        LostAtStop lostAtStop(ConnectedPair const& pair)
+        {
+            auto const target = metricValue(pair.targetPort, "mxl_grains_lost_total");
+            auto const initiator = metricValue(pair.initiatorPort, "mxl_grains_lost_total");
+            REQUIRE(target);
+            REQUIRE(initiator);
+            return {std::chrono::steady_clock::now(), *target, *initiator};
+        }
+
+        // Grains flow again after the pause: the grains of the pause (50 a second) are not lost at either end; what the
+        // sender had under way when it stopped may be.
+        void checkPauseNotLost(ConnectedPair& pair, LostAtStop const& before)
+        {
+            auto const pauseGrains =
+                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - before.at).count() * 50 / 1000;
+            REQUIRE(pauseGrains >= 250);
+            auto const target = metricValue(pair.targetPort, "mxl_grains_lost_total");
+            auto const initiator = metricValue(pair.initiatorPort, "mxl_grains_lost_total");
+            REQUIRE(target);
+            REQUIRE(initiator);
+            INFO("pause of ", pauseGrains, " grains; lost at the target ", before.target, " -> ", *target, ", at the initiator ",
+                 before.initiator, " -> ", *initiator);
+            CHECK(*target - before.target < 25);
+            CHECK(*initiator - before.initiator < 25);
+            auto const newStream = "since the sender stopped on purpose and starts a new stream";
+            CHECK((pair.target.output().find(newStream) != std::string::npos || pair.target.waitForLine(newStream, 10s)));
+        }
     }
 
     TEST_CASE("is-05: a receiver that lets its sender go counts no stall, keeps its epoch and waits, and the sender waits without "
@@ -44,6 +81,7 @@ namespace mxl::test
         ConnectedPair pair;
         auto const epoch = ticketEpoch(pair.directories.ticketFile());
         REQUIRE(epoch != 0);
+        auto const lost = lostAtStop(pair);
 
         auto const answer = pair.receiverApi.patch(pair.receiverPath("staged"),
                                                    R"({"master_enable": false, "activation": {"mode": "activate_immediate"}})");
@@ -64,6 +102,7 @@ namespace mxl::test
         requireFlowing(pair.verifier, 25, "after activating the receiver again");
         CHECK(ticketEpoch(pair.directories.ticketFile()) == epoch);
         CHECK(metricValue(pair.targetPort, "mxl_stalls_total") == std::optional<std::uint64_t>{0});
+        checkPauseNotLost(pair, lost);
     }
 
     TEST_CASE("is-05: a sender disabled on purpose is no stall at its receiver, which asks it when the flow turns idle, keeps its "
@@ -72,6 +111,7 @@ namespace mxl::test
         ConnectedPair pair;
         auto const epoch = ticketEpoch(pair.directories.ticketFile());
         REQUIRE(epoch != 0);
+        auto const lost = lostAtStop(pair);
 
         pair.setSenderEnabled(false);
         REQUIRE(pair.initiator.waitForLine("IS-05: master_enable false: sending stopped", 10s));
@@ -84,5 +124,6 @@ namespace mxl::test
         CHECK(ticketEpoch(pair.directories.ticketFile()) == epoch);
         CHECK(awaitState(pair.targetPort, "active") == "active");
         CHECK(metricValue(pair.targetPort, "mxl_stalls_total") == std::optional<std::uint64_t>{0});
+        checkPauseNotLost(pair, lost);
     }
 }
