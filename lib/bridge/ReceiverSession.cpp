@@ -212,6 +212,11 @@ namespace mxl::bridge
         return true;
     }
 
+    bool ReceiverSession::senderQuestionDue(Clock::time_point now) const noexcept
+    {
+        return _flowing && now - _headAdvancedAt >= _settings.stallTimeout / 4;
+    }
+
     void ReceiverSession::refreshMetrics(Clock::time_point now, Clock::duration idleAfter)
     {
         if (_flowing)

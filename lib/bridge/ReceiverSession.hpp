@@ -64,6 +64,10 @@ namespace mxl::bridge
         // the refused connection requests and the initiators that connected beside another, as of now.
         void refreshMetrics(Clock::time_point now, Clock::duration idleAfter);
 
+        // True while the flow's head has stood still for a quarter of the stall timeout after units flowed: the owner asks
+        // its sender whether it stopped on purpose now, so that the answer comes before the stall.
+        [[nodiscard]] bool senderQuestionDue(Clock::time_point now) const noexcept;
+
         // The sender stopped on purpose (the owner's IS-05 receiver let it go, or found it disabled): the head standing
         // still from now on is no stall, and the state is "waiting" until units flow again. Units that arrive after its
         // trailing writes (those within a stall timeout) start a new stream: the pause is not loss.

@@ -118,7 +118,9 @@ namespace mxl::test
         std::string receiverId;
         std::string senderId;
 
-        UnconnectedPair()
+        // `targetChanges`: settings of the target in place of the usual ones.
+        explicit UnconnectedPair(Settings const& targetChanges = {})
+            : target{changed(targetSettings(directories), targetChanges), notifyEnvironment(targetNotify)}
         {
             REQUIRE(targetNotify.waitFor("READY=1", std::chrono::seconds{10}));
             REQUIRE(targetPort != 0);
@@ -134,6 +136,15 @@ namespace mxl::test
             receiverId.pop_back();
             senderId = senders[0].get<std::string>();
             senderId.pop_back();
+        }
+
+        static Settings changed(Settings settings, Settings const& changes)
+        {
+            for (auto const& [key, value] : changes)
+            {
+                settings = with(std::move(settings), key, value);
+            }
+            return settings;
         }
 
         static Settings unconnectedInitiator(ServiceDirectories const& directories)
@@ -201,7 +212,8 @@ namespace mxl::test
     {
         FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
 
-        ConnectedPair()
+        explicit ConnectedPair(Settings const& targetChanges = {})
+            : UnconnectedPair{targetChanges}
         {
             connectNow();
             requireFlowing(verifier, 25, "after connecting");

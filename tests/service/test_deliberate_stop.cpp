@@ -108,7 +108,8 @@ namespace mxl::test
     TEST_CASE("is-05: a sender disabled on purpose is no stall at its receiver, which asks it when the flow turns idle, keeps its "
               "epoch and waits, and takes grains again once it is enabled")
     {
-        ConnectedPair pair;
+        // A status interval as long as the stall timeout and more: the sender is asked before the stall all the same.
+        ConnectedPair pair{{{"status_interval_ms", "5000"}}};
         auto const epoch = ticketEpoch(pair.directories.ticketFile());
         REQUIRE(epoch != 0);
         auto const lost = lostAtStop(pair);

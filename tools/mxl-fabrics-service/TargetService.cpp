@@ -335,7 +335,7 @@ namespace mxl::service
             }
             statusTick(now);
             applyActivation();
-            excuseDisabledSender();
+            excuseDisabledSender(now);
             if (tools::takeReloadRequest())
             {
                 reloadCertificate(_nmos.get());
@@ -440,13 +440,19 @@ namespace mxl::service
         }
     }
 
-    void TargetService::excuseDisabledSender()
+    void TargetService::excuseDisabledSender(Clock::time_point now)
     {
-        if (!_senderProbed || !_handover || !_handover->senderDisabled())
+        // Asked once per quiet spell, whatever the status interval, the sender answers well before the stall timeout.
+        bool const due = _handover && _session->senderQuestionDue(now);
+        if (due && !_senderProbed)
+        {
+            _handover->probeSender();
+        }
+        _senderProbed = due;
+        if (!due || !_handover->senderDisabled())
         {
             return;
         }
-        _senderProbed = false;
         _session->senderStopped(Clock::now());
         log::info("IS-05: the sender of receiver {} is disabled (its master_enable false): the flow's head standing still is no "
                   "stall; waiting for it to be enabled",
@@ -461,13 +467,6 @@ namespace mxl::service
         }
         _nextStatus = now + _config.statusInterval;
         _session->refreshMetrics(now, std::max<Clock::duration>(_config.statusInterval, std::chrono::milliseconds{500}));
-        // Asked once the flow turns idle, the sender answers well before the stall timeout.
-        bool const idle = _handover && _metrics.state() == "idle";
-        if (idle && !_senderProbed)
-        {
-            _handover->probeSender();
-        }
-        _senderProbed = idle;
         auto const line = _metrics.statusLine();
         _notifier.status(line);
         _statusFile.publish(_metrics);

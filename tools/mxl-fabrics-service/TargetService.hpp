@@ -74,7 +74,7 @@ namespace mxl::service
         // The sender an IS-05 activation connected this receiver to.
         std::unique_ptr<nmos::TicketHandover> _handover;
         std::vector<std::unique_ptr<nmos::TicketHandover>> _retiredHandovers;
-        // The connected sender was asked, when the flow turned idle, whether it was disabled on purpose.
+        // The connected sender was asked, in this quiet spell of the flow, whether it was disabled on purpose.
         bool _senderProbed = false;
         // The ticket in the facility's etcd, when configured.
         std::unique_ptr<directory::BackgroundPublication> _directory;
@@ -110,6 +110,6 @@ namespace mxl::service
         // Takes what an IS-05 activation made active, and keeps the connected sender's ticket current.
         void applyActivation();
         // A connected sender that answered that it was disabled (master_enable false) stopped on purpose: no stall.
-        void excuseDisabledSender();
+        void excuseDisabledSender(Clock::time_point now);
     };
 }
