@@ -156,6 +156,7 @@ namespace mxl::nmos
             std::lock_guard lock{_mutex};
             _probeWanted = true;
             _senderDisabled = false;
+            ++_probeGeneration;
         }
         _changed.notify_all();
     }
@@ -175,10 +176,15 @@ namespace mxl::nmos
             if (_probeWanted && !_handedOver.empty() && !_displaced)
             {
                 _probeWanted = false;
+                auto const generation = _probeGeneration;
                 lock.unlock();
                 bool const disabled = attempt([this] { return disabledForThisReceiver(); });
                 lock.lock();
-                _senderDisabled = disabled;
+                // A probe asked meanwhile cleared the answer: this one may predate the flow's latest quiet spell.
+                if (generation == _probeGeneration)
+                {
+                    _senderDisabled = disabled;
+                }
                 continue;
             }
             if (_wanted.empty() || _wanted == _handedOver || _displaced)

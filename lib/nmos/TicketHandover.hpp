@@ -18,6 +18,7 @@
 #include <array>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -62,7 +63,8 @@ namespace mxl::nmos
         [[nodiscard]] bool released() const;
 
         // Asks the sender, on the handover's thread, whether it was disabled on purpose: its active master_enable false
-        // while it feeds this receiver. senderDisabled() is true once it answered so, until the next probe.
+        // while it feeds this receiver. senderDisabled() is true once it answered the latest probe so, until the next probe;
+        // the answer to an earlier probe still under way is dropped.
         void probeSender();
         [[nodiscard]] bool senderDisabled() const;
 
@@ -79,6 +81,8 @@ namespace mxl::nmos
         bool _released = false;
         bool _probeWanted = false;
         bool _senderDisabled = false;
+        // Counts probeSender() calls: an answer is kept only for the latest.
+        std::uint64_t _probeGeneration = 0;
 
         // The thread's own. The sender's resource URL: given, or once looked up; and how the sender is named in logs.
         std::string _senderUrl;
