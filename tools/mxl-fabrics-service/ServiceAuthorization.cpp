@@ -14,15 +14,28 @@ namespace mxl::service
     {
         constexpr std::chrono::seconds authorizationServerTimeout{2};
 
-        // A service reads one configuration: its endpoint and its client share one server and one key cache.
+        // A service reads one configuration: its endpoint and its client share one server and one key cache. The server
+        // lives while they use it, so that its fetching thread ends before the process exits: OpenSSL cleans up at exit,
+        // and a TLS exchange still running then would leak what it holds.
         std::shared_ptr<auth::AuthorizationServer> serverOf(Authorization const& settings)
         {
-            static auto const server = std::make_shared<auth::AuthorizationServer>(settings.issuer, authorizationServerTimeout);
+            static std::weak_ptr<auth::AuthorizationServer> shared;
+            auto server = shared.lock();
+            if (!server)
+            {
+                server = std::make_shared<auth::AuthorizationServer>(settings.issuer, authorizationServerTimeout);
+                shared = server;
+            }
             return server;
         }
     }
 
-    void startClientTokens(ServiceConfig const& config)
+    ClientTokens::~ClientTokens()
+    {
+        setBearerTokenSource({});
+    }
+
+    ClientTokens::ClientTokens(ServiceConfig const& config)
     {
         if (!config.authorization || config.authorization->clientId.empty())
         {

@@ -8,8 +8,17 @@
 
 namespace mxl::service
 {
-    // Where auth_client_id is set: from now on every https:// request of this process carries a token of the client's.
-    void startClientTokens(ServiceConfig const& config);
+    // Where auth_client_id is set: every https:// request of this process carries a token of the client's while this
+    // lives.
+    class ClientTokens
+    {
+    public:
+        explicit ClientTokens(ServiceConfig const& config);
+        ~ClientTokens();
+
+        ClientTokens(ClientTokens const&) = delete;
+        ClientTokens& operator=(ClientTokens const&) = delete;
+    };
 
     // The gate of the node's endpoint where auth_server is set, else none. A target's ticket needs the permission to
     // connect its receiver, since whoever holds it can write into the flow.

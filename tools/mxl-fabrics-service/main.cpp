@@ -28,7 +28,7 @@ namespace
     {
         using namespace mxl::service;
         log::setLevel(config.logLevel);
-        startClientTokens(config);
+        ClientTokens const tokens{config};
         Notifier notifier;
         if (auto const watchdog = notifier.watchdogInterval())
         {
