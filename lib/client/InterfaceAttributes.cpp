@@ -45,4 +45,17 @@ namespace mxl::client
         auto const attributes = attributesOf(interface);
         return attributes.contains("device_name") ? attributeText("device_name", attributes["device_name"]) : "<none>";
     }
+
+    std::string interfaceDescription(std::string const& name, FabricsInterface const& interface)
+    {
+        auto text =
+            fmt::format("interface {}\n  provider: {}\n  node: {}\n  service: {}\n  max message: {} bytes\n  capabilities: {}\n  info:\n",
+                        name, providerName(interface.provider), interface.node, interface.service.empty() ? "<none>" : interface.service,
+                        interface.maxMessageSize, capabilityNames(interface.capabilityFlags));
+        for (auto const& [key, value] : interfaceAttributes(interface))
+        {
+            text += fmt::format("    {}: {}\n", key, value);
+        }
+        return text;
+    }
 }

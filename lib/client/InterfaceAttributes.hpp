@@ -20,4 +20,8 @@ namespace mxl::client
 
     // The provider's device_name, or "<none>".
     [[nodiscard]] std::string interfaceDevice(FabricsInterface const& interface);
+
+    // `interface` under `name` as mxl-fabrics-info -v prints it: a line naming it, then indented lines for the provider,
+    // node, service, max message size, capabilities and each attribute.
+    [[nodiscard]] std::string interfaceDescription(std::string const& name, FabricsInterface const& interface);
 }

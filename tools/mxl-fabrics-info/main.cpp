@@ -106,21 +106,6 @@ backend that cannot be found or loaded, domain or query failure; with --all-back
         fmt::print("interface {} node {} dev {}\n", name, interface.node, mxl::client::interfaceDevice(interface));
     }
 
-    void printVerbose(std::string const& name, FabricsInterface const& interface)
-    {
-        fmt::print("interface {}\n", name);
-        fmt::print("  provider: {}\n", mxl::client::providerName(interface.provider));
-        fmt::print("  node: {}\n", interface.node);
-        fmt::print("  service: {}\n", interface.service.empty() ? "<none>" : interface.service);
-        fmt::print("  max message: {} bytes\n", interface.maxMessageSize);
-        fmt::print("  capabilities: {}\n", mxl::client::capabilityNames(interface.capabilityFlags));
-        fmt::print("  info:\n");
-        for (auto const& [key, text] : mxl::client::interfaceAttributes(interface))
-        {
-            fmt::print("    {}: {}\n", key, text);
-        }
-    }
-
     void printBackend(mxlFabricsInstance fabrics)
     {
         mxlFabricsBackendInfo backend{};
@@ -150,7 +135,7 @@ backend that cannot be found or loaded, domain or query failure; with --all-back
             auto const name = fmt::format("{}-{}", provider, perProvider[provider]++);
             if (options.verbose)
             {
-                printVerbose(name, interface);
+                fmt::print("{}", mxl::client::interfaceDescription(name, interface));
             }
             else
             {
@@ -170,20 +155,14 @@ backend that cannot be found or loaded, domain or query failure; with --all-back
 
     int listAllBackends(InfoOptions const& options, std::string const& domain)
     {
-        mxlFabricsBackendList* found = nullptr;
-        if (auto const status = ::mxlFabricsGetBackends(&found); status != MXL_STATUS_OK)
-        {
-            throw std::runtime_error{fmt::format("cannot list the fabrics backends (mxlStatus {})", static_cast<int>(status))};
-        }
-        std::unique_ptr<mxlFabricsBackendList, decltype(&::mxlFabricsFreeBackendList)> const list{found, &::mxlFabricsFreeBackendList};
-        if (list->count == 0)
+        auto const backends = mxl::client::installedBackends();
+        if (backends.empty())
         {
             throw std::runtime_error{"no fabrics backend is installed (no libmxl-fabrics-<name>.so in the search path)"};
         }
         auto failed = false;
-        for (std::size_t i = 0; i < list->count; ++i)
+        for (auto const& backend : backends)
         {
-            auto const& backend = list->backends[i];
             try
             {
                 listInterfaces(options, domain, backend.name);
