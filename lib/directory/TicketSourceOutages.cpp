@@ -4,8 +4,7 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cctype>
+#include <utility>
 
 namespace mxl::directory
 {
@@ -13,48 +12,12 @@ namespace mxl::directory
     {
         // A peer that invents a new kind at every answer costs this many lines per outage, not one per poll.
         constexpr std::size_t kindsPerOutage = 8;
-
-        bool isHex(char c)
-        {
-            return std::isxdigit(static_cast<unsigned char>(c)) != 0;
-        }
-    }
-
-    std::string failureKind(std::string const& why)
-    {
-        std::string kind;
-        for (auto at = why.begin(); at != why.end();)
-        {
-            // What the peer sent, quoted (a parse error's "last read: '...'").
-            if (auto const closing = std::find(std::next(at), why.end(), '\''); *at == '\'' && closing != why.end())
-            {
-                kind += "'*'";
-                at = std::next(closing);
-                continue;
-            }
-            auto const end = std::find_if_not(at, why.end(), isHex);
-            if (end == at)
-            {
-                kind += *at++;
-                continue;
-            }
-            if (std::any_of(at, end, [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }))
-            {
-                kind += '#';
-            }
-            else
-            {
-                kind.append(at, end);
-            }
-            at = end;
-        }
-        return kind;
     }
 
     bool TicketSourceOutages::news(SourceFailure const& failure)
     {
-        auto& said = _said[failure.source];
-        return said.size() < kindsPerOutage && said.insert(failureKind(failure.why)).second;
+        bool last = false;
+        return _said.try_emplace(failure.source, kindsPerOutage).first->second.admit(failure.why, last);
     }
 
     bool TicketSourceOutages::news(std::vector<SourceFailure> const& failures)

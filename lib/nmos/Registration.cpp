@@ -3,6 +3,7 @@
 #include <HttpClient.hpp>
 #include <common/Backoff.hpp>
 #include <common/Log.hpp>
+#include <common/OutageLog.hpp>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iterator>
+#include <utility>
 #include <variant>
 
 namespace mxl::nmos
@@ -50,7 +52,9 @@ namespace mxl::nmos
     {
         Backoff backoff{retryInitial, retryMax};
         bool registered = false;
-        bool outageLogged = false;
+        // Set by a failure, cleared by a heartbeat answered: one outage however often the registry takes the node back.
+        bool inOutage = false;
+        OutageLog outage;
         auto nextHeartbeat = Clock::now();
         std::unique_lock lock{_mutex};
         while (!stop.stop_requested())
@@ -67,8 +71,8 @@ namespace mxl::nmos
                     std::vector<std::string> types;
                     std::ranges::transform(_held, std::back_inserter(types), [](auto const& entry) { return entry.first; });
                     // During an outage (a registry that forgets the node at every heartbeat, say) once is enough.
-                    log::emit(outageLogged ? log::Level::Debug : log::Level::Info, "NMOS registry {}: node {} registered ({})",
-                              _registry.url, _nodeId, fmt::join(types, ", "));
+                    log::emit(inOutage ? log::Level::Debug : log::Level::Info, "NMOS registry {}: node {} registered ({})", _registry.url,
+                              _nodeId, fmt::join(types, ", "));
                     nextHeartbeat = now + _registry.heartbeatInterval;
                 }
                 registered = !problem;
@@ -82,23 +86,24 @@ namespace mxl::nmos
                 {
                     // The registry keeps the node: the outage, if any, is over. Only now, so that a registry which takes
                     // every registration and forgets it by the next heartbeat is registered with at the back-off's pace.
-                    if (outageLogged)
+                    if (std::exchange(inOutage, false))
                     {
                         log::info("NMOS registry {}: node {} registered, and its heartbeat answered", _registry.url, _nodeId);
                     }
-                    outageLogged = false;
+                    outage.recovered();
                     backoff.succeeded();
                 }
             }
-            if (problem && !outageLogged)
+            if (bool last = false; problem && outage.admit(*problem, last))
             {
-                log::warn("NMOS registry {}: {}; registering again with back-off (grains keep moving)", _registry.url, *problem);
-                outageLogged = true;
+                log::warn("NMOS registry {}: {}; registering again with back-off (grains keep moving){}", _registry.url, *problem,
+                          last ? "; further failures are not logged until a heartbeat is answered" : "");
             }
             else if (problem)
             {
                 log::debug("NMOS registry {}: {}", _registry.url, *problem);
             }
+            inOutage = inOutage || problem;
             lock.lock();
             auto const wakeAt = registered ? nextHeartbeat : backoff.nextAttempt();
             _wake.wait_until(lock, stop, wakeAt, [this] { return _changed; });

@@ -2,8 +2,8 @@
 // its own so that a slow or dead registry never holds the grain loop: node, device, source, flow, then the sender or
 // receiver (parents first, as registries require); a heartbeat every heartbeatInterval; everything again after a failed
 // heartbeat (404: the registry restarted or garbage-collected the node; no answer: it may have); a resource whose
-// document changed (an IS-05 activation) is POSTed again. An unreachable registry is logged once per outage and retried
-// with back-off. On destruction the resources are deleted, children first, within a short deadline.
+// document changed (an IS-05 activation) is POSTed again. An unreachable registry is logged for the first kinds of failure of an
+// outage (OutageLog) and retried with back-off. On destruction the resources are deleted, children first, within a short deadline.
 #pragma once
 
 #include "NodeApi.hpp"

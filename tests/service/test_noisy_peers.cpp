@@ -1,5 +1,5 @@
 // Peers whose error text changes at every answer (a request id, a time) cannot flood a service's log: a retried step
-// logs the first few distinct reasons of an outage and then nothing until it succeeds (common/OutageLog.hpp).
+// logs the first few kinds of failure of an outage and then nothing until it succeeds (common/OutageLog.hpp).
 #include "RawHttp.hpp"
 #include "ServiceScenario.hpp"
 #include "TestFlow.hpp"
@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <iterator>
 #include <sys/socket.h>
 #include <thread>
 
@@ -19,7 +20,8 @@ namespace mxl::test
     {
         using namespace std::chrono_literals;
 
-        // Answers every request on a loopback port with 500 and a body that names the request's number.
+        // Answers every request on a loopback port with 500 and a body that names the request's number and, in words,
+        // one of five workers in turn: five kinds of failure (FailureKind.hpp), each text new.
         class VaryingErrorPeer
         {
         public:
@@ -67,7 +69,10 @@ namespace mxl::test
                     }
                     char request[4096];
                     static_cast<void>(::recv(client.get(), request, sizeof request, 0));
-                    auto const body = fmt::format(R"({{"code": 500, "error": "busy", "debug": "request {}"}})", _answered.load());
+                    static constexpr char const* workers[] = {"north", "south", "west", "upper", "lower"};
+                    auto const number = _answered.load();
+                    auto const body = fmt::format(R"({{"code": 500, "error": "busy", "debug": "request {} on the {} worker"}})", number,
+                                                  workers[number % std::size(workers)]);
                     auto const answer =
                         fmt::format("HTTP/1.0 500 Internal Server Error\r\nContent-Length: {}\r\n\r\n{}", body.size(), body);
                     static_cast<void>(::send(client.get(), answer.data(), answer.size(), MSG_NOSIGNAL));
@@ -77,7 +82,7 @@ namespace mxl::test
         };
     }
 
-    TEST_CASE("is-05: a sender whose every error names its request is logged three times in an outage, not at every retry")
+    TEST_CASE("is-05: a sender whose error text changes at every answer is logged three times in an outage, not at every retry")
     {
         VaryingErrorPeer sender;
         ServiceDirectories directories;

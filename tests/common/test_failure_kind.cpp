@@ -1,11 +1,11 @@
-// The kind of a ticket source's failure: what an initiator says once per outage. Numbers that change from answer to
+// The kind of a failure (common/FailureKind.hpp): what a retried step says once per outage. Numbers that change from answer to
 // answer (counters, timestamps, request ids, parse-error columns) and what the peer sent, quoted, do not make a new
 // kind; other words do.
-#include <TicketSourceOutages.hpp>
+#include "common/FailureKind.hpp"
 
 #include <doctest/doctest.h>
 
-using mxl::directory::failureKind;
+using mxl::failureKind;
 
 TEST_CASE("failure kinds: numbers, timestamps, hexadecimal ids and quoted text are masked, words are kept")
 {
