@@ -1,8 +1,9 @@
 // A temporary directory under /dev/shm holding one mxl domain per end of a two-process bench; removed with the object.
 #pragma once
 
+#include "ScratchDirectory.hpp"
+
 #include <cstdint>
-#include <filesystem>
 #include <string>
 
 namespace mxl::bench
@@ -12,15 +13,11 @@ namespace mxl::bench
     public:
         // `benchName` prefixes the directory; every domain's options.json sets its history (and so its ring sizes).
         TemporaryDomains(std::string const& benchName, std::uint64_t historyDurationNs);
-        ~TemporaryDomains();
-
-        TemporaryDomains(TemporaryDomains const&) = delete;
-        TemporaryDomains& operator=(TemporaryDomains const&) = delete;
 
         [[nodiscard]] std::string target() const;
         [[nodiscard]] std::string initiator() const;
 
     private:
-        std::filesystem::path _root;
+        ScratchDirectory _root;
     };
 }

@@ -4,6 +4,7 @@
 // how many samples the target is behind the source. The link holds when the target is within one batch (the flow's
 // commit hint) at every check; the exit status says whether it did.
 #include "Process.hpp"
+#include "ScratchDirectory.hpp"
 
 #include <mxl/flow.h>
 #include <mxl/mxl.h>
@@ -12,13 +13,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
-
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -39,31 +37,6 @@ namespace
         double seconds = 600.0;
         // Not a multiple of a batch, so that the checks fall at every phase of one.
         int intervalMs = 997;
-    };
-
-    // A domain directory on /dev/shm, removed with its flows at the end.
-    class ScratchDomain
-    {
-    public:
-        explicit ScratchDomain(std::string const& role)
-            : _path{std::filesystem::path{"/dev/shm"} / fmt::format("mxl-drift-{}-{}", role, ::getpid())}
-        {
-            std::filesystem::create_directories(_path);
-        }
-
-        ~ScratchDomain()
-        {
-            std::error_code ignored;
-            std::filesystem::remove_all(_path, ignored);
-        }
-
-        [[nodiscard]] std::string str() const
-        {
-            return _path.string();
-        }
-
-    private:
-        std::filesystem::path _path;
     };
 
     // A reader of one flow, for its head index.
@@ -157,19 +130,20 @@ namespace
 
     int run(Options const& options)
     {
-        ScratchDomain sourceDomain{"src"};
-        ScratchDomain targetDomain{"dst"};
+        mxl::bench::ScratchDirectory const scratch{"mxl-fabrics-audio-drift"};
+        auto const sourceDomain = scratch.subdirectory("source").string();
+        auto const targetDomain = scratch.subdirectory("target").string();
         std::ifstream definitionFile{options.flow};
         std::stringstream definition;
         definition << definitionFile.rdbuf();
         auto const flowId = nlohmann::json::parse(definition.str()).at("id").get<std::string>();
 
-        Process source{{MXL_TEST_SOURCE_BINARY, "-d", sourceDomain.str(), "-a", options.flow}};
+        Process source{{MXL_TEST_SOURCE_BINARY, "-d", sourceDomain, "-a", options.flow}};
         if (!source.waitForLine("flow " + flowId, 10s))
         {
             throw std::runtime_error{"mxl-test-source did not create the flow"};
         }
-        std::vector<std::string> targetArguments{MXL_DEMO_BINARY, "-d", targetDomain.str(), "-f", options.flow, "-p", options.provider};
+        std::vector<std::string> targetArguments{MXL_DEMO_BINARY, "-d", targetDomain, "-f", options.flow, "-p", options.provider};
         if (options.provider == "tcp")
         {
             targetArguments.insert(targetArguments.end(), {"-n", "127.0.0.1", "-s", "0"});
@@ -181,14 +155,14 @@ namespace
             throw std::runtime_error{"the demo target printed no ticket"};
         }
         auto const ticket = ticketLine->substr(ticketLine->find("Target info: ") + 13);
-        Process initiator{{MXL_DEMO_BINARY, "-i", "-d", sourceDomain.str(), "-f", flowId, "-t", ticket}};
+        Process initiator{{MXL_DEMO_BINARY, "-i", "-d", sourceDomain, "-f", flowId, "-t", ticket}};
         if (!initiator.waitForLine("connected to", 15s))
         {
             throw std::runtime_error{"the demo initiator did not connect"};
         }
 
-        HeadReader const sourceHead{sourceDomain.str(), flowId};
-        HeadReader const targetHead{targetDomain.str(), flowId};
+        HeadReader const sourceHead{sourceDomain, flowId};
+        HeadReader const targetHead{targetDomain, flowId};
         auto const config = sourceHead.config();
         auto const batch = std::uint64_t{config.common.maxCommitBatchSizeHint};
         fmt::print("drift: provider {} flow {} ({} channels, batch {} samples), {} s, a check every {} ms\n", options.provider, flowId,

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace mxl::bench::capacity
+namespace mxl::bench
 {
     ScratchDirectory::ScratchDirectory(std::string_view prefix)
     {

@@ -1,11 +1,11 @@
-// A directory of its own under /dev/shm for one run: the flow domains (which must be on tmpfs), the copies of the flow
-// definitions and the tools' stderr. Removed with everything in it when the object goes.
+// A directory of its own under /dev/shm for one run of a bench: its flow domains (which must be on tmpfs) and whatever
+// else the run writes (copies of flow definitions, the tools' stderr). Removed with everything in it when the object goes.
 #pragma once
 
 #include <filesystem>
 #include <string_view>
 
-namespace mxl::bench::capacity
+namespace mxl::bench
 {
     class ScratchDirectory
     {
