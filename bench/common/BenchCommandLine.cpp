@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <stdexcept>
-#include <utility>
 
 namespace po = boost::program_options;
 
@@ -38,36 +37,6 @@ namespace mxl::bench
             throw std::invalid_argument{fmt::format("{}: needs at least one entry", option)};
         }
         return items;
-    }
-
-    WakeBenchOptions parseWakeBenchOptions(int argc, char** argv)
-    {
-        WakeBenchOptions options;
-        po::options_description description;
-        description.add_options()("help,h", po::bool_switch(&options.help))("wakes", po::value(&options.wakes))("grains",
-                                                                                                                po::value(&options.grains));
-        static_cast<void>(parseCommandLine(argc, argv, description));
-        for (auto const& [name, count] : {std::pair{"--wakes", options.wakes}, std::pair{"--grains", options.grains}})
-        {
-            if (count <= 0)
-            {
-                throw std::invalid_argument{fmt::format("{} needs a positive count, not {}", name, count)};
-            }
-        }
-        return options;
-    }
-
-    std::optional<int> readWakeBenchOptions(WakeBenchOptions& options, int argc, char** argv, std::string_view program,
-                                            WakeBenchHelp const& help)
-    {
-        WakeBenchOptions const defaults;
-        auto const usage = fmt::format("usage: {} [--wakes N] [--grains N]\n"
-                                       "  --wakes N   {} (default {})\n"
-                                       "  --grains N  {} (default {})\n"
-                                       "{}\n",
-                                       program, help.wakes, defaults.wakes, help.grains, defaults.grains, help.prints);
-        return readOptions(
-            options, [&] { return parseWakeBenchOptions(argc, argv); }, program, usage);
     }
 
     std::vector<std::string> providerList(std::string_view text)

@@ -24,18 +24,6 @@ namespace mxl::bench
     // --providers: each entry tcp or shm.
     [[nodiscard]] std::vector<std::string> providerList(std::string_view text);
 
-    // The options of the wake benches (mxl-flow-bench, mxl-fabrics-events-bench): how many wakes each row samples and how
-    // many grains each throughput or arrival row moves.
-    struct WakeBenchOptions
-    {
-        int wakes = 2000;
-        int grains = 500;
-        bool help = false;
-    };
-
-    // --wakes N, --grains N (positive counts) and -h/--help; throws std::invalid_argument naming what is wrong.
-    [[nodiscard]] WakeBenchOptions parseWakeBenchOptions(int argc, char** argv);
-
     // The start of a bench's main: `parse` (which throws std::invalid_argument) fills `options`. Returns the status main
     // returns at once: 2 after printing the error after the name of `program`, 0 after printing `usage` for --help;
     // nullopt when the bench is to run.
@@ -58,16 +46,4 @@ namespace mxl::bench
         }
         return std::nullopt;
     }
-
-    // What --help says a wake bench's --wakes and --grains count, and what the bench prints.
-    struct WakeBenchHelp
-    {
-        std::string_view wakes;
-        std::string_view grains;
-        std::string_view prints;
-    };
-
-    // readOptions for a wake bench, its usage written from `help` and the defaults of WakeBenchOptions.
-    [[nodiscard]] std::optional<int> readWakeBenchOptions(WakeBenchOptions& options, int argc, char** argv, std::string_view program,
-                                                          WakeBenchHelp const& help);
 }

@@ -25,4 +25,14 @@ namespace mxl::bench
     {
         return static_cast<int>(::sysconf(_SC_NPROCESSORS_ONLN));
     }
+
+    std::vector<Placement> wakePlacements()
+    {
+        std::vector<Placement> placements{{0, 0}};
+        if (onlineCpuCount() > 1)
+        {
+            placements.push_back({0, 1});
+        }
+        return placements;
+    }
 }

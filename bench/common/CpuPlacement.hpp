@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace mxl::bench
 {
@@ -18,4 +19,7 @@ namespace mxl::bench
     bool pinToCpu(int cpu);
 
     int onlineCpuCount();
+
+    // Where a wake is measured: on the same vCPU and, where the machine has more than one, across two.
+    [[nodiscard]] std::vector<Placement> wakePlacements();
 }

@@ -7,7 +7,6 @@
 #include <mxl/fabrics_events.h>
 #include <mxl/flow.h>
 
-#include "BenchCommandLine.hpp"
 #include "CheckMxlStatus.hpp"
 #include "CpuPlacement.hpp"
 #include "FabricsInitiator.hpp"
@@ -15,6 +14,7 @@
 #include "MxlEnd.hpp"
 #include "Percentiles.hpp"
 #include "TemporaryDomains.hpp"
+#include "WakeBench.hpp"
 
 #include <fmt/format.h>
 
@@ -345,23 +345,9 @@ namespace
                       }
                   });
     }
-}
 
-int main(int argc, char** argv)
-{
-    mxl::bench::WakeBenchOptions options;
-    if (auto const exitCode =
-            mxl::bench::readWakeBenchOptions(options, argc, argv, "mxl-fabrics-events-bench",
-                                             {"wake samples per row and placement", "grains sent over tcp loopback per arrival row",
-                                              "Prints markdown tables; every mxl figure sits beside its baseline from the same run."}))
+    void printTables(int wakes, int grains)
     {
-        return *exitCode;
-    }
-    auto const wakes = options.wakes;
-    auto const grains = options.grains;
-    try
-    {
-
         // Before any thread is pinned: the library threads are not placed by this bench. The rows take turns in rounds,
         // in an order that reverses each round, so that a machine whose speed drifts during the run favours none of them.
         ArrivalRow readGrain;
@@ -402,16 +388,11 @@ int main(int argc, char** argv)
         int fd = -1;
         mxl::bench::checkMxlStatus(mxlFabricsTargetStartEvents(idle.handle(), 0, &fd), "mxlFabricsTargetStartEvents");
 
-        std::vector<Placement> placements{{0, 0}};
-        if (mxl::bench::onlineCpuCount() > 1)
-        {
-            placements.push_back({0, 1});
-        }
         fmt::print("\n## Wake of a thread blocked in a wait, in-process ({} samples per row)\n\n", wakes);
         fmt::print("| placement | futex wake (baseline) median / p99 (µs) | eventfd write → poll() median / p99 (µs) | "
                    "EmitEvent → poll() → DispatchEvents → handler median / p99 (µs) | events vs futex median |\n");
         fmt::print("|---|---|---|---|---|\n");
-        for (auto const& placement : placements)
+        for (auto const& placement : mxl::bench::wakePlacements())
         {
             auto const futexWake = futexWakes(placement, wakes);
             auto const eventfdWake = eventfdWakes(placement, wakes);
@@ -421,10 +402,12 @@ int main(int argc, char** argv)
                        eventWake.medianUs / futexWake.medianUs);
         }
     }
-    catch (std::exception const& e)
-    {
-        fmt::print(stderr, "mxl-fabrics-events-bench: {}\n", e.what());
-        return 1;
-    }
-    return 0;
+}
+
+int main(int argc, char** argv)
+{
+    return mxl::bench::runWakeBench(argc, argv, "mxl-fabrics-events-bench",
+                                    {"wake samples per row and placement", "grains sent over tcp loopback per arrival row",
+                                     "Prints markdown tables; every mxl figure sits beside its baseline from the same run."},
+                                    printTables);
 }

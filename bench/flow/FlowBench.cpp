@@ -5,10 +5,11 @@
 #include <mxl/mxl.h>
 #include <mxl/time.h>
 
-#include "BenchCommandLine.hpp"
 #include "CpuPlacement.hpp"
 #include "Percentiles.hpp"
+#include "ScratchDirectory.hpp"
 #include "SharedArena.hpp"
+#include "WakeBench.hpp"
 
 #include <fmt/format.h>
 
@@ -16,10 +17,8 @@
 #include <chrono>
 #include <climits>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <filesystem>
 #include <linux/futex.h>
 #include <stdexcept>
 #include <string>
@@ -267,40 +266,15 @@ namespace
         mxlDestroyInstance(instance);
         return {flow, baseline};
     }
-}
 
-int main(int argc, char** argv)
-{
-    mxl::bench::WakeBenchOptions options;
-    if (auto const exitCode =
-            mxl::bench::readWakeBenchOptions(options, argc, argv, "mxl-flow-bench",
-                                             {"commit-to-wake samples per placement", "1080p v210 grains written for the throughput rows",
-                                              "Prints a markdown table; every mxl figure sits beside its baseline from the same run."}))
+    void printTables(int wakes, int grains)
     {
-        return *exitCode;
-    }
-    auto const wakes = options.wakes;
-    auto const grains = options.grains;
-
-    char domainTemplate[] = "/dev/shm/mxl-flow-bench-XXXXXX";
-    if (::mkdtemp(domainTemplate) == nullptr)
-    {
-        fmt::print(stderr, "mxl-flow-bench: cannot create a domain under /dev/shm: {}\n", std::strerror(errno));
-        return 1;
-    }
-    std::string const domain = domainTemplate;
-    int exitCode = 0;
-    try
-    {
-        std::vector<Placement> placements{{0, 0}};
-        if (mxl::bench::onlineCpuCount() > 1)
-        {
-            placements.push_back({0, 1});
-        }
+        mxl::bench::ScratchDirectory const scratch{"mxl-flow-bench"};
+        auto const domain = scratch.path().string();
         fmt::print("## Commit-to-wake latency, blocking reader in another process ({} samples per row)\n\n", wakes);
         fmt::print("| placement | mxl commit → reader wake median / p99 (µs) | raw futex wake median / p99 (µs) | median ratio |\n");
         fmt::print("|---|---|---|---|\n");
-        for (auto const& placement : placements)
+        for (auto const& placement : mxl::bench::wakePlacements())
         {
             auto const raw = rawFutexPingPong(placement, wakes);
             auto const flow = flowCommitToWake(domain, placement, wakes);
@@ -316,11 +290,12 @@ int main(int argc, char** argv)
         fmt::print("| OpenGrain + memcpy into the payload + CommitGrain | {:.0f} | {:.2f} | {:.2f}x |\n", flow.grainsPerSecond,
                    flow.gigabytesPerSecond, flow.gigabytesPerSecond / baseline.gigabytesPerSecond);
     }
-    catch (std::exception const& e)
-    {
-        fmt::print(stderr, "mxl-flow-bench: {}\n", e.what());
-        exitCode = 1;
-    }
-    std::filesystem::remove_all(domain);
-    return exitCode;
+}
+
+int main(int argc, char** argv)
+{
+    return mxl::bench::runWakeBench(argc, argv, "mxl-flow-bench",
+                                    {"commit-to-wake samples per placement", "1080p v210 grains written for the throughput rows",
+                                     "Prints a markdown table; every mxl figure sits beside its baseline from the same run."},
+                                    printTables);
 }
