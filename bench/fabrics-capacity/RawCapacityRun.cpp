@@ -16,6 +16,7 @@
 #include "LiveWindow.hpp"
 #include "ProcessCpu.hpp"
 #include "SharedArena.hpp"
+#include "SharedTicket.hpp"
 #include "TargetFlowReader.hpp"
 #include "Transport.hpp"
 #include "WaitPacer.hpp"
@@ -29,7 +30,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <memory>
 #include <new>
 #include <numeric>
@@ -64,13 +64,12 @@ namespace mxl::bench::capacity
 
         struct StreamShared
         {
-            std::atomic<std::uint32_t> ticketBytes;
+            SharedTicket<ticketCapacity> ticket;
             std::atomic<std::uint32_t> initiatorConnected;
             // The doorbell: the newest unit the initiator posted to this stream's target (0: none yet).
             std::atomic<std::uint64_t> postedIndex;
             // Units of the window the initiator posted late (fan-out: on stream 0 only).
             std::atomic<std::uint64_t> late;
-            char ticket[ticketCapacity];
             char targetError[errorCapacity];
             char initiatorError[errorCapacity];
         };
@@ -167,8 +166,7 @@ namespace mxl::bench::capacity
                                                                       [this, stream] { return runTarget(stream); }));
                 }
                 awaitStreams(
-                    _shape.flows, [](StreamShared const& s) { return s.ticketBytes.load(std::memory_order_acquire) != 0; },
-                    "publish its ticket");
+                    _shape.flows, [](StreamShared const& s) { return s.ticket.published(); }, "publish its ticket");
                 if (_shape.fanOut)
                 {
                     std::vector<std::uint32_t> all(_shape.flows);
@@ -202,8 +200,9 @@ namespace mxl::bench::capacity
                         monitorOnce();
                         if (Clock::now() > deadline)
                         {
-                            throw std::runtime_error{fmt::format("raw stream {} did not {} within {} s", stream + 1, what,
-                                                                 std::chrono::duration_cast<std::chrono::seconds>(runStartTimeout).count())};
+                            throw std::runtime_error{
+                                fmt::format("raw stream {} did not {} within {} s", stream + 1, what,
+                                            std::chrono::duration_cast<std::chrono::seconds>(runStartTimeout).count())};
                         }
                     }
                 }
@@ -277,13 +276,7 @@ namespace mxl::bench::capacity
                 try
                 {
                     auto const target = makeRawTarget(transportConfig(_shape));
-                    auto const ticket = target->ticket();
-                    if (ticket.size() > ticketCapacity)
-                    {
-                        throw std::runtime_error{fmt::format("raw ticket of {} bytes; at most {} fit", ticket.size(), ticketCapacity)};
-                    }
-                    std::memcpy(shared.ticket, ticket.data(), ticket.size());
-                    shared.ticketBytes.store(static_cast<std::uint32_t>(ticket.size()), std::memory_order_release);
+                    shared.ticket.publish(target->ticket());
                     receive(*target, stream);
                     return 0;
                 }
@@ -344,9 +337,7 @@ namespace mxl::bench::capacity
                     std::vector<std::unique_ptr<InitiatorTransport>> ends;
                     for (auto const stream : streams)
                     {
-                        auto const& shared = _shared.streams[stream];
-                        std::vector<char> const ticket{shared.ticket, shared.ticket + shared.ticketBytes.load(std::memory_order_acquire)};
-                        ends.push_back(makeRawInitiator(transportConfig(_shape), ticket));
+                        ends.push_back(makeRawInitiator(transportConfig(_shape), _shared.streams[stream].ticket.read()));
                     }
                     first.initiatorConnected.store(1, std::memory_order_release);
                     send(ends, streams);

@@ -6,6 +6,7 @@
 #include "GrainSignature.hpp"
 #include "MxlEnd.hpp"
 #include "SharedArena.hpp"
+#include "SharedTicket.hpp"
 #include "TemporaryDomains.hpp"
 
 #include <mxl/fabrics_state.h>
@@ -51,8 +52,7 @@ namespace mxl::bench
 
         struct Shared
         {
-            std::atomic<std::uint64_t> ticketBytes;
-            char ticket[ticketCapacity];
+            SharedTicket<ticketCapacity> ticket;
             // The next index the checker looks at.
             std::atomic<std::uint64_t> checkedUpTo;
             std::atomic<int> connected;
@@ -98,13 +98,7 @@ namespace mxl::bench
         {
             MxlEnd end{domain, flowDefinition(config.format), nullptr};
             FabricsTarget target{end, config.provider, 64};
-            auto const& ticket = target.ticket();
-            if (ticket.size() > ticketCapacity)
-            {
-                throw std::runtime_error{"the ticket is too long for the shared arena"};
-            }
-            std::memcpy(shared.ticket, ticket.data(), ticket.size());
-            shared.ticketBytes.store(ticket.size(), std::memory_order_release);
+            shared.ticket.publish(target.ticket());
             while (shared.checkerDone.load(std::memory_order_acquire) == 0 && shared.failed.load() == 0)
             {
                 static_cast<void>(target.readGrain());
@@ -114,7 +108,7 @@ namespace mxl::bench
 
         void runInitiator(Shared& shared, SoakConfig const& config, std::string const& domain)
         {
-            while (shared.ticketBytes.load(std::memory_order_acquire) == 0)
+            while (!shared.ticket.published())
             {
                 if (shared.failed.load() != 0)
                 {
@@ -122,9 +116,8 @@ namespace mxl::bench
                 }
                 std::this_thread::sleep_for(std::chrono::milliseconds{1});
             }
-            std::vector<char> const ticket{shared.ticket, shared.ticket + shared.ticketBytes.load()};
             MxlEnd end{domain, flowDefinition(config.format), nullptr};
-            FabricsInitiator initiator{end, flowId, config.provider, std::nullopt, ticket};
+            FabricsInitiator initiator{end, flowId, config.provider, std::nullopt, shared.ticket.read()};
             shared.connected.store(1, std::memory_order_release);
             for (auto index = firstIndex; index < firstIndex + config.grains; ++index)
             {
@@ -171,7 +164,7 @@ namespace mxl::bench
 
         void runChecker(Shared& shared, SoakConfig const& config, std::string const& domain)
         {
-            while (shared.ticketBytes.load(std::memory_order_acquire) == 0)
+            while (!shared.ticket.published())
             {
                 std::this_thread::sleep_for(std::chrono::milliseconds{1});
             }

@@ -2,6 +2,7 @@
 
 #include "HeapAllocations.hpp"
 #include "SharedArena.hpp"
+#include "SharedTicket.hpp"
 
 #include <fmt/format.h>
 
@@ -46,7 +47,7 @@ namespace mxl::bench
         // The memory both children and the parent share for one row.
         struct RunShared
         {
-            std::atomic<std::uint32_t> ticketBytes;
+            SharedTicket<ticketCapacity> ticket;
             std::atomic<std::uint32_t> failed;
             std::atomic<std::uint32_t> initiatorDone;
             // The first measured index, set by the initiator before it sends that grain.
@@ -57,7 +58,6 @@ namespace mxl::bench
             std::atomic<std::uint64_t> readUpTo;
             SideOutcome outcome[2];
             char error[2][errorCapacity];
-            char ticket[ticketCapacity];
             std::uint64_t sentNs[stampCapacity];
             std::uint64_t readNs[stampCapacity];
         };
@@ -123,13 +123,7 @@ namespace mxl::bench
             auto transportConfig = config.transport;
             transportConfig.domain = config.targetDomain;
             auto const target = factory.target(transportConfig);
-            auto const ticket = target->ticket();
-            if (ticket.size() > ticketCapacity)
-            {
-                throw std::runtime_error{fmt::format("ticket of {} bytes exceeds {}", ticket.size(), ticketCapacity)};
-            }
-            std::memcpy(shared.ticket, ticket.data(), ticket.size());
-            shared.ticketBytes.store(static_cast<std::uint32_t>(ticket.size()), std::memory_order_release);
+            shared.ticket.publish(target->ticket());
 
             // The read before the first measured one opens the measured interval; the read of the last index closes it.
             std::optional<Snapshot> previousRead;
@@ -190,7 +184,7 @@ namespace mxl::bench
         std::vector<char> awaitTicket(RunShared& shared)
         {
             auto const deadline = std::chrono::steady_clock::now() + handshakeTimeout;
-            while (shared.ticketBytes.load(std::memory_order_acquire) == 0)
+            while (!shared.ticket.published())
             {
                 throwIfPeerFailed(shared);
                 if (std::chrono::steady_clock::now() > deadline)
@@ -199,7 +193,7 @@ namespace mxl::bench
                 }
                 std::this_thread::sleep_for(std::chrono::milliseconds{1});
             }
-            return {shared.ticket, shared.ticket + shared.ticketBytes.load()};
+            return shared.ticket.read();
         }
 
         void runInitiator(RunShared& shared, RunConfig const& config, TransportFactory const& factory)
