@@ -11,6 +11,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 
 namespace mxl::test::fabrics
 {
@@ -21,9 +22,13 @@ namespace mxl::test::fabrics
             REQUIRE_MESSAGE(code == 0, call, " failed: ", ::fi_strerror(-code));
         }
 
-        template <typename T>
-        mxl::fabrics::Fid<T> adopt(T* object)
+        // Calls `create`, a libfabric call whose last two parameters are where it stores the new object and a context,
+        // with `arguments` before them; REQUIREs success and owns the object.
+        template <typename T, typename Create, typename... Arguments>
+        mxl::fabrics::Fid<T> open(char const* call, Create create, Arguments&&... arguments)
         {
+            T* object = nullptr;
+            require(create(std::forward<Arguments>(arguments)..., &object, nullptr), call);
             return mxl::fabrics::Fid<T>{object};
         }
     }
@@ -50,36 +55,24 @@ namespace mxl::test::fabrics
         ::fi_freeinfo(hints);
         require(found, "fi_getinfo");
 
-        fid_fabric* fabric = nullptr;
-        require(::fi_fabric(_info->fabric_attr, &fabric, nullptr), "fi_fabric");
-        _fabric = adopt(fabric);
-        fid_domain* domain = nullptr;
-        require(::fi_domain(_fabric.get(), _info, &domain, nullptr), "fi_domain");
-        _domain = adopt(domain);
+        _fabric = open<fid_fabric>("fi_fabric", ::fi_fabric, _info->fabric_attr);
+        _domain = open<fid_domain>("fi_domain", ::fi_domain, _fabric.get(), _info);
         fi_cq_attr cqAttributes{};
         cqAttributes.format = FI_CQ_FORMAT_DATA;
         cqAttributes.size = 64;
-        fid_cq* completions = nullptr;
-        require(::fi_cq_open(_domain.get(), &cqAttributes, &completions, nullptr), "fi_cq_open");
-        _completions = adopt(completions);
+        _completions = open<fid_cq>("fi_cq_open", ::fi_cq_open, _domain.get(), &cqAttributes);
 
         // tcp 1.17 has no provider keys: a registration needs a key of its own.
-        fid_mr* region = nullptr;
-        require(::fi_mr_reg(_domain.get(), _buffer.data(), _buffer.size(), FI_WRITE, 0, std::random_device{}(), 0, &region, nullptr),
-                "fi_mr_reg");
-        _region = adopt(region);
+        _region =
+            open<fid_mr>("fi_mr_reg", ::fi_mr_reg, _domain.get(), _buffer.data(), _buffer.size(), FI_WRITE, 0, std::random_device{}(), 0);
 
-        fid_ep* endpoint = nullptr;
-        require(::fi_endpoint(_domain.get(), _info, &endpoint, nullptr), "fi_endpoint");
-        _endpoint = adopt(endpoint);
+        _endpoint = open<fid_ep>("fi_endpoint", ::fi_endpoint, _domain.get(), _info);
         require(::fi_ep_bind(_endpoint.get(), &_completions.get()->fid, FI_TRANSMIT | FI_RECV), "fi_ep_bind (cq)");
         if (connectionless())
         {
             fi_av_attr avAttributes{};
             avAttributes.type = FI_AV_TABLE;
-            fid_av* addresses = nullptr;
-            require(::fi_av_open(_domain.get(), &avAttributes, &addresses, nullptr), "fi_av_open");
-            _addresses = adopt(addresses);
+            _addresses = open<fid_av>("fi_av_open", ::fi_av_open, _domain.get(), &avAttributes);
             require(::fi_ep_bind(_endpoint.get(), &_addresses.get()->fid, 0), "fi_ep_bind (av)");
             require(::fi_enable(_endpoint.get()), "fi_enable");
             REQUIRE(::fi_av_insert(_addresses.get(), _ticket.fabricAddress.data(), 1, &_target, 0, nullptr) == 1);
@@ -87,9 +80,7 @@ namespace mxl::test::fabrics
         }
         fi_eq_attr eqAttributes{};
         eqAttributes.wait_obj = FI_WAIT_UNSPEC;
-        fid_eq* events = nullptr;
-        require(::fi_eq_open(_fabric.get(), &eqAttributes, &events, nullptr), "fi_eq_open");
-        _events = adopt(events);
+        _events = open<fid_eq>("fi_eq_open", ::fi_eq_open, _fabric.get(), &eqAttributes);
         require(::fi_ep_bind(_endpoint.get(), &_events.get()->fid, 0), "fi_ep_bind (eq)");
         require(::fi_enable(_endpoint.get()), "fi_enable");
         require(::fi_connect(_endpoint.get(), _info->dest_addr, nullptr, 0), "fi_connect");
