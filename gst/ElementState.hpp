@@ -1,5 +1,6 @@
 // The C++ state behind an element's GObject instance ({parent, State* state}): made in the instance's init, deleted
-// in finalize, and holding the TAI clock the element offers its pipeline. mxlsink and mxlsrc keep theirs the same way.
+// in finalize, and holding the settings its properties set and the TAI clock the element offers its pipeline. mxlsink
+// and mxlsrc keep theirs the same way.
 #pragma once
 
 #include <gst/gst.h>
@@ -13,6 +14,15 @@ namespace mxl::gst
         static State& of(gpointer object)
         {
             return *cast(object)->state;
+        }
+
+        // The settings as they stand, copied under the object lock that the property setters take.
+        static decltype(State::settings) settingsOf(Instance* instance)
+        {
+            GST_OBJECT_LOCK(instance);
+            auto copy = instance->state->settings;
+            GST_OBJECT_UNLOCK(instance);
+            return copy;
         }
 
         static void init(Instance* instance)

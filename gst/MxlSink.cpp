@@ -138,6 +138,7 @@ namespace
 
     using Element = ElementState<GstMxlSink, SinkState, GST_MXL_SINK, &gst_mxl_sink_parent_class>;
     constexpr auto stateOf = Element::of;
+    constexpr auto settingsOf = Element::settingsOf;
 
     constexpr std::array<PropertyField<SinkSettings, std::string>, 6> stringProperties{{
         {propDomain, &SinkSettings::domain},
@@ -183,14 +184,6 @@ namespace
             return;
         }
         G_OBJECT_WARN_INVALID_PROPERTY_ID(object, property, spec);
-    }
-
-    SinkSettings settingsOf(GstMxlSink* sink)
-    {
-        GST_OBJECT_LOCK(sink);
-        auto copy = sink->state->settings;
-        GST_OBJECT_UNLOCK(sink);
-        return copy;
     }
 
     void storeFlowId(GstMxlSink* sink, std::string const& id)

@@ -113,6 +113,7 @@ namespace
 
     using Element = ElementState<GstMxlSrc, SrcState, GST_MXL_SRC, &gst_mxl_src_parent_class>;
     constexpr auto stateOf = Element::of;
+    constexpr auto settingsOf = Element::settingsOf;
 
     constexpr CounterFields<SrcCounters, 3> counterProperties{{
         {propBuffersPushed, &SrcCounters::pushed},
@@ -184,14 +185,6 @@ namespace
             break;
         }
         GST_OBJECT_UNLOCK(object);
-    }
-
-    SrcSettings settingsOf(GstMxlSrc* src)
-    {
-        GST_OBJECT_LOCK(src);
-        auto copy = src->state->settings;
-        GST_OBJECT_UNLOCK(src);
-        return copy;
     }
 
     // Opens the flow if it exists now, and says whether it is open. Readers on other threads (caps and latency
