@@ -136,6 +136,14 @@ namespace
     // meta/x-st-2038 of another alignment is refused by name (FlowCaps.cpp).
     constexpr char const* rawCaps = "video/x-raw; audio/x-raw; meta/x-st-2038";
 
+    // Every caps the sink links with: the carried ones first, then the raw ones that set_caps refuses by name.
+    GstCaps* linkableCaps()
+    {
+        auto* const caps = gst_caps_from_string(carriedCaps);
+        gst_caps_append(caps, gst_caps_from_string(rawCaps));
+        return caps;
+    }
+
     using Element = ElementState<GstMxlSink, SinkState, GST_MXL_SINK, &gst_mxl_sink_parent_class>;
     constexpr auto stateOf = Element::of;
     constexpr auto settingsOf = Element::settingsOf;
@@ -338,23 +346,22 @@ namespace
     // so that a converter upstream converts rather than passes its input through.
     GstCaps* mxlSinkGetCaps(GstBaseSink*, GstCaps* filter)
     {
-        auto* const carried = gst_caps_from_string(carriedCaps);
-        if (filter != nullptr)
+        if (filter == nullptr)
         {
-            auto* const offered = gst_caps_intersect_full(filter, carried, GST_CAPS_INTERSECT_FIRST);
-            gst_caps_unref(carried);
-            if (!gst_caps_is_empty(offered))
-            {
-                return offered;
-            }
-            gst_caps_unref(offered);
-            auto* const raw = gst_caps_from_string(rawCaps);
-            auto* const uncarried = gst_caps_intersect_full(filter, raw, GST_CAPS_INTERSECT_FIRST);
-            gst_caps_unref(raw);
-            return uncarried;
+            return linkableCaps();
         }
-        gst_caps_append(carried, gst_caps_from_string(rawCaps));
-        return carried;
+        auto* const carried = gst_caps_from_string(carriedCaps);
+        auto* const offered = gst_caps_intersect_full(filter, carried, GST_CAPS_INTERSECT_FIRST);
+        gst_caps_unref(carried);
+        if (!gst_caps_is_empty(offered))
+        {
+            return offered;
+        }
+        gst_caps_unref(offered);
+        auto* const raw = gst_caps_from_string(rawCaps);
+        auto* const uncarried = gst_caps_intersect_full(filter, raw, GST_CAPS_INTERSECT_FIRST);
+        gst_caps_unref(raw);
+        return uncarried;
     }
 
     gboolean mxlSinkStart(GstBaseSink* base)
@@ -479,9 +486,7 @@ static void gst_mxl_sink_class_init(GstMxlSinkClass* klass)
                                           "Writes v210 video, float audio or SMPTE 291 data (RFC 8331 payloads or ST 2038 packets) into "
                                           "an MXL flow (grain index from the buffer's time on TAI)",
                                           "mxl");
-    auto* const templateCaps = gst_caps_from_string(carriedCaps);
-    auto* const raw = gst_caps_from_string(rawCaps);
-    gst_caps_append(templateCaps, raw);
+    auto* const templateCaps = linkableCaps();
     gst_element_class_add_pad_template(elementClass, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS, templateCaps));
     gst_caps_unref(templateCaps);
 
