@@ -52,6 +52,17 @@ namespace mxl::test
                                : fmt::format("{}/single/senders/{}/staged", connection, ends.senderId);
         }
 
+        // piece(0), piece(1) .. piece(count - 1), one after another.
+        std::string concatenated(std::size_t count, std::function<std::string(std::size_t)> const& piece)
+        {
+            std::string text;
+            for (std::size_t i = 0; i < count; ++i)
+            {
+                text += piece(i);
+            }
+            return text;
+        }
+
         // The same bytes whatever the ends and the role.
         std::function<std::string(Ends const&, char)> fixedBody(std::string body)
         {
@@ -62,6 +73,17 @@ namespace mxl::test
         std::string transportParams(char const* key, json const& value)
         {
             return json{{"transport_params", {{{key, value}}}}}.dump();
+        }
+
+        // A staged PATCH body that hands the initiator the target's own ticket, changed by `edit`.
+        std::function<std::string(Ends const&, char)> editedTicket(std::function<void(json&)> edit)
+        {
+            return [edit = std::move(edit)](Ends const& ends, char)
+            {
+                auto ticket = json::parse(ends.targetTicket);
+                edit(ticket);
+                return transportParams("ext_mxl_target_ticket", ticket.dump());
+            };
         }
 
         // The body is PATCHed to the staged resource of each role given.
@@ -78,15 +100,7 @@ namespace mxl::test
                  "nests deeper than"},
                 {"PATCH body nested objects 100 deep",
                  'b',
-                 [](Ends const&, char)
-                 {
-                     std::string text;
-                     for (int i = 0; i < 100; ++i)
-                     {
-                         text += "{\"a\":";
-                     }
-                     return text + "1" + std::string(100, '}');
-                 },
+                 fixedBody(concatenated(100, [](std::size_t) { return "{\"a\":"; }) + "1" + std::string(100, '}')),
                  {400},
                  "nests deeper than"},
                 {"PATCH string that is not UTF-8", 'b', fixedBody("{\"master_enable\":\"\xff\xfe\"}"), {400}, ""},
@@ -141,22 +155,12 @@ namespace mxl::test
                  "ext_mxl_target_ticket"},
                 {"PATCH ticket of another provider",
                  'i',
-                 [](Ends const& ends, char)
-                 {
-                     auto ticket = json::parse(ends.targetTicket);
-                     ticket["provider"] = "verbs";
-                     return transportParams("ext_mxl_target_ticket", ticket.dump());
-                 },
+                 editedTicket([](json& ticket) { ticket["provider"] = "verbs"; }),
                  {400},
                  "provider"},
                 {"PATCH ticket with its regions cut away",
                  'i',
-                 [](Ends const& ends, char)
-                 {
-                     auto ticket = json::parse(ends.targetTicket);
-                     ticket.erase("regions");
-                     return transportParams("ext_mxl_target_ticket", ticket.dump());
-                 },
+                 editedTicket([](json& ticket) { ticket.erase("regions"); }),
                  {400},
                  "ext_mxl_target_ticket"},
                 {"PATCH this sender's own API moved",
@@ -208,15 +212,7 @@ namespace mxl::test
                  ""},
                 {"2000 small headers",
                  'b',
-                 [](Ends const&, char)
-                 {
-                     std::string headers;
-                     for (int i = 0; i < 2000; ++i)
-                     {
-                         headers += fmt::format("X-H{}: v\r\n", i);
-                     }
-                     return rawRequest("GET", "/x-nmos/", "", headers);
-                 },
+                 raw(rawRequest("GET", "/x-nmos/", "", concatenated(2000, [](std::size_t i) { return fmt::format("X-H{}: v\r\n", i); }))),
                  {431, 400, 413, 0},
                  ""},
                 {"request target of 40 KiB", 'b', raw(rawRequest("GET", "/" + std::string(40 * 1024, 'a'))), {414, 431, 400, 0}, ""},
@@ -274,15 +270,7 @@ namespace mxl::test
                 {"HTTP/2.0 in the request line", 'b', raw("GET /x-nmos/ HTTP/2.0\r\nHost: x\r\n\r\n"), {505, 400}, ""},
                 {"4 KiB of binary garbage",
                  'b',
-                 [](Ends const&, char)
-                 {
-                     std::string bytes(4096, '\0');
-                     for (std::size_t i = 0; i < bytes.size(); ++i)
-                     {
-                         bytes[i] = static_cast<char>((i * 2654435761U) >> 13);
-                     }
-                     return bytes;
-                 },
+                 raw(concatenated(4096, [](std::size_t i) { return std::string(1, static_cast<char>((i * 2654435761U) >> 13)); })),
                  {400, 0, 505, 501},
                  ""},
                 {"unknown method", 'b', raw(rawRequest("BREW", "/x-nmos/")), {405, 404, 501}, ""},
