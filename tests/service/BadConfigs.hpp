@@ -1,12 +1,12 @@
 // The bad-configuration tables of test_config*.cpp: each row is a config file or command line the service must refuse
 // with exit code 78 and a message naming where the setting came from, the key and the value. The files the rows name
-// (not JSON, hostile, readable by others) are made once per table.
+// are made once per table, in the folder "{dir}" stands for: not-json.json, array.json, deep.json (nested 500000 arrays
+// deep), big.json (2 MiB), wide.json (a flow definition libmxl refuses), mux.json (a flow of another format), host.json
+// and device-1.json (flow options) and loose.key (readable by others).
 #pragma once
 
 #include "ServiceProcess.hpp"
-#include "TempDomain.hpp"
 
-#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -14,6 +14,7 @@
 
 namespace mxl::test
 {
+    // In every text of a row, "{file}" stands for the row's config file and "{dir}" for the folder of files.
     struct BadConfig
     {
         char const* name;
@@ -21,28 +22,20 @@ namespace mxl::test
         char const* role;
         // Changes to it: a value, or nullopt to leave the key out.
         std::map<std::string, std::optional<std::string>> changes;
-        // Lines appended to the file as they are.
-        std::string extraLines;
-        // Given on the command line instead of in the file.
-        bool onCommandLine;
-        // Every one must appear in the output; "{file}", "{dir}" are replaced.
+        // Every one must appear in the output.
         std::vector<std::string> expected;
+        // Lines appended to the file.
+        std::string extraLines{};
+        // Given on the command line instead of in the file.
+        bool onCommandLine = false;
+        // The message begins "file '{file}': " or "the command line: ", as every refusal of a setting does; a flow that
+        // libmxl refuses once the settings were read is named by its setting alone.
+        bool namesOrigin = true;
     };
 
-    // A domain, a folder of files for the rows to name, and a valid configuration per role.
-    struct BadConfigFiles
-    {
-        BadConfigFiles();
+    // Runs every row as a service process and CHECKs its exit code and output, naming the row.
+    void checkRefused(std::vector<BadConfig> const& table);
 
-        TempDomain domain{"svc-config"};
-        TempDomain files{"svc-config-files"};
-        std::string dir = files.str();
-        std::filesystem::path notJson;
-        std::filesystem::path multiplexed;
-        std::filesystem::path looseKey;
-        std::map<std::string, std::map<std::string, std::string>> valid;
-    };
-
-    // Runs every row as a service process and CHECKs its exit code and output.
-    void checkRefused(BadConfigFiles const& fixture, std::vector<BadConfig> const& table);
+    // Runs the service with `commandLine` and CHECKs that it exits with code 78 and prints every one of `expected`.
+    void checkRefused(Settings const& commandLine, std::vector<std::string> const& expected);
 }

@@ -15,111 +15,71 @@ namespace mxl::test
 {
     TEST_CASE("bad configurations are refused with exit code 78 naming the file, the key and the value")
     {
-        BadConfigFiles const fixture;
-        std::vector<BadConfig> const table{
-            {"unknown key", "target", {}, "colour = red\n", false, {"file '{file}'", "colour"}},
-            {"line without =", "target", {}, "this line has no equals sign\n", false, {"file '{file}'", "this line has no equals sign"}},
-            {"key given twice", "target", {}, "role = initiator\n", false, {"file '{file}'", "key 'role' is given twice", "'initiator'"}},
-            {"unknown role", "target", {{"role", "sender"}}, "", false, {"file '{file}'", "key 'role' value 'sender'"}},
-            {"no role", "target", {{"role", std::nullopt}}, "", false, {"file '{file}'", "key 'role' is missing"}},
-            {"no domain", "target", {{"domain", std::nullopt}}, "", false, {"file '{file}'", "key 'domain' is missing"}},
+        checkRefused({
+            {"unknown key", "target", {}, {"colour"}, "colour = red\n"},
+            {"line without =", "target", {}, {"this line has no equals sign"}, "this line has no equals sign\n"},
+            {"key given twice", "target", {}, {"key 'role' is given twice", "'initiator'"}, "role = initiator\n"},
+            {"unknown role", "target", {{"role", "sender"}}, {"key 'role' value 'sender'"}},
+            {"no role", "target", {{"role", std::nullopt}}, {"key 'role' is missing"}},
+            {"no domain", "target", {{"domain", std::nullopt}}, {"key 'domain' is missing"}},
             {"missing domain",
              "target",
              {{"domain", "/nonexistent/mxl-domain"}},
-             "",
-             false,
-             {"file '{file}'", "key 'domain' value '/nonexistent/mxl-domain'", "not an existing directory"}},
-            {"unknown provider", "target", {{"provider", "udp"}}, "", false, {"file '{file}'", "key 'provider' value 'udp'"}},
-            {"port out of range", "target", {{"service", "70000"}}, "", false, {"file '{file}'", "key 'service' value '70000'"}},
-            {"http_listen without port",
-             "target",
-             {{"http_listen", "localhost"}},
-             "",
-             false,
-             {"file '{file}'", "key 'http_listen' value 'localhost'", "host:port"}},
+             {"key 'domain' value '/nonexistent/mxl-domain'", "not an existing directory"}},
+            {"unknown provider", "target", {{"provider", "udp"}}, {"key 'provider' value 'udp'"}},
+            {"port out of range", "target", {{"service", "70000"}}, {"key 'service' value '70000'"}},
+            {"http_listen without port", "target", {{"http_listen", "localhost"}}, {"key 'http_listen' value 'localhost'", "host:port"}},
             {"http_listen port out of range",
              "target",
              {{"http_listen", "127.0.0.1:99999"}},
-             "",
-             false,
-             {"file '{file}'", "key 'http_listen' value '127.0.0.1:99999'"}},
+             {"key 'http_listen' value '127.0.0.1:99999'"}},
             {"http_listen on a foreign address",
              "target",
              {{"http_listen", "203.0.113.7:0"}},
-             "",
-             false,
-             {"file '{file}'", "key 'http_listen' value '203.0.113.7:0'", "cannot listen there"}},
+             {"key 'http_listen' value '203.0.113.7:0'", "cannot listen there"}},
             {"nmos_registry neither http nor https",
              "target",
              {{"http_listen", "127.0.0.1:0"}, {"nmos_registry", "ftp://registry.example:8235"}},
-             "",
-             false,
-             {"file '{file}'", "key 'nmos_registry' value 'ftp://registry.example:8235'",
+             {"key 'nmos_registry' value 'ftp://registry.example:8235'",
               "expected http://host:port or https://host:port of an IS-04 Registration API"}},
             {"nmos_registry port out of range",
              "target",
              {{"http_listen", "127.0.0.1:0"}, {"nmos_registry", "http://127.0.0.1:99999/x-nmos/registration/v1.3"}},
-             "",
-             false,
-             {"file '{file}'", "key 'nmos_registry' value 'http://127.0.0.1:99999/x-nmos/registration/v1.3'"}},
+             {"key 'nmos_registry' value 'http://127.0.0.1:99999/x-nmos/registration/v1.3'"}},
             {"nmos_registry without http_listen",
              "initiator",
              {{"nmos_registry", "http://127.0.0.1:8235"}},
-             "",
-             false,
-             {"file '{file}'", "key 'nmos_registry' value 'http://127.0.0.1:8235'", "needs 'http_listen'"}},
+             {"key 'nmos_registry' value 'http://127.0.0.1:8235'", "needs 'http_listen'"}},
             {"nmos_query not http",
              "target",
              {{"http_listen", "127.0.0.1:0"}, {"nmos_query", "ftp://registry.example:8235"}},
-             "",
-             false,
-             {"file '{file}'", "key 'nmos_query' value 'ftp://registry.example:8235'",
+             {"key 'nmos_query' value 'ftp://registry.example:8235'",
               "expected http://host:port or https://host:port of an IS-04 Query API"}},
             {"nmos_query without http_listen",
              "target",
              {{"nmos_query", "http://127.0.0.1:8235/x-nmos/query/v1.3"}},
-             "",
-             false,
-             {"file '{file}'", "key 'nmos_query' value 'http://127.0.0.1:8235/x-nmos/query/v1.3'", "needs 'http_listen'"}},
+             {"key 'nmos_query' value 'http://127.0.0.1:8235/x-nmos/query/v1.3'", "needs 'http_listen'"}},
             {"nmos_query on an initiator",
              "initiator",
              {{"http_listen", "127.0.0.1:0"}, {"nmos_query", "http://127.0.0.1:8235"}},
-             "",
-             false,
-             {"file '{file}'", "key 'nmos_query' value 'http://127.0.0.1:8235'", "not a setting of an initiator"}},
+             {"key 'nmos_query' value 'http://127.0.0.1:8235'", "not a setting of an initiator"}},
             {"nmos heartbeat too long",
              "target",
              {{"http_listen", "127.0.0.1:0"}, {"nmos_registry", "http://127.0.0.1:8235"}, {"nmos_heartbeat_s", "12"}},
-             "",
-             false,
-             {"file '{file}'", "key 'nmos_heartbeat_s' value '12'", "seconds from 1 to 10"}},
-            {"nmos heartbeat without a registry",
-             "target",
-             {{"nmos_heartbeat_s", "2"}},
-             "",
-             true,
-             {"the command line", "key 'nmos_heartbeat_s' value '2'", "only takes effect with 'nmos_registry'"}},
-            {"node not on this host",
-             "target",
-             {{"node", "203.0.113.9"}},
-             "",
-             false,
-             {"file '{file}'", "key 'node' value '203.0.113.9'", "no tcp interface"}},
+             {"key 'nmos_heartbeat_s' value '12'", "seconds from 1 to 10"}},
+            {.name = "nmos heartbeat without a registry",
+             .role = "target",
+             .changes = {{"nmos_heartbeat_s", "2"}},
+             .expected = {"key 'nmos_heartbeat_s' value '2'", "only takes effect with 'nmos_registry'"},
+             .onCommandLine = true},
+            {"node not on this host", "target", {{"node", "203.0.113.9"}}, {"key 'node' value '203.0.113.9'", "no tcp interface"}},
             {"stall timeout not a number",
              "target",
              {{"stall_timeout_ms", "abc"}},
-             "",
-             false,
-             {"file '{file}'", "key 'stall_timeout_ms' value 'abc'", "500 to 600000"}},
-            {"stall timeout too short",
-             "target",
-             {{"stall_timeout_ms", "10"}},
-             "",
-             false,
-             {"file '{file}'", "key 'stall_timeout_ms' value '10'"}},
-            {"unknown log level", "target", {{"log_level", "loud"}}, "", false, {"file '{file}'", "key 'log_level' value 'loud'"}},
-        };
-        checkRefused(fixture, table);
+             {"key 'stall_timeout_ms' value 'abc'", "500 to 600000"}},
+            {"stall timeout too short", "target", {{"stall_timeout_ms", "10"}}, {"key 'stall_timeout_ms' value '10'"}},
+            {"unknown log level", "target", {{"log_level", "loud"}}, {"key 'log_level' value 'loud'"}},
+        });
     }
 
     TEST_CASE("an audio flow definition is accepted: the target receives into it and its ticket names a bounce buffer")
@@ -169,21 +129,11 @@ namespace mxl::test
 
     TEST_CASE("a config file that is a device is refused at once with exit code 78, not read without end")
     {
-        ServiceProcess service{{{"config", "/dev/zero"}}};
-        auto const status = service.wait(std::chrono::seconds{10});
-        auto const output = service.output();
-        INFO(output);
-        CHECK(status == std::optional<int>{78});
-        CHECK(output.find("option --config value '/dev/zero': it is a character device, not a regular file") != std::string::npos);
+        checkRefused({{"config", "/dev/zero"}}, {"option --config value '/dev/zero': it is a character device, not a regular file"});
     }
 
     TEST_CASE("a missing config file is refused with exit code 78 naming the option and the path")
     {
-        ServiceProcess service{{{"config", "/nonexistent/mxl/service.conf"}}};
-        auto const status = service.wait(std::chrono::seconds{10});
-        auto const output = service.output();
-        INFO(output);
-        CHECK(status == std::optional<int>{78});
-        CHECK(output.find("option --config value '/nonexistent/mxl/service.conf'") != std::string::npos);
+        checkRefused({{"config", "/nonexistent/mxl/service.conf"}}, {"option --config value '/nonexistent/mxl/service.conf'"});
     }
 }
