@@ -1,6 +1,7 @@
 #include "fabrics/backends/ofi/CompletionQueue.hpp"
 
 #include "fabrics/backends/ofi/FabricError.hpp"
+#include "fabrics/backends/ofi/QueueError.hpp"
 #include "fabrics/backends/ofi/WaitDescriptor.hpp"
 
 #include <rdma/fi_errno.h>
@@ -9,6 +10,21 @@
 
 namespace mxl::fabrics
 {
+    namespace
+    {
+        // fi_cq_data_entry (completions read) and fi_cq_err_entry (failed ones) name these fields alike.
+        template <typename Entry>
+        Completion completionOf(Entry const& entry) noexcept
+        {
+            Completion completion;
+            completion.context = entry.op_context;
+            completion.flags = entry.flags;
+            completion.data = entry.data;
+            completion.length = entry.len;
+            return completion;
+        }
+    }
+
     CompletionQueue::CompletionQueue(Domain const& domain, std::size_t depth, bool waitable)
         : _depth{depth}
         , _waitable{waitable}
@@ -74,44 +90,19 @@ namespace mxl::fabrics
         {
             return std::nullopt;
         }
-        return fromEntry(_taken[_takenNext++]);
+        return completionOf(_taken[_takenNext++]);
     }
 
     Completion CompletionQueue::keep(std::size_t count) noexcept
     {
         _takenCount = count;
         _takenNext = 1;
-        return fromEntry(_taken[0]);
+        return completionOf(_taken[0]);
     }
 
     std::optional<Completion> CompletionQueue::readError()
     {
-        fi_cq_err_entry entry{};
-        auto const code = fi_cq_readerr(_queue.get(), &entry, 0);
-        if (code == -FI_EAGAIN)
-        {
-            return std::nullopt;
-        }
-        check(code, "fi_cq_readerr", "completion queue");
-
-        Completion completion;
-        completion.context = entry.op_context;
-        completion.flags = entry.flags;
-        completion.data = entry.data;
-        completion.length = entry.len;
-        completion.error = entry.err != 0 ? entry.err : FI_EOTHER;
-        completion.errorText =
-            errorText(completion.error, entry.prov_errno, fi_cq_strerror(_queue.get(), entry.prov_errno, entry.err_data, nullptr, 0));
-        return completion;
-    }
-
-    Completion CompletionQueue::fromEntry(fi_cq_data_entry const& entry) noexcept
-    {
-        Completion completion;
-        completion.context = entry.op_context;
-        completion.flags = entry.flags;
-        completion.data = entry.data;
-        completion.length = entry.len;
-        return completion;
+        return readQueueError<Completion>(_queue.get(), fi_cq_readerr, fi_cq_strerror, "fi_cq_readerr", "completion queue",
+                                          completionOf<fi_cq_err_entry>);
     }
 }

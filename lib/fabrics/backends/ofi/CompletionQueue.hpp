@@ -82,6 +82,5 @@ namespace mxl::fabrics
         Completion keep(std::size_t count) noexcept;
 
         std::optional<Completion> readError();
-        static Completion fromEntry(fi_cq_data_entry const& entry) noexcept;
     };
 }

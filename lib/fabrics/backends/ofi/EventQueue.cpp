@@ -1,6 +1,7 @@
 #include "fabrics/backends/ofi/EventQueue.hpp"
 
 #include "fabrics/backends/ofi/FabricError.hpp"
+#include "fabrics/backends/ofi/QueueError.hpp"
 #include "fabrics/backends/ofi/WaitDescriptor.hpp"
 
 #include <rdma/fi_errno.h>
@@ -82,19 +83,12 @@ namespace mxl::fabrics
 
     std::optional<Event> EventQueue::readError()
     {
-        fi_eq_err_entry entry{};
-        auto const code = fi_eq_readerr(_queue.get(), &entry, 0);
-        if (code == -FI_EAGAIN)
-        {
-            return std::nullopt;
-        }
-        check(code, "fi_eq_readerr", "connection events");
-
-        Event event;
-        event.source = entry.fid;
-        event.error = entry.err != 0 ? entry.err : FI_EOTHER;
-        event.errorText =
-            errorText(event.error, entry.prov_errno, fi_eq_strerror(_queue.get(), entry.prov_errno, entry.err_data, nullptr, 0));
-        return event;
+        return readQueueError<Event>(_queue.get(), fi_eq_readerr, fi_eq_strerror, "fi_eq_readerr", "connection events",
+                                     [](fi_eq_err_entry const& entry)
+                                     {
+                                         Event event;
+                                         event.source = entry.fid;
+                                         return event;
+                                     });
     }
 }
