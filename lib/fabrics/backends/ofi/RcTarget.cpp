@@ -41,14 +41,10 @@ namespace mxl::fabrics
     }
 
     RcTarget::RcTarget(OfiDomain const& opened, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId)
-        : _id{targetId}
-        , _opened{opened}
-        , _completions{_opened.domain, cqDepth, _opened.traits.blockingCompletions}
+        : OfiTarget{opened, regions, cqDepth}
+        , _id{targetId}
         , _events{_opened.fabric}
-        , _regions{_opened, regions, MemoryAccess::RemoteWrite}
-        , _placement{regions, keysOf(_regions)}
         , _listener{_opened.fabric, _opened.info, _events}
-        , _receives{opened.reported.transport == Transport::Msg ? 0 : receivesToPost(*_opened.info.get())}
         , _messageBuffers{opened.reported.transport == Transport::Msg ? messageBuffersToPost(*_opened.info.get(), cqDepth) : 0}
         , _waitSet{openWaitSet()}
     {
@@ -103,16 +99,6 @@ namespace mxl::fabrics
     std::vector<std::uint8_t> RcTarget::address() const
     {
         return _listener.name();
-    }
-
-    std::uint32_t RcTarget::addressFormat() const noexcept
-    {
-        return _opened.info->addr_format;
-    }
-
-    std::vector<RemoteRegion> RcTarget::regions() const
-    {
-        return _regions.remote();
     }
 
     std::optional<std::uint32_t> RcTarget::nextArrival(std::chrono::milliseconds timeout)

@@ -3,11 +3,9 @@
 #pragma once
 
 #include "fabrics/backends/ofi/Endpoint.hpp"
-#include "fabrics/backends/ofi/OfiDomain.hpp"
+#include "fabrics/backends/ofi/OfiTarget.hpp"
 #include "fabrics/backends/ofi/PassiveEndpoint.hpp"
 #include "fabrics/backends/ofi/ReceivePool.hpp"
-#include "fabrics/core/TargetTransport.hpp"
-#include "fabrics/protocol/GrainRegions.hpp"
 
 #include "common/UniqueFd.hpp"
 
@@ -19,15 +17,13 @@
 
 namespace mxl::fabrics
 {
-    class RcTarget final : public TargetTransport
+    class RcTarget final : public OfiTarget
     {
     public:
         RcTarget(OfiDomain const& opened, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId);
         ~RcTarget() override;
 
         [[nodiscard]] std::vector<std::uint8_t> address() const override;
-        [[nodiscard]] std::uint32_t addressFormat() const noexcept override;
-        [[nodiscard]] std::vector<RemoteRegion> regions() const override;
         std::optional<std::uint32_t> nextArrival(std::chrono::milliseconds timeout) override;
         void screenConnections(Admission admission) override;
         // The completion queue's and the event queue's descriptors in one, where the provider gives both.
@@ -55,15 +51,9 @@ namespace mxl::fabrics
         using Connection = std::variant<Accepting, Established>;
 
         std::uint64_t _id;
-        OfiDomain const& _opened;
-        CompletionQueue _completions;
         EventQueue _events;
-        GrainRegions _regions;
-        // Where the msg transport places what it receives, and the keys a send must carry.
-        MessageRegions _placement;
         PassiveEndpoint _listener;
-        // RMA: zero-byte receives per connection for remote CQ data; msg: receive buffers per connection.
-        std::size_t _receives;
+        // msg: receive buffers per connection.
         std::size_t _messageBuffers;
         // Keyed by the id each endpoint carries as its context; events and receives are routed by it.
         std::map<std::uint64_t, Connection> _connections;

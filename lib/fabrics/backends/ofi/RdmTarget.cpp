@@ -7,13 +7,9 @@
 namespace mxl::fabrics
 {
     RdmTarget::RdmTarget(OfiDomain const& opened, RegionSpans const& regions, std::size_t cqDepth, std::uint64_t targetId)
-        : _opened{opened}
-        , _completions{_opened.domain, cqDepth, _opened.traits.blockingCompletions}
+        : OfiTarget{opened, regions, cqDepth}
         , _av{_opened.domain}
-        , _regions{_opened, regions, MemoryAccess::RemoteWrite}
-        , _placement{regions, keysOf(_regions)}
         , _endpoint{_opened.domain, _opened.info.get(), nullptr}
-        , _receives{opened.reported.transport == Transport::Msg ? 0 : receivesToPost(*_opened.info.get())}
     {
         _endpoint.bind(_completions);
         _endpoint.bind(_av);
@@ -34,16 +30,6 @@ namespace mxl::fabrics
     std::vector<std::uint8_t> RdmTarget::address() const
     {
         return _endpoint.name();
-    }
-
-    std::uint32_t RdmTarget::addressFormat() const noexcept
-    {
-        return _opened.info->addr_format;
-    }
-
-    std::vector<RemoteRegion> RdmTarget::regions() const
-    {
-        return _regions.remote();
     }
 
     void RdmTarget::screenConnections(Admission admission)
