@@ -87,7 +87,7 @@ namespace
         }
     }
 
-    mxlStatus readStatus(std::optional<GrainArrival> const& arrival, std::uint64_t* out)
+    mxlStatus readStatus(std::optional<mxlFabricsGrainArrival> const& arrival, std::uint64_t* out)
     {
         if (!arrival)
         {
@@ -97,7 +97,7 @@ namespace
         return MXL_STATUS_OK;
     }
 
-    mxlStatus samplesStatus(std::optional<SampleArrival> const& arrival, std::uint64_t* outHeadIndex, std::size_t* outCount)
+    mxlStatus samplesStatus(std::optional<mxlFabricsSamplesArrival> const& arrival, std::uint64_t* outHeadIndex, std::size_t* outCount)
     {
         if (!arrival)
         {
@@ -377,8 +377,7 @@ extern "C"
                      {
                          require(in_target, "the target");
                          require(out_counters, "out_counters");
-                         auto const counters = in_target->target.admission.counters();
-                         *out_counters = mxlFabricsAdmissionCounters{counters.admitted, counters.refused, counters.refusedAddresses};
+                         *out_counters = in_target->target.admission.counters();
                      });
     }
 

@@ -18,17 +18,17 @@ namespace mxl::fabrics
             out[text.copy(out, sizeof(out) - 1)] = '\0';
         }
 
-        mxlFabricsEvent grainEvent(GrainArrival const& arrival)
+        mxlFabricsEvent grainEvent(mxlFabricsGrainArrival const& arrival)
         {
             auto event = libraryEvent(MXL_FABRICS_EVENT_GRAIN_ARRIVED);
-            event.grain = {arrival.index, arrival.validSlices, arrival.totalSlices, arrival.flags};
+            event.grain = arrival;
             return event;
         }
 
-        mxlFabricsEvent samplesEvent(SampleArrival const& arrival)
+        mxlFabricsEvent samplesEvent(mxlFabricsSamplesArrival const& arrival)
         {
             auto event = libraryEvent(MXL_FABRICS_EVENT_SAMPLES_ARRIVED);
-            event.samples = {arrival.headIndex, arrival.count};
+            event.samples = arrival;
             return event;
         }
 

@@ -74,7 +74,7 @@ namespace mxl::fabrics
         return incarnationProblem(request.privateData, _targetId, _epoch);
     }
 
-    AdmissionCounters InitiatorAdmission::counters() const noexcept
+    mxlFabricsAdmissionCounters InitiatorAdmission::counters() const noexcept
     {
         return {_admitted.load(std::memory_order_relaxed), _refused.load(std::memory_order_relaxed),
                 _refusedAddressCount.load(std::memory_order_relaxed)};

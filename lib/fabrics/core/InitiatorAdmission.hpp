@@ -1,8 +1,11 @@
 // Which initiators a target lets connect (TargetSetup's "allowInitiators" and "admissionKeyFile"): the address of each
 // connection request is held against the allowed prefixes, and its private data must prove the ticket key, before the
-// transport makes an endpoint for it, so a refused initiator never reaches the target's registered memory. Refusals are counted, and logged
-// once per address and reason (four reasons an address at most) so that a peer retrying every few seconds cannot flood the log.
+// transport makes an endpoint for it, so a refused initiator never reaches the target's registered memory. Refusals are
+// counted, and logged once per address and reason (four reasons an address at most) so that a peer retrying every few
+// seconds cannot flood the log.
 #pragma once
+
+#include <mxl/fabrics_state.h>
 
 #include "common/AddressPrefix.hpp"
 #include "fabrics/core/TargetTransport.hpp"
@@ -19,14 +22,6 @@
 
 namespace mxl::fabrics
 {
-    struct AdmissionCounters
-    {
-        std::uint64_t admitted = 0;
-        std::uint64_t refused = 0;
-        // Distinct addresses refused (up to 1024 of them); each is logged once per reason.
-        std::uint64_t refusedAddresses = 0;
-    };
-
     class InitiatorAdmission
     {
     public:
@@ -38,7 +33,7 @@ namespace mxl::fabrics
         // On the thread that reads the target's arrivals.
         [[nodiscard]] bool admit(ConnectionRequest const& request);
         // From any thread.
-        [[nodiscard]] AdmissionCounters counters() const noexcept;
+        [[nodiscard]] mxlFabricsAdmissionCounters counters() const noexcept;
 
     private:
         std::optional<std::vector<AddressPrefix>> _allowed;

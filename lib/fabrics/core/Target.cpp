@@ -154,24 +154,24 @@ namespace mxl::fabrics
         return _ticket;
     }
 
-    std::optional<GrainArrival> Target::readGrain(std::chrono::milliseconds timeout)
+    std::optional<mxlFabricsGrainArrival> Target::readGrain(std::chrono::milliseconds timeout)
     {
         setUp();
         if (!ingress)
         {
             fail(MXL_ERR_INVALID_STATE, "this target's flow carries samples: read it with ReadSamples, not ReadGrain");
         }
-        return nextWellFormed<GrainArrival>(timeout, [&](std::uint32_t immediate) { return ingress->arrive(immediate); });
+        return nextWellFormed<mxlFabricsGrainArrival>(timeout, [&](std::uint32_t immediate) { return ingress->arrive(immediate); });
     }
 
-    std::optional<SampleArrival> Target::readSamples(std::chrono::milliseconds timeout)
+    std::optional<mxlFabricsSamplesArrival> Target::readSamples(std::chrono::milliseconds timeout)
     {
         setUp();
         if (!samples)
         {
             fail(MXL_ERR_INVALID_STATE, "this target's flow carries grains: read it with ReadGrain, not ReadSamples");
         }
-        return nextWellFormed<SampleArrival>(timeout, [&](std::uint32_t immediate) { return samples->arrive(immediate); });
+        return nextWellFormed<mxlFabricsSamplesArrival>(timeout, [&](std::uint32_t immediate) { return samples->arrive(immediate); });
     }
 
     template <typename Arrival>

@@ -47,9 +47,9 @@ namespace mxl::fabrics
         // for a sample flow.
         [[nodiscard]] TargetInfo const& ticket() const noexcept;
         // The next grain that arrived (published to local readers), or nullopt after `timeout`.
-        std::optional<GrainArrival> readGrain(std::chrono::milliseconds timeout);
+        std::optional<mxlFabricsGrainArrival> readGrain(std::chrono::milliseconds timeout);
         // The next sample batch that arrived (committed to the flow), or nullopt after `timeout`.
-        std::optional<SampleArrival> readSamples(std::chrono::milliseconds timeout);
+        std::optional<mxlFabricsSamplesArrival> readSamples(std::chrono::milliseconds timeout);
 
     private:
         Backend& _backend;

@@ -17,7 +17,7 @@ namespace mxl::fabrics
     {
     }
 
-    GrainArrival GrainIngress::arrive(std::uint32_t immediate)
+    mxlFabricsGrainArrival GrainIngress::arrive(std::uint32_t immediate)
     {
         auto const& memory = _writer->memory;
         auto const [slot, endSlice] = wire::GrainCommit::decode(immediate);

@@ -2,6 +2,7 @@
 // writes into ring slot `slot` landed; the grain index is in the header those writes carried.
 #pragma once
 
+#include <mxl/fabrics_events.h>
 #include <mxl/flow.h>
 
 #include "fabrics/protocol/DeviceStaging.hpp"
@@ -12,15 +13,6 @@
 
 namespace mxl::fabrics
 {
-    // What a completion published: the grain and, from its header, how much of it is there.
-    struct GrainArrival
-    {
-        std::uint64_t index = 0;
-        std::uint16_t validSlices = 0;
-        std::uint16_t totalSlices = 0;
-        std::uint32_t flags = 0;
-    };
-
     class GrainIngress
     {
     public:
@@ -30,8 +22,9 @@ namespace mxl::fabrics
 
         // Validates the immediate data, sets the slot's validSlices, publishes the grain to local readers through the
         // public writer API (OpenGrain keeps the RMA-written header when the slot already holds that index, CommitGrain
-        // moves the head and wakes readers) and returns what it published.
-        GrainArrival arrive(std::uint32_t immediate);
+        // moves the head and wakes readers) and returns what it published: the grain and, from its header, how much of it
+        // is there.
+        mxlFabricsGrainArrival arrive(std::uint32_t immediate);
 
     private:
         // The slices of which grain a slot's device payload holds, so that a later slice range copies only its own.

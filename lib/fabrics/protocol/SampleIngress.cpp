@@ -31,7 +31,7 @@ namespace mxl::fabrics
     {
     }
 
-    SampleArrival SampleIngress::arrive(std::uint32_t immediate)
+    mxlFabricsSamplesArrival SampleIngress::arrive(std::uint32_t immediate)
     {
         auto const& layout = _bounce.layout();
         if (immediate >= layout.entryCount)

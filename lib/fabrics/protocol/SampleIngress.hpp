@@ -2,6 +2,7 @@
 // filled; its header says which samples it holds. Both are checked before any byte is copied into the flow's ring.
 #pragma once
 
+#include <mxl/fabrics_events.h>
 #include <mxl/flow.h>
 
 #include "fabrics/protocol/AudioBounceBuffer.hpp"
@@ -10,12 +11,6 @@
 
 namespace mxl::fabrics
 {
-    struct SampleArrival
-    {
-        std::uint64_t headIndex = 0;
-        std::size_t count = 0;
-    };
-
     class SampleIngress
     {
     public:
@@ -30,7 +25,7 @@ namespace mxl::fabrics
         // Validates entry index and header, copies the entry into the ring (OpenSamples gives this target's own placement)
         // and commits it, which moves the head and wakes readers. An entry whose samples are older than ones already
         // committed was overwritten by a later batch before it was read: OUT_OF_RANGE_TOO_LATE, nothing is touched.
-        SampleArrival arrive(std::uint32_t immediate);
+        mxlFabricsSamplesArrival arrive(std::uint32_t immediate);
 
     private:
         mxlFlowWriter _writer;
