@@ -18,6 +18,12 @@ namespace mxl
         // Whether `reason` is to be logged; `last` is set when it is the last one logged in this outage.
         [[nodiscard]] bool admit(std::string const& reason, bool& last);
 
+        // A failure came since the step last succeeded.
+        [[nodiscard]] bool ongoing() const noexcept
+        {
+            return !_kinds.empty();
+        }
+
         // The step succeeded: the next failure starts another outage.
         void recovered() noexcept;
 

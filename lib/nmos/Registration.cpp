@@ -52,8 +52,7 @@ namespace mxl::nmos
     {
         Backoff backoff{retryInitial, retryMax};
         bool registered = false;
-        // Set by a failure, cleared by a heartbeat answered: one outage however often the registry takes the node back.
-        bool inOutage = false;
+        // Recovered only by a heartbeat answered: one outage however often the registry takes the node back.
         OutageLog outage;
         auto nextHeartbeat = Clock::now();
         std::unique_lock lock{_mutex};
@@ -71,8 +70,8 @@ namespace mxl::nmos
                     std::vector<std::string> types;
                     std::ranges::transform(_held, std::back_inserter(types), [](auto const& entry) { return entry.first; });
                     // During an outage (a registry that forgets the node at every heartbeat, say) once is enough.
-                    log::emit(inOutage ? log::Level::Debug : log::Level::Info, "NMOS registry {}: node {} registered ({})", _registry.url,
-                              _nodeId, fmt::join(types, ", "));
+                    log::emit(outage.ongoing() ? log::Level::Debug : log::Level::Info, "NMOS registry {}: node {} registered ({})",
+                              _registry.url, _nodeId, fmt::join(types, ", "));
                     nextHeartbeat = now + _registry.heartbeatInterval;
                 }
                 registered = !problem;
@@ -86,7 +85,7 @@ namespace mxl::nmos
                 {
                     // The registry keeps the node: the outage, if any, is over. Only now, so that a registry which takes
                     // every registration and forgets it by the next heartbeat is registered with at the back-off's pace.
-                    if (std::exchange(inOutage, false))
+                    if (outage.ongoing())
                     {
                         log::info("NMOS registry {}: node {} registered, and its heartbeat answered", _registry.url, _nodeId);
                     }
@@ -103,7 +102,6 @@ namespace mxl::nmos
             {
                 log::debug("NMOS registry {}: {}", _registry.url, *problem);
             }
-            inOutage = inOutage || problem;
             lock.lock();
             auto const wakeAt = registered ? nextHeartbeat : backoff.nextAttempt();
             _wake.wait_until(lock, stop, wakeAt, [this] { return _changed; });

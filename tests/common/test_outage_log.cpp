@@ -8,7 +8,9 @@ TEST_CASE("an outage logs its first three kinds of failure, the third marked las
 {
     mxl::OutageLog outage;
     bool last = false;
+    CHECK_FALSE(outage.ongoing());
     CHECK(outage.admit("answered 500: request 1", last));
+    CHECK(outage.ongoing());
     CHECK_FALSE(last);
     CHECK_FALSE(outage.admit("answered 500: request 1", last));
     // Only the request's number differs: the same kind.
@@ -19,7 +21,9 @@ TEST_CASE("an outage logs its first three kinds of failure, the third marked las
     CHECK(last);
     CHECK_FALSE(outage.admit("not JSON", last));
     CHECK_FALSE(outage.admit("cannot connect again", last));
+    CHECK(outage.ongoing());
     outage.recovered();
+    CHECK_FALSE(outage.ongoing());
     CHECK(outage.admit("answered 500: request 7", last));
     CHECK_FALSE(last);
 }
