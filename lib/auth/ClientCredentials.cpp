@@ -58,7 +58,7 @@ namespace mxl::auth
     {
     }
 
-    std::string ClientCredentials::request()
+    std::variant<ClientCredentials::Grant, std::string> ClientCredentials::request() const
     {
         auto const endpoint = _server->tokenEndpoint();
         if (auto const* failure = std::get_if<HttpFailure>(&endpoint))
@@ -90,35 +90,52 @@ namespace mxl::auth
         {
             return fmt::format("POST {} answered no access_token", url);
         }
-        auto const now = Clock::now();
-        auto const seconds = lifetimeOf(lifetime);
-        _token = token.get<std::string>();
-        _expiresAt = now + seconds;
-        _renewAt = now + seconds / 2;
-        log::info("auth: got an access token for client '{}' ({} s, scope '{}')", _clientId, seconds.count(), _scope);
-        return {};
+        return Grant{token.get<std::string>(), lifetimeOf(lifetime)};
+    }
+
+    void ClientCredentials::take(std::variant<Grant, std::string> outcome)
+    {
+        if (auto* grant = std::get_if<Grant>(&outcome))
+        {
+            auto const now = Clock::now();
+            _token = std::move(grant->token);
+            _expiresAt = now + grant->lifetime;
+            _renewAt = now + grant->lifetime / 2;
+            // The spacing is between failed requests: the renewal is due at half the lifetime, however short.
+            _triedAt.reset();
+            _lastProblem.clear();
+            log::info("auth: got an access token for client '{}' ({} s, scope '{}')", _clientId, grant->lifetime.count(), _scope);
+            return;
+        }
+        auto& problem = std::get<std::string>(outcome);
+        if (problem != _lastProblem)
+        {
+            log::warn("auth: no access token for client '{}': {}", _clientId, problem);
+        }
+        _lastProblem = std::move(problem);
     }
 
     std::string ClientCredentials::bearer()
     {
-        std::lock_guard const lock{_mutex};
+        std::unique_lock lock{_mutex};
         auto const now = Clock::now();
-        if ((_token.empty() || now >= _renewAt) && (!_triedAt || now - *_triedAt >= retrySpacing))
+        if (_renewing)
+        {
+            // A caller whose token still holds goes on with it; one without waits for the renewal under way, which its
+            // two requests (metadata and token) bound.
+            _renewed.wait_for(lock, 2 * _timeout, [&] { return !_renewing || Clock::now() < _expiresAt; });
+        }
+        else if ((_token.empty() || now >= _renewAt) && (!_triedAt || now - *_triedAt >= retrySpacing))
         {
             _triedAt = now;
-            if (auto const problem = request(); !problem.empty())
-            {
-                if (problem != _lastProblem)
-                {
-                    log::warn("auth: no access token for client '{}': {}", _clientId, problem);
-                }
-                _lastProblem = problem;
-            }
-            else
-            {
-                _lastProblem.clear();
-            }
+            _renewing = true;
+            lock.unlock();
+            auto outcome = request();
+            lock.lock();
+            _renewing = false;
+            take(std::move(outcome));
+            _renewed.notify_all();
         }
-        return now < _expiresAt ? _token : std::string{};
+        return Clock::now() < _expiresAt ? _token : std::string{};
     }
 }

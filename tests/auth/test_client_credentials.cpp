@@ -1,5 +1,5 @@
 // lib/auth's client credentials against a test authorization server's token endpoint over HTTPS: how long a token is
-// held, whatever "expires_in" the server answers, and a token endpoint the secret is not sent to.
+// held, whatever "expires_in" the server answers, a token endpoint the secret is not sent to, and a renewal that hangs.
 #include <ClientCredentials.hpp>
 #include <HttpsTrust.hpp>
 #include <TempDomain.hpp>
@@ -11,7 +11,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <future>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 using namespace std::chrono_literals;
@@ -100,4 +102,40 @@ TEST_CASE("the client's secret is not sent to a token endpoint over plain http, 
                                                        plain.issuer())) != std::string::npos;
                       });
     CHECK(said == 1);
+}
+
+TEST_CASE("while one caller asks for a token, callers without one wait for its answer, and a caller whose token holds goes on with it")
+{
+    Facility const facility;
+    TestAuthorizationServer server{facility.tls()};
+    // Renewed after 3 s; a caller finds it valid until 6 s.
+    server.addClient("tx1", "s3cret", {"rx1.studio-a.test"}, {{"x-nmos-connection", {{"read", {"*"}}}}}, 6s);
+    ClientCredentials tokens{std::make_shared<AuthorizationServer>(server.issuer(), 5s), "tx1", "s3cret", "connection", 5s};
+
+    // No token yet: two callers, one request, and both get its token once the server answers.
+    server.holdTokenAnswers();
+    auto first = std::async(std::launch::async, [&] { return tokens.bearer(); });
+    REQUIRE(server.waitForTokenRequest(0, 10s));
+    auto second = std::async(std::launch::async, [&] { return tokens.bearer(); });
+    CHECK(second.wait_for(300ms) == std::future_status::timeout);
+    server.releaseTokenAnswers();
+    auto const token = first.get();
+    CHECK_FALSE(token.empty());
+    CHECK(second.get() == token);
+    REQUIRE(server.issuedTokens() == std::vector<std::string>{token});
+
+    // Past half its lifetime the token is renewed, and the server hangs: a caller meanwhile goes on with the token held,
+    // and takes the new one once it came.
+    std::this_thread::sleep_for(3200ms);
+    server.holdTokenAnswers();
+    auto renewal = std::async(std::launch::async, [&] { return tokens.bearer(); });
+    REQUIRE(server.waitForTokenRequest(1, 10s));
+    CHECK(tokens.bearer() == token);
+    CHECK(renewal.wait_for(0s) == std::future_status::timeout);
+    server.releaseTokenAnswers();
+    auto const renewed = renewal.get();
+    REQUIRE(server.issuedTokens().size() == 2);
+    CHECK(renewed == server.issuedTokens().back());
+    CHECK(renewed != token);
+    CHECK(tokens.bearer() == renewed);
 }

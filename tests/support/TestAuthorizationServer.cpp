@@ -9,6 +9,7 @@
 #include <openssl/evp.h>
 #include <openssl/rsa.h>
 
+#include <condition_variable>
 #include <mutex>
 
 namespace mxl::test
@@ -88,6 +89,9 @@ namespace mxl::test
         std::map<std::string, Client> clients;
         std::vector<std::string> issued;
         std::optional<nlohmann::json> expiresIn;
+        mutable std::condition_variable changed;
+        bool holding = false;
+        std::size_t tokenRequests = 0;
         std::string tokenEndpoint;
         std::vector<std::pair<std::string, Key>> published{{"key-1", newRsaKey()}};
         Key foreign = newRsaKey();
@@ -140,7 +144,11 @@ namespace mxl::test
         announceTokenEndpoint(_issuer + "/token");
     }
 
-    TestAuthorizationServer::~TestAuthorizationServer() = default;
+    TestAuthorizationServer::~TestAuthorizationServer()
+    {
+        // A held answer would keep the endpoint from stopping.
+        releaseTokenAnswers();
+    }
 
     nlohmann::json TestAuthorizationServer::claims(std::string const& audience, nlohmann::json const& permissions,
                                                    std::chrono::seconds lifetime) const
@@ -201,6 +209,25 @@ namespace mxl::test
         _keys->expiresIn = std::move(expiresIn);
     }
 
+    void TestAuthorizationServer::holdTokenAnswers()
+    {
+        std::lock_guard const lock{_keys->mutex};
+        _keys->holding = true;
+    }
+
+    void TestAuthorizationServer::releaseTokenAnswers()
+    {
+        std::lock_guard const lock{_keys->mutex};
+        _keys->holding = false;
+        _keys->changed.notify_all();
+    }
+
+    bool TestAuthorizationServer::waitForTokenRequest(std::size_t count, std::chrono::milliseconds limit) const
+    {
+        std::unique_lock lock{_keys->mutex};
+        return _keys->changed.wait_for(lock, limit, [&] { return _keys->tokenRequests > count; });
+    }
+
     std::vector<std::string> TestAuthorizationServer::issuedTokens() const
     {
         std::lock_guard const lock{_keys->mutex};
@@ -215,6 +242,12 @@ namespace mxl::test
         if (request.method != "POST" || request.path != "/token")
         {
             return refuse(405, "invalid_request");
+        }
+        {
+            std::unique_lock lock{_keys->mutex};
+            ++_keys->tokenRequests;
+            _keys->changed.notify_all();
+            _keys->changed.wait(lock, [&] { return !_keys->holding; });
         }
         if (request.body.find("grant_type=client_credentials") == std::string::npos)
         {

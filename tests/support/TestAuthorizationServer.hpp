@@ -61,6 +61,12 @@ namespace mxl::test
         // "expires_in" at all).
         void answerExpiresIn(nlohmann::json expiresIn);
 
+        // From now until releaseTokenAnswers() (or the end) the token endpoint answers no request (a server that hangs).
+        void holdTokenAnswers();
+        void releaseTokenAnswers();
+        // Whether the token endpoint received a request within `limit` after it had received `count`.
+        [[nodiscard]] bool waitForTokenRequest(std::size_t count, std::chrono::milliseconds limit) const;
+
         // The tokens the token endpoint gave, oldest first.
         [[nodiscard]] std::vector<std::string> issuedTokens() const;
 
