@@ -71,9 +71,9 @@ namespace mxl::client
         return domain / directoryName;
     }
 
-    std::filesystem::path serviceStatusPath(std::filesystem::path const& domain, std::string_view role, std::string_view flowId)
+    std::filesystem::path serviceStatusPath(std::filesystem::path const& domain, std::string_view role, std::string_view flowId, pid_t pid)
     {
-        return serviceStatusDirectory(domain) / fmt::format("{}-{}.json", role, flowId);
+        return serviceStatusDirectory(domain) / fmt::format("{}-{}-{}.json", role, flowId, pid);
     }
 
     std::string serviceStatusJson(ServiceStatus const& status)
@@ -198,7 +198,7 @@ namespace mxl::client
             throw std::runtime_error{
                 fmt::format("'{}' is not a directory (a link, or a file): no status file is written there", directory.string())};
         }
-        auto const path = serviceStatusPath(domain, status.role, status.flowId);
+        auto const path = serviceStatusPath(domain, status.role, status.flowId, status.pid);
         // Not `*.json`: readers never pick up a half-written file.
         auto const temporary = directory / fmt::format(".{}.{}.tmp", path.filename().string(), ::getpid());
         auto const fail = [&](char const* step)
@@ -233,12 +233,12 @@ namespace mxl::client
         }
     }
 
-    void removeServiceStatusFile(std::filesystem::path const& domain, std::string_view role, std::string_view flowId) noexcept
+    void removeServiceStatusFile(std::filesystem::path const& domain, std::string_view role, std::string_view flowId, pid_t pid) noexcept
     {
         try
         {
             std::error_code ignored;
-            std::filesystem::remove(serviceStatusPath(domain, role, flowId), ignored);
+            std::filesystem::remove(serviceStatusPath(domain, role, flowId, pid), ignored);
         }
         catch (...)
         {
@@ -292,6 +292,26 @@ namespace mxl::client
     bool processGone(ServiceStatus const& status) noexcept
     {
         return !processExists(status.pid);
+    }
+
+    std::vector<ServiceStatus> removeLeftServiceStatusFiles(std::filesystem::path const& domain, ServiceStatus const& status)
+    {
+        std::vector<ServiceStatus> removed;
+        for (auto const& entry : readServiceStatusFiles(domain))
+        {
+            auto const* left = std::get_if<ServiceStatus>(&entry.content);
+            if (left == nullptr || left->role != status.role || left->flowId != status.flowId || left->config != status.config ||
+                left->pid == status.pid || !processGone(*left))
+            {
+                continue;
+            }
+            std::error_code error;
+            if (std::filesystem::remove(entry.path, error))
+            {
+                removed.push_back(*left);
+            }
+        }
+        return removed;
     }
 
     std::optional<std::string> serviceStaleReason(ServiceStatus const& status, std::uint64_t nowTai)

@@ -1,6 +1,7 @@
 // The status file a fabrics service publishes in the domain it serves, so that mxl-info can show the service's
-// figures without talking to the process: <domain>/.mxl-services/<role>-<flow id>.json, rewritten atomically
-// (temporary file + rename) every status interval and removed on a clean stop. The hidden directory holds no
+// figures without talking to the process: <domain>/.mxl-services/<role>-<flow id>-<pid>.json, rewritten atomically
+// (temporary file + rename) every status interval and removed on a clean stop. The pid tells apart two services of one
+// flow and role in one domain, such as the two initiators of redundant paths. The hidden directory holds no
 // `*.mxl-flow` entry, so flow listing and garbage collection never see it. The figures are those of /metrics.
 #pragma once
 
@@ -79,8 +80,8 @@ namespace mxl::client
 
     // <domain>/.mxl-services
     std::filesystem::path serviceStatusDirectory(std::filesystem::path const& domain);
-    // <domain>/.mxl-services/<role>-<flow id>.json
-    std::filesystem::path serviceStatusPath(std::filesystem::path const& domain, std::string_view role, std::string_view flowId);
+    // <domain>/.mxl-services/<role>-<flow id>-<pid>.json
+    std::filesystem::path serviceStatusPath(std::filesystem::path const& domain, std::string_view role, std::string_view flowId, pid_t pid);
 
     std::string serviceStatusJson(ServiceStatus const& status);
     // Throws std::runtime_error with a one-line reason when the text is not a status file.
@@ -89,7 +90,7 @@ namespace mxl::client
     // Creates the directory (0755) when needed and replaces the file (0644) atomically. Throws std::runtime_error.
     void writeServiceStatusFile(std::filesystem::path const& domain, ServiceStatus const& status);
     // Quietly does nothing when the file is not there.
-    void removeServiceStatusFile(std::filesystem::path const& domain, std::string_view role, std::string_view flowId) noexcept;
+    void removeServiceStatusFile(std::filesystem::path const& domain, std::string_view role, std::string_view flowId, pid_t pid) noexcept;
 
     struct ServiceStatusEntry
     {
@@ -104,6 +105,11 @@ namespace mxl::client
     // Whether a process with this pid exists (EPERM counts as existing).
     bool processExists(pid_t pid) noexcept;
     bool processGone(ServiceStatus const& status) noexcept;
+
+    // Removes the files of `status`'s role and flow whose process is gone and whose settings came from the same place
+    // (`config`): those an earlier run of this service left when it was killed. Another service's, such as the other
+    // path of a redundant pair, stay for mxl-info to show as stale. Returns the statuses removed.
+    std::vector<ServiceStatus> removeLeftServiceStatusFiles(std::filesystem::path const& domain, ServiceStatus const& status);
 
     // Why the figures can no longer be trusted, or nullopt while they are current: the process is gone, or the file
     // was last written more than three status intervals before `nowTai`.

@@ -9,8 +9,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace mxl::client;
@@ -109,7 +111,8 @@ TEST_CASE("service status files: a link planted in a shared domain leads the wri
     std::filesystem::create_directory(directory);
     // The temporary file's name, with this process's pid, as a link to the victim.
     auto const temporary =
-        directory / fmt::format(".{}.{}.tmp", serviceStatusPath(domain.path(), status.role, status.flowId).filename().string(), ::getpid());
+        directory /
+        fmt::format(".{}.{}.tmp", serviceStatusPath(domain.path(), status.role, status.flowId, status.pid).filename().string(), ::getpid());
     std::filesystem::create_symlink(victim, temporary);
     writeServiceStatusFile(domain.path(), status);
     CHECK(readFile(victim) == "secret\n");
@@ -118,11 +121,83 @@ TEST_CASE("service status files: a link planted in a shared domain leads the wri
     };
     REQUIRE(::stat(victim.c_str(), &mode) == 0);
     CHECK((mode.st_mode & 0777) == 0600);
-    CHECK(parseServiceStatus(readFile(serviceStatusPath(domain.path(), status.role, status.flowId))).state == "active");
+    CHECK(parseServiceStatus(readFile(serviceStatusPath(domain.path(), status.role, status.flowId, status.pid))).state == "active");
 
     // The status directory itself a link to another directory: refused.
     std::filesystem::remove_all(directory);
     std::filesystem::create_directory_symlink(elsewhere.path(), directory);
     CHECK_THROWS_WITH_AS(writeServiceStatusFile(domain.path(), status), doctest::Contains("is not a directory"), std::runtime_error);
-    CHECK_FALSE(std::filesystem::exists(elsewhere.path() / serviceStatusPath(domain.path(), status.role, status.flowId).filename()));
+    CHECK_FALSE(
+        std::filesystem::exists(elsewhere.path() / serviceStatusPath(domain.path(), status.role, status.flowId, status.pid).filename()));
+}
+
+TEST_CASE("service status files: two services of one flow and role have a file each, and a service starting removes only the files "
+          "its own earlier runs left")
+{
+    TempDomain domain{"status-left"};
+    // A pid that was and is no more: a child that has ended and been reaped.
+    auto const child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0)
+    {
+        ::_exit(0);
+    }
+    REQUIRE(::waitpid(child, nullptr, 0) == child);
+    REQUIRE_FALSE(processExists(child));
+
+    auto const withOrigin = [](std::string config, pid_t pid, std::string flowId = "5fbec3b1-1b0c-417b-9aa6-6a6e1bf2e65b")
+    {
+        auto status = someStatus();
+        status.role = "initiator";
+        status.config = std::move(config);
+        status.pid = pid;
+        status.flowId = std::move(flowId);
+        return status;
+    };
+    auto const path1 = "file '/etc/mxl/path-1.conf'";
+    auto const path2 = "file '/etc/mxl/path-2.conf'";
+    auto const starting = withOrigin(path1, ::getpid());
+    auto const leftByEarlierRun = withOrigin(path1, child);
+    auto const otherPathGone = withOrigin(path2, child);
+    auto const otherPathRunning = withOrigin(path2, ::getppid());
+    auto const otherFlowGone = withOrigin(path1, child, "0d0e1a4b-6f51-4c4e-a1cf-2bd0e6a8c3f7");
+    auto const olderName = serviceStatusDirectory(domain.path()) / fmt::format("initiator-{}.json", starting.flowId);
+    for (auto const& status : {leftByEarlierRun, otherPathRunning, otherFlowGone})
+    {
+        writeServiceStatusFile(domain.path(), status);
+    }
+    // Two of one flow, role and pid cannot be: the other gone path's file is written by hand, as is one of the name
+    // the files had before the pid was part of it.
+    auto const otherPathGoneFile = serviceStatusDirectory(domain.path()) / "initiator-of-the-other-path.json";
+    std::ofstream{otherPathGoneFile} << serviceStatusJson(otherPathGone);
+    std::ofstream{olderName} << serviceStatusJson(leftByEarlierRun);
+    CHECK(readServiceStatusFiles(domain.path()).size() == 5);
+
+    auto const removed = removeLeftServiceStatusFiles(domain.path(), starting);
+    CHECK(removed.size() == 2);
+    for (auto const& status : removed)
+    {
+        CHECK(status.pid == child);
+        CHECK(status.config == path1);
+        CHECK(status.flowId == starting.flowId);
+    }
+    CHECK_FALSE(std::filesystem::exists(serviceStatusPath(domain.path(), "initiator", starting.flowId, child)));
+    CHECK_FALSE(std::filesystem::exists(olderName));
+    CHECK(std::filesystem::exists(otherPathGoneFile));
+    CHECK(std::filesystem::exists(serviceStatusPath(domain.path(), "initiator", starting.flowId, ::getppid())));
+    CHECK(std::filesystem::exists(serviceStatusPath(domain.path(), "initiator", otherFlowGone.flowId, child)));
+
+    // The starting service's own file and the running other path's sit side by side.
+    writeServiceStatusFile(domain.path(), starting);
+    std::set<pid_t> pids;
+    for (auto const& entry : readServiceStatusFiles(domain.path()))
+    {
+        auto const* status = std::get_if<ServiceStatus>(&entry.content);
+        REQUIRE(status != nullptr);
+        if (status->flowId == starting.flowId)
+        {
+            pids.insert(status->pid);
+        }
+    }
+    CHECK(pids == std::set<pid_t>{::getpid(), ::getppid(), child});
 }

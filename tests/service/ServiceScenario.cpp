@@ -1,9 +1,12 @@
 #include "ServiceScenario.hpp"
 
+#include <client/ServiceStatusFile.hpp>
+
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -86,9 +89,16 @@ namespace mxl::test
 
     std::uint64_t initiatorLostSoFar(ServiceDirectories const& directories, std::string const& flowId)
     {
-        std::ifstream file{directories.source.path() / ".mxl-services" / fmt::format("initiator-{}.json", flowId)};
-        auto const status = nlohmann::json::parse(file, nullptr, false);
-        return status.is_object() ? status.value("lost", std::uint64_t{0}) : 0;
+        std::uint64_t lost = 0;
+        for (auto const& entry : client::readServiceStatusFiles(directories.source.path()))
+        {
+            auto const* status = std::get_if<client::ServiceStatus>(&entry.content);
+            if (status != nullptr && status->role == "initiator" && status->flowId == flowId)
+            {
+                lost = std::max(lost, status->counters.lost);
+            }
+        }
+        return lost;
     }
 
     std::size_t occurrences(std::string const& output, std::string const& text)

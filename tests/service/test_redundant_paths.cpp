@@ -1,10 +1,13 @@
 // Redundant paths in the services: a target service with two shm paths ('path' twice, a ticket file per path), one
 // initiator service per path as on two hosts, and the first initiator SIGKILLed mid-stream: no grain (or audio sample)
-// of the target's flow is missing or wrong, and the target's STATUS= line shows the survivor serving.
+// of the target's flow is missing or wrong, and the target's STATUS= line shows the survivor serving. The two initiators
+// of one flow in one domain publish a status file each, which mxl-info lists apart.
 #include "SampleChecker.hpp"
 #include "SampleSource.hpp"
 #include "ServiceScenario.hpp"
 #include "TestFlow.hpp"
+
+#include <client/ServiceStatusFile.hpp>
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -12,6 +15,7 @@
 #include <csignal>
 #include <filesystem>
 #include <regex>
+#include <set>
 #include <unistd.h>
 
 namespace mxl::test
@@ -48,6 +52,21 @@ namespace mxl::test
                 counts = PathCounts{numbers((*match)[1]), numbers((*match)[2]), numbers((*match)[3])};
             }
             return counts;
+        }
+
+        // The pids of the initiator status files of `flowId` in `domain`.
+        std::set<pid_t> initiatorStatusPids(std::filesystem::path const& domain, std::string const& flowId)
+        {
+            std::set<pid_t> pids;
+            for (auto const& entry : client::readServiceStatusFiles(domain))
+            {
+                auto const* status = std::get_if<client::ServiceStatus>(&entry.content);
+                if (status != nullptr && status->role == "initiator" && status->flowId == flowId)
+                {
+                    pids.insert(status->pid);
+                }
+            }
+            return pids;
         }
 
         // A target service on two shm paths receiving into `definition`, and one initiator service per path sending
@@ -136,12 +155,17 @@ namespace mxl::test
         FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
         // 2 s at 50 grains/s with both paths, then the kill without a pause in the check, then 4 s on the survivor.
         auto const bothUp = verifier.check(100, std::chrono::seconds{10});
+        auto const killed = services.first->pid();
+        auto const survivor = services.second->pid();
+        auto const bothFiles = initiatorStatusPids(directories.source.path(), serviceTestFlowId);
         services.first->signal(SIGKILL);
         auto const afterKill = verifier.check(200, std::chrono::seconds{10});
         REQUIRE(services.first->wait(std::chrono::seconds{5}));
         auto const statusAfterKill = services.targetNotify.waitFor("path_first=", std::chrono::seconds{2});
+        auto const listing = runBuildTool("tools/mxl-info/mxl-info", {"-d", directories.source.str()}).text;
 
         auto const survivorLost = services.stopSurvivor();
+        auto const leftFiles = initiatorStatusPids(directories.source.path(), serviceTestFlowId);
         auto const output = services.stopTarget();
         INFO("target output:\n", output, "\nsurvivor output:\n", services.second->output());
         MESSAGE("verified ", bothUp.verified, " grains with both paths and ", afterKill.verified, " after the kill; missing ",
@@ -160,6 +184,14 @@ namespace mxl::test
         CHECK(counts.missing[0] >= 200);
         CHECK(counts.dropped[0] + counts.dropped[1] == 0);
         services.checkCleanedUp();
+
+        // A status file per initiator, both listed by mxl-info, the killed one stale; the survivor's clean stop removed
+        // its own file alone.
+        INFO("mxl-info of the source domain:\n", listing);
+        CHECK(bothFiles == std::set<pid_t>{killed, survivor});
+        CHECK(occurrences(listing, "      service initiator: ") == 2);
+        CHECK(occurrences(listing, fmt::format("      service initiator: stale (pid {} is gone;", killed)) == 1);
+        CHECK(leftFiles == std::set<pid_t>{killed});
     }
 
     TEST_CASE("redundant paths: an audio target service on two shm paths keeps every sample when one path's initiator service is "

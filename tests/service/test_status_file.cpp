@@ -1,8 +1,11 @@
-// The status files the services publish in their domains (<domain>/.mxl-services/<role>-<flow id>.json): present and
-// current while a pair moves grains, gone after SIGTERM, left behind by SIGKILL and then shown stale by mxl-info,
-// whose -g removes them; the transport of the ticket (rma by default, msg when both configs say transport = msg).
+// The status files the services publish in their domains (<domain>/.mxl-services/<role>-<flow id>-<pid>.json): present
+// and current while a pair moves grains, gone after SIGTERM, left behind by SIGKILL and then shown stale by mxl-info,
+// whose -g removes them, as does the next run of the same service; the transport of the ticket (rma by default, msg
+// when both configs say transport = msg).
 #include "ServiceScenario.hpp"
 #include "TestFlow.hpp"
+
+#include <client/ServiceStatusFile.hpp>
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -12,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -21,9 +25,9 @@ namespace mxl::test
     {
         using Clock = std::chrono::steady_clock;
 
-        std::filesystem::path statusPath(TempDomain const& domain, std::string const& role)
+        std::filesystem::path statusPath(TempDomain const& domain, std::string const& role, ReadyService const& service)
         {
-            return domain.path() / ".mxl-services" / fmt::format("{}-{}.json", role, serviceTestFlowId);
+            return client::serviceStatusPath(domain.path(), role, serviceTestFlowId, service.pid());
         }
 
         nlohmann::json readStatus(std::filesystem::path const& path)
@@ -77,8 +81,8 @@ namespace mxl::test
         ReadyService target{targetSettings(directories)};
         ReadyService initiator{initiatorSettings(directories, directories.ticketFile())};
 
-        auto const targetFile = statusPath(directories.destination, "target");
-        auto const initiatorFile = statusPath(directories.source, "initiator");
+        auto const targetFile = statusPath(directories.destination, "target", target);
+        auto const initiatorFile = statusPath(directories.source, "initiator", initiator);
         auto const moving = [](nlohmann::json const& status) { return status.value("state", "") == "active" && grainsOf(status) > 0; };
         auto const targetStatus = waitForStatus(targetFile, moving, std::chrono::seconds{5});
         auto const initiatorStatus = waitForStatus(initiatorFile, moving, std::chrono::seconds{5});
@@ -147,8 +151,8 @@ namespace mxl::test
         ReadyService initiator{msg(initiatorSettings(directories, directories.ticketFile()))};
 
         auto const moving = [](nlohmann::json const& status) { return status.value("state", "") == "active" && grainsOf(status) > 0; };
-        auto const targetStatus = waitForStatus(statusPath(directories.destination, "target"), moving, std::chrono::seconds{5});
-        auto const initiatorStatus = waitForStatus(statusPath(directories.source, "initiator"), moving, std::chrono::seconds{5});
+        auto const targetStatus = waitForStatus(statusPath(directories.destination, "target", target), moving, std::chrono::seconds{5});
+        auto const initiatorStatus = waitForStatus(statusPath(directories.source, "initiator", initiator), moving, std::chrono::seconds{5});
         INFO(target.output(), initiator.output());
         INFO(targetStatus.dump(), initiatorStatus.dump());
         CHECK(targetStatus.value("state", "") == "active");
@@ -167,7 +171,7 @@ namespace mxl::test
     {
         ServiceDirectories directories;
         ReadyService target{targetSettings(directories)};
-        auto const file = statusPath(directories.destination, "target");
+        auto const file = statusPath(directories.destination, "target", target);
         auto const status = waitForStatus(
             file, [](nlohmann::json const& json) { return json.value("state", "") == "waiting"; }, std::chrono::seconds{2});
         REQUIRE_MESSAGE(status.is_object(), target.output());
@@ -188,5 +192,24 @@ namespace mxl::test
         CHECK(contains(collected, fmt::format("removed service status file {} (target of flow {}, pid {} is gone)", file.string(),
                                               serviceTestFlowId, pid)));
         CHECK_FALSE(std::filesystem::exists(file));
+
+        // Killed again, and started again from the same settings: the new run removes what the killed one left.
+        std::optional<ReadyService> killed{std::in_place, targetSettings(directories)};
+        auto const killedFile = statusPath(directories.destination, "target", *killed);
+        auto const written = [](nlohmann::json const&) { return true; };
+        REQUIRE_MESSAGE(waitForStatus(killedFile, written, std::chrono::seconds{2}).is_object(), killed->output());
+        auto const killedPid = killed->pid();
+        killed->signal(SIGKILL);
+        REQUIRE(killed->wait(std::chrono::seconds{5}));
+        killed.reset();
+        REQUIRE(std::filesystem::exists(killedFile));
+        ReadyService restarted{targetSettings(directories)};
+        auto const restartedFile = statusPath(directories.destination, "target", restarted);
+        auto const removal = restarted.waitForLine("status file: removed the one an earlier run", std::chrono::seconds{5});
+        INFO(restarted.output());
+        REQUIRE(removal.has_value());
+        CHECK(contains(*removal, fmt::format("(pid {}, gone)", killedPid)));
+        CHECK(waitForStatus(restartedFile, written, std::chrono::seconds{2}).is_object());
+        CHECK_FALSE(std::filesystem::exists(killedFile));
     }
 }

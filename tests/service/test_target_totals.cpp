@@ -6,6 +6,7 @@
 #include "ServiceScenario.hpp"
 #include "TestFlow.hpp"
 
+#include <client/ServiceStatusFile.hpp>
 #include <common/FlowPaths.hpp>
 
 #include <doctest/doctest.h>
@@ -32,8 +33,8 @@ namespace mxl::test
         class CounterWatch
         {
         public:
-            CounterWatch(ServiceDirectories const& directories, std::string name)
-                : _path{directories.destination.path() / ".mxl-services" / fmt::format("target-{}.json", serviceTestFlowId)}
+            CounterWatch(ServiceDirectories const& directories, ReadyService const& target, std::string name)
+                : _path{client::serviceStatusPath(directories.destination.path(), "target", serviceTestFlowId, target.pid())}
                 , _name{std::move(name)}
                 , _thread{[this](std::stop_token const& stop) { watch(stop); }}
             {
@@ -109,7 +110,7 @@ namespace mxl::test
         MovingPair pair;
         auto& [directories, source, target, initiator] = pair;
         FlowChecker verifier{directories.destination.path(), serviceTestFlowId};
-        CounterWatch lost{directories, "lost"};
+        CounterWatch lost{directories, target, "lost"};
 
         initiator.signal(SIGSTOP);
         auto const stoppedAt = Clock::now();
@@ -152,8 +153,8 @@ namespace mxl::test
     {
         MovingPair pair;
         auto& [directories, source, target, initiator] = pair;
-        CounterWatch grains{directories, "grains"};
-        CounterWatch reconnects{directories, "reconnects"};
+        CounterWatch grains{directories, target, "grains"};
+        CounterWatch reconnects{directories, target, "reconnects"};
         auto const before = grains.waitFor(20, 10s);
         REQUIRE(before >= 20);
 
@@ -177,7 +178,7 @@ namespace mxl::test
         auto& [directories, source, target, initiator] = pair;
         auto const port = target.httpPort();
         REQUIRE(port != 0);
-        CounterWatch concurrent{directories, "concurrent_initiators"};
+        CounterWatch concurrent{directories, target, "concurrent_initiators"};
         // The same ticket followed from another domain's copy of the flow.
         TempDomain secondDomain{"svc-second-source"};
         PatternSource secondSource{secondDomain.path(), serviceTestFlow()};

@@ -19,7 +19,7 @@ namespace mxl::service
     {
         if (!_role.empty())
         {
-            client::removeServiceStatusFile(_config.domain, _role, _flowId);
+            client::removeServiceStatusFile(_config.domain, _role, _flowId, ::getpid());
         }
     }
 
@@ -32,9 +32,16 @@ namespace mxl::service
         status.updatedAtTaiNs = ::mxlGetTime();
         status.statusIntervalMs = static_cast<std::uint64_t>(_config.statusInterval.count());
         status.targets = std::move(targets);
-        if (!_role.empty() && (status.role != _role || status.flowId != _flowId))
+        if (status.role != _role || status.flowId != _flowId)
         {
-            client::removeServiceStatusFile(_config.domain, _role, _flowId);
+            if (!_role.empty())
+            {
+                client::removeServiceStatusFile(_config.domain, _role, _flowId, status.pid);
+            }
+            for (auto const& left : client::removeLeftServiceStatusFiles(_config.domain, status))
+            {
+                log::info("status file: removed the one an earlier run (pid {}, gone) of this service left", left.pid);
+            }
         }
         _role = status.role;
         _flowId = status.flowId;

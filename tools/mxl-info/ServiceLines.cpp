@@ -104,15 +104,13 @@ namespace mxl::tools::info
             serviceRow("Bytes", fmt::format("{}", status->counters.bytes));
             serviceRow("Rate", client::serviceStaleReason(*status, _now)
                                    ? std::string{"-"}
-                                   : fmt::format("{:.1f} grains/s, {:.2f} MB/s", status->grainsPerSecond,
-                                                 status->bytesPerSecond / 1e6));
+                                   : fmt::format("{:.1f} grains/s, {:.2f} MB/s", status->grainsPerSecond, status->bytesPerSecond / 1e6));
             serviceRow("Late", fmt::format("{}", status->counters.late));
             serviceRow("Lost", fmt::format("{}", status->counters.lost));
             serviceRow("Reconnects", fmt::format("{}", status->counters.reconnects));
             serviceRow("Stalls", fmt::format("{}", status->counters.stalls));
-            serviceRow("Latency",
-                       fmt::format("p50 {}, p90 {}, p99 {}", formatLatency(status->latencyP50Seconds),
-                                   formatLatency(status->latencyP90Seconds), formatLatency(status->latencyP99Seconds)));
+            serviceRow("Latency", fmt::format("p50 {}, p90 {}, p99 {}", formatLatency(status->latencyP50Seconds),
+                                              formatLatency(status->latencyP90Seconds), formatLatency(status->latencyP99Seconds)));
             for (auto const& target : status->targets)
             {
                 serviceRow("Target", fmt::format("epoch {}: {} for {} ms{}", target.epoch, target.state, target.forMs,
@@ -130,7 +128,7 @@ namespace mxl::tools::info
         for (auto const& entry : _entries)
         {
             auto const* problem = std::get_if<std::string>(&entry.content);
-            if (problem == nullptr || (!flowId.empty() && !entry.path.filename().string().ends_with(flowId + ".json")))
+            if (problem == nullptr || (!flowId.empty() && entry.path.filename().string().find(flowId) == std::string::npos))
             {
                 continue;
             }
