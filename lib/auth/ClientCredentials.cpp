@@ -66,7 +66,7 @@ namespace mxl::auth
             return failure->reason;
         }
         auto const& url = std::get<std::string>(endpoint);
-        if (!url.starts_with("https://"))
+        if (!isHttpsUrl(url))
         {
             return fmt::format("the token endpoint '{}' is not https://; the client's secret is not sent to it", url);
         }

@@ -54,10 +54,18 @@ namespace mxl
                                { return static_cast<unsigned char>(byte) <= 0x20 || static_cast<unsigned char>(byte) == 0x7f; });
         }
 
+        // Schemes are case-insensitive (RFC 3986 section 3.1): "HTTP://" is "http://".
+        bool hasScheme(std::string_view url, std::string_view scheme) noexcept
+        {
+            return url.size() >= scheme.size() &&
+                   std::equal(scheme.begin(), scheme.end(), url.begin(),
+                              [](char lower, char given) { return lower == std::tolower(static_cast<unsigned char>(given)); });
+        }
+
         std::optional<Url> parseUrl(std::string const& url)
         {
-            auto const secure = url.starts_with("https://");
-            if (!secure && !url.starts_with("http://"))
+            auto const secure = hasScheme(url, "https://");
+            if (!secure && !hasScheme(url, "http://"))
             {
                 return std::nullopt;
             }
@@ -287,7 +295,20 @@ namespace mxl
 
     bool isHttpUrl(std::string_view url) noexcept
     {
-        return (url.starts_with("http://") || url.starts_with("https://")) && !holdsSpaceOrControl(url);
+        return (hasScheme(url, "http://") || hasScheme(url, "https://")) && !holdsSpaceOrControl(url);
+    }
+
+    bool isHttpsUrl(std::string_view url) noexcept
+    {
+        return hasScheme(url, "https://");
+    }
+
+    std::string lowercaseScheme(std::string url)
+    {
+        auto const end = url.find("://");
+        std::transform(url.begin(), url.begin() + static_cast<std::ptrdiff_t>(end == std::string::npos ? 0 : end), url.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        return url;
     }
 
     namespace
@@ -305,7 +326,7 @@ namespace mxl
                 std::lock_guard const lock{authorizationMutex};
                 source = bearerTokens;
             }
-            if (!source || askingForToken || !url.starts_with("https://"))
+            if (!source || askingForToken || !isHttpsUrl(url))
             {
                 return {};
             }

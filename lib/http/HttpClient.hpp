@@ -35,6 +35,10 @@ namespace mxl
 
     // Whether `url` is one the client can ask: http:// or https://, without a space or a control byte.
     [[nodiscard]] bool isHttpUrl(std::string_view url) noexcept;
+    // Whether `url` is https://. Both take the scheme in any case, as RFC 3986 has it.
+    [[nodiscard]] bool isHttpsUrl(std::string_view url) noexcept;
+    // `url` with its scheme in lower case: the form in which an issuer is compared with tokens' "iss" claim.
+    [[nodiscard]] std::string lowercaseScheme(std::string url);
 
     // `method` of the http[s]://host[:port]/path `url`, with `jsonBody` as an application/json body unless it is empty;
     // the answer, whatever its status, or why there is none.

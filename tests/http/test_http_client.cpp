@@ -230,3 +230,28 @@ TEST_CASE("a URL with a line break or a space sends nothing, and an answer quote
     CHECK(described.ends_with("... (1000040 bytes)"));
     CHECK(described.size() < 400);
 }
+
+TEST_CASE("a URL's scheme is taken in any case: HTTP:// is asked as http://, HTTPS:// counts as https://, and lowercaseScheme "
+          "lowers the scheme alone")
+{
+    OneShotServer server{[](int fd, std::string const&) { sendAll(fd, "HTTP/1.0 200 OK\r\n\r\nticket"); }};
+    auto const url = "HTTP" + server.url("/ticket").substr(4);
+    REQUIRE(url.starts_with("HTTP://127.0.0.1:"));
+    auto const outcome = mxl::httpGet(url, 5s);
+    auto const* failure = std::get_if<HttpFailure>(&outcome);
+    INFO((failure != nullptr ? failure->reason : std::string{}));
+    REQUIRE(std::holds_alternative<std::string>(outcome));
+    CHECK(std::get<std::string>(outcome) == "ticket");
+    CHECK(server.received.starts_with("GET /ticket HTTP/1.0\r\n"));
+
+    CHECK(mxl::isHttpUrl("hTtP://registry.example:8080/"));
+    CHECK(mxl::isHttpUrl("HTTPS://registry.example/"));
+    CHECK_FALSE(mxl::isHttpUrl("HTTPX://registry.example/"));
+    CHECK_FALSE(mxl::isHttpUrl("HTTP:/registry.example/"));
+    CHECK(mxl::isHttpsUrl("HTTPS://auth.example/"));
+    CHECK(mxl::isHttpsUrl("Https://auth.example/"));
+    CHECK_FALSE(mxl::isHttpsUrl("HTTP://auth.example/"));
+    CHECK_FALSE(mxl::isHttpsUrl("HTTPS:"));
+    CHECK(mxl::lowercaseScheme("HTTPS://Auth.Example/Realm") == "https://Auth.Example/Realm");
+    CHECK(mxl::lowercaseScheme("no scheme HERE") == "no scheme HERE");
+}

@@ -195,8 +195,8 @@ namespace mxl::test
         CHECK(output.find(line, said + 1) == std::string::npos);
     }
 
-    TEST_CASE("an initiator with auth_client_id gets its own token and the ticket of a secured target over HTTPS, and one whose "
-              "client may not connect the receiver gets no ticket")
+    TEST_CASE("an initiator with auth_client_id gets its own token and the ticket of a secured target over HTTPS (URLs written "
+              "HTTPS://), and one whose client may not connect the receiver gets no ticket")
     {
         ServiceDirectories directories;
         TempDomain secrets{"svc-secrets"};
@@ -208,9 +208,12 @@ namespace mxl::test
         authority.addClient("tx1", "s3cret tx1", {audience}, {{"x-nmos-connection", {{"read", {"*"}}, {"write", {"single/receivers/*"}}}}});
         authority.addClient("viewer", "s3cret viewer", {audience}, {{"x-nmos-connection", {{"read", {"*"}}}}});
 
+        // The issuer and the ticket's URL with their schemes in capitals, which are the same URLs (RFC 3986): tokens name
+        // the issuer in lower case.
+        auto const issuer = "HTTPS" + authority.issuer().substr(5);
         PatternSource source{directories.source.path(), serviceTestFlow()};
         auto settings = targetSettings(directories);
-        settings.insert(settings.end(), {{"auth_server", authority.issuer()},
+        settings.insert(settings.end(), {{"auth_server", issuer},
                                          {"auth_audience", audience},
                                          {"http_tls_certificate", served.certificate},
                                          {"http_tls_key", served.key},
@@ -218,12 +221,12 @@ namespace mxl::test
         ServiceProcess target{settings};
         auto const port = target.httpPort();
         REQUIRE(port != 0);
-        auto const ticketUrl = fmt::format("https://127.0.0.1:{}/ticket", port);
+        auto const ticketUrl = fmt::format("HTTPS://127.0.0.1:{}/ticket", port);
 
         auto const initiatorOf = [&](std::string const& client, std::string const& secret)
         {
             auto config = initiatorSettings(directories, ticketUrl);
-            config.insert(config.end(), {{"auth_server", authority.issuer()},
+            config.insert(config.end(), {{"auth_server", issuer},
                                          {"auth_client_id", client},
                                          {"auth_client_secret_file", writeSecretFile(secrets.path() / (client + ".secret"), secret)},
                                          {"tls_ca_file", facility.caFile()}});

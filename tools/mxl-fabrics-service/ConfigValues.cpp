@@ -146,7 +146,7 @@ namespace mxl::service::config
             {
                 reader.fail(key, url, expected);
             }
-            std::string_view const scheme = url.starts_with("https://") ? "https://" : "http://";
+            std::string_view const scheme = isHttpsUrl(url) ? "https://" : "http://";
             auto const rest = url.substr(scheme.size());
             auto const slash = rest.find('/');
             auto const authority = rest.substr(0, slash);

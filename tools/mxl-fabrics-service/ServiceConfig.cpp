@@ -337,7 +337,8 @@ namespace mxl::service
                 {
                     reader.fail("auth_server", *issuer, "expected the issuer URL, http[s]://host[:port][/path]");
                 }
-                config.authorization = Authorization{*issuer, reader.text("auth_audience").value_or(nmos::hostName()), false, {}, {}};
+                config.authorization =
+                    Authorization{lowercaseScheme(*issuer), reader.text("auth_audience").value_or(nmos::hostName()), false, {}, {}};
                 if (auto const metrics = reader.text("auth_protect_metrics"))
                 {
                     if (*metrics != "true" && *metrics != "false")
@@ -348,7 +349,7 @@ namespace mxl::service
                 }
                 if (auto const client = reader.text("auth_client_id"))
                 {
-                    if (!issuer->starts_with("https://"))
+                    if (!isHttpsUrl(*issuer))
                     {
                         reader.fail("auth_server", *issuer,
                                     "expected an https:// issuer, as 'auth_client_id' sends the client's secret to its token endpoint");
