@@ -5,6 +5,7 @@
 #include "ServiceScenario.hpp"
 #include "TestFlow.hpp"
 
+#include <FreePort.hpp>
 #include <client/ServiceStatusFile.hpp>
 
 #include <doctest/doctest.h>
@@ -25,7 +26,7 @@ namespace mxl::test
     {
         using Clock = std::chrono::steady_clock;
 
-        std::filesystem::path statusPath(TempDomain const& domain, std::string const& role, ReadyService const& service)
+        std::filesystem::path statusPath(TempDomain const& domain, std::string const& role, ServiceProcess const& service)
         {
             return client::serviceStatusPath(domain.path(), role, serviceTestFlowId, service.pid());
         }
@@ -66,6 +67,12 @@ namespace mxl::test
         bool contains(std::string const& text, std::string const& part)
         {
             return text.find(part) != std::string::npos;
+        }
+
+        // Any status: the file is there and parses.
+        bool written(nlohmann::json const&)
+        {
+            return true;
         }
 
         std::uint64_t grainsOf(nlohmann::json const& status)
@@ -196,7 +203,6 @@ namespace mxl::test
         // Killed again, and started again from the same settings: the new run removes what the killed one left.
         std::optional<ReadyService> killed{std::in_place, targetSettings(directories)};
         auto const killedFile = statusPath(directories.destination, "target", *killed);
-        auto const written = [](nlohmann::json const&) { return true; };
         REQUIRE_MESSAGE(waitForStatus(killedFile, written, std::chrono::seconds{2}).is_object(), killed->output());
         auto const killedPid = killed->pid();
         killed->signal(SIGKILL);
@@ -211,5 +217,27 @@ namespace mxl::test
         CHECK(contains(*removal, fmt::format("(pid {}, gone)", killedPid)));
         CHECK(waitForStatus(restartedFile, written, std::chrono::seconds{2}).is_object());
         CHECK_FALSE(std::filesystem::exists(killedFile));
+    }
+
+    TEST_CASE("two initiator services of one flow in one domain, both given nmos_registry: the second warns that they register as "
+              "one sender, naming the first")
+    {
+        ServiceDirectories directories;
+        PatternSource source{directories.source.path(), serviceTestFlow()};
+        // No registry listens there: registration fails and is retried, which this test does not look at.
+        auto const registering = with(with(initiatorSettings(directories, directories.ticketFile()), "http_listen", "127.0.0.1:0"),
+                                      "nmos_registry", fmt::format("http://127.0.0.1:{}", freeLoopbackPort()));
+        // Without a target an initiator never says READY=1: its status file says it runs.
+        ServiceProcess first{registering};
+        REQUIRE_MESSAGE(waitForStatus(statusPath(directories.source, "initiator", first), written, std::chrono::seconds{10}).is_object(),
+                        first.output());
+        ServiceProcess second{registering};
+        auto const warning =
+            second.waitForLine("nmos: another initiator service of this flow runs in this domain", std::chrono::seconds{10});
+        INFO("first:\n", first.output(), "\nsecond:\n", second.output());
+        REQUIRE(warning.has_value());
+        CHECK(contains(*warning, fmt::format("(pid {}, settings from the command line)", first.pid())));
+        CHECK(contains(*warning, "as the same NMOS node and sender: give nmos_registry to one of them only"));
+        CHECK_FALSE(contains(first.output(), "nmos: another initiator service"));
     }
 }

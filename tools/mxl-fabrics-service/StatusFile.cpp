@@ -10,6 +10,26 @@
 
 namespace mxl::service
 {
+    namespace
+    {
+        // Two services of one flow and role in one domain on one host (the two initiators of redundant paths) have the
+        // same NMOS ids: both registering would show one sender whose Node API flips between them.
+        void warnOfSameNmosIds(std::filesystem::path const& domain, client::ServiceStatus const& own)
+        {
+            for (auto const& entry : client::readServiceStatusFiles(domain))
+            {
+                auto const* other = std::get_if<client::ServiceStatus>(&entry.content);
+                if (other != nullptr && other->role == own.role && other->flowId == own.flowId && other->pid != own.pid &&
+                    !client::processGone(*other))
+                {
+                    log::warning("nmos: another {} service of this flow runs in this domain (pid {}, settings from {}); both "
+                                 "register as the same NMOS node and {}: give nmos_registry to one of them only",
+                                 own.role, other->pid, other->config, own.role == "initiator" ? "sender" : "receiver");
+                }
+            }
+        }
+    }
+
     StatusFile::StatusFile(ServiceConfig const& config)
         : _config{config}
     {
@@ -41,6 +61,10 @@ namespace mxl::service
             for (auto const& left : client::removeLeftServiceStatusFiles(_config.domain, status))
             {
                 log::info("status file: removed the one an earlier run (pid {}, gone) of this service left", left.pid);
+            }
+            if (_config.nmosRegistry)
+            {
+                warnOfSameNmosIds(_config.domain, status);
             }
         }
         _role = status.role;
