@@ -105,12 +105,6 @@ namespace mxl::bridge
         _transport = std::move(transport);
     }
 
-    void Metrics::setFlowId(std::string flowId)
-    {
-        std::lock_guard lock{_mutex};
-        _flowId = std::move(flowId);
-    }
-
     std::string Metrics::state() const
     {
         std::lock_guard lock{_mutex};

@@ -57,7 +57,6 @@ namespace mxl::bridge
         void setEpoch(std::uint64_t epoch);
         // The transport of the ticket served (target) or followed (initiator): "rma" or "msg".
         void setTransport(std::string transport);
-        void setFlowId(std::string flowId);
 
         [[nodiscard]] std::string state() const;
 

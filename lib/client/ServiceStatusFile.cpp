@@ -314,6 +314,21 @@ namespace mxl::client
         return removed;
     }
 
+    std::vector<ServiceStatus> otherRunningServices(std::filesystem::path const& domain, ServiceStatus const& status)
+    {
+        std::vector<ServiceStatus> running;
+        for (auto const& entry : readServiceStatusFiles(domain))
+        {
+            auto const* other = std::get_if<ServiceStatus>(&entry.content);
+            if (other != nullptr && other->role == status.role && other->flowId == status.flowId && other->pid != status.pid &&
+                !processGone(*other))
+            {
+                running.push_back(*other);
+            }
+        }
+        return running;
+    }
+
     std::optional<std::string> serviceStaleReason(ServiceStatus const& status, std::uint64_t nowTai)
     {
         if (processGone(status))

@@ -111,6 +111,10 @@ namespace mxl::client
     // path of a redundant pair, stay for mxl-info to show as stale. Returns the statuses removed.
     std::vector<ServiceStatus> removeLeftServiceStatusFiles(std::filesystem::path const& domain, ServiceStatus const& status);
 
+    // The services of `status`'s role and flow in the domain whose process runs, other than `status`'s own: the other
+    // initiator of redundant paths, or none.
+    std::vector<ServiceStatus> otherRunningServices(std::filesystem::path const& domain, ServiceStatus const& status);
+
     // Why the figures can no longer be trusted, or nullopt while they are current: the process is gone, or the file
     // was last written more than three status intervals before `nowTai`.
     std::optional<std::string> serviceStaleReason(ServiceStatus const& status, std::uint64_t nowTai);

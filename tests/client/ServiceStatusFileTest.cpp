@@ -131,8 +131,8 @@ TEST_CASE("service status files: a link planted in a shared domain leads the wri
         std::filesystem::exists(elsewhere.path() / serviceStatusPath(domain.path(), status.role, status.flowId, status.pid).filename()));
 }
 
-TEST_CASE("service status files: two services of one flow and role have a file each, and a service starting removes only the files "
-          "its own earlier runs left")
+TEST_CASE("service status files: two services of one flow and role have a file each, a service starting removes only the files "
+          "its own earlier runs left, and finds the other one running")
 {
     TempDomain domain{"status-left"};
     // A pid that was and is no more: a child that has ended and been reaped.
@@ -200,4 +200,9 @@ TEST_CASE("service status files: two services of one flow and role have a file e
         }
     }
     CHECK(pids == std::set<pid_t>{::getpid(), ::getppid(), child});
+    // Of those, the one running beside the starting service: the other path's.
+    auto const running = otherRunningServices(domain.path(), starting);
+    REQUIRE(running.size() == 1);
+    CHECK(running.front().pid == ::getppid());
+    CHECK(running.front().config == path2);
 }

@@ -28,7 +28,7 @@ namespace mxl::service
 
     private:
         ServiceConfig const& _config;
-        // What was written last, for the removal.
+        // Of the first write, for the removal.
         std::string _role;
         std::string _flowId;
         bool _failing = false;
