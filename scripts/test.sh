@@ -6,10 +6,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# The plain suite runs two tests per core: most of its tests wait on processes, links and timers (on 2 cores, 650 s at
-# one per core, 361 s at two; with two busy loops beside it, 898 of 898 passed in 458 s). The sanitizer suite stays at
-# one per core: at two, with two busy loops beside it, 2 of 663 tests missed their 10 s deadlines once.
-cores=$(nproc)
+jobs=$(nproc)
 # Said outright rather than left to the option's default, which a build directory configured before keeps in its cache.
 cuda=OFF
 if [ -x /usr/local/cuda/bin/nvcc ] || command -v nvcc >/dev/null; then
@@ -44,7 +41,7 @@ setsid -w bash -c 'echo 19 >/proc/self/autogroup 2>/dev/null || true; exec nice 
 sanitize_build=$!
 trap 'kill -- -$sanitize_build 2>/dev/null || true' EXIT
 trap 'exit 130' INT TERM
-ctest --test-dir "$root/build-release" --output-on-failure --parallel "$((2 * cores))" --timeout 300
+ctest --test-dir "$root/build-release" --output-on-failure --parallel "$jobs" --timeout 300
 
 stage "build (address,undefined sanitizers; without CUDA): the rest"
 if ! wait "$sanitize_build"; then
@@ -60,6 +57,6 @@ stage "tests under sanitizers"
 # then faults at exit ("Tracer caught signal 11") at random, after a test passed. Fixed after GCC 13 and LLVM 16.
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1 \
     LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan-ucx.supp" \
-    ctest --test-dir "$root/build-sanitize" --output-on-failure --parallel "$cores" --timeout 600
+    ctest --test-dir "$root/build-sanitize" --output-on-failure --parallel "$jobs" --timeout 600
 stage ""
 echo "== all tests passed in $((SECONDS - started)) s =="
