@@ -294,21 +294,34 @@ namespace mxl::client
         return !processExists(status.pid);
     }
 
+    namespace
+    {
+        // The readable files of `status`'s role and flow that another process wrote, with what they hold.
+        std::vector<std::pair<std::filesystem::path, ServiceStatus>> othersOfRoleAndFlow(std::filesystem::path const& domain,
+                                                                                         ServiceStatus const& status)
+        {
+            std::vector<std::pair<std::filesystem::path, ServiceStatus>> others;
+            for (auto& entry : readServiceStatusFiles(domain))
+            {
+                auto* other = std::get_if<ServiceStatus>(&entry.content);
+                if (other != nullptr && other->role == status.role && other->flowId == status.flowId && other->pid != status.pid)
+                {
+                    others.emplace_back(std::move(entry.path), std::move(*other));
+                }
+            }
+            return others;
+        }
+    }
+
     std::vector<ServiceStatus> removeLeftServiceStatusFiles(std::filesystem::path const& domain, ServiceStatus const& status)
     {
         std::vector<ServiceStatus> removed;
-        for (auto const& entry : readServiceStatusFiles(domain))
+        for (auto& [path, left] : othersOfRoleAndFlow(domain, status))
         {
-            auto const* left = std::get_if<ServiceStatus>(&entry.content);
-            if (left == nullptr || left->role != status.role || left->flowId != status.flowId || left->config != status.config ||
-                left->pid == status.pid || !processGone(*left))
-            {
-                continue;
-            }
             std::error_code error;
-            if (std::filesystem::remove(entry.path, error))
+            if (left.config == status.config && processGone(left) && std::filesystem::remove(path, error))
             {
-                removed.push_back(*left);
+                removed.push_back(std::move(left));
             }
         }
         return removed;
@@ -317,13 +330,11 @@ namespace mxl::client
     std::vector<ServiceStatus> otherRunningServices(std::filesystem::path const& domain, ServiceStatus const& status)
     {
         std::vector<ServiceStatus> running;
-        for (auto const& entry : readServiceStatusFiles(domain))
+        for (auto& [path, other] : othersOfRoleAndFlow(domain, status))
         {
-            auto const* other = std::get_if<ServiceStatus>(&entry.content);
-            if (other != nullptr && other->role == status.role && other->flowId == status.flowId && other->pid != status.pid &&
-                !processGone(*other))
+            if (!processGone(other))
             {
-                running.push_back(*other);
+                running.push_back(std::move(other));
             }
         }
         return running;

@@ -243,7 +243,7 @@ namespace mxl::test
         CHECK(second.process->errors().find("removed /dev/shm/" + name + ":") != std::string::npos);
         auto const headAtKill = checker.headIndex();
         auto initiator = startInitiator(sourceDomain.str(), source.flowId(), {second.ticket});
-        REQUIRE_MESSAGE(checker.restartPast(headAtKill, std::chrono::seconds{10}), "no grain arrived at the second target; its stderr:\n",
+        REQUIRE_MESSAGE(checker.restartPast(headAtKill, std::chrono::seconds{30}), "no grain arrived at the second target; its stderr:\n",
                         second.process->errors());
         checkIntact(checker.check(source, 100, verifyDeadline), 100, *initiator, "after the restart");
         stopCleanly(*initiator, "initiator");

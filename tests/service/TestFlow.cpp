@@ -16,6 +16,6 @@ namespace mxl::test
 
     void requireFlowing(FlowChecker& verifier, std::uint64_t grains, std::string const& when)
     {
-        requireFlowing(verifier, grains, std::chrono::seconds{10}, [&] { return when; });
+        requireFlowing(verifier, grains, std::chrono::seconds{30}, [&] { return when; });
     }
 }

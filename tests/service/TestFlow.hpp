@@ -16,6 +16,7 @@ namespace mxl::test
     void requireFlowing(FlowChecker& verifier, std::uint64_t grains, std::chrono::milliseconds timeout,
                         std::function<std::string()> const& context);
 
-    // The same within 10 s; `when` names the moment in a failure.
+    // The same within 30 s (waits end at the grains, so a loaded machine only needs the room); `when` names the moment
+    // in a failure.
     void requireFlowing(FlowChecker& verifier, std::uint64_t grains, std::string const& when);
 }

@@ -1,7 +1,7 @@
 // The service's side of the status file in its domain (lib/client/ServiceStatusFile.hpp): written at every status
 // tick, removed when the service stops cleanly; the file an earlier run of the same service left when it was killed is
-// removed at the first write. A failed write is logged once and does not stop the service: the
-// figures are still on /metrics and in STATUS=.
+// removed at the first write. A failed write is logged once and does not stop the service: the figures are still on
+// /metrics and in STATUS=.
 #pragma once
 
 #include "ServiceConfig.hpp"
