@@ -263,6 +263,37 @@ TEST_CASE("ucx arrivals: a payload write that could not be entered costs its gra
     CHECK(drain(arrivals) == std::vector<std::uint32_t>{76});
 }
 
+TEST_CASE("ucx arrivals: a commit is due from the placing of a grain's payload write until the placing of its commit")
+{
+    UcxArrivals arrivals{std::chrono::hours{1}};
+    CHECK_FALSE(arrivals.commitDue());
+    auto& payload = arrivals.add({0x1000, 1, 0, 0});
+    auto& commit = arrivals.add({0x2000, 1, 91, 1});
+    // Entered is not placed: a payload still being received is the receive's to wait for.
+    CHECK_FALSE(arrivals.commitDue());
+    arrivals.placed(payload, false);
+    CHECK(arrivals.commitDue());
+    arrivals.placed(commit, false);
+    CHECK_FALSE(arrivals.commitDue());
+    CHECK(drain(arrivals) == std::vector<std::uint32_t>{91});
+
+    // A commit placed before its payload: nothing is due once both are, in whichever order.
+    auto& latePayload = arrivals.add({0x1000, 1, 0, 0});
+    auto& earlyCommit = arrivals.add({0x2000, 1, 92, 1});
+    arrivals.placed(earlyCommit, false);
+    CHECK_FALSE(arrivals.commitDue());
+    arrivals.placed(latePayload, false);
+    CHECK_FALSE(arrivals.commitDue());
+    CHECK(drain(arrivals) == std::vector<std::uint32_t>{92});
+
+    // A failed payload write still has its commit to come (which is then dropped).
+    arrivals.placed(arrivals.add({0x1000, 2, 0, 0}), true);
+    CHECK(arrivals.commitDue());
+    arrivals.placed(arrivals.add({0x2000, 2, 93, 1}), false);
+    CHECK_FALSE(arrivals.commitDue());
+    CHECK(drain(arrivals).empty());
+}
+
 TEST_CASE("ucx arrivals: the marks a flood leaves cost new connections their first grain only until they have aged")
 {
     constexpr std::chrono::milliseconds markAge{500};

@@ -78,6 +78,7 @@ namespace mxl::fabrics::ucx
         {
             auto const released = order.front();
             order.pop_front();
+            _commitDue = !released.announces;
             if (!released.announces)
             {
                 if (released.failed)

@@ -93,6 +93,13 @@ namespace mxl::fabrics::ucx
             return _receiving;
         }
 
+        // The last write released in its connection's order was a payload write: its grain's commit is still to come
+        // (of the connection that wrote last; a hint for how long the target polls, not a count).
+        [[nodiscard]] bool commitDue() const noexcept
+        {
+            return _commitDue;
+        }
+
         // The endpoints the receives under way come through, each once; false where one came without its endpoint.
         [[nodiscard]] bool receivingFrom(std::vector<ucp_ep_h>& senders) const;
 
@@ -111,6 +118,7 @@ namespace mxl::fabrics::ucx
         std::deque<std::uint32_t> _ready;
         Connections _connections;
         std::size_t _receiving = 0;
+        bool _commitDue = false;
         static constexpr std::size_t minSweep = 64;
         std::size_t _sweepAt = minSweep;
         // The lost marks of forgotten connections, by a hash of the tag: a connection that comes again, or a new one

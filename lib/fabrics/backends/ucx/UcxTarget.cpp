@@ -331,7 +331,7 @@ namespace mxl::fabrics::ucx
 
     bool UcxTarget::keepPolling(std::chrono::steady_clock::time_point now) const noexcept
     {
-        return now - _workedAt < (_arrivals->receiving() > 0 ? pollWhileReceiving : pollAfterWork);
+        return now - _workedAt < (_arrivals->receiving() > 0 || _arrivals->commitDue() ? pollWhileReceiving : pollAfterWork);
     }
 
     void UcxTarget::waitForWork(std::chrono::steady_clock::time_point deadline, PollPacer& pacer)

@@ -86,7 +86,9 @@ namespace mxl::fabrics::ucx
         bool abandonReceives() noexcept;
         ucs_status_t setHandler(unsigned id, ucp_am_recv_callback_t callback) noexcept;
         // Polls on rather than sleeping for pollAfterWork after a step that did work, or for pollWhileReceiving after
-        // it while a rendezvous receive is under way. A grain's fragments come in bursts microseconds apart: sleeping
+        // it while a rendezvous receive is under way or a placed payload's commit is still to come (the initiator
+        // posts it once the payload's read completed there: a round trip away, often more than pollAfterWork, and
+        // a shm target that slept through it lost 0.1-0.2 ms a grain). A grain's fragments come in bursts microseconds apart: sleeping
         // whenever one step found nothing wakes the target for every burst, each wake-up a cross-CPU interrupt paid in
         // the initiator's send (over tcp, 1080p grains one at a time then move at about half raw libfabric's rate:
         // docs/performance.md). Between transfers it sleeps, so that a flow of small units (audio batches a
