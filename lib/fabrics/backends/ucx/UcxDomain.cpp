@@ -80,11 +80,11 @@ namespace mxl::fabrics::ucx
                 set(config.get(), "MM_SEG_SIZE", "60K");
                 set(config.get(), "MM_RX_BUFS_GROW", "64");
                 // cma pulls a rendezvous in segments, one segment a progress step: with its 512 KiB a 1080p grain took
-                // 11 system calls and steps, and one grain at a time moved at 0.80-0.93x raw libfabric's rate, which
-                // reads a whole write in one call. 8 MiB pulls a 1080p grain in one call and a 2160p grain in three
-                // (a 2160p grain in one call was no faster than in 512 KiB segments); a step that pulls blocks the
-                // target's worker for at most one segment (about 1 ms). Named after cma's table (SCOPY_); CMA_SEG_SIZE
-                // is taken and ignored.
+                // 11 system calls and steps, and one grain at a time moved at 0.85-0.95x raw libfabric's rate, which
+                // reads a whole write in one call. 8 MiB pulls a 1080p grain in one call and a 2160p grain in three,
+                // which moves 2160p level with raw where 512 KiB segments ran ahead of it (1.04-1.16x): the price of
+                // the 1080p row (docs/performance.md). A step that pulls blocks the target's worker for at most one
+                // segment (about 1 ms). Named after cma's table (SCOPY_); CMA_SEG_SIZE is taken and ignored.
                 set(config.get(), "SCOPY_SEG_SIZE", "8M");
                 break;
             default:
