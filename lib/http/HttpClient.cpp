@@ -1,5 +1,6 @@
 #include "HttpClient.hpp"
 
+#include "HostResolver.hpp"
 #include "HttpsTrust.hpp"
 
 #include <common/PrintableText.hpp>
@@ -19,7 +20,6 @@
 #include <fcntl.h>
 #include <memory>
 #include <mutex>
-#include <netdb.h>
 #include <optional>
 #include <poll.h>
 #include <sys/socket.h>
@@ -387,14 +387,12 @@ namespace mxl
         // the next.
         std::variant<UniqueFd, HttpFailure> connectToHost(Url const& url, Clock::time_point deadline, std::chrono::milliseconds timeout)
         {
-            addrinfo hints{};
-            hints.ai_socktype = SOCK_STREAM;
-            addrinfo* addresses = nullptr;
-            if (auto const error = ::getaddrinfo(url.host.c_str(), url.port.c_str(), &hints, &addresses); error != 0)
+            auto resolved = resolveHost(url.host, url.port, deadline);
+            if (auto const* problem = std::get_if<std::string>(&resolved))
             {
-                return HttpFailure{fmt::format("cannot resolve '{}': {}", url.host, ::gai_strerror(error))};
+                return HttpFailure{*problem};
             }
-            std::unique_ptr<addrinfo, decltype(&::freeaddrinfo)> const owned{addresses, &::freeaddrinfo};
+            auto const* addresses = std::get<AddressList>(resolved).get();
             int lastError = 0;
             std::size_t left = 0;
             for (auto const* address = addresses; address != nullptr; address = address->ai_next)

@@ -1,7 +1,8 @@
 // Every HTTP request the tools make (tickets, IS-04 registration and queries, IS-05 hand-overs, etcd's JSON gateway):
 // HTTP/1.0 over a plain socket, or TLS for https:// (verified as HttpsTrust says), with one deadline for the whole
-// exchange, connecting, handshaking, sending and reading, so that a peer that is unreachable, silent or drips its
-// answer never holds the caller's thread past it, and an answer of at most a bounded size.
+// exchange, resolving the host (HostResolver), connecting, handshaking, sending and reading, so that a name server or a
+// peer that is unreachable, silent or drips its answer never holds the caller's thread past it, and an answer of at most
+// a bounded size.
 #pragma once
 
 #include <chrono>
