@@ -12,7 +12,10 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <atomic>
+#include <cstring>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -106,6 +109,15 @@ namespace
         // Every posted batch was delivered, reported late by the target, or reported invalidated by the initiator.
         bool finished = false;
     };
+
+    std::optional<std::string> hostilePeerCannotReach(AudioLink& link)
+    {
+        if (backendOf(link.targetDomain.fabrics) == "ofi")
+        {
+            return std::nullopt;
+        }
+        return "the hostile peer is a raw libfabric endpoint, which cannot reach a ucx target";
+    }
 
     // Writes and posts `batches` batches from `fromHead` on, each completed at the initiator before the next when
     // `settleEach`, while the target reads in its own thread, starting `targetDelay` late (a slow consumer), and compares
@@ -395,10 +407,7 @@ TEST_CASE("hostile peer: an entry index beyond the bounce buffer and an entry cl
     {
         INFO(transport.label);
         AudioLink link{transport, "audio_48k_stereo.json"};
-        if (backendOf(link.targetDomain.fabrics) != "ofi")
-        {
-            MXL_SKIP("the hostile peer is a raw libfabric endpoint, which cannot reach a ucx target");
-        }
+        MXL_SKIP_IF(hostilePeerCannotReach(link));
         link.stream(firstHead, 2, 21);
         auto const drive = [&]
         {
@@ -441,4 +450,74 @@ TEST_CASE("hostile peer: an entry index beyond the bounce buffer and an entry cl
         CHECK(text.find("ignored a malformed completion") != std::string::npos);
         CHECK(text.find("this target has " + std::to_string(entries) + " entries") != std::string::npos);
     }
+}
+
+TEST_CASE("batches an initiator overwrote before the target read them: every read says TOO_LATE, and the log says so once, not once a "
+          "batch")
+{
+    for (auto const& transport : audioTransports())
+    {
+        INFO(transport.label);
+        LogCapture capture;
+        AudioLink link{transport, "audio_48k_stereo.json"};
+        MXL_SKIP_IF(hostilePeerCannotReach(link));
+        std::size_t lateReads = 0;
+        auto const readOnce = [&] { lateReads += link.read(0ms).status == MXL_ERR_OUT_OF_RANGE_TOO_LATE ? 1 : 0; };
+        link.stream(firstHead, 2, 23);
+        mxl::test::fabrics::HostilePeer peer{link.target.ticket, readOnce};
+        // The first of the two batches streamed, already committed: what an entry holds when an initiator a whole bounce
+        // buffer ahead has rewritten it with a batch the target read long ago.
+        std::array<std::uint64_t, 2> const stale{firstHead, batch};
+        std::vector<std::uint8_t> header(sizeof stale);
+        std::memcpy(header.data(), stale.data(), sizeof stale);
+        constexpr std::size_t overwritten = 30;
+        for (std::size_t i = 0; i < overwritten; ++i)
+        {
+            auto const entry = static_cast<std::uint32_t>(i % 5 + 3);
+            CHECK(peer.writeBytes(entry, 0, header, entry) == std::optional<int>{0});
+            auto const until = std::chrono::steady_clock::now() + 5s;
+            while (lateReads < i + 1 && std::chrono::steady_clock::now() < until)
+            {
+                readOnce();
+            }
+        }
+        CHECK(lateReads == overwritten);
+        // The honest initiator goes on where it was.
+        link.stream(firstHead + 2 * batch, 3, 24);
+        auto const text = capture.text();
+        INFO("stderr: ", text);
+        CHECK(mxl::client::occurrences(text, "are already committed: an initiator overwrote the entry") == 1);
+        CHECK(text.find("(repeats of this are logged at most every 10 s)") != std::string::npos);
+    }
+}
+
+TEST_CASE("an shm target that does not read: every batch it cannot take is NOT_READY for the caller, and the log says so once a kind")
+{
+    auto const transport = audioTransports().back();
+    REQUIRE(transport.provider == MXL_FABRICS_PROVIDER_SHM);
+    AudioLink link{transport, "audio_48k_stereo.json"};
+    if (backendOf(link.targetDomain.fabrics) != "ofi")
+    {
+        MXL_SKIP("UCX over shm queues the writes of a target that makes no progress in its own buffers: none is refused");
+    }
+    LogCapture capture;
+    // libfabric's shm takes the next write to a peer once the peer's progress completed the previous one, and this target makes none.
+    constexpr std::size_t posts = 20;
+    std::size_t refused = 0;
+    for (std::size_t i = 0; i < posts; ++i)
+    {
+        auto const head = firstHead + i * batch;
+        REQUIRE(writePatternSamples(link.source.writer, head, batch, 25));
+        auto const status = mxlFabricsInitiatorTransferSamples(link.initiator.initiator, head, batch);
+        CHECK((status == MXL_STATUS_OK || status == MXL_ERR_NOT_READY));
+        refused += status == MXL_ERR_NOT_READY ? 1 : 0;
+    }
+    auto const text = capture.text();
+    INFO("stderr: ", text);
+    CHECK(refused >= posts - 2);
+    auto const lines = mxl::client::occurrences(text, "mxl error: fabrics initiator: samples up to");
+    // One a kind of refusal (a full transmit queue, an entry still in use), not one a batch.
+    CHECK(lines >= 1);
+    CHECK(lines <= 2);
+    CHECK(mxl::client::occurrences(text, "(repeats of this are logged at most every 10 s)") == lines);
 }

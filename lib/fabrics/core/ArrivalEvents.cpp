@@ -64,7 +64,7 @@ namespace mxl::fabrics
         {
             if (e.status() == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
             {
-                log::warn("fabrics target {}: {}", name, e.what());
+                // The target logged it (a lost arrival's lines are held back while they repeat).
                 return problemEvent(MXL_FABRICS_EVENT_ARRIVAL_LOST, e.status(), e.what());
             }
             return failureEvent(name, e.status(), e.what());

@@ -173,8 +173,13 @@ namespace mxl::fabrics
             }
             catch (Error const& e)
             {
-                // Recorded for this target only; the loop goes on to the others.
-                log::error("fabrics initiator: {} to {}: {}", describeSource(source), link->name, e.what());
+                // Recorded for this target only; the loop goes on to the others. A target that stopped reading refuses
+                // every transfer, at the rate of the media.
+                auto line = fmt::format("fabrics initiator: {} to {}: {}", describeSource(source), link->name, e.what());
+                if (auto const note = link->transferFailures.admit(line))
+                {
+                    log::error("{}{}", line, *note);
+                }
                 if (leg)
                 {
                     leg->fail(fmt::format("{}: {}", link->name, e.what()));

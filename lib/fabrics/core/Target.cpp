@@ -194,6 +194,10 @@ namespace mxl::fabrics
             {
                 // Only INVALID_ARG says the completion itself is malformed; TOO_LATE (a slot being rewritten) and the
                 // flow's own failures are the caller's to see.
+                if (e.status() == MXL_ERR_OUT_OF_RANGE_TOO_LATE)
+                {
+                    noteLost(e);
+                }
                 if (e.status() != MXL_ERR_INVALID_ARG)
                 {
                     throw;
@@ -218,6 +222,15 @@ namespace mxl::fabrics
             log::warn("fabrics target {}: ignored a malformed completion from an initiator ({}); nothing outside this target's ring was "
                       "touched; further completions of this kind are skipped without a log line ({} malformed so far)",
                       _ticket.id, message, _malformedArrivals);
+        }
+    }
+
+    void Target::noteLost(Error const& error)
+    {
+        std::string const message{error.what()};
+        if (auto const note = _lostArrivals.admit(message))
+        {
+            log::warn("fabrics target {}: {}{}", _ticket.id, message, *note);
         }
     }
 }

@@ -4,6 +4,7 @@
 
 #include <mxl/fabrics.h>
 
+#include "common/RepeatLog.hpp"
 #include "common/Status.hpp"
 #include "fabrics/core/Backend.hpp"
 #include "fabrics/core/ConnectionTally.hpp"
@@ -58,11 +59,15 @@ namespace mxl::fabrics
         // each kind is logged once, with how to tell it; all are counted and skipped.
         std::uint64_t _malformedArrivals = 0;
         std::set<std::string> _malformedKindsLogged;
+        // Arrivals an initiator overwrote before this target read them: each is its reader's status or event, and the log
+        // says each kind now and then.
+        RepeatLog _lostArrivals;
 
         TargetTransport& setUp();
         // Runs `arrive` on the next arrival; a malformed one is skipped (and the next one tried, within `timeout`).
         template <typename Arrival>
         std::optional<Arrival> nextWellFormed(std::chrono::milliseconds timeout, std::function<Arrival(std::uint32_t)> const& arrive);
         void skipMalformed(mxl::Error const& error);
+        void noteLost(mxl::Error const& error);
     };
 }

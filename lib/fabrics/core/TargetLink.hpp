@@ -3,6 +3,7 @@
 
 #include <mxl/fabrics_state.h>
 
+#include "common/RepeatLog.hpp"
 #include "fabrics/core/TransferLeg.hpp"
 #include "fabrics/core/TransportConnection.hpp"
 #include "fabrics/core/TransportPeer.hpp"
@@ -111,6 +112,8 @@ namespace mxl::fabrics
         std::uint64_t transfersInvalidated = 0;
         // Connections established after the first.
         std::uint64_t reconnects = 0;
+        // Transfers to this target that failed: each is its caller's status, and the log says each kind now and then.
+        RepeatLog transferFailures;
         // Per ring slot of the target: the grain whose slices [0, end) were last posted to it whole, in order.
         struct SlicesSent
         {
