@@ -1,7 +1,9 @@
 #include "DiscreteFlowReader.hpp"
 
-#include "common/FlowPaths.hpp"
+#include "RegularFile.hpp"
 #include "Timing.hpp"
+#include "common/FlowPaths.hpp"
+#include "common/Log.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -11,11 +13,28 @@
 
 namespace mxl
 {
+    namespace
+    {
+        // -1 when the file cannot be opened, or is not a flow's file: then reads do not show up in lastReadTime.
+        int openAccessFile(std::filesystem::path const& path) noexcept
+        {
+            try
+            {
+                return openRegularFile(path, O_RDONLY | O_CLOEXEC).take();
+            }
+            catch (std::exception const& e)
+            {
+                log::warn("{}; this reader's reads do not show in the flow's lastReadTime", e.what());
+                return -1;
+            }
+        }
+    }
+
     DiscreteFlowReader::DiscreteFlowReader(Domain const& domain, std::string canonicalId, FlowFiles files)
         : FlowReader{domain, std::move(canonicalId), std::move(files)}
         // Opening read-only needs no write permission; the atime update itself may still be refused (read-only
         // mount, another user's flow), and then reads simply do not show up in lastReadTime.
-        , _accessFd{::open(paths::accessFile(domain.flowDirectory(id())).c_str(), O_RDONLY | O_CLOEXEC)}
+        , _accessFd{openAccessFile(paths::accessFile(domain.flowDirectory(id())))}
     {
     }
 

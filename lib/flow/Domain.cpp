@@ -1,8 +1,9 @@
 #include "Domain.hpp"
 
-#include "common/FlowPaths.hpp"
+#include "RegularFile.hpp"
 #include "SystemError.hpp"
 #include "common/BoundedFile.hpp"
+#include "common/FlowPaths.hpp"
 
 #include <mxl/dataformat.h>
 
@@ -143,16 +144,25 @@ namespace mxl
                    atPath.st_dev == opened.st_dev;
         }
 
-        // Opens a data file just to probe its lock; -1 when it cannot be opened.
-        int openForLockProbe(std::filesystem::path const& dataPath) noexcept
+        // Opens a data file just to probe its lock; none when it cannot be opened, or is not a flow's file (which garbage
+        // collection leaves alone: it removes flows, not what others put in the domain).
+        UniqueFd openForLockProbe(std::filesystem::path const& dataPath) noexcept
         {
-            // O_NOATIME keeps GC from looking like a reader; it is refused (EPERM) for files of other users.
-            auto fd = ::open(dataPath.c_str(), O_RDONLY | O_CLOEXEC | O_NOATIME);
-            if (fd < 0 && errno == EPERM)
+            try
             {
-                fd = ::open(dataPath.c_str(), O_RDONLY | O_CLOEXEC);
+                // O_NOATIME keeps GC from looking like a reader; it is refused (EPERM) for files of other users.
+                auto fd = openRegularFile(dataPath, O_RDONLY | O_CLOEXEC | O_NOATIME);
+                if (fd.get() < 0 && errno == EPERM)
+                {
+                    return openRegularFile(dataPath, O_RDONLY | O_CLOEXEC);
+                }
+                return fd;
             }
-            return fd;
+            catch (std::exception const& e)
+            {
+                log::warn("garbage collection leaves {} alone: {}", dataPath.parent_path().string(), e.what());
+                return UniqueFd{-1};
+            }
         }
     }
 
@@ -289,12 +299,12 @@ namespace mxl
             {
                 auto const directory = flowDirectory(id);
                 auto const fd = openForLockProbe(paths::dataFile(directory));
-                if (fd < 0)
+                if (fd.get() < 0)
                 {
                     continue;
                 }
                 // Removing while still holding the exclusive lock keeps a writer from opening the flow half-deleted.
-                if (::flock(fd, LOCK_EX | LOCK_NB) == 0)
+                if (::flock(fd.get(), LOCK_EX | LOCK_NB) == 0)
                 {
                     std::error_code error;
                     std::filesystem::remove_all(directory, error);
@@ -307,7 +317,6 @@ namespace mxl
                         ++removed;
                     }
                 }
-                ::close(fd);
             }
         }
         catch (std::exception const& e)
@@ -321,14 +330,12 @@ namespace mxl
     bool Domain::isFlowActive(std::string_view canonicalId) const
     {
         auto const dataPath = paths::dataFile(flowDirectory(canonicalId));
-        auto const fd = ::open(dataPath.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
+        auto const fd = openRegularFile(dataPath, O_RDONLY | O_CLOEXEC);
+        if (fd.get() < 0)
         {
             fail(MXL_ERR_FLOW_NOT_FOUND, "flow {} has no readable data file {}: {}", canonicalId, dataPath.string(), std::strerror(errno));
         }
-        auto const active = ::flock(fd, LOCK_EX | LOCK_NB) != 0;
-        ::close(fd);
-        return active;
+        return ::flock(fd.get(), LOCK_EX | LOCK_NB) != 0;
     }
 
     std::string Domain::readFlowDefinition(std::string_view canonicalId) const

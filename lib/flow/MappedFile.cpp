@@ -1,5 +1,6 @@
 #include "MappedFile.hpp"
 
+#include "RegularFile.hpp"
 #include "SystemError.hpp"
 #include "common/UniqueFd.hpp"
 
@@ -56,7 +57,7 @@ namespace mxl
     MappedFile MappedFile::open(std::filesystem::path const& path, Access access, std::size_t minSizeBytes)
     {
         auto const flags = (access == Access::ReadWrite ? O_RDWR : O_RDONLY) | O_CLOEXEC;
-        UniqueFd fd{::open(path.c_str(), flags)};
+        auto fd = openRegularFile(path, flags);
         if (fd.get() < 0)
         {
             failErrno(errno, "open {}", path.string());
