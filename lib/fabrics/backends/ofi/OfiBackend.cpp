@@ -50,6 +50,23 @@ namespace mxl::fabrics
                 std::vector<std::uint8_t> address;
                 std::vector<RemoteRegion> regions;
                 std::vector<mxlFabricsBackendRemoteRegion> published;
+                // The observer of the target_next_arrival call under way, null outside one. The transport's own observer,
+                // installed once, hands changes to it: making a std::function at every call cost each grain's read.
+                mxlFabricsBackendConnectionObserver observer = nullptr;
+                void* observerUser = nullptr;
+
+                void hearConnections()
+                {
+                    transport->observeConnections(
+                        [this](ConnectionChange const& change)
+                        {
+                            if (observer != nullptr)
+                            {
+                                observer(observerUser, change.connectionId, change.connected ? 1 : 0,
+                                         change.connected ? nullptr : change.reason.c_str());
+                            }
+                        });
+                }
             };
 
             struct Initiator
@@ -169,6 +186,7 @@ namespace mxl::fabrics
                         }
                         auto target = std::make_unique<Target>();
                         target->transport = openOfiTarget(objectOf<OfiDomain>(domain), spans, depth, targetId);
+                        target->hearConnections();
                         target->address = target->transport->address();
                         target->regions = target->transport->regions();
                         for (auto const& region : target->regions)
@@ -208,33 +226,19 @@ namespace mxl::fabrics
             {
                 auto& target = objectOf<Target>(handle);
                 *arrived = 0;
+                target.observer = observer;
+                target.observerUser = user;
                 auto const status = run(
                     [&]
                     {
-                        if (observer != nullptr)
-                        {
-                            target.transport->observeConnections(
-                                [&](ConnectionChange const& change) {
-                                    observer(user, change.connectionId, change.connected ? 1 : 0,
-                                             change.connected ? nullptr : change.reason.c_str());
-                                });
-                        }
-                        else
-                        {
-                            target.transport->observeConnections({});
-                        }
-                        auto const arrival = target.transport->nextArrival(std::chrono::milliseconds{timeoutMs});
-                        target.transport->observeConnections({});
-                        if (arrival)
+                        if (auto const arrival = target.transport->nextArrival(std::chrono::milliseconds{timeoutMs}))
                         {
                             *immediate = *arrival;
                             *arrived = 1;
                         }
                     });
-                if (status != MXL_STATUS_OK)
-                {
-                    target.transport->observeConnections({});
-                }
+                target.observer = nullptr;
+                target.observerUser = nullptr;
                 return status;
             }
 
