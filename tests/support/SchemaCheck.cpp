@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -46,17 +47,41 @@ namespace mxl::test
 
     std::string schemaErrors(std::string const& schema, nlohmann::json const& document)
     {
+        return schemaErrorsOfEach(schema, {document}).front();
+    }
+
+    std::vector<std::string> schemaErrorsOfEach(std::string const& schema, std::vector<nlohmann::json> const& documents)
+    {
         static std::atomic<unsigned> counter{0};
-        auto const file = std::filesystem::temp_directory_path() / fmt::format("mxl-nmos-{}-{}.json", ::getpid(), counter++);
-        std::ofstream{file} << document.dump(2);
-        auto const [status, output] =
-            run({"/usr/bin/python3", std::string{MXL_NMOS_VALIDATOR}, (nmosSchemaDirectory() / schema).string(), file.string()});
-        std::filesystem::remove(file);
-        if (status != 0 && output.empty())
+        std::vector<std::string> command{"/usr/bin/python3", std::string{MXL_NMOS_VALIDATOR}, (nmosSchemaDirectory() / schema).string()};
+        for (auto const& document : documents)
         {
-            return fmt::format("the validator failed (status {})", status ? *status : -1);
+            auto const file = std::filesystem::temp_directory_path() / fmt::format("mxl-nmos-{}-{}.json", ::getpid(), counter++);
+            std::ofstream{file} << document.dump(2);
+            command.push_back(file.string());
         }
-        return status == 0 ? std::string{} : output;
+        auto const [status, output] = run(command);
+        std::vector<std::string> errors(documents.size());
+        for (std::size_t i = 0; i < documents.size(); ++i)
+        {
+            auto const& file = command[i + 3];
+            std::filesystem::remove(file);
+            // The validator names the file at the start of each complaint, one a line.
+            auto const prefix = file + ":";
+            for (auto at = output.find(prefix); at != std::string::npos; at = output.find(prefix, at + 1))
+            {
+                if (at == 0 || output[at - 1] == '\n')
+                {
+                    errors[i] = output.substr(at, output.find('\n', at) - at);
+                }
+            }
+        }
+        if (status != 0 && std::all_of(errors.begin(), errors.end(), [](auto const& error) { return error.empty(); }))
+        {
+            std::fill(errors.begin(), errors.end(),
+                      output.empty() ? fmt::format("the validator failed (status {})", status ? *status : -1) : output);
+        }
+        return errors;
     }
 
     std::string mxlConnectionErrors(std::string const& schema, nlohmann::json const& document, bool autoAllowed)
