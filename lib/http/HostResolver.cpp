@@ -2,12 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
 #include <condition_variable>
+#include <exception>
+#include <map>
 #include <mutex>
-#include <system_error>
 #include <thread>
-#include <utility>
 
 namespace mxl
 {
@@ -15,22 +14,32 @@ namespace mxl
     {
         using Clock = std::chrono::steady_clock;
 
-        // Lookups whose callers went on without them count until the resolver gives up; while a name server is silent,
-        // a caller that asks every second would otherwise leave a new thread behind each time.
-        constexpr int maxLookupsRunning = 16;
-        std::atomic<int> lookupsRunning{0};
-
-        // What the lookup's thread and its caller share: the caller takes the addresses, or leaves them to the thread to
-        // free once it gave up waiting.
+        // What the lookup's thread and the callers waiting for it share; the addresses live as long as a caller holds them.
         struct Lookup
         {
             std::mutex mutex;
             std::condition_variable finished;
             bool done = false;
-            bool abandoned = false;
             int error = 0;
             addrinfo* addresses = nullptr;
+
+            ~Lookup()
+            {
+                if (addresses != nullptr)
+                {
+                    ::freeaddrinfo(addresses);
+                }
+            }
         };
+
+        // Distinct hosts and ports looked up at once, beyond which a new one is refused: each holds a thread for as long
+        // as the resolver waits, and no process of these tools asks for more than a few names.
+        constexpr std::size_t maxLookupsRunning = 16;
+
+        // The lookups under way, by host and port: a lookup leaves it before its callers hear the answer, so a caller
+        // that returned has never left one here (nor in a process forked after it).
+        std::mutex runningMutex;
+        std::map<std::string, std::shared_ptr<Lookup>> running;
 
         addrinfo streamHints(int flags) noexcept
         {
@@ -40,29 +49,52 @@ namespace mxl
             return hints;
         }
 
-        void lookUp(std::shared_ptr<Lookup> const& lookup, std::string const& host, std::string const& port)
+        void lookUp(std::shared_ptr<Lookup> const& lookup, std::string const& key, std::string const& host, std::string const& port)
         {
             auto const hints = streamHints(0);
             addrinfo* addresses = nullptr;
             auto const error = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &addresses);
             {
+                std::lock_guard lock{runningMutex};
+                if (auto const found = running.find(key); found != running.end() && found->second == lookup)
+                {
+                    running.erase(found);
+                }
+            }
+            {
                 std::lock_guard lock{lookup->mutex};
-                if (lookup->abandoned)
-                {
-                    if (error == 0)
-                    {
-                        ::freeaddrinfo(addresses);
-                    }
-                }
-                else
-                {
-                    lookup->error = error;
-                    lookup->addresses = error == 0 ? addresses : nullptr;
-                }
+                lookup->error = error;
+                lookup->addresses = error == 0 ? addresses : nullptr;
                 lookup->done = true;
             }
-            lookup->finished.notify_one();
-            lookupsRunning.fetch_sub(1);
+            lookup->finished.notify_all();
+        }
+
+        // The lookup of `host` and `port` under way, or a new one; why not where none can be started.
+        std::variant<std::shared_ptr<Lookup>, std::string> joinOrStart(std::string const& host, std::string const& port)
+        {
+            auto key = host + '\n' + port;
+            std::lock_guard lock{runningMutex};
+            if (auto const found = running.find(key); found != running.end())
+            {
+                return found->second;
+            }
+            if (running.size() >= maxLookupsRunning)
+            {
+                return fmt::format("cannot resolve '{}': lookups of {} other names still wait for the name service", host, running.size());
+            }
+            try
+            {
+                auto lookup = std::make_shared<Lookup>();
+                running.emplace(key, lookup);
+                std::thread{[lookup, key, host, port] { lookUp(lookup, key, host, port); }}.detach();
+                return lookup;
+            }
+            catch (std::exception const& e)
+            {
+                running.erase(key);
+                return fmt::format("cannot resolve '{}': the lookup could not be started: {}", host, e.what());
+            }
         }
     }
 
@@ -72,33 +104,23 @@ namespace mxl
         addrinfo* addresses = nullptr;
         if (::getaddrinfo(host.c_str(), port.c_str(), &numeric, &addresses) == 0)
         {
-            return AddressList{addresses};
+            return AddressList{addresses, [](addrinfo const* list) { ::freeaddrinfo(const_cast<addrinfo*>(list)); }};
         }
-        if (lookupsRunning.fetch_add(1) >= maxLookupsRunning)
+        auto joined = joinOrStart(host, port);
+        if (auto const* problem = std::get_if<std::string>(&joined))
         {
-            lookupsRunning.fetch_sub(1);
-            return fmt::format("cannot resolve '{}': {} earlier lookups still wait for the name service", host, maxLookupsRunning);
+            return *problem;
         }
-        auto lookup = std::make_shared<Lookup>();
-        try
-        {
-            std::thread{[lookup, host, port] { lookUp(lookup, host, port); }}.detach();
-        }
-        catch (std::system_error const& e)
-        {
-            lookupsRunning.fetch_sub(1);
-            return fmt::format("cannot resolve '{}': no thread for the lookup: {}", host, e.what());
-        }
+        auto const lookup = std::get<std::shared_ptr<Lookup>>(std::move(joined));
         std::unique_lock lock{lookup->mutex};
         if (!lookup->finished.wait_until(lock, deadline, [&] { return lookup->done; }))
         {
-            lookup->abandoned = true;
             return fmt::format("cannot resolve '{}': the name service gave no answer before the request's deadline", host);
         }
         if (lookup->error != 0)
         {
             return fmt::format("cannot resolve '{}': {}", host, ::gai_strerror(lookup->error));
         }
-        return AddressList{std::exchange(lookup->addresses, nullptr)};
+        return AddressList{lookup, lookup->addresses};
     }
 }

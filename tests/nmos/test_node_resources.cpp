@@ -19,7 +19,6 @@ using namespace mxl::nmos;
 using mxl::test::readFile;
 using mxl::test::schemaCheckUnavailable;
 using mxl::test::schemaErrors;
-using mxl::test::schemaErrorsOfEach;
 using mxl::test::sourcePath;
 
 namespace
@@ -102,7 +101,7 @@ TEST_CASE("every Node API document of receivers and senders of video, audio and 
         {
             documents.push_back(entry.document);
         }
-        auto const errors = schemaErrorsOfEach(schema, documents);
+        auto const errors = mxl::test::schemaErrorsOfEach(schema, documents);
         for (std::size_t i = 0; i < entries.size(); ++i)
         {
             INFO(entries[i].what, ": ", entries[i].document.dump());

@@ -2,7 +2,8 @@
 """Validates JSON documents against one of AMWA's NMOS JSON schemas (draft-04, with $ref to sibling files).
 
 Usage: validate.py SCHEMA.json DOCUMENT.json [DOCUMENT.json ...]
-Prints the first error of each invalid document and exits 1 if any is invalid, 0 if all are valid.
+Prints "DOCUMENT.json: ok" for each valid document and the first error of each invalid one, and exits 1 if any is
+invalid, 0 if all are valid.
 """
 import json
 import pathlib
@@ -19,10 +20,13 @@ def main():
     status = 0
     for document_path in sys.argv[2:]:
         document = json.loads(pathlib.Path(document_path).read_text())
-        for error in sorted(validator.iter_errors(document), key=str)[:1]:
-            where = "/".join(str(part) for part in error.absolute_path)
-            print(f"{document_path}: invalid against {schema_path.name} at '{where}': {error.message}")
-            status = 1
+        errors = sorted(validator.iter_errors(document), key=str)
+        if not errors:
+            print(f"{document_path}: ok")
+            continue
+        where = "/".join(str(part) for part in errors[0].absolute_path)
+        print(f"{document_path}: invalid against {schema_path.name} at '{where}': {errors[0].message}")
+        status = 1
     return status
 
 

@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -61,25 +60,24 @@ namespace mxl::test
             command.push_back(file.string());
         }
         auto const [status, output] = run(command);
+        // The validator says of each document, on a line of its own, "<file>: ok" or "<file>: invalid against ...";
+        // a document it said nothing of was not validated (it failed on the way), which is no pass.
         std::vector<std::string> errors(documents.size());
         for (std::size_t i = 0; i < documents.size(); ++i)
         {
             auto const& file = command[i + 3];
             std::filesystem::remove(file);
-            // The validator names the file at the start of each complaint, one a line.
-            auto const prefix = file + ":";
+            auto const prefix = file + ": ";
+            auto verdict = fmt::format("not validated (status {}): {}", status ? *status : -1, output);
             for (auto at = output.find(prefix); at != std::string::npos; at = output.find(prefix, at + 1))
             {
                 if (at == 0 || output[at - 1] == '\n')
                 {
-                    errors[i] = output.substr(at, output.find('\n', at) - at);
+                    auto const line = output.substr(at, output.find('\n', at) - at);
+                    verdict = line == prefix + "ok" ? std::string{} : line;
                 }
             }
-        }
-        if (status != 0 && std::all_of(errors.begin(), errors.end(), [](auto const& error) { return error.empty(); }))
-        {
-            std::fill(errors.begin(), errors.end(),
-                      output.empty() ? fmt::format("the validator failed (status {})", status ? *status : -1) : output);
+            errors[i] = std::move(verdict);
         }
         return errors;
     }

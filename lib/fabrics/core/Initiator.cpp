@@ -175,7 +175,7 @@ namespace mxl::fabrics
             {
                 // Recorded for this target only; the loop goes on to the others. A target that stopped reading refuses
                 // every transfer, at the rate of the media.
-                auto line = fmt::format("fabrics initiator: {} to {}: {}", describeSource(source), link->name, e.what());
+                auto const line = fmt::format("fabrics initiator: {} to {}: {}", describeSource(source), link->name, e.what());
                 if (auto const note = link->transferFailures.admit(line))
                 {
                     log::error("{}{}", line, *note);
