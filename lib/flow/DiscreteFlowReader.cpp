@@ -20,7 +20,7 @@ namespace mxl
         {
             try
             {
-                return openRegularFile(path, O_RDONLY | O_CLOEXEC).take();
+                return openRegularFile(path, O_RDONLY | O_CLOEXEC).fd.take();
             }
             catch (std::exception const& e)
             {

@@ -151,12 +151,12 @@ namespace mxl
             try
             {
                 // O_NOATIME keeps GC from looking like a reader; it is refused (EPERM) for files of other users.
-                auto fd = openRegularFile(dataPath, O_RDONLY | O_CLOEXEC | O_NOATIME);
-                if (fd.get() < 0 && errno == EPERM)
+                auto opened = openRegularFile(dataPath, O_RDONLY | O_CLOEXEC | O_NOATIME);
+                if (opened.fd.get() < 0 && errno == EPERM)
                 {
-                    return openRegularFile(dataPath, O_RDONLY | O_CLOEXEC);
+                    return std::move(openRegularFile(dataPath, O_RDONLY | O_CLOEXEC).fd);
                 }
-                return fd;
+                return std::move(opened.fd);
             }
             catch (std::exception const& e)
             {
@@ -330,7 +330,7 @@ namespace mxl
     bool Domain::isFlowActive(std::string_view canonicalId) const
     {
         auto const dataPath = paths::dataFile(flowDirectory(canonicalId));
-        auto const fd = openRegularFile(dataPath, O_RDONLY | O_CLOEXEC);
+        auto const [fd, status] = openRegularFile(dataPath, O_RDONLY | O_CLOEXEC);
         if (fd.get() < 0)
         {
             fail(MXL_ERR_FLOW_NOT_FOUND, "flow {} has no readable data file {}: {}", canonicalId, dataPath.string(), std::strerror(errno));

@@ -57,17 +57,10 @@ namespace mxl
     MappedFile MappedFile::open(std::filesystem::path const& path, Access access, std::size_t minSizeBytes)
     {
         auto const flags = (access == Access::ReadWrite ? O_RDWR : O_RDONLY) | O_CLOEXEC;
-        auto fd = openRegularFile(path, flags);
+        auto [fd, status] = openRegularFile(path, flags);
         if (fd.get() < 0)
         {
             failErrno(errno, "open {}", path.string());
-        }
-        struct stat status
-        {
-        };
-        if (::fstat(fd.get(), &status) != 0)
-        {
-            failErrno(errno, "fstat {}", path.string());
         }
         // Checked before mapping: touching a mapping beyond the end of a truncated file raises SIGBUS.
         auto const sizeBytes = static_cast<std::size_t>(status.st_size);

@@ -4,13 +4,13 @@
 // anything but a regular file is refused.
 #pragma once
 
-#include "common/UniqueFd.hpp"
+#include "common/FileOpening.hpp"
 
 #include <filesystem>
 
 namespace mxl
 {
-    // `path` opened with `flags` (O_NONBLOCK is added: it changes nothing for a regular file); -1 with errno set when
-    // open(2) fails. Throws Error (MXL_ERR_UNKNOWN) naming the file when it is not a regular file.
-    [[nodiscard]] UniqueFd openRegularFile(std::filesystem::path const& path, int flags);
+    // `path` opened with `flags` without waiting, and its status; the descriptor is -1, with errno set, when open(2)
+    // fails. Throws Error (MXL_ERR_UNKNOWN) naming the file when it is not a regular file.
+    [[nodiscard]] OpenedFile openRegularFile(std::filesystem::path const& path, int flags);
 }
