@@ -5,18 +5,60 @@
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <sstream>
 
 namespace mxl::test
 {
     namespace
     {
+        // A row of the table, read from the file: what bad-configs.json's "about" describes.
+        struct BadConfig
+        {
+            std::string name;
+            std::string role;
+            std::map<std::string, std::optional<std::string>> changes;
+            std::vector<std::string> expected;
+            std::string extraLines;
+            bool onCommandLine = false;
+            bool namesOrigin = true;
+        };
+
+        std::vector<BadConfig> readTable(std::string const& name)
+        {
+            auto const path = std::filesystem::path{MXL_SERVICE_TEST_DATA} / "bad-configs.json";
+            std::ifstream in{path};
+            auto const document = nlohmann::json::parse(in);
+            std::vector<BadConfig> table;
+            for (auto const& row : document.at(name))
+            {
+                BadConfig bad{.name = row.at("name"),
+                              .role = row.at("role"),
+                              .changes = {},
+                              .expected = row.at("expected"),
+                              .extraLines = row.value("extraLines", ""),
+                              .onCommandLine = row.value("onCommandLine", false),
+                              .namesOrigin = row.value("namesOrigin", true)};
+                for (auto const& [key, value] : row.at("changes").items())
+                {
+                    bad.changes[key] = value.is_null() ? std::nullopt : std::optional<std::string>{value.get<std::string>()};
+                }
+                table.push_back(std::move(bad));
+            }
+            REQUIRE_MESSAGE(!table.empty(), "no rows in table '", name, "' of ", path.string());
+            return table;
+        }
+
         std::string expand(std::string text, std::string const& file, std::string const& dir)
         {
-            for (auto const& [key, value] : {std::pair{std::string{"{file}"}, file}, std::pair{std::string{"{dir}"}, dir}})
+            std::pair<std::string, std::string> const names[] = {
+                {"{file}", file}, {"{dir}", dir}, {"{flowId}", serviceTestFlowId}, {"{audioFlow}", serviceAudioFlow().string()}};
+            for (auto const& [key, value] : names)
             {
                 for (auto at = text.find(key); at != std::string::npos; at = text.find(key))
                 {
@@ -73,11 +115,11 @@ namespace mxl::test
         };
     }
 
-    void checkRefused(std::vector<BadConfig> const& table)
+    void checkRefusedTable(std::string const& name)
     {
         BadConfigFiles const fixture;
         int row = 0;
-        for (auto const& bad : table)
+        for (auto const& bad : readTable(name))
         {
             auto const file = fmt::format("{}/case-{}.conf", fixture.dir, row++);
             auto const expanded = [&](std::string const& text) { return expand(text, file, fixture.dir); };
@@ -116,7 +158,7 @@ namespace mxl::test
             {
                 expected.push_back(expanded(text));
             }
-            INFO("row: ", std::string{bad.name});
+            INFO("row: ", bad.name);
             checkRefused(commandLine, expected);
         }
     }
