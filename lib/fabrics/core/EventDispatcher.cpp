@@ -100,7 +100,7 @@ namespace mxl::fabrics
     bool EventDispatcher<Owner>::emit(mxlFabricsEvent const& event)
     {
         std::lock_guard lock{_mutex};
-        if (_dispatchingThread == std::this_thread::get_id())
+        if (_dispatchingThread.load(std::memory_order_relaxed) == std::this_thread::get_id())
         {
             _emittedByHandlers.push_back(event);
             return true;
@@ -129,6 +129,7 @@ namespace mxl::fabrics
         }
         _ring[(_head + _size) % _ring.size()] = event;
         ++_size;
+        _queuedNow.store(_size, std::memory_order_release);
         ++_counters.queued;
         _counters.highWater = std::max<std::uint64_t>(_counters.highWater, _size);
         _queuedOne.notify_one();
@@ -141,6 +142,7 @@ namespace mxl::fabrics
         auto const event = _ring[_head];
         _head = (_head + 1) % _ring.size();
         --_size;
+        _queuedNow.store(_size, std::memory_order_release);
         if (_size == 0)
         {
             clearDescriptor();
@@ -153,11 +155,10 @@ namespace mxl::fabrics
     bool EventDispatcher<Owner>::beginDispatch(std::optional<std::chrono::milliseconds> waitFor, std::size_t& queued)
     {
         std::unique_lock lock{_mutex};
-        if (_dispatchingThread != std::thread::id{})
+        if (auto const dispatching = _dispatchingThread.load(std::memory_order_relaxed); dispatching != std::thread::id{})
         {
             fail(MXL_ERR_INVALID_STATE, "{}: its events are being dispatched already ({})", _name,
-                 _dispatchingThread == std::this_thread::get_id() ? "DispatchEvents was called from an event handler"
-                                                                  : "by another thread");
+                 dispatching == std::this_thread::get_id() ? "DispatchEvents was called from an event handler" : "by another thread");
         }
         if (std::exchange(_woken, false) && _size == 0)
         {
@@ -172,7 +173,7 @@ namespace mxl::fabrics
             }
         }
         queued = _size;
-        _dispatchingThread = std::this_thread::get_id();
+        _dispatchingThread.store(std::this_thread::get_id(), std::memory_order_relaxed);
         return true;
     }
 
@@ -225,21 +226,13 @@ namespace mxl::fabrics
         for (std::size_t i = 0; i < reads; ++i)
         {
             auto const event = source.next();
-            std::size_t queuedWhileReading = 0;
-            {
-                std::lock_guard lock{_mutex};
-                queuedWhileReading = _size;
-                if (event)
-                {
-                    // Counted as if it had passed through the queue.
-                    ++_counters.queued;
-                }
-            }
-            dispatched += deliverQueued(queuedWhileReading);
+            // What the reading queued (connection changes) comes before what it read.
+            dispatched += deliverQueued(_queuedNow.load(std::memory_order_acquire));
             if (!event)
             {
                 break;
             }
+            countOne(_readFromSource);
             dispatched += deliverWithEmitted(*event);
         }
         return dispatched;
@@ -275,42 +268,55 @@ namespace mxl::fabrics
     template <typename Owner>
     bool EventDispatcher<Owner>::empty() const
     {
-        std::lock_guard lock{_mutex};
-        return _size == 0;
+        return _queuedNow.load(std::memory_order_acquire) == 0;
     }
 
     template <typename Owner>
     void EventDispatcher<Owner>::deliver(mxlFabricsEvent const& event)
     {
-        auto const handler = _handlers.find(event.type);
+        auto const handler = handlerOf(event.type);
         if (handler.function != nullptr)
         {
             handler.function(_owner, &event, handler.userData);
         }
-        std::lock_guard lock{_mutex};
-        ++_counters.dispatched;
+        countOne(_dispatched);
+    }
+
+    template <typename Owner>
+    typename EventHandlers<Owner>::Handler EventDispatcher<Owner>::handlerOf(std::uint32_t type)
+    {
+        // Read before the lookup: a handler set meanwhile changes it again, and the next event looks up afresh.
+        auto const generation = _handlers.generation();
+        if (!_lastHandler || _lastHandler->type != type || _lastHandler->generation != generation)
+        {
+            _lastHandler = CachedHandler{type, generation, _handlers.find(type)};
+        }
+        return _lastHandler->handler;
     }
 
     template <typename Owner>
     void EventDispatcher<Owner>::endDispatch() noexcept
     {
         std::lock_guard lock{_mutex};
-        _dispatchingThread = {};
+        _dispatchingThread.store({}, std::memory_order_relaxed);
         _emittedByHandlers.clear();
     }
 
     template <typename Owner>
     bool EventDispatcher<Owner>::dispatchingOnThisThread() const
     {
-        std::lock_guard lock{_mutex};
-        return _dispatchingThread == std::this_thread::get_id();
+        // Only this thread makes it this thread's id, so no lock is needed to see whether it is.
+        return _dispatchingThread.load(std::memory_order_relaxed) == std::this_thread::get_id();
     }
 
     template <typename Owner>
     mxlFabricsEventCounters EventDispatcher<Owner>::counters() const
     {
         std::lock_guard lock{_mutex};
-        return _counters;
+        auto counters = _counters;
+        counters.queued += _readFromSource.load(std::memory_order_relaxed);
+        counters.dispatched = _dispatched.load(std::memory_order_relaxed);
+        return counters;
     }
 
     template class EventDispatcher<mxlFabricsTarget>;

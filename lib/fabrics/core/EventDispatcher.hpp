@@ -8,6 +8,7 @@
 
 #include <mxl/fabrics_events.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -98,12 +99,34 @@ namespace mxl::fabrics
         std::size_t _size = 0;
         // wake() set the descriptor with nothing queued.
         bool _woken = false;
-        std::thread::id _dispatchingThread;
+        // Written under the lock; whether it is this thread can be read without it.
+        std::atomic<std::thread::id> _dispatchingThread;
+        // _size, for the dispatching thread to look at without the lock: written under it.
+        std::atomic<std::size_t> _queuedNow{0};
         // Emitted by handlers during the running dispatch; only the dispatching thread touches it.
         std::deque<mxlFabricsEvent> _emittedByHandlers;
+        // Counted under the lock, except what only the dispatching thread counts (below), which counters() adds.
         mxlFabricsEventCounters _counters{};
+        std::atomic<std::uint64_t> _dispatched{0};
+        // Events an EventSource gave, counted in `queued` as if they had passed through the queue.
+        std::atomic<std::uint64_t> _readFromSource{0};
+        // The handler of the last type delivered, kept while the handlers' generation stays the same; only the
+        // dispatching thread touches it.
+        struct CachedHandler
+        {
+            std::uint32_t type = 0;
+            std::uint64_t generation = 0;
+            typename EventHandlers<Owner>::Handler handler;
+        };
+        std::optional<CachedHandler> _lastHandler;
 
         void enqueue(mxlFabricsEvent const& event);
+        [[nodiscard]] typename EventHandlers<Owner>::Handler handlerOf(std::uint32_t type);
+        // Adds one to a counter only the dispatching thread writes.
+        static void countOne(std::atomic<std::uint64_t>& counter) noexcept
+        {
+            counter.store(counter.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        }
         [[nodiscard]] mxlFabricsEvent take();
         void deliver(mxlFabricsEvent const& event);
         // Delivers `count` queued events, and what their handlers emit; how many.

@@ -66,6 +66,7 @@ namespace mxl::fabrics
         {
             _handlers[type] = handler;
         }
+        _generation.fetch_add(1, std::memory_order_release);
     }
 
     template <typename Owner>

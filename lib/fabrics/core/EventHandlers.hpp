@@ -5,6 +5,7 @@
 
 #include <mxl/fabrics_events.h>
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <unordered_map>
@@ -58,9 +59,16 @@ namespace mxl::fabrics
         // A copy, so that a handler may replace or remove itself while it runs.
         [[nodiscard]] Handler find(std::uint32_t type) const;
 
+        // Changes with every set(), so that a dispatcher may keep what find() gave until it does.
+        [[nodiscard]] std::uint64_t generation() const noexcept
+        {
+            return _generation.load(std::memory_order_acquire);
+        }
+
     private:
         mutable std::mutex _mutex;
         std::unordered_map<std::uint32_t, Handler> _handlers;
+        std::atomic<std::uint64_t> _generation{0};
     };
 
     extern template class EventHandlers<mxlFabricsTarget>;
