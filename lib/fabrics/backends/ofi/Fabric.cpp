@@ -4,10 +4,10 @@
 
 namespace mxl::fabrics
 {
-    Fabric::Fabric(Info const& info)
+    Fabric openFabric(Info const& info)
     {
         fid_fabric* fabric = nullptr;
         check(fi_fabric(info->fabric_attr, &fabric, nullptr), "fi_fabric", info->fabric_attr->prov_name);
-        _fabric = Fid<fid_fabric>{fabric};
+        return Fabric{fabric};
     }
 }

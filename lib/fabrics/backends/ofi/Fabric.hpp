@@ -6,17 +6,8 @@
 
 namespace mxl::fabrics
 {
-    class Fabric
-    {
-    public:
-        explicit Fabric(Info const& info);
+    using Fabric = Fid<fid_fabric>;
 
-        [[nodiscard]] fid_fabric* get() const noexcept
-        {
-            return _fabric.get();
-        }
-
-    private:
-        Fid<fid_fabric> _fabric;
-    };
+    // fi_fabric for the provider `info` chose; throws as check() does (FabricError.hpp).
+    [[nodiscard]] Fabric openFabric(Info const& info);
 }

@@ -35,7 +35,7 @@ namespace mxl::fabrics
         , deviceMemory{forDeviceMemory}
         , traits{*selected.traits}
         , info{std::move(selected.info)}
-        , fabric{info}
+        , fabric{openFabric(info)}
         , domain{fabric, info}
     {
     }
