@@ -75,7 +75,7 @@ namespace mxl::test
 
             CHECK(second.process->kill() == std::optional<int>{128 + SIGKILL});
             // tcp sees the connection close; shm sees its writes fail. Either way the initiator says so.
-            auto const report = initiator->waitForLine("target 2: disconnected", std::chrono::seconds{10});
+            auto const report = initiator->waitForLine("target 2: disconnected", std::chrono::seconds{30});
             CHECK_MESSAGE(report.has_value(), "the initiator did not report the lost target; stderr:\n", initiator->errors());
 
             checkIntact(firstChecker.check(source, topologyGrainsToVerify, verifyDeadline), topologyGrainsToVerify, *initiator,
@@ -159,7 +159,7 @@ namespace mxl::test
             auto const headAfterKill = checker.headIndex();
 
             auto second = startInitiator(sourceDomain.str(), source.flowId(), {target.ticket});
-            REQUIRE_MESSAGE(checker.restartPast(headAfterKill, std::chrono::seconds{10}),
+            REQUIRE_MESSAGE(checker.restartPast(headAfterKill, std::chrono::seconds{30}),
                             "no grain arrived from the second initiator; target stderr:\n", target.process->errors());
             checkIntact(checker.check(source, topologyGrainsToVerify, verifyDeadline), topologyGrainsToVerify, *second, "second initiator");
             stopCleanly(*second, "second initiator");

@@ -81,7 +81,7 @@ namespace
         REQUIRE(mxlFabricsInitiatorTransferGrain(link.initiator.initiator, index, start, end) == MXL_STATUS_OK);
         reopenSlotHalfWritten(link.source, index + ring);
 
-        auto const arrived = nextArrival(link, 10s);
+        auto const arrived = nextArrival(link, 30s);
         REQUIRE(arrived.has_value());
         CHECK(*arrived == index);
         REQUIRE(settle(link.initiator, {&link.target}, 5s) == MXL_STATUS_OK);
@@ -144,7 +144,7 @@ TEST_CASE("read safety: a grain already gone from the source when it is transfer
         writeGrain(link.source, index, 6);
         reopenSlotHalfWritten(link.source, index + ring);
         REQUIRE(mxlFabricsInitiatorTransferGrain(link.initiator.initiator, index, 0, 1080) == MXL_STATUS_OK);
-        auto const arrived = nextArrival(link, 10s);
+        auto const arrived = nextArrival(link, 30s);
         REQUIRE(arrived.has_value());
         CHECK(*arrived == index);
         REQUIRE(settle(link.initiator, {&link.target}, 5s) == MXL_STATUS_OK);
@@ -183,7 +183,7 @@ TEST_CASE("read safety: grains posted several deep are each committed once, inta
                 REQUIRE(mxlFabricsInitiatorTransferGrain(link.initiator.initiator, index, 0, 1080) == MXL_STATUS_OK);
             }
             std::vector<std::uint64_t> arrivals;
-            while (auto const arrived = nextArrival(link, arrivals.size() < depth ? 10s : 200ms))
+            while (auto const arrived = nextArrival(link, arrivals.size() < depth ? 30s : 200ms))
             {
                 arrivals.push_back(*arrived);
             }
