@@ -100,7 +100,7 @@ namespace mxl::fabrics
         // wake() set the descriptor with nothing queued.
         bool _woken = false;
         // Written under the lock; whether it is this thread can be read without it.
-        std::atomic<std::thread::id> _dispatchingThread;
+        std::atomic<std::thread::id> _dispatchingThread{std::thread::id{}};
         // _size, for the dispatching thread to look at without the lock: written under it.
         std::atomic<std::size_t> _queuedNow{0};
         // Emitted by handlers during the running dispatch; only the dispatching thread touches it.
