@@ -129,9 +129,8 @@ namespace mxl::fabrics
         }
         _ring[(_head + _size) % _ring.size()] = event;
         ++_size;
-        _queuedNow.store(_size, std::memory_order_release);
         ++_counters.queued;
-        _counters.highWater = std::max<std::uint64_t>(_counters.highWater, _size);
+        _counters.highWater = std::max<std::uint64_t>(_counters.highWater, _size.load());
         _queuedOne.notify_one();
     }
 
@@ -142,7 +141,6 @@ namespace mxl::fabrics
         auto const event = _ring[_head];
         _head = (_head + 1) % _ring.size();
         --_size;
-        _queuedNow.store(_size, std::memory_order_release);
         if (_size == 0)
         {
             clearDescriptor();
@@ -227,7 +225,7 @@ namespace mxl::fabrics
         {
             auto const event = source.next();
             // What the reading queued (connection changes) comes before what it read.
-            dispatched += deliverQueued(_queuedNow.load(std::memory_order_acquire));
+            dispatched += deliverQueued(_size.load(std::memory_order_acquire));
             if (!event)
             {
                 break;
@@ -268,7 +266,7 @@ namespace mxl::fabrics
     template <typename Owner>
     bool EventDispatcher<Owner>::empty() const
     {
-        return _queuedNow.load(std::memory_order_acquire) == 0;
+        return _size.load(std::memory_order_acquire) == 0;
     }
 
     template <typename Owner>

@@ -96,13 +96,12 @@ namespace mxl::fabrics
         // A ring of _ring.size() events: [_head, _head + _size).
         std::vector<mxlFabricsEvent> _ring;
         std::size_t _head = 0;
-        std::size_t _size = 0;
+        // Changed under the lock; the dispatching thread may read it without (empty(), what a read queued).
+        std::atomic<std::size_t> _size{0};
         // wake() set the descriptor with nothing queued.
         bool _woken = false;
         // Written under the lock; whether it is this thread can be read without it.
         std::atomic<std::thread::id> _dispatchingThread{std::thread::id{}};
-        // _size, for the dispatching thread to look at without the lock: written under it.
-        std::atomic<std::size_t> _queuedNow{0};
         // Emitted by handlers during the running dispatch; only the dispatching thread touches it.
         std::deque<mxlFabricsEvent> _emittedByHandlers;
         // Counted under the lock, except what only the dispatching thread counts (below), which counters() adds.
