@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdexcept>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -13,12 +14,19 @@
 
 namespace mxl::test
 {
-    Process::Process(std::vector<std::string> argv)
+    Process::Process(std::vector<std::string> argv, Input input)
     {
         int fds[2];
         if (::pipe2(fds, O_CLOEXEC) != 0)
         {
             throw std::runtime_error{std::string{"pipe: "} + std::strerror(errno)};
+        }
+        // A socket rather than a pipe, so that writing to a child that has gone fails (MSG_NOSIGNAL) instead of raising
+        // SIGPIPE in the test.
+        int inputFds[2] = {-1, -1};
+        if (input == Input::Written && ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, inputFds) != 0)
+        {
+            throw std::runtime_error{std::string{"socketpair: "} + std::strerror(errno)};
         }
         std::vector<char*> args;
         for (auto& arg : argv)
@@ -35,16 +43,29 @@ namespace mxl::test
         if (_pid == 0)
         {
             ::dup2(fds[1], STDOUT_FILENO);
+            if (inputFds[1] >= 0)
+            {
+                ::dup2(inputFds[1], STDIN_FILENO);
+            }
             ::execv(args[0], args.data());
             std::fprintf(stderr, "exec %s: %s\n", args[0], std::strerror(errno));
             ::_exit(127);
         }
         ::close(fds[1]);
         _stdout = fds[0];
+        if (inputFds[1] >= 0)
+        {
+            ::close(inputFds[1]);
+            _stdin = inputFds[0];
+        }
     }
 
     Process::~Process()
     {
+        if (_stdin >= 0)
+        {
+            ::close(_stdin);
+        }
         if (!_exitStatus && _pid > 0)
         {
             ::kill(_pid, SIGKILL);
@@ -132,6 +153,25 @@ namespace mxl::test
         {
         }
         return std::exchange(_buffer, {});
+    }
+
+    bool Process::writeInput(std::string const& text)
+    {
+        std::size_t written = 0;
+        while (_stdin >= 0 && written < text.size())
+        {
+            auto const n = ::send(_stdin, text.data() + written, text.size() - written, MSG_NOSIGNAL);
+            if (n < 0 && errno == EINTR)
+            {
+                continue;
+            }
+            if (n <= 0)
+            {
+                return false;
+            }
+            written += static_cast<std::size_t>(n);
+        }
+        return _stdin >= 0;
     }
 
     void Process::signal(int signalNumber)

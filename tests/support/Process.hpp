@@ -13,9 +13,17 @@ namespace mxl::test
     class Process
     {
     public:
+        // Where the child's stdin comes from: the test's own, or a connection that writeInput feeds (closed, so the
+        // child reads end of input, when this object goes).
+        enum class Input
+        {
+            Inherited,
+            Written,
+        };
+
         // Starts `argv[0]` (a path) with stdout captured through a pipe; stderr is inherited so failures show in the
         // test log.
-        explicit Process(std::vector<std::string> argv);
+        explicit Process(std::vector<std::string> argv, Input input = Input::Inherited);
         ~Process();
 
         Process(Process const&) = delete;
@@ -34,6 +42,9 @@ namespace mxl::test
         std::optional<std::string> waitForLine(std::string const& needle, std::chrono::milliseconds timeout,
                                                std::function<void(std::string const&)> const& onLine = {});
 
+        // Writes `text` to the child's stdin (Input::Written); false when the child no longer reads it.
+        bool writeInput(std::string const& text);
+
         void signal(int signalNumber);
 
         // The exit status (or 128 + signal) once the process ended, or nullopt if it is still running at the deadline.
@@ -45,6 +56,7 @@ namespace mxl::test
     private:
         pid_t _pid = -1;
         int _stdout = -1;
+        int _stdin = -1;
         std::string _buffer;
         std::optional<int> _exitStatus;
         bool _eof = false;

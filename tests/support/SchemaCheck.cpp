@@ -4,25 +4,70 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
+#include <chrono>
 #include <filesystem>
-#include <fstream>
+#include <mutex>
 #include <regex>
-
-#include <unistd.h>
 
 namespace mxl::test
 {
     namespace
     {
-        // Exit status and output of a short command.
-        std::pair<std::optional<int>, std::string> run(std::vector<std::string> const& command)
+        // One validator a test process (tests/nmos/validate.py --serve): Python and jsonschema take a few tenths of a
+        // second of CPU to start, a document a few milliseconds to check, and a test checks dozens.
+        class Validator
         {
-            std::vector<std::string> argv{"/bin/sh", "-c", "exec \"$@\" 2>&1", "sh"};
-            argv.insert(argv.end(), command.begin(), command.end());
-            Process process{argv};
-            auto output = process.drainOutput(std::chrono::seconds{60});
-            return {process.wait(std::chrono::seconds{60}), std::move(output)};
+        public:
+            Validator()
+            {
+                if (!std::filesystem::is_directory(nmosSchemaDirectory() / "is-04-v1.3"))
+                {
+                    _unavailable = fmt::format("the AMWA schemas are not at {}", nmosSchemaDirectory().string());
+                    return;
+                }
+                _process.emplace(std::vector<std::string>{"/usr/bin/python3", std::string{MXL_NMOS_VALIDATOR}, "--serve"},
+                                 Process::Input::Written);
+                if (_process->readLine(answerDeadline) != "ready")
+                {
+                    _process.reset();
+                    _unavailable = "python3-jsonschema is not installed (scripts/install-deps.sh installs it)";
+                }
+            }
+
+            std::optional<std::string> const& unavailable() const noexcept
+            {
+                return _unavailable;
+            }
+
+            std::string check(std::string const& schema, nlohmann::json const& document)
+            {
+                std::lock_guard lock{_mutex};
+                if (!_process)
+                {
+                    return fmt::format("not validated: {}", _unavailable.value_or("the validator stopped answering"));
+                }
+                auto const request = fmt::format("{}\t{}\n", (nmosSchemaDirectory() / schema).string(), document.dump());
+                auto answer = _process->writeInput(request) ? _process->readLine(answerDeadline) : std::nullopt;
+                if (!answer)
+                {
+                    // Its answers would no longer match the requests.
+                    _process.reset();
+                    return fmt::format("not validated: the validator gave no answer within {} s", answerDeadline.count());
+                }
+                return *answer == "ok" ? std::string{} : *answer;
+            }
+
+        private:
+            static constexpr std::chrono::seconds answerDeadline{60};
+            std::mutex _mutex;
+            std::optional<Process> _process;
+            std::optional<std::string> _unavailable;
+        };
+
+        Validator& validator()
+        {
+            static Validator instance;
+            return instance;
         }
     }
 
@@ -33,53 +78,12 @@ namespace mxl::test
 
     std::optional<std::string> schemaCheckUnavailable()
     {
-        if (!std::filesystem::is_directory(nmosSchemaDirectory() / "is-04-v1.3"))
-        {
-            return fmt::format("the AMWA schemas are not at {}", nmosSchemaDirectory().string());
-        }
-        if (run({"/usr/bin/python3", "-c", "import jsonschema"}).first != 0)
-        {
-            return std::string{"python3-jsonschema is not installed (scripts/install-deps.sh installs it)"};
-        }
-        return std::nullopt;
+        return validator().unavailable();
     }
 
     std::string schemaErrors(std::string const& schema, nlohmann::json const& document)
     {
-        return schemaErrorsOfEach(schema, {document}).front();
-    }
-
-    std::vector<std::string> schemaErrorsOfEach(std::string const& schema, std::vector<nlohmann::json> const& documents)
-    {
-        static std::atomic<unsigned> counter{0};
-        std::vector<std::string> command{"/usr/bin/python3", std::string{MXL_NMOS_VALIDATOR}, (nmosSchemaDirectory() / schema).string()};
-        for (auto const& document : documents)
-        {
-            auto const file = std::filesystem::temp_directory_path() / fmt::format("mxl-nmos-{}-{}.json", ::getpid(), counter++);
-            std::ofstream{file} << document.dump(2);
-            command.push_back(file.string());
-        }
-        auto const [status, output] = run(command);
-        // The validator says of each document, on a line of its own, "<file>: ok" or "<file>: invalid against ...";
-        // a document it said nothing of was not validated (it failed on the way), which is no pass.
-        std::vector<std::string> errors(documents.size());
-        for (std::size_t i = 0; i < documents.size(); ++i)
-        {
-            auto const& file = command[i + 3];
-            std::filesystem::remove(file);
-            auto const prefix = file + ": ";
-            auto verdict = fmt::format("not validated (status {}): {}", status ? *status : -1, output);
-            for (auto at = output.find(prefix); at != std::string::npos; at = output.find(prefix, at + 1))
-            {
-                if (at == 0 || output[at - 1] == '\n')
-                {
-                    auto const line = output.substr(at, output.find('\n', at) - at);
-                    verdict = line == prefix + "ok" ? std::string{} : line;
-                }
-            }
-            errors[i] = std::move(verdict);
-        }
-        return errors;
+        return validator().check(schema, document);
     }
 
     std::string mxlConnectionErrors(std::string const& schema, nlohmann::json const& document, bool autoAllowed)

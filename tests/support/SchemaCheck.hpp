@@ -1,5 +1,6 @@
 // Validation of documents against AMWA's official IS-04/IS-05 schemas (../shared/spec/nmos, copied from the AMWA-TV
-// repositories) with Debian's python3-jsonschema, run as a process: the reference validator, not one of ours.
+// repositories) with Debian's python3-jsonschema, run as a process (one a test process): the reference validator, not
+// one of ours.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -7,7 +8,6 @@
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <vector>
 
 namespace mxl::test
 {
@@ -20,10 +20,6 @@ namespace mxl::test
     // The validator's complaint about `document` against `schema` (a file of the schema directory, e.g.
     // "is-04-v1.3/node.json"), or an empty string when it is valid.
     std::string schemaErrors(std::string const& schema, nlohmann::json const& document);
-
-    // The same for many documents against one schema, in one run of the validator (each run costs half a second): one
-    // complaint a document, in their order.
-    std::vector<std::string> schemaErrorsOfEach(std::string const& schema, std::vector<nlohmann::json> const& documents);
 
     // The same for an IS-05 document of an MXL sender or receiver. AMWA's IS-05 schemas predate BCP-007-03 and know no
     // MXL leg, so the legs' mxl_domain_id and mxl_flow_id are set aside for IS-05's schema and checked by BCP-007-03's
