@@ -101,23 +101,25 @@ namespace mxl::test
 
     std::optional<std::vector<std::string>> DemoProcess::newestMatch(std::string const& needle, std::regex const& pattern)
     {
-        // Stats lines are cumulative and come once a second, so the last one read in a little over a second was printed
-        // after this call began, and covers every grain a checker looked at before it.
-        auto const deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds{1300};
+        // Stats lines are cumulative, but the newest one already printed may predate the grains a checker has just looked
+        // at: a loss in the last second would be missed. So the lines waiting in the pipe are read first, and then the
+        // first one printed after this call began is waited for. A process starved of CPU prints its once-a-second line
+        // late (a fixed wait of 1.3 s once took an old line and called a reported loss silent), hence the long deadline.
         std::optional<std::vector<std::string>> groups;
-        for (auto left = std::chrono::milliseconds{1300}; left.count() > 0;
-             left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()))
+        auto const take = [&](std::string const& line)
         {
-            auto const line = _process.waitForLine(needle, left);
-            std::smatch match;
-            if (!line)
-            {
-                break;
-            }
-            if (std::regex_search(*line, match, pattern))
+            if (std::smatch match; std::regex_search(line, match, pattern))
             {
                 groups.emplace(match.begin(), match.end());
             }
+        };
+        while (auto const waiting = _process.waitForLine(needle, std::chrono::milliseconds{1}))
+        {
+            take(*waiting);
+        }
+        if (auto const fresh = _process.waitForLine(needle, std::chrono::seconds{10}))
+        {
+            take(*fresh);
         }
         return groups;
     }

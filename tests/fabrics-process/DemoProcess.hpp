@@ -84,8 +84,9 @@ namespace mxl::test
         // The "summary:" line among the remaining stdout (call after the process ended).
         std::optional<DemoSummary> summary();
 
-        // Initiator: what it has reported missed up to now, from its newest "stats:" line; takes a little over a second
-        // (one stats period) and consumes the stdout lines up to that one. nullopt without a stats line.
+        // Initiator: what it has reported missed up to now, from the first "stats:" line it prints after this call began
+        // (it prints one a second; a process that ended gives its last one). Consumes the stdout lines up to that one.
+        // nullopt without a stats line.
         std::optional<ReportedLosses> reportedLosses();
 
         // Target with --path: its newest "paths:" line, read like reportedLosses(). nullopt without one.
@@ -100,8 +101,8 @@ namespace mxl::test
         TempDomain _logDirectory{"demo-log"};
         Process _process;
 
-        // The capture groups of the last line containing `needle` that matches `pattern`, among the lines that come in a
-        // little over a second (one stats period); nullopt when none does.
+        // The capture groups of the first line containing `needle` printed after this call began that matches `pattern`
+        // (waited for up to 10 s), else of the newest such line printed before; nullopt when none does.
         std::optional<std::vector<std::string>> newestMatch(std::string const& needle, std::regex const& pattern);
     };
 

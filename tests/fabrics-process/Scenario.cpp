@@ -41,8 +41,8 @@ namespace mxl::test
         INFO(context, ": verified ", result.verified, ", mismatched ", result.mismatched, ", unknown ", result.unknown, ", missing ",
              result.missing, ", invalidated ", result.invalidated, ", not looked at (checker overrun) ", result.overrun,
              ", reported by the initiator for target ", targetNumber, ": ",
-             losses ? std::to_string(excused) : std::string{"(no stats line)"}, "; ", result.firstProblem, "\ninitiator stderr:\n",
-             initiator.errors());
+             losses ? std::to_string(excused) : std::string{"(no stats line)"}, "; ", result.firstProblem, "; ", result.firstMissing,
+             "\ninitiator stderr:\n", initiator.errors());
         CHECK(result.verified >= wanted);
         CHECK(result.mismatched == 0);
         CHECK(result.unknown == 0);

@@ -57,8 +57,10 @@ namespace mxl::test
 
             FlowChecker firstChecker{firstDomain.str(), source.flowId()};
             FlowChecker secondChecker{secondDomain.str(), source.flowId()};
-            checkIntact(firstChecker.check(source, topologyGrainsToVerify, verifyDeadline), topologyGrainsToVerify, *initiator, "first target");
-            checkIntact(secondChecker.check(source, topologyGrainsToVerify, verifyDeadline), topologyGrainsToVerify, *initiator, "second target", 2);
+            checkIntact(firstChecker.check(source, topologyGrainsToVerify, verifyDeadline), topologyGrainsToVerify, *initiator,
+                        "first target");
+            checkIntact(secondChecker.check(source, topologyGrainsToVerify, verifyDeadline), topologyGrainsToVerify, *initiator,
+                        "second target", 2);
 
             stopCleanly(*initiator, "initiator");
             stopCleanly(*first.process, "first target");

@@ -25,6 +25,10 @@ namespace mxl::test
         mismatched += later.mismatched;
         unknown += later.unknown;
         missing += later.missing;
+        if (firstMissing.empty())
+        {
+            firstMissing = later.firstMissing;
+        }
         overrun += later.overrun;
         partial += later.partial;
         invalidated += later.invalidated;
@@ -91,6 +95,22 @@ namespace mxl::test
         return status != MXL_STATUS_OK || now.index != read.index || now.flags != read.flags || now.validSlices != read.validSlices;
     }
 
+    std::string FlowChecker::describeMissing(std::uint64_t head) const
+    {
+        auto const slotHeader = [this]
+        {
+            mxlGrainInfo slot{};
+            std::uint8_t* payload = nullptr;
+            auto const status = ::mxlFlowReaderGetGrainSliceNonBlocking(_reader.get(), _next, 0, &slot, &payload);
+            return fmt::format("status {}, header index {}, flags {:#x}, slices {}/{}", static_cast<int>(status), slot.index, slot.flags,
+                               slot.validSlices, slot.totalSlices);
+        };
+        auto const now = slotHeader();
+        // Whether it was late rather than lost: a commit that lands after a newer grain's.
+        std::this_thread::sleep_for(std::chrono::milliseconds{50});
+        return fmt::format("grain {} missing with the head at {}: its slot read {}; 50 ms later {}", _next, head, now, slotHeader());
+    }
+
     CheckResult FlowChecker::check(PatternSource const& source, std::uint64_t grains, std::chrono::milliseconds timeout, bool watchPartials)
     {
         return checkGrains(&source, grains, timeout, watchPartials);
@@ -155,8 +175,12 @@ namespace mxl::test
             if (status == MXL_ERR_OUT_OF_RANGE_TOO_EARLY)
             {
                 // A newer grain is already there: this one is not coming.
-                if (headIndex() > _next)
+                if (auto const newHead = headIndex(); newHead > _next)
                 {
+                    if (result.firstMissing.empty())
+                    {
+                        result.firstMissing = describeMissing(newHead);
+                    }
                     ++result.missing;
                     ++_next;
                 }

@@ -37,6 +37,8 @@ namespace mxl::test
         std::uint64_t invalidated = 0;
         // The first mismatch or unknown grain, for the failure message.
         std::string firstProblem;
+        // The first missing grain: the head then, what its slot held, and what it held a moment later.
+        std::string firstMissing;
 
         // Adds a later check's counts; the first problem stays the earliest one.
         CheckResult& operator+=(CheckResult const& later);
@@ -85,6 +87,8 @@ namespace mxl::test
     private:
         // `source` null: the pattern's checksums are expected.
         CheckResult checkGrains(PatternSource const* source, std::uint64_t grains, std::chrono::milliseconds timeout, bool watchPartials);
+        // What the slot of grain `_next`, found missing with the head at `head`, holds now and 50 ms later.
+        [[nodiscard]] std::string describeMissing(std::uint64_t head) const;
         // Whether the slot of grain `_next` no longer holds what `read` said (it is being, or was, written again).
         [[nodiscard]] bool slotMovedOn(mxlGrainInfo const& read) const;
         // The payload's checksum, copied to host memory first where the flow's payloads are on a device.
