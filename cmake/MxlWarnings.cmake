@@ -20,6 +20,10 @@ if(MXL_SANITIZE)
     add_link_options("$<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>:-no-pie>")
 endif()
 
+if(MXL_LINKER)
+    add_link_options(-fuse-ld=${MXL_LINKER})
+endif()
+
 # libFuzzer ships with clang only; the replay tests of tests/fuzz build with any compiler and need no option.
 if(MXL_WITH_FUZZERS AND NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     message(FATAL_ERROR "MXL_WITH_FUZZERS needs clang for libFuzzer, but the C++ compiler is ${CMAKE_CXX_COMPILER_ID}; "

@@ -26,5 +26,11 @@ if command -v ccache >/dev/null; then
     launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
     export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 fi
-cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" "${cmake_args[@]}" >/dev/null
+# GNU gold (binutils) links in about half the CPU time of the default ld.bfd: a sanitizer program's link took 0.48 CPU s
+# instead of 1.02, and the test command links about 130 programs and libraries. Arguments given here choose otherwise.
+linker=()
+if command -v ld.gold >/dev/null; then
+    linker=(-DMXL_LINKER=gold)
+fi
+cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" "${linker[@]}" "${cmake_args[@]}" >/dev/null
 cmake --build "$build_dir" --parallel "$(nproc)" "${targets[@]}"
