@@ -113,9 +113,14 @@ namespace mxl::test
                 groups.emplace(match.begin(), match.end());
             }
         };
-        while (auto const waiting = _process.waitForLine(needle, std::chrono::milliseconds{1}))
+        // Every line already printed: what is buffered, then what the pipe holds (readLine polls it only while time is
+        // left, counted in whole milliseconds, so 1 ms would often not poll at all).
+        while (auto const waiting = _process.readLine(std::chrono::milliseconds{10}))
         {
-            take(*waiting);
+            if (waiting->find(needle) != std::string::npos)
+            {
+                take(*waiting);
+            }
         }
         if (auto const fresh = _process.waitForLine(needle, std::chrono::seconds{10}))
         {
